@@ -1,0 +1,32 @@
+//! Embeds every puzzle file in `encodings/` into the binary, so that `polycover count bedlam`
+//! works from any directory.
+
+use std::fmt::Write;
+use std::path::Path;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("encodings");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("encodings/ exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    let mut out = String::from("pub(crate) static ENTRIES: &[Entry] = &[\n");
+    for n in names {
+        let path = dir.join(&n);
+        println!("cargo:rerun-if-changed={}", path.display());
+        writeln!(
+            out,
+            "    Entry {{ name: {:?}, text: include_str!({:?}) }},",
+            n.trim_end_matches(".toml"),
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalog.rs");
+    std::fs::write(dest, out).unwrap();
+}

@@ -1,0 +1,22 @@
+//! The puzzle files shipped in `encodings/`, embedded at build time and found by name.
+
+/// One shipped puzzle file.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// The file name without `.toml`, e.g. `bedlam`.
+    pub name: &'static str,
+    pub text: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
+
+/// Every shipped puzzle, sorted by name.
+pub fn entries() -> &'static [Entry] {
+    ENTRIES
+}
+
+/// The shipped puzzle called `name` (with or without `.toml`), ignoring case.
+pub fn find(name: &str) -> Option<&'static Entry> {
+    let name = name.strip_suffix(".toml").unwrap_or(name);
+    ENTRIES.iter().find(|e| e.name.eq_ignore_ascii_case(name))
+}

@@ -1,0 +1,68 @@
+//! The crate's one error type and its mapping to process exit codes.
+//!
+//! Exit codes follow the SAT conventions where they apply: 10 and 20 are answers
+//! (satisfiable, unsatisfiable) and are not errors; 2 means the input was wrong (a bad
+//! puzzle file, a bad model, a missing file); 1 means something failed while running.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A puzzle file, or a catalog name, that cannot be used. `location` is
+    /// `file[:line[:column]]`.
+    #[error("{location}: {reason}")]
+    Puzzle { location: String, reason: String },
+
+    /// A model or solver answer that does not decode into a valid solution.
+    #[error("{location}: {reason}")]
+    Model { location: String, reason: String },
+
+    /// A command-line request that cannot be honoured (e.g. reflections on a chiral set).
+    #[error("{0}")]
+    Usage(String),
+
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Puzzle { .. } | Error::Model { .. } | Error::Usage(_) | Error::Read { .. } => 2,
+            Error::Write { .. } | Error::Io(_) => 1,
+        }
+    }
+
+    /// A closed pipe on standard output (`polycover enumerate bedlam | head`) is a normal
+    /// way to stop reading, not a failure.
+    pub fn is_broken_pipe(&self) -> bool {
+        match self {
+            Error::Io(e) | Error::Write { source: e, .. } => {
+                e.kind() == std::io::ErrorKind::BrokenPipe
+            }
+            _ => false,
+        }
+    }
+
+    pub(crate) fn puzzle(location: impl Into<String>, reason: impl Into<String>) -> Error {
+        Error::Puzzle {
+            location: location.into(),
+            reason: reason.into(),
+        }
+    }
+}

@@ -1,0 +1,577 @@
+//! Polycube packing: pieces made of unit cubes, packed into a target set of cells.
+//!
+//! Invariants of a parsed [`Polycube`]:
+//! - the target is a non-empty set of distinct cells, sorted; a cell's index in that list
+//!   is its item number in the matrix;
+//! - every piece is face-connected, has distinct cells and at least one placement, names
+//!   are unique single letters or digits, and the pieces' cells (times their counts) add
+//!   up to the number of target cells.
+//!
+//! The matrix: items are the target cells (multiplicity 1), then one item per piece with
+//! multiplicity `count`. Options are placements: a piece in one of its orientations,
+//! translated so that all its cells lie in the target.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::toml_util::{line, location};
+use super::{Compiled, Expect, Puzzle, SymmetryMode};
+use crate::error::{Error, Result};
+use crate::geometry::{max_corner, min_corner, Cell, Isometry, Shape};
+use crate::matrix::{Item, Matrix, Meaning};
+use crate::symmetry::{Group, Symmetry};
+
+/// Coordinates beyond this are a mistake, not a puzzle.
+pub const MAX_COORDINATE: i64 = 1024;
+/// More target cells than this would make a matrix no engine here can search.
+pub const MAX_TARGET_CELLS: usize = 65_536;
+/// Copies of one piece.
+pub const MAX_COUNT: i64 = 4096;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// One letter or digit; labels the piece's cells in output.
+    pub name: char,
+    pub label: Option<String>,
+    pub shape: Shape,
+    pub count: u32,
+}
+
+impl Piece {
+    /// `A (Little Corner)` or `A`.
+    pub fn display_name(&self) -> String {
+        match &self.label {
+            Some(l) => format!("{} ({l})", self.name),
+            None => self.name.to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Polycube {
+    pub name: String,
+    pub source: String,
+    pub target: Vec<Cell>,
+    pub mirror: bool,
+    pub expect: Expect,
+    pub pieces: Vec<Piece>,
+    /// The distinct orientations of each piece (24 isometries, or 48 with `mirror`).
+    pub orientations: Vec<Vec<Shape>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    name: String,
+    #[allow(dead_code)]
+    kind: Option<String>,
+    #[serde(rename = "box")]
+    box_size: Option<Spanned<Vec<Spanned<toml::Value>>>>,
+    holes: Option<Vec<Spanned<toml::Value>>>,
+    target: Option<Spanned<Vec<Spanned<toml::Value>>>>,
+    #[serde(default)]
+    mirror: bool,
+    #[serde(default)]
+    expect: Expect,
+    piece: Vec<Spanned<RawPiece>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPiece {
+    name: Spanned<String>,
+    label: Option<String>,
+    cells: Spanned<Vec<Spanned<toml::Value>>>,
+    count: Option<Spanned<i64>>,
+}
+
+/// Reads one `[x, y, z]` integer triple, with a located message when it is not one.
+fn triple(source: &str, text: &str, v: &Spanned<toml::Value>, what: &str) -> Result<Cell> {
+    let at = || location(source, text, Some(v.span()));
+    let arr = v
+        .get_ref()
+        .as_array()
+        .filter(|a| a.len() == 3)
+        .ok_or_else(|| {
+            Error::puzzle(
+                at(),
+                format!(
+                    "{what}: a cell must be an integer triple [x, y, z], found {}",
+                    v.get_ref()
+                ),
+            )
+        })?;
+    let mut cell = [0i32; 3];
+    for (k, x) in arr.iter().enumerate() {
+        let n = x.as_integer().ok_or_else(|| {
+            Error::puzzle(
+                at(),
+                format!(
+                    "{what}: a cell must be an integer triple [x, y, z], found {}",
+                    v.get_ref()
+                ),
+            )
+        })?;
+        if n.abs() > MAX_COORDINATE {
+            return Err(Error::puzzle(
+                at(),
+                format!("{what}: coordinate {n} is out of range (at most {MAX_COORDINATE} in absolute value)"),
+            ));
+        }
+        cell[k] = n as i32;
+    }
+    Ok(cell)
+}
+
+impl Polycube {
+    pub fn parse(source: &str, text: &str) -> Result<Polycube> {
+        let raw: RawFile =
+            toml::from_str(text).map_err(|e| super::toml_util::error(source, text, &e))?;
+        if raw.name.trim().is_empty() {
+            return Err(Error::puzzle(source, "`name` must not be empty"));
+        }
+        let target = Self::parse_target(source, text, &raw)?;
+
+        let mut pieces: Vec<Piece> = Vec::with_capacity(raw.piece.len());
+        let mut lines = Vec::with_capacity(raw.piece.len());
+        if raw.piece.is_empty() {
+            return Err(Error::puzzle(
+                source,
+                "no pieces: add at least one [[piece]] table",
+            ));
+        }
+        for sp in &raw.piece {
+            let p = sp.get_ref();
+            let at = line(source, text, p.name.span());
+            let mut chars = p.name.get_ref().chars();
+            let name = match (chars.next(), chars.next()) {
+                (Some(c), None) if c.is_ascii_alphanumeric() => c,
+                _ => {
+                    return Err(Error::puzzle(
+                        at,
+                        format!(
+                            "piece \"{}\": a piece name must be one letter or digit",
+                            p.name.get_ref()
+                        ),
+                    ))
+                }
+            };
+            let what = format!("piece {name}");
+            if let Some(first) = pieces.iter().position(|q| q.name == name) {
+                return Err(Error::puzzle(
+                    at,
+                    format!(
+                        "{what}: duplicate piece name (first used at {})",
+                        lines[first]
+                    ),
+                ));
+            }
+            if p.cells.get_ref().is_empty() {
+                return Err(Error::puzzle(
+                    line(source, text, p.cells.span()),
+                    format!("{what}: `cells` is empty"),
+                ));
+            }
+            let mut cells = Vec::with_capacity(p.cells.get_ref().len());
+            for v in p.cells.get_ref() {
+                let c = triple(source, text, v, &what)?;
+                if cells.contains(&c) {
+                    return Err(Error::puzzle(
+                        location(source, text, Some(v.span())),
+                        format!("{what}: duplicate cell {c:?}"),
+                    ));
+                }
+                cells.push(c);
+            }
+            let shape = Shape::new(cells);
+            if !shape.is_face_connected() {
+                return Err(Error::puzzle(
+                    line(source, text, p.cells.span()),
+                    format!("{what}: the cells are not face-connected (every cube must share a face with another)"),
+                ));
+            }
+            let count = match &p.count {
+                None => 1,
+                Some(c) if (1..=MAX_COUNT).contains(c.get_ref()) => *c.get_ref() as u32,
+                Some(c) => {
+                    return Err(Error::puzzle(
+                        line(source, text, c.span()),
+                        format!(
+                            "{what}: count must be between 1 and {MAX_COUNT}, found {}",
+                            c.get_ref()
+                        ),
+                    ))
+                }
+            };
+            pieces.push(Piece {
+                name,
+                label: p.label.clone(),
+                shape,
+                count,
+            });
+            lines.push(at);
+        }
+
+        let volume: usize = pieces
+            .iter()
+            .map(|p| p.shape.len() * p.count as usize)
+            .sum();
+        if volume != target.len() {
+            let detail = pieces
+                .iter()
+                .map(|p| {
+                    if p.count > 1 {
+                        format!("{}:{}x{}", p.name, p.count, p.shape.len())
+                    } else {
+                        format!("{}:{}", p.name, p.shape.len())
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            return Err(Error::puzzle(
+                source,
+                format!(
+                    "the pieces have {volume} cells but the target has {} ({detail})",
+                    target.len()
+                ),
+            ));
+        }
+
+        let group: &[Isometry] = if raw.mirror {
+            Isometry::all()
+        } else {
+            Isometry::rotations()
+        };
+        let orientations: Vec<Vec<Shape>> =
+            pieces.iter().map(|p| p.shape.orientations(group)).collect();
+        let puzzle = Polycube {
+            name: raw.name,
+            source: source.to_string(),
+            target,
+            mirror: raw.mirror,
+            expect: raw.expect,
+            pieces,
+            orientations,
+        };
+        for (k, p) in puzzle.pieces.iter().enumerate() {
+            if puzzle.placements_of(k).next().is_none() {
+                return Err(Error::puzzle(
+                    lines[k].clone(),
+                    format!(
+                        "piece {}: it fits nowhere in the target, in any orientation",
+                        p.display_name()
+                    ),
+                ));
+            }
+        }
+        Ok(puzzle)
+    }
+
+    fn parse_target(source: &str, text: &str, raw: &RawFile) -> Result<Vec<Cell>> {
+        let mut target: Vec<Cell> = match (&raw.box_size, &raw.target) {
+            (Some(_), Some(t)) => {
+                return Err(Error::puzzle(
+                    line(source, text, t.span()),
+                    "give either `box` or `target`, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(Error::puzzle(
+                    source,
+                    "missing key `box` (or `target`): the shape to fill",
+                ))
+            }
+            (Some(b), None) => {
+                let at = line(source, text, b.span());
+                let dims: Vec<i64> = b
+                    .get_ref()
+                    .iter()
+                    .filter_map(|v| v.get_ref().as_integer())
+                    .collect();
+                if dims.len() != 3 || b.get_ref().len() != 3 {
+                    return Err(Error::puzzle(at, "`box` must be three integers [x, y, z]"));
+                }
+                if dims.iter().any(|&d| d < 1 || d > MAX_COORDINATE) {
+                    return Err(Error::puzzle(
+                        at,
+                        format!(
+                            "`box` sizes must be between 1 and {MAX_COORDINATE}, found {dims:?}"
+                        ),
+                    ));
+                }
+                let cells = dims[0] * dims[1] * dims[2];
+                if cells as usize > MAX_TARGET_CELLS {
+                    return Err(Error::puzzle(
+                        at,
+                        format!("`box` {dims:?} has {cells} cells; at most {MAX_TARGET_CELLS} are supported"),
+                    ));
+                }
+                let mut cells = Vec::with_capacity(cells as usize);
+                for x in 0..dims[0] as i32 {
+                    for y in 0..dims[1] as i32 {
+                        for z in 0..dims[2] as i32 {
+                            cells.push([x, y, z]);
+                        }
+                    }
+                }
+                cells
+            }
+            (None, Some(t)) => {
+                if t.get_ref().len() > MAX_TARGET_CELLS {
+                    return Err(Error::puzzle(
+                        line(source, text, t.span()),
+                        format!("`target` has more than {MAX_TARGET_CELLS} cells"),
+                    ));
+                }
+                let mut cells = Vec::with_capacity(t.get_ref().len());
+                for v in t.get_ref() {
+                    let c = triple(source, text, v, "target")?;
+                    if cells.contains(&c) {
+                        return Err(Error::puzzle(
+                            location(source, text, Some(v.span())),
+                            format!("target: duplicate cell {c:?}"),
+                        ));
+                    }
+                    cells.push(c);
+                }
+                cells
+            }
+        };
+        for h in raw.holes.iter().flatten() {
+            let c = triple(source, text, h, "holes")?;
+            match target.iter().position(|&t| t == c) {
+                Some(k) => {
+                    target.swap_remove(k);
+                }
+                None => {
+                    return Err(Error::puzzle(
+                        location(source, text, Some(h.span())),
+                        format!("holes: {c:?} is not a cell of the target (or is listed twice)"),
+                    ))
+                }
+            }
+        }
+        if target.is_empty() {
+            return Err(Error::puzzle(source, "the target has no cells"));
+        }
+        target.sort_unstable();
+        Ok(target)
+    }
+
+    /// Index of each target cell.
+    fn cell_index(&self) -> HashMap<Cell, u32> {
+        self.target
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (c, i as u32))
+            .collect()
+    }
+
+    /// The placements of piece `k`: (orientation, sorted target cell indices).
+    pub fn placements_of(&self, k: usize) -> impl Iterator<Item = (u32, Vec<u32>)> + '_ {
+        let index = self.cell_index();
+        let lo = min_corner(&self.target).unwrap();
+        let hi = max_corner(&self.target).unwrap();
+        self.orientations[k]
+            .iter()
+            .enumerate()
+            .flat_map(move |(o, shape)| {
+                let extent = max_corner(shape.cells()).unwrap();
+                let index = index.clone();
+                let mut out = Vec::new();
+                for dx in lo[0]..=hi[0] - extent[0] {
+                    for dy in lo[1]..=hi[1] - extent[1] {
+                        for dz in lo[2]..=hi[2] - extent[2] {
+                            let cells: Option<Vec<u32>> = shape
+                                .cells()
+                                .iter()
+                                .map(|c| index.get(&[c[0] + dx, c[1] + dy, c[2] + dz]).copied())
+                                .collect();
+                            if let Some(mut cells) = cells {
+                                cells.sort_unstable();
+                                out.push((o as u32, cells));
+                            }
+                        }
+                    }
+                }
+                out
+            })
+    }
+
+    /// Builds the exact-cover matrix: cells, then pieces; one option per placement.
+    pub fn matrix(&self) -> Matrix {
+        let mut items: Vec<Item> = self
+            .target
+            .iter()
+            .map(|c| Item {
+                name: format!("{},{},{}", c[0], c[1], c[2]),
+                multiplicity: 1,
+            })
+            .collect();
+        items.extend(self.pieces.iter().map(|p| Item {
+            name: p.name.to_string(),
+            multiplicity: p.count,
+        }));
+        let mut m = Matrix::new(items);
+        let n = self.target.len() as u32;
+        for k in 0..self.pieces.len() {
+            for (orientation, cells) in self.placements_of(k) {
+                let mut row = cells.clone();
+                row.push(n + k as u32);
+                m.push_option(
+                    &row,
+                    Meaning::Placement {
+                        piece: k as u32,
+                        orientation,
+                        cells,
+                    },
+                );
+            }
+        }
+        m
+    }
+
+    /// For reflections: which piece each piece becomes in a mirror image. `None` when the
+    /// piece set is not its own mirror image, with the first piece whose image is missing.
+    pub fn mirror_partners(&self) -> std::result::Result<Vec<u32>, usize> {
+        if self.mirror {
+            return Ok((0..self.pieces.len() as u32).collect());
+        }
+        let canon: Vec<Shape> = self.pieces.iter().map(|p| p.shape.canonical()).collect();
+        let mut partner = vec![u32::MAX; self.pieces.len()];
+        let mut used = vec![false; self.pieces.len()];
+        for i in 0..self.pieces.len() {
+            let image = self.pieces[i].shape.mirrored().canonical();
+            if image == canon[i] {
+                partner[i] = i as u32;
+                used[i] = true;
+            }
+        }
+        for i in 0..self.pieces.len() {
+            if partner[i] != u32::MAX {
+                continue;
+            }
+            let image = self.pieces[i].shape.mirrored().canonical();
+            let j = (0..self.pieces.len())
+                .find(|&j| {
+                    !used[j] && canon[j] == image && self.pieces[j].count == self.pieces[i].count
+                })
+                .ok_or(i)?;
+            used[j] = true;
+            partner[i] = j as u32;
+            partner[j] = i as u32;
+        }
+        Ok(partner)
+    }
+
+    /// The symmetries of the target under `isometries`, with the cell permutation each
+    /// induces. The identity comes first.
+    pub fn target_symmetries(&self, isometries: &[Isometry]) -> Vec<(Isometry, Vec<u32>)> {
+        let index = self.cell_index();
+        let lo = min_corner(&self.target).unwrap();
+        let mut out = Vec::new();
+        for &g in isometries {
+            let image: Vec<Cell> = self.target.iter().map(|&c| g.apply(c)).collect();
+            let ilo = min_corner(&image).unwrap();
+            let shift = [lo[0] - ilo[0], lo[1] - ilo[1], lo[2] - ilo[2]];
+            let perm: Option<Vec<u32>> = image
+                .iter()
+                .map(|c| {
+                    index
+                        .get(&[c[0] + shift[0], c[1] + shift[1], c[2] + shift[2]])
+                        .copied()
+                })
+                .collect();
+            if let Some(perm) = perm {
+                out.push((g, perm));
+            }
+        }
+        out
+    }
+
+    /// The symmetry group for `mode`, as permutations of `matrix`.
+    pub fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
+        let isometries = match mode {
+            SymmetryMode::None => return Ok(Group::trivial(matrix)),
+            SymmetryMode::Rotations => Isometry::rotations(),
+            SymmetryMode::Reflections => Isometry::all(),
+        };
+        let partners = match mode {
+            SymmetryMode::Reflections => self.mirror_partners().map_err(|i| {
+                Error::Usage(format!(
+                    "{}: --symmetry reflections needs a piece set that is its own mirror image, \
+                     but the mirror image of piece {} is not in the set (use --symmetry rotations)",
+                    self.source,
+                    self.pieces[i].display_name()
+                ))
+            })?,
+            _ => (0..self.pieces.len() as u32).collect(),
+        };
+        let n = self.target.len() as u32;
+        let lookup: HashMap<(u32, &[u32]), u32> = (0..matrix.num_options() as u32)
+            .map(|o| match matrix.meaning(o) {
+                Meaning::Placement { piece, cells, .. } => ((*piece, cells.as_slice()), o),
+            })
+            .collect();
+        let mut elements = Vec::new();
+        for (g, cell_perm) in self.target_symmetries(isometries) {
+            let sigma = |p: u32| {
+                if g.is_proper() {
+                    p
+                } else {
+                    partners[p as usize]
+                }
+            };
+            let mut items: Vec<u32> = cell_perm.clone();
+            items.extend((0..self.pieces.len() as u32).map(|p| n + sigma(p)));
+            let mut options = Vec::with_capacity(matrix.num_options());
+            let mut image = Vec::new();
+            for o in 0..matrix.num_options() as u32 {
+                let Meaning::Placement { piece, cells, .. } = matrix.meaning(o);
+                image.clear();
+                image.extend(cells.iter().map(|&c| cell_perm[c as usize]));
+                image.sort_unstable();
+                let target = lookup
+                    .get(&(sigma(*piece), image.as_slice()))
+                    .copied()
+                    .expect(
+                        "the image of a placement under a symmetry of the target is a placement",
+                    );
+                options.push(target);
+            }
+            elements.push(Symmetry {
+                items,
+                options,
+                name: format!("{g:?}"),
+            });
+        }
+        let group = Group::new(elements);
+        debug_assert_eq!(group.validate(matrix), Ok(()));
+        Ok(group)
+    }
+
+    pub fn compile(&self, mode: SymmetryMode) -> Result<Compiled> {
+        let matrix = self.matrix();
+        let group = self.group(&matrix, mode)?;
+        Ok(Compiled {
+            puzzle: Puzzle::Polycube(self.clone()),
+            mode,
+            matrix,
+            group,
+        })
+    }
+
+    /// The piece name in each target cell, for a solution given as options of `matrix`.
+    pub fn fill(&self, matrix: &Matrix, solution: &[u32]) -> Vec<char> {
+        let mut fill = vec!['?'; self.target.len()];
+        for &o in solution {
+            let Meaning::Placement { piece, cells, .. } = matrix.meaning(o);
+            for &c in cells {
+                fill[c as usize] = self.pieces[*piece as usize].name;
+            }
+        }
+        fill
+    }
+}

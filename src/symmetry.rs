@@ -1,0 +1,297 @@
+//! Symmetry of an exact-cover problem, computed once and handed to every engine.
+//!
+//! A puzzle kind describes its symmetry group as permutations of the matrix: each
+//! [`Symmetry`] maps every item to an item and every option to an option, so that the
+//! items of `g(o)` are the images of the items of `o`. A symmetry therefore maps
+//! solutions to solutions, and "distinct solutions" means orbits of solutions.
+//!
+//! [`Reduction`] turns the group into two things every engine can use:
+//!
+//! 1. **A pinned item.** Choose a unit item `i` that every symmetry fixes (a piece with
+//!    one copy, or a cell on every axis of symmetry). Every solution covers `i` with
+//!    exactly one option, and `g` maps that option to the option covering `i` in `g(S)`.
+//!    So the options covering `i` split into orbits, and every orbit of solutions has
+//!    members whose `i`-option is the chosen representative of exactly one option orbit.
+//!    All other options covering `i` are removed from the matrix.
+//! 2. **A canonical-form check.** The members of one solution orbit whose `i`-option is
+//!    the representative `r` form one orbit of the stabiliser `Stab(r)`: if `T = g(S)`
+//!    and both use `r`, then `g(r) = r`. The check accepts a solution iff its sorted
+//!    option list is lexicographically no greater than that of each image under
+//!    `Stab(r)`; exactly one member of each `Stab(r)`-orbit, its least, passes.
+//!
+//! Together: exactly one accepted solution per orbit, whatever the solutions' own
+//! stabilisers are. When every representative has a trivial stabiliser (a piece whose
+//! orientations are all distinct) the check is empty and the search shrinks |G|-fold.
+//! When no item is fixed by the whole group the pinning is skipped and the check runs
+//! over the whole group; still exact, only slower.
+//!
+//! Invariants: `Group::elements()[0]` is the identity; every element is a permutation
+//! consistent with the matrix (checked by [`Group::validate`]).
+
+use crate::matrix::Matrix;
+
+/// One symmetry of a matrix, as permutations of its items and of its options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symmetry {
+    pub items: Vec<u32>,
+    pub options: Vec<u32>,
+    /// A short human name, e.g. "rot(x->y,y->-x,z->z)".
+    pub name: String,
+}
+
+impl Symmetry {
+    pub fn identity(matrix: &Matrix) -> Symmetry {
+        Symmetry {
+            items: (0..matrix.num_items() as u32).collect(),
+            options: (0..matrix.num_options() as u32).collect(),
+            name: "identity".into(),
+        }
+    }
+
+    pub fn is_identity(&self) -> bool {
+        self.options.iter().enumerate().all(|(i, &o)| i as u32 == o)
+            && self.items.iter().enumerate().all(|(i, &o)| i as u32 == o)
+    }
+
+    /// The image of a solution, as a sorted option list.
+    pub fn apply_sorted(&self, solution: &[u32], out: &mut Vec<u32>) {
+        out.clear();
+        out.extend(solution.iter().map(|&o| self.options[o as usize]));
+        out.sort_unstable();
+    }
+}
+
+/// A group of symmetries of one matrix, identity first.
+#[derive(Clone, Debug)]
+pub struct Group {
+    elements: Vec<Symmetry>,
+}
+
+impl Group {
+    pub fn trivial(matrix: &Matrix) -> Group {
+        Group {
+            elements: vec![Symmetry::identity(matrix)],
+        }
+    }
+
+    /// Builds a group from its elements; the identity must be first.
+    pub fn new(elements: Vec<Symmetry>) -> Group {
+        assert!(
+            !elements.is_empty() && elements[0].is_identity(),
+            "identity must come first"
+        );
+        Group { elements }
+    }
+
+    pub fn elements(&self) -> &[Symmetry] {
+        &self.elements
+    }
+
+    pub fn order(&self) -> usize {
+        self.elements.len()
+    }
+
+    /// Checks that every element is a permutation that respects the matrix. Puzzle kinds
+    /// call this in debug builds; tests call it always.
+    pub fn validate(&self, matrix: &Matrix) -> Result<(), String> {
+        for g in &self.elements {
+            if !is_permutation(&g.items, matrix.num_items())
+                || !is_permutation(&g.options, matrix.num_options())
+            {
+                return Err(format!("{} is not a permutation", g.name));
+            }
+            for o in 0..matrix.num_options() as u32 {
+                let mut image: Vec<u32> = matrix
+                    .option_items(o)
+                    .iter()
+                    .map(|&i| g.items[i as usize])
+                    .collect();
+                image.sort_unstable();
+                if image != matrix.option_items(g.options[o as usize]) {
+                    return Err(format!("{} does not map option {o} consistently", g.name));
+                }
+            }
+            for i in 0..matrix.num_items() {
+                let j = g.items[i] as usize;
+                if matrix.items()[i].multiplicity != matrix.items()[j].multiplicity {
+                    return Err(format!("{} changes the multiplicity of an item", g.name));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn is_permutation(p: &[u32], n: usize) -> bool {
+    if p.len() != n {
+        return false;
+    }
+    let mut seen = vec![false; n];
+    for &x in p {
+        if x as usize >= n || seen[x as usize] {
+            return false;
+        }
+        seen[x as usize] = true;
+    }
+    true
+}
+
+/// The matrix an engine should search, and the check its solutions must pass, so that
+/// each orbit of solutions is reported exactly once. See the module docs for the argument.
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    /// The options kept, as indices into the original matrix, in increasing order.
+    kept: Vec<u32>,
+    /// The reduced matrix: option `k` of it is option `kept[k]` of the original.
+    matrix: Matrix,
+    /// The pinned item, if one was found.
+    pinned: Option<u32>,
+    /// For each original option, the symmetries a solution using it must be checked
+    /// against (indices into the group). Empty for most options.
+    checks: Vec<Vec<u32>>,
+    /// When nothing could be pinned: check every solution against the whole group.
+    check_all: bool,
+    group: Group,
+}
+
+impl Reduction {
+    /// No symmetry: every solution counts.
+    pub fn none(matrix: &Matrix) -> Reduction {
+        Reduction::new(matrix, Group::trivial(matrix))
+    }
+
+    pub fn new(matrix: &Matrix, group: Group) -> Reduction {
+        let n = matrix.num_options();
+        let mut checks = vec![Vec::new(); n];
+        if group.order() == 1 {
+            return Reduction {
+                kept: (0..n as u32).collect(),
+                matrix: matrix.clone(),
+                pinned: None,
+                checks,
+                check_all: false,
+                group,
+            };
+        }
+        let columns = matrix.columns();
+        let candidate = (0..matrix.num_items() as u32)
+            .filter(|&i| matrix.is_unit(i))
+            .filter(|&i| group.elements().iter().all(|g| g.items[i as usize] == i))
+            .filter(|&i| !columns[i as usize].is_empty())
+            .map(|i| (i, orbits(&columns[i as usize], &group)))
+            // Fewest representatives per option searched; then the smallest column,
+            // which makes the root of the search narrowest.
+            .min_by(|(a, oa), (b, ob)| {
+                let fa = oa.len() as f64 / columns[*a as usize].len() as f64;
+                let fb = ob.len() as f64 / columns[*b as usize].len() as f64;
+                fa.partial_cmp(&fb)
+                    .unwrap()
+                    .then(columns[*a as usize].len().cmp(&columns[*b as usize].len()))
+                    .then(a.cmp(b))
+            });
+        let Some((pinned, reps)) = candidate else {
+            return Reduction {
+                kept: (0..n as u32).collect(),
+                matrix: matrix.clone(),
+                pinned: None,
+                checks,
+                check_all: true,
+                group,
+            };
+        };
+        let mut removed = vec![false; n];
+        for &o in &columns[pinned as usize] {
+            removed[o as usize] = true;
+        }
+        for &r in &reps {
+            removed[r as usize] = false;
+            checks[r as usize] = group
+                .elements()
+                .iter()
+                .enumerate()
+                .skip(1)
+                .filter(|(_, g)| g.options[r as usize] == r)
+                .map(|(k, _)| k as u32)
+                .collect();
+        }
+        let kept: Vec<u32> = (0..n as u32).filter(|&o| !removed[o as usize]).collect();
+        Reduction {
+            matrix: matrix.restricted(&kept),
+            kept,
+            pinned: Some(pinned),
+            checks,
+            check_all: false,
+            group,
+        }
+    }
+
+    /// The matrix engines search.
+    pub fn matrix(&self) -> &Matrix {
+        &self.matrix
+    }
+
+    /// Maps an option of the reduced matrix back to the original matrix.
+    pub fn original(&self, reduced_option: u32) -> u32 {
+        self.kept[reduced_option as usize]
+    }
+
+    /// The options of the original matrix that the reduced matrix keeps.
+    pub fn kept(&self) -> &[u32] {
+        &self.kept
+    }
+
+    pub fn pinned_item(&self) -> Option<u32> {
+        self.pinned
+    }
+
+    pub fn group(&self) -> &Group {
+        &self.group
+    }
+
+    /// Whether the check is empty for every solution, so engines may skip it.
+    pub fn needs_check(&self) -> bool {
+        self.check_all || self.checks.iter().any(|c| !c.is_empty())
+    }
+
+    /// The symmetries (group indices) a solution must be checked against; for the SAT
+    /// compiler, which turns them into clauses or model filters.
+    pub fn stabiliser_checks(&self, original_option: u32) -> &[u32] {
+        &self.checks[original_option as usize]
+    }
+
+    /// Whether a solution (original option indices, any order) is the one member of its
+    /// orbit to report.
+    pub fn is_canonical(&self, solution: &[u32]) -> bool {
+        let mut sorted = solution.to_vec();
+        sorted.sort_unstable();
+        let mut image = Vec::with_capacity(sorted.len());
+        let mut against = |k: usize| {
+            self.group.elements()[k].apply_sorted(&sorted, &mut image);
+            image >= sorted
+        };
+        if self.check_all {
+            return (1..self.group.order()).all(&mut against);
+        }
+        sorted
+            .iter()
+            .flat_map(|&o| self.checks[o as usize].iter())
+            .all(|&k| against(k as usize))
+    }
+}
+
+/// One representative (the least index) of each orbit of `options` under `group`.
+/// `options` must be closed under the group.
+fn orbits(options: &[u32], group: &Group) -> Vec<u32> {
+    let mut reps = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for &o in options {
+        if seen.contains(&o) {
+            continue;
+        }
+        reps.push(o);
+        for g in group.elements() {
+            seen.insert(g.options[o as usize]);
+        }
+    }
+    reps
+}
