@@ -230,9 +230,10 @@ mod tests {
         let rod = Shape::new(vec![[0, 0, 0], [1, 0, 0], [2, 0, 0]]);
         assert_eq!(rod.orientations(Isometry::rotations()).len(), 3);
         let screw = Shape::new(vec![[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 1]]);
-        assert_eq!(screw.orientations(Isometry::rotations()).len(), 24);
+        // A half-turn maps the screw onto itself, and no rotation maps it onto its mirror.
+        assert_eq!(screw.orientations(Isometry::rotations()).len(), 12);
         assert_ne!(screw.canonical(), screw.mirrored().canonical());
-        assert_eq!(screw.orientations(Isometry::all()).len(), 48);
+        assert_eq!(screw.orientations(Isometry::all()).len(), 24);
     }
 
     #[test]

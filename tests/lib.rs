@@ -1,1 +1,7 @@
+//! All integration tests, built as one binary.
 
+mod cli;
+mod common;
+mod counts;
+mod errors;
+mod geometry;

@@ -1,0 +1,58 @@
+//! Helpers shared by the integration tests.
+
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+use std::process::{Command, Output};
+
+use polycover::solver::{self, RunOptions, Solver};
+use polycover::{Compiled, Puzzle, Reduction, SymmetryMode};
+
+pub fn compile(name: &str, mode: SymmetryMode) -> Compiled {
+    Puzzle::load(name).unwrap_or_else(|e| panic!("{name}: {e}")).compile(mode).unwrap()
+}
+
+pub fn compile_text(text: &str, mode: SymmetryMode) -> Compiled {
+    Puzzle::parse("test.toml", text).unwrap().compile(mode).unwrap()
+}
+
+/// Distinct solutions through the symmetry reduction.
+pub fn count(c: &Compiled, solver: Solver, threads: usize) -> u64 {
+    let reduction = Reduction::new(&c.matrix, c.group.clone());
+    solver::count(&reduction, RunOptions { solver, threads, progress: None }).solutions
+}
+
+/// Distinct solutions the slow, independent way: enumerate every solution with no
+/// symmetry reduction, map each to the least image under the whole group, and count
+/// the distinct least images.
+pub fn count_orbits_by_brute_force(c: &Compiled) -> u64 {
+    let none = Reduction::none(&c.matrix);
+    let mut seen = HashSet::new();
+    let mut image = Vec::new();
+    solver::for_each(&none, Solver::Dlx, &mut |s| {
+        let mut least = s.to_vec();
+        for g in c.group.elements() {
+            g.apply_sorted(s, &mut image);
+            if image < least {
+                least.clone_from(&image);
+            }
+        }
+        seen.insert(least);
+        ControlFlow::Continue(())
+    });
+    seen.len() as u64
+}
+
+pub fn polycover(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_polycover"))
+        .args(args)
+        .output()
+        .expect("the polycover binary runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}

@@ -1,0 +1,133 @@
+//! Known counts, through both native engines and every symmetry mode, and an
+//! independent brute-force orbit count for the small puzzles.
+
+use polycover::solver::Solver;
+use polycover::SymmetryMode::{self, None as NoSymmetry, Reflections, Rotations};
+
+use crate::common::*;
+
+const MODES: [SymmetryMode; 3] = [NoSymmetry, Rotations, Reflections];
+
+#[test]
+fn soma_counts_in_every_mode_with_both_engines() {
+    for (mode, want) in [(NoSymmetry, 11_520), (Rotations, 480), (Reflections, 240)] {
+        let c = compile("soma", mode);
+        assert_eq!(count(&c, Solver::Dlx, 1), want, "dlx {mode:?}");
+        assert_eq!(count(&c, Solver::Bits, 2), want, "bits {mode:?}");
+    }
+}
+
+/// Every small catalog puzzle: each published count in its `[expect]` table, from both
+/// engines, and the same count by brute-force orbit counting.
+#[test]
+fn small_catalog_puzzles_match_expectations_and_brute_force() {
+    for name in ["soma", "slothouber-graatsma", "pentomino-3x20", "pentomino-8x8-hole"] {
+        let puzzle = polycover::Puzzle::load(name).unwrap();
+        for mode in MODES {
+            let Ok(c) = puzzle.compile(mode) else { continue };
+            let dlx = count(&c, Solver::Dlx, 1);
+            let bits = count(&c, Solver::Bits, 2);
+            assert_eq!(dlx, bits, "{name} {mode:?}: engines disagree");
+            assert_eq!(count_orbits_by_brute_force(&c), dlx, "{name} {mode:?}: brute force");
+            if let Some(want) = puzzle.expect().get(mode) {
+                assert_eq!(dlx, want, "{name} {mode:?}: published count");
+            }
+        }
+    }
+}
+
+/// The Slothouber-Graatsma puzzle has one solution, fixed by a 3-fold rotation about a
+/// space diagonal: 8 raw solutions, because its orbit has 24 / 3 members.
+#[test]
+fn a_solution_fixed_by_a_three_fold_rotation_counts_once() {
+    let raw = compile("slothouber-graatsma", NoSymmetry);
+    assert_eq!(count(&raw, Solver::Dlx, 1), 8);
+    let rot = compile("slothouber-graatsma", Rotations);
+    assert_eq!(count(&rot, Solver::Dlx, 1), 1);
+    assert_eq!(count(&rot, Solver::Bits, 1), 1);
+}
+
+/// Only symmetric pieces (dominoes), all copies of one piece: no piece can be pinned to
+/// a free orbit, so the count rests on the canonical-form check.
+#[test]
+fn only_symmetric_pieces() {
+    let text = r#"
+        name = "dominoes"
+        box = [2, 2, 3]
+        [[piece]]
+        name = "d"
+        cells = [[0,0,0], [1,0,0]]
+        count = 6
+    "#;
+    for mode in MODES {
+        let c = compile_text(text, mode);
+        let brute = count_orbits_by_brute_force(&c);
+        assert_eq!(count(&c, Solver::Dlx, 1), brute, "{mode:?}");
+        assert_eq!(count(&c, Solver::Bits, 1), brute, "{mode:?}");
+    }
+    // 2x2x3 has 32 domino tilings.
+    assert_eq!(count(&compile_text(text, NoSymmetry), Solver::Dlx, 1), 32);
+}
+
+/// Copies are indistinguishable: naming them apart multiplies the raw count by 4!.
+#[test]
+fn copies_are_counted_once() {
+    let copies = r#"
+        name = "L copies"
+        box = [3, 2, 2]
+        [[piece]]
+        name = "L"
+        cells = [[0,0,0], [1,0,0], [0,1,0]]
+        count = 4
+    "#;
+    let named = r#"
+        name = "L named"
+        box = [3, 2, 2]
+        [[piece]]
+        name = "a"
+        cells = [[0,0,0], [1,0,0], [0,1,0]]
+        [[piece]]
+        name = "b"
+        cells = [[0,0,0], [1,0,0], [0,1,0]]
+        [[piece]]
+        name = "c"
+        cells = [[0,0,0], [1,0,0], [0,1,0]]
+        [[piece]]
+        name = "e"
+        cells = [[0,0,0], [1,0,0], [0,1,0]]
+    "#;
+    let c = count(&compile_text(copies, NoSymmetry), Solver::Dlx, 1);
+    let n = count(&compile_text(named, NoSymmetry), Solver::Dlx, 1);
+    assert!(c > 0);
+    assert_eq!(n, 24 * c);
+    assert_eq!(count(&compile_text(copies, NoSymmetry), Solver::Bits, 1), c);
+}
+
+#[test]
+fn threads_do_not_change_counts() {
+    let c = compile("soma", NoSymmetry);
+    assert_eq!(count(&c, Solver::Bits, 1), count(&c, Solver::Bits, 3));
+    assert_eq!(count(&c, Solver::Dlx, 2), 11_520);
+}
+
+/// Heavier checks run only in release builds (`cargo test --release`).
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn pentomino_rectangles() {
+    for (name, want) in [("pentomino-6x10", 2339), ("pentomino-5x12", 1010), ("pentomino-4x15", 368)] {
+        let c = compile(name, Rotations);
+        assert_eq!(count(&c, Solver::Bits, 2), want, "{name}");
+        assert_eq!(count(&c, Solver::Dlx, 2), want, "{name} dlx");
+        let raw = compile(name, NoSymmetry);
+        assert_eq!(count(&raw, Solver::Bits, 2), 4 * want, "{name} raw");
+    }
+    let c = compile("pentomino-6x10", Rotations);
+    assert_eq!(count_orbits_by_brute_force(&c), 2339);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn bedlam_19186_up_to_rotation() {
+    let c = compile("bedlam", Rotations);
+    assert_eq!(count(&c, Solver::Bits, 2), 19_186);
+}

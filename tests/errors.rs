@@ -1,0 +1,103 @@
+//! Bad input: each case gets one clear message naming the file, the line where there is
+//! one, the piece where there is one, and the reason; exit code 2; no panic.
+
+use crate::common::*;
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/bad/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `count` on a bad file and checks the exit code and that the one error line
+/// contains every expected fragment.
+fn rejects(file: &str, fragments: &[&str]) {
+    let path = fixture(file);
+    let out = polycover(&["count", &path]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{file}: {err}");
+    assert!(!err.contains("panicked"), "{file} panicked: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{file}: one line expected: {err}");
+    assert!(err.contains(&path), "{file}: message does not name the file: {err}");
+    for f in fragments {
+        assert!(err.contains(f), "{file}: message lacks {f:?}: {err}");
+    }
+    assert!(stdout(&out).is_empty(), "{file}: nothing on stdout");
+}
+
+#[test]
+fn unknown_key() {
+    rejects("unknown-key.toml", &[":3:", "unknown field `mirorr`"]);
+}
+
+#[test]
+fn missing_key() {
+    rejects("missing-key.toml", &["missing field `name`"]);
+}
+
+#[test]
+fn toml_syntax_error() {
+    rejects("syntax.toml", &[":3:1:", "expected `,`"]);
+}
+
+#[test]
+fn cell_not_an_integer_triple() {
+    rejects("not-a-triple.toml", &[":6:", "piece d", "integer triple"]);
+}
+
+#[test]
+fn absurd_coordinate() {
+    rejects("huge-coordinate.toml", &[":6:", "piece d", "out of range"]);
+}
+
+#[test]
+fn duplicate_cell() {
+    rejects("duplicate-cell.toml", &[":6:", "piece d", "duplicate cell [0, 0, 0]"]);
+}
+
+#[test]
+fn piece_not_face_connected() {
+    rejects("disconnected.toml", &[":10:", "piece s", "not face-connected"]);
+}
+
+#[test]
+fn cells_do_not_add_up() {
+    rejects("wrong-volume.toml", &["the pieces have 2 cells but the target has 3"]);
+}
+
+#[test]
+fn piece_fits_nowhere() {
+    rejects("fits-nowhere.toml", &[":5:", "piece I", "fits nowhere"]);
+}
+
+#[test]
+fn duplicate_names() {
+    rejects("duplicate-name.toml", &[":9:", "piece a", "duplicate piece name", ":5"]);
+}
+
+#[test]
+fn empty_file() {
+    rejects("empty.toml", &["empty"]);
+}
+
+#[test]
+fn not_utf8() {
+    rejects("not-utf8.toml", &[":1", "not UTF-8"]);
+}
+
+#[test]
+fn file_that_does_not_exist() {
+    rejects("no-such-file.toml", &["cannot read", "no such file"]);
+}
+
+#[test]
+fn unknown_catalog_name() {
+    let out = polycover(&["count", "no-such-puzzle"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no puzzle file or catalog entry named \"no-such-puzzle\""));
+}
+
+#[test]
+fn reflections_of_a_chiral_set() {
+    let out = polycover(&["count", "bedlam", "--symmetry", "reflections"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("own mirror image"), "{}", stderr(&out));
+}
