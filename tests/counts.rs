@@ -131,3 +131,17 @@ fn bedlam_19186_up_to_rotation() {
     let c = compile("bedlam", Rotations);
     assert_eq!(count(&c, Solver::Bits, 2), 19_186);
 }
+
+/// Both engines branch by the same rule, so they walk the same search tree.
+#[test]
+fn engines_walk_the_same_tree() {
+    use polycover::solver::{count as run, RunOptions};
+    use polycover::Reduction;
+    for (name, mode) in [("soma", NoSymmetry), ("slothouber-graatsma", Rotations), ("pentomino-3x20", Rotations)] {
+        let c = compile(name, mode);
+        let r = Reduction::new(&c.matrix, c.group.clone());
+        let dlx = run(&r, RunOptions { solver: Solver::Dlx, threads: 1, progress: None });
+        let bits = run(&r, RunOptions { solver: Solver::Bits, threads: 1, progress: None });
+        assert_eq!(dlx, bits, "{name}");
+    }
+}

@@ -233,9 +233,11 @@ impl<const W: usize> Search<W> {
 
     fn choose(&self, d: usize) -> Branch<u32> {
         let level = &self.levels[d];
+        // Fewest options; ties go to the item listed last, as in the DLX, so that both
+        // engines walk the same tree.
         let mut best = u32::MAX;
         let mut best_count = u32::MAX;
-        for w in 0..W {
+        'words: for w in 0..W {
             let mut open = !level.covered[w];
             if w == W - 1 && self.n_items % 64 != 0 {
                 open &= (1u64 << (self.n_items % 64)) - 1;
@@ -247,16 +249,13 @@ impl<const W: usize> Search<W> {
                     continue;
                 }
                 let c = level.counts[i as usize];
-                if c < best_count {
+                if c <= best_count {
                     best_count = c;
                     best = i;
-                    if c <= 1 {
-                        break;
+                    if c == 0 {
+                        break 'words;
                     }
                 }
-            }
-            if best_count <= 1 {
-                break;
             }
         }
         if best == u32::MAX {

@@ -274,12 +274,13 @@ impl Dlx {
                 return Branch::Dead;
             }
         }
+        // Fewest options; ties go to the item listed last (see `solver` module docs).
         let mut best = self.right[0];
         let mut best_len = self.len[best as usize];
         let mut p = self.right[best as usize];
-        while p != 0 && best_len > 1 {
+        while p != 0 && best_len > 0 {
             let l = self.len[p as usize];
-            if l < best_len {
+            if l <= best_len {
                 best = p;
                 best_len = l;
             }
