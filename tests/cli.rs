@@ -11,14 +11,26 @@ fn count_ends_with_the_model_count() {
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     assert_eq!(text.lines().last(), Some("s mc 480"));
-    assert!(text.lines().rev().skip(1).all(|l| l.starts_with("c ")), "{text}");
+    assert!(
+        text.lines().rev().skip(1).all(|l| l.starts_with("c ")),
+        "{text}"
+    );
 }
 
 #[test]
 fn count_accepts_both_solvers_and_modes() {
     for (mode, want) in [("none", "s mc 11520"), ("reflections", "s mc 240")] {
         for solver in ["dlx", "bits"] {
-            let out = polycover(&["count", "soma", "--symmetry", mode, "--solver", solver, "--threads", "2"]);
+            let out = polycover(&[
+                "count",
+                "soma",
+                "--symmetry",
+                mode,
+                "--solver",
+                solver,
+                "--threads",
+                "2",
+            ]);
             assert_eq!(stdout(&out).lines().last(), Some(want), "{mode} {solver}");
         }
     }
@@ -29,10 +41,21 @@ fn solve_prints_layers_and_exits_10() {
     let out = polycover(&["solve", "soma"]);
     assert_eq!(out.status.code(), Some(10));
     let text = stdout(&out);
-    let body: Vec<&str> = text.lines().skip_while(|l| *l != "s SATISFIABLE").skip(1).collect();
-    assert_eq!(body[0].split_whitespace().collect::<Vec<_>>(), ["z=0", "z=1", "z=2"]);
+    let body: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "s SATISFIABLE")
+        .skip(1)
+        .collect();
+    assert_eq!(
+        body[0].split_whitespace().collect::<Vec<_>>(),
+        ["z=0", "z=1", "z=2"]
+    );
     assert_eq!(body.len(), 4, "{text}");
-    let letters: String = body[1..].concat().chars().filter(|c| c.is_alphanumeric()).collect();
+    let letters: String = body[1..]
+        .concat()
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect();
     assert_eq!(letters.len(), 27);
     for piece in ['V', 'L', 'T', 'Z', 'A', 'B', 'P'] {
         assert!(letters.contains(piece), "{piece} missing: {text}");
@@ -55,8 +78,10 @@ fn solve_unsolvable_exits_20() {
 fn enumerate_jsonl_with_limit() {
     let out = polycover(&["enumerate", "soma", "--limit", "3", "--format", "jsonl"]);
     assert_eq!(out.status.code(), Some(0));
-    let lines: Vec<serde_json::Value> =
-        stdout(&out).lines().map(|l| serde_json::from_str(l).expect("valid JSON")).collect();
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("valid JSON"))
+        .collect();
     assert_eq!(lines.len(), 3);
     for (k, v) in lines.iter().enumerate() {
         assert_eq!(v["index"], k as u64 + 1);
@@ -72,7 +97,10 @@ fn enumerate_to_a_file_writes_every_solution() {
     let out = polycover(&["enumerate", "pentomino-3x20", "-o", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text.lines().filter(|l| l.starts_with("solution ")).count(), 2);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("solution ")).count(),
+        2
+    );
 }
 
 #[test]
@@ -84,11 +112,21 @@ fn a_closed_pipe_exits_quietly() {
         .spawn()
         .unwrap();
     let mut first = [0u8; 64];
-    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
     drop(child.stdout.take());
     let status = child.wait().unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert_eq!(status.code(), Some(0), "{err}");
     assert!(err.is_empty(), "{err}");
 }
@@ -98,8 +136,14 @@ fn info_shows_pieces_and_group() {
     let out = polycover(&["info", "bedlam"]);
     let text = stdout(&out);
     assert!(text.contains("placements  4188"), "{text}");
-    assert!(text.contains("group       rotations (24 elements)"), "{text}");
-    assert!(text.contains("K          5      1             3          48  Cross"), "{text}");
+    assert!(
+        text.contains("group       rotations (24 elements)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("K          5      1             3          48  Cross"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -113,5 +157,8 @@ fn list_shows_the_catalog() {
 #[test]
 fn catalog_files_are_reachable_by_path_too() {
     let path = format!("{}/encodings/soma.toml", env!("CARGO_MANIFEST_DIR"));
-    assert_eq!(stdout(&polycover(&["count", &path])).lines().last(), Some("s mc 480"));
+    assert_eq!(
+        stdout(&polycover(&["count", &path])).lines().last(),
+        Some("s mc 480")
+    );
 }

@@ -8,17 +8,31 @@ use polycover::solver::{self, RunOptions, Solver};
 use polycover::{Compiled, Puzzle, Reduction, SymmetryMode};
 
 pub fn compile(name: &str, mode: SymmetryMode) -> Compiled {
-    Puzzle::load(name).unwrap_or_else(|e| panic!("{name}: {e}")).compile(mode).unwrap()
+    Puzzle::load(name)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .compile(mode)
+        .unwrap()
 }
 
 pub fn compile_text(text: &str, mode: SymmetryMode) -> Compiled {
-    Puzzle::parse("test.toml", text).unwrap().compile(mode).unwrap()
+    Puzzle::parse("test.toml", text)
+        .unwrap()
+        .compile(mode)
+        .unwrap()
 }
 
 /// Distinct solutions through the symmetry reduction.
 pub fn count(c: &Compiled, solver: Solver, threads: usize) -> u64 {
     let reduction = Reduction::new(&c.matrix, c.group.clone());
-    solver::count(&reduction, RunOptions { solver, threads, progress: None }).solutions
+    solver::count(
+        &reduction,
+        RunOptions {
+            solver,
+            threads,
+            progress: None,
+        },
+    )
+    .solutions
 }
 
 /// Distinct solutions the slow, independent way: enumerate every solution with no

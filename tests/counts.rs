@@ -21,14 +21,25 @@ fn soma_counts_in_every_mode_with_both_engines() {
 /// engines, and the same count by brute-force orbit counting.
 #[test]
 fn small_catalog_puzzles_match_expectations_and_brute_force() {
-    for name in ["soma", "slothouber-graatsma", "pentomino-3x20", "pentomino-8x8-hole"] {
+    for name in [
+        "soma",
+        "slothouber-graatsma",
+        "pentomino-3x20",
+        "pentomino-8x8-hole",
+    ] {
         let puzzle = polycover::Puzzle::load(name).unwrap();
         for mode in MODES {
-            let Ok(c) = puzzle.compile(mode) else { continue };
+            let Ok(c) = puzzle.compile(mode) else {
+                continue;
+            };
             let dlx = count(&c, Solver::Dlx, 1);
             let bits = count(&c, Solver::Bits, 2);
             assert_eq!(dlx, bits, "{name} {mode:?}: engines disagree");
-            assert_eq!(count_orbits_by_brute_force(&c), dlx, "{name} {mode:?}: brute force");
+            assert_eq!(
+                count_orbits_by_brute_force(&c),
+                dlx,
+                "{name} {mode:?}: brute force"
+            );
             if let Some(want) = puzzle.expect().get(mode) {
                 assert_eq!(dlx, want, "{name} {mode:?}: published count");
             }
@@ -114,7 +125,11 @@ fn threads_do_not_change_counts() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
 fn pentomino_rectangles() {
-    for (name, want) in [("pentomino-6x10", 2339), ("pentomino-5x12", 1010), ("pentomino-4x15", 368)] {
+    for (name, want) in [
+        ("pentomino-6x10", 2339),
+        ("pentomino-5x12", 1010),
+        ("pentomino-4x15", 368),
+    ] {
         let c = compile(name, Rotations);
         assert_eq!(count(&c, Solver::Bits, 2), want, "{name}");
         assert_eq!(count(&c, Solver::Dlx, 2), want, "{name} dlx");
@@ -137,11 +152,29 @@ fn bedlam_19186_up_to_rotation() {
 fn engines_walk_the_same_tree() {
     use polycover::solver::{count as run, RunOptions};
     use polycover::Reduction;
-    for (name, mode) in [("soma", NoSymmetry), ("slothouber-graatsma", Rotations), ("pentomino-3x20", Rotations)] {
+    for (name, mode) in [
+        ("soma", NoSymmetry),
+        ("slothouber-graatsma", Rotations),
+        ("pentomino-3x20", Rotations),
+    ] {
         let c = compile(name, mode);
         let r = Reduction::new(&c.matrix, c.group.clone());
-        let dlx = run(&r, RunOptions { solver: Solver::Dlx, threads: 1, progress: None });
-        let bits = run(&r, RunOptions { solver: Solver::Bits, threads: 1, progress: None });
+        let dlx = run(
+            &r,
+            RunOptions {
+                solver: Solver::Dlx,
+                threads: 1,
+                progress: None,
+            },
+        );
+        let bits = run(
+            &r,
+            RunOptions {
+                solver: Solver::Bits,
+                threads: 1,
+                progress: None,
+            },
+        );
         assert_eq!(dlx, bits, "{name}");
     }
 }

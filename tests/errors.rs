@@ -15,8 +15,15 @@ fn rejects(file: &str, fragments: &[&str]) {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{file}: {err}");
     assert!(!err.contains("panicked"), "{file} panicked: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{file}: one line expected: {err}");
-    assert!(err.contains(&path), "{file}: message does not name the file: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{file}: one line expected: {err}"
+    );
+    assert!(
+        err.contains(&path),
+        "{file}: message does not name the file: {err}"
+    );
     for f in fragments {
         assert!(err.contains(f), "{file}: message lacks {f:?}: {err}");
     }
@@ -50,17 +57,26 @@ fn absurd_coordinate() {
 
 #[test]
 fn duplicate_cell() {
-    rejects("duplicate-cell.toml", &[":6:", "piece d", "duplicate cell [0, 0, 0]"]);
+    rejects(
+        "duplicate-cell.toml",
+        &[":6:", "piece d", "duplicate cell [0, 0, 0]"],
+    );
 }
 
 #[test]
 fn piece_not_face_connected() {
-    rejects("disconnected.toml", &[":10:", "piece s", "not face-connected"]);
+    rejects(
+        "disconnected.toml",
+        &[":10:", "piece s", "not face-connected"],
+    );
 }
 
 #[test]
 fn cells_do_not_add_up() {
-    rejects("wrong-volume.toml", &["the pieces have 2 cells but the target has 3"]);
+    rejects(
+        "wrong-volume.toml",
+        &["the pieces have 2 cells but the target has 3"],
+    );
 }
 
 #[test]
@@ -70,7 +86,10 @@ fn piece_fits_nowhere() {
 
 #[test]
 fn duplicate_names() {
-    rejects("duplicate-name.toml", &[":9:", "piece a", "duplicate piece name", ":5"]);
+    rejects(
+        "duplicate-name.toml",
+        &[":9:", "piece a", "duplicate piece name", ":5"],
+    );
 }
 
 #[test]
@@ -99,5 +118,9 @@ fn unknown_catalog_name() {
 fn reflections_of_a_chiral_set() {
     let out = polycover(&["count", "bedlam", "--symmetry", "reflections"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("own mirror image"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("own mirror image"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -16,7 +16,10 @@ fn bedlam_orientations_and_placements() {
     let p = polycube("bedlam");
     let mut orientations: Vec<usize> = p.orientations.iter().map(|o| o.len()).collect();
     orientations.sort_unstable();
-    assert_eq!(orientations, [3, 12, 12, 12, 12, 12, 24, 24, 24, 24, 24, 24, 24]);
+    assert_eq!(
+        orientations,
+        [3, 12, 12, 12, 12, 12, 24, 24, 24, 24, 24, 24, 24]
+    );
     assert_eq!(p.matrix().num_options(), 4188);
 }
 
@@ -46,13 +49,25 @@ fn group_orders_are_computed_from_the_target() {
         (box_puzzle(4, 4, 4, ""), 24, 48),
         (box_puzzle(4, 4, 2, ""), 8, 16),
         (box_puzzle(6, 10, 1, ""), 4, 8),
-        (box_puzzle(8, 8, 1, "[3,3,0],[3,4,0],[4,3,0],[4,4,0]"), 8, 16),
+        (
+            box_puzzle(8, 8, 1, "[3,3,0],[3,4,0],[4,3,0],[4,4,0]"),
+            8,
+            16,
+        ),
         // An off-centre hole leaves only the rotations that fix it.
         (box_puzzle(3, 3, 1, "[0,0,0]"), 2, 4),
     ];
     for (text, rotations, isometries) in cases {
-        assert_eq!(group_order(&text, SymmetryMode::Rotations), rotations, "{text}");
-        assert_eq!(group_order(&text, SymmetryMode::Reflections), isometries, "{text}");
+        assert_eq!(
+            group_order(&text, SymmetryMode::Rotations),
+            rotations,
+            "{text}"
+        );
+        assert_eq!(
+            group_order(&text, SymmetryMode::Reflections),
+            isometries,
+            "{text}"
+        );
         assert_eq!(group_order(&text, SymmetryMode::None), 1);
     }
 }
@@ -74,8 +89,10 @@ fn reflections_swap_the_chiral_soma_pieces() {
     let p = polycube("soma");
     let partners = p.mirror_partners().unwrap();
     let name = |k: u32| p.pieces[k as usize].name;
-    let swapped: Vec<(char, char)> =
-        (0..p.pieces.len() as u32).filter(|&k| partners[k as usize] != k).map(|k| (name(k), name(partners[k as usize]))).collect();
+    let swapped: Vec<(char, char)> = (0..p.pieces.len() as u32)
+        .filter(|&k| partners[k as usize] != k)
+        .map(|k| (name(k), name(partners[k as usize])))
+        .collect();
     assert_eq!(swapped, [('A', 'B'), ('B', 'A')]);
     assert!(polycube("bedlam").mirror_partners().is_err());
 }
