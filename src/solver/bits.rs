@@ -10,7 +10,8 @@
 //! Invariants:
 //! - `mask[o]` holds option `o`'s items as bits; `covered` holds the unit items already
 //!   covered and the multiplicity items whose copies are all placed.
-//! - The list at a level holds exactly the options whose masks are disjoint from that
+//! - The list at a level holds exactly the options (with their masks inline, so the scan
+//!   reads memory front to back) whose masks are disjoint from that
 //!   level's `covered`, and `counts[i]` is the number of them containing item `i`.
 //!
 //! Items live in a fixed array of `W` words, chosen at run time from the matrix size, so
@@ -94,9 +95,17 @@ fn set<const W: usize>(m: &mut Mask<W>, i: u32) {
     m[(i / 64) as usize] |= 1 << (i % 64);
 }
 
+/// A viable option with its item mask inline, so that filtering and counting read the
+/// list front to back instead of gathering from per-option tables.
+#[derive(Clone, Copy)]
+struct Entry<const W: usize> {
+    mask: Mask<W>,
+    option: u32,
+}
+
 /// One level of the search.
 struct Level<const W: usize> {
-    list: Vec<u32>,
+    list: Vec<Entry<W>>,
     counts: Vec<u32>,
     covered: Mask<W>,
 }
@@ -170,9 +179,13 @@ impl<const W: usize> Search<W> {
         for &i in &self.items {
             counts[i as usize] += 1;
         }
-        let level = self.level(0);
+        self.level(0);
+        let level = &mut self.levels[0];
         level.list.clear();
-        level.list.extend(0..n_options);
+        level.list.extend((0..n_options).map(|o| Entry {
+            mask: self.mask[o as usize],
+            option: o,
+        }));
         level.counts = counts;
         level.covered = [0; W];
     }
@@ -202,20 +215,26 @@ impl<const W: usize> Search<W> {
         child.counts.iter_mut().for_each(|c| *c = 0);
         // Two passes: a branch-free compaction (whether an option survives is close to a
         // coin toss, so a branch would mispredict), then counting the survivors.
-        child.list.resize(parent.list.len(), 0);
+        child.list.resize(
+            parent.list.len(),
+            Entry {
+                mask: [0; W],
+                option: 0,
+            },
+        );
         let mut len = 0;
-        for &p in &parent.list {
-            child.list[len] = p;
-            len += disjoint(&self.mask[p as usize], &covered) as usize;
+        for e in &parent.list {
+            child.list[len] = *e;
+            len += disjoint(&e.mask, &covered) as usize;
         }
         child.list.truncate(len);
-        for &p in &child.list {
-            let (s, e) = (
-                self.start[p as usize] as usize,
-                self.start[p as usize + 1] as usize,
-            );
-            for &i in &self.items[s..e] {
-                child.counts[i as usize] += 1;
+        for e in &child.list {
+            for w in 0..W {
+                let mut bits = e.mask[w];
+                while bits != 0 {
+                    child.counts[w * 64 + bits.trailing_zeros() as usize] += 1;
+                    bits &= bits - 1;
+                }
             }
         }
         self.chosen.push(o);
@@ -290,9 +309,9 @@ impl<const W: usize> Search<W> {
         // The child levels are overwritten while we iterate, so walk by index.
         let mut k = 0;
         while k < self.levels[d].list.len() {
-            let o = self.levels[d].list[k];
+            let Entry { mask, option: o } = self.levels[d].list[k];
             k += 1;
-            if !has(&self.mask[o as usize], item) {
+            if !has(&mask, item) {
                 continue;
             }
             self.descend(d, o);
@@ -308,7 +327,7 @@ impl<const W: usize> Search<W> {
         self.reset();
         for (d, &o) in prefix.iter().enumerate() {
             debug_assert!(
-                self.levels[d].list.contains(&o),
+                self.levels[d].list.iter().any(|e| e.option == o),
                 "prefix option not available"
             );
             self.descend(d, o);
@@ -323,8 +342,8 @@ impl<const W: usize> Search<W> {
                 self.levels[d]
                     .list
                     .iter()
-                    .copied()
-                    .filter(|&o| has(&self.mask[o as usize], i))
+                    .filter(|e| has(&e.mask, i))
+                    .map(|e| e.option)
                     .collect(),
             ),
             Branch::Solution => Branch::Solution,
