@@ -12,10 +12,13 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::catalog;
+use crate::cnf::{self, Amo};
+use crate::dimacs::{self, Answer, Projection};
 use crate::error::{Error, Result};
 use crate::matrix::Matrix;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 use crate::render;
+use crate::sat::{self, Backend, Strategy};
 use crate::solver::{self, RunOptions, Solver};
 use crate::symmetry::Reduction;
 
@@ -42,6 +45,71 @@ enum Command {
     Info(PuzzleArg),
     /// List the puzzles shipped in the catalog.
     List,
+    /// Write the puzzle as DIMACS CNF for external solvers and model counters.
+    Dimacs(DimacsArgs),
+    /// Read a SAT solver's answer (s/v lines, plain or gzip), check it and print it.
+    Decode(DecodeArgs),
+    /// Count with the DLX and with SAT in every encoding; fail if any two disagree.
+    Check(CheckArgs),
+}
+
+/// The engines `count`, `solve` and `enumerate` can use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Engine {
+    /// Bitset Algorithm X (fast, native).
+    Bits,
+    /// Dancing links (the native reference).
+    Dlx,
+    /// The embedded incremental SAT solver on the CNF encoding.
+    Sat,
+}
+
+#[derive(Args, Debug, Clone, Copy)]
+struct SatArgs {
+    /// At-most-one encoding for the CNF.
+    #[arg(long, value_enum, default_value = "pairwise")]
+    amo: Amo,
+    /// Embedded SAT solver (with --solver sat).
+    #[arg(long, value_enum, default_value = "varisat")]
+    backend: Backend,
+    /// How the SAT solver enumerates (with --solver sat).
+    #[arg(long, value_enum, default_value = "cubes")]
+    strategy: Strategy,
+}
+
+#[derive(Args, Debug)]
+struct DimacsArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArg,
+    #[arg(long, value_enum, default_value = "rotations")]
+    symmetry: SymmetryMode,
+    #[arg(long, value_enum, default_value = "pairwise")]
+    amo: Amo,
+    /// Projection line for model counters.
+    #[arg(long, value_enum, default_value = "show")]
+    projection: Projection,
+    /// Output file (`.gz` compresses), or `-` for standard output.
+    #[arg(short, long)]
+    output: String,
+}
+
+#[derive(Args, Debug)]
+struct DecodeArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArg,
+    /// The solver's output: `s SATISFIABLE` and `v ... 0` lines, plain or gzip.
+    #[arg(long)]
+    model: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArg,
+    #[arg(long, value_enum, default_value = "rotations")]
+    symmetry: SymmetryMode,
+    #[arg(long, value_enum, default_value = "varisat")]
+    backend: Backend,
 }
 
 #[derive(Args, Debug)]
@@ -57,9 +125,11 @@ struct SearchArgs {
     /// Which solutions count as the same.
     #[arg(long, value_enum, default_value = "rotations")]
     symmetry: SymmetryMode,
-    /// The engine: `bits` (fast) or `dlx` (dancing links, the reference).
+    /// The engine: `bits` (fast), `dlx` (dancing links, the reference) or `sat`.
     #[arg(long, value_enum, default_value = "bits")]
-    solver: Solver,
+    solver: Engine,
+    #[command(flatten)]
+    sat: SatArgs,
 }
 
 #[derive(Args, Debug)]
@@ -121,6 +191,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<i32> {
         Command::Enumerate(a) => enumerate(a, out),
         Command::Info(a) => info(a, out),
         Command::List => list(out),
+        Command::Dimacs(a) => write_dimacs(a, out),
+        Command::Decode(a) => decode(a, out),
+        Command::Check(a) => check(a, out),
     }
 }
 
@@ -128,7 +201,7 @@ fn load(args: &SearchArgs) -> Result<Compiled> {
     Puzzle::load(&args.puzzle.puzzle)?.compile(args.symmetry)
 }
 
-fn header(out: &mut dyn Write, c: &Compiled, reduction: &Reduction, solver: Solver) -> Result<()> {
+fn header(out: &mut dyn Write, c: &Compiled, reduction: &Reduction, args: &SearchArgs) -> Result<()> {
     writeln!(out, "c polycover {}", env!("CARGO_PKG_VERSION"))?;
     writeln!(out, "c puzzle {}", c.puzzle.name())?;
     writeln!(
@@ -138,81 +211,120 @@ fn header(out: &mut dyn Write, c: &Compiled, reduction: &Reduction, solver: Solv
         c.matrix.num_options(),
         reduction.matrix().num_options()
     )?;
-    let pinned = reduction.pinned_item().map_or(
-        "none (canonical check over the whole group)".to_string(),
-        |i| c.matrix.items()[i as usize].name.clone(),
-    );
-    writeln!(
-        out,
-        "c symmetry {} (group order {}), pinned item {}",
-        c.mode.as_str(),
-        c.group.order(),
-        if c.group.order() == 1 {
-            "none".to_string()
-        } else {
-            pinned
+    let pinned = match (c.group.order(), reduction.pinned_item()) {
+        (1, _) => "none".to_string(),
+        (_, None) => "none (canonical check over the whole group)".to_string(),
+        (_, Some(i)) => c.matrix.items()[i as usize].name.clone(),
+    };
+    writeln!(out, "c symmetry {} (group order {}), pinned item {pinned}", c.mode.as_str(), c.group.order())?;
+    match args.solver {
+        Engine::Sat => writeln!(
+            out,
+            "c solver sat: backend {:?}, strategy {:?}, at-most-one {}",
+            args.sat.backend,
+            args.sat.strategy,
+            args.sat.amo.name()
+        )?,
+        e => writeln!(out, "c solver {}", native(e).name())?,
+    }
+    Ok(())
+}
+
+fn native(e: Engine) -> Solver {
+    match e {
+        Engine::Dlx => Solver::Dlx,
+        _ => Solver::Bits,
+    }
+}
+
+/// Streams the distinct solutions with whichever engine the arguments choose.
+fn each_solution(
+    c: &Compiled,
+    reduction: &Reduction,
+    args: &SearchArgs,
+    f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+) -> Result<()> {
+    match args.solver {
+        Engine::Sat => {
+            let formula = cnf::compile(&c.matrix, reduction, args.sat.amo);
+            sat::for_each_model(&c.matrix, reduction, &formula, args.sat.backend, args.sat.strategy, f)?;
         }
-    )?;
-    writeln!(out, "c solver {}", solver.name())?;
+        e => {
+            solver::for_each(reduction, native(e), f);
+        }
+    }
     Ok(())
 }
 
 fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
     let c = load(&a.search)?;
     let reduction = Reduction::new(&c.matrix, c.group.clone());
-    header(out, &c, &reduction, a.search.solver)?;
+    header(out, &c, &reduction, &a.search)?;
     let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
-    let bar = io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "c {bar:40} {pos}/{len} subproblems, {elapsed} elapsed, eta {eta}",
-            )
-            .unwrap(),
-        );
-        bar
-    });
-    let progress = |done: usize, total: usize| {
-        if let Some(b) = &bar {
-            b.set_length(total as u64);
-            b.set_position(done as u64);
-        }
-    };
     let start = Instant::now();
-    let stats = solver::count(
-        &reduction,
-        RunOptions {
-            solver: a.search.solver,
-            threads,
-            progress: Some(&progress),
-        },
-    );
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let secs = start.elapsed().as_secs_f64();
-    writeln!(
-        out,
-        "c threads {threads}, time {secs:.3} s, nodes {}, raw solutions {}",
-        stats.nodes, stats.found
-    )?;
-    if let Some(expected) = c.puzzle.expect().get(c.mode) {
-        let verdict = if expected == stats.solutions {
-            "matches"
-        } else {
-            "DIFFERS"
+    let solutions = if a.search.solver == Engine::Sat {
+        let t = Instant::now();
+        let formula = cnf::compile(&c.matrix, &reduction, a.search.sat.amo);
+        writeln!(
+            out,
+            "c cnf {} variables ({} primary), {} clauses, compiled in {:.3} s",
+            formula.num_vars,
+            formula.num_primary,
+            formula.num_clauses(),
+            t.elapsed().as_secs_f64()
+        )?;
+        let mut models = 0u64;
+        let stats = sat::for_each_model(&c.matrix, &reduction, &formula, a.search.sat.backend, a.search.sat.strategy, &mut |_| {
+            models += 1;
+            ControlFlow::Continue(())
+        })?;
+        let secs = start.elapsed().as_secs_f64();
+        writeln!(out, "c time {secs:.3} s, cubes {}, solver calls {}", stats.cubes, stats.solver_calls)?;
+        models
+    } else {
+        let bar = io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("c {bar:40} {pos}/{len} subproblems, {elapsed} elapsed, eta {eta}")
+                    .unwrap(),
+            );
+            bar
+        });
+        let progress = |done: usize, total: usize| {
+            if let Some(b) = &bar {
+                b.set_length(total as u64);
+                b.set_position(done as u64);
+            }
         };
+        let stats = solver::count(
+            &reduction,
+            RunOptions { solver: native(a.search.solver), threads, progress: Some(&progress) },
+        );
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        let secs = start.elapsed().as_secs_f64();
+        writeln!(out, "c threads {threads}, time {secs:.3} s, nodes {}, raw solutions {}", stats.nodes, stats.found)?;
+        stats.solutions
+    };
+    if let Some(expected) = c.puzzle.expect().get(c.mode) {
+        let verdict = if expected == solutions { "matches" } else { "DIFFERS" };
         writeln!(out, "c expected {expected} ({verdict})")?;
     }
-    writeln!(out, "s mc {}", stats.solutions)?;
+    writeln!(out, "s mc {solutions}")?;
     Ok(0)
 }
 
 fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
     let c = load(&a.search)?;
     let reduction = Reduction::new(&c.matrix, c.group.clone());
-    header(out, &c, &reduction, a.search.solver)?;
-    match solver::first(&reduction, a.search.solver) {
+    header(out, &c, &reduction, &a.search)?;
+    let mut first = None;
+    each_solution(&c, &reduction, &a.search, &mut |s| {
+        first = Some(s.to_vec());
+        ControlFlow::Break(())
+    })?;
+    match first {
         Some(solution) => {
             writeln!(out, "s SATISFIABLE")?;
             write!(out, "{}", render::text(&c.puzzle, &c.matrix, &solution))?;
@@ -231,36 +343,31 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     let mut file;
     let sink: &mut dyn Write = match &a.output {
         Some(path) => {
-            file = io::BufWriter::new(std::fs::File::create(path).map_err(|e| Error::Write {
-                path: path.clone(),
-                source: e,
-            })?);
+            file = io::BufWriter::new(
+                std::fs::File::create(path).map_err(|e| Error::Write { path: path.clone(), source: e })?,
+            );
             &mut file
         }
         None => out,
     };
     let mut written = 0u64;
     let mut failure = None;
-    solver::for_each(&reduction, a.search.solver, &mut |solution| {
+    each_solution(&c, &reduction, &a.search, &mut |solution| {
         if a.limit.is_some_and(|l| written >= l) {
             return ControlFlow::Break(());
         }
         written += 1;
-        let r = write_solution(sink, a.format, &c.puzzle, &c.matrix, solution, written);
-        match r {
+        match write_solution(sink, a.format, &c.puzzle, &c.matrix, solution, written) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
                 failure = Some(e);
                 ControlFlow::Break(())
             }
         }
-    });
+    })?;
     if let Some(e) = failure {
         return Err(match &a.output {
-            Some(path) => Error::Write {
-                path: path.clone(),
-                source: e,
-            },
+            Some(path) => Error::Write { path: path.clone(), source: e },
             None => Error::Io(e),
         });
     }
@@ -268,6 +375,82 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     if a.output.is_some() {
         eprintln!("c wrote {written} solutions");
     }
+    Ok(0)
+}
+
+fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {
+    let c = Puzzle::load(&a.puzzle.puzzle)?.compile(a.symmetry)?;
+    let reduction = Reduction::new(&c.matrix, c.group.clone());
+    let formula = cnf::compile(&c.matrix, &reduction, a.amo);
+    dimacs::create(&a.output, out, &mut |w| dimacs::write(w, &c, &reduction, &formula, a.projection))?;
+    if a.output != "-" {
+        eprintln!(
+            "c wrote {}: {} variables ({} primary), {} clauses",
+            a.output,
+            formula.num_vars,
+            formula.num_primary,
+            formula.num_clauses()
+        );
+    }
+    Ok(0)
+}
+
+fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
+    let puzzle = Puzzle::load(&a.puzzle.puzzle)?;
+    let c = puzzle.compile(SymmetryMode::None)?;
+    match dimacs::read_answer(&a.model)? {
+        Answer::Satisfiable(lits) => {
+            let solution = dimacs::decode_model(&c.matrix, &lits, &a.model.display().to_string())?;
+            writeln!(out, "c the model is a valid solution of {}", c.puzzle.name())?;
+            writeln!(out, "s SATISFIABLE")?;
+            write!(out, "{}", render::text(&c.puzzle, &c.matrix, &solution))?;
+            Ok(10)
+        }
+        Answer::Unsatisfiable => {
+            writeln!(out, "s UNSATISFIABLE")?;
+            Ok(20)
+        }
+        Answer::Unknown => {
+            writeln!(out, "s UNKNOWN")?;
+            Ok(0)
+        }
+    }
+}
+
+fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
+    let c = Puzzle::load(&a.puzzle.puzzle)?.compile(a.symmetry)?;
+    let reduction = Reduction::new(&c.matrix, c.group.clone());
+    writeln!(out, "c puzzle {}, symmetry {}", c.puzzle.name(), c.mode.as_str())?;
+    writeln!(out, "c {:<22} {:>10} {:>10} {:>10} {:>12}", "engine", "count", "seconds", "variables", "clauses")?;
+    let t = Instant::now();
+    let reference = solver::count(&reduction, RunOptions { solver: Solver::Dlx, threads: 1, progress: None }).solutions;
+    writeln!(out, "c {:<22} {:>10} {:>10.3} {:>10} {:>12}", "dlx", reference, t.elapsed().as_secs_f64(), "-", "-")?;
+    let mut disagree = false;
+    for amo in Amo::ALL {
+        let t = Instant::now();
+        let formula = cnf::compile(&c.matrix, &reduction, amo);
+        let mut models = 0u64;
+        sat::for_each_model(&c.matrix, &reduction, &formula, a.backend, Strategy::Cubes, &mut |_| {
+            models += 1;
+            ControlFlow::Continue(())
+        })?;
+        let mark = if models == reference { "" } else { "  DIFFERS" };
+        disagree |= models != reference;
+        writeln!(
+            out,
+            "c {:<22} {:>10} {:>10.3} {:>10} {:>12}{mark}",
+            format!("sat {:?} {}", a.backend, amo.name()).to_lowercase(),
+            models,
+            t.elapsed().as_secs_f64(),
+            formula.num_vars,
+            formula.num_clauses()
+        )?;
+    }
+    if disagree {
+        writeln!(out, "s DISAGREE")?;
+        return Err(Error::Usage(format!("{}: the engines disagree on the count", c.puzzle.name())));
+    }
+    writeln!(out, "s mc {reference}")?;
     Ok(0)
 }
 

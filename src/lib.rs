@@ -23,11 +23,14 @@
 
 pub mod catalog;
 pub mod cli;
+pub mod cnf;
+pub mod dimacs;
 pub mod error;
 pub mod geometry;
 pub mod matrix;
 pub mod puzzle;
 pub mod render;
+pub mod sat;
 pub mod solver;
 pub mod symmetry;
 

@@ -139,6 +139,17 @@ fn split(engine: &mut dyn Engine, threads: usize) -> Vec<Vec<u32>> {
     leaves
 }
 
+/// Splits the reduced problem into at least `want` disjoint subproblems where it can:
+/// every solution of the reduced matrix extends exactly one returned prefix. Prefixes are
+/// options of the *original* matrix. The SAT enumeration uses them as cubes.
+pub fn cubes(reduction: &Reduction, want: usize) -> Vec<Vec<u32>> {
+    let mut engine = Solver::Bits.build(reduction.matrix());
+    split(engine.as_mut(), want.div_ceil(48))
+        .into_iter()
+        .map(|p| p.into_iter().map(|o| reduction.original(o)).collect())
+        .collect()
+}
+
 /// Counts the distinct solutions of the reduced problem.
 pub fn count(reduction: &Reduction, opts: RunOptions<'_>) -> Stats {
     let matrix = reduction.matrix();

@@ -1,0 +1,228 @@
+//! DIMACS out, solver answers in.
+//!
+//! Writing: `c` comment lines that name the tool, the puzzle, the encoding, the symmetry
+//! mode and the variable counts; a projection line for model counters (`c p show ... 0`
+//! with `c t pmc`, or CryptoMiniSat's `c ind ... 0`, never both); the variable map, one
+//! `c v` line per primary variable; then the CNF (rustsat's writer). A name ending in
+//! `.gz` is gzip-compressed.
+//!
+//! Reading: SAT-competition output, `s SATISFIABLE` and `v` lines ending in `0`, plain
+//! or gzip; gzip is recognised by its magic bytes, whatever the file is called. Errors
+//! carry the file and line.
+
+use std::io::{self, BufRead, Write};
+use std::path::Path;
+
+use crate::cnf::Formula;
+use crate::error::{Error, Result};
+use crate::matrix::{Matrix, Meaning};
+use crate::puzzle::{Compiled, Puzzle};
+use crate::symmetry::Reduction;
+
+/// Which projection line a DIMACS file carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Projection {
+    /// `c t pmc` and `c p show 1 .. N 0` (model-counting competition format; d4, ganak).
+    Show,
+    /// `c ind 1 .. N 0` (CryptoMiniSat, ApproxMC).
+    Ind,
+    /// No projection line.
+    None,
+}
+
+/// Writes the formula as DIMACS to `w`.
+pub fn write(
+    w: &mut dyn Write,
+    compiled: &Compiled,
+    reduction: &Reduction,
+    formula: &Formula,
+    projection: Projection,
+) -> io::Result<()> {
+    let n = formula.num_primary;
+    writeln!(w, "c polycover {}", env!("CARGO_PKG_VERSION"))?;
+    writeln!(w, "c puzzle {}", compiled.puzzle.name())?;
+    writeln!(w, "c encoding at-most-one={} cardinality=totalizer", formula.amo.name())?;
+    writeln!(
+        w,
+        "c symmetry {} (group order {}, pinned item {})",
+        compiled.mode.as_str(),
+        compiled.group.order(),
+        reduction.pinned_item().map_or("none".into(), |i| compiled.matrix.items()[i as usize].name.clone())
+    )?;
+    writeln!(w, "c variables {} primary (1..{n}, one per placement), {} auxiliary", n, formula.num_vars - n)?;
+    writeln!(w, "c models, projected on the primary variables, are the distinct solutions")?;
+    match projection {
+        Projection::Show => {
+            writeln!(w, "c t pmc")?;
+            write_var_list(w, "c p show", n)?;
+        }
+        Projection::Ind => write_var_list(w, "c ind", n)?,
+        Projection::None => {}
+    }
+    writeln!(w, "c variable map: c v VAR PIECE ORIENTATION CELLS (cells as x,y,z)")?;
+    for o in 0..n {
+        writeln!(w, "c v {} {}", o + 1, describe(&compiled.puzzle, &compiled.matrix, o))?;
+    }
+    formula.cnf.write_dimacs(&mut &mut *w, formula.num_vars)
+}
+
+/// `c p show 1 2 ... n 0`, wrapped so that no line is very long (the formats allow
+/// several lines; each ends in 0).
+fn write_var_list(w: &mut dyn Write, prefix: &str, n: u32) -> io::Result<()> {
+    for chunk in (1..=n).collect::<Vec<_>>().chunks(1000) {
+        write!(w, "{prefix}")?;
+        for v in chunk {
+            write!(w, " {v}")?;
+        }
+        writeln!(w, " 0")?;
+    }
+    Ok(())
+}
+
+/// A compact description of option `o` for the variable map.
+pub fn describe(puzzle: &Puzzle, matrix: &Matrix, o: u32) -> String {
+    match (puzzle, matrix.meaning(o)) {
+        (Puzzle::Polycube(p), Meaning::Placement { piece, orientation, cells }) => {
+            let cells: Vec<String> = cells
+                .iter()
+                .map(|&c| {
+                    let [x, y, z] = p.target[c as usize];
+                    format!("{x},{y},{z}")
+                })
+                .collect();
+            format!("{} o{} {}", p.pieces[*piece as usize].name, orientation, cells.join(" "))
+        }
+    }
+}
+
+/// Writes to `path` (`-` for standard output), gzip-compressed when it ends in `.gz`.
+pub fn create(path: &str, stdout: &mut dyn Write, body: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<()> {
+    let werr = |e: io::Error| Error::Write { path: path.into(), source: e };
+    if path == "-" {
+        return body(stdout).map_err(Error::Io);
+    }
+    let file = std::fs::File::create(path).map_err(werr)?;
+    let mut buffered = io::BufWriter::new(file);
+    if path.ends_with(".gz") {
+        let mut gz = flate2::write::GzEncoder::new(&mut buffered, flate2::Compression::default());
+        body(&mut gz).map_err(werr)?;
+        gz.finish().map_err(werr)?;
+    } else {
+        body(&mut buffered).map_err(werr)?;
+    }
+    buffered.flush().map_err(werr)
+}
+
+/// Opens a file for reading, decompressing gzip when its first two bytes are the gzip
+/// magic number (1f 8b).
+pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
+    let rerr = |e: io::Error| Error::Read { path: path.to_path_buf(), source: e };
+    let mut file = io::BufReader::new(std::fs::File::open(path).map_err(rerr)?);
+    let magic = file.fill_buf().map_err(rerr)?;
+    if magic.starts_with(&[0x1f, 0x8b]) {
+        Ok(Box::new(io::BufReader::new(flate2::read::MultiGzDecoder::new(file))))
+    } else {
+        Ok(Box::new(file))
+    }
+}
+
+/// A solver's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Satisfiable(Vec<i64>),
+    Unsatisfiable,
+    Unknown,
+}
+
+/// Reads SAT-competition output: `c` lines are ignored, one `s` line, `v` lines with
+/// literals, the last ending in 0.
+pub fn read_answer(path: &Path) -> Result<Answer> {
+    let reader = open(path)?;
+    let name = path.display().to_string();
+    let at = |line: usize, reason: String| Error::Model { location: format!("{name}:{line}"), reason };
+    let mut status: Option<String> = None;
+    let mut lits = Vec::new();
+    let mut ended = false;
+    for (k, line) in reader.lines().enumerate() {
+        let line_no = k + 1;
+        let line = line.map_err(|e| match e.kind() {
+            io::ErrorKind::InvalidData => at(line_no, "the file is not text (or a broken gzip stream)".into()),
+            _ => Error::Read { path: path.to_path_buf(), source: e },
+        })?;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('c') {
+            continue;
+        }
+        if let Some(s) = line.strip_prefix("s ") {
+            if status.is_some() {
+                return Err(at(line_no, "a second `s` line".into()));
+            }
+            status = Some(s.trim().to_string());
+        } else if let Some(v) = line.strip_prefix('v') {
+            if ended {
+                return Err(at(line_no, "`v` line after the terminating 0".into()));
+            }
+            for token in v.split_whitespace() {
+                let lit: i64 = token
+                    .parse()
+                    .map_err(|_| at(line_no, format!("`{token}` is not a literal (an integer)")))?;
+                if lit == 0 {
+                    ended = true;
+                } else if ended {
+                    return Err(at(line_no, "literal after the terminating 0".into()));
+                } else {
+                    lits.push(lit);
+                }
+            }
+        } else {
+            let shown: String = line.chars().take(40).collect();
+            return Err(at(line_no, format!("expected a `c`, `s` or `v` line, found `{shown}`")));
+        }
+    }
+    match status.as_deref() {
+        Some("SATISFIABLE") => {
+            if !ended {
+                return Err(Error::Model {
+                    location: name,
+                    reason: "the model does not end with 0 (truncated output?)".into(),
+                });
+            }
+            Ok(Answer::Satisfiable(lits))
+        }
+        Some("UNSATISFIABLE") => Ok(Answer::Unsatisfiable),
+        Some("UNKNOWN") => Ok(Answer::Unknown),
+        Some(other) => Err(Error::Model { location: name, reason: format!("unknown status `s {other}`") }),
+        None => Err(Error::Model { location: name, reason: "no `s` line: not SAT-competition output".into() }),
+    }
+}
+
+/// Turns a model into a solution: the options whose primary variables are true. Every
+/// primary variable must be assigned, once.
+pub fn decode_model(matrix: &Matrix, lits: &[i64], location: &str) -> Result<Vec<u32>> {
+    let n = matrix.num_options() as i64;
+    let mut value: Vec<Option<bool>> = vec![None; n as usize];
+    for &l in lits {
+        let v = l.abs();
+        if v > n {
+            continue; // auxiliary variable
+        }
+        let slot = &mut value[(v - 1) as usize];
+        if slot.is_some_and(|old| old != (l > 0)) {
+            return Err(Error::Model { location: location.into(), reason: format!("variable {v} is both true and false") });
+        }
+        *slot = Some(l > 0);
+    }
+    if let Some(missing) = value.iter().position(|v| v.is_none()) {
+        let count = value.iter().filter(|v| v.is_none()).count();
+        return Err(Error::Model {
+            location: location.into(),
+            reason: format!("partial model: {count} primary variables unassigned, the first is {}", missing + 1),
+        });
+    }
+    let solution: Vec<u32> = (0..n as u32).filter(|&o| value[o as usize] == Some(true)).collect();
+    matrix.check_solution(&solution).map_err(|e| Error::Model {
+        location: location.into(),
+        reason: format!("the model is not a solution: {e}"),
+    })?;
+    Ok(solution)
+}

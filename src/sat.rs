@@ -1,0 +1,144 @@
+//! Embedded SAT enumeration: the models of a [`Formula`], one solution each, found with
+//! an incremental solver and blocking clauses.
+//!
+//! Invariants:
+//! - A reported solution has been checked against the matrix (an exact cover) first.
+//! - Every model is reported once: after a model, a clause forbidding its set of true
+//!   primary variables is added. The blocking clause lists only the true primary
+//!   variables (13 literals for Bedlam): any other model differs from this one in some
+//!   placement that this one uses, because both are exact covers.
+//!
+//! # Strategies
+//!
+//! - [`Strategy::Plain`]: solve, block, repeat.
+//! - [`Strategy::Cubes`] (default): split the search into disjoint cubes with the native
+//!   engine's first branching levels (cube and conquer), and enumerate each cube under
+//!   assumptions in the same incremental solver. A cube's blocking clauses carry a fresh
+//!   activation literal and are retired (the literal is set false) once the cube is
+//!   exhausted, so the solver never drags more than one cube's blocking clauses along.
+
+use std::ops::ControlFlow;
+
+use crate::cnf::Formula;
+use crate::error::{Error, Result};
+use crate::matrix::Matrix;
+use crate::symmetry::Reduction;
+
+/// How models are enumerated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Strategy {
+    /// One solver call per model, blocking each model.
+    Plain,
+    /// Cube and conquer: disjoint cubes from the native search, solved under assumptions.
+    Cubes,
+}
+
+/// The SAT solvers that can be embedded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// varisat, pure Rust (the default).
+    Varisat,
+}
+
+/// An incremental SAT solver, in DIMACS numbering.
+trait Incremental {
+    fn add_clause(&mut self, lits: &[i32]);
+    /// Solves under assumptions; `Some(true primary variables)` for a model.
+    fn solve(&mut self, assumptions: &[i32], num_primary: u32) -> Result<Option<Vec<u32>>>;
+    fn new_var(&mut self) -> i32;
+}
+
+struct Varisat {
+    solver: varisat::Solver<'static>,
+    next_var: i32,
+}
+
+impl Incremental for Varisat {
+    fn add_clause(&mut self, lits: &[i32]) {
+        use varisat::ExtendFormula;
+        let lits: Vec<varisat::Lit> = lits.iter().map(|&l| varisat::Lit::from_dimacs(l as isize)).collect();
+        self.solver.add_clause(&lits);
+    }
+
+    fn solve(&mut self, assumptions: &[i32], num_primary: u32) -> Result<Option<Vec<u32>>> {
+        let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| varisat::Lit::from_dimacs(l as isize)).collect();
+        self.solver.assume(&lits);
+        let sat = self.solver.solve().map_err(|e| Error::Usage(format!("varisat failed: {e}")))?;
+        if !sat {
+            return Ok(None);
+        }
+        let model = self.solver.model().expect("a model after SAT");
+        Ok(Some(
+            model
+                .iter()
+                .filter(|l| l.is_positive() && (l.var().index() as u32) < num_primary)
+                .map(|l| l.var().index() as u32)
+                .collect(),
+        ))
+    }
+
+    fn new_var(&mut self) -> i32 {
+        self.next_var += 1;
+        self.next_var
+    }
+}
+
+fn backend(backend: Backend, formula: &Formula) -> Box<dyn Incremental> {
+    match backend {
+        Backend::Varisat => {
+            let mut s = Varisat { solver: varisat::Solver::new(), next_var: formula.num_vars as i32 };
+            for c in formula.clauses() {
+                s.add_clause(&c);
+            }
+            Box::new(s)
+        }
+    }
+}
+
+/// What an enumeration did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SatStats {
+    pub models: u64,
+    pub solver_calls: u64,
+    pub cubes: u64,
+}
+
+/// Calls `f` with each model's solution (sorted options of `matrix`); `Break` stops.
+pub fn for_each_model(
+    matrix: &Matrix,
+    reduction: &Reduction,
+    formula: &Formula,
+    which: Backend,
+    strategy: Strategy,
+    f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+) -> Result<SatStats> {
+    let mut solver = backend(which, formula);
+    let mut stats = SatStats::default();
+    let cubes = match strategy {
+        Strategy::Plain => vec![Vec::new()],
+        Strategy::Cubes => crate::solver::cubes(reduction, 256),
+    };
+    for cube in cubes {
+        stats.cubes += 1;
+        let activation = solver.new_var();
+        let mut assumptions: Vec<i32> = cube.iter().map(|&o| o as i32 + 1).collect();
+        assumptions.push(activation);
+        loop {
+            stats.solver_calls += 1;
+            let Some(mut solution) = solver.solve(&assumptions, formula.num_primary)? else { break };
+            solution.sort_unstable();
+            matrix.check_solution(&solution).map_err(|e| {
+                Error::Usage(format!("internal error: the SAT model is not a solution: {e}"))
+            })?;
+            stats.models += 1;
+            if f(&solution).is_break() {
+                return Ok(stats);
+            }
+            let mut block: Vec<i32> = vec![-activation];
+            block.extend(solution.iter().filter(|o| !cube.contains(o)).map(|&o| -(o as i32 + 1)));
+            solver.add_clause(&block);
+        }
+        solver.add_clause(&[-activation]);
+    }
+    Ok(stats)
+}
