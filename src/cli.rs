@@ -67,7 +67,7 @@ enum Engine {
 #[derive(Args, Debug, Clone, Copy)]
 struct SatArgs {
     /// At-most-one encoding for the CNF.
-    #[arg(long, value_enum, default_value = "pairwise")]
+    #[arg(long, value_enum, default_value = "product")]
     amo: Amo,
     /// Embedded SAT solver (with --solver sat).
     #[arg(long, value_enum, default_value = "varisat")]
@@ -83,7 +83,7 @@ struct DimacsArgs {
     puzzle: PuzzleArg,
     #[arg(long, value_enum, default_value = "rotations")]
     symmetry: SymmetryMode,
-    #[arg(long, value_enum, default_value = "pairwise")]
+    #[arg(long, value_enum, default_value = "product")]
     amo: Amo,
     /// Projection line for model counters.
     #[arg(long, value_enum, default_value = "show")]
@@ -201,7 +201,12 @@ fn load(args: &SearchArgs) -> Result<Compiled> {
     Puzzle::load(&args.puzzle.puzzle)?.compile(args.symmetry)
 }
 
-fn header(out: &mut dyn Write, c: &Compiled, reduction: &Reduction, args: &SearchArgs) -> Result<()> {
+fn header(
+    out: &mut dyn Write,
+    c: &Compiled,
+    reduction: &Reduction,
+    args: &SearchArgs,
+) -> Result<()> {
     writeln!(out, "c polycover {}", env!("CARGO_PKG_VERSION"))?;
     writeln!(out, "c puzzle {}", c.puzzle.name())?;
     writeln!(
@@ -216,7 +221,12 @@ fn header(out: &mut dyn Write, c: &Compiled, reduction: &Reduction, args: &Searc
         (_, None) => "none (canonical check over the whole group)".to_string(),
         (_, Some(i)) => c.matrix.items()[i as usize].name.clone(),
     };
-    writeln!(out, "c symmetry {} (group order {}), pinned item {pinned}", c.mode.as_str(), c.group.order())?;
+    writeln!(
+        out,
+        "c symmetry {} (group order {}), pinned item {pinned}",
+        c.mode.as_str(),
+        c.group.order()
+    )?;
     match args.solver {
         Engine::Sat => writeln!(
             out,
@@ -247,7 +257,14 @@ fn each_solution(
     match args.solver {
         Engine::Sat => {
             let formula = cnf::compile(&c.matrix, reduction, args.sat.amo);
-            sat::for_each_model(&c.matrix, reduction, &formula, args.sat.backend, args.sat.strategy, f)?;
+            sat::for_each_model(
+                &c.matrix,
+                reduction,
+                &formula,
+                args.sat.backend,
+                args.sat.strategy,
+                f,
+            )?;
         }
         e => {
             solver::for_each(reduction, native(e), f);
@@ -274,19 +291,32 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
             t.elapsed().as_secs_f64()
         )?;
         let mut models = 0u64;
-        let stats = sat::for_each_model(&c.matrix, &reduction, &formula, a.search.sat.backend, a.search.sat.strategy, &mut |_| {
-            models += 1;
-            ControlFlow::Continue(())
-        })?;
+        let stats = sat::for_each_model(
+            &c.matrix,
+            &reduction,
+            &formula,
+            a.search.sat.backend,
+            a.search.sat.strategy,
+            &mut |_| {
+                models += 1;
+                ControlFlow::Continue(())
+            },
+        )?;
         let secs = start.elapsed().as_secs_f64();
-        writeln!(out, "c time {secs:.3} s, cubes {}, solver calls {}", stats.cubes, stats.solver_calls)?;
+        writeln!(
+            out,
+            "c time {secs:.3} s, cubes {}, solver calls {}",
+            stats.cubes, stats.solver_calls
+        )?;
         models
     } else {
         let bar = io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(0);
             bar.set_style(
-                indicatif::ProgressStyle::with_template("c {bar:40} {pos}/{len} subproblems, {elapsed} elapsed, eta {eta}")
-                    .unwrap(),
+                indicatif::ProgressStyle::with_template(
+                    "c {bar:40} {pos}/{len} subproblems, {elapsed} elapsed, eta {eta}",
+                )
+                .unwrap(),
             );
             bar
         });
@@ -298,17 +328,29 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
         };
         let stats = solver::count(
             &reduction,
-            RunOptions { solver: native(a.search.solver), threads, progress: Some(&progress) },
+            RunOptions {
+                solver: native(a.search.solver),
+                threads,
+                progress: Some(&progress),
+            },
         );
         if let Some(b) = bar {
             b.finish_and_clear();
         }
         let secs = start.elapsed().as_secs_f64();
-        writeln!(out, "c threads {threads}, time {secs:.3} s, nodes {}, raw solutions {}", stats.nodes, stats.found)?;
+        writeln!(
+            out,
+            "c threads {threads}, time {secs:.3} s, nodes {}, raw solutions {}",
+            stats.nodes, stats.found
+        )?;
         stats.solutions
     };
     if let Some(expected) = c.puzzle.expect().get(c.mode) {
-        let verdict = if expected == solutions { "matches" } else { "DIFFERS" };
+        let verdict = if expected == solutions {
+            "matches"
+        } else {
+            "DIFFERS"
+        };
         writeln!(out, "c expected {expected} ({verdict})")?;
     }
     writeln!(out, "s mc {solutions}")?;
@@ -343,9 +385,10 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     let mut file;
     let sink: &mut dyn Write = match &a.output {
         Some(path) => {
-            file = io::BufWriter::new(
-                std::fs::File::create(path).map_err(|e| Error::Write { path: path.clone(), source: e })?,
-            );
+            file = io::BufWriter::new(std::fs::File::create(path).map_err(|e| Error::Write {
+                path: path.clone(),
+                source: e,
+            })?);
             &mut file
         }
         None => out,
@@ -367,7 +410,10 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     })?;
     if let Some(e) = failure {
         return Err(match &a.output {
-            Some(path) => Error::Write { path: path.clone(), source: e },
+            Some(path) => Error::Write {
+                path: path.clone(),
+                source: e,
+            },
             None => Error::Io(e),
         });
     }
@@ -382,7 +428,9 @@ fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {
     let c = Puzzle::load(&a.puzzle.puzzle)?.compile(a.symmetry)?;
     let reduction = Reduction::new(&c.matrix, c.group.clone());
     let formula = cnf::compile(&c.matrix, &reduction, a.amo);
-    dimacs::create(&a.output, out, &mut |w| dimacs::write(w, &c, &reduction, &formula, a.projection))?;
+    dimacs::create(&a.output, out, &mut |w| {
+        dimacs::write(w, &c, &reduction, &formula, a.projection)
+    })?;
     if a.output != "-" {
         eprintln!(
             "c wrote {}: {} variables ({} primary), {} clauses",
@@ -401,7 +449,11 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
     match dimacs::read_answer(&a.model)? {
         Answer::Satisfiable(lits) => {
             let solution = dimacs::decode_model(&c.matrix, &lits, &a.model.display().to_string())?;
-            writeln!(out, "c the model is a valid solution of {}", c.puzzle.name())?;
+            writeln!(
+                out,
+                "c the model is a valid solution of {}",
+                c.puzzle.name()
+            )?;
             writeln!(out, "s SATISFIABLE")?;
             write!(out, "{}", render::text(&c.puzzle, &c.matrix, &solution))?;
             Ok(10)
@@ -420,20 +472,52 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
 fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
     let c = Puzzle::load(&a.puzzle.puzzle)?.compile(a.symmetry)?;
     let reduction = Reduction::new(&c.matrix, c.group.clone());
-    writeln!(out, "c puzzle {}, symmetry {}", c.puzzle.name(), c.mode.as_str())?;
-    writeln!(out, "c {:<22} {:>10} {:>10} {:>10} {:>12}", "engine", "count", "seconds", "variables", "clauses")?;
+    writeln!(
+        out,
+        "c puzzle {}, symmetry {}",
+        c.puzzle.name(),
+        c.mode.as_str()
+    )?;
+    writeln!(
+        out,
+        "c {:<22} {:>10} {:>10} {:>10} {:>12}",
+        "engine", "count", "seconds", "variables", "clauses"
+    )?;
     let t = Instant::now();
-    let reference = solver::count(&reduction, RunOptions { solver: Solver::Dlx, threads: 1, progress: None }).solutions;
-    writeln!(out, "c {:<22} {:>10} {:>10.3} {:>10} {:>12}", "dlx", reference, t.elapsed().as_secs_f64(), "-", "-")?;
+    let reference = solver::count(
+        &reduction,
+        RunOptions {
+            solver: Solver::Dlx,
+            threads: 1,
+            progress: None,
+        },
+    )
+    .solutions;
+    writeln!(
+        out,
+        "c {:<22} {:>10} {:>10.3} {:>10} {:>12}",
+        "dlx",
+        reference,
+        t.elapsed().as_secs_f64(),
+        "-",
+        "-"
+    )?;
     let mut disagree = false;
     for amo in Amo::ALL {
         let t = Instant::now();
         let formula = cnf::compile(&c.matrix, &reduction, amo);
         let mut models = 0u64;
-        sat::for_each_model(&c.matrix, &reduction, &formula, a.backend, Strategy::Cubes, &mut |_| {
-            models += 1;
-            ControlFlow::Continue(())
-        })?;
+        sat::for_each_model(
+            &c.matrix,
+            &reduction,
+            &formula,
+            a.backend,
+            Strategy::Cubes,
+            &mut |_| {
+                models += 1;
+                ControlFlow::Continue(())
+            },
+        )?;
         let mark = if models == reference { "" } else { "  DIFFERS" };
         disagree |= models != reference;
         writeln!(
@@ -448,7 +532,10 @@ fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
     }
     if disagree {
         writeln!(out, "s DISAGREE")?;
-        return Err(Error::Usage(format!("{}: the engines disagree on the count", c.puzzle.name())));
+        return Err(Error::Usage(format!(
+            "{}: the engines disagree on the count",
+            c.puzzle.name()
+        )));
     }
     writeln!(out, "s mc {reference}")?;
     Ok(0)

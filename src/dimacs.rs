@@ -41,16 +41,32 @@ pub fn write(
     let n = formula.num_primary;
     writeln!(w, "c polycover {}", env!("CARGO_PKG_VERSION"))?;
     writeln!(w, "c puzzle {}", compiled.puzzle.name())?;
-    writeln!(w, "c encoding at-most-one={} cardinality=totalizer", formula.amo.name())?;
+    writeln!(
+        w,
+        "c encoding at-most-one={} cardinality=totalizer",
+        formula.amo.name()
+    )?;
     writeln!(
         w,
         "c symmetry {} (group order {}, pinned item {})",
         compiled.mode.as_str(),
         compiled.group.order(),
-        reduction.pinned_item().map_or("none".into(), |i| compiled.matrix.items()[i as usize].name.clone())
+        reduction
+            .pinned_item()
+            .map_or("none".into(), |i| compiled.matrix.items()[i as usize]
+                .name
+                .clone())
     )?;
-    writeln!(w, "c variables {} primary (1..{n}, one per placement), {} auxiliary", n, formula.num_vars - n)?;
-    writeln!(w, "c models, projected on the primary variables, are the distinct solutions")?;
+    writeln!(
+        w,
+        "c variables {} primary (1..{n}, one per placement), {} auxiliary",
+        n,
+        formula.num_vars - n
+    )?;
+    writeln!(
+        w,
+        "c models, projected on the primary variables, are the distinct solutions"
+    )?;
     match projection {
         Projection::Show => {
             writeln!(w, "c t pmc")?;
@@ -59,9 +75,17 @@ pub fn write(
         Projection::Ind => write_var_list(w, "c ind", n)?,
         Projection::None => {}
     }
-    writeln!(w, "c variable map: c v VAR PIECE ORIENTATION CELLS (cells as x,y,z)")?;
+    writeln!(
+        w,
+        "c variable map: c v VAR PIECE ORIENTATION CELLS (cells as x,y,z)"
+    )?;
     for o in 0..n {
-        writeln!(w, "c v {} {}", o + 1, describe(&compiled.puzzle, &compiled.matrix, o))?;
+        writeln!(
+            w,
+            "c v {} {}",
+            o + 1,
+            describe(&compiled.puzzle, &compiled.matrix, o)
+        )?;
     }
     formula.cnf.write_dimacs(&mut &mut *w, formula.num_vars)
 }
@@ -82,7 +106,14 @@ fn write_var_list(w: &mut dyn Write, prefix: &str, n: u32) -> io::Result<()> {
 /// A compact description of option `o` for the variable map.
 pub fn describe(puzzle: &Puzzle, matrix: &Matrix, o: u32) -> String {
     match (puzzle, matrix.meaning(o)) {
-        (Puzzle::Polycube(p), Meaning::Placement { piece, orientation, cells }) => {
+        (
+            Puzzle::Polycube(p),
+            Meaning::Placement {
+                piece,
+                orientation,
+                cells,
+            },
+        ) => {
             let cells: Vec<String> = cells
                 .iter()
                 .map(|&c| {
@@ -90,14 +121,26 @@ pub fn describe(puzzle: &Puzzle, matrix: &Matrix, o: u32) -> String {
                     format!("{x},{y},{z}")
                 })
                 .collect();
-            format!("{} o{} {}", p.pieces[*piece as usize].name, orientation, cells.join(" "))
+            format!(
+                "{} o{} {}",
+                p.pieces[*piece as usize].name,
+                orientation,
+                cells.join(" ")
+            )
         }
     }
 }
 
 /// Writes to `path` (`-` for standard output), gzip-compressed when it ends in `.gz`.
-pub fn create(path: &str, stdout: &mut dyn Write, body: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> Result<()> {
-    let werr = |e: io::Error| Error::Write { path: path.into(), source: e };
+pub fn create(
+    path: &str,
+    stdout: &mut dyn Write,
+    body: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> Result<()> {
+    let werr = |e: io::Error| Error::Write {
+        path: path.into(),
+        source: e,
+    };
     if path == "-" {
         return body(stdout).map_err(Error::Io);
     }
@@ -116,11 +159,16 @@ pub fn create(path: &str, stdout: &mut dyn Write, body: &mut dyn FnMut(&mut dyn 
 /// Opens a file for reading, decompressing gzip when its first two bytes are the gzip
 /// magic number (1f 8b).
 pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
-    let rerr = |e: io::Error| Error::Read { path: path.to_path_buf(), source: e };
+    let rerr = |e: io::Error| Error::Read {
+        path: path.to_path_buf(),
+        source: e,
+    };
     let mut file = io::BufReader::new(std::fs::File::open(path).map_err(rerr)?);
     let magic = file.fill_buf().map_err(rerr)?;
     if magic.starts_with(&[0x1f, 0x8b]) {
-        Ok(Box::new(io::BufReader::new(flate2::read::MultiGzDecoder::new(file))))
+        Ok(Box::new(io::BufReader::new(
+            flate2::read::MultiGzDecoder::new(file),
+        )))
     } else {
         Ok(Box::new(file))
     }
@@ -139,15 +187,24 @@ pub enum Answer {
 pub fn read_answer(path: &Path) -> Result<Answer> {
     let reader = open(path)?;
     let name = path.display().to_string();
-    let at = |line: usize, reason: String| Error::Model { location: format!("{name}:{line}"), reason };
+    let at = |line: usize, reason: String| Error::Model {
+        location: format!("{name}:{line}"),
+        reason,
+    };
     let mut status: Option<String> = None;
     let mut lits = Vec::new();
     let mut ended = false;
     for (k, line) in reader.lines().enumerate() {
         let line_no = k + 1;
         let line = line.map_err(|e| match e.kind() {
-            io::ErrorKind::InvalidData => at(line_no, "the file is not text (or a broken gzip stream)".into()),
-            _ => Error::Read { path: path.to_path_buf(), source: e },
+            io::ErrorKind::InvalidData => at(
+                line_no,
+                "the file is not text (or a broken gzip stream)".into(),
+            ),
+            _ => Error::Read {
+                path: path.to_path_buf(),
+                source: e,
+            },
         })?;
         let line = line.trim();
         if line.is_empty() || line.starts_with('c') {
@@ -176,7 +233,10 @@ pub fn read_answer(path: &Path) -> Result<Answer> {
             }
         } else {
             let shown: String = line.chars().take(40).collect();
-            return Err(at(line_no, format!("expected a `c`, `s` or `v` line, found `{shown}`")));
+            return Err(at(
+                line_no,
+                format!("expected a `c`, `s` or `v` line, found `{shown}`"),
+            ));
         }
     }
     match status.as_deref() {
@@ -191,8 +251,14 @@ pub fn read_answer(path: &Path) -> Result<Answer> {
         }
         Some("UNSATISFIABLE") => Ok(Answer::Unsatisfiable),
         Some("UNKNOWN") => Ok(Answer::Unknown),
-        Some(other) => Err(Error::Model { location: name, reason: format!("unknown status `s {other}`") }),
-        None => Err(Error::Model { location: name, reason: "no `s` line: not SAT-competition output".into() }),
+        Some(other) => Err(Error::Model {
+            location: name,
+            reason: format!("unknown status `s {other}`"),
+        }),
+        None => Err(Error::Model {
+            location: name,
+            reason: "no `s` line: not SAT-competition output".into(),
+        }),
     }
 }
 
@@ -208,7 +274,10 @@ pub fn decode_model(matrix: &Matrix, lits: &[i64], location: &str) -> Result<Vec
         }
         let slot = &mut value[(v - 1) as usize];
         if slot.is_some_and(|old| old != (l > 0)) {
-            return Err(Error::Model { location: location.into(), reason: format!("variable {v} is both true and false") });
+            return Err(Error::Model {
+                location: location.into(),
+                reason: format!("variable {v} is both true and false"),
+            });
         }
         *slot = Some(l > 0);
     }
@@ -216,10 +285,15 @@ pub fn decode_model(matrix: &Matrix, lits: &[i64], location: &str) -> Result<Vec
         let count = value.iter().filter(|v| v.is_none()).count();
         return Err(Error::Model {
             location: location.into(),
-            reason: format!("partial model: {count} primary variables unassigned, the first is {}", missing + 1),
+            reason: format!(
+                "partial model: {count} primary variables unassigned, the first is {}",
+                missing + 1
+            ),
         });
     }
-    let solution: Vec<u32> = (0..n as u32).filter(|&o| value[o as usize] == Some(true)).collect();
+    let solution: Vec<u32> = (0..n as u32)
+        .filter(|&o| value[o as usize] == Some(true))
+        .collect();
     matrix.check_solution(&solution).map_err(|e| Error::Model {
         location: location.into(),
         reason: format!("the model is not a solution: {e}"),

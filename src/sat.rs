@@ -56,14 +56,23 @@ struct Varisat {
 impl Incremental for Varisat {
     fn add_clause(&mut self, lits: &[i32]) {
         use varisat::ExtendFormula;
-        let lits: Vec<varisat::Lit> = lits.iter().map(|&l| varisat::Lit::from_dimacs(l as isize)).collect();
+        let lits: Vec<varisat::Lit> = lits
+            .iter()
+            .map(|&l| varisat::Lit::from_dimacs(l as isize))
+            .collect();
         self.solver.add_clause(&lits);
     }
 
     fn solve(&mut self, assumptions: &[i32], num_primary: u32) -> Result<Option<Vec<u32>>> {
-        let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| varisat::Lit::from_dimacs(l as isize)).collect();
+        let lits: Vec<varisat::Lit> = assumptions
+            .iter()
+            .map(|&l| varisat::Lit::from_dimacs(l as isize))
+            .collect();
         self.solver.assume(&lits);
-        let sat = self.solver.solve().map_err(|e| Error::Usage(format!("varisat failed: {e}")))?;
+        let sat = self
+            .solver
+            .solve()
+            .map_err(|e| Error::Usage(format!("varisat failed: {e}")))?;
         if !sat {
             return Ok(None);
         }
@@ -86,7 +95,10 @@ impl Incremental for Varisat {
 fn backend(backend: Backend, formula: &Formula) -> Box<dyn Incremental> {
     match backend {
         Backend::Varisat => {
-            let mut s = Varisat { solver: varisat::Solver::new(), next_var: formula.num_vars as i32 };
+            let mut s = Varisat {
+                solver: varisat::Solver::new(),
+                next_var: formula.num_vars as i32,
+            };
             for c in formula.clauses() {
                 s.add_clause(&c);
             }
@@ -125,17 +137,26 @@ pub fn for_each_model(
         assumptions.push(activation);
         loop {
             stats.solver_calls += 1;
-            let Some(mut solution) = solver.solve(&assumptions, formula.num_primary)? else { break };
+            let Some(mut solution) = solver.solve(&assumptions, formula.num_primary)? else {
+                break;
+            };
             solution.sort_unstable();
             matrix.check_solution(&solution).map_err(|e| {
-                Error::Usage(format!("internal error: the SAT model is not a solution: {e}"))
+                Error::Usage(format!(
+                    "internal error: the SAT model is not a solution: {e}"
+                ))
             })?;
             stats.models += 1;
             if f(&solution).is_break() {
                 return Ok(stats);
             }
             let mut block: Vec<i32> = vec![-activation];
-            block.extend(solution.iter().filter(|o| !cube.contains(o)).map(|&o| -(o as i32 + 1)));
+            block.extend(
+                solution
+                    .iter()
+                    .filter(|o| !cube.contains(o))
+                    .map(|&o| -(o as i32 + 1)),
+            );
             solver.add_clause(&block);
         }
         solver.add_clause(&[-activation]);

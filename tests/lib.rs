@@ -4,4 +4,6 @@ mod cli;
 mod common;
 mod counts;
 mod errors;
+mod external;
 mod geometry;
+mod sat;

@@ -40,7 +40,14 @@ pub enum Amo {
 }
 
 impl Amo {
-    pub const ALL: [Amo; 6] = [Amo::Pairwise, Amo::Ladder, Amo::Bitwise, Amo::Commander, Amo::Bimander, Amo::Product];
+    pub const ALL: [Amo; 6] = [
+        Amo::Pairwise,
+        Amo::Ladder,
+        Amo::Bitwise,
+        Amo::Commander,
+        Amo::Bimander,
+        Amo::Product,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {

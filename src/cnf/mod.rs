@@ -69,7 +69,9 @@ impl Formula {
 
     /// Clauses as DIMACS integers.
     pub fn clauses(&self) -> impl Iterator<Item = Vec<i32>> + '_ {
-        self.cnf.iter().map(|c| c.iter().map(|l| l.to_ipasir()).collect())
+        self.cnf
+            .iter()
+            .map(|c| c.iter().map(|l| l.to_ipasir()).collect())
     }
 }
 
@@ -90,7 +92,11 @@ pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
         }
     }
     for (i, column) in matrix.columns().iter().enumerate() {
-        let lits: Vec<Lit> = column.iter().filter(|&&o| kept[o as usize]).map(|&o| option_lit(o)).collect();
+        let lits: Vec<Lit> = column
+            .iter()
+            .filter(|&&o| kept[o as usize])
+            .map(|&o| option_lit(o))
+            .collect();
         let k = matrix.items()[i].multiplicity as usize;
         if k == 1 {
             cnf.add_clause(lits.iter().copied().collect());
@@ -99,7 +105,9 @@ pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
             cnf.add_clause(Clause::new()); // cannot be covered k times: unsatisfiable
         } else {
             let mut totalizer: Totalizer = lits.into_iter().collect();
-            totalizer.encode_both(k..=k, &mut cnf, &mut vars).expect("memory");
+            totalizer
+                .encode_both(k..=k, &mut cnf, &mut vars)
+                .expect("memory");
             for unit in totalizer.enforce_eq(k).expect("encoded for k") {
                 cnf.add_clause(Clause::from([unit]));
             }
@@ -109,7 +117,13 @@ pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
     if reduction.needs_check() {
         for r in 0..n {
             for &k in reduction.stabiliser_checks(r) {
-                lex_leader(&group.elements()[k as usize], Some(option_lit(r)), n, &mut cnf, &mut vars);
+                lex_leader(
+                    &group.elements()[k as usize],
+                    Some(option_lit(r)),
+                    n,
+                    &mut cnf,
+                    &mut vars,
+                );
             }
         }
         if reduction.pinned_item().is_none() {
@@ -118,7 +132,12 @@ pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
             }
         }
     }
-    Formula { cnf, num_primary: n, num_vars: vars.n_used(), amo }
+    Formula {
+        cnf,
+        num_primary: n,
+        num_vars: vars.n_used(),
+        amo,
+    }
 }
 
 /// Adds `condition -> x <=lex g(x)`, where `g(x)_j = x_{g^-1(j)}` and `1 > 0`: at the
@@ -126,7 +145,13 @@ pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
 /// equal on both sides and skipped. `e_k` is defined as "equal up to and including the
 /// k-th compared position", in both directions, so every auxiliary variable is a function
 /// of the primary ones and the model count is not inflated.
-fn lex_leader(g: &Symmetry, condition: Option<Lit>, n: u32, cnf: &mut Cnf, vars: &mut BasicVarManager) {
+fn lex_leader(
+    g: &Symmetry,
+    condition: Option<Lit>,
+    n: u32,
+    cnf: &mut Cnf,
+    vars: &mut BasicVarManager,
+) {
     let mut inverse = vec![0u32; n as usize];
     for (o, &image) in g.options.iter().enumerate() {
         inverse[image as usize] = o as u32;

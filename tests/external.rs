@@ -1,0 +1,174 @@
+//! Round trips through real external tools: CaDiCaL and CryptoMiniSat (Debian packages)
+//! and the model counters d4 and Ganak (PyPI packages, run by `tests/count_models.py`).
+//! `.ci/run` installs all of them; a missing tool fails the test with a message saying
+//! what to install, rather than passing silently.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::*;
+
+fn tool(name: &str) -> PathBuf {
+    which(name)
+        .unwrap_or_else(|| panic!("`{name}` is not on PATH: run `bash .ci/run`, which installs it"))
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file())
+}
+
+/// The Python that has py_d4 and pyganak (a virtualenv made by `.ci/run`).
+fn python() -> String {
+    let venv = format!("{}/target/venv/bin/python", env!("CARGO_MANIFEST_DIR"));
+    std::env::var("POLYCOVER_PYTHON").unwrap_or(venv)
+}
+
+fn dimacs(dir: &Path, puzzle: &str, args: &[&str]) -> String {
+    let path = dir.join(format!(
+        "{}-{}.cnf",
+        puzzle.replace('/', "_"),
+        args.join("_").replace('-', "")
+    ));
+    let path = path.to_str().unwrap().to_string();
+    let mut all = vec!["dimacs", puzzle, "-o", &path];
+    all.extend_from_slice(args);
+    let out = polycover(&all);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    path
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn cadical_solves_bedlam_and_decode_accepts_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dimacs(dir.path(), "bedlam", &[]);
+    let out = Command::new(tool("cadical"))
+        .args(["-q", &cnf])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "cadical: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer = dir.path().join("bedlam.answer");
+    std::fs::write(&answer, &out.stdout).unwrap();
+    let decoded = polycover(&["decode", "bedlam", "--model", answer.to_str().unwrap()]);
+    assert_eq!(decoded.status.code(), Some(10), "{}", stderr(&decoded));
+    let layers: Vec<String> = stdout(&decoded)
+        .lines()
+        .skip_while(|l| *l != "s SATISFIABLE")
+        .skip(2)
+        .map(String::from)
+        .collect();
+    assert_eq!(layers.len(), 4);
+    let letters: String = layers
+        .concat()
+        .chars()
+        .filter(|c| c.is_ascii_uppercase())
+        .collect();
+    assert_eq!(letters.len(), 64);
+}
+
+/// CryptoMiniSat enumerates the models projected on `c ind`; their number is the count.
+#[test]
+fn cryptominisat_enumerates_the_projected_models() {
+    let dir = tempfile::tempdir().unwrap();
+    for (puzzle, mode, amo, want) in [
+        ("soma", "reflections", "product", 240),
+        ("slothouber-graatsma", "none", "ladder", 8),
+        ("pentomino-3x20", "rotations", "bimander", 2),
+    ] {
+        let cnf = dimacs(
+            dir.path(),
+            puzzle,
+            &["--symmetry", mode, "--amo", amo, "--projection", "ind"],
+        );
+        let out = Command::new(tool("cryptominisat5"))
+            .args(["--maxsol", "1000000", &cnf])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let models = text.lines().filter(|l| *l == "s SATISFIABLE").count();
+        assert_eq!(models, want, "{puzzle} {mode} {amo}");
+        // Each reported model decodes to a valid solution.
+        let first: String = text
+            .split("s SATISFIABLE")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with('v'))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let answer = dir.path().join("cms.answer");
+        std::fs::write(&answer, format!("s SATISFIABLE\n{first}\n")).unwrap();
+        // CMS prints only the independent-support variables when projecting: a partial model.
+        let decoded = polycover(&["decode", puzzle, "--model", answer.to_str().unwrap()]);
+        assert_eq!(
+            decoded.status.code(),
+            Some(10),
+            "{puzzle}: {}",
+            stderr(&decoded)
+        );
+    }
+}
+
+fn count_with(counter: &str, cnf: &str) -> u64 {
+    let script = format!("{}/tests/count_models.py", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(python())
+        .args([&script, counter, cnf])
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {}: {e}; run `bash .ci/run`, which makes the virtualenv",
+                python()
+            )
+        });
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{counter}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("c s exact arb int "))
+        .expect("an answer line");
+    line["c s exact arb int ".len()..].trim().parse().unwrap()
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn d4_counts_the_projected_models() {
+    let dir = tempfile::tempdir().unwrap();
+    for (puzzle, mode, amo, want) in [
+        ("soma", "rotations", "product", 480),
+        ("soma", "rotations", "ladder", 480),
+        ("pentomino-8x8-hole", "rotations", "product", 65),
+        ("slothouber-graatsma", "rotations", "pairwise", 1),
+    ] {
+        let cnf = dimacs(dir.path(), puzzle, &["--symmetry", mode, "--amo", amo]);
+        assert_eq!(count_with("d4", &cnf), want, "{puzzle} {mode} {amo}");
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn ganak_counts_the_projected_models() {
+    let dir = tempfile::tempdir().unwrap();
+    for (puzzle, mode, amo, want) in GANAK_CASES {
+        let cnf = dimacs(dir.path(), puzzle, &["--symmetry", mode, "--amo", amo]);
+        assert_eq!(count_with("ganak", &cnf), *want, "{puzzle} {mode} {amo}");
+    }
+}
+
+const GANAK_CASES: &[(&str, &str, &str, u64)] = &[
+    ("slothouber-graatsma", "rotations", "pairwise", 1),
+    ("slothouber-graatsma", "none", "ladder", 8),
+    ("soma", "rotations", "pairwise", 480),
+];
