@@ -117,7 +117,7 @@ fn split(engine: &mut dyn Engine, threads: usize) -> Vec<Vec<u32>> {
     let want = 48 * threads.max(1);
     let mut frontier: Vec<Vec<u32>> = vec![Vec::new()];
     let mut leaves = Vec::new();
-    for _depth in 0..4 {
+    for _depth in 0..8 {
         if frontier.len() >= want {
             break;
         }
