@@ -72,9 +72,10 @@ struct SatArgs {
     /// Embedded SAT solver (with --solver sat).
     #[arg(long, value_enum, default_value = "varisat")]
     backend: Backend,
-    /// How the SAT solver enumerates (with --solver sat).
-    #[arg(long, value_enum, default_value = "cubes")]
-    strategy: Strategy,
+    /// How the SAT solver enumerates (with --solver sat). Default: `plain` for `solve`
+    /// (the first model comes fastest without cubes), `cubes` otherwise.
+    #[arg(long, value_enum)]
+    strategy: Option<Strategy>,
 }
 
 #[derive(Args, Debug)]
@@ -232,7 +233,7 @@ fn header(
             out,
             "c solver sat: backend {:?}, strategy {:?}, at-most-one {}",
             args.sat.backend,
-            args.sat.strategy,
+            args.sat.strategy.unwrap_or(Strategy::Cubes),
             args.sat.amo.name()
         )?,
         e => writeln!(out, "c solver {}", native(e).name())?,
@@ -262,7 +263,7 @@ fn each_solution(
                 reduction,
                 &formula,
                 args.sat.backend,
-                args.sat.strategy,
+                args.sat.strategy.unwrap_or(Strategy::Cubes),
                 f,
             )?;
         }
@@ -296,7 +297,7 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
             &reduction,
             &formula,
             a.search.sat.backend,
-            a.search.sat.strategy,
+            a.search.sat.strategy.unwrap_or(Strategy::Cubes),
             &mut |_| {
                 models += 1;
                 ControlFlow::Continue(())
@@ -357,7 +358,8 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
     Ok(0)
 }
 
-fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
+fn solve(mut a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
+    a.search.sat.strategy.get_or_insert(Strategy::Plain);
     let c = load(&a.search)?;
     let reduction = Reduction::new(&c.matrix, c.group.clone());
     header(out, &c, &reduction, &a.search)?;

@@ -43,6 +43,8 @@ pub enum Strategy {
 pub enum Backend {
     /// varisat, pure Rust (the default).
     Varisat,
+    /// CaDiCaL through rustsat-cadical (built with `--features cadical`).
+    Cadical,
 }
 
 /// An incremental SAT solver, in DIMACS numbering.
@@ -97,8 +99,49 @@ impl Incremental for Varisat {
     }
 }
 
-fn backend(backend: Backend, formula: &Formula) -> Box<dyn Incremental> {
-    match backend {
+#[cfg(feature = "cadical")]
+struct Cadical {
+    solver: rustsat_cadical::CaDiCaL<'static, 'static>,
+    next_var: i32,
+}
+
+#[cfg(feature = "cadical")]
+fn lit(l: i32) -> rustsat::types::Lit {
+    rustsat::types::Lit::from_ipasir(l).expect("a nonzero literal")
+}
+
+#[cfg(feature = "cadical")]
+impl Incremental for Cadical {
+    fn add_clause(&mut self, lits: &[i32]) {
+        use rustsat::solvers::Solve;
+        self.solver.add_clause(lits.iter().map(|&l| lit(l)).collect()).expect("CaDiCaL takes the clause");
+    }
+
+    fn solve(&mut self, assumptions: &[i32], num_primary: u32) -> Result<Option<Vec<u32>>> {
+        use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
+        let assumps: Vec<_> = assumptions.iter().map(|&l| lit(l)).collect();
+        match self.solver.solve_assumps(&assumps).map_err(|e| Error::Usage(format!("CaDiCaL failed: {e}")))? {
+            SolverResult::Sat => Ok(Some(
+                (0..num_primary)
+                    .filter(|&o| {
+                        self.solver.lit_val(rustsat::types::Lit::positive(o)).ok()
+                            == Some(rustsat::types::TernaryVal::True)
+                    })
+                    .collect(),
+            )),
+            SolverResult::Unsat => Ok(None),
+            SolverResult::Interrupted => Err(Error::Usage("CaDiCaL was interrupted".into())),
+        }
+    }
+
+    fn new_var(&mut self) -> i32 {
+        self.next_var += 1;
+        self.next_var
+    }
+}
+
+fn backend(backend: Backend, formula: &Formula) -> Result<Box<dyn Incremental>> {
+    Ok(match backend {
         Backend::Varisat => {
             let mut s = Varisat {
                 solver: varisat::Solver::new(),
@@ -109,7 +152,23 @@ fn backend(backend: Backend, formula: &Formula) -> Box<dyn Incremental> {
             }
             Box::new(s)
         }
-    }
+        #[cfg(feature = "cadical")]
+        Backend::Cadical => {
+            let mut s = Cadical { solver: rustsat_cadical::CaDiCaL::default(), next_var: formula.num_vars as i32 };
+            for c in formula.clauses() {
+                s.add_clause(&c);
+            }
+            Box::new(s)
+        }
+        #[cfg(not(feature = "cadical"))]
+        Backend::Cadical => {
+            return Err(Error::Usage(
+                "this polycover was built without CaDiCaL: rebuild with `cargo build --release --features cadical` \
+                 (needs Debian's libclang-dev)"
+                    .into(),
+            ))
+        }
+    })
 }
 
 /// What an enumeration did.
@@ -129,7 +188,7 @@ pub fn for_each_model(
     strategy: Strategy,
     f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
 ) -> Result<SatStats> {
-    let mut solver = backend(which, formula);
+    let mut solver = backend(which, formula)?;
     let mut stats = SatStats::default();
     let cubes = match strategy {
         Strategy::Plain => vec![Vec::new()],
