@@ -19,18 +19,31 @@ fn main() {
             return;
         }
     }
-    let bedlam = Puzzle::load("bedlam").unwrap().compile(SymmetryMode::Rotations).unwrap();
+    let bedlam = Puzzle::load("bedlam")
+        .unwrap()
+        .compile(SymmetryMode::Rotations)
+        .unwrap();
     let r = Reduction::new(&bedlam.matrix, bedlam.group.clone());
     let t = Instant::now();
     solver::first(&r, Solver::Dlx).unwrap();
     let dlx_first = t.elapsed().as_secs_f64();
-    println!("bedlam first solution  dlx                {:>8.3} s", dlx_first);
+    println!(
+        "bedlam first solution  dlx                {:>8.3} s",
+        dlx_first
+    );
     for amo in Amo::ALL {
         let t = Instant::now();
         let formula = cnf::compile(&bedlam.matrix, &r, amo);
         let compiled = t.elapsed().as_secs_f64();
-        sat::for_each_model(&bedlam.matrix, &r, &formula, Backend::Varisat, Strategy::Plain, &mut |_| ControlFlow::Break(()))
-            .unwrap();
+        sat::for_each_model(
+            &bedlam.matrix,
+            &r,
+            &formula,
+            Backend::Varisat,
+            Strategy::Plain,
+            &mut |_| ControlFlow::Break(()),
+        )
+        .unwrap();
         let secs = t.elapsed().as_secs_f64();
         println!(
             "bedlam first model     sat {:<10}     {:>8.3} s  (compile {:.3} s, {} vars, {} clauses)  {:>7.1}x dlx",
@@ -42,23 +55,46 @@ fn main() {
             secs / dlx_first
         );
     }
-    let soma = Puzzle::load("soma").unwrap().compile(SymmetryMode::Rotations).unwrap();
+    let soma = Puzzle::load("soma")
+        .unwrap()
+        .compile(SymmetryMode::Rotations)
+        .unwrap();
     let r = Reduction::new(&soma.matrix, soma.group.clone());
     let t = Instant::now();
-    let n = solver::count(&r, RunOptions { solver: Solver::Dlx, threads: 1, progress: None }).solutions;
+    let n = solver::count(
+        &r,
+        RunOptions {
+            solver: Solver::Dlx,
+            threads: 1,
+            progress: None,
+        },
+    )
+    .solutions;
     let dlx = t.elapsed().as_secs_f64();
     println!("soma count {n}         dlx                {:>8.3} s", dlx);
     for amo in Amo::ALL {
         let t = Instant::now();
         let formula = cnf::compile(&soma.matrix, &r, amo);
         let mut models = 0;
-        sat::for_each_model(&soma.matrix, &r, &formula, Backend::Varisat, Strategy::Cubes, &mut |_| {
-            models += 1;
-            ControlFlow::Continue(())
-        })
+        sat::for_each_model(
+            &soma.matrix,
+            &r,
+            &formula,
+            Backend::Varisat,
+            Strategy::Cubes,
+            &mut |_| {
+                models += 1;
+                ControlFlow::Continue(())
+            },
+        )
         .unwrap();
         assert_eq!(models, n);
         let secs = t.elapsed().as_secs_f64();
-        println!("soma count {models}         sat {:<10}     {:>8.3} s  {:>7.0}x dlx", amo.name(), secs, secs / dlx);
+        println!(
+            "soma count {models}         sat {:<10}     {:>8.3} s  {:>7.0}x dlx",
+            amo.name(),
+            secs,
+            secs / dlx
+        );
     }
 }

@@ -114,13 +114,19 @@ fn lit(l: i32) -> rustsat::types::Lit {
 impl Incremental for Cadical {
     fn add_clause(&mut self, lits: &[i32]) {
         use rustsat::solvers::Solve;
-        self.solver.add_clause(lits.iter().map(|&l| lit(l)).collect()).expect("CaDiCaL takes the clause");
+        self.solver
+            .add_clause(lits.iter().map(|&l| lit(l)).collect())
+            .expect("CaDiCaL takes the clause");
     }
 
     fn solve(&mut self, assumptions: &[i32], num_primary: u32) -> Result<Option<Vec<u32>>> {
         use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
         let assumps: Vec<_> = assumptions.iter().map(|&l| lit(l)).collect();
-        match self.solver.solve_assumps(&assumps).map_err(|e| Error::Usage(format!("CaDiCaL failed: {e}")))? {
+        match self
+            .solver
+            .solve_assumps(&assumps)
+            .map_err(|e| Error::Usage(format!("CaDiCaL failed: {e}")))?
+        {
             SolverResult::Sat => Ok(Some(
                 (0..num_primary)
                     .filter(|&o| {

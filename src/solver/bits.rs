@@ -4,18 +4,23 @@
 //! but instead of unlinking and relinking nodes it *copies*: each level of the search
 //! holds the list of options still viable and the count of viable options per item.
 //! Choosing an option ORs its items into the covered mask and filters the parent's list
-//! down to the options disjoint from that mask, counting items as it goes. Backtracking
-//! is free: the parent's list and counts are untouched.
+//! down to the options disjoint from that mask. Backtracking is free: the parent's list
+//! and counts are untouched.
+//!
+//! The counts are *bit-sliced*: plane `k` holds bit `k` of every item's count. They are
+//! computed with a carry-save (Harley-Seal) adder tree over blocks of eight options, a
+//! few dozen word operations per block for all items at once; the item with the fewest
+//! options then falls out of one scan of the planes from the top.
 //!
 //! Invariants:
 //! - `mask[o]` holds option `o`'s items as bits; `covered` holds the unit items already
 //!   covered and the multiplicity items whose copies are all placed.
 //! - The list at a level holds exactly the options (with their masks inline, so the scan
-//!   reads memory front to back) whose masks are disjoint from that
-//!   level's `covered`, and `counts[i]` is the number of them containing item `i`.
+//!   reads memory front to back) whose masks are disjoint from that level's `covered`,
+//!   and its planes hold, bit-sliced, how many of them contain each item.
 //!
 //! Items live in a fixed array of `W` words, chosen at run time from the matrix size, so
-//! the inner loop is a handful of word ANDs the compiler unrolls.
+//! the inner loops are a handful of word operations the compiler unrolls.
 
 use std::ops::ControlFlow;
 
@@ -106,17 +111,94 @@ struct Entry<const W: usize> {
 /// One level of the search.
 struct Level<const W: usize> {
     list: Vec<Entry<W>>,
-    counts: Vec<u32>,
+    /// Bit-sliced counts: bit `k` of `planes[k]` at item `i` is bit `k` of the number of
+    /// listed options containing item `i`. Planes from `used` on are zero.
+    planes: [Mask<W>; PLANES],
+    used: usize,
     covered: Mask<W>,
 }
 
+/// Enough planes for any list a `u32` can index.
+const PLANES: usize = 34;
+
+/// A carry-save adder over whole words: the sum bits and the carry bits of `a + b + c`,
+/// for 64 items at once.
+#[inline(always)]
+fn csa(a: u64, b: u64, c: u64) -> (u64, u64) {
+    let u = a ^ b;
+    (u ^ c, (a & b) | (u & c))
+}
+
+impl<const W: usize> Level<W> {
+    /// Sets the planes to the per-item counts of `self.list`, with a Harley-Seal
+    /// carry-save tree over blocks of eight options: each block costs a few dozen word
+    /// operations for every item at once, and no counter in memory is touched, so
+    /// nothing waits on a store.
+    fn count(&mut self) {
+        let n = self.list.len();
+        // Planes 0..3 take the ones, twos and fours; the eights ripple into the rest.
+        let high = (usize::BITS - (n / 8).leading_zeros()) as usize;
+        let used = (3 + high + 1).min(PLANES);
+        for p in &mut self.planes[..self.used.max(used)] {
+            *p = [0; W];
+        }
+        self.used = used;
+        let mut blocks = self.list.chunks_exact(8);
+        for b in &mut blocks {
+            for w in 0..W {
+                let (mut ones, mut twos, mut fours) =
+                    (self.planes[0][w], self.planes[1][w], self.planes[2][w]);
+                let (s, ta) = csa(ones, b[0].mask[w], b[1].mask[w]);
+                ones = s;
+                let (s, tb) = csa(ones, b[2].mask[w], b[3].mask[w]);
+                ones = s;
+                let (s, fa) = csa(twos, ta, tb);
+                twos = s;
+                let (s, ta) = csa(ones, b[4].mask[w], b[5].mask[w]);
+                ones = s;
+                let (s, tb) = csa(ones, b[6].mask[w], b[7].mask[w]);
+                ones = s;
+                let (s, fb) = csa(twos, ta, tb);
+                twos = s;
+                let (s, mut carry) = csa(fours, fa, fb);
+                fours = s;
+                self.planes[0][w] = ones;
+                self.planes[1][w] = twos;
+                self.planes[2][w] = fours;
+                for plane in &mut self.planes[3..used] {
+                    let c = plane[w] & carry;
+                    plane[w] ^= carry;
+                    carry = c;
+                }
+            }
+        }
+        for e in blocks.remainder() {
+            for w in 0..W {
+                let mut carry = e.mask[w];
+                for plane in &mut self.planes[..used] {
+                    let c = plane[w] & carry;
+                    plane[w] ^= carry;
+                    carry = c;
+                }
+            }
+        }
+    }
+
+    /// The count of item `i`, read back from the planes.
+    fn count_of(&self, i: u32) -> u32 {
+        (0..self.used)
+            .map(|k| (has(&self.planes[k], i) as u32) << k)
+            .sum()
+    }
+}
+
 pub struct Search<const W: usize> {
-    n_items: usize,
     mask: Vec<Mask<W>>,
     /// Option items, compressed rows.
     start: Vec<u32>,
     items: Vec<u32>,
     unit: Vec<bool>,
+    unit_mask: Mask<W>,
     multiplicity: Vec<u32>,
     multiplicity_items: Vec<u32>,
     remaining: Vec<u32>,
@@ -142,8 +224,14 @@ impl<const W: usize> Search<W> {
             mask.push(m);
         }
         let multiplicity: Vec<u32> = matrix.items().iter().map(|i| i.multiplicity).collect();
+        let mut unit_mask = [0u64; W];
+        for i in 0..n as u32 {
+            if multiplicity[i as usize] == 1 {
+                set(&mut unit_mask, i);
+            }
+        }
         Search {
-            n_items: n,
+            unit_mask,
             mask,
             start,
             items,
@@ -163,7 +251,8 @@ impl<const W: usize> Search<W> {
         while self.levels.len() <= d {
             self.levels.push(Level {
                 list: Vec::new(),
-                counts: vec![0; self.n_items],
+                planes: [[0; W]; PLANES],
+                used: 0,
                 covered: [0; W],
             });
         }
@@ -175,10 +264,6 @@ impl<const W: usize> Search<W> {
         self.remaining.clone_from(&self.multiplicity);
         self.chosen.clear();
         let n_options = self.mask.len() as u32;
-        let mut counts = vec![0u32; self.n_items];
-        for &i in &self.items {
-            counts[i as usize] += 1;
-        }
         self.level(0);
         let level = &mut self.levels[0];
         level.list.clear();
@@ -186,7 +271,7 @@ impl<const W: usize> Search<W> {
             mask: self.mask[o as usize],
             option: o,
         }));
-        level.counts = counts;
+        level.count();
         level.covered = [0; W];
     }
 
@@ -212,7 +297,6 @@ impl<const W: usize> Search<W> {
         let (lower, upper) = self.levels.split_at_mut(d + 1);
         let (parent, child) = (&lower[d], &mut upper[0]);
         child.covered = covered;
-        child.counts.iter_mut().for_each(|c| *c = 0);
         // Two passes: a branch-free compaction (whether an option survives is close to a
         // coin toss, so a branch would mispredict), then counting the survivors.
         child.list.resize(
@@ -228,15 +312,7 @@ impl<const W: usize> Search<W> {
             len += disjoint(&e.mask, &covered) as usize;
         }
         child.list.truncate(len);
-        for e in &child.list {
-            for w in 0..W {
-                let mut bits = e.mask[w];
-                while bits != 0 {
-                    child.counts[w * 64 + bits.trailing_zeros() as usize] += 1;
-                    bits &= bits - 1;
-                }
-            }
-        }
+        child.count();
         self.chosen.push(o);
     }
 
@@ -253,31 +329,16 @@ impl<const W: usize> Search<W> {
     fn choose(&self, d: usize) -> Branch<u32> {
         let level = &self.levels[d];
         // Fewest options; ties go to the item listed last, as in the DLX, so that both
-        // engines walk the same tree.
-        let mut best = u32::MAX;
-        let mut best_count = u32::MAX;
-        'words: for w in 0..W {
-            let mut open = !level.covered[w];
-            if w == W - 1 && self.n_items % 64 != 0 {
-                open &= (1u64 << (self.n_items % 64)) - 1;
-            }
-            while open != 0 {
-                let i = w as u32 * 64 + open.trailing_zeros();
-                open &= open - 1;
-                if !self.unit[i as usize] {
-                    continue;
-                }
-                let c = level.counts[i as usize];
-                if c <= best_count {
-                    best_count = c;
-                    best = i;
-                    if c == 0 {
-                        break 'words;
-                    }
-                }
-            }
+        // engines walk the same tree. The least count is the lexicographically least bit
+        // string: walk the planes from the top, keeping the candidates whose bit is 0
+        // whenever some are.
+        let mut candidates = [0u64; W];
+        let mut open = 0;
+        for w in 0..W {
+            candidates[w] = !level.covered[w] & self.unit_mask[w];
+            open |= candidates[w];
         }
-        if best == u32::MAX {
+        if open == 0 {
             return if self
                 .multiplicity_items
                 .iter()
@@ -288,11 +349,24 @@ impl<const W: usize> Search<W> {
                 Branch::Dead
             };
         }
-        if best_count == 0 {
+        for plane in level.planes[..level.used].iter().rev() {
+            let mut t = [0u64; W];
+            let mut any = 0;
+            for w in 0..W {
+                t[w] = candidates[w] & !plane[w];
+                any |= t[w];
+            }
+            if any != 0 {
+                candidates = t;
+            }
+        }
+        let w = W - 1 - candidates.iter().rev().position(|&x| x != 0).unwrap();
+        let best = w as u32 * 64 + 63 - candidates[w].leading_zeros();
+        if level.planes[..level.used].iter().all(|p| !has(p, best)) {
             return Branch::Dead;
         }
         for &j in &self.multiplicity_items {
-            if level.counts[j as usize] < self.remaining[j as usize] {
+            if level.count_of(j) < self.remaining[j as usize] {
                 return Branch::Dead;
             }
         }
