@@ -276,7 +276,9 @@ impl<const W: usize> Search<W> {
     }
 
     /// Fills level `d + 1` from level `d` after choosing option `o`.
-    fn descend(&mut self, d: usize, o: u32) {
+    /// Returns false when the child is dead for lack of options for some item; its
+    /// level is then incomplete and must not be searched.
+    fn descend(&mut self, d: usize, o: u32) -> bool {
         let mut covered = self.levels[d].covered;
         let (s, e) = (
             self.start[o as usize] as usize,
@@ -307,13 +309,29 @@ impl<const W: usize> Search<W> {
             },
         );
         let mut len = 0;
+        let mut union = [0u64; W];
         for e in &parent.list {
             child.list[len] = *e;
-            len += disjoint(&e.mask, &covered) as usize;
+            let keep = disjoint(&e.mask, &covered);
+            let all = 0u64.wrapping_sub(keep as u64);
+            for w in 0..W {
+                union[w] |= e.mask[w] & all;
+            }
+            len += keep as usize;
         }
         child.list.truncate(len);
-        child.count();
         self.chosen.push(o);
+        // A uncovered unit item that no surviving option contains: the child is dead, and
+        // counting would only confirm it. (Its planes are left stale; it is never read.)
+        let mut uncoverable = 0;
+        for w in 0..W {
+            uncoverable |= self.unit_mask[w] & !covered[w] & !union[w];
+        }
+        if uncoverable != 0 {
+            return false;
+        }
+        child.count();
+        true
     }
 
     fn ascend(&mut self, o: u32) {
@@ -388,29 +406,36 @@ impl<const W: usize> Search<W> {
             if !has(&mask, item) {
                 continue;
             }
-            self.descend(d, o);
-            let flow = self.search(d + 1, visit);
+            let flow = if self.descend(d, o) {
+                self.search(d + 1, visit)
+            } else {
+                self.nodes += 1; // the dead child is a node, as in the DLX
+                ControlFlow::Continue(())
+            };
             self.ascend(o);
             flow?;
         }
         ControlFlow::Continue(())
     }
 
-    /// Applies a prefix from level 0; returns the level reached.
-    fn apply(&mut self, prefix: &[u32]) -> usize {
+    /// Applies a prefix from level 0; returns the level reached, or `None` when the
+    /// prefix leads to a dead node.
+    fn apply(&mut self, prefix: &[u32]) -> Option<usize> {
         self.reset();
         for (d, &o) in prefix.iter().enumerate() {
             debug_assert!(
                 self.levels[d].list.iter().any(|e| e.option == o),
                 "prefix option not available"
             );
-            self.descend(d, o);
+            if !self.descend(d, o) {
+                return None;
+            }
         }
-        prefix.len()
+        Some(prefix.len())
     }
 
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
-        let d = self.apply(prefix);
+        let Some(d) = self.apply(prefix) else { return Branch::Dead };
         match self.choose(d) {
             Branch::On(i) => Branch::On(
                 self.levels[d]
@@ -426,7 +451,10 @@ impl<const W: usize> Search<W> {
     }
 
     fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
-        let d = self.apply(prefix);
+        let Some(d) = self.apply(prefix) else {
+            self.nodes += 1;
+            return ControlFlow::Continue(());
+        };
         self.search(d, visit)
     }
 
