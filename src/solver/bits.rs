@@ -129,6 +129,28 @@ fn csa(a: u64, b: u64, c: u64) -> (u64, u64) {
     (u ^ c, (a & b) | (u & c))
 }
 
+/// Adds eight item masks to the bit-sliced counts in `planes[..used]`.
+#[inline(always)]
+fn add_block<const W: usize>(planes: &mut [Mask<W>; PLANES], used: usize, m: [&Mask<W>; 8]) {
+    for w in 0..W {
+        let (ones, ta) = csa(planes[0][w], m[0][w], m[1][w]);
+        let (ones, tb) = csa(ones, m[2][w], m[3][w]);
+        let (twos, fa) = csa(planes[1][w], ta, tb);
+        let (ones, ta) = csa(ones, m[4][w], m[5][w]);
+        let (ones, tb) = csa(ones, m[6][w], m[7][w]);
+        let (twos, fb) = csa(twos, ta, tb);
+        let (fours, mut carry) = csa(planes[2][w], fa, fb);
+        planes[0][w] = ones;
+        planes[1][w] = twos;
+        planes[2][w] = fours;
+        for plane in &mut planes[3..used] {
+            let c = plane[w] & carry;
+            plane[w] ^= carry;
+            carry = c;
+        }
+    }
+}
+
 impl<const W: usize> Level<W> {
     /// Sets the planes to the per-item counts of `self.list`, with a Harley-Seal
     /// carry-save tree over blocks of eight options: each block costs a few dozen word
@@ -145,42 +167,17 @@ impl<const W: usize> Level<W> {
         self.used = used;
         let mut blocks = self.list.chunks_exact(8);
         for b in &mut blocks {
-            for w in 0..W {
-                let (mut ones, mut twos, mut fours) =
-                    (self.planes[0][w], self.planes[1][w], self.planes[2][w]);
-                let (s, ta) = csa(ones, b[0].mask[w], b[1].mask[w]);
-                ones = s;
-                let (s, tb) = csa(ones, b[2].mask[w], b[3].mask[w]);
-                ones = s;
-                let (s, fa) = csa(twos, ta, tb);
-                twos = s;
-                let (s, ta) = csa(ones, b[4].mask[w], b[5].mask[w]);
-                ones = s;
-                let (s, tb) = csa(ones, b[6].mask[w], b[7].mask[w]);
-                ones = s;
-                let (s, fb) = csa(twos, ta, tb);
-                twos = s;
-                let (s, mut carry) = csa(fours, fa, fb);
-                fours = s;
-                self.planes[0][w] = ones;
-                self.planes[1][w] = twos;
-                self.planes[2][w] = fours;
-                for plane in &mut self.planes[3..used] {
-                    let c = plane[w] & carry;
-                    plane[w] ^= carry;
-                    carry = c;
-                }
-            }
+            let masks: [&Mask<W>; 8] = std::array::from_fn(|k| &b[k].mask);
+            add_block(&mut self.planes, used, masks);
         }
-        for e in blocks.remainder() {
-            for w in 0..W {
-                let mut carry = e.mask[w];
-                for plane in &mut self.planes[..used] {
-                    let c = plane[w] & carry;
-                    plane[w] ^= carry;
-                    carry = c;
-                }
-            }
+        // The last partial block, padded with empty masks: one more tree is cheaper than
+        // rippling up to seven masks through every plane.
+        let rest = blocks.remainder();
+        if !rest.is_empty() {
+            let empty = [0u64; W];
+            let masks: [&Mask<W>; 8] =
+                std::array::from_fn(|k| rest.get(k).map_or(&empty, |e| &e.mask));
+            add_block(&mut self.planes, used, masks);
         }
     }
 
@@ -435,7 +432,9 @@ impl<const W: usize> Search<W> {
     }
 
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
-        let Some(d) = self.apply(prefix) else { return Branch::Dead };
+        let Some(d) = self.apply(prefix) else {
+            return Branch::Dead;
+        };
         match self.choose(d) {
             Branch::On(i) => Branch::On(
                 self.levels[d]
