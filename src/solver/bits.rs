@@ -35,7 +35,8 @@ pub enum Bits {
     W8(Search<8>),
     W16(Search<16>),
     W64(Search<64>),
-    /// Matrices with more than 4096 items use the DLX.
+    /// Matrices with more than 4096 items, or with two options covering the same items,
+    /// use the DLX.
     Large(super::dlx::Dlx),
 }
 
@@ -56,14 +57,15 @@ macro_rules! each {
 impl Engine for Bits {
     fn from_matrix(matrix: &Matrix) -> Self {
         match matrix.num_items().div_ceil(64) {
-            0..=1 => Bits::W1(Search::new(matrix)),
-            2 => Bits::W2(Search::new(matrix)),
-            3..=4 => Bits::W4(Search::new(matrix)),
-            5..=8 => Bits::W8(Search::new(matrix)),
-            9..=16 => Bits::W16(Search::new(matrix)),
-            17..=64 => Bits::W64(Search::new(matrix)),
-            _ => Bits::Large(super::dlx::Dlx::new(matrix)),
+            0..=1 => Search::new(matrix).map(Bits::W1),
+            2 => Search::new(matrix).map(Bits::W2),
+            3..=4 => Search::new(matrix).map(Bits::W4),
+            5..=8 => Search::new(matrix).map(Bits::W8),
+            9..=16 => Search::new(matrix).map(Bits::W16),
+            17..=64 => Search::new(matrix).map(Bits::W64),
+            _ => None,
         }
+        .unwrap_or_else(|| Bits::Large(super::dlx::Dlx::new(matrix)))
     }
 
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
@@ -100,13 +102,10 @@ fn set<const W: usize>(m: &mut Mask<W>, i: u32) {
     m[(i / 64) as usize] |= 1 << (i % 64);
 }
 
-/// A viable option with its item mask inline, so that filtering and counting read the
-/// list front to back instead of gathering from per-option tables.
-#[derive(Clone, Copy)]
-struct Entry<const W: usize> {
-    mask: Mask<W>,
-    option: u32,
-}
+/// A viable option, as its item mask: the lists are read front to back with nothing
+/// gathered from per-option tables. Distinct options have distinct masks (checked when the
+/// engine is built), so the option number is looked up only for reported solutions.
+type Entry<const W: usize> = Mask<W>;
 
 /// One level of the search.
 struct Level<const W: usize> {
@@ -167,7 +166,7 @@ impl<const W: usize> Level<W> {
         self.used = used;
         let mut blocks = self.list.chunks_exact(8);
         for b in &mut blocks {
-            let masks: [&Mask<W>; 8] = std::array::from_fn(|k| &b[k].mask);
+            let masks: [&Mask<W>; 8] = std::array::from_fn(|k| &b[k]);
             add_block(&mut self.planes, used, masks);
         }
         // The last partial block, padded with empty masks: one more tree is cheaper than
@@ -175,8 +174,7 @@ impl<const W: usize> Level<W> {
         let rest = blocks.remainder();
         if !rest.is_empty() {
             let empty = [0u64; W];
-            let masks: [&Mask<W>; 8] =
-                std::array::from_fn(|k| rest.get(k).map_or(&empty, |e| &e.mask));
+            let masks: [&Mask<W>; 8] = std::array::from_fn(|k| rest.get(k).unwrap_or(&empty));
             add_block(&mut self.planes, used, masks);
         }
     }
@@ -191,33 +189,33 @@ impl<const W: usize> Level<W> {
 
 pub struct Search<const W: usize> {
     mask: Vec<Mask<W>>,
-    /// Option items, compressed rows.
-    start: Vec<u32>,
-    items: Vec<u32>,
-    unit: Vec<bool>,
+    option_of: std::collections::HashMap<Mask<W>, u32>,
     unit_mask: Mask<W>,
     multiplicity: Vec<u32>,
     multiplicity_items: Vec<u32>,
     remaining: Vec<u32>,
     levels: Vec<Level<W>>,
-    chosen: Vec<u32>,
+    chosen: Vec<Mask<W>>,
+    solution: Vec<u32>,
     nodes: u64,
 }
 
 impl<const W: usize> Search<W> {
-    pub fn new(matrix: &Matrix) -> Self {
+    /// `None` when two options have the same items (the engine tells options apart by
+    /// their masks).
+    pub fn new(matrix: &Matrix) -> Option<Self> {
         let n = matrix.num_items();
         assert!(n <= W * 64);
         let mut mask = Vec::with_capacity(matrix.num_options());
-        let mut start = vec![0u32];
-        let mut items = Vec::with_capacity(matrix.num_entries());
+        let mut option_of = std::collections::HashMap::with_capacity(matrix.num_options());
         for o in 0..matrix.num_options() as u32 {
             let mut m = [0u64; W];
             for &i in matrix.option_items(o) {
                 set(&mut m, i);
-                items.push(i);
             }
-            start.push(items.len() as u32);
+            if option_of.insert(m, o).is_some() {
+                return None;
+            }
             mask.push(m);
         }
         let multiplicity: Vec<u32> = matrix.items().iter().map(|i| i.multiplicity).collect();
@@ -227,12 +225,10 @@ impl<const W: usize> Search<W> {
                 set(&mut unit_mask, i);
             }
         }
-        Search {
+        Some(Search {
             unit_mask,
             mask,
-            start,
-            items,
-            unit: multiplicity.iter().map(|&m| m == 1).collect(),
+            option_of,
             multiplicity_items: (0..n as u32)
                 .filter(|&i| multiplicity[i as usize] > 1)
                 .collect(),
@@ -240,8 +236,9 @@ impl<const W: usize> Search<W> {
             multiplicity,
             levels: Vec::new(),
             chosen: Vec::new(),
+            solution: Vec::new(),
             nodes: 0,
-        }
+        })
     }
 
     fn level(&mut self, d: usize) -> &mut Level<W> {
@@ -264,10 +261,9 @@ impl<const W: usize> Search<W> {
         self.level(0);
         let level = &mut self.levels[0];
         level.list.clear();
-        level.list.extend((0..n_options).map(|o| Entry {
-            mask: self.mask[o as usize],
-            option: o,
-        }));
+        level
+            .list
+            .extend((0..n_options).map(|o| self.mask[o as usize]));
         level.count();
         level.covered = [0; W];
     }
@@ -275,20 +271,19 @@ impl<const W: usize> Search<W> {
     /// Fills level `d + 1` from level `d` after choosing option `o`.
     /// Returns false when the child is dead for lack of options for some item; its
     /// level is then incomplete and must not be searched.
-    fn descend(&mut self, d: usize, o: u32) -> bool {
+    fn descend(&mut self, d: usize, chosen: Mask<W>) -> bool {
         let mut covered = self.levels[d].covered;
-        let (s, e) = (
-            self.start[o as usize] as usize,
-            self.start[o as usize + 1] as usize,
-        );
-        for k in s..e {
-            let i = self.items[k];
-            if self.unit[i as usize] {
-                set(&mut covered, i);
-            } else {
-                self.remaining[i as usize] -= 1;
-                if self.remaining[i as usize] == 0 {
-                    set(&mut covered, i);
+        for w in 0..W {
+            covered[w] |= chosen[w] & self.unit_mask[w];
+        }
+        for w in 0..W {
+            let mut bits = chosen[w] & !self.unit_mask[w];
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.remaining[i] -= 1;
+                if self.remaining[i] == 0 {
+                    set(&mut covered, i as u32);
                 }
             }
         }
@@ -298,27 +293,21 @@ impl<const W: usize> Search<W> {
         child.covered = covered;
         // Two passes: a branch-free compaction (whether an option survives is close to a
         // coin toss, so a branch would mispredict), then counting the survivors.
-        child.list.resize(
-            parent.list.len(),
-            Entry {
-                mask: [0; W],
-                option: 0,
-            },
-        );
+        child.list.resize(parent.list.len(), [0; W]);
         let mut len = 0;
         let mut union = [0u64; W];
         for e in &parent.list {
             child.list[len] = *e;
-            let keep = disjoint(&e.mask, &covered);
+            let keep = disjoint(e, &covered);
             let all = 0u64.wrapping_sub(keep as u64);
             for w in 0..W {
-                union[w] |= e.mask[w] & all;
+                union[w] |= e[w] & all;
             }
             len += keep as usize;
         }
         child.list.truncate(len);
-        self.chosen.push(o);
-        // A uncovered unit item that no surviving option contains: the child is dead, and
+        self.chosen.push(chosen);
+        // An uncovered unit item that no surviving option contains: the child is dead, and
         // counting would only confirm it. (Its planes are left stale; it is never read.)
         let mut uncoverable = 0;
         for w in 0..W {
@@ -331,14 +320,15 @@ impl<const W: usize> Search<W> {
         true
     }
 
-    fn ascend(&mut self, o: u32) {
-        for k in self.start[o as usize] as usize..self.start[o as usize + 1] as usize {
-            let i = self.items[k] as usize;
-            if !self.unit[i] {
-                self.remaining[i] += 1;
+    fn ascend(&mut self) {
+        let chosen = self.chosen.pop().expect("a chosen option");
+        for w in 0..W {
+            let mut bits = chosen[w] & !self.unit_mask[w];
+            while bits != 0 {
+                self.remaining[w * 64 + bits.trailing_zeros() as usize] += 1;
+                bits &= bits - 1;
             }
         }
-        self.chosen.pop();
     }
 
     fn choose(&self, d: usize) -> Branch<u32> {
@@ -391,25 +381,30 @@ impl<const W: usize> Search<W> {
     fn search(&mut self, d: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
         self.nodes += 1;
         let item = match self.choose(d) {
-            Branch::Solution => return visit(&self.chosen),
+            Branch::Solution => {
+                self.solution.clear();
+                self.solution
+                    .extend(self.chosen.iter().map(|m| self.option_of[m]));
+                return visit(&self.solution);
+            }
             Branch::Dead => return ControlFlow::Continue(()),
             Branch::On(i) => i,
         };
         // The child levels are overwritten while we iterate, so walk by index.
         let mut k = 0;
         while k < self.levels[d].list.len() {
-            let Entry { mask, option: o } = self.levels[d].list[k];
+            let mask = self.levels[d].list[k];
             k += 1;
             if !has(&mask, item) {
                 continue;
             }
-            let flow = if self.descend(d, o) {
+            let flow = if self.descend(d, mask) {
                 self.search(d + 1, visit)
             } else {
                 self.nodes += 1; // the dead child is a node, as in the DLX
                 ControlFlow::Continue(())
             };
-            self.ascend(o);
+            self.ascend();
             flow?;
         }
         ControlFlow::Continue(())
@@ -421,10 +416,10 @@ impl<const W: usize> Search<W> {
         self.reset();
         for (d, &o) in prefix.iter().enumerate() {
             debug_assert!(
-                self.levels[d].list.iter().any(|e| e.option == o),
+                self.levels[d].list.contains(&self.mask[o as usize]),
                 "prefix option not available"
             );
-            if !self.descend(d, o) {
+            if !self.descend(d, self.mask[o as usize]) {
                 return None;
             }
         }
@@ -440,8 +435,8 @@ impl<const W: usize> Search<W> {
                 self.levels[d]
                     .list
                     .iter()
-                    .filter(|e| has(&e.mask, i))
-                    .map(|e| e.option)
+                    .filter(|e| has(e, i))
+                    .map(|e| self.option_of[e])
                     .collect(),
             ),
             Branch::Solution => Branch::Solution,
