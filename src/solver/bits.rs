@@ -81,10 +81,10 @@ impl Engine for Bits {
     }
 }
 
-type Mask<const W: usize> = [u64; W];
+pub(super) type Mask<const W: usize> = [u64; W];
 
 #[inline]
-fn disjoint<const W: usize>(a: &Mask<W>, b: &Mask<W>) -> bool {
+pub(super) fn disjoint<const W: usize>(a: &Mask<W>, b: &Mask<W>) -> bool {
     let mut acc = 0;
     for k in 0..W {
         acc |= a[k] & b[k];
@@ -93,12 +93,12 @@ fn disjoint<const W: usize>(a: &Mask<W>, b: &Mask<W>) -> bool {
 }
 
 #[inline]
-fn has<const W: usize>(m: &Mask<W>, i: u32) -> bool {
+pub(super) fn has<const W: usize>(m: &Mask<W>, i: u32) -> bool {
     m[(i / 64) as usize] >> (i % 64) & 1 == 1
 }
 
 #[inline]
-fn set<const W: usize>(m: &mut Mask<W>, i: u32) {
+pub(super) fn set<const W: usize>(m: &mut Mask<W>, i: u32) {
     m[(i / 64) as usize] |= 1 << (i % 64);
 }
 
@@ -110,11 +110,15 @@ type Entry<const W: usize> = Mask<W>;
 /// One level of the search.
 struct Level<const W: usize> {
     list: Vec<Entry<W>>,
-    /// Bit-sliced counts: bit `k` of `planes[k]` at item `i` is bit `k` of the number of
-    /// listed options containing item `i`. Planes from `used` on are zero.
+    counts: Counts<W>,
+    covered: Mask<W>,
+}
+
+/// Bit-sliced counts of a list of masks: bit `k` of `planes[k]` at item `i` is bit `k`
+/// of the number of masks containing item `i`. Planes from `used` on are zero.
+pub(super) struct Counts<const W: usize> {
     planes: [Mask<W>; PLANES],
     used: usize,
-    covered: Mask<W>,
 }
 
 /// Enough planes for any list a `u32` can index.
@@ -150,13 +154,17 @@ fn add_block<const W: usize>(planes: &mut [Mask<W>; PLANES], used: usize, m: [&M
     }
 }
 
-impl<const W: usize> Level<W> {
-    /// Sets the planes to the per-item counts of `self.list`, with a Harley-Seal
-    /// carry-save tree over blocks of eight options: each block costs a few dozen word
-    /// operations for every item at once, and no counter in memory is touched, so
-    /// nothing waits on a store.
-    fn count(&mut self) {
-        let n = self.list.len();
+impl<const W: usize> Counts<W> {
+    pub(super) fn new() -> Self {
+        Counts { planes: [[0; W]; PLANES], used: 0 }
+    }
+
+    /// Sets the planes to the per-item counts of `list`, with a Harley-Seal carry-save
+    /// tree over blocks of eight options: each block costs a few dozen word operations
+    /// for every item at once, and no counter in memory is touched, so nothing waits on
+    /// a store.
+    pub(super) fn count(&mut self, list: &[Mask<W>]) {
+        let n = list.len();
         // Planes 0..3 take the ones, twos and fours; the eights ripple into the rest.
         let high = (usize::BITS - (n / 8).leading_zeros()) as usize;
         let used = (3 + high + 1).min(PLANES);
@@ -164,7 +172,7 @@ impl<const W: usize> Level<W> {
             *p = [0; W];
         }
         self.used = used;
-        let mut blocks = self.list.chunks_exact(8);
+        let mut blocks = list.chunks_exact(8);
         for b in &mut blocks {
             let masks: [&Mask<W>; 8] = std::array::from_fn(|k| &b[k]);
             add_block(&mut self.planes, used, masks);
@@ -180,10 +188,29 @@ impl<const W: usize> Level<W> {
     }
 
     /// The count of item `i`, read back from the planes.
-    fn count_of(&self, i: u32) -> u32 {
-        (0..self.used)
-            .map(|k| (has(&self.planes[k], i) as u32) << k)
-            .sum()
+    pub(super) fn count_of(&self, i: u32) -> u32 {
+        (0..self.used).map(|k| (has(&self.planes[k], i) as u32) << k).sum()
+    }
+
+    /// Among the items in `candidates` (not empty), the one with the fewest options,
+    /// ties going to the highest item, and its count. The least count is the
+    /// lexicographically least bit string: walk the planes from the top, keeping the
+    /// candidates whose bit is 0 whenever some are.
+    pub(super) fn least(&self, mut candidates: Mask<W>) -> (u32, u32) {
+        for plane in self.planes[..self.used].iter().rev() {
+            let mut t = [0u64; W];
+            let mut any = 0;
+            for w in 0..W {
+                t[w] = candidates[w] & !plane[w];
+                any |= t[w];
+            }
+            if any != 0 {
+                candidates = t;
+            }
+        }
+        let w = W - 1 - candidates.iter().rev().position(|&x| x != 0).expect("a candidate");
+        let best = w as u32 * 64 + 63 - candidates[w].leading_zeros();
+        (best, self.count_of(best))
     }
 }
 
@@ -245,8 +272,7 @@ impl<const W: usize> Search<W> {
         while self.levels.len() <= d {
             self.levels.push(Level {
                 list: Vec::new(),
-                planes: [[0; W]; PLANES],
-                used: 0,
+                counts: Counts::new(),
                 covered: [0; W],
             });
         }
@@ -264,7 +290,7 @@ impl<const W: usize> Search<W> {
         level
             .list
             .extend((0..n_options).map(|o| self.mask[o as usize]));
-        level.count();
+        level.counts.count(&level.list);
         level.covered = [0; W];
     }
 
@@ -316,7 +342,7 @@ impl<const W: usize> Search<W> {
         if uncoverable != 0 {
             return false;
         }
-        child.count();
+        child.counts.count(&child.list);
         true
     }
 
@@ -334,9 +360,7 @@ impl<const W: usize> Search<W> {
     fn choose(&self, d: usize) -> Branch<u32> {
         let level = &self.levels[d];
         // Fewest options; ties go to the item listed last, as in the DLX, so that both
-        // engines walk the same tree. The least count is the lexicographically least bit
-        // string: walk the planes from the top, keeping the candidates whose bit is 0
-        // whenever some are.
+        // engines walk the same tree.
         let mut candidates = [0u64; W];
         let mut open = 0;
         for w in 0..W {
@@ -354,24 +378,12 @@ impl<const W: usize> Search<W> {
                 Branch::Dead
             };
         }
-        for plane in level.planes[..level.used].iter().rev() {
-            let mut t = [0u64; W];
-            let mut any = 0;
-            for w in 0..W {
-                t[w] = candidates[w] & !plane[w];
-                any |= t[w];
-            }
-            if any != 0 {
-                candidates = t;
-            }
-        }
-        let w = W - 1 - candidates.iter().rev().position(|&x| x != 0).unwrap();
-        let best = w as u32 * 64 + 63 - candidates[w].leading_zeros();
-        if level.planes[..level.used].iter().all(|p| !has(p, best)) {
+        let (best, count) = level.counts.least(candidates);
+        if count == 0 {
             return Branch::Dead;
         }
         for &j in &self.multiplicity_items {
-            if level.count_of(j) < self.remaining[j as usize] {
+            if level.counts.count_of(j) < self.remaining[j as usize] {
                 return Branch::Dead;
             }
         }
