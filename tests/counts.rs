@@ -147,7 +147,9 @@ fn bedlam_19186_up_to_rotation() {
     assert_eq!(count(&c, Solver::Bits, 2), 19_186);
 }
 
-/// Both engines branch by the same rule, so they walk the same search tree.
+/// Both engines branch by the same rule, so they walk the same search tree. Soma and the
+/// pentominoes run the bitset engine's segmented form (one copy of each piece), the
+/// Slothouber-Graatsma copies its general form.
 #[test]
 fn engines_walk_the_same_tree() {
     use polycover::solver::{count as run, RunOptions};

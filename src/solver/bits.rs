@@ -29,6 +29,9 @@ use crate::matrix::Matrix;
 
 /// The bitset engine, sized for the matrix.
 pub enum Bits {
+    /// Puzzles with one copy of each piece: pieces as list segments, cells as masks.
+    S1(super::segments::Segmented<1>),
+    S2(super::segments::Segmented<2>),
     W1(Search<1>),
     W2(Search<2>),
     W4(Search<4>),
@@ -43,6 +46,8 @@ pub enum Bits {
 macro_rules! each {
     ($self:expr, $s:ident => $e:expr) => {
         match $self {
+            Bits::S1($s) => $e,
+            Bits::S2($s) => $e,
             Bits::W1($s) => $e,
             Bits::W2($s) => $e,
             Bits::W4($s) => $e,
@@ -56,6 +61,15 @@ macro_rules! each {
 
 impl Engine for Bits {
     fn from_matrix(matrix: &Matrix) -> Self {
+        use super::segments::{partition, Segmented};
+        let segmented = match partition(matrix) {
+            Some(cells) if cells <= 64 => Segmented::new(matrix, cells).map(Bits::S1),
+            Some(cells) if cells <= 128 => Segmented::new(matrix, cells).map(Bits::S2),
+            _ => None,
+        };
+        if let Some(engine) = segmented {
+            return engine;
+        }
         match matrix.num_items().div_ceil(64) {
             0..=1 => Search::new(matrix).map(Bits::W1),
             2 => Search::new(matrix).map(Bits::W2),
@@ -156,7 +170,10 @@ fn add_block<const W: usize>(planes: &mut [Mask<W>; PLANES], used: usize, m: [&M
 
 impl<const W: usize> Counts<W> {
     pub(super) fn new() -> Self {
-        Counts { planes: [[0; W]; PLANES], used: 0 }
+        Counts {
+            planes: [[0; W]; PLANES],
+            used: 0,
+        }
     }
 
     /// Sets the planes to the per-item counts of `list`, with a Harley-Seal carry-save
@@ -189,7 +206,9 @@ impl<const W: usize> Counts<W> {
 
     /// The count of item `i`, read back from the planes.
     pub(super) fn count_of(&self, i: u32) -> u32 {
-        (0..self.used).map(|k| (has(&self.planes[k], i) as u32) << k).sum()
+        (0..self.used)
+            .map(|k| (has(&self.planes[k], i) as u32) << k)
+            .sum()
     }
 
     /// Among the items in `candidates` (not empty), the one with the fewest options,
@@ -208,7 +227,13 @@ impl<const W: usize> Counts<W> {
                 candidates = t;
             }
         }
-        let w = W - 1 - candidates.iter().rev().position(|&x| x != 0).expect("a candidate");
+        let w = W
+            - 1
+            - candidates
+                .iter()
+                .rev()
+                .position(|&x| x != 0)
+                .expect("a candidate");
         let best = w as u32 * 64 + 63 - candidates[w].leading_zeros();
         (best, self.count_of(best))
     }

@@ -15,6 +15,7 @@
 
 pub mod bits;
 pub mod dlx;
+mod segments;
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};

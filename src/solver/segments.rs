@@ -1,0 +1,323 @@
+//! The bitset engine for matrices with a *partition*: a suffix of items (the pieces) such
+//! that every option contains exactly one of them. Used for polycube puzzles whose pieces
+//! all have one copy; the same search and the same tree as [`super::bits`] and the DLX.
+//!
+//! The partition items are taken out of the masks: the options of piece `p` form one
+//! segment of each level's list, and a piece's count of options is its segment's length.
+//! Bedlam's masks shrink from 77 bits (two words) to its 64 cells (one word), and the
+//! segment of a placed piece is skipped without a look.
+//!
+//! Invariants:
+//! - Items `0..cells` are the non-partition items; `cells..cells + parts` the partition
+//!   items; all items are unit items.
+//! - A level's list holds, segment after segment, the viable options of each piece not
+//!   yet placed (`start[s]..start[s + 1]`; empty for a placed piece), as cell masks;
+//!   `counts` holds the bit-sliced cell counts of the whole list.
+//! - An option is identified by (segment, mask): only for reported solutions.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use super::bits::{disjoint, has, set, Counts, Mask};
+use super::{Branch, Visit};
+use crate::matrix::Matrix;
+
+struct Level<const W: usize> {
+    list: Vec<Mask<W>>,
+    start: Vec<u32>,
+    placed: Vec<bool>,
+    counts: Counts<W>,
+    covered: Mask<W>,
+}
+
+pub struct Segmented<const W: usize> {
+    cells: usize,
+    parts: usize,
+    cell_mask: Mask<W>,
+    /// Every option as (segment, cell mask), in segment order.
+    initial: Vec<(u32, Mask<W>)>,
+    option_of: HashMap<(u32, Mask<W>), u32>,
+    key_of: Vec<(u32, Mask<W>)>,
+    levels: Vec<Level<W>>,
+    chosen: Vec<(u32, Mask<W>)>,
+    solution: Vec<u32>,
+    nodes: u64,
+}
+
+/// The number of non-partition items, when the matrix has a partition suffix as the
+/// module docs describe and no multiplicity items.
+pub fn partition(matrix: &Matrix) -> Option<usize> {
+    let n = matrix.num_items();
+    if n == 0 || matrix.num_options() == 0 || matrix.items().iter().any(|i| i.multiplicity != 1) {
+        return None;
+    }
+    // Every option's last item is a partition item and its second-to-last is not.
+    let mut cells = 0;
+    let mut lowest_part = n;
+    for o in 0..matrix.num_options() as u32 {
+        let items = matrix.option_items(o);
+        let last = *items.last()? as usize;
+        lowest_part = lowest_part.min(last);
+        if items.len() >= 2 {
+            cells = cells.max(items[items.len() - 2] as usize + 1);
+        }
+    }
+    (cells <= lowest_part && cells < n && cells > 0).then_some(cells)
+}
+
+impl<const W: usize> Segmented<W> {
+    /// `None` when two options of one piece cover the same cells.
+    pub fn new(matrix: &Matrix, cells: usize) -> Option<Self> {
+        let parts = matrix.num_items() - cells;
+        assert!(cells <= W * 64);
+        let mut initial = Vec::with_capacity(matrix.num_options());
+        let mut option_of = HashMap::with_capacity(matrix.num_options());
+        for o in 0..matrix.num_options() as u32 {
+            let items = matrix.option_items(o);
+            let mut m = [0u64; W];
+            for &i in &items[..items.len() - 1] {
+                set(&mut m, i);
+            }
+            let segment = items[items.len() - 1] - cells as u32;
+            if option_of.insert((segment, m), o).is_some() {
+                return None;
+            }
+            initial.push((segment, m));
+        }
+        let key_of = initial.clone();
+        initial.sort_by_key(|&(s, _)| s); // stable: keeps option order within a segment
+        let mut cell_mask = [0u64; W];
+        for i in 0..cells as u32 {
+            set(&mut cell_mask, i);
+        }
+        Some(Segmented {
+            cells,
+            parts,
+            cell_mask,
+            initial,
+            option_of,
+            key_of,
+            levels: Vec::new(),
+            chosen: Vec::new(),
+            solution: Vec::new(),
+            nodes: 0,
+        })
+    }
+
+    fn level(&mut self, d: usize) {
+        while self.levels.len() <= d {
+            self.levels.push(Level {
+                list: Vec::new(),
+                start: vec![0; self.parts + 1],
+                placed: vec![false; self.parts],
+                counts: Counts::new(),
+                covered: [0; W],
+            });
+        }
+    }
+
+    fn reset(&mut self) {
+        self.chosen.clear();
+        self.level(0);
+        let level = &mut self.levels[0];
+        level.list.clear();
+        level.start.iter_mut().for_each(|s| *s = 0);
+        for (k, &(s, m)) in self.initial.iter().enumerate() {
+            level.list.push(m);
+            level.start[s as usize + 1] = k as u32 + 1;
+        }
+        for s in 1..=self.parts {
+            level.start[s] = level.start[s].max(level.start[s - 1]);
+        }
+        level.placed.iter_mut().for_each(|p| *p = false);
+        level.covered = [0; W];
+        level.counts.count(&level.list);
+    }
+
+    /// Fills level `d + 1` after choosing the option (`segment`, `chosen`); false when
+    /// the child is dead because a cell or a piece has no option left.
+    fn descend(&mut self, d: usize, segment: u32, chosen: Mask<W>) -> bool {
+        self.level(d + 1);
+        self.chosen.push((segment, chosen));
+        let (lower, upper) = self.levels.split_at_mut(d + 1);
+        let (parent, child) = (&lower[d], &mut upper[0]);
+        for w in 0..W {
+            child.covered[w] = parent.covered[w] | chosen[w];
+        }
+        child.placed.copy_from_slice(&parent.placed);
+        child.placed[segment as usize] = true;
+        let covered = child.covered;
+        child.list.resize(parent.list.len(), [0; W]);
+        let mut len = 0;
+        let mut union = [0u64; W];
+        let mut empty_piece = false;
+        for s in 0..self.parts {
+            child.start[s] = len as u32;
+            if child.placed[s] {
+                continue;
+            }
+            let before = len;
+            for e in &parent.list[parent.start[s] as usize..parent.start[s + 1] as usize] {
+                child.list[len] = *e;
+                let keep = disjoint(e, &covered);
+                let all = 0u64.wrapping_sub(keep as u64);
+                for w in 0..W {
+                    union[w] |= e[w] & all;
+                }
+                len += keep as usize;
+            }
+            empty_piece |= len == before;
+        }
+        child.start[self.parts] = len as u32;
+        child.list.truncate(len);
+        let mut uncoverable = 0;
+        for w in 0..W {
+            uncoverable |= self.cell_mask[w] & !covered[w] & !union[w];
+        }
+        if uncoverable != 0 || empty_piece {
+            return false;
+        }
+        child.counts.count(&child.list);
+        true
+    }
+
+    /// The item to branch on, in the matrix's numbering: fewest options, ties to the
+    /// item listed last (pieces come after cells), as in the other engines.
+    fn choose(&self, d: usize) -> Branch<u32> {
+        let level = &self.levels[d];
+        let mut piece: Option<(u32, u32)> = None;
+        for s in 0..self.parts {
+            if !level.placed[s] {
+                let n = level.start[s + 1] - level.start[s];
+                if piece.is_none_or(|(_, best)| n <= best) {
+                    piece = Some((s as u32, n));
+                }
+            }
+        }
+        let mut open = [0u64; W];
+        let mut any = 0;
+        for w in 0..W {
+            open[w] = self.cell_mask[w] & !level.covered[w];
+            any |= open[w];
+        }
+        let cell = (any != 0).then(|| level.counts.least(open));
+        let (item, count) = match (cell, piece) {
+            (None, None) => return Branch::Solution,
+            (Some(c), None) => c,
+            (None, Some((s, n))) => (self.cells as u32 + s, n),
+            (Some((c, cn)), Some((s, n))) => {
+                if n <= cn {
+                    (self.cells as u32 + s, n)
+                } else {
+                    (c, cn)
+                }
+            }
+        };
+        if count == 0 {
+            Branch::Dead
+        } else {
+            Branch::On(item)
+        }
+    }
+
+    /// The (segment, mask) options of the level that cover `item`.
+    fn options_covering(&self, d: usize, item: u32, k: usize) -> Option<(u32, Mask<W>, usize)> {
+        let level = &self.levels[d];
+        if item as usize >= self.cells {
+            let s = item as usize - self.cells;
+            let (a, b) = (level.start[s] as usize, level.start[s + 1] as usize);
+            return (a + k < b).then(|| (s as u32, level.list[a + k], k + 1));
+        }
+        // Walk the segments from the k-th entry of the whole list on.
+        let mut k = k;
+        let mut s = level
+            .start
+            .partition_point(|&x| x as usize <= k)
+            .saturating_sub(1);
+        while k < level.list.len() {
+            while level.start[s + 1] as usize <= k {
+                s += 1;
+            }
+            let m = level.list[k];
+            k += 1;
+            if has(&m, item) {
+                return Some((s as u32, m, k));
+            }
+        }
+        None
+    }
+
+    fn search(&mut self, d: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
+        self.nodes += 1;
+        let item = match self.choose(d) {
+            Branch::Solution => {
+                self.solution.clear();
+                self.solution
+                    .extend(self.chosen.iter().map(|key| self.option_of[key]));
+                return visit(&self.solution);
+            }
+            Branch::Dead => return ControlFlow::Continue(()),
+            Branch::On(i) => i,
+        };
+        let mut k = 0;
+        while let Some((segment, mask, next)) = self.options_covering(d, item, k) {
+            k = next;
+            let flow = if self.descend(d, segment, mask) {
+                self.search(d + 1, visit)
+            } else {
+                self.nodes += 1; // the dead child is a node, as in the DLX
+                ControlFlow::Continue(())
+            };
+            self.chosen.pop();
+            flow?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn key(&self, o: u32) -> (u32, Mask<W>) {
+        self.key_of[o as usize]
+    }
+
+    pub fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
+        let keys: Vec<_> = prefix.iter().map(|&o| self.key(o)).collect();
+        let Some(d) = self.apply_keys(&keys) else {
+            return Branch::Dead;
+        };
+        match self.choose(d) {
+            Branch::On(i) => {
+                let mut out = Vec::new();
+                let mut k = 0;
+                while let Some((s, m, next)) = self.options_covering(d, i, k) {
+                    k = next;
+                    out.push(self.option_of[&(s, m)]);
+                }
+                Branch::On(out)
+            }
+            Branch::Solution => Branch::Solution,
+            Branch::Dead => Branch::Dead,
+        }
+    }
+
+    fn apply_keys(&mut self, keys: &[(u32, Mask<W>)]) -> Option<usize> {
+        self.reset();
+        for (d, &(s, m)) in keys.iter().enumerate() {
+            if !self.descend(d, s, m) {
+                return None;
+            }
+        }
+        Some(keys.len())
+    }
+
+    pub fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
+        let keys: Vec<_> = prefix.iter().map(|&o| self.key(o)).collect();
+        let Some(d) = self.apply_keys(&keys) else {
+            self.nodes += 1;
+            return ControlFlow::Continue(());
+        };
+        self.search(d, visit)
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
