@@ -23,7 +23,12 @@ use super::{Branch, Visit};
 use crate::matrix::Matrix;
 
 struct Level<const W: usize> {
+    /// `list[..len]` is the level's list; the vector only grows, so that filling it never
+    /// writes zeros first.
     list: Vec<Mask<W>>,
+    len: usize,
+    /// The options of the item being branched on at this level.
+    branch: Vec<(u32, Mask<W>)>,
     start: Vec<u32>,
     placed: Vec<bool>,
     counts: Counts<W>,
@@ -108,6 +113,8 @@ impl<const W: usize> Segmented<W> {
         while self.levels.len() <= d {
             self.levels.push(Level {
                 list: Vec::new(),
+                len: 0,
+                branch: Vec::new(),
                 start: vec![0; self.parts + 1],
                 placed: vec![false; self.parts],
                 counts: Counts::new(),
@@ -126,12 +133,13 @@ impl<const W: usize> Segmented<W> {
             level.list.push(m);
             level.start[s as usize + 1] = k as u32 + 1;
         }
+        level.len = level.list.len();
         for s in 1..=self.parts {
             level.start[s] = level.start[s].max(level.start[s - 1]);
         }
         level.placed.iter_mut().for_each(|p| *p = false);
         level.covered = [0; W];
-        level.counts.count(&level.list);
+        level.counts.count(&level.list[..level.len]);
     }
 
     /// Fills level `d + 1` after choosing the option (`segment`, `chosen`); false when
@@ -147,7 +155,9 @@ impl<const W: usize> Segmented<W> {
         child.placed.copy_from_slice(&parent.placed);
         child.placed[segment as usize] = true;
         let covered = child.covered;
-        child.list.resize(parent.list.len(), [0; W]);
+        if child.list.len() < parent.len {
+            child.list.resize(parent.len, [0; W]);
+        }
         let mut len = 0;
         let mut union = [0u64; W];
         let mut empty_piece = false;
@@ -169,7 +179,7 @@ impl<const W: usize> Segmented<W> {
             empty_piece |= len == before;
         }
         child.start[self.parts] = len as u32;
-        child.list.truncate(len);
+        child.len = len;
         let mut uncoverable = 0;
         for w in 0..W {
             uncoverable |= self.cell_mask[w] & !covered[w] & !union[w];
@@ -177,7 +187,7 @@ impl<const W: usize> Segmented<W> {
         if uncoverable != 0 || empty_piece {
             return false;
         }
-        child.counts.count(&child.list);
+        child.counts.count(&child.list[..len]);
         true
     }
 
@@ -220,31 +230,27 @@ impl<const W: usize> Segmented<W> {
         }
     }
 
-    /// The (segment, mask) options of the level that cover `item`.
-    fn options_covering(&self, d: usize, item: u32, k: usize) -> Option<(u32, Mask<W>, usize)> {
-        let level = &self.levels[d];
-        if item as usize >= self.cells {
-            let s = item as usize - self.cells;
+    /// Fills the level's `branch` with the (segment, mask) options that cover `item`.
+    fn collect_branch(&mut self, d: usize, item: u32) {
+        let cells = self.cells;
+        let level = &mut self.levels[d];
+        level.branch.clear();
+        if item as usize >= cells {
+            let s = item as usize - cells;
             let (a, b) = (level.start[s] as usize, level.start[s + 1] as usize);
-            return (a + k < b).then(|| (s as u32, level.list[a + k], k + 1));
+            level
+                .branch
+                .extend(level.list[a..b].iter().map(|&m| (s as u32, m)));
+            return;
         }
-        // Walk the segments from the k-th entry of the whole list on.
-        let mut k = k;
-        let mut s = level
-            .start
-            .partition_point(|&x| x as usize <= k)
-            .saturating_sub(1);
-        while k < level.list.len() {
-            while level.start[s + 1] as usize <= k {
-                s += 1;
-            }
-            let m = level.list[k];
-            k += 1;
-            if has(&m, item) {
-                return Some((s as u32, m, k));
+        for s in 0..level.placed.len() {
+            let (a, b) = (level.start[s] as usize, level.start[s + 1] as usize);
+            for &m in &level.list[a..b] {
+                if has(&m, item) {
+                    level.branch.push((s as u32, m));
+                }
             }
         }
-        None
     }
 
     fn search(&mut self, d: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
@@ -259,9 +265,9 @@ impl<const W: usize> Segmented<W> {
             Branch::Dead => return ControlFlow::Continue(()),
             Branch::On(i) => i,
         };
-        let mut k = 0;
-        while let Some((segment, mask, next)) = self.options_covering(d, item, k) {
-            k = next;
+        self.collect_branch(d, item);
+        for k in 0..self.levels[d].branch.len() {
+            let (segment, mask) = self.levels[d].branch[k];
             let flow = if self.descend(d, segment, mask) {
                 self.search(d + 1, visit)
             } else {
@@ -285,13 +291,14 @@ impl<const W: usize> Segmented<W> {
         };
         match self.choose(d) {
             Branch::On(i) => {
-                let mut out = Vec::new();
-                let mut k = 0;
-                while let Some((s, m, next)) = self.options_covering(d, i, k) {
-                    k = next;
-                    out.push(self.option_of[&(s, m)]);
-                }
-                Branch::On(out)
+                self.collect_branch(d, i);
+                Branch::On(
+                    self.levels[d]
+                        .branch
+                        .iter()
+                        .map(|key| self.option_of[key])
+                        .collect(),
+                )
             }
             Branch::Solution => Branch::Solution,
             Branch::Dead => Branch::Dead,
