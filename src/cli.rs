@@ -279,6 +279,24 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
     let reduction = Reduction::new(&c.matrix, c.group.clone());
     header(out, &c, &reduction, &a.search)?;
     let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
+    // The header now, not when the count ends: a long count should say what it is doing.
+    out.flush()?;
+    let bar = io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "c {bar:40} {pos}/{len} subproblems (cubes for sat), {elapsed} elapsed, eta {eta}",
+            )
+            .unwrap(),
+        );
+        bar
+    });
+    let progress = |done: usize, total: usize| {
+        if let Some(b) = &bar {
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+        }
+    };
     let start = Instant::now();
     let solutions = if a.search.solver == Engine::Sat {
         let t = Instant::now();
@@ -292,7 +310,8 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
             t.elapsed().as_secs_f64()
         )?;
         let mut models = 0u64;
-        let stats = sat::for_each_model(
+        out.flush()?;
+        let stats = sat::for_each_model_with_progress(
             &c.matrix,
             &reduction,
             &formula,
@@ -302,6 +321,7 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
                 models += 1;
                 ControlFlow::Continue(())
             },
+            Some(&progress),
         )?;
         let secs = start.elapsed().as_secs_f64();
         writeln!(
@@ -311,22 +331,6 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
         )?;
         models
     } else {
-        let bar = io::stderr().is_terminal().then(|| {
-            let bar = indicatif::ProgressBar::new(0);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "c {bar:40} {pos}/{len} subproblems, {elapsed} elapsed, eta {eta}",
-                )
-                .unwrap(),
-            );
-            bar
-        });
-        let progress = |done: usize, total: usize| {
-            if let Some(b) = &bar {
-                b.set_length(total as u64);
-                b.set_position(done as u64);
-            }
-        };
         let stats = solver::count(
             &reduction,
             RunOptions {
@@ -335,9 +339,6 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
                 progress: Some(&progress),
             },
         );
-        if let Some(b) = bar {
-            b.finish_and_clear();
-        }
         let secs = start.elapsed().as_secs_f64();
         writeln!(
             out,
@@ -346,6 +347,9 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
         )?;
         stats.solutions
     };
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     if let Some(expected) = c.puzzle.expect().get(c.mode) {
         let verdict = if expected == solutions {
             "matches"

@@ -194,13 +194,30 @@ pub fn for_each_model(
     strategy: Strategy,
     f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
 ) -> Result<SatStats> {
+    for_each_model_with_progress(matrix, reduction, formula, which, strategy, f, None)
+}
+
+/// [`for_each_model`], calling `progress(finished cubes, all cubes)` after each cube.
+pub fn for_each_model_with_progress(
+    matrix: &Matrix,
+    reduction: &Reduction,
+    formula: &Formula,
+    which: Backend,
+    strategy: Strategy,
+    f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    progress: Option<&dyn Fn(usize, usize)>,
+) -> Result<SatStats> {
     let mut solver = backend(which, formula)?;
     let mut stats = SatStats::default();
     let cubes = match strategy {
         Strategy::Plain => vec![Vec::new()],
         Strategy::Cubes => crate::solver::cubes(reduction, CUBES),
     };
+    let total = cubes.len();
     for cube in cubes {
+        if let Some(p) = progress {
+            p(stats.cubes as usize, total);
+        }
         stats.cubes += 1;
         let activation = solver.new_var();
         let mut assumptions: Vec<i32> = cube.iter().map(|&o| o as i32 + 1).collect();
