@@ -7,6 +7,17 @@ use std::process::{Command, Output};
 use polycover::solver::{self, RunOptions, Solver};
 use polycover::{Compiled, Puzzle, Reduction, SymmetryMode};
 
+/// Six indistinguishable dominoes in a 2x2x3 box: only symmetric pieces, all copies of
+/// one piece, so nothing can be pinned (32 tilings).
+pub const DOMINOES: &str = r#"
+    name = "dominoes"
+    box = [2, 2, 3]
+    [[piece]]
+    name = "d"
+    cells = [[0,0,0], [1,0,0]]
+    count = 6
+"#;
+
 pub fn compile(name: &str, mode: SymmetryMode) -> Compiled {
     Puzzle::load(name)
         .unwrap_or_else(|e| panic!("{name}: {e}"))

@@ -62,14 +62,7 @@ fn a_solution_fixed_by_a_three_fold_rotation_counts_once() {
 /// a free orbit, so the count rests on the canonical-form check.
 #[test]
 fn only_symmetric_pieces() {
-    let text = r#"
-        name = "dominoes"
-        box = [2, 2, 3]
-        [[piece]]
-        name = "d"
-        cells = [[0,0,0], [1,0,0]]
-        count = 6
-    "#;
+    let text = DOMINOES;
     for mode in MODES {
         let c = compile_text(text, mode);
         let brute = count_orbits_by_brute_force(&c);

@@ -29,15 +29,6 @@ fn sat_count(c: &Compiled, amo: Amo, strategy: Strategy) -> u64 {
     n
 }
 
-const DOMINOES: &str = r#"
-    name = "dominoes"
-    box = [2, 2, 3]
-    [[piece]]
-    name = "d"
-    cells = [[0,0,0], [1,0,0]]
-    count = 6
-"#;
-
 /// Every encoding, every mode, both strategies, on puzzles with a nontrivial stabiliser
 /// (Slothouber-Graatsma), copies counted by the totalizer (dominoes), and no solution.
 #[test]

@@ -256,7 +256,7 @@ impl Polycube {
             orientations,
         };
         for (k, p) in puzzle.pieces.iter().enumerate() {
-            if puzzle.placements_of(k).next().is_none() {
+            if puzzle.placements_of(k).is_empty() {
                 return Err(Error::puzzle(
                     lines[k].clone(),
                     format!(
@@ -370,34 +370,30 @@ impl Polycube {
     }
 
     /// The placements of piece `k`: (orientation, sorted target cell indices).
-    pub fn placements_of(&self, k: usize) -> impl Iterator<Item = (u32, Vec<u32>)> + '_ {
+    pub fn placements_of(&self, k: usize) -> Vec<(u32, Vec<u32>)> {
         let index = self.cell_index();
         let lo = min_corner(&self.target).unwrap();
         let hi = max_corner(&self.target).unwrap();
-        self.orientations[k]
-            .iter()
-            .enumerate()
-            .flat_map(move |(o, shape)| {
-                let extent = max_corner(shape.cells()).unwrap();
-                let index = index.clone();
-                let mut out = Vec::new();
-                for dx in lo[0]..=hi[0] - extent[0] {
-                    for dy in lo[1]..=hi[1] - extent[1] {
-                        for dz in lo[2]..=hi[2] - extent[2] {
-                            let cells: Option<Vec<u32>> = shape
-                                .cells()
-                                .iter()
-                                .map(|c| index.get(&[c[0] + dx, c[1] + dy, c[2] + dz]).copied())
-                                .collect();
-                            if let Some(mut cells) = cells {
-                                cells.sort_unstable();
-                                out.push((o as u32, cells));
-                            }
+        let mut out = Vec::new();
+        for (o, shape) in self.orientations[k].iter().enumerate() {
+            let extent = max_corner(shape.cells()).unwrap();
+            for dx in lo[0]..=hi[0] - extent[0] {
+                for dy in lo[1]..=hi[1] - extent[1] {
+                    for dz in lo[2]..=hi[2] - extent[2] {
+                        let cells: Option<Vec<u32>> = shape
+                            .cells()
+                            .iter()
+                            .map(|c| index.get(&[c[0] + dx, c[1] + dy, c[2] + dz]).copied())
+                            .collect();
+                        if let Some(mut cells) = cells {
+                            cells.sort_unstable();
+                            out.push((o as u32, cells));
                         }
                     }
                 }
-                out
-            })
+            }
+        }
+        out
     }
 
     /// Builds the exact-cover matrix: cells, then pieces; one option per placement.

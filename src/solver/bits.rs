@@ -128,6 +128,42 @@ struct Level<const W: usize> {
     covered: Mask<W>,
 }
 
+/// Copies the masks of `from` that are disjoint from `covered` to the front of `to` (at
+/// least as long as `from`), ORs them into `union`, and returns how many there are.
+/// Branch-free: every mask is written and the write position advances only for a kept
+/// one, because whether an option survives is close to a coin toss and a branch would
+/// mispredict.
+#[inline(always)]
+pub(super) fn keep_disjoint<const W: usize>(
+    from: &[Mask<W>],
+    to: &mut [Mask<W>],
+    covered: &Mask<W>,
+    union: &mut Mask<W>,
+) -> usize {
+    let mut len = 0;
+    for e in from {
+        to[len] = *e;
+        let keep = disjoint(e, covered);
+        let all = 0u64.wrapping_sub(keep as u64);
+        for w in 0..W {
+            union[w] |= e[w] & all;
+        }
+        len += keep as usize;
+    }
+    len
+}
+
+/// Whether some item of `items` is neither covered nor in any surviving option (`union`):
+/// then no solution extends the node.
+#[inline(always)]
+pub(super) fn uncoverable<const W: usize>(
+    items: &Mask<W>,
+    covered: &Mask<W>,
+    union: &Mask<W>,
+) -> bool {
+    (0..W).any(|w| items[w] & !covered[w] & !union[w] != 0)
+}
+
 /// Bit-sliced counts of a list of masks: bit `k` of `planes[k]` at item `i` is bit `k`
 /// of the number of masks containing item `i`. Planes from `used` on are zero.
 pub(super) struct Counts<const W: usize> {
@@ -342,29 +378,14 @@ impl<const W: usize> Search<W> {
         let (lower, upper) = self.levels.split_at_mut(d + 1);
         let (parent, child) = (&lower[d], &mut upper[0]);
         child.covered = covered;
-        // Two passes: a branch-free compaction (whether an option survives is close to a
-        // coin toss, so a branch would mispredict), then counting the survivors.
         child.list.resize(parent.list.len(), [0; W]);
-        let mut len = 0;
         let mut union = [0u64; W];
-        for e in &parent.list {
-            child.list[len] = *e;
-            let keep = disjoint(e, &covered);
-            let all = 0u64.wrapping_sub(keep as u64);
-            for w in 0..W {
-                union[w] |= e[w] & all;
-            }
-            len += keep as usize;
-        }
+        let len = keep_disjoint(&parent.list, &mut child.list, &covered, &mut union);
         child.list.truncate(len);
         self.chosen.push(chosen);
         // An uncovered unit item that no surviving option contains: the child is dead, and
         // counting would only confirm it. (Its planes are left stale; it is never read.)
-        let mut uncoverable = 0;
-        for w in 0..W {
-            uncoverable |= self.unit_mask[w] & !covered[w] & !union[w];
-        }
-        if uncoverable != 0 {
+        if uncoverable(&self.unit_mask, &covered, &union) {
             return false;
         }
         child.counts.count(&child.list);

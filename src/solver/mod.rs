@@ -113,9 +113,8 @@ pub fn default_threads() -> usize {
 }
 
 /// Splits the search into subproblems (prefixes of chosen options), breadth first, until
-/// there are enough to keep `threads` busy with even load.
-fn split(engine: &mut dyn Engine, threads: usize) -> Vec<Vec<u32>> {
-    let want = 48 * threads.max(1);
+/// there are at least `want` of them (or the search is eight levels deep).
+fn split(engine: &mut dyn Engine, want: usize) -> Vec<Vec<u32>> {
     let mut frontier: Vec<Vec<u32>> = vec![Vec::new()];
     let mut leaves = Vec::new();
     for _depth in 0..8 {
@@ -145,7 +144,7 @@ fn split(engine: &mut dyn Engine, threads: usize) -> Vec<Vec<u32>> {
 /// options of the *original* matrix. The SAT enumeration uses them as cubes.
 pub fn cubes(reduction: &Reduction, want: usize) -> Vec<Vec<u32>> {
     let mut engine = Solver::Bits.build(reduction.matrix());
-    split(engine.as_mut(), want.div_ceil(48))
+    split(engine.as_mut(), want)
         .into_iter()
         .map(|p| p.into_iter().map(|o| reduction.original(o)).collect())
         .collect()
@@ -155,7 +154,8 @@ pub fn cubes(reduction: &Reduction, want: usize) -> Vec<Vec<u32>> {
 pub fn count(reduction: &Reduction, opts: RunOptions<'_>) -> Stats {
     let matrix = reduction.matrix();
     let mut root = opts.solver.build(matrix);
-    let jobs = split(root.as_mut(), opts.threads);
+    // About 48 subproblems per thread keep the load even.
+    let jobs = split(root.as_mut(), 48 * opts.threads.max(1));
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let total = Mutex::new(Stats::default());

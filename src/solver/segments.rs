@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
-use super::bits::{disjoint, has, set, Counts, Mask};
+use super::bits::{has, keep_disjoint, set, uncoverable, Counts, Mask};
 use super::{Branch, Visit};
 use crate::matrix::Matrix;
 
@@ -166,25 +166,14 @@ impl<const W: usize> Segmented<W> {
             if child.placed[s] {
                 continue;
             }
-            let before = len;
-            for e in &parent.list[parent.start[s] as usize..parent.start[s + 1] as usize] {
-                child.list[len] = *e;
-                let keep = disjoint(e, &covered);
-                let all = 0u64.wrapping_sub(keep as u64);
-                for w in 0..W {
-                    union[w] |= e[w] & all;
-                }
-                len += keep as usize;
-            }
-            empty_piece |= len == before;
+            let segment = &parent.list[parent.start[s] as usize..parent.start[s + 1] as usize];
+            let kept = keep_disjoint(segment, &mut child.list[len..], &covered, &mut union);
+            len += kept;
+            empty_piece |= kept == 0;
         }
         child.start[self.parts] = len as u32;
         child.len = len;
-        let mut uncoverable = 0;
-        for w in 0..W {
-            uncoverable |= self.cell_mask[w] & !covered[w] & !union[w];
-        }
-        if uncoverable != 0 || empty_piece {
+        if empty_piece || uncoverable(&self.cell_mask, &covered, &union) {
             return false;
         }
         child.counts.count(&child.list[..len]);
