@@ -26,6 +26,10 @@ fn main() {
         .compile(SymmetryMode::Rotations)
         .unwrap();
     let reduction = Reduction::new(&c.matrix, c.group.clone());
+    println!(
+        "list compaction: {} (POLYCOVER_SIMD=portable forces the portable one)",
+        solver::Kernel::detect().name()
+    );
     let mut configs = vec![(Solver::Bits, 1), (Solver::Bits, 2)];
     if std::env::var_os("BEDLAM_DLX").is_some() {
         configs.push((Solver::Dlx, 2));

@@ -236,7 +236,14 @@ fn header(
             args.sat.strategy.unwrap_or(Strategy::Cubes),
             args.sat.amo.name()
         )?,
-        e => writeln!(out, "c solver {}", native(e).name())?,
+        e => match native(e) {
+            Solver::Bits => writeln!(
+                out,
+                "c solver bits, list compaction {}",
+                crate::solver::Kernel::detect().name()
+            )?,
+            solver => writeln!(out, "c solver {}", solver.name())?,
+        },
     }
     Ok(())
 }

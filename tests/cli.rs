@@ -36,6 +36,53 @@ fn count_accepts_both_solvers_and_modes() {
     }
 }
 
+/// The vector list compaction and the portable one walk the same tree: same count, same
+/// node count. On a CPU with AVX2 the default run must use the vector kernel, so that this
+/// compares two different kernels.
+#[test]
+fn both_compaction_kernels_agree() {
+    let vector = if cfg!(target_arch = "x86_64") && std::env::var_os("POLYCOVER_SIMD").is_none() {
+        #[cfg(target_arch = "x86_64")]
+        let has = std::arch::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let has = false;
+        if has {
+            "avx2"
+        } else {
+            "portable"
+        }
+    } else {
+        "portable"
+    };
+    for (puzzle, mode) in [("soma", "none"), ("pentomino-5x12", "rotations")] {
+        let args = ["count", puzzle, "--symmetry", mode, "--threads", "1"];
+        let runs = [
+            (
+                polycover_env(&args, &[("POLYCOVER_SIMD", "portable")]),
+                "portable",
+            ),
+            (polycover(&args), vector),
+        ];
+        let summary: Vec<Vec<String>> = runs
+            .iter()
+            .map(|(out, kernel)| {
+                let text = stdout(out);
+                assert!(
+                    text.contains(&format!("c solver bits, list compaction {kernel}\n")),
+                    "{text}"
+                );
+                // The nodes and the counts, without the times.
+                text.lines()
+                    .filter(|l| l.starts_with("s ") || l.starts_with("c threads"))
+                    .map(|l| l.split_once("nodes").map_or(l, |(_, n)| n).to_string())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(summary[0], summary[1], "{puzzle}");
+        assert_eq!(summary[0].len(), 2, "{puzzle}");
+    }
+}
+
 #[test]
 fn solve_prints_layers_and_exits_10() {
     let out = polycover(&["solve", "soma"]);

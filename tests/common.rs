@@ -74,6 +74,15 @@ pub fn polycover(args: &[&str]) -> Output {
         .expect("the polycover binary runs")
 }
 
+/// Runs the binary with extra environment variables.
+pub fn polycover_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_polycover"))
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("the polycover binary runs")
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

@@ -24,6 +24,7 @@
 
 use std::ops::ControlFlow;
 
+use super::compact::{keep_disjoint, Kernel};
 use super::{Branch, Engine, Visit};
 use crate::matrix::Matrix;
 
@@ -126,31 +127,6 @@ struct Level<const W: usize> {
     list: Vec<Entry<W>>,
     counts: Counts<W>,
     covered: Mask<W>,
-}
-
-/// Copies the masks of `from` that are disjoint from `covered` to the front of `to` (at
-/// least as long as `from`), ORs them into `union`, and returns how many there are.
-/// Branch-free: every mask is written and the write position advances only for a kept
-/// one, because whether an option survives is close to a coin toss and a branch would
-/// mispredict.
-#[inline(always)]
-pub(super) fn keep_disjoint<const W: usize>(
-    from: &[Mask<W>],
-    to: &mut [Mask<W>],
-    covered: &Mask<W>,
-    union: &mut Mask<W>,
-) -> usize {
-    let mut len = 0;
-    for e in from {
-        to[len] = *e;
-        let keep = disjoint(e, covered);
-        let all = 0u64.wrapping_sub(keep as u64);
-        for w in 0..W {
-            union[w] |= e[w] & all;
-        }
-        len += keep as usize;
-    }
-    len
 }
 
 /// Whether some item of `items` is neither covered nor in any surviving option (`union`):
@@ -286,6 +262,7 @@ pub struct Search<const W: usize> {
     chosen: Vec<Mask<W>>,
     solution: Vec<u32>,
     nodes: u64,
+    kernel: Kernel,
 }
 
 impl<const W: usize> Search<W> {
@@ -326,6 +303,7 @@ impl<const W: usize> Search<W> {
             chosen: Vec::new(),
             solution: Vec::new(),
             nodes: 0,
+            kernel: Kernel::detect(),
         })
     }
 
@@ -380,7 +358,13 @@ impl<const W: usize> Search<W> {
         child.covered = covered;
         child.list.resize(parent.list.len(), [0; W]);
         let mut union = [0u64; W];
-        let len = keep_disjoint(&parent.list, &mut child.list, &covered, &mut union);
+        let len = keep_disjoint(
+            self.kernel,
+            &parent.list,
+            &mut child.list,
+            &covered,
+            &mut union,
+        );
         child.list.truncate(len);
         self.chosen.push(chosen);
         // An uncovered unit item that no surviving option contains: the child is dead, and

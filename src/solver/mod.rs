@@ -14,6 +14,7 @@
 //! the tests check.
 
 pub mod bits;
+mod compact;
 pub mod dlx;
 mod segments;
 
@@ -25,6 +26,7 @@ use crate::matrix::Matrix;
 use crate::symmetry::Reduction;
 
 pub use bits::Bits;
+pub use compact::Kernel;
 pub use dlx::Dlx;
 
 /// Called with each solution, as option indices; `Break` stops the search.

@@ -11,14 +11,16 @@
 //! - Items `0..cells` are the non-partition items; `cells..cells + parts` the partition
 //!   items; all items are unit items.
 //! - A level's list holds, segment after segment, the viable options of each piece not
-//!   yet placed (`start[s]..start[s + 1]`; empty for a placed piece), as cell masks;
-//!   `counts` holds the bit-sliced cell counts of the whole list.
+//!   yet placed, as cell masks; `segments` names exactly the pieces not yet placed, in
+//!   piece order, with their ranges; `counts` holds the bit-sliced cell counts of the
+//!   whole list.
 //! - An option is identified by (segment, mask): only for reported solutions.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
-use super::bits::{has, keep_disjoint, set, uncoverable, Counts, Mask};
+use super::bits::{has, set, uncoverable, Counts, Mask};
+use super::compact::{keep_disjoint_segments, Kernel, Segment};
 use super::{Branch, Visit};
 use crate::matrix::Matrix;
 
@@ -29,8 +31,7 @@ struct Level<const W: usize> {
     len: usize,
     /// The options of the item being branched on at this level.
     branch: Vec<(u32, Mask<W>)>,
-    start: Vec<u32>,
-    placed: Vec<bool>,
+    segments: Vec<Segment>,
     counts: Counts<W>,
     covered: Mask<W>,
 }
@@ -47,6 +48,7 @@ pub struct Segmented<const W: usize> {
     chosen: Vec<(u32, Mask<W>)>,
     solution: Vec<u32>,
     nodes: u64,
+    kernel: Kernel,
 }
 
 /// The number of non-partition items, when the matrix has a partition suffix as the
@@ -106,6 +108,7 @@ impl<const W: usize> Segmented<W> {
             chosen: Vec::new(),
             solution: Vec::new(),
             nodes: 0,
+            kernel: Kernel::detect(),
         })
     }
 
@@ -115,8 +118,7 @@ impl<const W: usize> Segmented<W> {
                 list: Vec::new(),
                 len: 0,
                 branch: Vec::new(),
-                start: vec![0; self.parts + 1],
-                placed: vec![false; self.parts],
+                segments: Vec::with_capacity(self.parts),
                 counts: Counts::new(),
                 covered: [0; W],
             });
@@ -128,16 +130,25 @@ impl<const W: usize> Segmented<W> {
         self.level(0);
         let level = &mut self.levels[0];
         level.list.clear();
-        level.start.iter_mut().for_each(|s| *s = 0);
+        level.segments.clear();
+        level
+            .segments
+            .extend((0..self.parts as u32).map(|piece| Segment {
+                piece,
+                start: 0,
+                end: 0,
+            }));
         for (k, &(s, m)) in self.initial.iter().enumerate() {
             level.list.push(m);
-            level.start[s as usize + 1] = k as u32 + 1;
+            level.segments[s as usize].end = k as u32 + 1;
+        }
+        // Pieces with no option at all keep an empty segment at the right place.
+        for s in 1..self.parts {
+            let end = level.segments[s].end.max(level.segments[s - 1].end);
+            level.segments[s].end = end;
+            level.segments[s].start = level.segments[s - 1].end;
         }
         level.len = level.list.len();
-        for s in 1..=self.parts {
-            level.start[s] = level.start[s].max(level.start[s - 1]);
-        }
-        level.placed.iter_mut().for_each(|p| *p = false);
         level.covered = [0; W];
         level.counts.count(&level.list[..level.len]);
     }
@@ -152,26 +163,23 @@ impl<const W: usize> Segmented<W> {
         for w in 0..W {
             child.covered[w] = parent.covered[w] | chosen[w];
         }
-        child.placed.copy_from_slice(&parent.placed);
-        child.placed[segment as usize] = true;
+        child.segments.clear();
+        child
+            .segments
+            .extend(parent.segments.iter().filter(|s| s.piece != segment));
         let covered = child.covered;
         if child.list.len() < parent.len {
             child.list.resize(parent.len, [0; W]);
         }
-        let mut len = 0;
         let mut union = [0u64; W];
-        let mut empty_piece = false;
-        for s in 0..self.parts {
-            child.start[s] = len as u32;
-            if child.placed[s] {
-                continue;
-            }
-            let segment = &parent.list[parent.start[s] as usize..parent.start[s + 1] as usize];
-            let kept = keep_disjoint(segment, &mut child.list[len..], &covered, &mut union);
-            len += kept;
-            empty_piece |= kept == 0;
-        }
-        child.start[self.parts] = len as u32;
+        let (len, empty_piece) = keep_disjoint_segments(
+            self.kernel,
+            &parent.list[..parent.len],
+            &mut child.list,
+            &mut child.segments,
+            &covered,
+            &mut union,
+        );
         child.len = len;
         if empty_piece || uncoverable(&self.cell_mask, &covered, &union) {
             return false;
@@ -185,12 +193,10 @@ impl<const W: usize> Segmented<W> {
     fn choose(&self, d: usize) -> Branch<u32> {
         let level = &self.levels[d];
         let mut piece: Option<(u32, u32)> = None;
-        for s in 0..self.parts {
-            if !level.placed[s] {
-                let n = level.start[s + 1] - level.start[s];
-                if piece.is_none_or(|(_, best)| n <= best) {
-                    piece = Some((s as u32, n));
-                }
+        for s in &level.segments {
+            let n = s.end - s.start;
+            if piece.is_none_or(|(_, best)| n <= best) {
+                piece = Some((s.piece, n));
             }
         }
         let mut open = [0u64; W];
@@ -225,18 +231,19 @@ impl<const W: usize> Segmented<W> {
         let level = &mut self.levels[d];
         level.branch.clear();
         if item as usize >= cells {
-            let s = item as usize - cells;
-            let (a, b) = (level.start[s] as usize, level.start[s + 1] as usize);
+            let piece = (item as usize - cells) as u32;
+            let s = level.segments.iter().find(|s| s.piece == piece);
+            let s = s.expect("the branch piece is not placed");
+            let (a, b) = (s.start as usize, s.end as usize);
             level
                 .branch
-                .extend(level.list[a..b].iter().map(|&m| (s as u32, m)));
+                .extend(level.list[a..b].iter().map(|&m| (piece, m)));
             return;
         }
-        for s in 0..level.placed.len() {
-            let (a, b) = (level.start[s] as usize, level.start[s + 1] as usize);
-            for &m in &level.list[a..b] {
+        for s in &level.segments {
+            for &m in &level.list[s.start as usize..s.end as usize] {
                 if has(&m, item) {
-                    level.branch.push((s as u32, m));
+                    level.branch.push((s.piece, m));
                 }
             }
         }
