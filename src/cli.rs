@@ -51,6 +51,40 @@ enum Command {
     Decode(DecodeArgs),
     /// Count with the DLX and with SAT in every encoding; fail if any two disagree.
     Check(CheckArgs),
+    /// Measure engines and encodings against the DLX: a table, and optionally CSV and SVG.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// Puzzle files or catalog names (default: soma).
+    puzzles: Vec<String>,
+    /// At-most-one encodings for the CNF engines: `all`, or a comma-separated list.
+    #[arg(long, default_value = "product")]
+    amo: String,
+    /// Engines, comma-separated: dlx, bits, sat, sat-cadical, cadical, ganak. The DLX is
+    /// always measured, as the reference for the ratios.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "dlx,bits,sat"
+    )]
+    solvers: Vec<crate::bench::EngineKind>,
+    #[arg(long, value_enum, default_value = "rotations")]
+    symmetry: SymmetryMode,
+    /// Runs of each measurement; the table shows medians with min and max.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
+    /// Seconds after which a count stops (it then reports solutions per second).
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Write the rows as CSV.
+    #[arg(long)]
+    csv: Option<PathBuf>,
+    /// Draw the times as an SVG chart (log scale).
+    #[arg(long)]
+    svg: Option<PathBuf>,
 }
 
 /// The engines `count`, `solve` and `enumerate` can use.
@@ -195,6 +229,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<i32> {
         Command::Dimacs(a) => write_dimacs(a, out),
         Command::Decode(a) => decode(a, out),
         Command::Check(a) => check(a, out),
+        Command::Bench(a) => bench(a, out),
     }
 }
 
@@ -654,6 +689,82 @@ fn list(out: &mut dyn Write) -> Result<i32> {
             }
             Err(err) => writeln!(out, "{:<22} error: {err}", e.name)?,
         }
+    }
+    Ok(0)
+}
+
+fn parse_amos(spec: &str) -> Result<Vec<Amo>> {
+    if spec == "all" {
+        return Ok(Amo::ALL.to_vec());
+    }
+    spec.split(',')
+        .map(|name| {
+            Amo::ALL
+                .into_iter()
+                .find(|a| a.name() == name.trim())
+                .ok_or_else(|| {
+                    let names: Vec<_> = Amo::ALL.iter().map(|a| a.name()).collect();
+                    Error::Usage(format!(
+                        "unknown at-most-one encoding `{name}`: use `all` or some of {}",
+                        names.join(", ")
+                    ))
+                })
+        })
+        .collect()
+}
+
+fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
+    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+        return Err(Error::Usage(format!(
+            "--timeout must be a positive number of seconds, not {}",
+            a.timeout
+        )));
+    }
+    let plan = crate::bench::Plan {
+        puzzles: if a.puzzles.is_empty() {
+            vec!["soma".into()]
+        } else {
+            a.puzzles
+        },
+        amos: parse_amos(&a.amo)?,
+        engines: a.solvers,
+        symmetry: a.symmetry,
+        repeat: a.repeat as usize,
+        timeout: std::time::Duration::from_secs_f64(a.timeout),
+    };
+    writeln!(
+        out,
+        "c polycover {} bench: {} run(s) each, timeout {} s, symmetry {}, one thread per engine",
+        env!("CARGO_PKG_VERSION"),
+        plan.repeat,
+        a.timeout,
+        plan.symmetry.as_str()
+    )?;
+    out.flush()?;
+    let mut failure = None;
+    let rows = crate::bench::run(&plan, &mut |row| {
+        if failure.is_none() {
+            failure = writeln!(out, "{}", crate::bench::table_line(row))
+                .and_then(|_| out.flush())
+                .err();
+        }
+    })?;
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    if let Some(path) = &a.csv {
+        let werr = |e: io::Error| Error::Write {
+            path: path.clone(),
+            source: e,
+        };
+        let mut f = io::BufWriter::new(std::fs::File::create(path).map_err(werr)?);
+        crate::bench::write_csv(&mut f, &rows).map_err(werr)?;
+        f.flush().map_err(werr)?;
+        writeln!(out, "c wrote {}", path.display())?;
+    }
+    if let Some(path) = &a.svg {
+        crate::bench::write_svg(path, &rows)?;
+        writeln!(out, "c wrote {}", path.display())?;
     }
     Ok(0)
 }

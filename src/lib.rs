@@ -21,6 +21,7 @@
 //! assert_eq!(stats.solutions, 480);
 //! ```
 
+pub mod bench;
 pub mod catalog;
 pub mod cli;
 pub mod cnf;

@@ -1,5 +1,6 @@
 //! All integration tests, built as one binary.
 
+mod bench;
 mod cli;
 mod common;
 mod counts;
