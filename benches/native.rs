@@ -1,7 +1,12 @@
-//! Micro-benchmarks of the native path (criterion): building the matrix, computing the
-//! symmetry reduction, and counting Soma with each engine.
+//! Micro-benchmarks (criterion): building the matrix (placement generation), computing
+//! the symmetry reduction, compiling Bedlam's CNF in each at-most-one encoding, and
+//! counting Soma with each native engine and with SAT.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use std::ops::ControlFlow;
+
+use polycover::cnf::{self, Amo};
+use polycover::sat::{self, Backend, Strategy};
 use polycover::solver::{self, RunOptions, Solver};
 use polycover::{Puzzle, Reduction, SymmetryMode};
 
@@ -38,5 +43,51 @@ fn soma(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, placements, soma);
+fn cnf_compile(c: &mut Criterion) {
+    let bedlam = Puzzle::load("bedlam")
+        .unwrap()
+        .compile(SymmetryMode::Rotations)
+        .unwrap();
+    let reduction = Reduction::new(&bedlam.matrix, bedlam.group.clone());
+    let mut group = c.benchmark_group("bedlam cnf");
+    group.sample_size(10);
+    for amo in Amo::ALL {
+        group.bench_function(amo.name(), |b| {
+            b.iter(|| cnf::compile(&bedlam.matrix, &reduction, amo))
+        });
+    }
+    group.finish();
+}
+
+fn soma_sat(c: &mut Criterion) {
+    let soma = Puzzle::load("soma")
+        .unwrap()
+        .compile(SymmetryMode::Rotations)
+        .unwrap();
+    let reduction = Reduction::new(&soma.matrix, soma.group.clone());
+    let formula = cnf::compile(&soma.matrix, &reduction, Amo::Product);
+    let mut group = c.benchmark_group("soma count 480");
+    group.sample_size(10);
+    group.bench_function("sat product (varisat, cubes)", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            sat::for_each_model(
+                &soma.matrix,
+                &reduction,
+                &formula,
+                Backend::Varisat,
+                Strategy::Cubes,
+                &mut |_| {
+                    n += 1;
+                    ControlFlow::Continue(())
+                },
+            )
+            .unwrap();
+            assert_eq!(n, 480);
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, placements, soma, cnf_compile, soma_sat);
 criterion_main!(benches);
