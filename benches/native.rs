@@ -12,7 +12,9 @@ use polycover::{Puzzle, Reduction, SymmetryMode};
 
 fn placements(c: &mut Criterion) {
     let bedlam = Puzzle::load("bedlam").unwrap();
-    let Puzzle::Polycube(p) = &bedlam;
+    let Puzzle::Polycube(p) = &bedlam else {
+        unreachable!("bedlam is a polycube puzzle")
+    };
     c.bench_function("bedlam matrix (4188 placements)", |b| b.iter(|| p.matrix()));
     let compiled = bedlam.compile(SymmetryMode::Rotations).unwrap();
     c.bench_function("bedlam symmetry reduction", |b| {

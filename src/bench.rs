@@ -65,7 +65,8 @@ pub struct Plan {
     pub puzzles: Vec<String>,
     pub amos: Vec<Amo>,
     pub engines: Vec<EngineKind>,
-    pub symmetry: SymmetryMode,
+    /// `None`: each puzzle kind's default.
+    pub symmetry: Option<SymmetryMode>,
     pub repeat: usize,
     pub timeout: Duration,
 }
@@ -168,9 +169,10 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
     for name in &plan.puzzles {
         let puzzle = Puzzle::load(name)?;
         let label = puzzle.name().to_string();
-        let compiled = puzzle.compile(plan.symmetry)?;
+        let mode = plan.symmetry.unwrap_or(puzzle.default_symmetry());
+        let compiled = puzzle.compile(mode)?;
         let reduction = Reduction::new(&compiled.matrix, compiled.group.clone());
-        let dlx = native_row(&label, Solver::Dlx, &puzzle, plan)?;
+        let dlx = native_row(&label, Solver::Dlx, &puzzle, mode, plan)?;
         log(&dlx);
         let reference = dlx.clone();
         rows.push(dlx);
@@ -184,7 +186,7 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
             for amo in amos {
                 let mut row = match (engine, amo) {
                     (EngineKind::Dlx, _) => continue,
-                    (EngineKind::Bits, _) => native_row(&label, Solver::Bits, &puzzle, plan)?,
+                    (EngineKind::Bits, _) => native_row(&label, Solver::Bits, &puzzle, mode, plan)?,
                     (EngineKind::Sat, Some(a)) => {
                         sat_row(&label, Backend::Varisat, a, &compiled, &reduction, plan)?
                     }
@@ -255,14 +257,20 @@ fn peak_mib(pid: Option<u32>) -> Option<f64> {
     Some(kib / 1024.0)
 }
 
-fn native_row(label: &str, solver: Solver, puzzle: &Puzzle, plan: &Plan) -> Result<Row> {
+fn native_row(
+    label: &str,
+    solver: Solver,
+    puzzle: &Puzzle,
+    mode: SymmetryMode,
+    plan: &Plan,
+) -> Result<Row> {
     let mut row = Row::new(label, solver.name(), None);
     let (mut compile, mut first, mut count) = (Vec::new(), Vec::new(), Vec::new());
     let mut peak: f64 = 0.0;
     for _ in 0..plan.repeat.max(1) {
         reset_peak();
         let t = Instant::now();
-        let compiled = puzzle.compile(plan.symmetry)?;
+        let compiled = puzzle.compile(mode)?;
         let reduction = Reduction::new(&compiled.matrix, compiled.group.clone());
         compile.push(t.elapsed().as_secs_f64());
         let t = Instant::now();

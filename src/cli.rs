@@ -53,6 +53,31 @@ enum Command {
     Check(CheckArgs),
     /// Measure engines and encodings against the DLX: a table, and optionally CSV and SVG.
     Bench(BenchArgs),
+    /// Write a random puzzle file.
+    Generate(GenerateArgs),
+}
+
+/// Puzzle kinds `generate` can write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum GenerateKind {
+    /// H coloured cubes with H colours (Instant Insanity).
+    ColoredCubes,
+}
+
+#[derive(Args, Debug)]
+struct GenerateArgs {
+    kind: GenerateKind,
+    /// Number of cubes (and colours), 1 to 26.
+    #[arg(long)]
+    cubes: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Plant a solution, so the instance is solvable.
+    #[arg(long)]
+    solvable: bool,
+    /// Output file, or `-` for standard output.
+    #[arg(short, long, default_value = "-")]
+    output: String,
 }
 
 #[derive(Args, Debug)]
@@ -71,8 +96,9 @@ struct BenchArgs {
         default_value = "dlx,bits,sat"
     )]
     solvers: Vec<crate::bench::EngineKind>,
-    #[arg(long, value_enum, default_value = "rotations")]
-    symmetry: SymmetryMode,
+    /// Default: rotations (polycubes), stack (coloured cubes).
+    #[arg(long, value_enum)]
+    symmetry: Option<SymmetryMode>,
     /// Runs of each measurement; the table shows medians with min and max.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
@@ -116,8 +142,9 @@ struct SatArgs {
 struct DimacsArgs {
     #[command(flatten)]
     puzzle: PuzzleArg,
-    #[arg(long, value_enum, default_value = "rotations")]
-    symmetry: SymmetryMode,
+    /// Default: rotations (polycubes), stack (coloured cubes).
+    #[arg(long, value_enum)]
+    symmetry: Option<SymmetryMode>,
     #[arg(long, value_enum, default_value = "product")]
     amo: Amo,
     /// Projection line for model counters.
@@ -141,8 +168,9 @@ struct DecodeArgs {
 struct CheckArgs {
     #[command(flatten)]
     puzzle: PuzzleArg,
-    #[arg(long, value_enum, default_value = "rotations")]
-    symmetry: SymmetryMode,
+    /// Default: rotations (polycubes), stack (coloured cubes).
+    #[arg(long, value_enum)]
+    symmetry: Option<SymmetryMode>,
     #[arg(long, value_enum, default_value = "varisat")]
     backend: Backend,
 }
@@ -158,8 +186,9 @@ struct SearchArgs {
     #[command(flatten)]
     puzzle: PuzzleArg,
     /// Which solutions count as the same.
-    #[arg(long, value_enum, default_value = "rotations")]
-    symmetry: SymmetryMode,
+    /// Default: rotations (polycubes), stack (coloured cubes).
+    #[arg(long, value_enum)]
+    symmetry: Option<SymmetryMode>,
     /// The engine: `bits` (fast), `dlx` (dancing links, the reference) or `sat`.
     #[arg(long, value_enum, default_value = "bits")]
     solver: Engine,
@@ -230,11 +259,19 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<i32> {
         Command::Decode(a) => decode(a, out),
         Command::Check(a) => check(a, out),
         Command::Bench(a) => bench(a, out),
+        Command::Generate(a) => generate(a, out),
     }
 }
 
+/// Loads and compiles a puzzle, in its kind's default symmetry mode unless told.
+fn compile(spec: &str, mode: Option<SymmetryMode>) -> Result<Compiled> {
+    let puzzle = Puzzle::load(spec)?;
+    let mode = mode.unwrap_or(puzzle.default_symmetry());
+    puzzle.compile(mode)
+}
+
 fn load(args: &SearchArgs) -> Result<Compiled> {
-    Puzzle::load(&args.puzzle.puzzle)?.compile(args.symmetry)
+    compile(&args.puzzle.puzzle, args.symmetry)
 }
 
 fn header(
@@ -473,7 +510,7 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
 }
 
 fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {
-    let c = Puzzle::load(&a.puzzle.puzzle)?.compile(a.symmetry)?;
+    let c = compile(&a.puzzle.puzzle, a.symmetry)?;
     let reduction = Reduction::new(&c.matrix, c.group.clone());
     let formula = cnf::compile(&c.matrix, &reduction, a.amo);
     dimacs::create(&a.output, out, &mut |w| {
@@ -518,7 +555,7 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
 }
 
 fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
-    let c = Puzzle::load(&a.puzzle.puzzle)?.compile(a.symmetry)?;
+    let c = compile(&a.puzzle.puzzle, a.symmetry)?;
     let reduction = Reduction::new(&c.matrix, c.group.clone());
     writeln!(
         out,
@@ -608,7 +645,10 @@ fn write_solution(
 
 fn info(a: PuzzleArg, out: &mut dyn Write) -> Result<i32> {
     let puzzle = Puzzle::load(&a.puzzle)?;
-    let Puzzle::Polycube(p) = &puzzle;
+    let p = match &puzzle {
+        Puzzle::Polycube(p) => p,
+        Puzzle::ColoredCubes(p) => return colored_info(p, out),
+    };
     let matrix = p.matrix();
     let lo = crate::geometry::min_corner(&p.target).unwrap();
     let hi = crate::geometry::max_corner(&p.target).unwrap();
@@ -666,6 +706,47 @@ fn info(a: PuzzleArg, out: &mut dyn Write) -> Result<i32> {
     Ok(0)
 }
 
+fn colored_info(p: &crate::puzzle::ColoredCubes, out: &mut dyn Write) -> Result<i32> {
+    let matrix = p.matrix();
+    writeln!(out, "name        {}", p.name)?;
+    writeln!(out, "file        {}", p.source)?;
+    writeln!(
+        out,
+        "kind        colored-cubes: {} cubes, colours {}",
+        p.height(),
+        p.letters.iter().collect::<String>()
+    )?;
+    writeln!(
+        out,
+        "options     {} (cube, turn) pairs",
+        matrix.num_options()
+    )?;
+    for mode in [SymmetryMode::Stack, SymmetryMode::None] {
+        let g = p.group(&matrix, mode)?;
+        writeln!(
+            out,
+            "group       {} ({} elements)",
+            mode.as_str(),
+            g.order()
+        )?;
+    }
+    for (mode, n) in [("none", p.expect.none), ("stack", p.expect.stack)] {
+        if let Some(n) = n {
+            writeln!(out, "expect      {mode} {n}")?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "cube  faces (left front right back top bottom)  distinct turns"
+    )?;
+    for j in 0..p.height() {
+        let faces: String = p.cubes[j].iter().map(|&c| p.letter(c)).collect();
+        writeln!(out, "{:<4}  {:<44}  {}", j + 1, faces, p.turns_of(j).len())?;
+    }
+    Ok(0)
+}
+
 fn list(out: &mut dyn Write) -> Result<i32> {
     writeln!(
         out,
@@ -683,6 +764,21 @@ fn list(out: &mut dyn Write) -> Result<i32> {
                     e.name,
                     pieces,
                     p.target.len(),
+                    expected,
+                    p.name
+                )?;
+            }
+            Ok(Puzzle::ColoredCubes(p)) => {
+                let expected = p
+                    .expect
+                    .stack
+                    .map_or("?".into(), |n| format!("{n} (stack)"));
+                writeln!(
+                    out,
+                    "{:<22} {:>6} {:>6}  {:<12} {}",
+                    e.name,
+                    p.height(),
+                    "-",
                     expected,
                     p.name
                 )?;
@@ -738,7 +834,7 @@ fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
         env!("CARGO_PKG_VERSION"),
         plan.repeat,
         a.timeout,
-        plan.symmetry.as_str()
+        plan.symmetry.map_or("default", |m| m.as_str())
     )?;
     out.flush()?;
     let mut failure = None;
@@ -766,5 +862,15 @@ fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
         crate::bench::write_svg(path, &rows)?;
         writeln!(out, "c wrote {}", path.display())?;
     }
+    Ok(0)
+}
+
+fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<i32> {
+    let text = match a.kind {
+        GenerateKind::ColoredCubes => {
+            crate::puzzle::colored::generate(a.cubes, a.seed, a.solvable)?
+        }
+    };
+    crate::dimacs::create(&a.output, out, &mut |w| w.write_all(text.as_bytes()))?;
     Ok(0)
 }

@@ -107,6 +107,17 @@ fn write_var_list(w: &mut dyn Write, prefix: &str, n: u32) -> io::Result<()> {
 pub fn describe(puzzle: &Puzzle, matrix: &Matrix, o: u32) -> String {
     match (puzzle, matrix.meaning(o)) {
         (
+            Puzzle::ColoredCubes(p),
+            Meaning::Turn {
+                cube,
+                rotation,
+                faces,
+            },
+        ) => {
+            let faces: String = faces.iter().map(|&c| p.letter(c)).collect();
+            format!("cube{} r{} {}", cube + 1, rotation, faces)
+        }
+        (
             Puzzle::Polycube(p),
             Meaning::Placement {
                 piece,
@@ -128,6 +139,7 @@ pub fn describe(puzzle: &Puzzle, matrix: &Matrix, o: u32) -> String {
                 cells.join(" ")
             )
         }
+        _ => format!("option {o}"),
     }
 }
 

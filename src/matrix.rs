@@ -32,6 +32,14 @@ pub enum Meaning {
         orientation: u32,
         cells: Vec<u32>,
     },
+    /// A coloured cube turned by one of the 24 rotations (`rotation` indexes
+    /// [`crate::puzzle::colored::rotations`]); `faces` are its colours afterwards, in face
+    /// order left, front, right, back, top, bottom.
+    Turn {
+        cube: u32,
+        rotation: u32,
+        faces: [u8; 6],
+    },
 }
 
 /// A row of the matrix, borrowed.

@@ -6,11 +6,18 @@
 //!
 //! JSON lines: one object per solution, `{"index": n, "placements": [{"piece", "label",
 //! "orientation", "cells"}...], "layers": [[row, ...], ...]}`.
+//!
+//! Coloured cubes: one line per cube, bottom of the page = bottom of the column, with its
+//! colours on the four sides (so each side of the column reads down a column of text),
+//! top and bottom, and its turn: which of the cube's original faces is now on top and
+//! which at the front. JSON: `{"index", "sides": {"left": "..", ..}, "cubes": [{"cube",
+//! "given", "turned", "top_was", "front_was"}...]}`.
 
 use serde_json::json;
 
 use crate::geometry::{max_corner, min_corner};
 use crate::matrix::{Matrix, Meaning};
+use crate::puzzle::colored::{self, ColoredCubes, FACES};
 use crate::puzzle::{Polycube, Puzzle};
 
 /// The layers of a solution, one `Vec` of rows per z.
@@ -66,7 +73,45 @@ pub fn text(puzzle: &Puzzle, matrix: &Matrix, solution: &[u32]) -> String {
             }
             out
         }
+        Puzzle::ColoredCubes(p) => colored_text(p, matrix, solution),
     }
+}
+
+/// For each cube of the column: (cube number from 1, given, turned, top was, front was).
+fn turned_cubes(
+    p: &ColoredCubes,
+    matrix: &Matrix,
+    solution: &[u32],
+) -> Vec<(usize, String, String, &'static str, &'static str)> {
+    let rotations = colored::rotations();
+    let word = |faces: &[u8; 6]| faces.iter().map(|&c| p.letter(c)).collect::<String>();
+    p.column(matrix, solution)
+        .iter()
+        .enumerate()
+        .map(|(j, (rotation, faces))| {
+            let t = rotations[*rotation as usize];
+            (
+                j + 1,
+                word(&p.cubes[j]),
+                word(faces),
+                FACES[t[4] as usize],
+                FACES[t[1] as usize],
+            )
+        })
+        .collect()
+}
+
+fn colored_text(p: &ColoredCubes, matrix: &Matrix, solution: &[u32]) -> String {
+    let mut out =
+        String::from("cube  left front right back  top bottom  given   top was  front was\n");
+    for (j, given, turned, top, front) in turned_cubes(p, matrix, solution) {
+        let f: Vec<char> = turned.chars().collect();
+        out += &format!(
+            "{j:<4}  {:<4} {:<5} {:<5} {:<4}  {:<3} {:<6}  {given}  {top:<7}  {front}\n",
+            f[0], f[1], f[2], f[3], f[4], f[5]
+        );
+    }
+    out
 }
 
 /// One JSON object for a solution.
@@ -80,7 +125,10 @@ pub fn json(puzzle: &Puzzle, matrix: &Matrix, solution: &[u32], index: u64) -> s
                         piece,
                         orientation,
                         cells,
-                    } = matrix.meaning(o);
+                    } = matrix.meaning(o)
+                    else {
+                        unreachable!("a polycube matrix holds placements only")
+                    };
                     let piece = &p.pieces[*piece as usize];
                     json!({
                         "piece": piece.name.to_string(),
@@ -91,6 +139,19 @@ pub fn json(puzzle: &Puzzle, matrix: &Matrix, solution: &[u32], index: u64) -> s
                 })
                 .collect();
             json!({ "index": index, "placements": placements, "layers": layers(p, matrix, solution) })
+        }
+        Puzzle::ColoredCubes(p) => {
+            let cubes = turned_cubes(p, matrix, solution);
+            let side = |f: usize| -> String {
+                cubes.iter().map(|c| c.2.chars().nth(f).unwrap()).collect()
+            };
+            json!({
+                "index": index,
+                "sides": {"left": side(0), "front": side(1), "right": side(2), "back": side(3)},
+                "cubes": cubes.iter().map(|(j, given, turned, top, front)| json!({
+                    "cube": j, "given": given, "turned": turned, "top_was": top, "front_was": front,
+                })).collect::<Vec<_>>(),
+            })
         }
     }
 }

@@ -124,3 +124,34 @@ fn reflections_of_a_chiral_set() {
         stderr(&out)
     );
 }
+
+#[test]
+fn cube_with_the_wrong_number_of_faces() {
+    rejects("cubes-wrong-length.toml", &[":4:", "cube 2", "has 5 faces"]);
+}
+
+#[test]
+fn more_cubes_than_colour_letters() {
+    rejects("cubes-too-many-colours.toml", &["27 cubes", "at most 26"]);
+}
+
+#[test]
+fn colour_seen_fewer_than_four_times() {
+    rejects(
+        "cubes-rare-colour.toml",
+        &["colour C appears 3 time(s)", "no solution"],
+    );
+}
+
+#[test]
+fn missing_cubes_key() {
+    rejects("cubes-missing.toml", &["missing field `cubes`"]);
+}
+
+#[test]
+fn colour_that_is_not_a_letter() {
+    rejects(
+        "cubes-not-a-letter.toml",
+        &[":3:", "cube 2", "not a capital letter"],
+    );
+}

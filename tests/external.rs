@@ -75,6 +75,28 @@ fn cadical_solves_bedlam_and_decode_accepts_it() {
     assert_eq!(letters.len(), 64);
 }
 
+/// A coloured-cube puzzle goes through the same DIMACS and decode path.
+#[test]
+fn cadical_solves_a_coloured_cube_puzzle_and_decode_accepts_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dimacs(dir.path(), "hesselink-5", &[]);
+    let out = Command::new(tool("cadical"))
+        .args(["-q", &cnf])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer = dir.path().join("h5.answer");
+    std::fs::write(&answer, &out.stdout).unwrap();
+    let decoded = polycover(&["decode", "hesselink-5", "--model", answer.to_str().unwrap()]);
+    assert_eq!(decoded.status.code(), Some(10), "{}", stderr(&decoded));
+    assert!(stdout(&decoded).contains("AEDDEA"), "{}", stdout(&decoded));
+}
+
 /// CryptoMiniSat enumerates the models projected on `c ind`; their number is the count.
 #[test]
 fn cryptominisat_enumerates_the_projected_models() {

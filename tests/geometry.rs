@@ -8,6 +8,7 @@ use crate::common::*;
 fn polycube(name: &str) -> Polycube {
     match Puzzle::load(name).unwrap() {
         Puzzle::Polycube(p) => p,
+        other => panic!("{name} is not a polycube puzzle: {}", other.name()),
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod bench;
 mod cli;
+mod colored;
 mod common;
 mod counts;
 mod errors;

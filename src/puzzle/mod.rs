@@ -6,6 +6,7 @@
 //! [`Compiled`], and a renderer for solutions. Nothing downstream of [`Compiled`] knows
 //! which kind it came from, except the renderers.
 
+pub mod colored;
 pub mod polycube;
 mod toml_util;
 
@@ -16,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::matrix::Matrix;
 use crate::symmetry::Group;
 
+pub use colored::ColoredCubes;
 pub use polycube::Polycube;
 
 /// Which solutions count as "the same".
@@ -28,6 +30,9 @@ pub enum SymmetryMode {
     /// Rotations and mirror images of the target are the same; the piece set must be its
     /// own mirror image.
     Reflections,
+    /// Coloured cubes: columns that differ by a turn of the whole stack (about the
+    /// vertical axis, or upside down) are the same (their default).
+    Stack,
 }
 
 impl SymmetryMode {
@@ -36,6 +41,7 @@ impl SymmetryMode {
             SymmetryMode::None => "none",
             SymmetryMode::Rotations => "rotations",
             SymmetryMode::Reflections => "reflections",
+            SymmetryMode::Stack => "stack",
         }
     }
 }
@@ -44,6 +50,7 @@ impl SymmetryMode {
 #[derive(Clone, Debug)]
 pub enum Puzzle {
     Polycube(Polycube),
+    ColoredCubes(ColoredCubes),
 }
 
 /// Published counts from a puzzle file's `[expect]` table.
@@ -53,6 +60,7 @@ pub struct Expect {
     pub rotations: Option<u64>,
     pub reflections: Option<u64>,
     pub none: Option<u64>,
+    pub stack: Option<u64>,
 }
 
 impl Expect {
@@ -61,6 +69,7 @@ impl Expect {
             SymmetryMode::None => self.none,
             SymmetryMode::Rotations => self.rotations,
             SymmetryMode::Reflections => self.reflections,
+            SymmetryMode::Stack => self.stack,
         }
     }
 }
@@ -79,18 +88,29 @@ impl Puzzle {
     pub fn name(&self) -> &str {
         match self {
             Puzzle::Polycube(p) => &p.name,
+            Puzzle::ColoredCubes(p) => &p.name,
+        }
+    }
+
+    /// The symmetry mode used when none is asked for.
+    pub fn default_symmetry(&self) -> SymmetryMode {
+        match self {
+            Puzzle::Polycube(_) => SymmetryMode::Rotations,
+            Puzzle::ColoredCubes(_) => SymmetryMode::Stack,
         }
     }
 
     pub fn expect(&self) -> &Expect {
         match self {
             Puzzle::Polycube(p) => &p.expect,
+            Puzzle::ColoredCubes(p) => &p.expect,
         }
     }
 
     pub fn compile(&self, mode: SymmetryMode) -> Result<Compiled> {
         match self {
             Puzzle::Polycube(p) => p.compile(mode),
+            Puzzle::ColoredCubes(p) => p.compile(mode),
         }
     }
 
@@ -109,9 +129,14 @@ impl Puzzle {
         }
         match table.get("kind").map(|k| k.as_str()) {
             None | Some(Some("polycubes")) => Ok(Puzzle::Polycube(Polycube::parse(source, text)?)),
+            Some(Some("colored-cubes")) => {
+                Ok(Puzzle::ColoredCubes(ColoredCubes::parse(source, text)?))
+            }
             Some(Some(other)) => Err(Error::puzzle(
                 source,
-                format!("unknown puzzle kind \"{other}\" (known: \"polycubes\")"),
+                format!(
+                    "unknown puzzle kind \"{other}\" (known: \"polycubes\", \"colored-cubes\")"
+                ),
             )),
             Some(None) => Err(Error::puzzle(source, "`kind` must be a string")),
         }

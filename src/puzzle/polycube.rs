@@ -493,6 +493,12 @@ impl Polycube {
             SymmetryMode::None => return Ok(Group::trivial(matrix)),
             SymmetryMode::Rotations => Isometry::rotations(),
             SymmetryMode::Reflections => Isometry::all(),
+            SymmetryMode::Stack => {
+                return Err(Error::Usage(format!(
+                    "{}: --symmetry stack is for coloured cubes; polycube puzzles use none, rotations or reflections",
+                    self.source
+                )))
+            }
         };
         let partners = match mode {
             SymmetryMode::Reflections => self.mirror_partners().map_err(|i| {
@@ -507,8 +513,9 @@ impl Polycube {
         };
         let n = self.target.len() as u32;
         let lookup: HashMap<(u32, &[u32]), u32> = (0..matrix.num_options() as u32)
-            .map(|o| match matrix.meaning(o) {
-                Meaning::Placement { piece, cells, .. } => ((*piece, cells.as_slice()), o),
+            .filter_map(|o| match matrix.meaning(o) {
+                Meaning::Placement { piece, cells, .. } => Some(((*piece, cells.as_slice()), o)),
+                _ => None,
             })
             .collect();
         let mut elements = Vec::new();
@@ -525,7 +532,9 @@ impl Polycube {
             let mut options = Vec::with_capacity(matrix.num_options());
             let mut image = Vec::new();
             for o in 0..matrix.num_options() as u32 {
-                let Meaning::Placement { piece, cells, .. } = matrix.meaning(o);
+                let Meaning::Placement { piece, cells, .. } = matrix.meaning(o) else {
+                    unreachable!("a polycube matrix holds placements only")
+                };
                 image.clear();
                 image.extend(cells.iter().map(|&c| cell_perm[c as usize]));
                 image.sort_unstable();
@@ -563,7 +572,9 @@ impl Polycube {
     pub fn fill(&self, matrix: &Matrix, solution: &[u32]) -> Vec<char> {
         let mut fill = vec!['?'; self.target.len()];
         for &o in solution {
-            let Meaning::Placement { piece, cells, .. } = matrix.meaning(o);
+            let Meaning::Placement { piece, cells, .. } = matrix.meaning(o) else {
+                continue;
+            };
             for &c in cells {
                 fill[c as usize] = self.pieces[*piece as usize].name;
             }

@@ -1,0 +1,525 @@
+//! Coloured-cube stacking (Instant Insanity, generalised to H cubes and H colours), as an
+//! exact cover.
+//!
+//! A cube is six colours in face order left, front, right, back, top, bottom (Hesselink's
+//! numbering 0..6). A *turn* of a cube is one of the 24 rotations, acting on that string.
+//!
+//! The matrix (so that every engine, the CNF compiler and the symmetry code are reused):
+//! - items `f * H + c`: side `f` (0 left, 1 front, 2 right, 3 back) shows colour `c`; then
+//!   items `4H + j`: cube `j` is turned. All unit items; sides before cubes, so the
+//!   engines' tie rule prefers a cube, as it prefers a piece.
+//! - options: (cube, turn) for each *distinct* turned string of the cube; it covers its
+//!   cube and its four (side, colour) items. A turn that shows one colour on two sides
+//!   (left and right, say) is still an option: those are two different items. Hesselink's
+//!   own first cube, AEDDEA, shows a colour twice in every turn.
+//!
+//! Invariants: the colours of a puzzle are exactly `0..H` (letters in alphabetical order),
+//! each appears at least four times; the options of one cube are distinct strings, so
+//! no two options cover the same items.
+//!
+//! Symmetry ("stack"): the 8 rotations that keep the column's axis vertical (turn it about
+//! the vertical axis, turn it upside down), applied to every cube at once. They fix every
+//! cube item and permute the sides, so [`crate::symmetry::Reduction`] pins a cube.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{toml_util, Compiled, Expect, SymmetryMode};
+use crate::error::{Error, Result};
+use crate::matrix::{Item, Matrix, Meaning};
+use crate::symmetry::{Group, Symmetry};
+
+/// Face names in Hesselink's order.
+pub const FACES: [&str; 6] = ["left", "front", "right", "back", "top", "bottom"];
+
+/// A rotation as a permutation of face positions: the turned string is
+/// `new[i] = old[p[i]]`.
+pub type Turn = [u8; 6];
+
+/// A quarter turn about the vertical axis: each side shows what its left neighbour showed.
+const QUARTER: Turn = [1, 2, 3, 0, 4, 5];
+/// A third of a turn about a body diagonal: it cycles the three axes.
+const THIRD: Turn = [1, 5, 3, 4, 2, 0];
+/// A half turn about the left-right axis: front and back swap, top and bottom swap.
+const FLIP: Turn = [0, 3, 2, 1, 5, 4];
+
+fn compose(a: &Turn, b: &Turn) -> Turn {
+    // Apply `b`, then `a`: new[i] = mid[a[i]] = old[b[a[i]]].
+    std::array::from_fn(|i| b[a[i] as usize])
+}
+
+/// The closure of `generators`, identity first, in a fixed breadth-first order.
+fn closure(generators: &[Turn]) -> Vec<Turn> {
+    let mut out = vec![[0, 1, 2, 3, 4, 5]];
+    let mut k = 0;
+    while k < out.len() {
+        for g in generators {
+            let t = compose(g, &out[k]);
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        k += 1;
+    }
+    out
+}
+
+/// The 24 rotations of a cube.
+pub fn rotations() -> Vec<Turn> {
+    closure(&[QUARTER, THIRD])
+}
+
+/// The 8 rotations of the whole stack that keep it vertical.
+pub fn stack_rotations() -> Vec<Turn> {
+    closure(&[QUARTER, FLIP])
+}
+
+pub fn turn(cube: &[u8; 6], t: &Turn) -> [u8; 6] {
+    std::array::from_fn(|i| cube[t[i] as usize])
+}
+
+#[derive(Clone, Debug)]
+pub struct ColoredCubes {
+    pub source: String,
+    pub name: String,
+    /// Each cube's colours (indices into `letters`) in face order.
+    pub cubes: Vec<[u8; 6]>,
+    /// The colour letters, in order.
+    pub letters: Vec<char>,
+    pub expect: Expect,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    name: Option<String>,
+    #[allow(dead_code)]
+    kind: String,
+    cubes: Spanned<Vec<Spanned<String>>>,
+    #[serde(default)]
+    expect: Expect,
+}
+
+impl ColoredCubes {
+    pub fn parse(source: &str, text: &str) -> Result<ColoredCubes> {
+        let raw: Raw = toml::from_str(text).map_err(|e| toml_util::error(source, text, &e))?;
+        let at = |span: std::ops::Range<usize>| toml_util::line(source, text, span);
+        if raw.cubes.get_ref().is_empty() {
+            return Err(Error::puzzle(at(raw.cubes.span()), "`cubes` is empty"));
+        }
+        let h = raw.cubes.get_ref().len();
+        if h > 26 {
+            return Err(Error::puzzle(
+                at(raw.cubes.span()),
+                format!("{h} cubes need {h} colours, but colours are the letters A to Z: at most 26 cubes"),
+            ));
+        }
+        let mut letters: Vec<char> = Vec::new();
+        for (j, s) in raw.cubes.get_ref().iter().enumerate() {
+            let faces: Vec<char> = s.get_ref().chars().collect();
+            if faces.len() != 6 {
+                return Err(Error::puzzle(
+                    at(s.span()),
+                    format!(
+                        "cube {} (\"{}\") has {} faces; write six colour letters, in the order left, front, right, back, top, bottom",
+                        j + 1,
+                        s.get_ref(),
+                        faces.len()
+                    ),
+                ));
+            }
+            if let Some(bad) = faces.iter().find(|c| !c.is_ascii_uppercase()) {
+                return Err(Error::puzzle(
+                    at(s.span()),
+                    format!(
+                        "cube {} (\"{}\"): colour {bad:?} is not a capital letter A to Z",
+                        j + 1,
+                        s.get_ref()
+                    ),
+                ));
+            }
+            letters.extend(faces);
+        }
+        let mut count: HashMap<char, usize> = HashMap::new();
+        for &c in &letters {
+            *count.entry(c).or_default() += 1;
+        }
+        let mut colours: Vec<char> = count.keys().copied().collect();
+        colours.sort_unstable();
+        if colours.len() != h {
+            return Err(Error::puzzle(
+                at(raw.cubes.span()),
+                format!(
+                    "{h} cubes use {} colours ({}): each side of the column has {h} faces and must show every colour once, so there must be exactly {h}",
+                    colours.len(),
+                    colours.iter().collect::<String>()
+                ),
+            ));
+        }
+        if let Some(c) = colours.iter().find(|c| count[c] < 4) {
+            return Err(Error::puzzle(
+                at(raw.cubes.span()),
+                format!(
+                    "colour {c} appears {} time(s), but each of the four sides must show it: the puzzle has no solution",
+                    count[c]
+                ),
+            ));
+        }
+        let index: HashMap<char, u8> = colours
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| (c, k as u8))
+            .collect();
+        let cubes = raw
+            .cubes
+            .get_ref()
+            .iter()
+            .map(|s| {
+                let f: Vec<u8> = s.get_ref().chars().map(|c| index[&c]).collect();
+                std::array::from_fn(|i| f[i])
+            })
+            .collect();
+        Ok(ColoredCubes {
+            source: source.to_string(),
+            name: raw.name.unwrap_or_else(|| "coloured cubes".into()),
+            cubes,
+            letters: colours,
+            expect: raw.expect,
+        })
+    }
+
+    pub fn height(&self) -> usize {
+        self.cubes.len()
+    }
+
+    /// The distinct turns of cube `j`, as (rotation index, turned colours): a cube with a
+    /// symmetric colouring has fewer than 24.
+    pub fn turns_of(&self, j: usize) -> Vec<(u32, [u8; 6])> {
+        let mut seen = Vec::new();
+        let mut out = Vec::new();
+        for (k, t) in rotations().iter().enumerate() {
+            let w = turn(&self.cubes[j], t);
+            if !seen.contains(&w) {
+                seen.push(w);
+                out.push((k as u32, w));
+            }
+        }
+        out
+    }
+
+    pub fn matrix(&self) -> Matrix {
+        let h = self.height();
+        let mut items: Vec<Item> = (0..4)
+            .flat_map(|f| {
+                self.letters.iter().map(move |c| Item {
+                    name: format!("{}={c}", FACES[f]),
+                    multiplicity: 1,
+                })
+            })
+            .collect();
+        items.extend((0..h).map(|j| Item {
+            name: format!("cube{}", j + 1),
+            multiplicity: 1,
+        }));
+        let mut m = Matrix::new(items);
+        for j in 0..h {
+            for (rotation, faces) in self.turns_of(j) {
+                let mut row: Vec<u32> =
+                    (0..4).map(|f| (f * h + faces[f] as usize) as u32).collect();
+                row.push((4 * h + j) as u32);
+                m.push_option(
+                    &row,
+                    Meaning::Turn {
+                        cube: j as u32,
+                        rotation,
+                        faces,
+                    },
+                );
+            }
+        }
+        m
+    }
+
+    pub fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
+        match mode {
+            SymmetryMode::None => return Ok(Group::trivial(matrix)),
+            SymmetryMode::Stack => {}
+            other => {
+                return Err(Error::Usage(format!(
+                    "{}: coloured cubes count with --symmetry stack (the default) or none, not {}",
+                    self.source,
+                    other.as_str()
+                )))
+            }
+        }
+        let h = self.height();
+        let lookup: HashMap<(u32, [u8; 6]), u32> = (0..matrix.num_options() as u32)
+            .filter_map(|o| match matrix.meaning(o) {
+                Meaning::Turn { cube, faces, .. } => Some(((*cube, *faces), o)),
+                _ => None,
+            })
+            .collect();
+        let mut elements = Vec::new();
+        for s in stack_rotations() {
+            // The colour at side p[i] moves to side i.
+            let mut items: Vec<u32> = (0..matrix.num_items() as u32).collect();
+            for (i, &from) in s.iter().take(4).enumerate() {
+                for c in 0..h {
+                    items[from as usize * h + c] = (i * h + c) as u32;
+                }
+            }
+            let options = (0..matrix.num_options() as u32)
+                .map(|o| match matrix.meaning(o) {
+                    Meaning::Turn { cube, faces, .. } => lookup[&(*cube, turn(faces, &s))],
+                    _ => unreachable!("a coloured-cube matrix holds turns only"),
+                })
+                .collect();
+            elements.push(Symmetry {
+                items,
+                options,
+                name: format!("stack turn {s:?}"),
+            });
+        }
+        let group = Group::new(elements);
+        debug_assert_eq!(group.validate(matrix), Ok(()));
+        Ok(group)
+    }
+
+    pub fn compile(&self, mode: SymmetryMode) -> Result<Compiled> {
+        let matrix = self.matrix();
+        let group = self.group(&matrix, mode)?;
+        Ok(Compiled {
+            puzzle: super::Puzzle::ColoredCubes(self.clone()),
+            mode,
+            matrix,
+            group,
+        })
+    }
+
+    /// The turned cubes of a solution, in column order.
+    pub fn column(&self, matrix: &Matrix, solution: &[u32]) -> Vec<(u32, [u8; 6])> {
+        let mut column = vec![(0, [0u8; 6]); self.height()];
+        for &o in solution {
+            if let Meaning::Turn {
+                cube,
+                rotation,
+                faces,
+            } = matrix.meaning(o)
+            {
+                column[*cube as usize] = (*rotation, *faces);
+            }
+        }
+        column
+    }
+
+    pub fn letter(&self, c: u8) -> char {
+        self.letters[c as usize]
+    }
+}
+
+/// Hesselink's staged search, an independent count of the raw solutions (every turn of
+/// every cube, no symmetry): first choose each cube's vertical axis and keep the columns
+/// whose sides show each colour four times, then each cube's quarter turn (the last cube
+/// fixed) checking the left and right sides, then each cube's half turn (the last cube
+/// fixed) checking the front and back. That finds one solution per orbit of the 8 stack
+/// rotations when those act freely; the raw count is recovered by applying the 8 stack
+/// rotations to each solution found and counting distinct columns.
+pub fn staged_raw_count(cubes: &[[u8; 6]]) -> u64 {
+    let h = cubes.len();
+    let mut found: std::collections::HashSet<Vec<[u8; 6]>> = Default::default();
+    let axes = [[0, 1, 2, 3, 4, 5], THIRD, compose(&THIRD, &THIRD)];
+    let quarters = closure(&[QUARTER]);
+    let halves = closure(&[FLIP]);
+    let mut column = cubes.to_vec();
+    let sides_ok = |col: &[[u8; 6]], f: usize| {
+        let mut seen = 0u32;
+        col.iter().all(|c| {
+            let bit = 1 << c[f];
+            let fresh = seen & bit == 0;
+            seen |= bit;
+            fresh
+        })
+    };
+    // Stage 1: every choice of vertical axis per cube.
+    let mut e = vec![0usize; h];
+    loop {
+        for j in 0..h {
+            column[j] = turn(&cubes[j], &axes[e[j]]);
+        }
+        let mut count = vec![0u32; h];
+        for c in &column {
+            for &x in &c[..4] {
+                count[x as usize] += 1;
+            }
+        }
+        if count.iter().all(|&n| n == 4) {
+            stage2(&column, &quarters, &halves, &sides_ok, &mut found);
+        }
+        let mut j = 0;
+        while j < h && e[j] == 2 {
+            e[j] = 0;
+            j += 1;
+        }
+        if j == h {
+            break;
+        }
+        e[j] += 1;
+    }
+    // Each found solution stands for its orbit under the stack rotations.
+    let stack = stack_rotations();
+    let mut all: std::collections::HashSet<Vec<[u8; 6]>> = Default::default();
+    for s in &found {
+        for g in &stack {
+            all.insert(s.iter().map(|c| turn(c, g)).collect());
+        }
+    }
+    all.len() as u64
+}
+
+fn stage2(
+    y: &[[u8; 6]],
+    quarters: &[Turn],
+    halves: &[Turn],
+    sides_ok: &dyn Fn(&[[u8; 6]], usize) -> bool,
+    found: &mut std::collections::HashSet<Vec<[u8; 6]>>,
+) {
+    let h = y.len();
+    let mut f = vec![0usize; h];
+    loop {
+        let z: Vec<[u8; 6]> = (0..h).map(|j| turn(&y[j], &quarters[f[j]])).collect();
+        if sides_ok(&z, 0) && sides_ok(&z, 2) {
+            let mut g = vec![0usize; h];
+            loop {
+                let w: Vec<[u8; 6]> = (0..h).map(|j| turn(&z[j], &halves[g[j]])).collect();
+                if sides_ok(&w, 1) && sides_ok(&w, 3) {
+                    found.insert(w);
+                }
+                let mut j = 0;
+                while j + 1 < h && g[j] == 1 {
+                    g[j] = 0;
+                    j += 1;
+                }
+                if j + 1 >= h {
+                    break;
+                }
+                g[j] += 1;
+            }
+        }
+        let mut j = 0;
+        while j + 1 < h && f[j] == 3 {
+            f[j] = 0;
+            j += 1;
+        }
+        if j + 1 >= h {
+            break;
+        }
+        f[j] += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rotation_groups_have_24_and_8_elements() {
+        assert_eq!(rotations().len(), 24);
+        assert_eq!(stack_rotations().len(), 8);
+        // Every stack rotation keeps top and bottom on the vertical axis.
+        assert!(stack_rotations().iter().all(|t| t[4] >= 4 && t[5] >= 4));
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that a seed names the same instance on every
+/// machine and every version.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn shuffle<T>(&mut self, xs: &mut [T]) {
+        for k in (1..xs.len()).rev() {
+            xs.swap(k, self.below(k + 1));
+        }
+    }
+}
+
+/// A random instance with `h` cubes and `h` colours, as puzzle-file text. With `solvable`,
+/// a solution is planted: each side of a column is a random permutation of the colours,
+/// top and bottom are random, and then every cube is given a random turn. Without it the
+/// faces are random; instances that the parser would reject (a colour missing or seen
+/// fewer than four times) are redrawn.
+pub fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
+    if !(1..=26).contains(&h) {
+        return Err(Error::Usage(format!(
+            "--cubes must be between 1 and 26 (one colour letter per cube), not {h}"
+        )));
+    }
+    let mut rng = SplitMix(seed);
+    let rotations = rotations();
+    let cubes: Vec<[u8; 6]> = loop {
+        let cubes: Vec<[u8; 6]> = if solvable {
+            let mut sides: Vec<Vec<u8>> = (0..4).map(|_| (0..h as u8).collect()).collect();
+            for s in &mut sides {
+                rng.shuffle(s);
+            }
+            (0..h)
+                .map(|j| {
+                    let solved = [
+                        sides[0][j],
+                        sides[1][j],
+                        sides[2][j],
+                        sides[3][j],
+                        rng.below(h) as u8,
+                        rng.below(h) as u8,
+                    ];
+                    turn(&solved, &rotations[rng.below(24)])
+                })
+                .collect()
+        } else {
+            (0..h)
+                .map(|_| std::array::from_fn(|_| rng.below(h) as u8))
+                .collect()
+        };
+        let mut count = vec![0; h];
+        for c in &cubes {
+            for &x in c {
+                count[x as usize] += 1;
+            }
+        }
+        if count.iter().all(|&n| n >= 4) {
+            break cubes;
+        }
+    };
+    let words: Vec<String> = cubes
+        .iter()
+        .map(|c| {
+            format!(
+                "\"{}\"",
+                c.iter().map(|&x| (b'A' + x) as char).collect::<String>()
+            )
+        })
+        .collect();
+    Ok(format!(
+        "# polycover generate colored-cubes --cubes {h} --seed {seed}{}\n\
+         name = \"random {h} cubes, seed {seed}{}\"\n\
+         kind = \"colored-cubes\"\n\
+         # faces: left, front, right, back, top, bottom\n\
+         cubes = [{}]\n",
+        if solvable { " --solvable" } else { "" },
+        if solvable { ", planted solution" } else { "" },
+        words.join(", ")
+    ))
+}
