@@ -365,7 +365,7 @@ fn sat_row(
         let deadline = t + plan.timeout;
         let mut stopped = false;
         let mut models = 0u64;
-        sat::for_each_model(
+        let stats = sat::for_each_model_with_progress(
             &c.matrix,
             r,
             &formula,
@@ -379,7 +379,10 @@ fn sat_row(
                 models += 1;
                 ControlFlow::Continue(())
             },
+            None,
+            Some(deadline),
         )?;
+        stopped |= stats.stopped;
         count.push(t.elapsed().as_secs_f64());
         row.solutions = Some(models);
         row.complete = !stopped;

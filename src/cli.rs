@@ -401,6 +401,7 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
                 ControlFlow::Continue(())
             },
             Some(&progress),
+            None,
         )?;
         let secs = start.elapsed().as_secs_f64();
         writeln!(

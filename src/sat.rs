@@ -183,6 +183,8 @@ pub struct SatStats {
     pub models: u64,
     pub solver_calls: u64,
     pub cubes: u64,
+    /// The deadline passed before the enumeration was complete.
+    pub stopped: bool,
 }
 
 /// Calls `f` with each model's solution (sorted options of `matrix`); `Break` stops.
@@ -194,10 +196,13 @@ pub fn for_each_model(
     strategy: Strategy,
     f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
 ) -> Result<SatStats> {
-    for_each_model_with_progress(matrix, reduction, formula, which, strategy, f, None)
+    for_each_model_with_progress(matrix, reduction, formula, which, strategy, f, None, None)
 }
 
-/// [`for_each_model`], calling `progress(finished cubes, all cubes)` after each cube.
+/// [`for_each_model`], calling `progress(finished cubes, all cubes)` after each cube, and
+/// stopping (with `stopped` set) at the first solver call after `deadline`: one call can
+/// overrun it, since the solvers cannot be interrupted from outside.
+#[allow(clippy::too_many_arguments)]
 pub fn for_each_model_with_progress(
     matrix: &Matrix,
     reduction: &Reduction,
@@ -206,6 +211,7 @@ pub fn for_each_model_with_progress(
     strategy: Strategy,
     f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     progress: Option<&dyn Fn(usize, usize)>,
+    deadline: Option<std::time::Instant>,
 ) -> Result<SatStats> {
     let mut solver = backend(which, formula)?;
     let mut stats = SatStats::default();
@@ -223,6 +229,10 @@ pub fn for_each_model_with_progress(
         let mut assumptions: Vec<i32> = cube.iter().map(|&o| o as i32 + 1).collect();
         assumptions.push(activation);
         loop {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                stats.stopped = true;
+                return Ok(stats);
+            }
             stats.solver_calls += 1;
             let Some(mut solution) = solver.solve(&assumptions, formula.num_primary)? else {
                 break;

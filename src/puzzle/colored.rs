@@ -419,19 +419,6 @@ fn stage2(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_rotation_groups_have_24_and_8_elements() {
-        assert_eq!(rotations().len(), 24);
-        assert_eq!(stack_rotations().len(), 8);
-        // Every stack rotation keeps top and bottom on the vertical axis.
-        assert!(stack_rotations().iter().all(|t| t[4] >= 4 && t[5] >= 4));
-    }
-}
-
 /// A small seeded generator (SplitMix64), so that a seed names the same instance on every
 /// machine and every version.
 struct SplitMix(u64);
@@ -522,4 +509,17 @@ pub fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
         if solvable { ", planted solution" } else { "" },
         words.join(", ")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rotation_groups_have_24_and_8_elements() {
+        assert_eq!(rotations().len(), 24);
+        assert_eq!(stack_rotations().len(), 8);
+        // Every stack rotation keeps top and bottom on the vertical axis.
+        assert!(stack_rotations().iter().all(|t| t[4] >= 4 && t[5] >= 4));
+    }
 }
