@@ -3,11 +3,12 @@
 //! Data flows one way:
 //!
 //! ```text
-//! puzzle file (TOML) --parse--> Puzzle --compile--> Compiled { Matrix, Group }
+//! puzzle file (TOML) --parse--> Puzzle (polycubes | coloured cubes)
+//!                                   --compile--> Compiled { Matrix, Group }
 //!                                                        |
 //!                       Reduction (symmetry, computed once)
 //!                                                        |
-//!                          engines: DLX (reference), bitset
+//!          engines: DLX (reference), bitset, CNF -> SAT / DIMACS, bench
 //! ```
 //!
 //! A puzzle kind plugs in by compiling to a [`Matrix`] with its symmetry [`Group`]; an
