@@ -271,17 +271,16 @@ fn native_row(
     plan: &Plan,
 ) -> Result<Row> {
     let mut row = Row::new(label, solver.name(), None);
-    let (mut compile, mut first, mut count) = (Vec::new(), Vec::new(), Vec::new());
-    let mut peak: f64 = 0.0;
+    let mut samples = Samples::default();
     for _ in 0..plan.repeat.max(1) {
         reset_peak();
         let t = Instant::now();
         let compiled = puzzle.compile(mode)?;
         let reduction = Reduction::new(&compiled.matrix, compiled.group.clone());
-        compile.push(t.elapsed().as_secs_f64());
+        samples.compile.push(t.elapsed().as_secs_f64());
         let t = Instant::now();
         if solver::first(&reduction, solver).is_some() {
-            first.push(t.elapsed().as_secs_f64());
+            samples.first.push(t.elapsed().as_secs_f64());
         }
         let t = Instant::now();
         let deadline = t + plan.timeout;
@@ -293,19 +292,39 @@ fn native_row(
             }
             ControlFlow::Continue(())
         });
-        count.push(t.elapsed().as_secs_f64());
+        samples.count.push(t.elapsed().as_secs_f64());
         row.solutions = Some(stats.solutions - stopped as u64);
         row.complete = !stopped;
-        peak = peak.max(peak_mib(None).unwrap_or(0.0));
+        samples.note_peak();
     }
-    row.compile = Spread::of(compile);
-    row.first = Spread::of(first);
-    row.count = Spread::of(count);
-    row.peak_mib = (peak > 0.0).then_some(peak);
-    if !row.complete {
-        row.status = "timeout".into();
+    Ok(samples.into_row(row))
+}
+
+/// The repeated measurements of one in-process row.
+#[derive(Default)]
+struct Samples {
+    compile: Vec<f64>,
+    first: Vec<f64>,
+    count: Vec<f64>,
+    peak: f64,
+}
+
+impl Samples {
+    fn note_peak(&mut self) {
+        self.peak = self.peak.max(peak_mib(None).unwrap_or(0.0));
     }
-    Ok(row)
+
+    /// Folds the samples into the row (medians with min and max).
+    fn into_row(self, mut row: Row) -> Row {
+        row.compile = Spread::of(self.compile);
+        row.first = Spread::of(self.first);
+        row.count = Spread::of(self.count);
+        row.peak_mib = (self.peak > 0.0).then_some(self.peak);
+        if !row.complete {
+            row.status = "timeout".into();
+        }
+        row
+    }
 }
 
 /// Counts the bytes written through it.
@@ -345,13 +364,12 @@ fn sat_row(
         Backend::Cadical => "sat-cadical",
     };
     let mut row = Row::new(label, engine, Some(amo));
-    let (mut compile, mut first, mut count) = (Vec::new(), Vec::new(), Vec::new());
-    let mut peak: f64 = 0.0;
+    let mut samples = Samples::default();
     for _ in 0..plan.repeat.max(1) {
         reset_peak();
         let t = Instant::now();
         let formula = cnf::compile(&c.matrix, r, amo);
-        compile.push(t.elapsed().as_secs_f64());
+        samples.compile.push(t.elapsed().as_secs_f64());
         if row.cnf.is_none() {
             row.cnf = Some(cnf_size(c, r, &formula)?);
         }
@@ -365,7 +383,7 @@ fn sat_row(
             &mut |_| ControlFlow::Break(()),
         )?;
         if stats.models > 0 {
-            first.push(t.elapsed().as_secs_f64());
+            samples.first.push(t.elapsed().as_secs_f64());
         }
         let t = Instant::now();
         let deadline = t + plan.timeout;
@@ -389,19 +407,12 @@ fn sat_row(
             Some(deadline),
         )?;
         stopped |= stats.stopped;
-        count.push(t.elapsed().as_secs_f64());
+        samples.count.push(t.elapsed().as_secs_f64());
         row.solutions = Some(models);
         row.complete = !stopped;
-        peak = peak.max(peak_mib(None).unwrap_or(0.0));
+        samples.note_peak();
     }
-    row.compile = Spread::of(compile);
-    row.first = Spread::of(first);
-    row.count = Spread::of(count);
-    row.peak_mib = (peak > 0.0).then_some(peak);
-    if !row.complete {
-        row.status = "timeout".into();
-    }
-    Ok(row)
+    Ok(samples.into_row(row))
 }
 
 /// Whether `program` can be started from PATH.
