@@ -450,7 +450,8 @@ fn run_external(
             let _ = child.wait();
             break false;
         }
-        if let Some(p) = peak_mib(Some(child.id())) {
+        // A process caught before or after its run reports 0; that is no sample.
+        if let Some(p) = peak_mib(Some(child.id())).filter(|&p| p > 0.0) {
             peak = Some(peak.map_or(p, |q: f64| q.max(p)));
         }
         std::thread::sleep(Duration::from_millis(5));
