@@ -69,23 +69,13 @@ pub(super) fn keep_disjoint<const W: usize>(
     covered: &Mask<W>,
     union: &mut Mask<W>,
 ) -> usize {
-    assert!(to.len() >= from.len());
-    #[cfg(target_arch = "x86_64")]
-    if W == 1 && kernel == Kernel::Avx2 {
-        // A `[u64; 1]` is laid out as one `u64`.
-        let (from, to) = unsafe {
-            (
-                std::slice::from_raw_parts(from.as_ptr().cast::<u64>(), from.len()),
-                std::slice::from_raw_parts_mut(to.as_mut_ptr().cast::<u64>(), to.len()),
-            )
-        };
-        // Safety: `Kernel::Avx2` is only chosen when the CPU reports AVX2.
-        let (n, u) = unsafe { avx2::keep_disjoint(from, to, covered[0]) };
-        union[0] |= u;
-        return n;
-    }
-    let _ = kernel;
-    portable(from, to, covered, union)
+    // One segment: the same code path, so each kernel exists once.
+    let mut whole = [Segment {
+        piece: 0,
+        start: 0,
+        end: from.len() as u32,
+    }];
+    keep_disjoint_segments(kernel, from, to, &mut whole, covered, union).0
 }
 
 /// A run of one piece's options in a list: `list[start..end]`.
@@ -203,20 +193,6 @@ mod avx2 {
             keep += 1;
         }
         table
-    }
-
-    /// The AVX2 form of [`super::portable`] for one-word masks: returns the number kept
-    /// and the OR of the kept masks.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2, and `to.len() >= from.len()`.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn keep_disjoint(from: &[u64], to: &mut [u64], covered: u64) -> (usize, u64) {
-        let cov = _mm256_set1_epi64x(covered as i64);
-        let mut union = _mm256_setzero_si256();
-        // Safety: the caller's promise, passed on.
-        let n = unsafe { compact(from, to.as_mut_ptr(), cov, &mut union) };
-        (n, fold(union))
     }
 
     /// [`super::keep_disjoint_segments`] for one-word masks: the new length, whether a
