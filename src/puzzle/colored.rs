@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{toml_util, Compiled, Expect, SymmetryMode};
+use super::{toml_util, Expect, SymmetryMode};
 use crate::error::{Error, Result};
 use crate::matrix::{Item, Matrix, Meaning};
 use crate::symmetry::{Group, Symmetry};
@@ -285,17 +285,6 @@ impl ColoredCubes {
         let group = Group::new(elements);
         debug_assert_eq!(group.validate(matrix), Ok(()));
         Ok(group)
-    }
-
-    pub fn compile(&self, mode: SymmetryMode) -> Result<Compiled> {
-        let matrix = self.matrix();
-        let group = self.group(&matrix, mode)?;
-        Ok(Compiled {
-            puzzle: super::Puzzle::ColoredCubes(self.clone()),
-            mode,
-            matrix,
-            group,
-        })
     }
 
     /// The turned cubes of a solution, in column order.

@@ -1,9 +1,9 @@
 //! Puzzle files: finding them (path or catalog name), reading them, and compiling them
 //! into the exact-cover [`Matrix`] with its symmetry [`Group`].
 //!
-//! Every puzzle kind lives in its own module and exposes the same three things: a parser
-//! from TOML text that reports errors with the file and line, a `compile` to a
-//! [`Compiled`], and a renderer for solutions. Nothing downstream of [`Compiled`] knows
+//! Every puzzle kind lives in its own module and exposes the same things: a parser from
+//! TOML text that reports errors with the file and line, a `matrix` and a `group` (which
+//! [`Puzzle::compile`] turns into a [`Compiled`]), and a renderer for solutions. Nothing downstream of [`Compiled`] knows
 //! which kind it came from, except the renderers.
 
 pub mod colored;
@@ -107,11 +107,27 @@ impl Puzzle {
         }
     }
 
+    /// The exact-cover matrix and the symmetry group for `mode`: each kind supplies the
+    /// two, and nothing downstream needs to know which kind it was.
     pub fn compile(&self, mode: SymmetryMode) -> Result<Compiled> {
-        match self {
-            Puzzle::Polycube(p) => p.compile(mode),
-            Puzzle::ColoredCubes(p) => p.compile(mode),
-        }
+        let (matrix, group) = match self {
+            Puzzle::Polycube(p) => {
+                let matrix = p.matrix();
+                let group = p.group(&matrix, mode)?;
+                (matrix, group)
+            }
+            Puzzle::ColoredCubes(p) => {
+                let matrix = p.matrix();
+                let group = p.group(&matrix, mode)?;
+                (matrix, group)
+            }
+        };
+        Ok(Compiled {
+            puzzle: self.clone(),
+            mode,
+            matrix,
+            group,
+        })
     }
 
     /// Parses puzzle text. `source` names the file in error messages.

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::toml_util::{line, location};
-use super::{Compiled, Expect, Puzzle, SymmetryMode};
+use super::{Expect, SymmetryMode};
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner, Cell, Isometry, Shape};
 use crate::matrix::{Item, Matrix, Meaning};
@@ -555,17 +555,6 @@ impl Polycube {
         let group = Group::new(elements);
         debug_assert_eq!(group.validate(matrix), Ok(()));
         Ok(group)
-    }
-
-    pub fn compile(&self, mode: SymmetryMode) -> Result<Compiled> {
-        let matrix = self.matrix();
-        let group = self.group(&matrix, mode)?;
-        Ok(Compiled {
-            puzzle: Puzzle::Polycube(self.clone()),
-            mode,
-            matrix,
-            group,
-        })
     }
 
     /// The piece name in each target cell, for a solution given as options of `matrix`.
