@@ -317,12 +317,10 @@ impl ColoredCubes {
 /// rotations to each solution found and counting distinct columns.
 pub fn staged_raw_count(cubes: &[[u8; 6]]) -> u64 {
     let h = cubes.len();
-    let mut found: std::collections::HashSet<Vec<[u8; 6]>> = Default::default();
     let axes = [[0, 1, 2, 3, 4, 5], THIRD, compose(&THIRD, &THIRD)];
     let quarters = closure(&[QUARTER]);
     let halves = closure(&[FLIP]);
-    let mut column = cubes.to_vec();
-    let sides_ok = |col: &[[u8; 6]], f: usize| {
+    let side_ok = |col: &[[u8; 6]], f: usize| {
         let mut seen = 0u32;
         col.iter().all(|c| {
             let bit = 1 << c[f];
@@ -331,31 +329,30 @@ pub fn staged_raw_count(cubes: &[[u8; 6]]) -> u64 {
             fresh
         })
     };
-    // Stage 1: every choice of vertical axis per cube.
-    let mut e = vec![0usize; h];
-    loop {
-        for j in 0..h {
-            column[j] = turn(&cubes[j], &axes[e[j]]);
-        }
+    // Stage 1 accepts a column whose sides show each colour four times in all.
+    let acceptable = |col: &[[u8; 6]]| {
         let mut count = vec![0u32; h];
-        for c in &column {
+        for c in col {
             for &x in &c[..4] {
                 count[x as usize] += 1;
             }
         }
-        if count.iter().all(|&n| n == 4) {
-            stage2(&column, &quarters, &halves, &sides_ok, &mut found);
+        count.iter().all(|&n| n == 4)
+    };
+    let mut found: std::collections::HashSet<Vec<[u8; 6]>> = Default::default();
+    each_turned(cubes, &axes, false, &mut |y| {
+        if acceptable(y) {
+            each_turned(y, &quarters, true, &mut |z| {
+                if side_ok(z, 0) && side_ok(z, 2) {
+                    each_turned(z, &halves, true, &mut |w| {
+                        if side_ok(w, 1) && side_ok(w, 3) {
+                            found.insert(w.to_vec());
+                        }
+                    });
+                }
+            });
         }
-        let mut j = 0;
-        while j < h && e[j] == 2 {
-            e[j] = 0;
-            j += 1;
-        }
-        if j == h {
-            break;
-        }
-        e[j] += 1;
-    }
+    });
     // Each found solution stands for its orbit under the stack rotations.
     let stack = stack_rotations();
     let mut all: std::collections::HashSet<Vec<[u8; 6]>> = Default::default();
@@ -367,44 +364,29 @@ pub fn staged_raw_count(cubes: &[[u8; 6]]) -> u64 {
     all.len() as u64
 }
 
-fn stage2(
-    y: &[[u8; 6]],
-    quarters: &[Turn],
-    halves: &[Turn],
-    sides_ok: &dyn Fn(&[[u8; 6]], usize) -> bool,
-    found: &mut std::collections::HashSet<Vec<[u8; 6]>>,
+/// Calls `visit` with every column in which each cube of `column` is turned by one of
+/// `turns` (the first of which is the identity), counting like an odometer. With
+/// `fix_last`, the last cube keeps its turn: turning every cube by one stack rotation maps
+/// solutions to solutions, so one cube may stay put.
+fn each_turned(
+    column: &[[u8; 6]],
+    turns: &[Turn],
+    fix_last: bool,
+    visit: &mut dyn FnMut(&[[u8; 6]]),
 ) {
-    let h = y.len();
-    let mut f = vec![0usize; h];
+    let free = column.len() - usize::from(fix_last && !column.is_empty());
+    let mut digit = vec![0usize; free];
+    let mut turned = column.to_vec();
     loop {
-        let z: Vec<[u8; 6]> = (0..h).map(|j| turn(&y[j], &quarters[f[j]])).collect();
-        if sides_ok(&z, 0) && sides_ok(&z, 2) {
-            let mut g = vec![0usize; h];
-            loop {
-                let w: Vec<[u8; 6]> = (0..h).map(|j| turn(&z[j], &halves[g[j]])).collect();
-                if sides_ok(&w, 1) && sides_ok(&w, 3) {
-                    found.insert(w);
-                }
-                let mut j = 0;
-                while j + 1 < h && g[j] == 1 {
-                    g[j] = 0;
-                    j += 1;
-                }
-                if j + 1 >= h {
-                    break;
-                }
-                g[j] += 1;
-            }
+        for j in 0..free {
+            turned[j] = turn(&column[j], &turns[digit[j]]);
         }
-        let mut j = 0;
-        while j + 1 < h && f[j] == 3 {
-            f[j] = 0;
-            j += 1;
-        }
-        if j + 1 >= h {
-            break;
-        }
-        f[j] += 1;
+        visit(&turned);
+        let Some(j) = digit.iter().position(|&d| d + 1 < turns.len()) else {
+            return;
+        };
+        digit[..j].fill(0);
+        digit[j] += 1;
     }
 }
 
