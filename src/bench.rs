@@ -6,7 +6,8 @@
 //! - A row's solution count is checked against the DLX's when both finished; a mismatch
 //!   is an error, not a row.
 //! - The timeout is checked between solutions for the native engines and between solver
-//!   calls for the SAT engines: one long solver call can overrun it. External tools are killed at the timeout.
+//!   calls for the SAT engines: one long solver call can overrun it. External tools are
+//!   killed at the timeout.
 //! - `count_vs_dlx` compares time *per solution*, so a row stopped by the timeout still
 //!   has a ratio; `first_vs_dlx` compares the times to the first solution.
 
