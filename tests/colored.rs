@@ -206,17 +206,9 @@ fn dimacs_and_decode_round_trip() {
         },
     )
     .unwrap();
-    let lits: Vec<String> = (0..c.matrix.num_options() as u32)
-        .map(|o| {
-            if solution.contains(&o) {
-                format!("{}", o + 1)
-            } else {
-                format!("-{}", o + 1)
-            }
-        })
-        .collect();
+    let lits = model_literals(c.matrix.num_options(), &solution);
     let model = dir.path().join("h5.model");
-    std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))).unwrap();
+    std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", lits)).unwrap();
     let out = polycover(&["decode", "hesselink-5", "--model", model.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
     assert!(stdout(&out).contains("AEDDEA"), "{}", stdout(&out));

@@ -74,6 +74,21 @@ pub fn polycover(args: &[&str]) -> Output {
         .expect("the polycover binary runs")
 }
 
+/// A solution as the literals of a solver's `v` line: every primary variable, positive
+/// for the chosen options (variable `o + 1` is option `o`).
+pub fn model_literals(num_options: usize, solution: &[u32]) -> String {
+    (0..num_options as u32)
+        .map(|o| {
+            if solution.contains(&o) {
+                format!("{}", o + 1)
+            } else {
+                format!("-{}", o + 1)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Runs the binary with extra environment variables.
 pub fn polycover_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_polycover"))

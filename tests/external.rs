@@ -41,11 +41,11 @@ fn dimacs(dir: &Path, puzzle: &str, args: &[&str]) -> String {
     path
 }
 
-#[test]
-#[cfg_attr(debug_assertions, ignore = "release builds only")]
-fn cadical_solves_bedlam_and_decode_accepts_it() {
+/// Runs CaDiCaL on our DIMACS of `puzzle` (it must answer SAT, exit 10) and hands its
+/// answer to `decode`, whose exit code must be 10 too; returns what `decode` printed.
+fn cadical_answer_decoded(puzzle: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let cnf = dimacs(dir.path(), "bedlam", &[]);
+    let cnf = dimacs(dir.path(), puzzle, &[]);
     let out = Command::new(tool("cadical"))
         .args(["-q", &cnf])
         .output()
@@ -53,14 +53,20 @@ fn cadical_solves_bedlam_and_decode_accepts_it() {
     assert_eq!(
         out.status.code(),
         Some(10),
-        "cadical: {}",
+        "cadical on {puzzle}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let answer = dir.path().join("bedlam.answer");
+    let answer = dir.path().join("answer");
     std::fs::write(&answer, &out.stdout).unwrap();
-    let decoded = polycover(&["decode", "bedlam", "--model", answer.to_str().unwrap()]);
+    let decoded = polycover(&["decode", puzzle, "--model", answer.to_str().unwrap()]);
     assert_eq!(decoded.status.code(), Some(10), "{}", stderr(&decoded));
-    let layers: Vec<String> = stdout(&decoded)
+    stdout(&decoded)
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn cadical_solves_bedlam_and_decode_accepts_it() {
+    let layers: Vec<String> = cadical_answer_decoded("bedlam")
         .lines()
         .skip_while(|l| *l != "s SATISFIABLE")
         .skip(2)
@@ -78,23 +84,8 @@ fn cadical_solves_bedlam_and_decode_accepts_it() {
 /// A coloured-cube puzzle goes through the same DIMACS and decode path.
 #[test]
 fn cadical_solves_a_coloured_cube_puzzle_and_decode_accepts_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let cnf = dimacs(dir.path(), "hesselink-5", &[]);
-    let out = Command::new(tool("cadical"))
-        .args(["-q", &cnf])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(10),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let answer = dir.path().join("h5.answer");
-    std::fs::write(&answer, &out.stdout).unwrap();
-    let decoded = polycover(&["decode", "hesselink-5", "--model", answer.to_str().unwrap()]);
-    assert_eq!(decoded.status.code(), Some(10), "{}", stderr(&decoded));
-    assert!(stdout(&decoded).contains("AEDDEA"), "{}", stdout(&decoded));
+    let decoded = cadical_answer_decoded("hesselink-5");
+    assert!(decoded.contains("AEDDEA"), "{decoded}");
 }
 
 /// CryptoMiniSat enumerates the models projected on `c ind`; their number is the count.

@@ -193,16 +193,8 @@ fn good_model() -> String {
     let c = compile("slothouber-graatsma", SymmetryMode::Rotations);
     let reduction = Reduction::new(&c.matrix, c.group.clone());
     let solution = polycover::solver::first(&reduction, Solver::Dlx).unwrap();
-    let lits: Vec<String> = (0..c.matrix.num_options() as u32)
-        .map(|o| {
-            if solution.contains(&o) {
-                format!("{}", o + 1)
-            } else {
-                format!("-{}", o + 1)
-            }
-        })
-        .collect();
-    format!("c from a test\ns SATISFIABLE\nv {}\nv 0\n", lits.join(" "))
+    let lits = model_literals(c.matrix.num_options(), &solution);
+    format!("c from a test\ns SATISFIABLE\nv {}\nv 0\n", lits)
 }
 
 #[test]
