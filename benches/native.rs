@@ -5,8 +5,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::ops::ControlFlow;
 
-use polycover::cnf::{self, Amo};
-use polycover::sat::{self, Backend, Strategy};
+use polycover::sat::{self as cnf, Amo, Backend, SatOptions};
 use polycover::solver::{self, RunOptions, Solver};
 use polycover::{Puzzle, Reduction, SymmetryMode};
 
@@ -70,24 +69,23 @@ fn soma_sat(c: &mut Criterion) {
     let formula = cnf::compile(&soma.matrix, &reduction, Amo::Product);
     let mut group = c.benchmark_group("soma count 480");
     group.sample_size(10);
-    group.bench_function("sat product (varisat, cubes)", |b| {
-        b.iter(|| {
-            let mut n = 0;
-            sat::for_each_model(
-                &soma.matrix,
-                &reduction,
-                &formula,
-                Backend::Varisat,
-                Strategy::Cubes,
-                &mut |_| {
+    for backend in [Backend::default_for_build(), Backend::Varisat] {
+        let opts = SatOptions {
+            backend,
+            ..SatOptions::default()
+        };
+        group.bench_function(format!("sat product ({}, cubes)", backend.name()), |b| {
+            b.iter(|| {
+                let mut n = 0;
+                cnf::for_each_model(&soma.matrix, &reduction, &formula, &opts, None, &mut |_| {
                     n += 1;
                     ControlFlow::Continue(())
-                },
-            )
-            .unwrap();
-            assert_eq!(n, 480);
-        })
-    });
+                })
+                .unwrap();
+                assert_eq!(n, 480);
+            })
+        });
+    }
     group.finish();
 }
 

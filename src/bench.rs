@@ -2,12 +2,15 @@
 //! requested puzzle, each row measured against the DLX in the same process.
 //!
 //! Invariants:
-//! - Every engine runs single-threaded, so the ratios compare engines, not core counts.
+//! - Every engine runs on the plan's number of threads, the DLX included, so the ratios
+//!   compare engines, not core counts. The time to the first solution is always measured
+//!   on one thread.
 //! - A row's solution count is checked against the DLX's when both finished; a mismatch
 //!   is an error, not a row.
-//! - The timeout is checked between solutions for the native engines and between solver
-//!   calls for the SAT engines: one long solver call can overrun it. External tools are
-//!   killed at the timeout.
+//! - The timeout is checked between solutions for the native engines on one thread (a
+//!   native count on several threads runs to the end), inside the solve call for CaDiCaL,
+//!   and between solver calls for varisat, where one long call can overrun it. External
+//!   tools are killed at the timeout.
 //! - `count_vs_dlx` compares time *per solution*, so a row stopped by the timeout still
 //!   has a ratio; `first_vs_dlx` compares the times to the first solution.
 
@@ -17,11 +20,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cnf::{self, Amo};
-use crate::dimacs::{self, Projection};
 use crate::error::{Error, Result};
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
-use crate::sat::{self, Backend, Strategy};
+use crate::sat::dimacs::{self, Projection};
+use crate::sat::{self, cnf, Amo, Backend, Decide, SatOptions, Strategy};
 use crate::solver::{self, Solver};
 use crate::symmetry::Reduction;
 
@@ -33,9 +35,12 @@ pub enum EngineKind {
     /// The bitset engine.
     Bits,
     /// The embedded varisat, once per selected at-most-one encoding.
-    Sat,
-    /// Embedded CaDiCaL (builds with `--features cadical`), once per encoding.
+    #[value(alias = "sat")]
+    SatVarisat,
+    /// Embedded CaDiCaL with MRV decisions, once per encoding.
     SatCadical,
+    /// Embedded CaDiCaL with its own decisions, once per encoding.
+    SatCadicalSolver,
     /// The `cadical` program on PATH: time to the first model of our DIMACS.
     Cadical,
     /// The `ganak` program on PATH: time to count the projected models.
@@ -47,8 +52,9 @@ impl EngineKind {
         match self {
             EngineKind::Dlx => "dlx",
             EngineKind::Bits => "bits",
-            EngineKind::Sat => "sat",
+            EngineKind::SatVarisat => "sat-varisat",
             EngineKind::SatCadical => "sat-cadical",
+            EngineKind::SatCadicalSolver => "sat-cadical-solver",
             EngineKind::Cadical => "cadical",
             EngineKind::Ganak => "ganak",
         }
@@ -70,6 +76,8 @@ pub struct Plan {
     pub symmetry: Option<SymmetryMode>,
     pub repeat: usize,
     pub timeout: Duration,
+    /// Threads for every count (the DLX's too).
+    pub threads: usize,
 }
 
 /// Median, minimum and maximum of repeated timings, in seconds.
@@ -109,6 +117,8 @@ pub struct Row {
     pub puzzle: String,
     pub engine: String,
     pub amo: Option<Amo>,
+    /// Threads of the count.
+    pub threads: usize,
     /// `ok`, `timeout`, or `skipped: reason`.
     pub status: String,
     pub cnf: Option<CnfSize>,
@@ -130,6 +140,7 @@ impl Row {
             puzzle: puzzle.to_string(),
             engine: engine.to_string(),
             amo,
+            threads: 1,
             status: "ok".into(),
             cnf: None,
             compile: None,
@@ -188,13 +199,15 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
                 let mut row = match (engine, amo) {
                     (EngineKind::Dlx, _) => continue,
                     (EngineKind::Bits, _) => native_row(&label, Solver::Bits, &puzzle, mode, plan)?,
-                    (EngineKind::Sat, Some(a)) => {
-                        sat_row(&label, Backend::Varisat, a, &compiled, &reduction, plan)?
+                    (EngineKind::SatVarisat, Some(a)) => {
+                        sat_row(&label, engine, a, &compiled, &reduction, plan)?
                     }
-                    (EngineKind::SatCadical, Some(a)) if cfg!(feature = "cadical") => {
-                        sat_row(&label, Backend::Cadical, a, &compiled, &reduction, plan)?
+                    (EngineKind::SatCadical | EngineKind::SatCadicalSolver, Some(a))
+                        if cfg!(feature = "cadical") =>
+                    {
+                        sat_row(&label, engine, a, &compiled, &reduction, plan)?
                     }
-                    (EngineKind::SatCadical, a) => Row::skipped(
+                    (EngineKind::SatCadical | EngineKind::SatCadicalSolver, a) => Row::skipped(
                         &label,
                         engine.name(),
                         a,
@@ -272,6 +285,7 @@ fn native_row(
     plan: &Plan,
 ) -> Result<Row> {
     let mut row = Row::new(label, solver.name(), None);
+    row.threads = plan.threads;
     let mut samples = Samples::default();
     for _ in 0..plan.repeat.max(1) {
         reset_peak();
@@ -284,6 +298,21 @@ fn native_row(
             samples.first.push(t.elapsed().as_secs_f64());
         }
         let t = Instant::now();
+        if plan.threads > 1 {
+            let stats = solver::count(
+                &reduction,
+                solver::RunOptions {
+                    solver,
+                    threads: plan.threads,
+                    progress: None,
+                },
+            );
+            samples.count.push(t.elapsed().as_secs_f64());
+            row.solutions = Some(stats.solutions);
+            row.complete = true;
+            samples.note_peak();
+            continue;
+        }
         let deadline = t + plan.timeout;
         let mut stopped = false;
         let stats = solver::for_each(&reduction, solver, &mut |_| {
@@ -354,17 +383,19 @@ fn cnf_size(c: &Compiled, r: &Reduction, f: &cnf::Formula) -> Result<CnfSize> {
 
 fn sat_row(
     label: &str,
-    backend: Backend,
+    engine: EngineKind,
     amo: Amo,
     c: &Compiled,
     r: &Reduction,
     plan: &Plan,
 ) -> Result<Row> {
-    let engine = match backend {
-        Backend::Varisat => EngineKind::Sat.name(),
-        Backend::Cadical => EngineKind::SatCadical.name(),
+    let (backend, decide) = match engine {
+        EngineKind::SatCadical => (Backend::Cadical, Decide::Mrv),
+        EngineKind::SatCadicalSolver => (Backend::Cadical, Decide::Solver),
+        _ => (Backend::Varisat, Decide::Mrv),
     };
-    let mut row = Row::new(label, engine, Some(amo));
+    let mut row = Row::new(label, engine.name(), Some(amo));
+    row.threads = plan.threads;
     let mut samples = Samples::default();
     for _ in 0..plan.repeat.max(1) {
         reset_peak();
@@ -374,36 +405,45 @@ fn sat_row(
         if row.cnf.is_none() {
             row.cnf = Some(cnf_size(c, r, &formula)?);
         }
-        let t = Instant::now();
-        let stats = sat::for_each_model(
-            &c.matrix,
-            r,
-            &formula,
+        let mut opts = SatOptions {
             backend,
-            Strategy::Plain,
-            &mut |_| ControlFlow::Break(()),
-        )?;
+            decide,
+            strategy: Strategy::Plain,
+            threads: 1,
+            deadline: Some(Instant::now() + plan.timeout),
+            ..SatOptions::default()
+        };
+        let t = Instant::now();
+        let stats = sat::for_each_model(&c.matrix, r, &formula, &opts, None, &mut |_| {
+            ControlFlow::Break(())
+        })?;
         if stats.models > 0 {
             samples.first.push(t.elapsed().as_secs_f64());
         }
-        // The enumeration itself stops at the deadline, between solver calls.
+        interrupted(stats.interrupted)?;
+        // The enumeration itself stops at the deadline (CaDiCaL inside its solve call).
+        opts.strategy = Strategy::Cubes;
+        opts.threads = plan.threads;
         let t = Instant::now();
-        let stats = sat::for_each_model_with_progress(
-            &c.matrix,
-            r,
-            &formula,
-            backend,
-            Strategy::Cubes,
-            &mut |_| ControlFlow::Continue(()),
-            None,
-            Some(t + plan.timeout),
-        )?;
+        opts.deadline = Some(t + plan.timeout);
+        let stats = sat::for_each_model(&c.matrix, r, &formula, &opts, None, &mut |_| {
+            ControlFlow::Continue(())
+        })?;
+        interrupted(stats.interrupted)?;
         samples.count.push(t.elapsed().as_secs_f64());
         row.solutions = Some(stats.models);
         row.complete = !stats.stopped;
         samples.note_peak();
     }
     Ok(samples.into_row(row))
+}
+
+/// Ctrl-C ends the whole bench, not just the row.
+fn interrupted(yes: bool) -> Result<()> {
+    if yes {
+        return Err(Error::Interrupted("bench stopped".into()));
+    }
+    Ok(())
 }
 
 /// Whether `program` can be started from PATH.
@@ -536,7 +576,7 @@ fn external_row(
 }
 
 /// The CSV header; [`csv_line`] writes the fields in this order.
-pub const CSV_HEADER: &str = "puzzle,engine,amo,status,vars,clauses,literals,dimacs_bytes,\
+pub const CSV_HEADER: &str = "puzzle,engine,amo,threads,status,vars,clauses,literals,dimacs_bytes,\
 compile_s,first_s,first_min_s,first_max_s,count_s,count_min_s,count_max_s,solutions,\
 complete,solutions_per_s,peak_mib,first_vs_dlx,count_vs_dlx";
 
@@ -567,6 +607,7 @@ pub fn csv_line(r: &Row) -> String {
         field(&r.puzzle),
         r.engine.clone(),
         r.amo.map_or(String::new(), |a| a.name().into()),
+        r.threads.to_string(),
         field(&r.status),
         opt(cnf.map(|c| c.vars)),
         opt(cnf.map(|c| c.clauses)),
@@ -612,9 +653,10 @@ pub fn table_line(r: &Row) -> String {
         )
     });
     format!(
-        "{:<18} {:<22} first {:<24} {} count {:<24} {} solutions {:<8} {:<9} peak {:>7} MiB  compile {}  {}",
+        "{:<18} {:<28} {}t first {:<24} {} count {:<24} {} solutions {:<8} {:<9} peak {:>7} MiB  compile {}  {}",
         r.puzzle,
         r.label(),
+        r.threads,
         t(r.first),
         ratio(r.first_vs_dlx),
         t(r.count),

@@ -12,13 +12,12 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::catalog;
-use crate::cnf::{self, Amo};
-use crate::dimacs::{self, Answer, Projection};
 use crate::error::{Error, Result};
 use crate::matrix::Matrix;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 use crate::render;
-use crate::sat::{self, Backend, Strategy};
+use crate::sat::dimacs::{self, Answer, Projection};
+use crate::sat::{self, cnf, Amo, Backend, Decide, SatOptions, Strategy};
 use crate::solver::{self, RunOptions, Solver};
 use crate::symmetry::Reduction;
 
@@ -87,18 +86,22 @@ struct BenchArgs {
     /// At-most-one encodings for the CNF engines: `all`, or a comma-separated list.
     #[arg(long, default_value = "product")]
     amo: String,
-    /// Engines, comma-separated: dlx, bits, sat, sat-cadical, cadical, ganak. The DLX is
-    /// always measured, as the reference for the ratios.
+    /// Engines, comma-separated: dlx, bits, sat-cadical (MRV decisions),
+    /// sat-cadical-solver (CaDiCaL's own decisions), sat-varisat, and the programs cadical
+    /// and ganak. The DLX is always measured, as the reference for the ratios.
     #[arg(
         long,
         value_enum,
         value_delimiter = ',',
-        default_value = "dlx,bits,sat"
+        default_value = "dlx,bits,sat-cadical"
     )]
     solvers: Vec<crate::bench::EngineKind>,
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     symmetry: Option<SymmetryMode>,
+    /// Threads for every count, the DLX's included (the first solution: one thread).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
     /// Runs of each measurement; the table shows medians with min and max.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
@@ -124,18 +127,72 @@ enum Engine {
     Sat,
 }
 
-#[derive(Args, Debug, Clone, Copy)]
+#[derive(Args, Debug, Clone)]
 struct SatArgs {
     /// At-most-one encoding for the CNF.
     #[arg(long, value_enum, default_value = "product")]
     amo: Amo,
-    /// Embedded SAT solver (with --solver sat).
-    #[arg(long, value_enum, default_value = "varisat")]
-    backend: Backend,
+    /// Embedded SAT solver (with --solver sat). Default: cadical (varisat in builds
+    /// without default features).
+    #[arg(long, value_enum)]
+    backend: Option<Backend>,
+    /// Who picks CaDiCaL's decisions: `mrv`, a placement of the most constrained cell or
+    /// piece, or `solver`, CaDiCaL's own heuristics.
+    #[arg(long, value_enum, default_value = "mrv")]
+    decide: Decide,
     /// How the SAT solver enumerates (with --solver sat). Default: `plain` for `solve`
     /// (the first model comes fastest without cubes), `cubes` otherwise.
     #[arg(long, value_enum)]
     strategy: Option<Strategy>,
+    /// A CaDiCaL option, NAME=VALUE (repeatable), set after polycover's defaults
+    /// (inprocessing=0 restart=0 chrono=2 bump=0 walk=0 lucky=0).
+    #[arg(long = "sat-option", value_name = "NAME=VALUE", value_parser = parse_sat_option)]
+    sat_options: Vec<(String, i32)>,
+}
+
+fn parse_sat_option(s: &str) -> std::result::Result<(String, i32), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let value = value
+        .trim()
+        .parse::<i32>()
+        .map_err(|_| format!("`{value}` is not an integer (in `{s}`)"))?;
+    Ok((name.trim().to_string(), value))
+}
+
+impl SatArgs {
+    /// The enumeration options, `strategy` unless told otherwise.
+    fn options(&self, threads: usize, strategy: Strategy) -> SatOptions {
+        SatOptions {
+            backend: self.backend.unwrap_or(Backend::default_for_build()),
+            decide: self.decide,
+            strategy: self.strategy.unwrap_or(strategy),
+            threads,
+            deadline: None,
+            cadical_options: self.sat_options.clone(),
+            paranoid: false,
+        }
+    }
+
+    /// The header line that says how the SAT side runs.
+    fn describe(&self, threads: usize, strategy: Strategy) -> String {
+        let o = self.options(threads, strategy);
+        let mut s = format!(
+            "c solver sat: backend {}, at-most-one {}, strategy {:?}",
+            o.backend.name(),
+            self.amo.name(),
+            o.strategy
+        )
+        .to_lowercase();
+        if o.backend == Backend::Cadical {
+            s += &format!(", decide {}", o.decide.name());
+            for (k, v) in &o.cadical_options {
+                s += &format!(", {k}={v}");
+            }
+        }
+        s
+    }
 }
 
 #[derive(Args, Debug)]
@@ -171,8 +228,9 @@ struct CheckArgs {
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     symmetry: Option<SymmetryMode>,
-    #[arg(long, value_enum, default_value = "varisat")]
-    backend: Backend,
+    /// Default: cadical (varisat in builds without default features).
+    #[arg(long, value_enum)]
+    backend: Option<Backend>,
 }
 
 #[derive(Args, Debug)]
@@ -234,6 +292,7 @@ struct EnumerateArgs {
 /// Parses the arguments and runs; returns the exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
+    crate::interrupt::install();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = run(cli, &mut out).and_then(|code| out.flush().map(|_| code).map_err(Error::from));
@@ -279,6 +338,8 @@ fn header(
     c: &Compiled,
     reduction: &Reduction,
     args: &SearchArgs,
+    threads: usize,
+    strategy: Strategy,
 ) -> Result<()> {
     writeln!(out, "c polycover {}", env!("CARGO_PKG_VERSION"))?;
     writeln!(out, "c puzzle {}", c.puzzle.name())?;
@@ -301,13 +362,7 @@ fn header(
         c.group.order()
     )?;
     match args.solver {
-        Engine::Sat => writeln!(
-            out,
-            "c solver sat: backend {:?}, strategy {:?}, at-most-one {}",
-            args.sat.backend,
-            args.sat.strategy.unwrap_or(Strategy::Cubes),
-            args.sat.amo.name()
-        )?,
+        Engine::Sat => writeln!(out, "{}", args.sat.describe(threads, strategy))?,
         e => match native(e) {
             Solver::Bits => writeln!(
                 out,
@@ -332,19 +387,26 @@ fn each_solution(
     c: &Compiled,
     reduction: &Reduction,
     args: &SearchArgs,
+    strategy: Strategy,
     f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
 ) -> Result<()> {
     match args.solver {
         Engine::Sat => {
             let formula = cnf::compile(&c.matrix, reduction, args.sat.amo);
-            sat::for_each_model(
+            let stats = sat::for_each_model(
                 &c.matrix,
                 reduction,
                 &formula,
-                args.sat.backend,
-                args.sat.strategy.unwrap_or(Strategy::Cubes),
+                &args.sat.options(1, strategy),
+                None,
                 f,
             )?;
+            if stats.interrupted {
+                return Err(Error::Interrupted(format!(
+                    "{} solutions so far",
+                    stats.models
+                )));
+            }
         }
         e => {
             solver::for_each(reduction, native(e), f);
@@ -356,18 +418,18 @@ fn each_solution(
 fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
     let c = load(&a.search)?;
     let reduction = Reduction::new(&c.matrix, c.group.clone());
-    header(out, &c, &reduction, &a.search)?;
     let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
+    header(out, &c, &reduction, &a.search, threads, Strategy::Cubes)?;
     // The header now, not when the count ends: a long count should say what it is doing.
     out.flush()?;
     let bar = io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "c {bar:40} {pos}/{len} subproblems (cubes for sat), {elapsed} elapsed, eta {eta}",
-            )
-            .unwrap(),
-        );
+        let template = if a.search.solver == Engine::Sat {
+            "c {bar:30} {pos}/{len} cubes, {msg}, {elapsed} elapsed, eta {eta}"
+        } else {
+            "c {bar:40} {pos}/{len} subproblems, {elapsed} elapsed, eta {eta}"
+        };
+        bar.set_style(indicatif::ProgressStyle::with_template(template).unwrap());
         bar
     });
     let progress = |done: usize, total: usize| {
@@ -388,28 +450,53 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
             formula.num_clauses(),
             t.elapsed().as_secs_f64()
         )?;
-        let mut models = 0u64;
         out.flush()?;
-        let stats = sat::for_each_model_with_progress(
+        let sat_progress = |p: &sat::Progress| {
+            if let Some(b) = &bar {
+                b.set_length(p.cubes as u64);
+                b.set_position(p.cubes_done as u64);
+                b.set_message(format!(
+                    "{} models, {:.1}/s",
+                    p.models,
+                    p.models as f64 / p.elapsed.max(1e-9)
+                ));
+            }
+        };
+        let stats = sat::for_each_model(
             &c.matrix,
             &reduction,
             &formula,
-            a.search.sat.backend,
-            a.search.sat.strategy.unwrap_or(Strategy::Cubes),
-            &mut |_| {
-                models += 1;
-                ControlFlow::Continue(())
-            },
-            Some(&progress),
-            None,
+            &a.search.sat.options(threads, Strategy::Cubes),
+            Some(&sat_progress),
+            &mut |_| ControlFlow::Continue(()),
         )?;
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
         let secs = start.elapsed().as_secs_f64();
         writeln!(
             out,
-            "c time {secs:.3} s, cubes {}, solver calls {}",
-            stats.cubes, stats.solver_calls
+            "c threads {threads}, time {secs:.3} s, cubes {} of {}, solver calls {}, mrv decisions {}",
+            stats.cubes_done, stats.cubes, stats.solver_calls, stats.decisions
         )?;
-        models
+        if stats.stopped {
+            // A partial count is no answer: `c` lines and `s UNKNOWN`, never `s mc`.
+            writeln!(
+                out,
+                "c stopped{}: {} solutions in {} of {} cubes",
+                if stats.interrupted { " by Ctrl-C" } else { "" },
+                stats.models,
+                stats.cubes_done,
+                stats.cubes
+            )?;
+            writeln!(out, "s UNKNOWN")?;
+            return Ok(if stats.interrupted {
+                crate::interrupt::EXIT_CODE
+            } else {
+                1
+            });
+        }
+        stats.models
     } else {
         let stats = solver::count(
             &reduction,
@@ -442,13 +529,13 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
     Ok(0)
 }
 
-fn solve(mut a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
-    a.search.sat.strategy.get_or_insert(Strategy::Plain);
+fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
     let c = load(&a.search)?;
     let reduction = Reduction::new(&c.matrix, c.group.clone());
-    header(out, &c, &reduction, &a.search)?;
+    // The first model comes fastest from one search, without cubes.
+    header(out, &c, &reduction, &a.search, 1, Strategy::Plain)?;
     let mut first = None;
-    each_solution(&c, &reduction, &a.search, &mut |s| {
+    each_solution(&c, &reduction, &a.search, Strategy::Plain, &mut |s| {
         first = Some(s.to_vec());
         ControlFlow::Break(())
     })?;
@@ -481,19 +568,25 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     };
     let mut written = 0u64;
     let mut failure = None;
-    each_solution(&c, &reduction, &a.search, &mut |solution| {
-        if a.limit.is_some_and(|l| written >= l) {
-            return ControlFlow::Break(());
-        }
-        written += 1;
-        match write_solution(sink, a.format, &c.puzzle, &c.matrix, solution, written) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                failure = Some(e);
-                ControlFlow::Break(())
+    each_solution(
+        &c,
+        &reduction,
+        &a.search,
+        Strategy::Cubes,
+        &mut |solution| {
+            if a.limit.is_some_and(|l| written >= l) {
+                return ControlFlow::Break(());
             }
-        }
-    })?;
+            written += 1;
+            match write_solution(sink, a.format, &c.puzzle, &c.matrix, solution, written) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    failure = Some(e);
+                    ControlFlow::Break(())
+                }
+            }
+        },
+    )?;
     if let Some(e) = failure {
         return Err(match &a.output {
             Some(path) => Error::Write {
@@ -592,24 +685,24 @@ fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
     for amo in Amo::ALL {
         let t = Instant::now();
         let formula = cnf::compile(&c.matrix, &reduction, amo);
-        let mut models = 0u64;
-        sat::for_each_model(
-            &c.matrix,
-            &reduction,
-            &formula,
-            a.backend,
-            Strategy::Cubes,
-            &mut |_| {
-                models += 1;
-                ControlFlow::Continue(())
-            },
-        )?;
+        let backend = a.backend.unwrap_or(Backend::default_for_build());
+        let opts = SatOptions {
+            backend,
+            ..SatOptions::default()
+        };
+        let stats = sat::for_each_model(&c.matrix, &reduction, &formula, &opts, None, &mut |_| {
+            ControlFlow::Continue(())
+        })?;
+        if stats.interrupted {
+            return Err(Error::Interrupted(format!("at {}", amo.name())));
+        }
+        let models = stats.models;
         let mark = if models == reference { "" } else { "  DIFFERS" };
         disagree |= models != reference;
         writeln!(
             out,
             "c {:<22} {:>10} {:>10.3} {:>10} {:>12}{mark}",
-            format!("sat {:?} {}", a.backend, amo.name()).to_lowercase(),
+            format!("sat {} {}", backend.name(), amo.name()),
             models,
             t.elapsed().as_secs_f64(),
             formula.num_vars,
@@ -828,14 +921,16 @@ fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
         symmetry: a.symmetry,
         repeat: a.repeat as usize,
         timeout: std::time::Duration::from_secs_f64(a.timeout),
+        threads: a.threads as usize,
     };
     writeln!(
         out,
-        "c polycover {} bench: {} run(s) each, timeout {} s, symmetry {}, one thread per engine",
+        "c polycover {} bench: {} run(s) each, timeout {} s, symmetry {}, {} thread(s) per count",
         env!("CARGO_PKG_VERSION"),
         plan.repeat,
         a.timeout,
-        plan.symmetry.map_or("default", |m| m.as_str())
+        plan.symmetry.map_or("default", |m| m.as_str()),
+        plan.threads
     )?;
     out.flush()?;
     let mut failure = None;
@@ -872,6 +967,6 @@ fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<i32> {
             crate::puzzle::colored::generate(a.cubes, a.seed, a.solvable)?
         }
     };
-    crate::dimacs::create(&a.output, out, &mut |w| w.write_all(text.as_bytes()))?;
+    crate::sat::dimacs::create(&a.output, out, &mut |w| w.write_all(text.as_bytes()))?;
     Ok(0)
 }

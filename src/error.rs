@@ -2,7 +2,8 @@
 //!
 //! Exit codes follow the SAT conventions where they apply: 10 and 20 are answers
 //! (satisfiable, unsatisfiable) and are not errors; 2 means the input was wrong (a bad
-//! puzzle file, a bad model, a missing file); 1 means something failed while running.
+//! puzzle file, a bad model, a missing file); 1 means something failed while running; 130
+//! means Ctrl-C stopped it.
 
 use std::path::PathBuf;
 
@@ -35,6 +36,10 @@ pub enum Error {
 
     #[error(transparent)]
     Io(#[from] std::io::Error),
+
+    /// Ctrl-C stopped a run; the text says how far it got.
+    #[error("interrupted: {0}")]
+    Interrupted(String),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -45,6 +50,7 @@ impl Error {
         match self {
             Error::Puzzle { .. } | Error::Model { .. } | Error::Usage(_) | Error::Read { .. } => 2,
             Error::Write { .. } | Error::Io(_) => 1,
+            Error::Interrupted(_) => crate::interrupt::EXIT_CODE,
         }
     }
 

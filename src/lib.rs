@@ -25,10 +25,9 @@
 pub mod bench;
 pub mod catalog;
 pub mod cli;
-pub mod cnf;
-pub mod dimacs;
 pub mod error;
 pub mod geometry;
+pub mod interrupt;
 pub mod matrix;
 pub mod puzzle;
 pub mod render;

@@ -16,7 +16,9 @@ fn bench_writes_csv_rows_and_a_wellformed_svg() {
         "--amo",
         "product,ladder",
         "--solvers",
-        "dlx,bits,sat,ganak",
+        "dlx,bits,sat-cadical,sat-varisat,ganak",
+        "--threads",
+        "2",
         "--repeat",
         "2",
         "--timeout",
@@ -34,6 +36,7 @@ fn bench_writes_csv_rows_and_a_wellformed_svg() {
         "puzzle",
         "engine",
         "amo",
+        "threads",
         "status",
         "vars",
         "clauses",
@@ -57,8 +60,17 @@ fn bench_writes_csv_rows_and_a_wellformed_svg() {
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert!(rows.iter().all(|r| r.len() == header.len()), "{text}");
-    // Per puzzle: dlx, bits, sat x 2 encodings, ganak x 2 encodings.
-    assert_eq!(rows.len(), 2 * 6, "{text}");
+    // Per puzzle: dlx, bits, two SAT backends and ganak, each x 2 encodings.
+    assert_eq!(rows.len(), 2 * 8, "{text}");
+    // In-process counts run on the plan's threads; external programs on their own one.
+    for r in &rows {
+        let expected = if r[col("engine")] == "ganak" {
+            "1"
+        } else {
+            "2"
+        };
+        assert_eq!(r[col("threads")], expected, "{text}");
+    }
     let find = |puzzle: &str, engine: &str, amo: &str| {
         rows.iter()
             .find(|r| {
@@ -67,8 +79,16 @@ fn bench_writes_csv_rows_and_a_wellformed_svg() {
             .unwrap_or_else(|| panic!("no row {puzzle} {engine} {amo}: {text}"))
     };
     let dlx = find("dominoes", "dlx", "");
-    let sat = find("dominoes", "sat", "product");
+    let sat = find("dominoes", "sat-varisat", "product");
     assert_eq!(dlx[col("solutions")], sat[col("solutions")], "{text}");
+    let backend = if cfg!(feature = "cadical") {
+        "sat-cadical"
+    } else {
+        "sat-varisat"
+    };
+    let cadical = find("dominoes", backend, "ladder");
+    assert_eq!(cadical[col("solutions")], dlx[col("solutions")], "{text}");
+    assert_eq!(cadical[col("complete")], "true", "{text}");
     assert_eq!(dlx[col("complete")], "true");
     // The CNF rows carry their size; the ratios are filled against the DLX.
     assert!(sat[col("clauses")].parse::<u64>().unwrap() > 0);
@@ -88,7 +108,13 @@ fn bench_writes_csv_rows_and_a_wellformed_svg() {
         .filter_map(|n| n.text())
         .map(str::trim)
         .collect();
-    for label in ["dlx", "sat/product", "sat/ladder", "dominoes", "Soma cube"] {
+    for label in [
+        "dlx",
+        "sat-varisat/product",
+        "sat-varisat/ladder",
+        "dominoes",
+        "Soma cube",
+    ] {
         assert!(labels.contains(&label), "{label} not in the chart");
     }
 }

@@ -3,30 +3,25 @@
 
 use std::ops::ControlFlow;
 
-use polycover::cnf::{self, Amo};
 use polycover::puzzle::colored::{self, ColoredCubes};
-use polycover::sat::{self, Backend, Strategy};
+use polycover::sat::{self, Amo, Backend, SatOptions, Strategy};
 use polycover::solver::Solver;
 use polycover::{Puzzle, Reduction, SymmetryMode};
 
 use crate::common::*;
 
-fn sat_count(c: &polycover::Compiled, amo: Amo) -> u64 {
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
-    let formula = cnf::compile(&c.matrix, &reduction, amo);
-    let mut n = 0;
-    sat::for_each_model(
-        &c.matrix,
-        &reduction,
-        &formula,
-        Backend::Varisat,
-        Strategy::Cubes,
-        &mut |_| {
-            n += 1;
-            ControlFlow::Continue(())
-        },
-    )
-    .unwrap();
+/// SAT counts with the default backend and with varisat must agree; returns the count.
+fn sat_count_both(c: &polycover::Compiled, amo: Amo) -> u64 {
+    let n = sat_count(c, amo, &SatOptions::default());
+    let varisat = SatOptions {
+        backend: Backend::Varisat,
+        ..SatOptions::default()
+    };
+    assert_eq!(
+        sat_count(c, amo, &varisat),
+        n,
+        "varisat against the default backend"
+    );
     n
 }
 
@@ -48,8 +43,8 @@ fn hesselink_5_has_one_solution_up_to_the_stack_and_eight_raw() {
         assert_eq!(count(&none, solver, 2), 8, "{solver:?}");
     }
     for amo in Amo::ALL {
-        assert_eq!(sat_count(&stack, amo), 1, "{amo:?}");
-        assert_eq!(sat_count(&none, amo), 8, "{amo:?}");
+        assert_eq!(sat_count_both(&stack, amo), 1, "{amo:?}");
+        assert_eq!(sat_count_both(&none, amo), 8, "{amo:?}");
     }
     assert_eq!(colored::staged_raw_count(&cubes_of(&puzzle).cubes), 8);
     assert_eq!(count_orbits_by_brute_force(&stack), 1);
@@ -121,13 +116,13 @@ fn generated_instances_agree_three_ways() {
             assert_eq!(raw, staged, "H={h} seed {seed}: dlx vs staged");
             assert_eq!(count(&none, Solver::Bits, 1), raw, "H={h} seed {seed}");
             assert_eq!(
-                sat_count(&none, Amo::Product),
+                sat_count_both(&none, Amo::Product),
                 raw,
                 "H={h} seed {seed}: sat"
             );
             let up_to_stack = count(&stack, Solver::Dlx, 1);
             assert_eq!(
-                sat_count(&stack, Amo::Ladder),
+                sat_count_both(&stack, Amo::Ladder),
                 up_to_stack,
                 "H={h} seed {seed}"
             );
@@ -192,19 +187,16 @@ fn dimacs_and_decode_round_trip() {
     let puzzle = Puzzle::load("hesselink-5").unwrap();
     let c = puzzle.compile(SymmetryMode::Stack).unwrap();
     let reduction = Reduction::new(&c.matrix, c.group.clone());
-    let formula = cnf::compile(&c.matrix, &reduction, Amo::Product);
+    let formula = sat::compile(&c.matrix, &reduction, Amo::Product);
     let mut solution = Vec::new();
-    sat::for_each_model(
-        &c.matrix,
-        &reduction,
-        &formula,
-        Backend::Varisat,
-        Strategy::Plain,
-        &mut |s| {
-            solution = s.to_vec();
-            ControlFlow::Break(())
-        },
-    )
+    let opts = SatOptions {
+        strategy: Strategy::Plain,
+        ..SatOptions::default()
+    };
+    sat::for_each_model(&c.matrix, &reduction, &formula, &opts, None, &mut |s| {
+        solution = s.to_vec();
+        ControlFlow::Break(())
+    })
     .unwrap();
     let lits = model_literals(c.matrix.num_options(), &solution);
     let model = dir.path().join("h5.model");

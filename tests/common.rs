@@ -4,6 +4,7 @@ use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::process::{Command, Output};
 
+use polycover::sat::{self, Amo, SatOptions, SatStats};
 use polycover::solver::{self, RunOptions, Solver};
 use polycover::{Compiled, Puzzle, Reduction, SymmetryMode};
 
@@ -44,6 +45,28 @@ pub fn count(c: &Compiled, solver: Solver, threads: usize) -> u64 {
         },
     )
     .solutions
+}
+
+/// Every model the SAT path reports, checked for duplicates, with the run's statistics.
+pub fn sat_solutions(c: &Compiled, amo: Amo, opts: &SatOptions) -> (Vec<Vec<u32>>, SatStats) {
+    let reduction = Reduction::new(&c.matrix, c.group.clone());
+    let formula = sat::compile(&c.matrix, &reduction, amo);
+    let mut seen = HashSet::new();
+    let mut all = Vec::new();
+    let stats = sat::for_each_model(&c.matrix, &reduction, &formula, opts, None, &mut |s| {
+        assert!(seen.insert(s.to_vec()), "a model was reported twice: {s:?}");
+        all.push(s.to_vec());
+        ControlFlow::Continue(())
+    })
+    .unwrap_or_else(|e| panic!("{}: {e}", c.puzzle.name()));
+    assert_eq!(stats.models, all.len() as u64);
+    assert!(!stats.stopped);
+    (all, stats)
+}
+
+/// Distinct solutions through SAT (no model reported twice).
+pub fn sat_count(c: &Compiled, amo: Amo, opts: &SatOptions) -> u64 {
+    sat_solutions(c, amo, opts).0.len() as u64
 }
 
 /// Distinct solutions the slow, independent way: enumerate every solution with no

@@ -2,69 +2,78 @@
 //! round trips, and `decode` on good and bad models.
 
 use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
-use polycover::cnf::{self, Amo};
-use polycover::sat::{self, Backend, Strategy};
+use polycover::sat::{self, Amo, Backend, Decide, SatOptions, Strategy};
 use polycover::solver::Solver;
-use polycover::{Compiled, Reduction, SymmetryMode};
+use polycover::{Compiled, Puzzle, Reduction, SymmetryMode};
 
 use crate::common::*;
 
-fn sat_count(c: &Compiled, amo: Amo, strategy: Strategy) -> u64 {
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
-    let formula = cnf::compile(&c.matrix, &reduction, amo);
-    let mut n = 0;
-    sat::for_each_model(
-        &c.matrix,
-        &reduction,
-        &formula,
-        Backend::Varisat,
+fn opts(backend: Backend, decide: Decide, strategy: Strategy, threads: usize) -> SatOptions {
+    SatOptions {
+        backend,
+        decide,
         strategy,
-        &mut |_| {
-            n += 1;
-            ControlFlow::Continue(())
-        },
-    )
-    .unwrap();
-    n
+        threads,
+        ..SatOptions::default()
+    }
 }
 
-/// Every encoding, every mode, both strategies, on puzzles with a nontrivial stabiliser
-/// (Slothouber-Graatsma), copies counted by the totalizer (dominoes), and no solution.
+fn varisat(strategy: Strategy) -> SatOptions {
+    opts(Backend::Varisat, Decide::Mrv, strategy, 1)
+}
+
+/// Every symmetry mode a puzzle accepts.
+fn modes(p: &Puzzle) -> Vec<SymmetryMode> {
+    [
+        SymmetryMode::None,
+        SymmetryMode::Rotations,
+        SymmetryMode::Reflections,
+        SymmetryMode::Stack,
+    ]
+    .into_iter()
+    .filter(|&m| p.compile(m).is_ok())
+    .collect()
+}
+
+/// The small puzzles: the small catalog puzzles, one with a nontrivial stabiliser
+/// (Slothouber-Graatsma), copies counted by the totalizer (dominoes), coloured cubes,
+/// and one with no solution.
+fn small_puzzles() -> Vec<(String, Puzzle)> {
+    let mut v: Vec<(String, Puzzle)> = ["soma", "slothouber-graatsma", "hesselink-5"]
+        .iter()
+        .map(|n| (n.to_string(), Puzzle::load(n).unwrap()))
+        .collect();
+    v.push((
+        "dominoes".into(),
+        Puzzle::parse("dominoes.toml", DOMINOES).unwrap(),
+    ));
+    let five_t = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
+    v.push(("five-t".into(), Puzzle::load(&five_t).unwrap()));
+    v
+}
+
+/// The default backend (CaDiCaL with MRV decisions, varisat in builds without it), every
+/// encoding, every symmetry mode, both strategies, one and two threads.
 #[test]
 fn sat_counts_equal_dlx_counts_on_small_puzzles() {
-    let puzzles: Vec<(&str, polycover::Puzzle)> = vec![
-        (
-            "slothouber-graatsma",
-            polycover::Puzzle::load("slothouber-graatsma").unwrap(),
-        ),
-        (
-            "dominoes",
-            polycover::Puzzle::parse("dominoes.toml", DOMINOES).unwrap(),
-        ),
-        (
-            "five-t",
-            polycover::Puzzle::load(&format!(
-                "{}/tests/fixtures/five-t.toml",
-                env!("CARGO_MANIFEST_DIR")
-            ))
-            .unwrap(),
-        ),
-    ];
-    for (name, puzzle) in &puzzles {
-        for mode in [
-            SymmetryMode::None,
-            SymmetryMode::Rotations,
-            SymmetryMode::Reflections,
-        ] {
+    let backend = Backend::default_for_build();
+    for (name, puzzle) in small_puzzles() {
+        for mode in modes(&puzzle) {
             let c = puzzle.compile(mode).unwrap();
             let dlx = count(&c, Solver::Dlx, 1);
             for amo in Amo::ALL {
-                for strategy in [Strategy::Plain, Strategy::Cubes] {
+                for (strategy, threads) in [
+                    (Strategy::Plain, 1),
+                    (Strategy::Cubes, 1),
+                    (Strategy::Cubes, 2),
+                ] {
+                    let o = opts(backend, Decide::Mrv, strategy, threads);
                     assert_eq!(
-                        sat_count(&c, amo, strategy),
+                        sat_count(&c, amo, &o),
                         dlx,
-                        "{name} {mode:?} {amo:?} {strategy:?}"
+                        "{name} {mode:?} {amo:?} {strategy:?} {threads} threads"
                     );
                 }
             }
@@ -72,25 +81,142 @@ fn sat_counts_equal_dlx_counts_on_small_puzzles() {
     }
 }
 
+/// CaDiCaL's own decisions, with the models still checked and blocked in one call.
 #[test]
-#[cfg_attr(debug_assertions, ignore = "release builds only")]
-fn sat_counts_equal_dlx_counts_on_soma_and_pentominoes() {
+#[cfg(feature = "cadical")]
+fn cadical_with_its_own_decisions_counts_right() {
+    for (name, puzzle) in small_puzzles() {
+        for mode in modes(&puzzle) {
+            let c = puzzle.compile(mode).unwrap();
+            let dlx = count(&c, Solver::Dlx, 1);
+            let o = opts(Backend::Cadical, Decide::Solver, Strategy::Plain, 1);
+            assert_eq!(sat_count(&c, Amo::Product, &o), dlx, "{name} {mode:?}");
+        }
+    }
+}
+
+/// varisat, the pure-Rust reference: Slothouber-Graatsma in every encoding, mode and
+/// strategy; Soma up to rotations and reflections in every encoding. (Soma's 11,520 raw
+/// solutions take varisat a minute, one call per model: the CaDiCaL test covers them.)
+#[test]
+fn varisat_counts_equal_dlx_counts() {
+    let puzzle = Puzzle::load("slothouber-graatsma").unwrap();
+    for mode in modes(&puzzle) {
+        let c = puzzle.compile(mode).unwrap();
+        let dlx = count(&c, Solver::Dlx, 1);
+        for amo in Amo::ALL {
+            for strategy in [Strategy::Plain, Strategy::Cubes] {
+                let n = sat_count(&c, amo, &varisat(strategy));
+                assert_eq!(n, dlx, "{mode:?} {amo:?} {strategy:?}");
+            }
+        }
+    }
     for mode in [SymmetryMode::Rotations, SymmetryMode::Reflections] {
         let c = compile("soma", mode);
         let dlx = count(&c, Solver::Dlx, 1);
         for amo in Amo::ALL {
+            if cfg!(debug_assertions) && amo != Amo::Product {
+                continue; // release builds check them all
+            }
             assert_eq!(
-                sat_count(&c, amo, Strategy::Cubes),
+                sat_count(&c, amo, &varisat(Strategy::Cubes)),
                 dlx,
                 "soma {mode:?} {amo:?}"
             );
         }
     }
+}
+
+/// Every raw solution of Soma, found once each, on two workers.
+#[test]
+fn soma_without_symmetry_breaking_has_11520_distinct_models() {
     let c = compile("soma", SymmetryMode::None);
-    assert_eq!(sat_count(&c, Amo::Product, Strategy::Cubes), 11_520);
+    let o = opts(
+        Backend::default_for_build(),
+        Decide::Mrv,
+        Strategy::Cubes,
+        2,
+    );
+    let (all, _) = sat_solutions(&c, Amo::Product, &o);
+    assert_eq!(all.len(), 11_520);
+    for s in &all {
+        c.matrix.check_solution(s).unwrap();
+    }
+}
+
+/// The propagator's invariants, recomputed after every callback (as in debug builds),
+/// on a whole enumeration, with and without symmetry clauses.
+#[test]
+#[cfg(feature = "cadical")]
+fn the_propagator_stays_in_step_with_cadical() {
+    for mode in [SymmetryMode::Rotations, SymmetryMode::None] {
+        let c = compile("soma", mode);
+        for amo in [Amo::Product, Amo::Ladder] {
+            let mut o = opts(Backend::Cadical, Decide::Mrv, Strategy::Cubes, 1);
+            o.paranoid = true;
+            let expected = if mode == SymmetryMode::None {
+                11_520
+            } else {
+                480
+            };
+            assert_eq!(sat_count(&c, amo, &o), expected, "{mode:?} {amo:?}");
+        }
+    }
+}
+
+/// The count is the same for any number of workers, and so are the solutions.
+#[test]
+fn the_total_does_not_depend_on_the_thread_count() {
+    let c = compile("soma", SymmetryMode::Rotations);
+    let backend = Backend::default_for_build();
+    let mut reference: Option<Vec<Vec<u32>>> = None;
+    for threads in [1, 2, 3] {
+        let (mut all, stats) = sat_solutions(
+            &c,
+            Amo::Product,
+            &opts(backend, Decide::Mrv, Strategy::Cubes, threads),
+        );
+        assert_eq!(stats.cubes_done, stats.cubes);
+        all.sort();
+        match &reference {
+            None => reference = Some(all),
+            Some(r) => assert_eq!(&all, r, "{threads} threads"),
+        }
+    }
+    assert_eq!(reference.unwrap().len(), 480);
+}
+
+/// A mid-size puzzle through SAT on two threads, from the command line.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn pentomino_5x12_through_sat_on_two_threads() {
+    let out = polycover(&[
+        "count",
+        "pentomino-5x12",
+        "--solver",
+        "sat",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("c solver sat: backend"), "{text}");
+    assert_eq!(text.lines().last(), Some("s mc 1010"), "{text}");
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn sat_counts_equal_dlx_counts_on_soma_and_pentominoes() {
     let c = compile("pentomino-3x20", SymmetryMode::Rotations);
     for amo in [Amo::Bimander, Amo::Pairwise] {
-        assert_eq!(sat_count(&c, amo, Strategy::Plain), 2, "{amo:?}");
+        assert_eq!(sat_count(&c, amo, &varisat(Strategy::Plain)), 2, "{amo:?}");
+        let o = opts(
+            Backend::default_for_build(),
+            Decide::Mrv,
+            Strategy::Cubes,
+            2,
+        );
+        assert_eq!(sat_count(&c, amo, &o), 2, "{amo:?}");
     }
 }
 
@@ -99,9 +225,69 @@ fn sat_counts_equal_dlx_counts_on_soma_and_pentominoes() {
 #[test]
 fn symmetry_clauses_keep_one_model_per_orbit() {
     let none = compile("slothouber-graatsma", SymmetryMode::None);
-    assert_eq!(sat_count(&none, Amo::Ladder, Strategy::Plain), 8);
+    assert_eq!(sat_count(&none, Amo::Ladder, &varisat(Strategy::Plain)), 8);
     let rot = compile("slothouber-graatsma", SymmetryMode::Rotations);
-    assert_eq!(sat_count(&rot, Amo::Ladder, Strategy::Plain), 1);
+    assert_eq!(sat_count(&rot, Amo::Ladder, &varisat(Strategy::Plain)), 1);
+}
+
+fn bedlam_with_deadline(backend: Backend, after: Duration) -> (sat::SatStats, Duration) {
+    let c: Compiled = compile("bedlam", SymmetryMode::Rotations);
+    let reduction = Reduction::new(&c.matrix, c.group.clone());
+    let formula = sat::compile(&c.matrix, &reduction, Amo::Product);
+    let start = Instant::now();
+    let o = SatOptions {
+        backend,
+        deadline: Some(start + after),
+        ..SatOptions::default()
+    };
+    let stats = sat::for_each_model(&c.matrix, &reduction, &formula, &o, None, &mut |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    (stats, start.elapsed())
+}
+
+/// A deadline stops CaDiCaL inside its solve call: the count is marked stopped and
+/// partial. (Without the terminate callback this would run for half an hour.)
+#[test]
+#[cfg(feature = "cadical")]
+fn a_deadline_stops_cadical_inside_a_call() {
+    let (stats, took) = bedlam_with_deadline(Backend::Cadical, Duration::from_millis(300));
+    assert!(stats.stopped && !stats.interrupted, "{stats:?}");
+    assert!(stats.cubes_done < stats.cubes, "{stats:?}");
+    assert!(stats.models < 19_186, "{stats:?}");
+    assert!(
+        took < Duration::from_secs(120),
+        "the deadline was not honoured: {took:?}"
+    );
+}
+
+/// The consumer's `Break` ends the enumeration at once, with exactly as many models
+/// handed over as it accepted.
+#[test]
+fn break_stops_after_exactly_the_models_taken() {
+    let c = compile("soma", SymmetryMode::Rotations);
+    let reduction = Reduction::new(&c.matrix, c.group.clone());
+    let formula = sat::compile(&c.matrix, &reduction, Amo::Product);
+    for backend in [Backend::default_for_build(), Backend::Varisat] {
+        let mut taken = 0;
+        let o = SatOptions {
+            backend,
+            threads: 2,
+            ..SatOptions::default()
+        };
+        let stats = sat::for_each_model(&c.matrix, &reduction, &formula, &o, None, &mut |_| {
+            taken += 1;
+            if taken == 7 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .unwrap();
+        assert_eq!((taken, stats.models), (7, 7), "{backend:?}");
+        assert!(!stats.stopped, "a Break is no stop: {stats:?}");
+    }
 }
 
 #[test]
@@ -280,9 +466,92 @@ fn check_agrees_on_a_small_puzzle() {
     assert_eq!(text.lines().last(), Some("s mc 1"));
     assert_eq!(
         text.lines()
-            .filter(|l| l.starts_with("c sat varisat"))
+            .filter(|l| l.starts_with(&format!("c sat {}", Backend::default_for_build().name())))
             .count(),
         6,
         "{text}"
     );
+}
+
+#[test]
+#[cfg(feature = "cadical")]
+fn cadical_options_from_the_command_line() {
+    let ok = polycover(&[
+        "count",
+        "soma",
+        "--solver",
+        "sat",
+        "--sat-option",
+        "chrono=1",
+        "--sat-option",
+        "shrink=2",
+    ]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    assert!(
+        stdout(&ok).contains(", chrono=1, shrink=2"),
+        "{}",
+        stdout(&ok)
+    );
+    assert_eq!(stdout(&ok).lines().last(), Some("s mc 480"));
+    let cases = [
+        ("nosuchoption=1", "`nosuchoption` is not a CaDiCaL option"),
+        ("shrink=9", "shrink=9 is out of range"),
+        ("shrink", "`shrink` is not NAME=VALUE"),
+        ("shrink=x", "`x` is not an integer"),
+    ];
+    for (arg, fragment) in cases {
+        let out = polycover(&["count", "soma", "--solver", "sat", "--sat-option", arg]);
+        assert_eq!(out.status.code(), Some(2), "{arg}: {}", stderr(&out));
+        assert!(stderr(&out).contains(fragment), "{arg}: {}", stderr(&out));
+        assert!(!stdout(&out).contains("s mc"), "{arg}");
+    }
+    let out = polycover(&["solve", "soma", "--solver", "sat", "--decide", "solver"]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+}
+
+/// Ctrl-C during a SAT count: a clean stop, the partial count on `c` lines, `s UNKNOWN`
+/// and exit 130, never `s mc`.
+#[test]
+#[cfg(all(feature = "cadical", unix))]
+fn ctrl_c_stops_a_sat_count_cleanly() {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+        .args(["count", "bedlam", "--solver", "sat", "--threads", "2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the search has started (the header is out), then interrupt.
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(130), "{text}\n{}", stderr(&out));
+    assert!(text.contains("c stopped by Ctrl-C: "), "{text}");
+    assert_eq!(text.lines().last(), Some("s UNKNOWN"), "{text}");
+    assert!(!text.contains("s mc"), "{text}");
+}
+
+#[test]
+fn enumerate_and_solve_through_sat() {
+    let out = polycover(&[
+        "enumerate",
+        "soma",
+        "--solver",
+        "sat",
+        "--limit",
+        "3",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 3);
+    let out = polycover(&["solve", "bedlam", "--solver", "sat"]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    assert!(stdout(&out).contains("s SATISFIABLE"));
+    let out = polycover(&["solve", "bedlam", "--solver", "sat", "--backend", "varisat"]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
 }

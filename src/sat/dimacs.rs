@@ -13,10 +13,10 @@
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 
-use crate::cnf::Formula;
 use crate::error::{Error, Result};
 use crate::matrix::{Matrix, Meaning};
 use crate::puzzle::{Compiled, Puzzle};
+use crate::sat::cnf::Formula;
 use crate::symmetry::Reduction;
 
 /// Which projection line a DIMACS file carries.

@@ -1,0 +1,255 @@
+//! CaDiCaL (bundled by the `pindakaas` crate) steered through its user-propagator
+//! interface (IPASIR-UP): decisions by minimum remaining values, forward checking of the
+//! next decision's candidates, and every model checked and blocked inside one solve call.
+//!
+//! Invariants:
+//! - The propagator observes exactly the primary variables; `decide` only ever returns an
+//!   unassigned one (CaDiCaL aborts otherwise). CaDiCaL flushes its assignment
+//!   notifications before it asks, so the counts are current when it does.
+//! - Every literal `propagate` returns has its reason clause stored at that moment, made
+//!   of literals false then; `explain_propagation` hands out that stored clause, never
+//!   one computed from a later state.
+//! - `check_solution` rejects every model (so the solver searches on in the same call) and
+//!   hands back its blocking clause through `provide_clause`; it accepts a model only to
+//!   end the call when the enumeration is to stop.
+//! - The terminate callback is polled by CaDiCaL between its steps, so a deadline, a stop
+//!   from the consumer or Ctrl-C ends even a single long call.
+//!
+//! Pitfalls met on the way: `Lit::from_raw` is the public constructor; options removed by
+//! the symmetry reduction arrive as root-level units (the propagator starts with them
+//! false); an unknown option name is ignored silently by `set_option`, so names are
+//! checked by reading them back.
+
+use std::cell::RefCell;
+use std::num::NonZeroI32;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use pindakaas::solver::cadical::Cadical;
+use pindakaas::solver::propagation::{
+    ClauseBuilder, ClausePersistence, ExternalPropagation, Propagator, PropagatorConfig,
+    SearchDecision, Solution, SolvingActions,
+};
+use pindakaas::solver::{Assumptions, SolveResult, TermSignal, TerminateCallback};
+use pindakaas::{ClauseDatabase, Lit};
+
+use super::cnf::Formula;
+use super::enumerate::{Cube, Decide, ModelSink, Outcome, Stop};
+use super::propagator::{Groups, Mrv};
+use crate::error::{Error, Result};
+
+fn lit(l: i32) -> Lit {
+    Lit::from_raw(NonZeroI32::new(l).expect("DIMACS literals are nonzero"))
+}
+
+fn dimacs(l: Lit) -> i32 {
+    NonZeroI32::from(l).get()
+}
+
+/// Options measured on Bedlam and the pentomino rectangles (README, "SAT performance"):
+/// with MRV decisions most of CaDiCaL's machinery for hard combinatorial instances only
+/// costs time. Restarts would throw the MRV trail away, inprocessing rewrites clauses that
+/// are fine as they are, and the activity bumping that steers CaDiCaL's own decisions is
+/// unused.
+pub(crate) const DEFAULT_OPTIONS: &[(&str, i32)] = &[
+    ("inprocessing", 0),
+    ("restart", 0),
+    ("chrono", 2),
+    ("bump", 0),
+    ("walk", 0),
+    ("lucky", 0),
+    ("shrinkreap", 0),
+];
+
+/// Sets `name` to `value`, refusing names CaDiCaL does not know and values it would clamp.
+fn set_option(solver: &mut Cadical, name: &str, value: i32) -> Result<()> {
+    if name.is_empty() || name.contains('\0') {
+        return Err(Error::Usage(format!("`{name}` is not a CaDiCaL option")));
+    }
+    // Every CaDiCaL option accepts 1 or clamps it to a nonzero bound; an unknown name
+    // reads back as 0 whatever was set.
+    solver.set_option(name, 1);
+    if solver.get_option(name) == 0 {
+        return Err(Error::Usage(format!(
+            "`{name}` is not a CaDiCaL option (see `cadical --help` for the names)"
+        )));
+    }
+    solver.set_option(name, value);
+    let got = solver.get_option(name);
+    if got != value {
+        return Err(Error::Usage(format!(
+            "CaDiCaL option {name}={value} is out of range (it would be {got})"
+        )));
+    }
+    Ok(())
+}
+
+/// The propagator CaDiCaL calls back.
+struct Steer {
+    mrv: Mrv,
+    decide: Decide,
+    sink: ModelSink,
+    /// The blocking clause of the last model, until CaDiCaL takes it.
+    pending: Option<Vec<i32>>,
+    /// The reason of each option forward checking set false, kept until CaDiCaL asks
+    /// (it asks lazily, and only for literals its conflict analysis meets).
+    reasons: Vec<Vec<i32>>,
+    solution: Vec<u32>,
+}
+
+impl PropagatorConfig for Steer {
+    // Reasons of forward checking are consequences of the formula: CaDiCaL may forget
+    // them like learned clauses.
+    const REASON_PERSISTENCE: ClausePersistence = ClausePersistence::Forgettable;
+}
+
+impl Propagator for Steer {
+    fn notify_assignment(&mut self, lits: &[Lit]) {
+        self.mrv.assign_all(lits.iter().map(|&l| dimacs(l)));
+    }
+
+    fn notify_new_decision_level(&mut self) {
+        self.mrv.new_level();
+    }
+
+    fn notify_backtrack(&mut self, new_level: usize, _restart: bool) {
+        self.mrv.backtrack(new_level);
+    }
+
+    fn propagate(&mut self, _slv: &mut dyn SolvingActions) -> Option<Lit> {
+        if self.decide == Decide::Solver {
+            return None;
+        }
+        let (o, reason) = self.mrv.forward_check()?;
+        self.reasons[o as usize] = reason;
+        Some(lit(-(o as i32 + 1)))
+    }
+
+    fn explain_propagation(&mut self, propagated: Lit, mut clause: ClauseBuilder<'_>) {
+        let o = (-dimacs(propagated) - 1) as usize;
+        clause.extend(self.reasons[o].iter().map(|&l| lit(l)));
+    }
+
+    fn decide(&mut self, _slv: &mut dyn SolvingActions) -> SearchDecision {
+        if self.decide == Decide::Solver {
+            return SearchDecision::Free;
+        }
+        match self.mrv.decide() {
+            Some(o) => SearchDecision::Assign(lit(o as i32 + 1)),
+            None => SearchDecision::Free,
+        }
+    }
+
+    fn check_solution(&mut self, _slv: &mut dyn SolvingActions, model: Solution<'_>) -> bool {
+        let n = self.mrv_options();
+        self.solution.clear();
+        self.solution.extend(
+            model
+                .literals()
+                .iter()
+                .map(|&l| dimacs(l))
+                .filter(|&l| l > 0 && (l as usize) <= n)
+                .map(|l| (l - 1) as u32),
+        );
+        self.solution.sort_unstable();
+        // The blocking clause: any other exact cover differs from this one in a
+        // placement that this one uses.
+        self.pending = Some(self.solution.iter().map(|&o| -(o as i32 + 1)).collect());
+        // Accepting ends the solve call: do it when the enumeration is to stop.
+        !self.sink.model(&self.solution)
+    }
+
+    fn provide_clause(
+        &mut self,
+        _slv: &mut dyn SolvingActions,
+        mut clause: ClauseBuilder<'_>,
+    ) -> Option<ClausePersistence> {
+        let c = self.pending.take()?;
+        clause.extend(c.into_iter().map(lit));
+        Some(ClausePersistence::Irredundant)
+    }
+}
+
+impl Steer {
+    fn mrv_options(&self) -> usize {
+        self.sink.num_options()
+    }
+}
+
+/// One CaDiCaL with the formula loaded and the propagator connected.
+pub(crate) struct Solver {
+    solver: Cadical,
+    steer: Rc<RefCell<Steer>>,
+    pub(crate) calls: u64,
+}
+
+impl Solver {
+    pub(crate) fn new(
+        formula: &Formula,
+        groups: Arc<Groups>,
+        decide: Decide,
+        options: &[(String, i32)],
+        sink: ModelSink,
+        stop: Stop,
+        paranoid: bool,
+    ) -> Result<Solver> {
+        let mut solver = Cadical::default();
+        for (name, value) in DEFAULT_OPTIONS {
+            set_option(&mut solver, name, *value)?;
+        }
+        for (name, value) in options {
+            set_option(&mut solver, name, *value)?;
+        }
+        let _ = solver.new_var_range(formula.num_vars as usize);
+        let mut buf: Vec<Lit> = Vec::new();
+        for c in formula.cnf.iter() {
+            buf.clear();
+            buf.extend(c.iter().map(|l| lit(l.to_ipasir())));
+            // An empty clause makes the formula unsatisfiable; CaDiCaL then reports that.
+            let _ = solver.add_clause_from_slice(&buf);
+        }
+        let steer = Rc::new(RefCell::new(Steer {
+            mrv: Mrv::new(groups, paranoid),
+            decide,
+            sink,
+            pending: None,
+            reasons: vec![Vec::new(); formula.num_primary as usize],
+            solution: Vec::new(),
+        }));
+        solver.connect_propagator(Rc::clone(&steer));
+        for o in 0..formula.num_primary {
+            solver.add_observed_var(lit(o as i32 + 1).var());
+        }
+        solver.set_terminate_callback(Some(move || {
+            if stop.now() {
+                TermSignal::Terminate
+            } else {
+                TermSignal::Continue
+            }
+        }));
+        Ok(Solver {
+            solver,
+            steer,
+            calls: 0,
+        })
+    }
+
+    /// Enumerates every model that extends `cube` (options set true as assumptions).
+    pub(crate) fn run(&mut self, cube: &Cube) -> Outcome {
+        let assumptions: Vec<Lit> = cube.iter().map(|&o| lit(o as i32 + 1)).collect();
+        self.calls += 1;
+        let outcome = match self.solver.solve_assuming(assumptions) {
+            SolveResult::Unsatisfiable(_) => Outcome::Exhausted,
+            // A model was accepted: the enumeration is to stop.
+            SolveResult::Satisfied(_) => Outcome::Stopped,
+            SolveResult::Unknown => Outcome::Stopped,
+        };
+        debug_assert_eq!(self.steer.borrow().mrv.anomalies, 0);
+        outcome
+    }
+
+    /// MRV decisions made so far.
+    pub(crate) fn decisions(&self) -> u64 {
+        self.steer.borrow().mrv.decisions
+    }
+}

@@ -1,0 +1,108 @@
+//! The CNF compiler: an exact-cover matrix and its symmetry reduction, as clauses.
+//!
+//! Invariants:
+//! - Variable `o + 1` (DIMACS numbering) is option `o` of the matrix: one *primary*
+//!   variable per placement, numbered in matrix order, the same in every encoding and
+//!   symmetry mode. Auxiliary variables (of the at-most-one and cardinality encodings and
+//!   of the symmetry-breaking chains) come after them.
+//! - The models, projected onto the primary variables, are exactly the solutions the
+//!   native engines count: one per symmetry class.
+//!
+//! # The clauses
+//!
+//! - Each unit item (a cell, a one-copy piece): at least one of its options (one clause),
+//!   and at most one (the selected [`Amo`] encoding).
+//! - Each item of multiplicity k (k copies of a piece): exactly k of its options, by
+//!   rustsat's totalizer.
+//! - Symmetry: the clauses of [`super::symmetry`].
+//!
+//! # References
+//!
+//! - Totalizer: O. Bailleux, Y. Boufkhad, *Efficient CNF Encoding of Boolean Cardinality
+//!   Constraints*, CP 2003.
+
+use rustsat::encodings::card::{BoundBoth, Totalizer};
+use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
+use rustsat::types::{Clause, Lit, Var};
+
+use crate::matrix::Matrix;
+use crate::symmetry::Reduction;
+
+use super::amo::Amo;
+use super::symmetry;
+
+/// A compiled formula.
+#[derive(Clone, Debug)]
+pub struct Formula {
+    pub cnf: Cnf,
+    /// Variables `1..=num_primary` are the options of the matrix.
+    pub num_primary: u32,
+    /// All variables, primary and auxiliary.
+    pub num_vars: u32,
+    pub amo: Amo,
+}
+
+/// The primary literal of option `o`.
+pub fn option_lit(o: u32) -> Lit {
+    Lit::positive(o)
+}
+
+impl Formula {
+    pub fn num_clauses(&self) -> usize {
+        self.cnf.len()
+    }
+
+    pub fn num_literals(&self) -> usize {
+        self.cnf.iter().map(|c| c.len()).sum()
+    }
+
+    /// Clauses as DIMACS integers.
+    pub fn clauses(&self) -> impl Iterator<Item = Vec<i32>> + '_ {
+        self.cnf
+            .iter()
+            .map(|c| c.iter().map(|l| l.to_ipasir()).collect())
+    }
+}
+
+/// Compiles the reduced problem: `matrix` is the original matrix (its options are the
+/// primary variables) and `reduction` says which options are removed and which
+/// stabilisers remain.
+pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
+    let n = matrix.num_options() as u32;
+    let mut vars = BasicVarManager::from_next_free(Var::new(n));
+    let mut cnf = Cnf::new();
+    let mut kept = vec![false; n as usize];
+    for &o in reduction.kept() {
+        kept[o as usize] = true;
+    }
+    symmetry::add_removed(&kept, &mut cnf);
+    for (i, column) in matrix.columns().iter().enumerate() {
+        let lits: Vec<Lit> = column
+            .iter()
+            .filter(|&&o| kept[o as usize])
+            .map(|&o| option_lit(o))
+            .collect();
+        let k = matrix.items()[i].multiplicity as usize;
+        if k == 1 {
+            cnf.add_clause(lits.iter().copied().collect());
+            amo.encode(lits, &mut cnf, &mut vars);
+        } else if lits.len() < k {
+            cnf.add_clause(Clause::new()); // cannot be covered k times: unsatisfiable
+        } else {
+            let mut totalizer: Totalizer = lits.into_iter().collect();
+            totalizer
+                .encode_both(k..=k, &mut cnf, &mut vars)
+                .expect("memory");
+            for unit in totalizer.enforce_eq(k).expect("encoded for k") {
+                cnf.add_clause(Clause::from([unit]));
+            }
+        }
+    }
+    symmetry::add_lex_leaders(reduction, n, &mut cnf, &mut vars);
+    Formula {
+        cnf,
+        num_primary: n,
+        num_vars: vars.n_used(),
+        amo,
+    }
+}

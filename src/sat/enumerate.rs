@@ -1,0 +1,426 @@
+//! Embedded SAT enumeration: the models of a [`Formula`], one per distinct solution,
+//! found by workers that each own a solver, and handed to the caller on its own thread.
+//!
+//! Invariants:
+//! - A reported solution has been checked against the matrix as an exact cover first, on
+//!   the worker, before it leaves the solver's callback.
+//! - Every model is reported once: after a model, a clause forbidding its set of true
+//!   primary variables is added. The blocking clause lists only the true primary
+//!   variables (13 literals for Bedlam): any other model differs from this one in some
+//!   placement that this one uses, because both are exact covers.
+//! - Cubes are disjoint (each is a prefix of the native search tree), so workers never
+//!   find the same model, and the total is the same for any number of threads.
+//! - A stop (the caller's `Break`, the deadline, Ctrl-C, a failed check) reaches every
+//!   solver: CaDiCaL through its terminate callback, inside a call; varisat between calls.
+//!
+//! # Strategies
+//!
+//! - [`Strategy::Plain`]: one search over the whole problem (for CaDiCaL one solve call
+//!   for all models; for varisat one call per model).
+//! - [`Strategy::Cubes`] (default): split the search into disjoint cubes with the native
+//!   engine's first branching levels (cube and conquer), and enumerate each cube under
+//!   assumptions. Workers take cubes from a shared queue.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::cnf::Formula;
+#[cfg(feature = "cadical")]
+use super::propagator::Groups;
+use crate::error::{Error, Result};
+use crate::interrupt;
+use crate::matrix::Matrix;
+use crate::symmetry::Reduction;
+
+/// A cube: options of the original matrix assumed true.
+pub(crate) type Cube = Vec<u32>;
+
+/// How models are enumerated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Strategy {
+    /// One search over the whole problem, on one thread.
+    Plain,
+    /// Cube and conquer: disjoint cubes from the native search, solved under assumptions.
+    Cubes,
+}
+
+/// The embedded SAT solvers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// CaDiCaL with the MRV propagator (the default; not in `--no-default-features` builds).
+    Cadical,
+    /// varisat, pure Rust: the portable reference.
+    Varisat,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Cadical => "cadical",
+            Backend::Varisat => "varisat",
+        }
+    }
+
+    /// CaDiCaL where it is built in, varisat otherwise.
+    pub fn default_for_build() -> Backend {
+        if cfg!(feature = "cadical") {
+            Backend::Cadical
+        } else {
+            Backend::Varisat
+        }
+    }
+}
+
+/// Who chooses CaDiCaL's decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Decide {
+    /// Minimum remaining values: a placement of the most constrained cell or piece.
+    Mrv,
+    /// CaDiCaL's own heuristics (models are still checked and blocked in one call).
+    Solver,
+}
+
+impl Decide {
+    pub fn name(self) -> &'static str {
+        match self {
+            Decide::Mrv => "mrv",
+            Decide::Solver => "solver",
+        }
+    }
+}
+
+/// How to enumerate.
+#[derive(Clone, Debug)]
+pub struct SatOptions {
+    pub backend: Backend,
+    /// CaDiCaL only.
+    pub decide: Decide,
+    pub strategy: Strategy,
+    /// Workers, each with its own solver (with [`Strategy::Cubes`]).
+    pub threads: usize,
+    /// Stop when this instant passes (`stopped` is then set in the stats).
+    pub deadline: Option<Instant>,
+    /// CaDiCaL options (`NAME`, `VALUE`), set after polycover's defaults.
+    pub cadical_options: Vec<(String, i32)>,
+    /// Check the propagator's invariants after every callback (always on in debug builds).
+    #[doc(hidden)]
+    pub paranoid: bool,
+}
+
+impl Default for SatOptions {
+    fn default() -> Self {
+        SatOptions {
+            backend: Backend::default_for_build(),
+            decide: Decide::Mrv,
+            strategy: Strategy::Cubes,
+            threads: 1,
+            deadline: None,
+            cadical_options: Vec::new(),
+            paranoid: false,
+        }
+    }
+}
+
+/// Where an enumeration stands, for progress displays.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub models: u64,
+    pub cubes_done: usize,
+    pub cubes: usize,
+    pub elapsed: f64,
+}
+
+/// What an enumeration did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SatStats {
+    pub models: u64,
+    pub cubes: u64,
+    /// Cubes searched to the end.
+    pub cubes_done: u64,
+    /// varisat's solve calls; CaDiCaL's (one per cube).
+    pub solver_calls: u64,
+    /// MRV decisions (CaDiCaL).
+    pub decisions: u64,
+    /// The deadline passed or Ctrl-C was pressed before the enumeration was complete.
+    pub stopped: bool,
+    /// Ctrl-C stopped it.
+    pub interrupted: bool,
+}
+
+/// How many cubes to aim for. varisat, measured on the 8x8 pentomino square (65 models):
+/// 16 cubes 60 s, 64 cubes 48 s, 256 cubes 43 s, 4096 cubes 108 s (each solver call
+/// costs milliseconds even when the cube is empty), one plain enumeration 119 s. CaDiCaL
+/// keeps what it learned across cubes, so the cubes only need to keep the workers
+/// evenly loaded and give the progress display its steps.
+fn cubes_wanted(backend: Backend, threads: usize) -> usize {
+    match backend {
+        Backend::Varisat => 256,
+        Backend::Cadical => 64 * threads.max(1),
+    }
+}
+
+/// The reasons to stop, shared by the workers, their solvers' callbacks and the caller.
+#[derive(Clone)]
+pub(crate) struct Stop(Arc<StopState>);
+
+struct StopState {
+    flag: AtomicBool,
+    deadline: Option<Instant>,
+}
+
+impl Stop {
+    fn new(deadline: Option<Instant>) -> Stop {
+        Stop(Arc::new(StopState {
+            flag: AtomicBool::new(false),
+            deadline,
+        }))
+    }
+
+    fn set(&self) {
+        self.0.flag.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether to stop now.
+    pub(crate) fn now(&self) -> bool {
+        self.0.flag.load(Ordering::Relaxed)
+            || interrupt::requested()
+            || self.0.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// What a worker tells the caller.
+enum Event {
+    Model(Vec<u32>),
+    CubeDone,
+    Failed(Error),
+    Finished { calls: u64, decisions: u64 },
+}
+
+/// Where a worker's solver puts its models: checked, then sent to the caller.
+pub(crate) struct ModelSink {
+    matrix: Arc<Matrix>,
+    events: SyncSender<Event>,
+    stop: Stop,
+}
+
+impl ModelSink {
+    #[cfg(feature = "cadical")]
+    pub(crate) fn num_options(&self) -> usize {
+        self.matrix.num_options()
+    }
+
+    /// Takes a model (sorted true primary options); `false` when the enumeration is to
+    /// stop.
+    pub(crate) fn model(&self, solution: &[u32]) -> bool {
+        if let Err(e) = self.matrix.check_solution(solution) {
+            self.stop.set();
+            let _ = self.events.send(Event::Failed(Error::Usage(format!(
+                "internal error: a SAT model is not a solution: {e}"
+            ))));
+            return false;
+        }
+        if self.events.send(Event::Model(solution.to_vec())).is_err() {
+            return false;
+        }
+        !self.stop.now()
+    }
+}
+
+/// How a worker's search of one cube ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    Exhausted,
+    Stopped,
+}
+
+/// One worker's solver.
+enum Worker {
+    Varisat(super::varisat::Solver),
+    #[cfg(feature = "cadical")]
+    Cadical(super::cadical::Solver),
+}
+
+impl Worker {
+    fn new(
+        opts: &SatOptions,
+        formula: &Formula,
+        #[cfg(feature = "cadical")] groups: &Arc<Groups>,
+        sink: ModelSink,
+        stop: Stop,
+    ) -> Result<Worker> {
+        match opts.backend {
+            Backend::Varisat => Ok(Worker::Varisat(super::varisat::Solver::new(
+                formula, sink, stop,
+            ))),
+            #[cfg(feature = "cadical")]
+            Backend::Cadical => Ok(Worker::Cadical(super::cadical::Solver::new(
+                formula,
+                Arc::clone(groups),
+                opts.decide,
+                &opts.cadical_options,
+                sink,
+                stop,
+                opts.paranoid,
+            )?)),
+            #[cfg(not(feature = "cadical"))]
+            Backend::Cadical => Err(Error::Usage(
+                "this polycover was built without CaDiCaL (`--no-default-features`): \
+                 use `--backend varisat`, or rebuild with the default features"
+                    .into(),
+            )),
+        }
+    }
+
+    fn run(&mut self, cube: &Cube) -> Result<Outcome> {
+        match self {
+            Worker::Varisat(s) => s.run(cube),
+            #[cfg(feature = "cadical")]
+            Worker::Cadical(s) => Ok(s.run(cube)),
+        }
+    }
+
+    fn counters(&self) -> (u64, u64) {
+        match self {
+            Worker::Varisat(s) => (s.calls, 0),
+            #[cfg(feature = "cadical")]
+            Worker::Cadical(s) => (s.calls, s.decisions()),
+        }
+    }
+}
+
+/// Calls `f` with each model's solution (sorted options of `matrix`), on this thread;
+/// `Break` stops. `progress` is called as models arrive and cubes finish.
+pub fn for_each_model(
+    matrix: &Matrix,
+    reduction: &Reduction,
+    formula: &Formula,
+    opts: &SatOptions,
+    progress: Option<&dyn Fn(&Progress)>,
+    f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+) -> Result<SatStats> {
+    let start = Instant::now();
+    let _listening = interrupt::Listening::start();
+    let cubes: Vec<Cube> = match opts.strategy {
+        Strategy::Plain => vec![Vec::new()],
+        Strategy::Cubes => {
+            crate::solver::cubes(reduction, cubes_wanted(opts.backend, opts.threads))
+        }
+    };
+    let threads = match opts.strategy {
+        Strategy::Plain => 1,
+        Strategy::Cubes => opts.threads.clamp(1, cubes.len().max(1)),
+    };
+    #[cfg(feature = "cadical")]
+    let groups = {
+        let mut kept = vec![false; matrix.num_options()];
+        for &o in reduction.kept() {
+            kept[o as usize] = true;
+        }
+        Arc::new(Groups::new(matrix, &kept))
+    };
+    let shared_matrix = Arc::new(matrix.clone());
+    let stop = Stop::new(opts.deadline);
+    let next = AtomicUsize::new(0);
+    let mut stats = SatStats {
+        cubes: cubes.len() as u64,
+        ..SatStats::default()
+    };
+    let mut failure: Option<Error> = None;
+    let mut broken = false;
+    std::thread::scope(|scope| {
+        // Bounded, so that a slow consumer (a pipe) holds the workers back instead of
+        // queueing models without end.
+        let (tx, rx) = sync_channel::<Event>(1024);
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let stop = stop.clone();
+            #[cfg(feature = "cadical")]
+            let groups = &groups;
+            let (shared_matrix, cubes, next) = (&shared_matrix, &cubes, &next);
+            scope.spawn(move || {
+                let sink = ModelSink {
+                    matrix: Arc::clone(shared_matrix),
+                    events: tx.clone(),
+                    stop: stop.clone(),
+                };
+                let worker = Worker::new(
+                    opts,
+                    formula,
+                    #[cfg(feature = "cadical")]
+                    groups,
+                    sink,
+                    stop.clone(),
+                );
+                let mut worker = match worker {
+                    Ok(w) => w,
+                    Err(e) => {
+                        stop.set();
+                        let _ = tx.send(Event::Failed(e));
+                        return;
+                    }
+                };
+                while !stop.now() {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(cube) = cubes.get(k) else { break };
+                    match worker.run(cube) {
+                        Ok(Outcome::Exhausted) => {
+                            let _ = tx.send(Event::CubeDone);
+                        }
+                        Ok(Outcome::Stopped) => break,
+                        Err(e) => {
+                            stop.set();
+                            let _ = tx.send(Event::Failed(e));
+                            break;
+                        }
+                    }
+                }
+                let (calls, decisions) = worker.counters();
+                let _ = tx.send(Event::Finished { calls, decisions });
+            });
+        }
+        drop(tx);
+        let report = |stats: &SatStats| {
+            if let Some(p) = progress {
+                p(&Progress {
+                    models: stats.models,
+                    cubes_done: stats.cubes_done as usize,
+                    cubes: cubes.len(),
+                    elapsed: start.elapsed().as_secs_f64(),
+                });
+            }
+        };
+        for event in rx {
+            match event {
+                Event::Model(solution) if !broken && failure.is_none() => {
+                    stats.models += 1;
+                    if f(&solution).is_break() {
+                        broken = true;
+                        stop.set();
+                    }
+                    report(&stats);
+                }
+                Event::Model(_) => {}
+                Event::CubeDone => {
+                    stats.cubes_done += 1;
+                    report(&stats);
+                }
+                Event::Failed(e) => {
+                    failure.get_or_insert(e);
+                }
+                Event::Finished { calls, decisions } => {
+                    stats.solver_calls += calls;
+                    stats.decisions += decisions;
+                }
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    stats.stopped = !broken && stats.cubes_done < stats.cubes;
+    stats.interrupted = stats.stopped && interrupt::requested();
+    Ok(stats)
+}

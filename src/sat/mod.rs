@@ -1,0 +1,31 @@
+//! The SAT side: the exact-cover matrix as CNF, and its models counted, enumerated or
+//! written out.
+//!
+//! - [`cnf`]: the compiler (one primary variable per option, exactly-one per item);
+//! - [`amo`]: the selectable at-most-one encodings;
+//! - `symmetry`: the clauses that keep one model per orbit of solutions;
+//! - [`dimacs`]: DIMACS out, SAT-competition answers in;
+//! - enumeration ([`for_each_model`]): models found by an embedded solver and blocked one by
+//!   one, over cubes from the native search, on any number of threads;
+//! - the backends: CaDiCaL steered by the MRV propagator (`propagator`, `cadical`), and
+//!   varisat (`varisat`), the pure-Rust reference.
+//!
+//! Invariants, for every backend, encoding and symmetry mode:
+//! - a reported model has been checked against the matrix as an exact cover first;
+//! - each solution the native engines count is reported exactly once.
+
+pub mod amo;
+pub mod cnf;
+pub mod dimacs;
+mod enumerate;
+mod symmetry;
+mod varisat;
+
+#[cfg(feature = "cadical")]
+mod cadical;
+#[cfg(feature = "cadical")]
+mod propagator;
+
+pub use amo::Amo;
+pub use cnf::{compile, Formula};
+pub use enumerate::{for_each_model, Backend, Decide, Progress, SatOptions, SatStats, Strategy};
