@@ -574,11 +574,14 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
         &a.search,
         Strategy::Cubes,
         &mut |solution| {
-            if a.limit.is_some_and(|l| written >= l) {
+            if a.limit == Some(0) {
                 return ControlFlow::Break(());
             }
             written += 1;
             match write_solution(sink, a.format, &c.puzzle, &c.matrix, solution, written) {
+                // Stop at the N-th solution, not when the (N+1)-th turns up: that one may
+                // take far longer to find (or not exist).
+                Ok(()) if a.limit.is_some_and(|l| written >= l) => ControlFlow::Break(()),
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => {
                     failure = Some(e);

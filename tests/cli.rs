@@ -209,3 +209,32 @@ fn catalog_files_are_reachable_by_path_too() {
         Some("s mc 480")
     );
 }
+
+/// `--limit N` stops at the N-th solution. On 800 dominoes in a 40x40 box the second
+/// solution up to rotation is a long way off, so waiting for it would hang.
+#[test]
+fn enumerate_stops_at_the_limit_without_looking_further() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dominoes-40.toml");
+    std::fs::write(
+        &path,
+        "name = \"dominoes 40x40\"\nbox = [40, 40, 1]\n[[piece]]\nname = \"d\"\n\
+         cells = [[0,0,0], [1,0,0]]\ncount = 800\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    for (limit, lines) in [("1", 1), ("0", 0)] {
+        let out = polycover(&[
+            "enumerate",
+            file,
+            "--solver",
+            "dlx",
+            "--limit",
+            limit,
+            "--format",
+            "jsonl",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(stdout(&out).lines().count(), lines, "--limit {limit}");
+    }
+}
