@@ -10,11 +10,11 @@
 //! # Data
 //!
 //! - [`Groups`] (shared, read-only): for each option the groups it belongs to; for each
-//!   group its options that survived the symmetry reduction, least constraining first;
-//!   for each option how many options of each group it takes away.
+//!   group its options that survived the symmetry reduction, least constraining first.
 //! - [`Mrv`] (one per solver): the value of each option (true, false, unassigned); for
 //!   each group `live` (options not false) and `covered` (options true); a trail of the
-//!   options assigned, and where each decision level starts on it.
+//!   options assigned, and where each decision level starts on it; and the overlap
+//!   table of forward checking, filled an option at a time.
 //!
 //! Invariants (checked by [`Mrv::sanity`], after every callback in debug builds):
 //! - `live[g]` and `covered[g]` equal the counts recomputed from the values;
@@ -30,7 +30,8 @@
 //! engines visit such an option as a dead-end node; a CDCL solver pays a whole conflict
 //! for it. On Bedlam this cuts the decisions per model from about 1,400 to about 420 and
 //! the time per model by a third; an overlap table (`o` takes away this many options of
-//! group `h`) rules most groups out without counting.
+//! group `h`), filled the first time `o` is checked, rules most groups out without
+//! counting.
 //!
 //! Items of multiplicity k (k copies of a piece) are not groups: the totalizer clauses
 //! handle them, and the cells force their options. The decisions stay exact for them
