@@ -145,7 +145,7 @@ struct SatArgs {
     #[arg(long, value_enum)]
     strategy: Option<Strategy>,
     /// A CaDiCaL option, NAME=VALUE (repeatable), set after polycover's defaults
-    /// (inprocessing=0 restart=0 chrono=2 bump=0 walk=0 lucky=0).
+    /// (inprocessing=0 restart=0 chrono=2 bump=0 walk=0 lucky=0 shrinkreap=0).
     #[arg(long = "sat-option", value_name = "NAME=VALUE", value_parser = parse_sat_option)]
     sat_options: Vec<(String, i32)>,
 }

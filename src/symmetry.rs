@@ -240,6 +240,15 @@ impl Reduction {
         &self.kept
     }
 
+    /// For each option of the original matrix, whether the reduced matrix keeps it.
+    pub fn kept_mask(&self) -> Vec<bool> {
+        let mut mask = vec![false; self.checks.len()];
+        for &o in &self.kept {
+            mask[o as usize] = true;
+        }
+        mask
+    }
+
     pub fn pinned_item(&self) -> Option<u32> {
         self.pinned
     }

@@ -95,6 +95,8 @@ struct Steer {
     /// (it asks lazily, and only for literals its conflict analysis meets).
     reasons: Vec<Vec<i32>>,
     solution: Vec<u32>,
+    /// Variables `1..=num_primary` are the placements.
+    num_primary: usize,
 }
 
 impl PropagatorConfig for Steer {
@@ -141,7 +143,7 @@ impl Propagator for Steer {
     }
 
     fn check_solution(&mut self, _slv: &mut dyn SolvingActions, model: Solution<'_>) -> bool {
-        let n = self.mrv_options();
+        let n = self.num_primary;
         self.solution.clear();
         self.solution.extend(
             model
@@ -167,12 +169,6 @@ impl Propagator for Steer {
         let c = self.pending.take()?;
         clause.extend(c.into_iter().map(lit));
         Some(ClausePersistence::Irredundant)
-    }
-}
-
-impl Steer {
-    fn mrv_options(&self) -> usize {
-        self.sink.num_options()
     }
 }
 
@@ -215,6 +211,7 @@ impl Solver {
             pending: None,
             reasons: vec![Vec::new(); formula.num_primary as usize],
             solution: Vec::new(),
+            num_primary: formula.num_primary as usize,
         }));
         solver.connect_propagator(Rc::clone(&steer));
         for o in 0..formula.num_primary {

@@ -71,10 +71,7 @@ pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
     let n = matrix.num_options() as u32;
     let mut vars = BasicVarManager::from_next_free(Var::new(n));
     let mut cnf = Cnf::new();
-    let mut kept = vec![false; n as usize];
-    for &o in reduction.kept() {
-        kept[o as usize] = true;
-    }
+    let kept = reduction.kept_mask();
     symmetry::add_removed(&kept, &mut cnf);
     for (i, column) in matrix.columns().iter().enumerate() {
         let lits: Vec<Lit> = column

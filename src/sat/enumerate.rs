@@ -207,11 +207,6 @@ pub(crate) struct ModelSink {
 }
 
 impl ModelSink {
-    #[cfg(feature = "cadical")]
-    pub(crate) fn num_options(&self) -> usize {
-        self.matrix.num_options()
-    }
-
     /// Takes a model (sorted true primary options); `false` when the enumeration is to
     /// stop.
     pub(crate) fn model(&self, solution: &[u32]) -> bool {
@@ -247,7 +242,7 @@ impl Worker {
     fn new(
         opts: &SatOptions,
         formula: &Formula,
-        #[cfg(feature = "cadical")] groups: &Arc<Groups>,
+        #[cfg(feature = "cadical")] groups: Option<&Arc<Groups>>,
         sink: ModelSink,
         stop: Stop,
     ) -> Result<Worker> {
@@ -258,7 +253,7 @@ impl Worker {
             #[cfg(feature = "cadical")]
             Backend::Cadical => Ok(Worker::Cadical(super::cadical::Solver::new(
                 formula,
-                Arc::clone(groups),
+                Arc::clone(groups.expect("groups are built for CaDiCaL")),
                 opts.decide,
                 &opts.cadical_options,
                 sink,
@@ -313,14 +308,10 @@ pub fn for_each_model(
         Strategy::Plain => 1,
         Strategy::Cubes => opts.threads.clamp(1, cubes.len().max(1)),
     };
+    // The propagator's groups, shared by the CaDiCaL workers; varisat needs none.
     #[cfg(feature = "cadical")]
-    let groups = {
-        let mut kept = vec![false; matrix.num_options()];
-        for &o in reduction.kept() {
-            kept[o as usize] = true;
-        }
-        Arc::new(Groups::new(matrix, &kept))
-    };
+    let groups = (opts.backend == Backend::Cadical)
+        .then(|| Arc::new(Groups::new(matrix, &reduction.kept_mask())));
     let shared_matrix = Arc::new(matrix.clone());
     let stop = Stop::new(opts.deadline);
     let next = AtomicUsize::new(0);
@@ -338,7 +329,7 @@ pub fn for_each_model(
             let tx = tx.clone();
             let stop = stop.clone();
             #[cfg(feature = "cadical")]
-            let groups = &groups;
+            let groups = groups.as_ref();
             let (shared_matrix, cubes, next) = (&shared_matrix, &cubes, &next);
             scope.spawn(move || {
                 let sink = ModelSink {

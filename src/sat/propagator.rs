@@ -116,16 +116,16 @@ impl Groups {
     }
 
     /// Fills `row[h]` with how many options of group `h` share a group with option `o`
-    /// (and so go when `o` is chosen). `seen` is scratch, one entry per option, holding
-    /// no `o` on entry.
-    fn overlap_row(&self, o: usize, seen: &mut [u32], row: &mut [u16]) {
+    /// (and so go when `o` is chosen). `seen` is scratch, one entry per option, none of
+    /// them holding `stamp` on entry.
+    fn overlap_row(&self, o: usize, seen: &mut [u32], stamp: u32, row: &mut [u16]) {
         row.fill(0);
         for &g in self.groups_of(o) {
             for &p in &self.group_options[g as usize] {
-                if p as usize == o || seen[p as usize] == o as u32 {
+                if p as usize == o || seen[p as usize] == stamp {
                     continue;
                 }
-                seen[p as usize] = o as u32;
+                seen[p as usize] = stamp;
                 for &h in self.groups_of(p as usize) {
                     row[h as usize] = row[h as usize].saturating_add(1);
                 }
@@ -173,7 +173,8 @@ pub(crate) struct Mrv {
     paranoid: bool,
     /// Something changed since forward checking last found nothing.
     dirty: bool,
-    /// Scratch for the reasons: per option the stamp of the last reason that took it.
+    /// Scratch for the reasons and the overlap rows: per option the last stamp that
+    /// marked it.
     seen: Vec<u32>,
     stamp: u32,
     /// The overlap table, a row per option (`[o * num_items + h]`), each filled the first
@@ -181,11 +182,8 @@ pub(crate) struct Mrv {
     /// would cost Bedlam's first model half its time. Empty when it would not fit.
     overlaps: Vec<u16>,
     overlap_ready: Vec<bool>,
-    overlap_seen: Vec<u32>,
     /// Options forward checking ruled out, with their reasons, not yet handed over.
     pruning: Vec<(u32, Vec<i32>)>,
-    /// Options forward checking ruled out.
-    pub(crate) pruned: u64,
     /// Decisions made by MRV, and notifications the solver sent that the invariants did
     /// not expect (there should be none).
     pub(crate) decisions: u64,
@@ -226,9 +224,7 @@ impl Mrv {
                 Vec::new()
             },
             overlap_ready: vec![false; num_options],
-            overlap_seen: vec![u32::MAX; num_options],
             pruning: Vec::new(),
-            pruned: 0,
             decisions: 0,
             anomalies: 0,
         }
@@ -253,8 +249,7 @@ impl Mrv {
         }
         self.value[o] = want;
         self.dirty = true;
-        let groups = Arc::clone(&self.groups);
-        for &g in groups.groups_of(o) {
+        for &g in self.groups.groups_of(o) {
             if want == TRUE {
                 self.covered[g as usize] += 1;
                 self.cover_of[g as usize] = o as u32;
@@ -289,10 +284,9 @@ impl Mrv {
         self.level_start.truncate(level);
         self.dirty = true;
         self.pruning.clear();
-        let groups = Arc::clone(&self.groups);
         while self.trail.len() > keep {
             let o = self.trail.pop().expect("above keep") as usize;
-            for &g in groups.groups_of(o) {
+            for &g in self.groups.groups_of(o) {
                 if self.value[o] == TRUE {
                     self.covered[g as usize] -= 1;
                 } else {
@@ -305,9 +299,8 @@ impl Mrv {
     }
 
     /// The option to set true next: the first unassigned option (least constraining
-    /// first) of the uncovered group
-    /// with the fewest live options, ties going to the group listed last (a piece before
-    /// a cell, as in the native engines). `None` when every group is covered: the solver
+    /// first) of the uncovered group with the fewest live options, ties going to the
+    /// group listed last (a piece before a cell, as in the native engines). `None` when every group is covered: the solver
     /// then decides the auxiliary variables itself.
     pub(crate) fn decide(&mut self) -> Option<u32> {
         let g = self.mrv_group()?;
@@ -340,16 +333,12 @@ impl Mrv {
     /// Forward checking, one step ahead of the next decision: an option of the MRV group
     /// that, set true, would leave some other uncovered group without a live option. The
     /// native engines would visit it as a dead-end node; the solver would pay a conflict
-    /// for it. Returns the option and its reason clause `-o | p1 | ... | pk`, where the
-    /// `p` are the options of the emptied group that are false now: every other option of
-    /// that group shares a cell or piece with `o`, so the clause follows from the group's
-    /// at-least-one clause and the at-most-one constraints, and removes no model.
+    /// for it. Returns the option and its reason clause (see [`Mrv::reason`]).
     pub(crate) fn forward_check(&mut self) -> Option<(u32, Vec<i32>)> {
         // One pass finds every failing option of the group against the same state; their
         // reasons stay valid while the solver takes them one by one.
         while let Some((o, reason)) = self.pruning.pop() {
             if self.value[o as usize] == UNASSIGNED {
-                self.pruned += 1;
                 return Some((o, reason));
             }
         }
@@ -368,26 +357,25 @@ impl Mrv {
                 self.pruning.push((o, reason));
             }
         }
-        let (o, reason) = self.pruning.pop()?;
-        self.pruned += 1;
-        Some((o, reason))
+        self.pruning.pop()
     }
 
-    /// Why `o` must be false (public to the tests), group `h` being emptied by it: `-o | p1 | ... | pk` over
-    /// the false options `p` of `h`, shortened by resolution. A false `p` that shares a
-    /// cell or piece with a true placement `t` is replaced by `-t` (the clause
-    /// `-t | -p` follows from the at-most-one constraints). On Bedlam that turns about
+    /// Why `o` must be false, group `h` being emptied by it: `-o | p1 | ... | pk` over
+    /// the false options `p` of `h`. Every other option of `h` shares a cell or piece
+    /// with `o`, so the clause follows from the group's at-least-one clause and the
+    /// at-most-one constraints, and removes no model. It is then shortened by
+    /// resolution: a false `p` that shares a cell or piece with a true placement `t` is
+    /// replaced by `-t` (the clause `-t | -p` follows from the at-most-one constraints). On Bedlam that turns about
     /// 80 literals into at most 14, and short reasons keep CaDiCaL's learned clauses
     /// short.
     fn reason(&mut self, o: u32, h: usize) -> Vec<i32> {
-        let groups = Arc::clone(&self.groups);
         let stamp = self.next_stamp();
         let mut reason = vec![-(o as i32 + 1)];
-        for &p in &groups.group_options[h] {
+        for &p in &self.groups.group_options[h] {
             if self.value[p as usize] != FALSE {
                 continue;
             }
-            let cause = groups.groups_of(p as usize).iter().find_map(|&g| {
+            let cause = self.groups.groups_of(p as usize).iter().find_map(|&g| {
                 let t = self.cover_of[g as usize];
                 (self.covered[g as usize] > 0 && self.value[t as usize] == TRUE).then_some(t)
             });
@@ -404,6 +392,7 @@ impl Mrv {
     }
 
     /// A fresh stamp for `seen`: options stamped with it are marked, all others not.
+    /// The reasons and the overlap rows share it.
     fn next_stamp(&mut self) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -419,8 +408,9 @@ impl Mrv {
     fn empties(&mut self, o: usize) -> Option<usize> {
         let m = self.groups.is_group.len();
         if !self.overlap_ready[o] {
+            let stamp = self.next_stamp();
             let row = &mut self.overlaps[o * m..(o + 1) * m];
-            self.groups.overlap_row(o, &mut self.overlap_seen, row);
+            self.groups.overlap_row(o, &mut self.seen, stamp, row);
             self.overlap_ready[o] = true;
         }
         let g = &self.groups;
@@ -520,11 +510,7 @@ mod tests {
             .compile(SymmetryMode::Rotations)
             .unwrap();
         let r = Reduction::new(&c.matrix, c.group.clone());
-        let mut kept = vec![false; c.matrix.num_options()];
-        for &o in r.kept() {
-            kept[o as usize] = true;
-        }
-        (Arc::new(Groups::new(&c.matrix, &kept)), c.matrix)
+        (Arc::new(Groups::new(&c.matrix, &r.kept_mask())), c.matrix)
     }
 
     #[test]
