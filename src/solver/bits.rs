@@ -25,96 +25,39 @@
 use std::ops::ControlFlow;
 
 use super::compact::{keep_disjoint, Kernel};
-use super::{Branch, Engine, Visit};
+use super::descent::{self, Levels, Path};
+use super::dlx::Dlx;
+use super::engine::{Branch, Engine, Visit};
+use super::mask::{has, set, uncoverable, Counts, Mask};
+use super::segments::{partition, Segmented};
 use crate::matrix::Matrix;
 
-/// The bitset engine, sized for the matrix.
-pub enum Bits {
-    /// Puzzles with one copy of each piece: pieces as list segments, cells as masks.
-    S1(super::segments::Segmented<1>),
-    S2(super::segments::Segmented<2>),
-    W1(Search<1>),
-    W2(Search<2>),
-    W4(Search<4>),
-    W8(Search<8>),
-    W16(Search<16>),
-    W64(Search<64>),
-    /// Matrices with more than 4096 items, or with two options covering the same items,
-    /// use the DLX.
-    Large(super::dlx::Dlx),
-}
-
-macro_rules! each {
-    ($self:expr, $s:ident => $e:expr) => {
-        match $self {
-            Bits::S1($s) => $e,
-            Bits::S2($s) => $e,
-            Bits::W1($s) => $e,
-            Bits::W2($s) => $e,
-            Bits::W4($s) => $e,
-            Bits::W8($s) => $e,
-            Bits::W16($s) => $e,
-            Bits::W64($s) => $e,
-            Bits::Large($s) => $e,
-        }
+/// The bitset engine sized for the matrix: pieces as list segments when every piece has
+/// one copy and the cells fit in two words, otherwise plain masks of the narrowest width
+/// that holds every item. Matrices with more than 4096 items, or with two options that
+/// cover the same items, get the DLX.
+pub fn build(matrix: &Matrix) -> Box<dyn Engine> {
+    let segmented: Option<Box<dyn Engine>> = match partition(matrix) {
+        Some(cells) if cells <= 64 => Segmented::<1>::new(matrix, cells).map(|e| Box::new(e) as _),
+        Some(cells) if cells <= 128 => Segmented::<2>::new(matrix, cells).map(|e| Box::new(e) as _),
+        _ => None,
     };
-}
-
-impl Engine for Bits {
-    fn from_matrix(matrix: &Matrix) -> Self {
-        use super::segments::{partition, Segmented};
-        let segmented = match partition(matrix) {
-            Some(cells) if cells <= 64 => Segmented::new(matrix, cells).map(Bits::S1),
-            Some(cells) if cells <= 128 => Segmented::new(matrix, cells).map(Bits::S2),
-            _ => None,
-        };
-        if let Some(engine) = segmented {
-            return engine;
-        }
-        match matrix.num_items().div_ceil(64) {
-            0..=1 => Search::new(matrix).map(Bits::W1),
-            2 => Search::new(matrix).map(Bits::W2),
-            3..=4 => Search::new(matrix).map(Bits::W4),
-            5..=8 => Search::new(matrix).map(Bits::W8),
-            9..=16 => Search::new(matrix).map(Bits::W16),
-            17..=64 => Search::new(matrix).map(Bits::W64),
-            _ => None,
-        }
-        .unwrap_or_else(|| Bits::Large(super::dlx::Dlx::new(matrix)))
+    if let Some(engine) = segmented {
+        return engine;
     }
-
-    fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
-        each!(self, s => s.branch(prefix))
+    fn boxed<const W: usize>(matrix: &Matrix) -> Option<Box<dyn Engine>> {
+        Search::<W>::new(matrix).map(|e| Box::new(e) as _)
     }
-
-    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
-        each!(self, s => s.run(prefix, visit))
+    match matrix.num_items().div_ceil(64) {
+        0..=1 => boxed::<1>(matrix),
+        2 => boxed::<2>(matrix),
+        3..=4 => boxed::<4>(matrix),
+        5..=8 => boxed::<8>(matrix),
+        9..=16 => boxed::<16>(matrix),
+        17..=64 => boxed::<64>(matrix),
+        _ => None,
     }
-
-    fn nodes(&self) -> u64 {
-        each!(self, s => s.nodes())
-    }
-}
-
-pub(super) type Mask<const W: usize> = [u64; W];
-
-#[inline]
-pub(super) fn disjoint<const W: usize>(a: &Mask<W>, b: &Mask<W>) -> bool {
-    let mut acc = 0;
-    for k in 0..W {
-        acc |= a[k] & b[k];
-    }
-    acc == 0
-}
-
-#[inline]
-pub(super) fn has<const W: usize>(m: &Mask<W>, i: u32) -> bool {
-    m[(i / 64) as usize] >> (i % 64) & 1 == 1
-}
-
-#[inline]
-pub(super) fn set<const W: usize>(m: &mut Mask<W>, i: u32) {
-    m[(i / 64) as usize] |= 1 << (i % 64);
+    .unwrap_or_else(|| Box::new(Dlx::new(matrix)))
 }
 
 /// A viable option, as its item mask: the lists are read front to back with nothing
@@ -129,128 +72,6 @@ struct Level<const W: usize> {
     covered: Mask<W>,
 }
 
-/// Whether some item of `items` is neither covered nor in any surviving option (`union`):
-/// then no solution extends the node.
-#[inline(always)]
-pub(super) fn uncoverable<const W: usize>(
-    items: &Mask<W>,
-    covered: &Mask<W>,
-    union: &Mask<W>,
-) -> bool {
-    (0..W).any(|w| items[w] & !covered[w] & !union[w] != 0)
-}
-
-/// Bit-sliced counts of a list of masks: bit `k` of `planes[k]` at item `i` is bit `k`
-/// of the number of masks containing item `i`. Planes from `used` on are zero.
-pub(super) struct Counts<const W: usize> {
-    planes: [Mask<W>; PLANES],
-    used: usize,
-}
-
-/// Enough planes for any list a `u32` can index.
-const PLANES: usize = 34;
-
-/// A carry-save adder over whole words: the sum bits and the carry bits of `a + b + c`,
-/// for 64 items at once.
-#[inline(always)]
-fn csa(a: u64, b: u64, c: u64) -> (u64, u64) {
-    let u = a ^ b;
-    (u ^ c, (a & b) | (u & c))
-}
-
-/// Adds eight item masks to the bit-sliced counts in `planes[..used]`.
-#[inline(always)]
-fn add_block<const W: usize>(planes: &mut [Mask<W>; PLANES], used: usize, m: [&Mask<W>; 8]) {
-    for w in 0..W {
-        let (ones, ta) = csa(planes[0][w], m[0][w], m[1][w]);
-        let (ones, tb) = csa(ones, m[2][w], m[3][w]);
-        let (twos, fa) = csa(planes[1][w], ta, tb);
-        let (ones, ta) = csa(ones, m[4][w], m[5][w]);
-        let (ones, tb) = csa(ones, m[6][w], m[7][w]);
-        let (twos, fb) = csa(twos, ta, tb);
-        let (fours, mut carry) = csa(planes[2][w], fa, fb);
-        planes[0][w] = ones;
-        planes[1][w] = twos;
-        planes[2][w] = fours;
-        for plane in &mut planes[3..used] {
-            let c = plane[w] & carry;
-            plane[w] ^= carry;
-            carry = c;
-        }
-    }
-}
-
-impl<const W: usize> Counts<W> {
-    pub(super) fn new() -> Self {
-        Counts {
-            planes: [[0; W]; PLANES],
-            used: 0,
-        }
-    }
-
-    /// Sets the planes to the per-item counts of `list`, with a Harley-Seal carry-save
-    /// tree over blocks of eight options: each block costs a few dozen word operations
-    /// for every item at once, and no counter in memory is touched, so nothing waits on
-    /// a store.
-    pub(super) fn count(&mut self, list: &[Mask<W>]) {
-        let n = list.len();
-        // Planes 0..3 take the ones, twos and fours; the eights ripple into the rest.
-        let high = (usize::BITS - (n / 8).leading_zeros()) as usize;
-        let used = (3 + high + 1).min(PLANES);
-        for p in &mut self.planes[..self.used.max(used)] {
-            *p = [0; W];
-        }
-        self.used = used;
-        let mut blocks = list.chunks_exact(8);
-        for b in &mut blocks {
-            let masks: [&Mask<W>; 8] = std::array::from_fn(|k| &b[k]);
-            add_block(&mut self.planes, used, masks);
-        }
-        // The last partial block, padded with empty masks: one more tree is cheaper than
-        // rippling up to seven masks through every plane.
-        let rest = blocks.remainder();
-        if !rest.is_empty() {
-            let empty = [0u64; W];
-            let masks: [&Mask<W>; 8] = std::array::from_fn(|k| rest.get(k).unwrap_or(&empty));
-            add_block(&mut self.planes, used, masks);
-        }
-    }
-
-    /// The count of item `i`, read back from the planes.
-    pub(super) fn count_of(&self, i: u32) -> u32 {
-        (0..self.used)
-            .map(|k| (has(&self.planes[k], i) as u32) << k)
-            .sum()
-    }
-
-    /// Among the items in `candidates` (not empty), the one with the fewest options,
-    /// ties going to the highest item, and its count. The least count is the
-    /// lexicographically least bit string: walk the planes from the top, keeping the
-    /// candidates whose bit is 0 whenever some are.
-    pub(super) fn least(&self, mut candidates: Mask<W>) -> (u32, u32) {
-        for plane in self.planes[..self.used].iter().rev() {
-            let mut t = [0u64; W];
-            let mut any = 0;
-            for w in 0..W {
-                t[w] = candidates[w] & !plane[w];
-                any |= t[w];
-            }
-            if any != 0 {
-                candidates = t;
-            }
-        }
-        let w = W
-            - 1
-            - candidates
-                .iter()
-                .rev()
-                .position(|&x| x != 0)
-                .expect("a candidate");
-        let best = w as u32 * 64 + 63 - candidates[w].leading_zeros();
-        (best, self.count_of(best))
-    }
-}
-
 pub struct Search<const W: usize> {
     mask: Vec<Mask<W>>,
     option_of: std::collections::HashMap<Mask<W>, u32>,
@@ -259,9 +80,7 @@ pub struct Search<const W: usize> {
     multiplicity_items: Vec<u32>,
     remaining: Vec<u32>,
     levels: Vec<Level<W>>,
-    chosen: Vec<Mask<W>>,
-    solution: Vec<u32>,
-    nodes: u64,
+    path: Path<Mask<W>>,
     kernel: Kernel,
 }
 
@@ -300,9 +119,7 @@ impl<const W: usize> Search<W> {
             remaining: multiplicity.clone(),
             multiplicity,
             levels: Vec::new(),
-            chosen: Vec::new(),
-            solution: Vec::new(),
-            nodes: 0,
+            path: Path::default(),
             kernel: Kernel::detect(),
         })
     }
@@ -317,11 +134,25 @@ impl<const W: usize> Search<W> {
         }
         &mut self.levels[d]
     }
+}
 
-    /// Level 0: every option, nothing covered.
+impl<const W: usize> Levels for Search<W> {
+    type Key = Mask<W>;
+
+    fn path(&mut self) -> &mut Path<Mask<W>> {
+        &mut self.path
+    }
+
+    fn key(&self, o: u32) -> Mask<W> {
+        self.mask[o as usize]
+    }
+
+    fn option(&self, key: &Mask<W>) -> u32 {
+        self.option_of[key]
+    }
+
     fn reset(&mut self) {
         self.remaining.clone_from(&self.multiplicity);
-        self.chosen.clear();
         let n_options = self.mask.len() as u32;
         self.level(0);
         let level = &mut self.levels[0];
@@ -333,10 +164,11 @@ impl<const W: usize> Search<W> {
         level.covered = [0; W];
     }
 
-    /// Fills level `d + 1` from level `d` after choosing option `o`.
-    /// Returns false when the child is dead for lack of options for some item; its
-    /// level is then incomplete and must not be searched.
     fn descend(&mut self, d: usize, chosen: Mask<W>) -> bool {
+        debug_assert!(
+            self.levels[d].list.contains(&chosen),
+            "the option is not viable at this level"
+        );
         let mut covered = self.levels[d].covered;
         for w in 0..W {
             covered[w] |= chosen[w] & self.unit_mask[w];
@@ -366,7 +198,6 @@ impl<const W: usize> Search<W> {
             &mut union,
         );
         child.list.truncate(len);
-        self.chosen.push(chosen);
         // An uncovered unit item that no surviving option contains: the child is dead, and
         // counting would only confirm it. (Its planes are left stale; it is never read.)
         if uncoverable(&self.unit_mask, &covered, &union) {
@@ -376,8 +207,7 @@ impl<const W: usize> Search<W> {
         true
     }
 
-    fn ascend(&mut self) {
-        let chosen = self.chosen.pop().expect("a chosen option");
+    fn ascend(&mut self, chosen: Mask<W>) {
         for w in 0..W {
             let mut bits = chosen[w] & !self.unit_mask[w];
             while bits != 0 {
@@ -420,81 +250,21 @@ impl<const W: usize> Search<W> {
         Branch::On(best)
     }
 
-    fn search(&mut self, d: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
-        self.nodes += 1;
-        let item = match self.choose(d) {
-            Branch::Solution => {
-                self.solution.clear();
-                self.solution
-                    .extend(self.chosen.iter().map(|m| self.option_of[m]));
-                return visit(&self.solution);
-            }
-            Branch::Dead => return ControlFlow::Continue(()),
-            Branch::On(i) => i,
-        };
-        // The child levels are overwritten while we iterate, so walk by index.
-        let mut k = 0;
-        while k < self.levels[d].list.len() {
-            let mask = self.levels[d].list[k];
-            k += 1;
-            if !has(&mask, item) {
-                continue;
-            }
-            let flow = if self.descend(d, mask) {
-                self.search(d + 1, visit)
-            } else {
-                self.nodes += 1; // the dead child is a node, as in the DLX
-                ControlFlow::Continue(())
-            };
-            self.ascend();
-            flow?;
-        }
-        ControlFlow::Continue(())
+    fn collect(&self, d: usize, item: u32, into: &mut Vec<Mask<W>>) {
+        into.extend(self.levels[d].list.iter().filter(|m| has(m, item)));
     }
+}
 
-    /// Applies a prefix from level 0; returns the level reached, or `None` when the
-    /// prefix leads to a dead node.
-    fn apply(&mut self, prefix: &[u32]) -> Option<usize> {
-        self.reset();
-        for (d, &o) in prefix.iter().enumerate() {
-            debug_assert!(
-                self.levels[d].list.contains(&self.mask[o as usize]),
-                "prefix option not available"
-            );
-            if !self.descend(d, self.mask[o as usize]) {
-                return None;
-            }
-        }
-        Some(prefix.len())
-    }
-
+impl<const W: usize> Engine for Search<W> {
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
-        let Some(d) = self.apply(prefix) else {
-            return Branch::Dead;
-        };
-        match self.choose(d) {
-            Branch::On(i) => Branch::On(
-                self.levels[d]
-                    .list
-                    .iter()
-                    .filter(|e| has(e, i))
-                    .map(|e| self.option_of[e])
-                    .collect(),
-            ),
-            Branch::Solution => Branch::Solution,
-            Branch::Dead => Branch::Dead,
-        }
+        descent::branch(self, prefix)
     }
 
     fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
-        let Some(d) = self.apply(prefix) else {
-            self.nodes += 1;
-            return ControlFlow::Continue(());
-        };
-        self.search(d, visit)
+        descent::run(self, prefix, visit)
     }
 
     fn nodes(&self) -> u64 {
-        self.nodes
+        self.path.nodes
     }
 }

@@ -16,7 +16,7 @@
 
 use std::sync::OnceLock;
 
-use super::bits::{disjoint, Mask};
+use super::mask::{disjoint, Mask};
 
 /// Which compaction code runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

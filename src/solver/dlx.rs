@@ -30,7 +30,7 @@
 
 use std::ops::ControlFlow;
 
-use super::{Branch, Engine, Visit};
+use super::engine::{Branch, Engine, Visit};
 use crate::matrix::Matrix;
 
 pub struct Dlx {
@@ -333,10 +333,6 @@ impl Dlx {
 }
 
 impl Engine for Dlx {
-    fn from_matrix(matrix: &Matrix) -> Self {
-        Dlx::new(matrix)
-    }
-
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
         for &o in prefix {
             self.commit_prefix(o);

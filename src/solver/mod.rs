@@ -13,9 +13,12 @@
 //! same rule the two engines walk the same tree and report the same node counts, which
 //! the tests check.
 
-pub mod bits;
+mod bits;
 mod compact;
-pub mod dlx;
+mod descent;
+mod dlx;
+mod engine;
+mod mask;
 mod segments;
 
 use std::ops::ControlFlow;
@@ -25,35 +28,9 @@ use std::sync::Mutex;
 use crate::matrix::Matrix;
 use crate::symmetry::Reduction;
 
-pub use bits::Bits;
 pub use compact::Kernel;
 pub use dlx::Dlx;
-
-/// Called with each solution, as option indices; `Break` stops the search.
-pub type Visit<'a> = dyn FnMut(&[u32]) -> ControlFlow<()> + 'a;
-
-/// What a search node does next.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Branch<T> {
-    /// Branch on this (an item, or the options that cover it).
-    On(T),
-    /// Every item is covered: the partial solution is a solution.
-    Solution,
-    /// No solution extends this node.
-    Dead,
-}
-
-pub trait Engine: Send {
-    fn from_matrix(matrix: &Matrix) -> Self
-    where
-        Self: Sized;
-    /// With the options of `prefix` chosen: the options the search would branch over.
-    fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>>;
-    /// Searches every completion of `prefix`.
-    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()>;
-    /// Search nodes visited so far.
-    fn nodes(&self) -> u64;
-}
+pub use engine::{Branch, Engine, Visit};
 
 /// The native engines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -74,8 +51,8 @@ impl Solver {
 
     fn build(self, matrix: &Matrix) -> Box<dyn Engine> {
         match self {
-            Solver::Dlx => Box::new(Dlx::from_matrix(matrix)),
-            Solver::Bits => Box::new(Bits::from_matrix(matrix)),
+            Solver::Dlx => Box::new(Dlx::new(matrix)),
+            Solver::Bits => bits::build(matrix),
         }
     }
 }

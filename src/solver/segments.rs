@@ -19,9 +19,10 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
-use super::bits::{has, set, uncoverable, Counts, Mask};
 use super::compact::{keep_disjoint_segments, Kernel, Segment};
-use super::{Branch, Visit};
+use super::descent::{self, Levels, Path};
+use super::engine::{Branch, Engine, Visit};
+use super::mask::{has, set, uncoverable, Counts, Mask};
 use crate::matrix::Matrix;
 
 struct Level<const W: usize> {
@@ -29,8 +30,6 @@ struct Level<const W: usize> {
     /// writes zeros first.
     list: Vec<Mask<W>>,
     len: usize,
-    /// The options of the item being branched on at this level.
-    branch: Vec<(u32, Mask<W>)>,
     segments: Vec<Segment>,
     counts: Counts<W>,
     covered: Mask<W>,
@@ -45,9 +44,7 @@ pub struct Segmented<const W: usize> {
     option_of: HashMap<(u32, Mask<W>), u32>,
     key_of: Vec<(u32, Mask<W>)>,
     levels: Vec<Level<W>>,
-    chosen: Vec<(u32, Mask<W>)>,
-    solution: Vec<u32>,
-    nodes: u64,
+    path: Path<(u32, Mask<W>)>,
     kernel: Kernel,
 }
 
@@ -105,9 +102,7 @@ impl<const W: usize> Segmented<W> {
             option_of,
             key_of,
             levels: Vec::new(),
-            chosen: Vec::new(),
-            solution: Vec::new(),
-            nodes: 0,
+            path: Path::default(),
             kernel: Kernel::detect(),
         })
     }
@@ -117,16 +112,30 @@ impl<const W: usize> Segmented<W> {
             self.levels.push(Level {
                 list: Vec::new(),
                 len: 0,
-                branch: Vec::new(),
                 segments: Vec::with_capacity(self.parts),
                 counts: Counts::new(),
                 covered: [0; W],
             });
         }
     }
+}
+
+impl<const W: usize> Levels for Segmented<W> {
+    type Key = (u32, Mask<W>);
+
+    fn path(&mut self) -> &mut Path<(u32, Mask<W>)> {
+        &mut self.path
+    }
+
+    fn key(&self, o: u32) -> (u32, Mask<W>) {
+        self.key_of[o as usize]
+    }
+
+    fn option(&self, key: &(u32, Mask<W>)) -> u32 {
+        self.option_of[key]
+    }
 
     fn reset(&mut self) {
-        self.chosen.clear();
         self.level(0);
         let level = &mut self.levels[0];
         level.list.clear();
@@ -155,9 +164,8 @@ impl<const W: usize> Segmented<W> {
 
     /// Fills level `d + 1` after choosing the option (`segment`, `chosen`); false when
     /// the child is dead because a cell or a piece has no option left.
-    fn descend(&mut self, d: usize, segment: u32, chosen: Mask<W>) -> bool {
+    fn descend(&mut self, d: usize, (segment, chosen): (u32, Mask<W>)) -> bool {
         self.level(d + 1);
-        self.chosen.push((segment, chosen));
         let (lower, upper) = self.levels.split_at_mut(d + 1);
         let (parent, child) = (&lower[d], &mut upper[0]);
         for w in 0..W {
@@ -225,102 +233,37 @@ impl<const W: usize> Segmented<W> {
         }
     }
 
-    /// Fills the level's `branch` with the (segment, mask) options that cover `item`.
-    fn collect_branch(&mut self, d: usize, item: u32) {
+    fn collect(&self, d: usize, item: u32, into: &mut Vec<(u32, Mask<W>)>) {
         let cells = self.cells;
-        let level = &mut self.levels[d];
-        level.branch.clear();
+        let level = &self.levels[d];
         if item as usize >= cells {
             let piece = (item as usize - cells) as u32;
             let s = level.segments.iter().find(|s| s.piece == piece);
             let s = s.expect("the branch piece is not placed");
             let (a, b) = (s.start as usize, s.end as usize);
-            level
-                .branch
-                .extend(level.list[a..b].iter().map(|&m| (piece, m)));
+            into.extend(level.list[a..b].iter().map(|&m| (piece, m)));
             return;
         }
         for s in &level.segments {
             for &m in &level.list[s.start as usize..s.end as usize] {
                 if has(&m, item) {
-                    level.branch.push((s.piece, m));
+                    into.push((s.piece, m));
                 }
             }
         }
     }
+}
 
-    fn search(&mut self, d: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
-        self.nodes += 1;
-        let item = match self.choose(d) {
-            Branch::Solution => {
-                self.solution.clear();
-                self.solution
-                    .extend(self.chosen.iter().map(|key| self.option_of[key]));
-                return visit(&self.solution);
-            }
-            Branch::Dead => return ControlFlow::Continue(()),
-            Branch::On(i) => i,
-        };
-        self.collect_branch(d, item);
-        for k in 0..self.levels[d].branch.len() {
-            let (segment, mask) = self.levels[d].branch[k];
-            let flow = if self.descend(d, segment, mask) {
-                self.search(d + 1, visit)
-            } else {
-                self.nodes += 1; // the dead child is a node, as in the DLX
-                ControlFlow::Continue(())
-            };
-            self.chosen.pop();
-            flow?;
-        }
-        ControlFlow::Continue(())
+impl<const W: usize> Engine for Segmented<W> {
+    fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
+        descent::branch(self, prefix)
     }
 
-    fn key(&self, o: u32) -> (u32, Mask<W>) {
-        self.key_of[o as usize]
+    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
+        descent::run(self, prefix, visit)
     }
 
-    pub fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
-        let keys: Vec<_> = prefix.iter().map(|&o| self.key(o)).collect();
-        let Some(d) = self.apply_keys(&keys) else {
-            return Branch::Dead;
-        };
-        match self.choose(d) {
-            Branch::On(i) => {
-                self.collect_branch(d, i);
-                Branch::On(
-                    self.levels[d]
-                        .branch
-                        .iter()
-                        .map(|key| self.option_of[key])
-                        .collect(),
-                )
-            }
-            Branch::Solution => Branch::Solution,
-            Branch::Dead => Branch::Dead,
-        }
-    }
-
-    fn apply_keys(&mut self, keys: &[(u32, Mask<W>)]) -> Option<usize> {
-        self.reset();
-        for (d, &(s, m)) in keys.iter().enumerate() {
-            if !self.descend(d, s, m) {
-                return None;
-            }
-        }
-        Some(keys.len())
-    }
-
-    pub fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
-        let keys: Vec<_> = prefix.iter().map(|&o| self.key(o)).collect();
-        let Some(d) = self.apply_keys(&keys) else {
-            self.nodes += 1;
-            return ControlFlow::Continue(());
-        };
-        self.search(d, visit)
-    }
-
-    pub fn nodes(&self) -> u64 {
-        self.nodes
+    fn nodes(&self) -> u64 {
+        self.path.nodes
     }
 }

@@ -1,0 +1,156 @@
+//! The depth-first search the two bitset engines share: choose the item with the fewest
+//! options, try each of its options, report the covers. An engine supplies the levels
+//! (how a node is built from its parent, which item it branches on, which options cover
+//! that item) through [`Levels`]; this module supplies the walk, prefixes, and node
+//! counting, so that both engines walk the same tree the same way, as the DLX does.
+//!
+//! Invariants:
+//! - `Path::chosen` holds the keys of the options chosen on the way to the current node,
+//!   one per level; every [`Levels::descend`] is followed by one [`Levels::ascend`] with
+//!   the same key, whether or not the child was viable.
+//! - A dead child counts as a node, as in the DLX, so the engines report equal counts.
+
+use std::ops::ControlFlow;
+
+use super::engine::{Branch, Visit};
+
+/// The per-engine half of the search. A `Key` is the engine's handle for an option (its
+/// mask, or its piece and mask); option numbers are looked up only for reported solutions.
+pub(super) trait Levels {
+    type Key: Copy;
+
+    /// The search path this engine keeps.
+    fn path(&mut self) -> &mut Path<Self::Key>;
+    /// The engine's key for option `o` of its matrix.
+    fn key(&self, o: u32) -> Self::Key;
+    /// The option number of `key`.
+    fn option(&self, key: &Self::Key) -> u32;
+    /// Level 0: every option viable, nothing covered.
+    fn reset(&mut self);
+    /// Builds level `d + 1` from level `d` with `key` chosen; false when the child is
+    /// dead (its level is then incomplete and must not be searched).
+    fn descend(&mut self, d: usize, key: Self::Key) -> bool;
+    /// Undoes what `descend` changed outside the levels.
+    fn ascend(&mut self, _key: Self::Key) {}
+    /// What level `d` branches on.
+    fn choose(&self, d: usize) -> Branch<u32>;
+    /// The viable options of level `d` that cover `item`, in list order.
+    fn collect(&self, d: usize, item: u32, into: &mut Vec<Self::Key>);
+}
+
+/// The chosen options, a reusable buffer per level for the options being tried, and the
+/// node count.
+pub(super) struct Path<K> {
+    chosen: Vec<K>,
+    tries: Vec<Vec<K>>,
+    solution: Vec<u32>,
+    pub(super) nodes: u64,
+}
+
+impl<K> Default for Path<K> {
+    fn default() -> Self {
+        Path {
+            chosen: Vec::new(),
+            tries: Vec::new(),
+            solution: Vec::new(),
+            nodes: 0,
+        }
+    }
+}
+
+fn search<L: Levels>(l: &mut L, d: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
+    l.path().nodes += 1;
+    let item = match l.choose(d) {
+        Branch::Solution => {
+            let mut solution = std::mem::take(&mut l.path().solution);
+            solution.clear();
+            let chosen = std::mem::take(&mut l.path().chosen);
+            solution.extend(chosen.iter().map(|k| l.option(k)));
+            let path = l.path();
+            path.chosen = chosen;
+            let flow = visit(&solution);
+            path.solution = solution;
+            return flow;
+        }
+        Branch::Dead => return ControlFlow::Continue(()),
+        Branch::On(i) => i,
+    };
+    // The child levels are rebuilt while we iterate, so the options to try are copied
+    // out first, into this level's buffer.
+    let path = l.path();
+    if path.tries.len() <= d {
+        path.tries.resize_with(d + 1, Vec::new);
+    }
+    let mut tries = std::mem::take(&mut path.tries[d]);
+    tries.clear();
+    l.collect(d, item, &mut tries);
+    let mut flow = ControlFlow::Continue(());
+    for &key in &tries {
+        l.path().chosen.push(key);
+        flow = if l.descend(d, key) {
+            search(l, d + 1, visit)
+        } else {
+            l.path().nodes += 1;
+            ControlFlow::Continue(())
+        };
+        l.path().chosen.pop();
+        l.ascend(key);
+        if flow.is_break() {
+            break;
+        }
+    }
+    l.path().tries[d] = tries;
+    flow
+}
+
+/// Resets and applies `prefix` from level 0; the level reached, or `None` when the
+/// prefix leads to a dead node. The caller must [`unwind`] afterwards.
+fn apply<L: Levels>(l: &mut L, prefix: &[u32]) -> Option<usize> {
+    l.reset();
+    for (d, &o) in prefix.iter().enumerate() {
+        let key = l.key(o);
+        l.path().chosen.push(key);
+        if !l.descend(d, key) {
+            return None;
+        }
+    }
+    Some(prefix.len())
+}
+
+/// Undoes an [`apply`]: ascends over every chosen key, last first.
+fn unwind<L: Levels>(l: &mut L) {
+    while let Some(key) = l.path().chosen.pop() {
+        l.ascend(key);
+    }
+}
+
+/// [`super::engine::Engine::branch`] for a [`Levels`] engine.
+pub(super) fn branch<L: Levels>(l: &mut L, prefix: &[u32]) -> Branch<Vec<u32>> {
+    let result = match apply(l, prefix) {
+        None => Branch::Dead,
+        Some(d) => match l.choose(d) {
+            Branch::On(item) => {
+                let mut keys = Vec::new();
+                l.collect(d, item, &mut keys);
+                Branch::On(keys.iter().map(|k| l.option(k)).collect())
+            }
+            Branch::Solution => Branch::Solution,
+            Branch::Dead => Branch::Dead,
+        },
+    };
+    unwind(l);
+    result
+}
+
+/// [`super::engine::Engine::run`] for a [`Levels`] engine.
+pub(super) fn run<L: Levels>(l: &mut L, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
+    let flow = match apply(l, prefix) {
+        Some(d) => search(l, d, visit),
+        None => {
+            l.path().nodes += 1;
+            ControlFlow::Continue(())
+        }
+    };
+    unwind(l);
+    flow
+}
