@@ -7,8 +7,8 @@
 
 use std::time::Instant;
 
-use polycover::solver::{self, RunOptions, Solver};
-use polycover::{Puzzle, Reduction, SymmetryMode};
+use polycover::solver;
+use polycover::{Engine, Problem, RunOptions, SymmetryMode};
 
 fn main() {
     // `cargo bench -- <filter>` passes arguments; honour a filter that excludes us.
@@ -21,32 +21,30 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
-    let c = Puzzle::load("bedlam")
-        .unwrap()
-        .compile(SymmetryMode::Rotations)
-        .unwrap();
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
+    let problem = Problem::load("bedlam", Some(SymmetryMode::Rotations)).unwrap();
     println!(
         "list compaction: {} (POLYCOVER_SIMD=portable forces the portable one)",
         solver::Kernel::detect().name()
     );
-    let mut configs = vec![(Solver::Bits, 1), (Solver::Bits, 2)];
+    let mut configs = vec![(Engine::Bits, 1), (Engine::Bits, 2)];
     if std::env::var_os("BEDLAM_DLX").is_some() {
-        configs.push((Solver::Dlx, 2));
+        configs.push((Engine::Dlx, 2));
     }
     let mut medians = Vec::new();
-    for &(solver, threads) in &configs {
+    for (engine, threads) in &configs {
+        let threads = *threads;
         let mut times = Vec::new();
         for _ in 0..runs {
             let start = Instant::now();
-            let s = solver::count(
-                &reduction,
-                RunOptions {
-                    solver,
-                    threads,
-                    progress: None,
-                },
-            );
+            let s = problem
+                .count(
+                    engine,
+                    &RunOptions {
+                        threads,
+                        ..RunOptions::default()
+                    },
+                )
+                .unwrap();
             times.push(start.elapsed().as_secs_f64());
             assert_eq!(s.solutions, 19_186);
         }
@@ -54,7 +52,7 @@ fn main() {
         let median = times[times.len() / 2];
         println!(
             "bedlam count 19186  solver {:<4}  threads {threads}  median {median:7.2} s  (min {:.2}, max {:.2}, {runs} runs)",
-            solver.name(),
+            engine.name(),
             times[0],
             times[times.len() - 1]
         );

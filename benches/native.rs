@@ -3,18 +3,17 @@
 //! counting Soma with each native engine and with SAT.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use std::ops::ControlFlow;
 
-use polycover::sat::{self as cnf, Amo, Backend, SatOptions};
-use polycover::solver::{self, RunOptions, Solver};
-use polycover::{Puzzle, Reduction, SymmetryMode};
+use polycover::sat::{self as cnf, Amo, Backend};
+use polycover::{Engine, Problem, Puzzle, Reduction, RunOptions, SatEngine, SymmetryMode};
 
 fn placements(c: &mut Criterion) {
-    let bedlam = Puzzle::load("bedlam").unwrap();
-    let Puzzle::Polycube(p) = &bedlam else {
-        unreachable!("bedlam is a polycube puzzle")
-    };
-    c.bench_function("bedlam matrix (4188 placements)", |b| b.iter(|| p.matrix()));
+    let text = polycover::catalog::find("bedlam").unwrap().text;
+    c.bench_function("bedlam parse and placements (4188)", |b| {
+        b.iter(|| Puzzle::parse("bedlam.toml", text).unwrap())
+    });
+    let bedlam = Puzzle::parse("bedlam.toml", text).unwrap();
+    c.bench_function("bedlam matrix", |b| b.iter(|| bedlam.matrix()));
     let compiled = bedlam.compile(SymmetryMode::Rotations).unwrap();
     c.bench_function("bedlam symmetry reduction", |b| {
         b.iter(|| Reduction::new(&compiled.matrix, compiled.group.clone()))
@@ -22,23 +21,12 @@ fn placements(c: &mut Criterion) {
 }
 
 fn soma(c: &mut Criterion) {
-    let soma = Puzzle::load("soma")
-        .unwrap()
-        .compile(SymmetryMode::Rotations)
-        .unwrap();
-    let reduction = Reduction::new(&soma.matrix, soma.group.clone());
-    for solver in [Solver::Dlx, Solver::Bits] {
-        c.bench_function(&format!("soma count 480, {}", solver.name()), |b| {
+    let soma = Problem::load("soma", Some(SymmetryMode::Rotations)).unwrap();
+    for engine in [Engine::Dlx, Engine::Bits] {
+        c.bench_function(&format!("soma count 480, {}", engine.name()), |b| {
             b.iter(|| {
-                let s = solver::count(
-                    &reduction,
-                    RunOptions {
-                        solver,
-                        threads: 1,
-                        progress: None,
-                    },
-                );
-                assert_eq!(s.solutions, 480);
+                let r = soma.count(&engine, &RunOptions::default()).unwrap();
+                assert_eq!(r.solutions, 480);
             })
         });
     }
@@ -61,28 +49,19 @@ fn cnf_compile(c: &mut Criterion) {
 }
 
 fn soma_sat(c: &mut Criterion) {
-    let soma = Puzzle::load("soma")
-        .unwrap()
-        .compile(SymmetryMode::Rotations)
-        .unwrap();
-    let reduction = Reduction::new(&soma.matrix, soma.group.clone());
-    let formula = cnf::compile(&soma.matrix, &reduction, Amo::Product);
+    let soma = Problem::load("soma", Some(SymmetryMode::Rotations)).unwrap();
     let mut group = c.benchmark_group("soma count 480");
     group.sample_size(10);
     for backend in [Backend::default_for_build(), Backend::Varisat] {
-        let opts = SatOptions {
+        let engine = Engine::Sat(SatEngine {
             backend,
-            ..SatOptions::default()
-        };
+            ..SatEngine::default()
+        });
+        soma.formula(Amo::Product);
         group.bench_function(format!("sat product ({}, cubes)", backend.name()), |b| {
             b.iter(|| {
-                let mut n = 0;
-                cnf::for_each_model(&soma.matrix, &reduction, &formula, &opts, None, &mut |_| {
-                    n += 1;
-                    ControlFlow::Continue(())
-                })
-                .unwrap();
-                assert_eq!(n, 480);
+                let r = soma.count(&engine, &RunOptions::default()).unwrap();
+                assert_eq!(r.solutions, 480);
             })
         });
     }

@@ -8,12 +8,10 @@
 //!
 //! `cargo bench --bench sat`
 
-use std::ops::ControlFlow;
 use std::time::Instant;
 
-use polycover::sat::{self, Amo, Backend, Decide, SatOptions, Strategy};
-use polycover::solver::{self, RunOptions, Solver};
-use polycover::{Puzzle, Reduction, SymmetryMode};
+use polycover::sat::Amo;
+use polycover::{Engine, Problem, RunOptions, SymmetryMode};
 
 fn main() {
     if let Some(f) = std::env::args().skip(1).find(|a| !a.starts_with('-')) {
@@ -21,105 +19,72 @@ fn main() {
             return;
         }
     }
-    let bedlam = Puzzle::load("bedlam")
-        .unwrap()
-        .compile(SymmetryMode::Rotations)
-        .unwrap();
-    let r = Reduction::new(&bedlam.matrix, bedlam.group.clone());
-    let t = Instant::now();
-    solver::first(&r, Solver::Dlx).unwrap();
-    let dlx_first = t.elapsed().as_secs_f64();
+    let run = RunOptions::default();
+    let bedlam = Problem::load("bedlam", Some(SymmetryMode::Rotations)).unwrap();
+    let (_, dlx) = bedlam.first(&Engine::Dlx, &run).unwrap();
     println!(
         "bedlam first solution  dlx                {:>8.3} s",
-        dlx_first
+        dlx.seconds
     );
-    for (backend, decide) in engines() {
+    for engine in engines() {
         for amo in Amo::ALL {
+            let engine = engine.clone().with_amo(amo);
+            // A fresh problem each time, so that the compile is measured.
+            let p = Problem::load("bedlam", Some(SymmetryMode::Rotations)).unwrap();
             let t = Instant::now();
-            let formula = sat::compile(&bedlam.matrix, &r, amo);
+            let f = p.formula(amo);
             let compiled = t.elapsed().as_secs_f64();
-            let opts = SatOptions {
-                backend,
-                decide,
-                strategy: Strategy::Plain,
-                ..SatOptions::default()
-            };
-            sat::for_each_model(&bedlam.matrix, &r, &formula, &opts, None, &mut |_| {
-                ControlFlow::Break(())
-            })
-            .unwrap();
+            let (first, _) = p.first(&engine, &run).unwrap();
+            assert!(first.is_some());
             let secs = t.elapsed().as_secs_f64();
             println!(
-            "bedlam first model     {:<22} {:<10} {:>8.3} s  (compile {:.3} s, {} vars, {} clauses)  {:>7.1}x dlx",
-            label(backend, decide),
-            amo.name(),
-            secs,
-            compiled,
-            formula.num_vars,
-            formula.num_clauses(),
-            secs / dlx_first
-        );
-        }
-    }
-    let soma = Puzzle::load("soma")
-        .unwrap()
-        .compile(SymmetryMode::Rotations)
-        .unwrap();
-    let r = Reduction::new(&soma.matrix, soma.group.clone());
-    let t = Instant::now();
-    let n = solver::count(
-        &r,
-        RunOptions {
-            solver: Solver::Dlx,
-            threads: 1,
-            progress: None,
-        },
-    )
-    .solutions;
-    let dlx = t.elapsed().as_secs_f64();
-    println!("soma count {n}         dlx                {:>8.3} s", dlx);
-    for (backend, decide) in engines() {
-        for amo in Amo::ALL {
-            let t = Instant::now();
-            let formula = sat::compile(&soma.matrix, &r, amo);
-            let mut models = 0;
-            let opts = SatOptions {
-                backend,
-                decide,
-                ..SatOptions::default()
-            };
-            sat::for_each_model(&soma.matrix, &r, &formula, &opts, None, &mut |_| {
-                models += 1;
-                ControlFlow::Continue(())
-            })
-            .unwrap();
-            assert_eq!(models, n);
-            let secs = t.elapsed().as_secs_f64();
-            println!(
-                "soma count {models}         {:<22} {:<10} {:>8.3} s  {:>7.0}x dlx",
-                label(backend, decide),
+                "bedlam first model     {:<22} {:<10} {:>8.3} s  (compile {:.3} s, {} vars, {} clauses)  {:>7.1}x dlx",
+                engine.name(),
                 amo.name(),
                 secs,
-                secs / dlx
+                compiled,
+                f.num_vars,
+                f.num_clauses(),
+                secs / dlx.seconds
+            );
+        }
+    }
+    let soma = Problem::load("soma", Some(SymmetryMode::Rotations)).unwrap();
+    let dlx = soma.count(&Engine::Dlx, &run).unwrap();
+    let n = dlx.solutions;
+    println!(
+        "soma count {n}         dlx                {:>8.3} s",
+        dlx.seconds
+    );
+    for engine in engines() {
+        for amo in Amo::ALL {
+            let engine = engine.clone().with_amo(amo);
+            let t = Instant::now();
+            soma.formula(amo);
+            let report = soma.count(&engine, &run).unwrap();
+            assert_eq!(report.solutions, n);
+            let secs = t.elapsed().as_secs_f64();
+            println!(
+                "soma count {}         {:<22} {:<10} {:>8.3} s  {:>7.0}x dlx",
+                report.solutions,
+                engine.name(),
+                amo.name(),
+                secs,
+                secs / dlx.seconds
             );
         }
     }
 }
 
 /// The embedded backends and decision modes this build has.
-fn engines() -> Vec<(Backend, Decide)> {
-    let mut v = Vec::new();
+fn engines() -> Vec<Engine> {
+    let mut names = Vec::new();
     if cfg!(feature = "cadical") {
-        v.push((Backend::Cadical, Decide::Mrv));
-        v.push((Backend::Cadical, Decide::Solver));
+        names.extend(["sat-cadical", "sat-cadical-solver"]);
     }
-    v.push((Backend::Varisat, Decide::Mrv));
-    v
-}
-
-fn label(backend: Backend, decide: Decide) -> String {
-    match backend {
-        Backend::Cadical => format!("sat {} {}", backend.name(), decide.name()),
-        Backend::Varisat => format!("sat {}", backend.name()),
-    }
+    names.push("sat-varisat");
+    names
+        .into_iter()
+        .map(|n| Engine::from_name(n).expect("a known engine"))
+        .collect()
 }

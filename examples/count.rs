@@ -1,40 +1,33 @@
-//! Counting through the library: load a puzzle, compile it for a symmetry mode, reduce
-//! by its group, and count with an engine.
+//! Counting through the library: load a puzzle, prepare it for a symmetry mode (its
+//! matrix and symmetry reduction), and count with an engine.
 //!
 //! `cargo run --release --example count -- soma`
 
-use polycover::solver::{self, RunOptions, Solver};
-use polycover::{Puzzle, Reduction, SymmetryMode};
+use polycover::{Engine, Problem, Puzzle, RunOptions};
 
 fn main() -> Result<(), polycover::Error> {
     let name = std::env::args().nth(1).unwrap_or_else(|| "soma".into());
     let puzzle = Puzzle::load(&name)?;
-    for mode in [
-        SymmetryMode::None,
-        SymmetryMode::Rotations,
-        SymmetryMode::Reflections,
-    ] {
-        let compiled = match puzzle.compile(mode) {
-            Ok(c) => c,
+    for &mode in puzzle.symmetry_modes() {
+        let problem = match puzzle.compile(mode) {
+            Ok(c) => Problem::new(c),
             Err(e) => {
                 println!("{:<12} not available: {e}", mode.as_str());
                 continue;
             }
         };
-        let reduction = Reduction::new(&compiled.matrix, compiled.group.clone());
-        let stats = solver::count(
-            &reduction,
-            RunOptions {
-                solver: Solver::Bits,
+        let report = problem.count(
+            &Engine::Bits,
+            &RunOptions {
                 threads: 2,
-                progress: None,
+                ..RunOptions::default()
             },
-        );
+        )?;
         println!(
             "{:<12} {:>8} solutions (group order {})",
             mode.as_str(),
-            stats.solutions,
-            compiled.group.order()
+            report.solutions,
+            problem.compiled.group.order()
         );
     }
     Ok(())

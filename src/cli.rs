@@ -12,14 +12,12 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::catalog;
+use crate::engine::{Engine, Problem, Progress, Report, RunOptions, SatEngine};
 use crate::error::{Error, Result};
-use crate::matrix::Matrix;
-use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
-use crate::render;
+use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::sat::dimacs::{self, Answer, Projection};
-use crate::sat::{self, cnf, Amo, Backend, Decide, SatOptions, Strategy};
-use crate::solver::{self, RunOptions, Solver};
-use crate::symmetry::Reduction;
+use crate::sat::{Amo, Backend, Decide, Strategy};
+use crate::solver;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -91,11 +89,11 @@ struct BenchArgs {
     /// and ganak. The DLX is always measured, as the reference for the ratios.
     #[arg(
         long,
-        value_enum,
         value_delimiter = ',',
-        default_value = "dlx,bits,sat-cadical"
+        default_value = "dlx,bits,sat-cadical",
+        value_parser = crate::bench::Entrant::parse
     )]
-    solvers: Vec<crate::bench::EngineKind>,
+    solvers: Vec<crate::bench::Entrant>,
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     symmetry: Option<SymmetryMode>,
@@ -114,17 +112,6 @@ struct BenchArgs {
     /// Draw the times as an SVG chart (log scale).
     #[arg(long)]
     svg: Option<PathBuf>,
-}
-
-/// The engines `count`, `solve` and `enumerate` can use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Engine {
-    /// Bitset Algorithm X (fast, native).
-    Bits,
-    /// Dancing links (the native reference).
-    Dlx,
-    /// The embedded incremental SAT solver on the CNF encoding.
-    Sat,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -162,36 +149,15 @@ fn parse_sat_option(s: &str) -> std::result::Result<(String, i32), String> {
 }
 
 impl SatArgs {
-    /// The enumeration options, `strategy` unless told otherwise.
-    fn options(&self, threads: usize, strategy: Strategy) -> SatOptions {
-        SatOptions {
+    fn engine(&self) -> SatEngine {
+        SatEngine {
             backend: self.backend.unwrap_or(Backend::default_for_build()),
+            amo: self.amo,
             decide: self.decide,
-            strategy: self.strategy.unwrap_or(strategy),
-            threads,
-            deadline: None,
+            strategy: self.strategy,
             cadical_options: self.sat_options.clone(),
             paranoid: false,
         }
-    }
-
-    /// The header line that says how the SAT side runs.
-    fn describe(&self, threads: usize, strategy: Strategy) -> String {
-        let o = self.options(threads, strategy);
-        let mut s = format!(
-            "c solver sat: backend {}, at-most-one {}, strategy {:?}",
-            o.backend.name(),
-            self.amo.name(),
-            o.strategy
-        )
-        .to_lowercase();
-        if o.backend == Backend::Cadical {
-            s += &format!(", decide {}", o.decide.name());
-            for (k, v) in &o.cadical_options {
-                s += &format!(", {k}={v}");
-            }
-        }
-        s
     }
 }
 
@@ -248,8 +214,8 @@ struct SearchArgs {
     #[arg(long, value_enum)]
     symmetry: Option<SymmetryMode>,
     /// The engine: `bits` (fast), `dlx` (dancing links, the reference) or `sat`.
-    #[arg(long, value_enum, default_value = "bits")]
-    solver: Engine,
+    #[arg(long, default_value = "bits", value_parser = ["bits", "dlx", "sat"])]
+    solver: String,
     #[command(flatten)]
     sat: SatArgs,
 }
@@ -322,25 +288,23 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<i32> {
     }
 }
 
-/// Loads and compiles a puzzle, in its kind's default symmetry mode unless told.
-fn compile(spec: &str, mode: Option<SymmetryMode>) -> Result<Compiled> {
-    let puzzle = Puzzle::load(spec)?;
-    let mode = mode.unwrap_or(puzzle.default_symmetry());
-    puzzle.compile(mode)
+impl SearchArgs {
+    fn load(&self) -> Result<Problem> {
+        Problem::load(&self.puzzle.puzzle, self.symmetry)
+    }
+
+    fn engine(&self) -> Engine {
+        match self.solver.as_str() {
+            "dlx" => Engine::Dlx,
+            "sat" => Engine::Sat(self.sat.engine()),
+            _ => Engine::Bits,
+        }
+    }
 }
 
-fn load(args: &SearchArgs) -> Result<Compiled> {
-    compile(&args.puzzle.puzzle, args.symmetry)
-}
-
-fn header(
-    out: &mut dyn Write,
-    c: &Compiled,
-    reduction: &Reduction,
-    args: &SearchArgs,
-    threads: usize,
-    strategy: Strategy,
-) -> Result<()> {
+/// The `c` lines that say what runs on what.
+fn header(out: &mut dyn Write, p: &Problem, engine: &Engine, strategy: Strategy) -> Result<()> {
+    let c = &p.compiled;
     writeln!(out, "c polycover {}", env!("CARGO_PKG_VERSION"))?;
     writeln!(out, "c puzzle {}", c.puzzle.name())?;
     writeln!(
@@ -348,9 +312,9 @@ fn header(
         "c matrix {} items, {} options; searching {} options",
         c.matrix.num_items(),
         c.matrix.num_options(),
-        reduction.matrix().num_options()
+        p.reduction.matrix().num_options()
     )?;
-    let pinned = match (c.group.order(), reduction.pinned_item()) {
+    let pinned = match (c.group.order(), p.reduction.pinned_item()) {
         (1, _) => "none".to_string(),
         (_, None) => "none (canonical check over the whole group)".to_string(),
         (_, Some(i)) => c.matrix.items()[i as usize].name.clone(),
@@ -361,188 +325,124 @@ fn header(
         c.mode.as_str(),
         c.group.order()
     )?;
-    match args.solver {
-        Engine::Sat => writeln!(out, "{}", args.sat.describe(threads, strategy))?,
-        e => match native(e) {
-            Solver::Bits => writeln!(
-                out,
-                "c solver bits, list compaction {}",
-                crate::solver::Kernel::detect().name()
-            )?,
-            solver => writeln!(out, "c solver {}", solver.name())?,
-        },
+    // Said before the run, and flushed: a long run should say what it is doing.
+    for line in p.prepare(engine, strategy) {
+        writeln!(out, "c {line}")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Ctrl-C during a search that listens for it is an error with exit code 130.
+fn interrupted(report: &Report) -> Result<()> {
+    if report.interrupted {
+        return Err(Error::Interrupted(format!(
+            "{} solutions so far",
+            report.solutions
+        )));
     }
     Ok(())
 }
 
-fn native(e: Engine) -> Solver {
-    match e {
-        Engine::Dlx => Solver::Dlx,
-        _ => Solver::Bits,
-    }
-}
-
-/// Streams the distinct solutions with whichever engine the arguments choose.
-fn each_solution(
-    c: &Compiled,
-    reduction: &Reduction,
-    args: &SearchArgs,
-    strategy: Strategy,
-    f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
-) -> Result<()> {
-    match args.solver {
-        Engine::Sat => {
-            let formula = cnf::compile(&c.matrix, reduction, args.sat.amo);
-            let stats = sat::for_each_model(
-                &c.matrix,
-                reduction,
-                &formula,
-                &args.sat.options(1, strategy),
-                None,
-                f,
-            )?;
-            if stats.interrupted {
-                return Err(Error::Interrupted(format!(
-                    "{} solutions so far",
-                    stats.models
-                )));
-            }
-        }
-        e => {
-            solver::for_each(reduction, native(e), f);
-        }
-    }
-    Ok(())
+/// A progress bar on a terminal's standard error.
+fn progress_bar() -> Option<indicatif::ProgressBar> {
+    io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "c {bar:30} {pos}/{len} {prefix}, {msg}, {elapsed} elapsed, eta {eta}",
+            )
+            .expect("a valid template"),
+        );
+        bar
+    })
 }
 
 fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
-    let c = load(&a.search)?;
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
+    let p = a.search.load()?;
+    let engine = a.search.engine();
     let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
-    header(out, &c, &reduction, &a.search, threads, Strategy::Cubes)?;
-    // The header now, not when the count ends: a long count should say what it is doing.
-    out.flush()?;
-    let bar = io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        let template = if a.search.solver == Engine::Sat {
-            "c {bar:30} {pos}/{len} cubes, {msg}, {elapsed} elapsed, eta {eta}"
-        } else {
-            "c {bar:40} {pos}/{len} subproblems, {elapsed} elapsed, eta {eta}"
-        };
-        bar.set_style(indicatif::ProgressStyle::with_template(template).unwrap());
-        bar
-    });
-    let progress = |done: usize, total: usize| {
+    header(out, &p, &engine, Strategy::Cubes)?;
+    let bar = progress_bar();
+    let progress = |q: &Progress| {
         if let Some(b) = &bar {
-            b.set_length(total as u64);
-            b.set_position(done as u64);
+            b.set_prefix(q.unit);
+            b.set_length(q.parts as u64);
+            b.set_position(q.parts_done as u64);
+            b.set_message(format!(
+                "{} solutions, {:.1}/s",
+                q.solutions,
+                q.solutions as f64 / q.elapsed.max(1e-9)
+            ));
         }
     };
-    let start = Instant::now();
-    let solutions = if a.search.solver == Engine::Sat {
-        let t = Instant::now();
-        let formula = cnf::compile(&c.matrix, &reduction, a.search.sat.amo);
-        writeln!(
-            out,
-            "c cnf {} variables ({} primary), {} clauses, compiled in {:.3} s",
-            formula.num_vars,
-            formula.num_primary,
-            formula.num_clauses(),
-            t.elapsed().as_secs_f64()
-        )?;
-        out.flush()?;
-        let sat_progress = |p: &sat::Progress| {
-            if let Some(b) = &bar {
-                b.set_length(p.cubes as u64);
-                b.set_position(p.cubes_done as u64);
-                b.set_message(format!(
-                    "{} models, {:.1}/s",
-                    p.models,
-                    p.models as f64 / p.elapsed.max(1e-9)
-                ));
-            }
-        };
-        let stats = sat::for_each_model(
-            &c.matrix,
-            &reduction,
-            &formula,
-            &a.search.sat.options(threads, Strategy::Cubes),
-            Some(&sat_progress),
-            &mut |_| ControlFlow::Continue(()),
-        )?;
-        if let Some(b) = &bar {
-            b.finish_and_clear();
-        }
-        let secs = start.elapsed().as_secs_f64();
-        writeln!(
-            out,
-            "c threads {threads}, time {secs:.3} s, cubes {} of {}, solver calls {}, mrv decisions {}",
-            stats.cubes_done, stats.cubes, stats.solver_calls, stats.decisions
-        )?;
-        if stats.stopped {
-            // A partial count is no answer: `c` lines and `s UNKNOWN`, never `s mc`.
-            writeln!(
-                out,
-                "c stopped{}: {} solutions in {} of {} cubes",
-                if stats.interrupted { " by Ctrl-C" } else { "" },
-                stats.models,
-                stats.cubes_done,
-                stats.cubes
-            )?;
-            writeln!(out, "s UNKNOWN")?;
-            return Ok(if stats.interrupted {
-                crate::interrupt::EXIT_CODE
-            } else {
-                1
-            });
-        }
-        stats.models
-    } else {
-        let stats = solver::count(
-            &reduction,
-            RunOptions {
-                solver: native(a.search.solver),
-                threads,
-                progress: Some(&progress),
-            },
-        );
-        let secs = start.elapsed().as_secs_f64();
-        writeln!(
-            out,
-            "c threads {threads}, time {secs:.3} s, nodes {}, raw solutions {}",
-            stats.nodes, stats.found
-        )?;
-        stats.solutions
-    };
+    let report = p.count(
+        &engine,
+        &RunOptions {
+            threads,
+            deadline: None,
+            progress: Some(&progress),
+        },
+    )?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    if let Some(expected) = c.puzzle.expect().get(c.mode) {
-        let verdict = if expected == solutions {
+    let parts = if report.parts > 0 {
+        format!("cubes {} of {}, ", report.parts_done, report.parts)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "c threads {threads}, time {:.3} s, {parts}{}",
+        report.seconds, report.statistics
+    )?;
+    if !report.complete {
+        // A partial count is no answer: `c` lines and `s UNKNOWN`, never `s mc`.
+        writeln!(
+            out,
+            "c stopped{}: {} solutions so far",
+            if report.interrupted { " by Ctrl-C" } else { "" },
+            report.solutions,
+        )?;
+        writeln!(out, "s UNKNOWN")?;
+        return Ok(if report.interrupted {
+            crate::interrupt::EXIT_CODE
+        } else {
+            1
+        });
+    }
+    let expected = p.puzzle().expect().get(p.compiled.mode);
+    if let Some(expected) = expected {
+        let verdict = if expected == report.solutions {
             "matches"
         } else {
             "DIFFERS"
         };
         writeln!(out, "c expected {expected} ({verdict})")?;
     }
-    writeln!(out, "s mc {solutions}")?;
-    Ok(0)
+    writeln!(out, "s mc {}", report.solutions)?;
+    match expected {
+        Some(e) if e != report.solutions => Err(Error::Failed(format!(
+            "{}: counted {} solutions, but the puzzle file's [expect] says {e} ({})",
+            p.puzzle().name(),
+            report.solutions,
+            p.compiled.mode.as_str()
+        ))),
+        _ => Ok(0),
+    }
 }
 
 fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
-    let c = load(&a.search)?;
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
-    // The first model comes fastest from one search, without cubes.
-    header(out, &c, &reduction, &a.search, 1, Strategy::Plain)?;
-    let mut first = None;
-    each_solution(&c, &reduction, &a.search, Strategy::Plain, &mut |s| {
-        first = Some(s.to_vec());
-        ControlFlow::Break(())
-    })?;
+    let p = a.search.load()?;
+    let engine = a.search.engine();
+    header(out, &p, &engine, Strategy::Plain)?;
+    let (first, report) = p.first(&engine, &RunOptions::default())?;
+    interrupted(&report)?;
     match first {
         Some(solution) => {
             writeln!(out, "s SATISFIABLE")?;
-            write!(out, "{}", render::text(&c.puzzle, &c.matrix, &solution))?;
+            write!(out, "{}", p.puzzle().text(&solution))?;
             Ok(10)
         }
         None => {
@@ -553,8 +453,8 @@ fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
 }
 
 fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
-    let c = load(&a.search)?;
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
+    let p = a.search.load()?;
+    let engine = a.search.engine();
     let mut file;
     let sink: &mut dyn Write = match &a.output {
         Some(path) => {
@@ -568,28 +468,22 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     };
     let mut written = 0u64;
     let mut failure = None;
-    each_solution(
-        &c,
-        &reduction,
-        &a.search,
-        Strategy::Cubes,
-        &mut |solution| {
-            if a.limit == Some(0) {
-                return ControlFlow::Break(());
+    let report = p.for_each_solution(&engine, &RunOptions::default(), &mut |solution| {
+        if a.limit == Some(0) {
+            return ControlFlow::Break(());
+        }
+        written += 1;
+        match write_solution(sink, a.format, p.puzzle(), solution, written) {
+            // Stop at the N-th solution, not when the (N+1)-th turns up: that one may
+            // take far longer to find (or not exist).
+            Ok(()) if a.limit.is_some_and(|l| written >= l) => ControlFlow::Break(()),
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failure = Some(e);
+                ControlFlow::Break(())
             }
-            written += 1;
-            match write_solution(sink, a.format, &c.puzzle, &c.matrix, solution, written) {
-                // Stop at the N-th solution, not when the (N+1)-th turns up: that one may
-                // take far longer to find (or not exist).
-                Ok(()) if a.limit.is_some_and(|l| written >= l) => ControlFlow::Break(()),
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => {
-                    failure = Some(e);
-                    ControlFlow::Break(())
-                }
-            }
-        },
-    )?;
+        }
+    })?;
     if let Some(e) = failure {
         return Err(match &a.output {
             Some(path) => Error::Write {
@@ -599,6 +493,7 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
             None => Error::Io(e),
         });
     }
+    interrupted(&report)?;
     sink.flush()?;
     if a.output.is_some() {
         eprintln!("c wrote {written} solutions");
@@ -607,11 +502,10 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
 }
 
 fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {
-    let c = compile(&a.puzzle.puzzle, a.symmetry)?;
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
-    let formula = cnf::compile(&c.matrix, &reduction, a.amo);
+    let p = Problem::load(&a.puzzle.puzzle, a.symmetry)?;
+    let formula = p.formula(a.amo);
     dimacs::create(&a.output, out, &mut |w| {
-        dimacs::write(w, &c, &reduction, &formula, a.projection)
+        dimacs::write(w, &p.compiled, &p.reduction, &formula, a.projection)
     })?;
     if a.output != "-" {
         eprintln!(
@@ -627,6 +521,7 @@ fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {
 
 fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
     let puzzle = Puzzle::load(&a.puzzle.puzzle)?;
+    // The variable map is the same in every mode: variable `o + 1` is option `o`.
     let c = puzzle.compile(SymmetryMode::None)?;
     match dimacs::read_answer(&a.model)? {
         Answer::Satisfiable(lits) => {
@@ -637,7 +532,7 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
                 c.puzzle.name()
             )?;
             writeln!(out, "s SATISFIABLE")?;
-            write!(out, "{}", render::text(&c.puzzle, &c.matrix, &solution))?;
+            write!(out, "{}", c.puzzle.text(&solution))?;
             Ok(10)
         }
         Answer::Unsatisfiable => {
@@ -652,195 +547,85 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
 }
 
 fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
-    let c = compile(&a.puzzle.puzzle, a.symmetry)?;
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
+    let p = Problem::load(&a.puzzle.puzzle, a.symmetry)?;
     writeln!(
         out,
         "c puzzle {}, symmetry {}",
-        c.puzzle.name(),
-        c.mode.as_str()
+        p.puzzle().name(),
+        p.compiled.mode.as_str()
     )?;
     writeln!(
         out,
         "c {:<22} {:>10} {:>10} {:>10} {:>12}",
         "engine", "count", "seconds", "variables", "clauses"
     )?;
-    let t = Instant::now();
-    let reference = solver::count(
-        &reduction,
-        RunOptions {
-            solver: Solver::Dlx,
-            threads: 1,
-            progress: None,
-        },
-    )
-    .solutions;
+    let reference = p.count(&Engine::Dlx, &RunOptions::default())?;
     writeln!(
         out,
         "c {:<22} {:>10} {:>10.3} {:>10} {:>12}",
-        "dlx",
-        reference,
-        t.elapsed().as_secs_f64(),
-        "-",
-        "-"
+        "dlx", reference.solutions, reference.seconds, "-", "-"
     )?;
     let mut disagree = false;
     for amo in Amo::ALL {
+        let engine = Engine::Sat(SatEngine {
+            backend: a.backend.unwrap_or(Backend::default_for_build()),
+            amo,
+            ..SatEngine::default()
+        });
         let t = Instant::now();
-        let formula = cnf::compile(&c.matrix, &reduction, amo);
-        let backend = a.backend.unwrap_or(Backend::default_for_build());
-        let opts = SatOptions {
-            backend,
-            ..SatOptions::default()
-        };
-        let stats = sat::for_each_model(&c.matrix, &reduction, &formula, &opts, None, &mut |_| {
-            ControlFlow::Continue(())
-        })?;
-        if stats.interrupted {
-            return Err(Error::Interrupted(format!("at {}", amo.name())));
-        }
-        let models = stats.models;
-        let mark = if models == reference { "" } else { "  DIFFERS" };
-        disagree |= models != reference;
+        let formula = p.formula(amo);
+        let report = p.count(&engine, &RunOptions::default())?;
+        interrupted(&report)?;
+        let differs = report.solutions != reference.solutions;
+        disagree |= differs;
         writeln!(
             out,
-            "c {:<22} {:>10} {:>10.3} {:>10} {:>12}{mark}",
-            format!("sat {} {}", backend.name(), amo.name()),
-            models,
+            "c {:<22} {:>10} {:>10.3} {:>10} {:>12}{}",
+            format!("sat {} {}", engine_backend(&engine), amo.name()),
+            report.solutions,
             t.elapsed().as_secs_f64(),
             formula.num_vars,
-            formula.num_clauses()
+            formula.num_clauses(),
+            if differs { "  DIFFERS" } else { "" }
         )?;
     }
     if disagree {
         writeln!(out, "s DISAGREE")?;
-        return Err(Error::Usage(format!(
+        return Err(Error::Failed(format!(
             "{}: the engines disagree on the count",
-            c.puzzle.name()
+            p.puzzle().name()
         )));
     }
-    writeln!(out, "s mc {reference}")?;
+    writeln!(out, "s mc {}", reference.solutions)?;
     Ok(0)
+}
+
+/// The backend of a SAT engine, as `check` labels its rows.
+fn engine_backend(engine: &Engine) -> &'static str {
+    match engine {
+        Engine::Sat(s) => s.backend.name(),
+        other => other.name(),
+    }
 }
 
 fn write_solution(
     w: &mut dyn Write,
     format: Format,
     puzzle: &Puzzle,
-    matrix: &Matrix,
     solution: &[u32],
     index: u64,
 ) -> io::Result<()> {
     match format {
         Format::Text => {
             writeln!(w, "solution {index}")?;
-            writeln!(w, "{}", render::text(puzzle, matrix, solution))
+            writeln!(w, "{}", puzzle.text(solution))
         }
-        Format::Jsonl => writeln!(w, "{}", render::json(puzzle, matrix, solution, index)),
+        Format::Jsonl => writeln!(w, "{}", puzzle.json(solution, index)),
     }
 }
 
 fn info(a: PuzzleArg, out: &mut dyn Write) -> Result<i32> {
-    let puzzle = Puzzle::load(&a.puzzle)?;
-    let p = match &puzzle {
-        Puzzle::Polycube(p) => p,
-        Puzzle::ColoredCubes(p) => return colored_info(p, out),
-    };
-    let matrix = p.matrix();
-    let lo = crate::geometry::min_corner(&p.target).unwrap();
-    let hi = crate::geometry::max_corner(&p.target).unwrap();
-    writeln!(out, "name        {}", p.name)?;
-    writeln!(out, "file        {}", p.source)?;
-    writeln!(
-        out,
-        "target      {} cells in a {}x{}x{} bounding box",
-        p.target.len(),
-        hi[0] - lo[0] + 1,
-        hi[1] - lo[1] + 1,
-        hi[2] - lo[2] + 1
-    )?;
-    writeln!(out, "mirror      {}", p.mirror)?;
-    writeln!(out, "placements  {}", matrix.num_options())?;
-    for mode in [SymmetryMode::Rotations, SymmetryMode::Reflections] {
-        match p.group(&matrix, mode) {
-            Ok(g) => writeln!(
-                out,
-                "group       {} ({} elements)",
-                mode.as_str(),
-                g.order()
-            )?,
-            Err(_) => writeln!(
-                out,
-                "group       {} (not available: the piece set is chiral)",
-                mode.as_str()
-            )?,
-        }
-    }
-    for (mode, n) in [
-        ("none", p.expect.none),
-        ("rotations", p.expect.rotations),
-        ("reflections", p.expect.reflections),
-    ] {
-        if let Some(n) = n {
-            writeln!(out, "expect      {mode} {n}")?;
-        }
-    }
-    writeln!(out)?;
-    writeln!(out, "piece  cells  count  orientations  placements  label")?;
-    let per_piece = matrix.columns();
-    for (k, piece) in p.pieces.iter().enumerate() {
-        writeln!(
-            out,
-            "{:<5}  {:>5}  {:>5}  {:>12}  {:>10}  {}",
-            piece.name,
-            piece.shape.len(),
-            piece.count,
-            p.orientations[k].len(),
-            per_piece[p.target.len() + k].len(),
-            piece.label.as_deref().unwrap_or("")
-        )?;
-    }
-    Ok(0)
-}
-
-fn colored_info(p: &crate::puzzle::ColoredCubes, out: &mut dyn Write) -> Result<i32> {
-    let matrix = p.matrix();
-    writeln!(out, "name        {}", p.name)?;
-    writeln!(out, "file        {}", p.source)?;
-    writeln!(
-        out,
-        "kind        colored-cubes: {} cubes, colours {}",
-        p.height(),
-        p.letters.iter().collect::<String>()
-    )?;
-    writeln!(
-        out,
-        "options     {} (cube, turn) pairs",
-        matrix.num_options()
-    )?;
-    for mode in [SymmetryMode::Stack, SymmetryMode::None] {
-        let g = p.group(&matrix, mode)?;
-        writeln!(
-            out,
-            "group       {} ({} elements)",
-            mode.as_str(),
-            g.order()
-        )?;
-    }
-    for (mode, n) in [("none", p.expect.none), ("stack", p.expect.stack)] {
-        if let Some(n) = n {
-            writeln!(out, "expect      {mode} {n}")?;
-        }
-    }
-    writeln!(out)?;
-    writeln!(
-        out,
-        "cube  faces (left front right back top bottom)  distinct turns"
-    )?;
-    for j in 0..p.height() {
-        let faces: String = p.cubes[j].iter().map(|&c| p.letter(c)).collect();
-        writeln!(out, "{:<4}  {:<44}  {}", j + 1, faces, p.turns_of(j).len())?;
-    }
+    Puzzle::load(&a.puzzle)?.info(out)?;
     Ok(0)
 }
 
@@ -852,32 +637,16 @@ fn list(out: &mut dyn Write) -> Result<i32> {
     )?;
     for e in catalog::entries() {
         match Puzzle::parse(&format!("{}.toml", e.name), e.text) {
-            Ok(Puzzle::Polycube(p)) => {
-                let pieces: u32 = p.pieces.iter().map(|q| q.count).sum();
-                let expected = p.expect.rotations.map_or("?".into(), |n| n.to_string());
+            Ok(p) => {
+                let s = p.summary();
                 writeln!(
                     out,
                     "{:<22} {:>6} {:>6}  {:<12} {}",
                     e.name,
-                    pieces,
-                    p.target.len(),
-                    expected,
-                    p.name
-                )?;
-            }
-            Ok(Puzzle::ColoredCubes(p)) => {
-                let expected = p
-                    .expect
-                    .stack
-                    .map_or("?".into(), |n| format!("{n} (stack)"));
-                writeln!(
-                    out,
-                    "{:<22} {:>6} {:>6}  {:<12} {}",
-                    e.name,
-                    p.height(),
-                    "-",
-                    expected,
-                    p.name
+                    s.pieces,
+                    s.cells.map_or("-".into(), |n| n.to_string()),
+                    s.expected.as_deref().unwrap_or("?"),
+                    p.name()
                 )?;
             }
             Err(err) => writeln!(out, "{:<22} error: {err}", e.name)?,
@@ -907,12 +676,6 @@ fn parse_amos(spec: &str) -> Result<Vec<Amo>> {
 }
 
 fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
-    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
-        return Err(Error::Usage(format!(
-            "--timeout must be a positive number of seconds, not {}",
-            a.timeout
-        )));
-    }
     let plan = crate::bench::Plan {
         puzzles: if a.puzzles.is_empty() {
             vec!["soma".into()]
@@ -920,10 +683,10 @@ fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
             a.puzzles
         },
         amos: parse_amos(&a.amo)?,
-        engines: a.solvers,
+        entrants: a.solvers,
         symmetry: a.symmetry,
         repeat: a.repeat as usize,
-        timeout: std::time::Duration::from_secs_f64(a.timeout),
+        timeout: crate::bench::timeout(a.timeout)?,
         threads: a.threads as usize,
     };
     writeln!(

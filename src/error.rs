@@ -1,9 +1,14 @@
 //! The crate's one error type and its mapping to process exit codes.
 //!
-//! Exit codes follow the SAT conventions where they apply: 10 and 20 are answers
-//! (satisfiable, unsatisfiable) and are not errors; 2 means the input was wrong (a bad
-//! puzzle file, a bad model, a missing file); 1 means something failed while running; 130
-//! means Ctrl-C stopped it.
+//! Exit codes follow the SAT conventions where they apply, and each means one thing:
+//!
+//! | code | meaning |
+//! |------|---------|
+//! | 0    | done (a count, a listing, a file written) |
+//! | 10, 20 | answers, not errors: satisfiable, unsatisfiable |
+//! | 2    | bad input or usage: a bad puzzle file, model or option, a missing file |
+//! | 1    | a failure while running: a count that differs from the file's `[expect]` or from another engine, a solver that failed, an output that cannot be written, a run stopped by its deadline |
+//! | 130  | interrupted by Ctrl-C |
 
 use std::path::PathBuf;
 
@@ -21,6 +26,11 @@ pub enum Error {
     /// A command-line request that cannot be honoured (e.g. reflections on a chiral set).
     #[error("{0}")]
     Usage(String),
+
+    /// Something went wrong while running on good input: engines that disagree, a count
+    /// that differs from the published one, a solver that failed.
+    #[error("{0}")]
+    Failed(String),
 
     #[error("cannot read {}: {source}", path.display())]
     Read {
@@ -49,7 +59,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Puzzle { .. } | Error::Model { .. } | Error::Usage(_) | Error::Read { .. } => 2,
-            Error::Write { .. } | Error::Io(_) => 1,
+            Error::Failed(_) | Error::Write { .. } | Error::Io(_) => 1,
             Error::Interrupted(_) => crate::interrupt::EXIT_CODE,
         }
     }

@@ -25,17 +25,18 @@
 pub mod bench;
 pub mod catalog;
 pub mod cli;
+pub mod engine;
 pub mod error;
 pub mod geometry;
 pub mod interrupt;
 pub mod matrix;
 pub mod puzzle;
-pub mod render;
 pub mod sat;
 pub mod solver;
 pub mod symmetry;
 
+pub use engine::{Engine, Problem, Report, RunOptions, SatEngine};
 pub use error::{Error, Result};
-pub use matrix::{Item, Matrix, Meaning};
+pub use matrix::{Item, Matrix};
 pub use puzzle::{Compiled, Puzzle, SymmetryMode};
 pub use symmetry::{Group, Reduction, Symmetry};

@@ -1,7 +1,8 @@
 //! The exact-cover matrix: the one interface between puzzle kinds and engines.
 //!
 //! A puzzle kind compiles into a [`Matrix`]; every engine (DLX, bitset, CNF) reads only
-//! this. A *solution* is a set of options that covers every item exactly as many times
+//! this. The matrix knows nothing of what its options mean: option `o` is the kind's
+//! option `o`, and only the kind can say what that is. A *solution* is a set of options that covers every item exactly as many times
 //! as its multiplicity says.
 //!
 //! Invariants:
@@ -10,8 +11,6 @@
 //! - Each option lists distinct items in increasing order, and contains at least one unit
 //!   item. The engines rely on this: they branch only on unit items, so a solution that
 //!   differs only in the order its copies were chosen is found once, not k! times.
-//! - Each option carries its [`Meaning`], which the decoders and the DIMACS variable map
-//!   read; engines never look at it.
 
 use std::fmt;
 
@@ -22,40 +21,12 @@ pub struct Item {
     pub multiplicity: u32,
 }
 
-/// What an option stands for in the puzzle it came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Meaning {
-    /// A polycube piece in one orientation at one position. `cells` are indices into the
-    /// target's cell list, in increasing order.
-    Placement {
-        piece: u32,
-        orientation: u32,
-        cells: Vec<u32>,
-    },
-    /// A coloured cube turned by one of the 24 rotations (`rotation` indexes
-    /// [`crate::puzzle::colored::rotations`]); `faces` are its colours afterwards, in face
-    /// order left, front, right, back, top, bottom.
-    Turn {
-        cube: u32,
-        rotation: u32,
-        faces: [u8; 6],
-    },
-}
-
-/// A row of the matrix, borrowed.
-#[derive(Clone, Copy, Debug)]
-pub struct OptionRef<'a> {
-    pub items: &'a [u32],
-    pub meaning: &'a Meaning,
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct Matrix {
     items: Vec<Item>,
     // Compressed rows: option o covers `option_items[start[o]..start[o + 1]]`.
     start: Vec<u32>,
     option_items: Vec<u32>,
-    meanings: Vec<Meaning>,
 }
 
 impl Matrix {
@@ -68,12 +39,11 @@ impl Matrix {
             items,
             start: vec![0],
             option_items: Vec::new(),
-            meanings: Vec::new(),
         }
     }
 
     /// Appends an option and returns its index. `items` may come in any order.
-    pub fn push_option(&mut self, items: &[u32], meaning: Meaning) -> u32 {
+    pub fn push_option(&mut self, items: &[u32]) -> u32 {
         let mut sorted = items.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
@@ -90,8 +60,7 @@ impl Matrix {
         );
         self.option_items.extend_from_slice(&sorted);
         self.start.push(self.option_items.len() as u32);
-        self.meanings.push(meaning);
-        (self.meanings.len() - 1) as u32
+        (self.start.len() - 2) as u32
     }
 
     pub fn items(&self) -> &[Item] {
@@ -103,23 +72,12 @@ impl Matrix {
     }
 
     pub fn num_options(&self) -> usize {
-        self.meanings.len()
+        self.start.len() - 1
     }
 
     /// The items of option `o`, in increasing order.
     pub fn option_items(&self, o: u32) -> &[u32] {
         &self.option_items[self.start[o as usize] as usize..self.start[o as usize + 1] as usize]
-    }
-
-    pub fn meaning(&self, o: u32) -> &Meaning {
-        &self.meanings[o as usize]
-    }
-
-    pub fn option(&self, o: u32) -> OptionRef<'_> {
-        OptionRef {
-            items: self.option_items(o),
-            meaning: self.meaning(o),
-        }
     }
 
     pub fn is_unit(&self, item: u32) -> bool {
@@ -146,7 +104,7 @@ impl Matrix {
     pub fn restricted(&self, keep: &[u32]) -> Matrix {
         let mut m = Matrix::new(self.items.clone());
         for &o in keep {
-            m.push_option(self.option_items(o), self.meaning(o).clone());
+            m.push_option(self.option_items(o));
         }
         m
     }
@@ -215,13 +173,8 @@ mod tests {
                 multiplicity: 2,
             },
         ]);
-        let meaning = || Meaning::Placement {
-            piece: 0,
-            orientation: 0,
-            cells: vec![],
-        };
-        let x = m.push_option(&[2, 0], meaning());
-        let y = m.push_option(&[1, 2], meaning());
+        let x = m.push_option(&[2, 0]);
+        let y = m.push_option(&[1, 2]);
         assert_eq!(m.option_items(x), &[0, 2]);
         assert!(m.check_solution(&[x, y]).is_ok());
         assert!(matches!(

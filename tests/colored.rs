@@ -1,21 +1,21 @@
 //! Coloured cubes: Hesselink's instance, generated instances checked three independent
 //! ways (DLX, SAT, Hesselink's staged search), rendering, and bad files.
 
-use std::ops::ControlFlow;
-
 use polycover::puzzle::colored::{self, ColoredCubes};
-use polycover::sat::{self, Amo, Backend, SatOptions, Strategy};
-use polycover::solver::Solver;
-use polycover::{Puzzle, Reduction, SymmetryMode};
+use polycover::sat::{Amo, Backend};
+use polycover::{Engine, Problem, Puzzle, RunOptions, SatEngine, SymmetryMode};
 
 use crate::common::*;
 
 /// SAT counts with the default backend and with varisat must agree; returns the count.
 fn sat_count_both(c: &polycover::Compiled, amo: Amo) -> u64 {
-    let n = sat_count(c, amo, &SatOptions::default());
-    let varisat = SatOptions {
-        backend: Backend::Varisat,
-        ..SatOptions::default()
+    let n = sat_count(c, amo, &SatRun::default());
+    let varisat = SatRun {
+        engine: SatEngine {
+            backend: Backend::Varisat,
+            ..SatEngine::default()
+        },
+        ..SatRun::default()
     };
     assert_eq!(
         sat_count(c, amo, &varisat),
@@ -26,10 +26,7 @@ fn sat_count_both(c: &polycover::Compiled, amo: Amo) -> u64 {
 }
 
 fn cubes_of(p: &Puzzle) -> &ColoredCubes {
-    match p {
-        Puzzle::ColoredCubes(c) => c,
-        _ => panic!("not coloured cubes"),
-    }
+    p.downcast_ref::<ColoredCubes>().expect("coloured cubes")
 }
 
 #[test]
@@ -38,9 +35,9 @@ fn hesselink_5_has_one_solution_up_to_the_stack_and_eight_raw() {
     let stack = puzzle.compile(SymmetryMode::Stack).unwrap();
     let none = puzzle.compile(SymmetryMode::None).unwrap();
     assert_eq!(stack.group.order(), 8);
-    for solver in [Solver::Dlx, Solver::Bits] {
-        assert_eq!(count(&stack, solver, 1), 1, "{solver:?}");
-        assert_eq!(count(&none, solver, 2), 8, "{solver:?}");
+    for solver in [Engine::Dlx, Engine::Bits] {
+        assert_eq!(count(&stack, solver.clone(), 1), 1, "{solver:?}");
+        assert_eq!(count(&none, solver.clone(), 2), 8, "{solver:?}");
     }
     for amo in Amo::ALL {
         assert_eq!(sat_count_both(&stack, amo), 1, "{amo:?}");
@@ -111,16 +108,16 @@ fn generated_instances_agree_three_ways() {
             let puzzle = Puzzle::parse(&format!("gen-{h}-{seed}"), &text).unwrap();
             let none = puzzle.compile(SymmetryMode::None).unwrap();
             let stack = puzzle.compile(SymmetryMode::Stack).unwrap();
-            let raw = count(&none, Solver::Dlx, 1);
+            let raw = count(&none, Engine::Dlx, 1);
             let staged = colored::staged_raw_count(&cubes_of(&puzzle).cubes);
             assert_eq!(raw, staged, "H={h} seed {seed}: dlx vs staged");
-            assert_eq!(count(&none, Solver::Bits, 1), raw, "H={h} seed {seed}");
+            assert_eq!(count(&none, Engine::Bits, 1), raw, "H={h} seed {seed}");
             assert_eq!(
                 sat_count_both(&none, Amo::Product),
                 raw,
                 "H={h} seed {seed}: sat"
             );
-            let up_to_stack = count(&stack, Solver::Dlx, 1);
+            let up_to_stack = count(&stack, Engine::Dlx, 1);
             assert_eq!(
                 sat_count_both(&stack, Amo::Ladder),
                 up_to_stack,
@@ -186,18 +183,11 @@ fn dimacs_and_decode_round_trip() {
     // A model from our own solver, written as SAT-competition output, decodes.
     let puzzle = Puzzle::load("hesselink-5").unwrap();
     let c = puzzle.compile(SymmetryMode::Stack).unwrap();
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
-    let formula = sat::compile(&c.matrix, &reduction, Amo::Product);
-    let mut solution = Vec::new();
-    let opts = SatOptions {
-        strategy: Strategy::Plain,
-        ..SatOptions::default()
-    };
-    sat::for_each_model(&c.matrix, &reduction, &formula, &opts, None, &mut |s| {
-        solution = s.to_vec();
-        ControlFlow::Break(())
-    })
-    .unwrap();
+    let solution = Problem::new(c.clone())
+        .first(&Engine::Sat(SatEngine::default()), &RunOptions::default())
+        .unwrap()
+        .0
+        .expect("a solution");
     let lits = model_literals(c.matrix.num_options(), &solution);
     let model = dir.path().join("h5.model");
     std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", lits)).unwrap();

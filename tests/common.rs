@@ -4,9 +4,11 @@ use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::process::{Command, Output};
 
-use polycover::sat::{self, Amo, SatOptions, SatStats};
-use polycover::solver::{self, RunOptions, Solver};
-use polycover::{Compiled, Puzzle, Reduction, SymmetryMode};
+use std::time::Instant;
+
+use polycover::sat::Amo;
+use polycover::{solver, SymmetryMode};
+use polycover::{Compiled, Engine, Problem, Puzzle, Reduction, Report, RunOptions, SatEngine};
 
 /// Six indistinguishable dominoes in a 2x2x3 box: only symmetric pieces, all copies of
 /// one piece, so nothing can be pinned (32 tilings).
@@ -33,40 +35,58 @@ pub fn compile_text(text: &str, mode: SymmetryMode) -> Compiled {
         .unwrap()
 }
 
-/// Distinct solutions through the symmetry reduction.
-pub fn count(c: &Compiled, solver: Solver, threads: usize) -> u64 {
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
-    solver::count(
-        &reduction,
-        RunOptions {
-            solver,
-            threads,
-            progress: None,
-        },
-    )
-    .solutions
+/// Distinct solutions through the symmetry reduction, counted by `engine`.
+pub fn count(c: &Compiled, engine: Engine, threads: usize) -> u64 {
+    let report = Problem::new(c.clone())
+        .count(
+            &engine,
+            &RunOptions {
+                threads,
+                ..RunOptions::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", c.puzzle.name()));
+    assert!(report.complete);
+    report.solutions
 }
 
-/// Every model the SAT path reports, checked for duplicates, with the run's statistics.
-pub fn sat_solutions(c: &Compiled, amo: Amo, opts: &SatOptions) -> (Vec<Vec<u32>>, SatStats) {
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
-    let formula = sat::compile(&c.matrix, &reduction, amo);
+/// A SAT engine, and how it runs.
+#[derive(Clone, Debug, Default)]
+pub struct SatRun {
+    pub engine: SatEngine,
+    pub threads: usize,
+    pub deadline: Option<Instant>,
+}
+
+/// Every model the SAT path reports, checked for duplicates, with the run's report.
+pub fn sat_solutions(c: &Compiled, amo: Amo, run: &SatRun) -> (Vec<Vec<u32>>, Report) {
+    let engine = Engine::Sat(run.engine.clone()).with_amo(amo);
     let mut seen = HashSet::new();
     let mut all = Vec::new();
-    let stats = sat::for_each_model(&c.matrix, &reduction, &formula, opts, None, &mut |s| {
-        assert!(seen.insert(s.to_vec()), "a model was reported twice: {s:?}");
-        all.push(s.to_vec());
-        ControlFlow::Continue(())
-    })
-    .unwrap_or_else(|e| panic!("{}: {e}", c.puzzle.name()));
-    assert_eq!(stats.models, all.len() as u64);
-    assert!(!stats.stopped);
-    (all, stats)
+    let report = Problem::new(c.clone())
+        .for_each_solution(
+            &engine,
+            &RunOptions {
+                threads: run.threads.max(1),
+                deadline: run.deadline,
+                progress: None,
+            },
+            &mut |s| {
+                assert!(seen.insert(s.to_vec()), "a model was reported twice: {s:?}");
+                all.push(s.to_vec());
+                ControlFlow::Continue(())
+            },
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", c.puzzle.name()));
+    assert_eq!(report.solutions, all.len() as u64);
+    (all, report)
 }
 
-/// Distinct solutions through SAT (no model reported twice).
-pub fn sat_count(c: &Compiled, amo: Amo, opts: &SatOptions) -> u64 {
-    sat_solutions(c, amo, opts).0.len() as u64
+/// Distinct solutions through SAT (no model reported twice, the run complete).
+pub fn sat_count(c: &Compiled, amo: Amo, run: &SatRun) -> u64 {
+    let (all, report) = sat_solutions(c, amo, run);
+    assert!(report.complete, "{report:?}");
+    all.len() as u64
 }
 
 /// Distinct solutions the slow, independent way: enumerate every solution with no
@@ -76,7 +96,7 @@ pub fn count_orbits_by_brute_force(c: &Compiled) -> u64 {
     let none = Reduction::none(&c.matrix);
     let mut seen = HashSet::new();
     let mut image = Vec::new();
-    solver::for_each(&none, Solver::Dlx, &mut |s| {
+    solver::for_each(&none, solver::dlx, None, &mut |s| {
         let mut least = s.to_vec();
         for g in c.group.elements() {
             g.apply_sorted(s, &mut image);

@@ -6,9 +6,10 @@ use polycover::{Puzzle, SymmetryMode};
 use crate::common::*;
 
 fn polycube(name: &str) -> Polycube {
-    match Puzzle::load(name).unwrap() {
-        Puzzle::Polycube(p) => p,
-        other => panic!("{name} is not a polycube puzzle: {}", other.name()),
+    let puzzle = Puzzle::load(name).unwrap();
+    match puzzle.downcast_ref::<Polycube>() {
+        Some(p) => p.clone(),
+        None => panic!("{name} is not a polycube puzzle: {}", puzzle.name()),
     }
 }
 

@@ -4,23 +4,25 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use polycover::sat::{self, Amo, Backend, Decide, SatOptions, Strategy};
-use polycover::solver::Solver;
-use polycover::{Compiled, Puzzle, Reduction, SymmetryMode};
+use polycover::sat::{Amo, Backend, Decide, Strategy};
+use polycover::{Engine, Problem, Puzzle, Report, RunOptions, SatEngine, SymmetryMode};
 
 use crate::common::*;
 
-fn opts(backend: Backend, decide: Decide, strategy: Strategy, threads: usize) -> SatOptions {
-    SatOptions {
-        backend,
-        decide,
-        strategy,
+fn opts(backend: Backend, decide: Decide, strategy: Strategy, threads: usize) -> SatRun {
+    SatRun {
+        engine: SatEngine {
+            backend,
+            decide,
+            strategy: Some(strategy),
+            ..SatEngine::default()
+        },
         threads,
-        ..SatOptions::default()
+        deadline: None,
     }
 }
 
-fn varisat(strategy: Strategy) -> SatOptions {
+fn varisat(strategy: Strategy) -> SatRun {
     opts(Backend::Varisat, Decide::Mrv, strategy, 1)
 }
 
@@ -62,7 +64,7 @@ fn sat_counts_equal_dlx_counts_on_small_puzzles() {
     for (name, puzzle) in small_puzzles() {
         for mode in modes(&puzzle) {
             let c = puzzle.compile(mode).unwrap();
-            let dlx = count(&c, Solver::Dlx, 1);
+            let dlx = count(&c, Engine::Dlx, 1);
             for amo in Amo::ALL {
                 for (strategy, threads) in [
                     (Strategy::Plain, 1),
@@ -88,7 +90,7 @@ fn cadical_with_its_own_decisions_counts_right() {
     for (name, puzzle) in small_puzzles() {
         for mode in modes(&puzzle) {
             let c = puzzle.compile(mode).unwrap();
-            let dlx = count(&c, Solver::Dlx, 1);
+            let dlx = count(&c, Engine::Dlx, 1);
             let o = opts(Backend::Cadical, Decide::Solver, Strategy::Plain, 1);
             assert_eq!(sat_count(&c, Amo::Product, &o), dlx, "{name} {mode:?}");
         }
@@ -103,7 +105,7 @@ fn varisat_counts_equal_dlx_counts() {
     let puzzle = Puzzle::load("slothouber-graatsma").unwrap();
     for mode in modes(&puzzle) {
         let c = puzzle.compile(mode).unwrap();
-        let dlx = count(&c, Solver::Dlx, 1);
+        let dlx = count(&c, Engine::Dlx, 1);
         for amo in Amo::ALL {
             for strategy in [Strategy::Plain, Strategy::Cubes] {
                 let n = sat_count(&c, amo, &varisat(strategy));
@@ -113,7 +115,7 @@ fn varisat_counts_equal_dlx_counts() {
     }
     for mode in [SymmetryMode::Rotations, SymmetryMode::Reflections] {
         let c = compile("soma", mode);
-        let dlx = count(&c, Solver::Dlx, 1);
+        let dlx = count(&c, Engine::Dlx, 1);
         for amo in Amo::ALL {
             if cfg!(debug_assertions) && amo != Amo::Product {
                 continue; // release builds check them all
@@ -153,7 +155,7 @@ fn the_propagator_stays_in_step_with_cadical() {
         let c = compile("soma", mode);
         for amo in [Amo::Product, Amo::Ladder] {
             let mut o = opts(Backend::Cadical, Decide::Mrv, Strategy::Cubes, 1);
-            o.paranoid = true;
+            o.engine.paranoid = true;
             let expected = if mode == SymmetryMode::None {
                 11_520
             } else {
@@ -171,12 +173,15 @@ fn the_total_does_not_depend_on_the_thread_count() {
     let backend = Backend::default_for_build();
     let mut reference: Option<Vec<Vec<u32>>> = None;
     for threads in [1, 2, 3] {
-        let (mut all, stats) = sat_solutions(
+        let (mut all, report) = sat_solutions(
             &c,
             Amo::Product,
             &opts(backend, Decide::Mrv, Strategy::Cubes, threads),
         );
-        assert_eq!(stats.cubes_done, stats.cubes);
+        assert!(
+            report.complete && report.parts_done == report.parts,
+            "{report:?}"
+        );
         all.sort();
         match &reference {
             None => reference = Some(all),
@@ -230,32 +235,30 @@ fn symmetry_clauses_keep_one_model_per_orbit() {
     assert_eq!(sat_count(&rot, Amo::Ladder, &varisat(Strategy::Plain)), 1);
 }
 
-fn bedlam_with_deadline(backend: Backend, after: Duration) -> (sat::SatStats, Duration) {
-    let c: Compiled = compile("bedlam", SymmetryMode::Rotations);
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
-    let formula = sat::compile(&c.matrix, &reduction, Amo::Product);
+fn bedlam_with_deadline(backend: Backend, after: Duration) -> (Report, Duration) {
+    let c = compile("bedlam", SymmetryMode::Rotations);
     let start = Instant::now();
-    let o = SatOptions {
-        backend,
+    let run = SatRun {
+        engine: SatEngine {
+            backend,
+            ..SatEngine::default()
+        },
+        threads: 1,
         deadline: Some(start + after),
-        ..SatOptions::default()
     };
-    let stats = sat::for_each_model(&c.matrix, &reduction, &formula, &o, None, &mut |_| {
-        ControlFlow::Continue(())
-    })
-    .unwrap();
-    (stats, start.elapsed())
+    let (_, report) = sat_solutions(&c, Amo::Product, &run);
+    (report, start.elapsed())
 }
 
-/// A deadline stops CaDiCaL inside its solve call: the count is marked stopped and
-/// partial. (Without the terminate callback this would run for half an hour.)
+/// A deadline stops CaDiCaL inside its solve call: the count is marked incomplete.
+/// (Without the terminate callback this would run for half an hour.)
 #[test]
 #[cfg(feature = "cadical")]
 fn a_deadline_stops_cadical_inside_a_call() {
-    let (stats, took) = bedlam_with_deadline(Backend::Cadical, Duration::from_millis(300));
-    assert!(stats.stopped && !stats.interrupted, "{stats:?}");
-    assert!(stats.cubes_done < stats.cubes, "{stats:?}");
-    assert!(stats.models < 19_186, "{stats:?}");
+    let (report, took) = bedlam_with_deadline(Backend::Cadical, Duration::from_millis(300));
+    assert!(!report.complete && !report.interrupted, "{report:?}");
+    assert!(report.parts_done < report.parts, "{report:?}");
+    assert!(report.solutions < 19_186, "{report:?}");
     assert!(
         took < Duration::from_secs(120),
         "the deadline was not honoured: {took:?}"
@@ -266,27 +269,35 @@ fn a_deadline_stops_cadical_inside_a_call() {
 /// handed over as it accepted.
 #[test]
 fn break_stops_after_exactly_the_models_taken() {
-    let c = compile("soma", SymmetryMode::Rotations);
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
-    let formula = sat::compile(&c.matrix, &reduction, Amo::Product);
+    let p = Problem::new(compile("soma", SymmetryMode::Rotations));
     for backend in [Backend::default_for_build(), Backend::Varisat] {
         let mut taken = 0;
-        let o = SatOptions {
+        let engine = Engine::Sat(SatEngine {
             backend,
-            threads: 2,
-            ..SatOptions::default()
-        };
-        let stats = sat::for_each_model(&c.matrix, &reduction, &formula, &o, None, &mut |_| {
-            taken += 1;
-            if taken == 7 {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        })
-        .unwrap();
-        assert_eq!((taken, stats.models), (7, 7), "{backend:?}");
-        assert!(!stats.stopped, "a Break is no stop: {stats:?}");
+            ..SatEngine::default()
+        });
+        let report = p
+            .for_each_solution(
+                &engine,
+                &RunOptions {
+                    threads: 2,
+                    ..RunOptions::default()
+                },
+                &mut |_| {
+                    taken += 1;
+                    if taken == 7 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                },
+            )
+            .unwrap();
+        assert_eq!((taken, report.solutions), (7, 7), "{backend:?}");
+        assert!(
+            !report.interrupted,
+            "a Break is no interruption: {report:?}"
+        );
     }
 }
 
@@ -376,9 +387,13 @@ fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
 
 /// A model of Slothouber-Graatsma from our own SAT path, as a solver would print it.
 fn good_model() -> String {
-    let c = compile("slothouber-graatsma", SymmetryMode::Rotations);
-    let reduction = Reduction::new(&c.matrix, c.group.clone());
-    let solution = polycover::solver::first(&reduction, Solver::Dlx).unwrap();
+    let p = Problem::new(compile("slothouber-graatsma", SymmetryMode::Rotations));
+    let c = &p.compiled;
+    let solution = p
+        .first(&Engine::Dlx, &RunOptions::default())
+        .unwrap()
+        .0
+        .unwrap();
     let lits = model_literals(c.matrix.num_options(), &solution);
     format!("c from a test\ns SATISFIABLE\nv {}\nv 0\n", lits)
 }

@@ -1,16 +1,25 @@
 //! Puzzle files: finding them (path or catalog name), reading them, and compiling them
 //! into the exact-cover [`Matrix`] with its symmetry [`Group`].
 //!
-//! Every puzzle kind lives in its own module and exposes the same things: a parser from
-//! TOML text that reports errors with the file and line, a `matrix` and a `group` (which
-//! [`Puzzle::compile`] turns into a [`Compiled`]), and a renderer for solutions. Nothing downstream of [`Compiled`] knows
-//! which kind it came from, except the renderers.
+//! A puzzle kind lives in its own module and owns everything that depends on what its
+//! options mean: parsing its TOML (errors carry the file and line), its matrix and its
+//! symmetry groups, the modes it accepts, the DIMACS variable map, the text and JSON
+//! renderings of a solution, and the rows of `info` and `list`. All of that is the
+//! [`Kind`] trait. A new kind implements it and adds one line to [`KINDS`]; nothing
+//! downstream of [`Compiled`] (engines, CNF, DIMACS, the command line) names a kind.
+//!
+//! Invariant: option `o` of a kind's matrix is the kind's option number `o` in every
+//! [`Kind`] method that takes options (the matrix is built from the kind's own table).
 
 pub mod colored;
 pub mod polycube;
 mod toml_util;
 
+use std::any::Any;
+use std::fmt;
+use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::catalog;
 use crate::error::{Error, Result};
@@ -19,6 +28,63 @@ use crate::symmetry::Group;
 
 pub use colored::ColoredCubes;
 pub use polycube::Polycube;
+
+/// The registered kinds: the value of a puzzle file's `kind` key and the parser. A file
+/// without `kind` is the first entry's.
+pub const KINDS: &[(&str, Parser)] = &[
+    ("polycubes", |source, text| {
+        Ok(Arc::new(Polycube::parse(source, text)?))
+    }),
+    ("colored-cubes", |source, text| {
+        Ok(Arc::new(ColoredCubes::parse(source, text)?))
+    }),
+];
+
+/// Parses a puzzle file of one kind: (file name for messages, text).
+pub type Parser = fn(&str, &str) -> Result<Arc<dyn Kind>>;
+
+/// What a puzzle kind knows: everything that depends on what its items and options mean.
+pub trait Kind: fmt::Debug + Send + Sync {
+    /// The puzzle's name (the file's `name`).
+    fn name(&self) -> &str;
+    /// The file it came from, for messages.
+    fn source(&self) -> &str;
+    /// Published counts from the `[expect]` table.
+    fn expect(&self) -> &Expect;
+    /// The symmetry modes the kind accepts; the first is its default.
+    fn symmetry_modes(&self) -> &'static [SymmetryMode];
+    /// The exact-cover matrix, its options in the kind's option order.
+    fn matrix(&self) -> Matrix;
+    /// The symmetry group of `mode` (one of [`Kind::symmetry_modes`]) on `matrix`.
+    fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group>;
+    /// What one option is, in a few words: `placement`.
+    fn option_noun(&self) -> &'static str;
+    /// The columns of the DIMACS variable map, after `VAR`.
+    fn variable_map_columns(&self) -> &'static str;
+    /// Option `o` as one line of the variable map, in those columns.
+    fn describe_option(&self, o: u32) -> String;
+    /// A solution (sorted options) for people.
+    fn text(&self, solution: &[u32]) -> String;
+    /// A solution as one JSON object.
+    fn json(&self, solution: &[u32], index: u64) -> serde_json::Value;
+    /// The rows `polycover info` prints.
+    fn info(&self, out: &mut dyn Write) -> Result<()>;
+    /// The puzzle's row in `polycover list`.
+    fn summary(&self) -> Summary;
+    /// For callers that need the concrete kind ([`Puzzle::downcast_ref`]).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A puzzle's row in the catalog listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Pieces (with copies), or cubes.
+    pub pieces: u64,
+    /// Target cells, when the kind has cells.
+    pub cells: Option<u64>,
+    /// The published count in the default mode, as text (`480`, `1 (stack)`), if any.
+    pub expected: Option<String>,
+}
 
 /// Which solutions count as "the same".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -46,11 +112,15 @@ impl SymmetryMode {
     }
 }
 
-/// A parsed and validated puzzle of any kind.
+/// A parsed and validated puzzle of any kind. Cheap to clone.
 #[derive(Clone, Debug)]
-pub enum Puzzle {
-    Polycube(Polycube),
-    ColoredCubes(ColoredCubes),
+pub struct Puzzle(Arc<dyn Kind>);
+
+impl std::ops::Deref for Puzzle {
+    type Target = dyn Kind;
+    fn deref(&self) -> &(dyn Kind + 'static) {
+        &*self.0
+    }
 }
 
 /// Published counts from a puzzle file's `[expect]` table.
@@ -85,43 +155,31 @@ pub struct Compiled {
 }
 
 impl Puzzle {
-    pub fn name(&self) -> &str {
-        match self {
-            Puzzle::Polycube(p) => &p.name,
-            Puzzle::ColoredCubes(p) => &p.name,
-        }
-    }
-
     /// The symmetry mode used when none is asked for.
     pub fn default_symmetry(&self) -> SymmetryMode {
-        match self {
-            Puzzle::Polycube(_) => SymmetryMode::Rotations,
-            Puzzle::ColoredCubes(_) => SymmetryMode::Stack,
-        }
+        self.symmetry_modes()[0]
     }
 
-    pub fn expect(&self) -> &Expect {
-        match self {
-            Puzzle::Polycube(p) => &p.expect,
-            Puzzle::ColoredCubes(p) => &p.expect,
-        }
+    /// The concrete kind, when it is `K`.
+    pub fn downcast_ref<K: Kind + 'static>(&self) -> Option<&K> {
+        self.0.as_any().downcast_ref()
     }
 
-    /// The exact-cover matrix and the symmetry group for `mode`: each kind supplies the
-    /// two, and nothing downstream needs to know which kind it was.
+    /// The exact-cover matrix and the symmetry group for `mode`.
     pub fn compile(&self, mode: SymmetryMode) -> Result<Compiled> {
-        let (matrix, group) = match self {
-            Puzzle::Polycube(p) => {
-                let matrix = p.matrix();
-                let group = p.group(&matrix, mode)?;
-                (matrix, group)
-            }
-            Puzzle::ColoredCubes(p) => {
-                let matrix = p.matrix();
-                let group = p.group(&matrix, mode)?;
-                (matrix, group)
-            }
-        };
+        let modes = self.symmetry_modes();
+        if !modes.contains(&mode) {
+            let names: Vec<&str> = modes.iter().map(|m| m.as_str()).collect();
+            return Err(Error::Usage(format!(
+                "{}: this puzzle counts with --symmetry {} (the default: {}), not {}",
+                self.source(),
+                names.join(", "),
+                names[0],
+                mode.as_str()
+            )));
+        }
+        let matrix = self.matrix();
+        let group = self.group(&matrix, mode)?;
         Ok(Compiled {
             puzzle: self.clone(),
             mode,
@@ -143,19 +201,23 @@ impl Puzzle {
                 "the file has no keys (is it a puzzle file?)",
             ));
         }
-        match table.get("kind").map(|k| k.as_str()) {
-            None | Some(Some("polycubes")) => Ok(Puzzle::Polycube(Polycube::parse(source, text)?)),
-            Some(Some("colored-cubes")) => {
-                Ok(Puzzle::ColoredCubes(ColoredCubes::parse(source, text)?))
-            }
-            Some(Some(other)) => Err(Error::puzzle(
+        let kind = match table.get("kind") {
+            None => KINDS[0].0,
+            Some(k) => k
+                .as_str()
+                .ok_or_else(|| Error::puzzle(source, "`kind` must be a string"))?,
+        };
+        let Some((_, parse)) = KINDS.iter().find(|(name, _)| *name == kind) else {
+            let known: Vec<String> = KINDS.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+            return Err(Error::puzzle(
                 source,
                 format!(
-                    "unknown puzzle kind \"{other}\" (known: \"polycubes\", \"colored-cubes\")"
+                    "unknown puzzle kind \"{kind}\" (known: {})",
+                    known.join(", ")
                 ),
-            )),
-            Some(None) => Err(Error::puzzle(source, "`kind` must be a string")),
-        }
+            ));
+        };
+        Ok(Puzzle(parse(source, text)?))
     }
 
     /// Loads a puzzle from a file path, or from the catalog by name (`bedlam`).

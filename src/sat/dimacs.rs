@@ -14,8 +14,8 @@ use std::io::{self, BufRead, Write};
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::matrix::{Matrix, Meaning};
-use crate::puzzle::{Compiled, Puzzle};
+use crate::matrix::Matrix;
+use crate::puzzle::Compiled;
 use crate::sat::cnf::Formula;
 use crate::symmetry::Reduction;
 
@@ -59,8 +59,9 @@ pub fn write(
     )?;
     writeln!(
         w,
-        "c variables {} primary (1..{n}, one per placement), {} auxiliary",
+        "c variables {} primary (1..{n}, one per {}), {} auxiliary",
         n,
+        compiled.puzzle.option_noun(),
         formula.num_vars - n
     )?;
     writeln!(
@@ -77,15 +78,11 @@ pub fn write(
     }
     writeln!(
         w,
-        "c variable map: c v VAR PIECE ORIENTATION CELLS (cells as x,y,z)"
+        "c variable map: c v VAR {}",
+        compiled.puzzle.variable_map_columns()
     )?;
     for o in 0..n {
-        writeln!(
-            w,
-            "c v {} {}",
-            o + 1,
-            describe(&compiled.puzzle, &compiled.matrix, o)
-        )?;
+        writeln!(w, "c v {} {}", o + 1, compiled.puzzle.describe_option(o))?;
     }
     formula.cnf.write_dimacs(&mut &mut *w, formula.num_vars)
 }
@@ -101,46 +98,6 @@ fn write_var_list(w: &mut dyn Write, prefix: &str, n: u32) -> io::Result<()> {
         writeln!(w, " 0")?;
     }
     Ok(())
-}
-
-/// A compact description of option `o` for the variable map.
-pub fn describe(puzzle: &Puzzle, matrix: &Matrix, o: u32) -> String {
-    match (puzzle, matrix.meaning(o)) {
-        (
-            Puzzle::ColoredCubes(p),
-            Meaning::Turn {
-                cube,
-                rotation,
-                faces,
-            },
-        ) => {
-            let faces: String = faces.iter().map(|&c| p.letter(c)).collect();
-            format!("cube{} r{} {}", cube + 1, rotation, faces)
-        }
-        (
-            Puzzle::Polycube(p),
-            Meaning::Placement {
-                piece,
-                orientation,
-                cells,
-            },
-        ) => {
-            let cells: Vec<String> = cells
-                .iter()
-                .map(|&c| {
-                    let [x, y, z] = p.target[c as usize];
-                    format!("{x},{y},{z}")
-                })
-                .collect();
-            format!(
-                "{} o{} {}",
-                p.pieces[*piece as usize].name,
-                orientation,
-                cells.join(" ")
-            )
-        }
-        _ => format!("option {o}"),
-    }
 }
 
 /// Writes to `path` (`-` for standard output), gzip-compressed when it ends in `.gz`.
@@ -197,8 +154,13 @@ pub enum Answer {
 /// Reads SAT-competition output: `c` lines are ignored, one `s` line, `v` lines with
 /// literals, the last ending in 0.
 pub fn read_answer(path: &Path) -> Result<Answer> {
-    let reader = open(path)?;
-    let name = path.display().to_string();
+    parse_answer(open(path)?, &path.display().to_string())
+}
+
+/// [`read_answer`] on a solver's output already in hand; `name` says where it came from
+/// in messages.
+pub fn parse_answer(reader: impl BufRead, name: &str) -> Result<Answer> {
+    let name = name.to_string();
     let at = |line: usize, reason: String| Error::Model {
         location: format!("{name}:{line}"),
         reason,
@@ -214,7 +176,7 @@ pub fn read_answer(path: &Path) -> Result<Answer> {
                 "the file is not text (or a broken gzip stream)".into(),
             ),
             _ => Error::Read {
-                path: path.to_path_buf(),
+                path: name.clone().into(),
                 source: e,
             },
         })?;
@@ -272,6 +234,16 @@ pub fn read_answer(path: &Path) -> Result<Answer> {
             reason: "no `s` line: not SAT-competition output".into(),
         }),
     }
+}
+
+/// The count in a model counter's output: the model-counting competition's `s mc N`, or
+/// ganak's `c s exact arb int N`. `None` when there is neither.
+pub fn parse_count(output: &str) -> Option<u64> {
+    output.lines().find_map(|l| {
+        l.strip_prefix("c s exact arb int ")
+            .or_else(|| l.strip_prefix("s mc "))
+            .and_then(|n| n.trim().parse().ok())
+    })
 }
 
 /// Turns a model into a solution: the options whose primary variables are true. Every

@@ -47,6 +47,15 @@ pub enum Strategy {
     Cubes,
 }
 
+impl Strategy {
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Plain => "plain",
+            Strategy::Cubes => "cubes",
+        }
+    }
+}
+
 /// The embedded SAT solvers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Backend {
@@ -212,7 +221,7 @@ impl ModelSink {
     pub(crate) fn model(&self, solution: &[u32]) -> bool {
         if let Err(e) = self.matrix.check_solution(solution) {
             self.stop.set();
-            let _ = self.events.send(Event::Failed(Error::Usage(format!(
+            let _ = self.events.send(Event::Failed(Error::Failed(format!(
                 "internal error: a SAT model is not a solution: {e}"
             ))));
             return false;

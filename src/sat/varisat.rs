@@ -61,7 +61,7 @@ impl Solver {
             let sat = self
                 .solver
                 .solve()
-                .map_err(|e| Error::Usage(format!("varisat failed: {e}")))?;
+                .map_err(|e| Error::Failed(format!("varisat failed: {e}")))?;
             if !sat {
                 break;
             }

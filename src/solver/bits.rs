@@ -264,6 +264,13 @@ impl<const W: usize> Engine for Search<W> {
         descent::run(self, prefix, visit)
     }
 
+    fn describe(&self) -> String {
+        format!(
+            "bits: item masks of {W} word(s), {} list compaction",
+            self.kernel.effective::<W>().name()
+        )
+    }
+
     fn nodes(&self) -> u64 {
         self.path.nodes
     }

@@ -48,6 +48,18 @@ impl Kernel {
     }
 }
 
+impl Kernel {
+    /// The kernel that actually runs for masks of `W` words: the vector one serves
+    /// one-word masks only.
+    pub fn effective<const W: usize>(self) -> Kernel {
+        if W == 1 {
+            self
+        } else {
+            Kernel::Portable
+        }
+    }
+}
+
 fn avx2_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

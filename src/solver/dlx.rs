@@ -369,6 +369,10 @@ impl Engine for Dlx {
         flow
     }
 
+    fn describe(&self) -> String {
+        "dlx".into()
+    }
+
     fn nodes(&self) -> u64 {
         self.nodes
     }

@@ -30,4 +30,6 @@ pub trait Engine: Send {
     fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()>;
     /// Search nodes visited so far.
     fn nodes(&self) -> u64;
+    /// Which engine this is and how it runs, for the `c solver` line.
+    fn describe(&self) -> String;
 }

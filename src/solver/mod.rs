@@ -22,39 +22,28 @@ mod mask;
 mod segments;
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 use crate::matrix::Matrix;
 use crate::symmetry::Reduction;
 
 pub use compact::Kernel;
-pub use dlx::Dlx;
 pub use engine::{Branch, Engine, Visit};
 
-/// The native engines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Solver {
-    /// Dancing links: the reference.
-    Dlx,
-    /// Bitset Algorithm X: the fast one (default).
-    Bits,
+/// How a native engine is built for a matrix: [`dlx`] or [`bits`].
+pub type Build = fn(&Matrix) -> Box<dyn Engine>;
+
+/// Dancing links: the reference.
+pub fn dlx(matrix: &Matrix) -> Box<dyn Engine> {
+    Box::new(dlx::Dlx::new(matrix))
 }
 
-impl Solver {
-    pub fn name(self) -> &'static str {
-        match self {
-            Solver::Dlx => "dlx",
-            Solver::Bits => "bits",
-        }
-    }
-
-    fn build(self, matrix: &Matrix) -> Box<dyn Engine> {
-        match self {
-            Solver::Dlx => Box::new(Dlx::new(matrix)),
-            Solver::Bits => bits::build(matrix),
-        }
-    }
+/// The bitset engine sized for the matrix: list segments, plain masks, or the DLX for
+/// matrices it cannot hold.
+pub fn bits(matrix: &Matrix) -> Box<dyn Engine> {
+    bits::build(matrix)
 }
 
 /// What a run found.
@@ -65,26 +54,12 @@ pub struct Stats {
     /// Solutions of the reduced matrix, before the canonical-form check.
     pub found: u64,
     pub nodes: u64,
+    /// The deadline stopped the run (or the caller did), so `solutions` is a lower bound.
+    pub stopped: bool,
 }
 
-/// Options for a run.
-#[derive(Clone, Copy)]
-pub struct RunOptions<'a> {
-    pub solver: Solver,
-    pub threads: usize,
-    /// Called as subproblems finish, with (finished, total).
-    pub progress: Option<&'a (dyn Fn(usize, usize) + Sync)>,
-}
-
-impl Default for RunOptions<'_> {
-    fn default() -> Self {
-        RunOptions {
-            solver: Solver::Bits,
-            threads: 1,
-            progress: None,
-        }
-    }
-}
+/// Called as subproblems finish, with (finished, total, distinct solutions so far).
+pub type Progress<'a> = &'a (dyn Fn(usize, usize, u64) + Sync);
 
 /// The machine's core count, the default for `--threads`.
 pub fn default_threads() -> usize {
@@ -122,30 +97,44 @@ fn split(engine: &mut dyn Engine, want: usize) -> Vec<Vec<u32>> {
 /// every solution of the reduced matrix extends exactly one returned prefix. Prefixes are
 /// options of the *original* matrix. The SAT enumeration uses them as cubes.
 pub fn cubes(reduction: &Reduction, want: usize) -> Vec<Vec<u32>> {
-    let mut engine = Solver::Bits.build(reduction.matrix());
+    let mut engine = bits(reduction.matrix());
     split(engine.as_mut(), want)
         .into_iter()
         .map(|p| p.into_iter().map(|o| reduction.original(o)).collect())
         .collect()
 }
 
-/// Counts the distinct solutions of the reduced problem.
-pub fn count(reduction: &Reduction, opts: RunOptions<'_>) -> Stats {
+/// Counts the distinct solutions of the reduced problem on `threads` threads. The
+/// deadline is checked at each solution found, so a stretch of search with none can
+/// overrun it.
+pub fn count(
+    reduction: &Reduction,
+    build: Build,
+    threads: usize,
+    deadline: Option<Instant>,
+    progress: Option<Progress<'_>>,
+) -> Stats {
     let matrix = reduction.matrix();
-    let mut root = opts.solver.build(matrix);
+    let mut root = build(matrix);
     // About 48 subproblems per thread keep the load even.
-    let jobs = split(root.as_mut(), 48 * opts.threads.max(1));
+    let jobs = split(root.as_mut(), 48 * threads.max(1));
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
+    let so_far = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
     let total = Mutex::new(Stats::default());
     let check = reduction.needs_check();
     let work = |engine: &mut dyn Engine| {
         let mut local = Stats::default();
         let mut original = Vec::new();
-        loop {
+        while !stop.load(Ordering::Relaxed) {
             let k = next.fetch_add(1, Ordering::Relaxed);
             let Some(prefix) = jobs.get(k) else { break };
-            let _ = engine.run(prefix, &mut |solution| {
+            let before = local.solutions;
+            let flow = engine.run(prefix, &mut |solution| {
+                if deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed) {
+                    return ControlFlow::Break(());
+                }
                 local.found += 1;
                 if check {
                     original.clear();
@@ -158,41 +147,54 @@ pub fn count(reduction: &Reduction, opts: RunOptions<'_>) -> Stats {
                 local.solutions += 1;
                 ControlFlow::Continue(())
             });
+            if flow.is_break() {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            let found = so_far.fetch_add(local.solutions - before, Ordering::Relaxed)
+                + (local.solutions - before);
             let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if let Some(p) = opts.progress {
-                p(finished, jobs.len());
+            if let Some(p) = progress {
+                p(finished, jobs.len(), found);
             }
         }
         local.nodes = engine.nodes();
-        let mut t = total.lock().unwrap();
+        let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
         t.solutions += local.solutions;
         t.found += local.found;
         t.nodes += local.nodes;
     };
-    let threads = opts.threads.clamp(1, jobs.len().max(1));
+    let threads = threads.clamp(1, jobs.len().max(1));
     std::thread::scope(|s| {
         for _ in 1..threads {
             s.spawn(|| {
-                let mut engine = opts.solver.build(matrix);
+                let mut engine = build(matrix);
                 work(engine.as_mut());
             });
         }
         work(root.as_mut());
     });
-    total.into_inner().unwrap()
+    let mut stats = total.into_inner().unwrap_or_else(|e| e.into_inner());
+    stats.stopped = stop.into_inner();
+    stats
 }
 
 /// Calls `f` with each distinct solution, as sorted options of the *original* matrix,
-/// in search order, on this thread. `f` returns `Break` to stop.
+/// in search order, on this thread. `f` returns `Break` to stop; so does the deadline,
+/// checked at each solution.
 pub fn for_each(
     reduction: &Reduction,
-    solver: Solver,
+    build: Build,
+    deadline: Option<Instant>,
     f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
 ) -> Stats {
-    let mut engine = solver.build(reduction.matrix());
+    let mut engine = build(reduction.matrix());
     let mut stats = Stats::default();
     let mut original = Vec::new();
-    let _ = engine.run(&[], &mut |solution| {
+    let flow = engine.run(&[], &mut |solution| {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return ControlFlow::Break(());
+        }
         stats.found += 1;
         original.clear();
         original.extend(solution.iter().map(|&o| reduction.original(o)));
@@ -204,15 +206,6 @@ pub fn for_each(
         f(&original)
     });
     stats.nodes = engine.nodes();
+    stats.stopped = flow.is_break();
     stats
-}
-
-/// The first distinct solution, if any.
-pub fn first(reduction: &Reduction, solver: Solver) -> Option<Vec<u32>> {
-    let mut out = None;
-    for_each(reduction, solver, &mut |s| {
-        out = Some(s.to_vec());
-        ControlFlow::Break(())
-    });
-    out
 }

@@ -263,6 +263,13 @@ impl<const W: usize> Engine for Segmented<W> {
         descent::run(self, prefix, visit)
     }
 
+    fn describe(&self) -> String {
+        format!(
+            "bits: piece segments, cell masks of {W} word(s), {} list compaction",
+            self.kernel.effective::<W>().name()
+        )
+    }
+
     fn nodes(&self) -> u64 {
         self.path.nodes
     }

@@ -11,16 +11,18 @@
 //! multiplicity `count`. Options are placements: a piece in one of its orientations,
 //! translated so that all its cells lie in the target.
 
+mod show;
+
 use std::collections::HashMap;
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::toml_util::{line, location};
-use super::{Expect, SymmetryMode};
+use super::{Expect, Kind, Summary, SymmetryMode};
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner, Cell, Isometry, Shape};
-use crate::matrix::{Item, Matrix, Meaning};
+use crate::matrix::{Item, Matrix};
 use crate::symmetry::{Group, Symmetry};
 
 /// Coordinates beyond this are a mistake, not a puzzle.
@@ -59,6 +61,18 @@ pub struct Polycube {
     pub pieces: Vec<Piece>,
     /// The distinct orientations of each piece (24 isometries, or 48 with `mirror`).
     pub orientations: Vec<Vec<Shape>>,
+    /// Every placement, piece by piece: option `o` of the matrix is `placements[o]`.
+    pub placements: Vec<Placement>,
+}
+
+/// A piece in one orientation at one position: an option of the matrix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub piece: u32,
+    /// Index into the piece's `orientations`.
+    pub orientation: u32,
+    /// Indices into the target's cell list, in increasing order.
+    pub cells: Vec<u32>,
 }
 
 #[derive(Deserialize)]
@@ -246,7 +260,7 @@ impl Polycube {
         };
         let orientations: Vec<Vec<Shape>> =
             pieces.iter().map(|p| p.shape.orientations(group)).collect();
-        let puzzle = Polycube {
+        let mut puzzle = Polycube {
             name: raw.name,
             source: source.to_string(),
             target,
@@ -254,9 +268,11 @@ impl Polycube {
             expect: raw.expect,
             pieces,
             orientations,
+            placements: Vec::new(),
         };
         for (k, p) in puzzle.pieces.iter().enumerate() {
-            if puzzle.placements_of(k).is_empty() {
+            let placements = puzzle.placements_of(k);
+            if placements.is_empty() {
                 return Err(Error::puzzle(
                     lines[k].clone(),
                     format!(
@@ -265,6 +281,17 @@ impl Polycube {
                     ),
                 ));
             }
+            puzzle
+                .placements
+                .extend(
+                    placements
+                        .into_iter()
+                        .map(|(orientation, cells)| Placement {
+                            piece: k as u32,
+                            orientation,
+                            cells,
+                        }),
+                );
         }
         Ok(puzzle)
     }
@@ -412,19 +439,11 @@ impl Polycube {
         }));
         let mut m = Matrix::new(items);
         let n = self.target.len() as u32;
-        for k in 0..self.pieces.len() {
-            for (orientation, cells) in self.placements_of(k) {
-                let mut row = cells.clone();
-                row.push(n + k as u32);
-                m.push_option(
-                    &row,
-                    Meaning::Placement {
-                        piece: k as u32,
-                        orientation,
-                        cells,
-                    },
-                );
-            }
+        let mut row = Vec::new();
+        for p in &self.placements {
+            row.clone_from(&p.cells);
+            row.push(n + p.piece);
+            m.push_option(&row);
         }
         m
     }
@@ -512,11 +531,11 @@ impl Polycube {
             _ => (0..self.pieces.len() as u32).collect(),
         };
         let n = self.target.len() as u32;
-        let lookup: HashMap<(u32, &[u32]), u32> = (0..matrix.num_options() as u32)
-            .filter_map(|o| match matrix.meaning(o) {
-                Meaning::Placement { piece, cells, .. } => Some(((*piece, cells.as_slice()), o)),
-                _ => None,
-            })
+        let lookup: HashMap<(u32, &[u32]), u32> = self
+            .placements
+            .iter()
+            .enumerate()
+            .map(|(o, p)| ((p.piece, p.cells.as_slice()), o as u32))
             .collect();
         let mut elements = Vec::new();
         for (g, cell_perm) in self.target_symmetries(isometries) {
@@ -531,15 +550,12 @@ impl Polycube {
             items.extend((0..self.pieces.len() as u32).map(|p| n + sigma(p)));
             let mut options = Vec::with_capacity(matrix.num_options());
             let mut image = Vec::new();
-            for o in 0..matrix.num_options() as u32 {
-                let Meaning::Placement { piece, cells, .. } = matrix.meaning(o) else {
-                    unreachable!("a polycube matrix holds placements only")
-                };
+            for p in &self.placements {
                 image.clear();
-                image.extend(cells.iter().map(|&c| cell_perm[c as usize]));
+                image.extend(p.cells.iter().map(|&c| cell_perm[c as usize]));
                 image.sort_unstable();
                 let target = lookup
-                    .get(&(sigma(*piece), image.as_slice()))
+                    .get(&(sigma(p.piece), image.as_slice()))
                     .copied()
                     .expect(
                         "the image of a placement under a symmetry of the target is a placement",
@@ -557,17 +573,77 @@ impl Polycube {
         Ok(group)
     }
 
-    /// The piece name in each target cell, for a solution given as options of `matrix`.
-    pub fn fill(&self, matrix: &Matrix, solution: &[u32]) -> Vec<char> {
+    /// The piece name in each target cell, for a solution given as placements.
+    pub fn fill(&self, solution: &[u32]) -> Vec<char> {
         let mut fill = vec!['?'; self.target.len()];
         for &o in solution {
-            let Meaning::Placement { piece, cells, .. } = matrix.meaning(o) else {
-                continue;
-            };
-            for &c in cells {
-                fill[c as usize] = self.pieces[*piece as usize].name;
+            let p = &self.placements[o as usize];
+            for &c in &p.cells {
+                fill[c as usize] = self.pieces[p.piece as usize].name;
             }
         }
         fill
+    }
+}
+
+impl Kind for Polycube {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn expect(&self) -> &Expect {
+        &self.expect
+    }
+
+    fn symmetry_modes(&self) -> &'static [SymmetryMode] {
+        &[
+            SymmetryMode::Rotations,
+            SymmetryMode::Reflections,
+            SymmetryMode::None,
+        ]
+    }
+
+    fn matrix(&self) -> Matrix {
+        Polycube::matrix(self)
+    }
+
+    fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
+        Polycube::group(self, matrix, mode)
+    }
+
+    fn option_noun(&self) -> &'static str {
+        "placement"
+    }
+
+    fn variable_map_columns(&self) -> &'static str {
+        "PIECE ORIENTATION CELLS (cells as x,y,z)"
+    }
+
+    fn describe_option(&self, o: u32) -> String {
+        show::describe_option(self, o)
+    }
+
+    fn text(&self, solution: &[u32]) -> String {
+        show::text(self, solution)
+    }
+
+    fn json(&self, solution: &[u32], index: u64) -> serde_json::Value {
+        show::json(self, solution, index)
+    }
+
+    fn info(&self, out: &mut dyn std::io::Write) -> Result<()> {
+        show::info(self, out)
+    }
+
+    fn summary(&self) -> Summary {
+        show::summary(self)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }

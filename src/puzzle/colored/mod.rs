@@ -21,14 +21,16 @@
 //! the vertical axis, turn it upside down), applied to every cube at once. They fix every
 //! cube item and permute the sides, so [`crate::symmetry::Reduction`] pins a cube.
 
+mod show;
+
 use std::collections::HashMap;
 
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{toml_util, Expect, SymmetryMode};
+use super::{toml_util, Expect, Kind, Summary, SymmetryMode};
 use crate::error::{Error, Result};
-use crate::matrix::{Item, Matrix, Meaning};
+use crate::matrix::{Item, Matrix};
 use crate::symmetry::{Group, Symmetry};
 
 /// Face names in Hesselink's order.
@@ -89,6 +91,19 @@ pub struct ColoredCubes {
     /// The colour letters, in order.
     pub letters: Vec<char>,
     pub expect: Expect,
+    /// Every distinct turn of every cube, cube by cube: option `o` of the matrix is
+    /// `turns[o]`.
+    pub turns: Vec<CubeTurn>,
+}
+
+/// A cube turned by one of the 24 rotations: an option of the matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CubeTurn {
+    pub cube: u32,
+    /// Index into [`rotations`].
+    pub rotation: u32,
+    /// The cube's colours after the turn, in face order.
+    pub faces: [u8; 6],
 }
 
 #[derive(Deserialize)]
@@ -181,13 +196,25 @@ impl ColoredCubes {
                 std::array::from_fn(|i| f[i])
             })
             .collect();
-        Ok(ColoredCubes {
+        let mut puzzle = ColoredCubes {
             source: source.to_string(),
             name: raw.name.unwrap_or_else(|| "coloured cubes".into()),
             cubes,
             letters: colours,
             expect: raw.expect,
-        })
+            turns: Vec::new(),
+        };
+        for j in 0..puzzle.height() {
+            let turns = puzzle.turns_of(j);
+            puzzle
+                .turns
+                .extend(turns.into_iter().map(|(rotation, faces)| CubeTurn {
+                    cube: j as u32,
+                    rotation,
+                    faces,
+                }));
+        }
+        Ok(puzzle)
     }
 
     pub fn height(&self) -> usize {
@@ -224,20 +251,12 @@ impl ColoredCubes {
             multiplicity: 1,
         }));
         let mut m = Matrix::new(items);
-        for j in 0..h {
-            for (rotation, faces) in self.turns_of(j) {
-                let mut row: Vec<u32> =
-                    (0..4).map(|f| (f * h + faces[f] as usize) as u32).collect();
-                row.push((4 * h + j) as u32);
-                m.push_option(
-                    &row,
-                    Meaning::Turn {
-                        cube: j as u32,
-                        rotation,
-                        faces,
-                    },
-                );
-            }
+        for t in &self.turns {
+            let mut row: Vec<u32> = (0..4)
+                .map(|f| (f * h + t.faces[f] as usize) as u32)
+                .collect();
+            row.push(4 * h as u32 + t.cube);
+            m.push_option(&row);
         }
         m
     }
@@ -255,11 +274,11 @@ impl ColoredCubes {
             }
         }
         let h = self.height();
-        let lookup: HashMap<(u32, [u8; 6]), u32> = (0..matrix.num_options() as u32)
-            .filter_map(|o| match matrix.meaning(o) {
-                Meaning::Turn { cube, faces, .. } => Some(((*cube, *faces), o)),
-                _ => None,
-            })
+        let lookup: HashMap<(u32, [u8; 6]), u32> = self
+            .turns
+            .iter()
+            .enumerate()
+            .map(|(o, t)| ((t.cube, t.faces), o as u32))
             .collect();
         let mut elements = Vec::new();
         for s in stack_rotations() {
@@ -270,11 +289,10 @@ impl ColoredCubes {
                     items[from as usize * h + c] = (i * h + c) as u32;
                 }
             }
-            let options = (0..matrix.num_options() as u32)
-                .map(|o| match matrix.meaning(o) {
-                    Meaning::Turn { cube, faces, .. } => lookup[&(*cube, turn(faces, &s))],
-                    _ => unreachable!("a coloured-cube matrix holds turns only"),
-                })
+            let options = self
+                .turns
+                .iter()
+                .map(|t| lookup[&(t.cube, turn(&t.faces, &s))])
                 .collect();
             elements.push(Symmetry {
                 items,
@@ -288,23 +306,75 @@ impl ColoredCubes {
     }
 
     /// The turned cubes of a solution, in column order.
-    pub fn column(&self, matrix: &Matrix, solution: &[u32]) -> Vec<(u32, [u8; 6])> {
+    pub fn column(&self, solution: &[u32]) -> Vec<(u32, [u8; 6])> {
         let mut column = vec![(0, [0u8; 6]); self.height()];
         for &o in solution {
-            if let Meaning::Turn {
-                cube,
-                rotation,
-                faces,
-            } = matrix.meaning(o)
-            {
-                column[*cube as usize] = (*rotation, *faces);
-            }
+            let t = &self.turns[o as usize];
+            column[t.cube as usize] = (t.rotation, t.faces);
         }
         column
     }
 
     pub fn letter(&self, c: u8) -> char {
         self.letters[c as usize]
+    }
+}
+
+impl Kind for ColoredCubes {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn expect(&self) -> &Expect {
+        &self.expect
+    }
+
+    fn symmetry_modes(&self) -> &'static [SymmetryMode] {
+        &[SymmetryMode::Stack, SymmetryMode::None]
+    }
+
+    fn matrix(&self) -> Matrix {
+        ColoredCubes::matrix(self)
+    }
+
+    fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
+        ColoredCubes::group(self, matrix, mode)
+    }
+
+    fn option_noun(&self) -> &'static str {
+        "(cube, turn) pair"
+    }
+
+    fn variable_map_columns(&self) -> &'static str {
+        "CUBE ROTATION FACES (colours left front right back top bottom)"
+    }
+
+    fn describe_option(&self, o: u32) -> String {
+        show::describe_option(self, o)
+    }
+
+    fn text(&self, solution: &[u32]) -> String {
+        show::text(self, solution)
+    }
+
+    fn json(&self, solution: &[u32], index: u64) -> serde_json::Value {
+        show::json(self, solution, index)
+    }
+
+    fn info(&self, out: &mut dyn std::io::Write) -> Result<()> {
+        show::info(self, out)
+    }
+
+    fn summary(&self) -> Summary {
+        show::summary(self)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

@@ -1,0 +1,362 @@
+//! The benchmark harness behind `polycover bench`: every requested engine on every
+//! requested puzzle, each row measured against the DLX in the same process.
+//!
+//! One file per job: this one plans and runs the rows; [`memory`] reads peak memory;
+//! [`external`] runs the programs on PATH; [`table`] writes the text and CSV lines;
+//! [`chart`] draws the SVG.
+//!
+//! Invariants:
+//! - Every engine runs on the plan's number of threads, the DLX included, so the ratios
+//!   compare engines, not core counts. The time to the first solution is always measured
+//!   on one thread.
+//! - A row's solution count is checked against the DLX's when both finished; a mismatch
+//!   is an error (exit 1), not a row.
+//! - The timeout is checked at each solution for the native engines, inside the solve
+//!   call for CaDiCaL, and between solver calls for varisat, where one long call can
+//!   overrun it. External programs are killed at the timeout.
+//! - `count_vs_dlx` compares time *per solution*, so a row stopped by the timeout still
+//!   has a ratio; `first_vs_dlx` compares the times to the first solution.
+
+mod chart;
+mod external;
+mod memory;
+mod table;
+
+use std::time::{Duration, Instant};
+
+use crate::engine::{Engine, Problem, RunOptions};
+use crate::error::{Error, Result};
+use crate::puzzle::{Puzzle, SymmetryMode};
+use crate::sat::{Amo, Backend, Strategy};
+
+pub use chart::write_svg;
+pub use external::Program;
+pub use table::{csv_line, table_line, write_csv, CSV_HEADER};
+
+/// What `bench --solvers` names: an in-process engine, or a program on PATH.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entrant {
+    Engine(Engine),
+    Program(Program),
+}
+
+impl Entrant {
+    /// Parses one name of `--solvers`: an engine ([`Engine::NAMES`], `sat` meaning
+    /// `sat-varisat`), or a program (`cadical`, `ganak`).
+    pub fn parse(name: &str) -> std::result::Result<Entrant, String> {
+        let name = name.trim();
+        if name == "sat" {
+            return Ok(Entrant::Engine(
+                Engine::from_name("sat-varisat").expect("a known engine"),
+            ));
+        }
+        if let Some(e) = Engine::from_name(name) {
+            return Ok(Entrant::Engine(e));
+        }
+        if let Some(p) = Program::from_name(name) {
+            return Ok(Entrant::Program(p));
+        }
+        let mut known: Vec<&str> = Engine::NAMES.to_vec();
+        known.extend(Program::NAMES);
+        Err(format!(
+            "unknown solver `{name}` (known: {})",
+            known.join(", ")
+        ))
+    }
+
+    fn uses_cnf(&self) -> bool {
+        !matches!(self, Entrant::Engine(Engine::Dlx | Engine::Bits))
+    }
+}
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub puzzles: Vec<String>,
+    pub amos: Vec<Amo>,
+    pub entrants: Vec<Entrant>,
+    /// `None`: each puzzle kind's default.
+    pub symmetry: Option<SymmetryMode>,
+    pub repeat: usize,
+    pub timeout: Duration,
+    /// Threads for every count (the DLX's too).
+    pub threads: usize,
+}
+
+/// Median, minimum and maximum of repeated timings, in seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    pub(crate) fn of(mut xs: Vec<f64>) -> Option<Spread> {
+        if xs.is_empty() {
+            return None;
+        }
+        xs.sort_by(f64::total_cmp);
+        Some(Spread {
+            median: xs[xs.len() / 2],
+            min: xs[0],
+            max: xs[xs.len() - 1],
+        })
+    }
+}
+
+/// The size of a CNF.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CnfSize {
+    pub vars: u32,
+    pub clauses: usize,
+    pub literals: usize,
+    pub dimacs_bytes: u64,
+}
+
+/// One measured (puzzle, engine, encoding).
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub puzzle: String,
+    pub engine: String,
+    pub amo: Option<Amo>,
+    /// Threads of the count.
+    pub threads: usize,
+    /// `ok`, `timeout`, or `skipped: reason`.
+    pub status: String,
+    pub cnf: Option<CnfSize>,
+    pub compile: Option<Spread>,
+    pub first: Option<Spread>,
+    /// Time to count every solution, or until the timeout stopped the count.
+    pub count: Option<Spread>,
+    pub solutions: Option<u64>,
+    pub complete: bool,
+    /// Peak resident memory during the row, in MiB (Linux only).
+    pub peak_mib: Option<f64>,
+    pub first_vs_dlx: Option<f64>,
+    pub count_vs_dlx: Option<f64>,
+}
+
+impl Row {
+    pub(crate) fn new(puzzle: &str, engine: &str, amo: Option<Amo>) -> Row {
+        Row {
+            puzzle: puzzle.to_string(),
+            engine: engine.to_string(),
+            amo,
+            threads: 1,
+            status: "ok".into(),
+            cnf: None,
+            compile: None,
+            first: None,
+            count: None,
+            solutions: None,
+            complete: false,
+            peak_mib: None,
+            first_vs_dlx: None,
+            count_vs_dlx: None,
+        }
+    }
+
+    /// The engine with its encoding, as the chart and the table label it.
+    pub fn label(&self) -> String {
+        match self.amo {
+            Some(a) => format!("{}/{}", self.engine, a.name()),
+            None => self.engine.clone(),
+        }
+    }
+
+    pub(crate) fn skipped(puzzle: &str, engine: &str, amo: Option<Amo>, why: &str) -> Row {
+        let mut r = Row::new(puzzle, engine, amo);
+        r.status = format!("skipped: {why}");
+        r
+    }
+
+    /// Seconds per solution of the count (median), when anything was counted.
+    pub fn seconds_per_solution(&self) -> Option<f64> {
+        let s = self.solutions.filter(|&n| n > 0)?;
+        Some(self.count?.median / s as f64)
+    }
+}
+
+/// Runs the plan; `log` gets a line as each row finishes.
+pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
+    let mut rows = Vec::new();
+    for name in &plan.puzzles {
+        let puzzle = Puzzle::load(name)?;
+        let label = puzzle.name().to_string();
+        let mode = plan.symmetry.unwrap_or(puzzle.default_symmetry());
+        let dlx = engine_row(&label, &Engine::Dlx, &puzzle, mode, plan)?;
+        log(&dlx);
+        let reference = dlx.clone();
+        rows.push(dlx);
+        let mut cnf_dir: Option<tempfile::TempDir> = None;
+        for entrant in &plan.entrants {
+            let amos: Vec<Option<Amo>> = if entrant.uses_cnf() {
+                plan.amos.iter().copied().map(Some).collect()
+            } else {
+                vec![None]
+            };
+            for amo in amos {
+                let mut row = match (entrant, amo) {
+                    (Entrant::Engine(Engine::Dlx), _) => continue,
+                    (Entrant::Engine(Engine::Sat(s)), a)
+                        if s.backend == Backend::Cadical && !cfg!(feature = "cadical") =>
+                    {
+                        Row::skipped(
+                            &label,
+                            entrant_name(entrant),
+                            a,
+                            "built without the cadical feature",
+                        )
+                    }
+                    (Entrant::Engine(engine), a) => {
+                        let engine = match a {
+                            Some(a) => engine.clone().with_amo(a),
+                            None => engine.clone(),
+                        };
+                        engine_row(&label, &engine, &puzzle, mode, plan)?
+                    }
+                    (Entrant::Program(program), Some(a)) => {
+                        let dir = match &cnf_dir {
+                            Some(d) => d,
+                            None => cnf_dir.insert(tempfile::tempdir()?),
+                        };
+                        let problem = Problem::new(puzzle.compile(mode)?);
+                        external::row(&label, *program, a, &problem, plan, dir.path())?
+                    }
+                    (Entrant::Program(_), None) => unreachable!("CNF engines get an encoding"),
+                };
+                compare(&mut row, &reference)?;
+                log(&row);
+                rows.push(row);
+            }
+        }
+    }
+    Ok(rows)
+}
+
+fn entrant_name(e: &Entrant) -> &'static str {
+    match e {
+        Entrant::Engine(e) => e.name(),
+        Entrant::Program(p) => p.name(),
+    }
+}
+
+/// Fills the ratios, and refuses a count that disagrees with the DLX.
+fn compare(row: &mut Row, dlx: &Row) -> Result<()> {
+    if row.complete && dlx.complete && row.solutions != dlx.solutions {
+        return Err(Error::Failed(format!(
+            "{}: {} counted {:?} solutions, the DLX {:?}",
+            row.puzzle,
+            row.label(),
+            row.solutions,
+            dlx.solutions
+        )));
+    }
+    if let (Some(a), Some(b)) = (row.first, dlx.first) {
+        row.first_vs_dlx = Some(a.median / b.median.max(1e-9));
+    }
+    // Per solution where both counted something; a counter that reports only a total
+    // (ganak) compares whole counting times against a finished DLX count.
+    row.count_vs_dlx = match (row.seconds_per_solution(), dlx.seconds_per_solution()) {
+        (Some(a), Some(b)) => Some(a / b.max(1e-12)),
+        _ => None,
+    };
+    Ok(())
+}
+
+/// Measures an in-process engine: the compile (matrix, reduction, and the CNF for a SAT
+/// engine), the first solution on one thread, and the count on the plan's threads.
+fn engine_row(
+    label: &str,
+    engine: &Engine,
+    puzzle: &Puzzle,
+    mode: SymmetryMode,
+    plan: &Plan,
+) -> Result<Row> {
+    let mut row = Row::new(label, engine.name(), engine.amo());
+    row.threads = plan.threads;
+    let mut samples = Samples::default();
+    for _ in 0..plan.repeat.max(1) {
+        memory::reset_peak();
+        let t = Instant::now();
+        let problem = Problem::new(puzzle.compile(mode)?);
+        problem.prepare(engine, Strategy::Cubes);
+        samples.compile.push(t.elapsed().as_secs_f64());
+        if let (None, Some(amo)) = (row.cnf, engine.amo()) {
+            row.cnf = Some(external::cnf_size(&problem, amo)?);
+        }
+        let (first, report) = problem.first(
+            engine,
+            &RunOptions {
+                deadline: Some(Instant::now() + plan.timeout),
+                ..RunOptions::default()
+            },
+        )?;
+        interrupted(report.interrupted)?;
+        if first.is_some() {
+            samples.first.push(report.seconds);
+        }
+        let report = problem.count(
+            engine,
+            &RunOptions {
+                threads: plan.threads,
+                deadline: Some(Instant::now() + plan.timeout),
+                progress: None,
+            },
+        )?;
+        interrupted(report.interrupted)?;
+        samples.count.push(report.seconds);
+        row.solutions = Some(report.solutions);
+        row.complete = report.complete;
+        samples.note_peak();
+    }
+    Ok(samples.into_row(row))
+}
+
+/// The repeated measurements of one in-process row.
+#[derive(Default)]
+struct Samples {
+    compile: Vec<f64>,
+    first: Vec<f64>,
+    count: Vec<f64>,
+    peak: f64,
+}
+
+impl Samples {
+    fn note_peak(&mut self) {
+        self.peak = self.peak.max(memory::peak_mib(None).unwrap_or(0.0));
+    }
+
+    /// Folds the samples into the row (medians with min and max).
+    fn into_row(self, mut row: Row) -> Row {
+        row.compile = Spread::of(self.compile);
+        row.first = Spread::of(self.first);
+        row.count = Spread::of(self.count);
+        row.peak_mib = (self.peak > 0.0).then_some(self.peak);
+        if !row.complete {
+            row.status = "timeout".into();
+        }
+        row
+    }
+}
+
+/// Ctrl-C ends the whole bench, not just the row.
+fn interrupted(yes: bool) -> Result<()> {
+    if yes {
+        return Err(Error::Interrupted("bench stopped".into()));
+    }
+    Ok(())
+}
+
+/// The plan's timeout, refused when it is not a usable number of seconds.
+pub fn timeout(seconds: f64) -> Result<Duration> {
+    if seconds > 0.0 {
+        if let Ok(d) = Duration::try_from_secs_f64(seconds) {
+            return Ok(d);
+        }
+    }
+    Err(Error::Usage(format!(
+        "--timeout must be a positive number of seconds, not {seconds}"
+    )))
+}
