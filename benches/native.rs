@@ -33,16 +33,12 @@ fn soma(c: &mut Criterion) {
 }
 
 fn cnf_compile(c: &mut Criterion) {
-    let bedlam = Puzzle::load("bedlam")
-        .unwrap()
-        .compile(SymmetryMode::Rotations)
-        .unwrap();
-    let reduction = Reduction::new(&bedlam.matrix, bedlam.group.clone());
+    let bedlam = Problem::load("bedlam", Some(SymmetryMode::Rotations)).unwrap();
     let mut group = c.benchmark_group("bedlam cnf");
     group.sample_size(10);
     for amo in Amo::ALL {
         group.bench_function(amo.name(), |b| {
-            b.iter(|| cnf::compile(&bedlam.matrix, &reduction, amo))
+            b.iter(|| cnf::compile(&bedlam.compiled.matrix, &bedlam.reduction, amo))
         });
     }
     group.finish();

@@ -214,7 +214,7 @@ struct SearchArgs {
     #[arg(long, value_enum)]
     symmetry: Option<SymmetryMode>,
     /// The engine: `bits` (fast), `dlx` (dancing links, the reference) or `sat`.
-    #[arg(long, default_value = "bits", value_parser = ["bits", "dlx", "sat"])]
+    #[arg(long, default_value = "bits", value_parser = clap::builder::PossibleValuesParser::new(Engine::SOLVER_NAMES))]
     solver: String,
     #[command(flatten)]
     sat: SatArgs,
@@ -293,11 +293,12 @@ impl SearchArgs {
         Problem::load(&self.puzzle.puzzle, self.symmetry)
     }
 
+    /// The `--solver` engine; `sat` takes the SAT options.
     fn engine(&self) -> Engine {
-        match self.solver.as_str() {
-            "dlx" => Engine::Dlx,
-            "sat" => Engine::Sat(self.sat.engine()),
-            _ => Engine::Bits,
+        match Engine::from_name(&self.solver) {
+            Some(Engine::Sat(_)) => Engine::Sat(self.sat.engine()),
+            Some(native) => native,
+            None => unreachable!("clap accepts only Engine::SOLVER_NAMES"),
         }
     }
 }

@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use crate::error::Result;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
+pub use crate::sat::SatEngine;
 use crate::sat::{self, Amo, Backend, Decide, Formula, SatOptions, Strategy};
 use crate::solver;
 use crate::symmetry::Reduction;
@@ -35,36 +36,10 @@ pub enum Engine {
     Sat(SatEngine),
 }
 
-/// How the SAT path runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SatEngine {
-    pub backend: Backend,
-    pub amo: Amo,
-    /// Who picks CaDiCaL's decisions.
-    pub decide: Decide,
-    /// `None`: one plain search for the first solution, cubes for everything else.
-    pub strategy: Option<Strategy>,
-    /// CaDiCaL options (`NAME`, `VALUE`), set after polycover's defaults.
-    pub cadical_options: Vec<(String, i32)>,
-    /// Check the propagator's invariants after every callback (always on in debug builds).
-    #[doc(hidden)]
-    pub paranoid: bool,
-}
-
-impl Default for SatEngine {
-    fn default() -> Self {
-        SatEngine {
-            backend: Backend::default_for_build(),
-            amo: Amo::Product,
-            decide: Decide::Mrv,
-            strategy: None,
-            cadical_options: Vec::new(),
-            paranoid: false,
-        }
-    }
-}
-
 impl Engine {
+    /// The values of `--solver` (count, solve, enumerate): `sat` with the SAT options.
+    pub const SOLVER_NAMES: [&'static str; 3] = ["bits", "dlx", "sat"];
+
     /// The names [`Engine::from_name`] knows, as `bench --solvers` takes them.
     pub const NAMES: [&'static str; 5] = [
         "dlx",
@@ -265,18 +240,6 @@ impl Problem {
         }
     }
 
-    fn sat_options(s: &SatEngine, opts: &RunOptions, strategy: Strategy) -> SatOptions {
-        SatOptions {
-            backend: s.backend,
-            decide: s.decide,
-            strategy: s.strategy.unwrap_or(strategy),
-            threads: opts.threads.max(1),
-            deadline: opts.deadline,
-            cadical_options: s.cadical_options.clone(),
-            paranoid: s.paranoid,
-        }
-    }
-
     /// Counts the distinct solutions.
     pub fn count(&self, engine: &Engine, opts: &RunOptions) -> Result<Report> {
         let start = Instant::now();
@@ -360,7 +323,12 @@ impl Problem {
         f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Result<Report> {
         let formula = self.formula(s.amo);
-        let sat_opts = Problem::sat_options(s, opts, strategy);
+        let sat_opts = SatOptions {
+            engine: s,
+            strategy: s.strategy.unwrap_or(strategy),
+            threads: opts.threads.max(1),
+            deadline: opts.deadline,
+        };
         let progress = opts.progress.map(|p| {
             move |q: &sat::Progress| {
                 p(&Progress {

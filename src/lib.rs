@@ -3,23 +3,24 @@
 //! Data flows one way:
 //!
 //! ```text
-//! puzzle file (TOML) --parse--> Puzzle (polycubes | coloured cubes)
+//! puzzle file (TOML) --parse--> Puzzle (a Kind: polycubes | coloured cubes)
 //!                                   --compile--> Compiled { Matrix, Group }
 //!                                                        |
-//!                       Reduction (symmetry, computed once)
+//!                  Problem: + Reduction (symmetry, computed once)
 //!                                                        |
-//!          engines: DLX (reference), bitset, CNF -> SAT / DIMACS, bench
+//!          Engine: DLX (reference) | bitset | SAT over the CNF; DIMACS, bench
 //! ```
 //!
-//! A puzzle kind plugs in by compiling to a [`Matrix`] with its symmetry [`Group`]; an
-//! engine plugs in by reading a [`Matrix`]. Neither knows about the other.
+//! A puzzle kind plugs in by implementing [`puzzle::Kind`] (its matrix, its symmetry
+//! group, its renderings) and registering in [`puzzle::KINDS`]; an engine plugs in by
+//! reading a [`Matrix`] and joining [`Engine`]. Neither knows about the other.
+//! `docs/architecture.md` lists the files each change touches.
 //!
 //! ```
-//! use polycover::{Puzzle, Reduction, SymmetryMode, solver};
-//! let soma = Puzzle::load("soma").unwrap().compile(SymmetryMode::Rotations).unwrap();
-//! let reduction = Reduction::new(&soma.matrix, soma.group.clone());
-//! let stats = solver::count(&reduction, solver::RunOptions::default());
-//! assert_eq!(stats.solutions, 480);
+//! use polycover::{Engine, Problem, RunOptions};
+//! let soma = Problem::load("soma", None).unwrap(); // rotations, the default
+//! let report = soma.count(&Engine::Bits, &RunOptions::default()).unwrap();
+//! assert_eq!(report.solutions, 480);
 //! ```
 
 pub mod bench;

@@ -263,7 +263,7 @@ impl Reduction {
     }
 
     /// The symmetries (group indices) a solution must be checked against; for the SAT
-    /// compiler, which turns them into clauses or model filters.
+    /// compiler, which turns them into lex-leader clauses.
     pub fn stabiliser_checks(&self, original_option: u32) -> &[u32] {
         &self.checks[original_option as usize]
     }

@@ -180,6 +180,13 @@ fn dimacs_and_decode_round_trip() {
     let text = std::fs::read_to_string(&cnf_path).unwrap();
     assert!(text.contains("c p show 1 2 3"), "no projection line");
     assert!(text.contains("c v 1 cube1 r0 AEDDEA"), "no turn map");
+    // The header names the kind's columns, not a polycube's.
+    assert!(
+        text.contains("c variable map: c v VAR CUBE ROTATION FACES"),
+        "{text}"
+    );
+    assert!(text.contains("one per (cube, turn) pair"), "{text}");
+    assert!(!text.contains("PIECE ORIENTATION"), "{text}");
     // A model from our own solver, written as SAT-competition output, decodes.
     let puzzle = Puzzle::load("hesselink-5").unwrap();
     let c = puzzle.compile(SymmetryMode::Stack).unwrap();

@@ -6,6 +6,7 @@ mod colored;
 mod common;
 mod counts;
 mod errors;
+mod exit_codes;
 mod external;
 mod geometry;
 mod sat;

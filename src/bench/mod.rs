@@ -360,3 +360,25 @@ pub fn timeout(seconds: f64) -> Result<Duration> {
         "--timeout must be a positive number of seconds, not {seconds}"
     )))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two engines that finish with different counts make the bench fail while running
+    /// (exit 1), not a row and not a usage error.
+    #[test]
+    fn a_count_that_differs_from_the_dlx_is_a_failure() {
+        let mut dlx = Row::new("p", "dlx", None);
+        dlx.solutions = Some(3);
+        dlx.complete = true;
+        let mut other = Row::new("p", "bits", None);
+        other.solutions = Some(4);
+        other.complete = true;
+        let err = compare(&mut other, &dlx).unwrap_err();
+        assert_eq!(err.exit_code(), 1, "{err}");
+        // A row stopped by its timeout is a lower bound, not a disagreement.
+        other.complete = false;
+        assert!(compare(&mut other, &dlx).is_ok());
+    }
+}

@@ -45,12 +45,8 @@ pub type Parser = fn(&str, &str) -> Result<Arc<dyn Kind>>;
 
 /// What a puzzle kind knows: everything that depends on what its items and options mean.
 pub trait Kind: fmt::Debug + Send + Sync {
-    /// The puzzle's name (the file's `name`).
-    fn name(&self) -> &str;
-    /// The file it came from, for messages.
-    fn source(&self) -> &str;
-    /// Published counts from the `[expect]` table.
-    fn expect(&self) -> &Expect;
+    /// The puzzle's name, file and published counts.
+    fn about(&self) -> About<'_>;
     /// The symmetry modes the kind accepts; the first is its default.
     fn symmetry_modes(&self) -> &'static [SymmetryMode];
     /// The exact-cover matrix, its options in the kind's option order.
@@ -73,6 +69,17 @@ pub trait Kind: fmt::Debug + Send + Sync {
     fn summary(&self) -> Summary;
     /// For callers that need the concrete kind ([`Puzzle::downcast_ref`]).
     fn as_any(&self) -> &dyn Any;
+}
+
+/// What every puzzle file says about itself, whatever its kind.
+#[derive(Clone, Copy, Debug)]
+pub struct About<'a> {
+    /// The file's `name`.
+    pub name: &'a str,
+    /// The file it came from, for messages.
+    pub source: &'a str,
+    /// Published counts from the `[expect]` table.
+    pub expect: &'a Expect,
 }
 
 /// A puzzle's row in the catalog listing.
@@ -155,6 +162,18 @@ pub struct Compiled {
 }
 
 impl Puzzle {
+    pub fn name(&self) -> &str {
+        self.about().name
+    }
+
+    pub fn source(&self) -> &str {
+        self.about().source
+    }
+
+    pub fn expect(&self) -> &Expect {
+        self.about().expect
+    }
+
     /// The symmetry mode used when none is asked for.
     pub fn default_symmetry(&self) -> SymmetryMode {
         self.symmetry_modes()[0]

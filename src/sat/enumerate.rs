@@ -27,6 +27,7 @@ use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::amo::Amo;
 use super::cnf::Formula;
 #[cfg(feature = "cadical")]
 use super::propagator::Groups;
@@ -101,17 +102,16 @@ impl Decide {
     }
 }
 
-/// How to enumerate.
-#[derive(Clone, Debug)]
-pub struct SatOptions {
+/// How the SAT path runs: what [`crate::Engine::Sat`] carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SatEngine {
     pub backend: Backend,
-    /// CaDiCaL only.
+    /// The at-most-one encoding of the CNF.
+    pub amo: Amo,
+    /// Who picks CaDiCaL's decisions.
     pub decide: Decide,
-    pub strategy: Strategy,
-    /// Workers, each with its own solver (with [`Strategy::Cubes`]).
-    pub threads: usize,
-    /// Stop when this instant passes (`stopped` is then set in the stats).
-    pub deadline: Option<Instant>,
+    /// `None`: one plain search for the first solution, cubes for everything else.
+    pub strategy: Option<Strategy>,
     /// CaDiCaL options (`NAME`, `VALUE`), set after polycover's defaults.
     pub cadical_options: Vec<(String, i32)>,
     /// Check the propagator's invariants after every callback (always on in debug builds).
@@ -119,18 +119,29 @@ pub struct SatOptions {
     pub paranoid: bool,
 }
 
-impl Default for SatOptions {
+impl Default for SatEngine {
     fn default() -> Self {
-        SatOptions {
+        SatEngine {
             backend: Backend::default_for_build(),
+            amo: Amo::Product,
             decide: Decide::Mrv,
-            strategy: Strategy::Cubes,
-            threads: 1,
-            deadline: None,
+            strategy: None,
             cadical_options: Vec::new(),
             paranoid: false,
         }
     }
+}
+
+/// One enumeration: the engine, and how this run goes.
+#[derive(Clone, Debug)]
+pub struct SatOptions<'a> {
+    pub engine: &'a SatEngine,
+    /// The engine's strategy, or this one when it has none.
+    pub strategy: Strategy,
+    /// Workers, each with its own solver (with [`Strategy::Cubes`]).
+    pub threads: usize,
+    /// Stop when this instant passes (`stopped` is then set in the stats).
+    pub deadline: Option<Instant>,
 }
 
 /// Where an enumeration stands, for progress displays.
@@ -255,7 +266,8 @@ impl Worker {
         sink: ModelSink,
         stop: Stop,
     ) -> Result<Worker> {
-        match opts.backend {
+        let engine = opts.engine;
+        match engine.backend {
             Backend::Varisat => Ok(Worker::Varisat(super::varisat::Solver::new(
                 formula, sink, stop,
             ))),
@@ -263,11 +275,11 @@ impl Worker {
             Backend::Cadical => Ok(Worker::Cadical(super::cadical::Solver::new(
                 formula,
                 Arc::clone(groups.expect("groups are built for CaDiCaL")),
-                opts.decide,
-                &opts.cadical_options,
+                engine.decide,
+                &engine.cadical_options,
                 sink,
                 stop,
-                opts.paranoid,
+                engine.paranoid,
             )?)),
             #[cfg(not(feature = "cadical"))]
             Backend::Cadical => Err(Error::Usage(
@@ -310,7 +322,7 @@ pub fn for_each_model(
     let cubes: Vec<Cube> = match opts.strategy {
         Strategy::Plain => vec![Vec::new()],
         Strategy::Cubes => {
-            crate::solver::cubes(reduction, cubes_wanted(opts.backend, opts.threads))
+            crate::solver::cubes(reduction, cubes_wanted(opts.engine.backend, opts.threads))
         }
     };
     let threads = match opts.strategy {
@@ -319,7 +331,7 @@ pub fn for_each_model(
     };
     // The propagator's groups, shared by the CaDiCaL workers; varisat needs none.
     #[cfg(feature = "cadical")]
-    let groups = (opts.backend == Backend::Cadical)
+    let groups = (opts.engine.backend == Backend::Cadical)
         .then(|| Arc::new(Groups::new(matrix, &reduction.kept_mask())));
     let shared_matrix = Arc::new(matrix.clone());
     let stop = Stop::new(opts.deadline);

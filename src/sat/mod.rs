@@ -28,4 +28,6 @@ mod propagator;
 
 pub use amo::Amo;
 pub use cnf::{compile, Formula};
-pub use enumerate::{for_each_model, Backend, Decide, Progress, SatOptions, SatStats, Strategy};
+pub use enumerate::{
+    for_each_model, Backend, Decide, Progress, SatEngine, SatOptions, SatStats, Strategy,
+};

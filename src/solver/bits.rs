@@ -22,12 +22,10 @@
 //! Items live in a fixed array of `W` words, chosen at run time from the matrix size, so
 //! the inner loops are a handful of word operations the compiler unrolls.
 
-use std::ops::ControlFlow;
-
 use super::compact::{keep_disjoint, Kernel};
-use super::descent::{self, Levels, Path};
+use super::descent::{Levels, Path};
 use super::dlx::Dlx;
-use super::engine::{Branch, Engine, Visit};
+use super::engine::{Branch, Engine};
 use super::mask::{has, set, uncoverable, Counts, Mask};
 use super::segments::{partition, Segmented};
 use crate::matrix::Matrix;
@@ -143,6 +141,17 @@ impl<const W: usize> Levels for Search<W> {
         &mut self.path
     }
 
+    fn nodes(&self) -> u64 {
+        self.path.nodes
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "bits: item masks of {W} word(s), {} list compaction",
+            self.kernel.effective::<W>().name()
+        )
+    }
+
     fn key(&self, o: u32) -> Mask<W> {
         self.mask[o as usize]
     }
@@ -252,26 +261,5 @@ impl<const W: usize> Levels for Search<W> {
 
     fn collect(&self, d: usize, item: u32, into: &mut Vec<Mask<W>>) {
         into.extend(self.levels[d].list.iter().filter(|m| has(m, item)));
-    }
-}
-
-impl<const W: usize> Engine for Search<W> {
-    fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
-        descent::branch(self, prefix)
-    }
-
-    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
-        descent::run(self, prefix, visit)
-    }
-
-    fn describe(&self) -> String {
-        format!(
-            "bits: item masks of {W} word(s), {} list compaction",
-            self.kernel.effective::<W>().name()
-        )
-    }
-
-    fn nodes(&self) -> u64 {
-        self.path.nodes
     }
 }

@@ -12,7 +12,7 @@
 
 use std::ops::ControlFlow;
 
-use super::engine::{Branch, Visit};
+use super::engine::{Branch, Engine, Visit};
 
 /// The per-engine half of the search. A `Key` is the engine's handle for an option (its
 /// mask, or its piece and mask); option numbers are looked up only for reported solutions.
@@ -21,6 +21,8 @@ pub(super) trait Levels {
 
     /// The search path this engine keeps.
     fn path(&mut self) -> &mut Path<Self::Key>;
+    /// Search nodes visited so far (`Path::nodes`).
+    fn nodes(&self) -> u64;
     /// The engine's key for option `o` of its matrix.
     fn key(&self, o: u32) -> Self::Key;
     /// The option number of `key`.
@@ -36,6 +38,27 @@ pub(super) trait Levels {
     fn choose(&self, d: usize) -> Branch<u32>;
     /// The viable options of level `d` that cover `item`, in list order.
     fn collect(&self, d: usize, item: u32, into: &mut Vec<Self::Key>);
+    /// Which engine this is and how it runs ([`Engine::describe`]).
+    fn describe(&self) -> String;
+}
+
+/// Every [`Levels`] engine is an [`Engine`], with this module's walk.
+impl<L: Levels + Send> Engine for L {
+    fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
+        branch(self, prefix)
+    }
+
+    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
+        run(self, prefix, visit)
+    }
+
+    fn nodes(&self) -> u64 {
+        Levels::nodes(self)
+    }
+
+    fn describe(&self) -> String {
+        Levels::describe(self)
+    }
 }
 
 /// The chosen options, a reusable buffer per level for the options being tried, and the
@@ -124,8 +147,8 @@ fn unwind<L: Levels>(l: &mut L) {
     }
 }
 
-/// [`super::engine::Engine::branch`] for a [`Levels`] engine.
-pub(super) fn branch<L: Levels>(l: &mut L, prefix: &[u32]) -> Branch<Vec<u32>> {
+/// [`Engine::branch`] for a [`Levels`] engine.
+fn branch<L: Levels>(l: &mut L, prefix: &[u32]) -> Branch<Vec<u32>> {
     let result = match apply(l, prefix) {
         None => Branch::Dead,
         Some(d) => match l.choose(d) {
@@ -142,8 +165,8 @@ pub(super) fn branch<L: Levels>(l: &mut L, prefix: &[u32]) -> Branch<Vec<u32>> {
     result
 }
 
-/// [`super::engine::Engine::run`] for a [`Levels`] engine.
-pub(super) fn run<L: Levels>(l: &mut L, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
+/// [`Engine::run`] for a [`Levels`] engine.
+fn run<L: Levels>(l: &mut L, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
     let flow = match apply(l, prefix) {
         Some(d) => search(l, d, visit),
         None => {

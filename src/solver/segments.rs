@@ -1,6 +1,7 @@
 //! The bitset engine for matrices with a *partition*: a suffix of items (the pieces) such
 //! that every option contains exactly one of them. Used for polycube puzzles whose pieces
-//! all have one copy; the same search and the same tree as [`super::bits`] and the DLX.
+//! all have one copy; the same walk (`descent.rs`) and the same tree as the plain-mask
+//! search (`bits.rs`) and the DLX.
 //!
 //! The partition items are taken out of the masks: the options of piece `p` form one
 //! segment of each level's list, and a piece's count of options is its segment's length.
@@ -17,11 +18,10 @@
 //! - An option is identified by (segment, mask): only for reported solutions.
 
 use std::collections::HashMap;
-use std::ops::ControlFlow;
 
 use super::compact::{keep_disjoint_segments, Kernel, Segment};
-use super::descent::{self, Levels, Path};
-use super::engine::{Branch, Engine, Visit};
+use super::descent::{Levels, Path};
+use super::engine::Branch;
 use super::mask::{has, set, uncoverable, Counts, Mask};
 use crate::matrix::Matrix;
 
@@ -125,6 +125,17 @@ impl<const W: usize> Levels for Segmented<W> {
 
     fn path(&mut self) -> &mut Path<(u32, Mask<W>)> {
         &mut self.path
+    }
+
+    fn nodes(&self) -> u64 {
+        self.path.nodes
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "bits: piece segments, cell masks of {W} word(s), {} list compaction",
+            self.kernel.effective::<W>().name()
+        )
     }
 
     fn key(&self, o: u32) -> (u32, Mask<W>) {
@@ -251,26 +262,5 @@ impl<const W: usize> Levels for Segmented<W> {
                 }
             }
         }
-    }
-}
-
-impl<const W: usize> Engine for Segmented<W> {
-    fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
-        descent::branch(self, prefix)
-    }
-
-    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
-        descent::run(self, prefix, visit)
-    }
-
-    fn describe(&self) -> String {
-        format!(
-            "bits: piece segments, cell masks of {W} word(s), {} list compaction",
-            self.kernel.effective::<W>().name()
-        )
-    }
-
-    fn nodes(&self) -> u64 {
-        self.path.nodes
     }
 }

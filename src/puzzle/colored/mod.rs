@@ -21,14 +21,14 @@
 //! the vertical axis, turn it upside down), applied to every cube at once. They fix every
 //! cube item and permute the sides, so [`crate::symmetry::Reduction`] pins a cube.
 
-mod show;
+mod kind;
 
 use std::collections::HashMap;
 
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{toml_util, Expect, Kind, Summary, SymmetryMode};
+use super::{toml_util, Expect, SymmetryMode};
 use crate::error::{Error, Result};
 use crate::matrix::{Item, Matrix};
 use crate::symmetry::{Group, Symmetry};
@@ -317,64 +317,6 @@ impl ColoredCubes {
 
     pub fn letter(&self, c: u8) -> char {
         self.letters[c as usize]
-    }
-}
-
-impl Kind for ColoredCubes {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn source(&self) -> &str {
-        &self.source
-    }
-
-    fn expect(&self) -> &Expect {
-        &self.expect
-    }
-
-    fn symmetry_modes(&self) -> &'static [SymmetryMode] {
-        &[SymmetryMode::Stack, SymmetryMode::None]
-    }
-
-    fn matrix(&self) -> Matrix {
-        ColoredCubes::matrix(self)
-    }
-
-    fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
-        ColoredCubes::group(self, matrix, mode)
-    }
-
-    fn option_noun(&self) -> &'static str {
-        "(cube, turn) pair"
-    }
-
-    fn variable_map_columns(&self) -> &'static str {
-        "CUBE ROTATION FACES (colours left front right back top bottom)"
-    }
-
-    fn describe_option(&self, o: u32) -> String {
-        show::describe_option(self, o)
-    }
-
-    fn text(&self, solution: &[u32]) -> String {
-        show::text(self, solution)
-    }
-
-    fn json(&self, solution: &[u32], index: u64) -> serde_json::Value {
-        show::json(self, solution, index)
-    }
-
-    fn info(&self, out: &mut dyn std::io::Write) -> Result<()> {
-        show::info(self, out)
-    }
-
-    fn summary(&self) -> Summary {
-        show::summary(self)
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 }
 

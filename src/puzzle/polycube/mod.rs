@@ -11,7 +11,7 @@
 //! multiplicity `count`. Options are placements: a piece in one of its orientations,
 //! translated so that all its cells lie in the target.
 
-mod show;
+mod kind;
 
 use std::collections::HashMap;
 
@@ -19,7 +19,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::toml_util::{line, location};
-use super::{Expect, Kind, Summary, SymmetryMode};
+use super::{Expect, SymmetryMode};
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner, Cell, Isometry, Shape};
 use crate::matrix::{Item, Matrix};
@@ -104,30 +104,23 @@ struct RawPiece {
 /// Reads one `[x, y, z]` integer triple, with a located message when it is not one.
 fn triple(source: &str, text: &str, v: &Spanned<toml::Value>, what: &str) -> Result<Cell> {
     let at = || location(source, text, Some(v.span()));
+    let not_a_triple = || {
+        Error::puzzle(
+            at(),
+            format!(
+                "{what}: a cell must be an integer triple [x, y, z], found {}",
+                v.get_ref()
+            ),
+        )
+    };
     let arr = v
         .get_ref()
         .as_array()
         .filter(|a| a.len() == 3)
-        .ok_or_else(|| {
-            Error::puzzle(
-                at(),
-                format!(
-                    "{what}: a cell must be an integer triple [x, y, z], found {}",
-                    v.get_ref()
-                ),
-            )
-        })?;
+        .ok_or_else(not_a_triple)?;
     let mut cell = [0i32; 3];
     for (k, x) in arr.iter().enumerate() {
-        let n = x.as_integer().ok_or_else(|| {
-            Error::puzzle(
-                at(),
-                format!(
-                    "{what}: a cell must be an integer triple [x, y, z], found {}",
-                    v.get_ref()
-                ),
-            )
-        })?;
+        let n = x.as_integer().ok_or_else(not_a_triple)?;
         if n.abs() > MAX_COORDINATE {
             return Err(Error::puzzle(
                 at(),
@@ -583,67 +576,5 @@ impl Polycube {
             }
         }
         fill
-    }
-}
-
-impl Kind for Polycube {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn source(&self) -> &str {
-        &self.source
-    }
-
-    fn expect(&self) -> &Expect {
-        &self.expect
-    }
-
-    fn symmetry_modes(&self) -> &'static [SymmetryMode] {
-        &[
-            SymmetryMode::Rotations,
-            SymmetryMode::Reflections,
-            SymmetryMode::None,
-        ]
-    }
-
-    fn matrix(&self) -> Matrix {
-        Polycube::matrix(self)
-    }
-
-    fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
-        Polycube::group(self, matrix, mode)
-    }
-
-    fn option_noun(&self) -> &'static str {
-        "placement"
-    }
-
-    fn variable_map_columns(&self) -> &'static str {
-        "PIECE ORIENTATION CELLS (cells as x,y,z)"
-    }
-
-    fn describe_option(&self, o: u32) -> String {
-        show::describe_option(self, o)
-    }
-
-    fn text(&self, solution: &[u32]) -> String {
-        show::text(self, solution)
-    }
-
-    fn json(&self, solution: &[u32], index: u64) -> serde_json::Value {
-        show::json(self, solution, index)
-    }
-
-    fn info(&self, out: &mut dyn std::io::Write) -> Result<()> {
-        show::info(self, out)
-    }
-
-    fn summary(&self) -> Summary {
-        show::summary(self)
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 }

@@ -1,0 +1,170 @@
+//! The coloured-cube kind as the rest of polycover sees it (its [`Kind`] impl): solutions
+//! and puzzles as people and programs read them.
+//!
+//! Text: one line per cube, bottom of the page = bottom of the column, with its colours
+//! on the four sides (so each side of the column reads down a column of text), top and
+//! bottom, and its turn: which of the cube's original faces is now on top and which at
+//! the front. JSON: `{"index", "sides": {"left": "..", ..}, "cubes": [{"cube", "given",
+//! "turned", "top_was", "front_was"}...]}`.
+//!
+//! The DIMACS variable map names a turn as `cubeN rROTATION FACES`.
+
+use std::io::Write;
+
+use serde_json::json;
+
+use super::{rotations, ColoredCubes, FACES};
+use crate::error::Result;
+use crate::matrix::Matrix;
+use crate::puzzle::{About, Kind, Summary, SymmetryMode};
+use crate::symmetry::Group;
+
+/// One cube of a solved column.
+struct Turned {
+    /// From 1, bottom first.
+    cube: usize,
+    given: String,
+    turned: String,
+    top_was: &'static str,
+    front_was: &'static str,
+}
+
+fn turned_cubes(p: &ColoredCubes, solution: &[u32]) -> Vec<Turned> {
+    let rotations = rotations();
+    let word = |faces: &[u8; 6]| faces.iter().map(|&c| p.letter(c)).collect::<String>();
+    p.column(solution)
+        .iter()
+        .enumerate()
+        .map(|(j, (rotation, faces))| {
+            let t = rotations[*rotation as usize];
+            Turned {
+                cube: j + 1,
+                given: word(&p.cubes[j]),
+                turned: word(faces),
+                top_was: FACES[t[4] as usize],
+                front_was: FACES[t[1] as usize],
+            }
+        })
+        .collect()
+}
+
+impl Kind for ColoredCubes {
+    fn about(&self) -> About<'_> {
+        About {
+            name: &self.name,
+            source: &self.source,
+            expect: &self.expect,
+        }
+    }
+
+    fn symmetry_modes(&self) -> &'static [SymmetryMode] {
+        &[SymmetryMode::Stack, SymmetryMode::None]
+    }
+
+    fn matrix(&self) -> Matrix {
+        ColoredCubes::matrix(self)
+    }
+
+    fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
+        ColoredCubes::group(self, matrix, mode)
+    }
+
+    fn option_noun(&self) -> &'static str {
+        "(cube, turn) pair"
+    }
+
+    fn variable_map_columns(&self) -> &'static str {
+        "CUBE ROTATION FACES (colours left front right back top bottom)"
+    }
+
+    fn describe_option(&self, o: u32) -> String {
+        let t = &self.turns[o as usize];
+        let faces: String = t.faces.iter().map(|&c| self.letter(c)).collect();
+        format!("cube{} r{} {}", t.cube + 1, t.rotation, faces)
+    }
+
+    fn text(&self, solution: &[u32]) -> String {
+        let mut out =
+            String::from("cube  left front right back  top bottom  given   top was  front was\n");
+        for t in turned_cubes(self, solution) {
+            let f: Vec<char> = t.turned.chars().collect();
+            out += &format!(
+                "{:<4}  {:<4} {:<5} {:<5} {:<4}  {:<3} {:<6}  {}  {:<7}  {}\n",
+                t.cube, f[0], f[1], f[2], f[3], f[4], f[5], t.given, t.top_was, t.front_was
+            );
+        }
+        out
+    }
+
+    fn json(&self, solution: &[u32], index: u64) -> serde_json::Value {
+        let cubes = turned_cubes(self, solution);
+        let side = |f: usize| -> String {
+            cubes
+                .iter()
+                .map(|c| c.turned.chars().nth(f).unwrap())
+                .collect()
+        };
+        json!({
+            "index": index,
+            "sides": {"left": side(0), "front": side(1), "right": side(2), "back": side(3)},
+            "cubes": cubes.iter().map(|t| json!({
+                "cube": t.cube, "given": t.given, "turned": t.turned,
+                "top_was": t.top_was, "front_was": t.front_was,
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    fn info(&self, out: &mut dyn Write) -> Result<()> {
+        let matrix = self.matrix();
+        writeln!(out, "name        {}", self.name)?;
+        writeln!(out, "file        {}", self.source)?;
+        writeln!(
+            out,
+            "kind        colored-cubes: {} cubes, colours {}",
+            self.height(),
+            self.letters.iter().collect::<String>()
+        )?;
+        writeln!(
+            out,
+            "options     {} (cube, turn) pairs",
+            matrix.num_options()
+        )?;
+        for mode in [SymmetryMode::Stack, SymmetryMode::None] {
+            let g = self.group(&matrix, mode)?;
+            writeln!(
+                out,
+                "group       {} ({} elements)",
+                mode.as_str(),
+                g.order()
+            )?;
+        }
+        for (mode, n) in [("none", self.expect.none), ("stack", self.expect.stack)] {
+            if let Some(n) = n {
+                writeln!(out, "expect      {mode} {n}")?;
+            }
+        }
+        writeln!(out)?;
+        writeln!(
+            out,
+            "cube  faces (left front right back top bottom)  distinct turns"
+        )?;
+        for j in 0..self.height() {
+            let faces: String = self.cubes[j].iter().map(|&c| self.letter(c)).collect();
+            let turns = self.turns.iter().filter(|t| t.cube == j as u32).count();
+            writeln!(out, "{:<4}  {:<44}  {}", j + 1, faces, turns)?;
+        }
+        Ok(())
+    }
+
+    fn summary(&self) -> Summary {
+        Summary {
+            pieces: self.height() as u64,
+            cells: None,
+            expected: self.expect.stack.map(|n| format!("{n} (stack)")),
+        }
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}

@@ -1,0 +1,218 @@
+//! The polycube kind as the rest of polycover sees it (its [`Kind`] impl): solutions and
+//! puzzles as people and programs read them.
+//!
+//! Text: the target's z-layers side by side, bottom layer (least z) first. In each layer
+//! rows are y (least first, top of the page) and columns are x; a cell shows the name of
+//! the piece covering it, and `.` marks a cell of the bounding box outside the target.
+//!
+//! JSON lines: one object per solution, `{"index": n, "placements": [{"piece", "label",
+//! "orientation", "cells"}...], "layers": [[row, ...], ...]}`.
+//!
+//! The DIMACS variable map names a placement as `PIECE oORIENTATION x,y,z ...`.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use serde_json::json;
+
+use super::Polycube;
+use crate::error::Result;
+use crate::geometry::{max_corner, min_corner};
+use crate::matrix::Matrix;
+use crate::puzzle::{About, Kind, Summary, SymmetryMode};
+use crate::symmetry::Group;
+
+/// The layers of a solution, one `Vec` of rows per z.
+fn layers(p: &Polycube, solution: &[u32]) -> Vec<Vec<String>> {
+    let fill = p.fill(solution);
+    let lo = min_corner(&p.target).unwrap();
+    let hi = max_corner(&p.target).unwrap();
+    let at: HashMap<_, _> = p
+        .target
+        .iter()
+        .zip(fill.iter())
+        .map(|(c, &f)| (*c, f))
+        .collect();
+    (lo[2]..=hi[2])
+        .map(|z| {
+            (lo[1]..=hi[1])
+                .map(|y| {
+                    (lo[0]..=hi[0])
+                        .map(|x| at.get(&[x, y, z]).copied().unwrap_or('.'))
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A header of layer names, then the layers side by side.
+
+impl Kind for Polycube {
+    fn about(&self) -> About<'_> {
+        About {
+            name: &self.name,
+            source: &self.source,
+            expect: &self.expect,
+        }
+    }
+
+    fn symmetry_modes(&self) -> &'static [SymmetryMode] {
+        &[
+            SymmetryMode::Rotations,
+            SymmetryMode::Reflections,
+            SymmetryMode::None,
+        ]
+    }
+
+    fn matrix(&self) -> Matrix {
+        Polycube::matrix(self)
+    }
+
+    fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
+        Polycube::group(self, matrix, mode)
+    }
+
+    fn option_noun(&self) -> &'static str {
+        "placement"
+    }
+
+    fn variable_map_columns(&self) -> &'static str {
+        "PIECE ORIENTATION CELLS (cells as x,y,z)"
+    }
+
+    fn describe_option(&self, o: u32) -> String {
+        let placement = &self.placements[o as usize];
+        let cells: Vec<String> = placement
+            .cells
+            .iter()
+            .map(|&c| {
+                let [x, y, z] = self.target[c as usize];
+                format!("{x},{y},{z}")
+            })
+            .collect();
+        format!(
+            "{} o{} {}",
+            self.pieces[placement.piece as usize].name,
+            placement.orientation,
+            cells.join(" ")
+        )
+    }
+
+    fn text(&self, solution: &[u32]) -> String {
+        let layers = layers(self, solution);
+        let lo = min_corner(&self.target).unwrap();
+        let width = layers[0][0].chars().count();
+        let names: Vec<String> = (0..layers.len())
+            .map(|k| format!("z={}", lo[2] + k as i32))
+            .collect();
+        let col = names.iter().map(|n| n.len()).max().unwrap_or(0).max(width);
+        let mut out = String::new();
+        let row = |cells: Vec<&str>| {
+            let mut line = cells
+                .iter()
+                .map(|c| format!("{c:<col$}"))
+                .collect::<Vec<_>>()
+                .join("  ");
+            line.truncate(line.trim_end().len());
+            line + "\n"
+        };
+        if layers.len() > 1 {
+            out += &row(names.iter().map(|s| s.as_str()).collect());
+        }
+        for y in 0..layers[0].len() {
+            out += &row(layers.iter().map(|l| l[y].as_str()).collect());
+        }
+        out
+    }
+
+    fn json(&self, solution: &[u32], index: u64) -> serde_json::Value {
+        let placements: Vec<_> = solution
+            .iter()
+            .map(|&o| {
+                let placement = &self.placements[o as usize];
+                let piece = &self.pieces[placement.piece as usize];
+                json!({
+                    "piece": piece.name.to_string(),
+                    "label": piece.label,
+                    "orientation": placement.orientation,
+                    "cells": placement.cells.iter().map(|&c| self.target[c as usize]).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({ "index": index, "placements": placements, "layers": layers(self, solution) })
+    }
+
+    fn info(&self, out: &mut dyn Write) -> Result<()> {
+        let matrix = self.matrix();
+        let lo = min_corner(&self.target).unwrap();
+        let hi = max_corner(&self.target).unwrap();
+        writeln!(out, "name        {}", self.name)?;
+        writeln!(out, "file        {}", self.source)?;
+        writeln!(
+            out,
+            "target      {} cells in a {}x{}x{} bounding box",
+            self.target.len(),
+            hi[0] - lo[0] + 1,
+            hi[1] - lo[1] + 1,
+            hi[2] - lo[2] + 1
+        )?;
+        writeln!(out, "mirror      {}", self.mirror)?;
+        writeln!(out, "placements  {}", matrix.num_options())?;
+        for mode in [SymmetryMode::Rotations, SymmetryMode::Reflections] {
+            match self.group(&matrix, mode) {
+                Ok(g) => writeln!(
+                    out,
+                    "group       {} ({} elements)",
+                    mode.as_str(),
+                    g.order()
+                )?,
+                Err(_) => writeln!(
+                    out,
+                    "group       {} (not available: the piece set is chiral)",
+                    mode.as_str()
+                )?,
+            }
+        }
+        for (mode, n) in [
+            ("none", self.expect.none),
+            ("rotations", self.expect.rotations),
+            ("reflections", self.expect.reflections),
+        ] {
+            if let Some(n) = n {
+                writeln!(out, "expect      {mode} {n}")?;
+            }
+        }
+        writeln!(out)?;
+        writeln!(out, "piece  cells  count  orientations  placements  label")?;
+        let mut per_piece = vec![0usize; self.pieces.len()];
+        for placement in &self.placements {
+            per_piece[placement.piece as usize] += 1;
+        }
+        for (k, piece) in self.pieces.iter().enumerate() {
+            writeln!(
+                out,
+                "{:<5}  {:>5}  {:>5}  {:>12}  {:>10}  {}",
+                piece.name,
+                piece.shape.len(),
+                piece.count,
+                self.orientations[k].len(),
+                per_piece[k],
+                piece.label.as_deref().unwrap_or("")
+            )?;
+        }
+        Ok(())
+    }
+
+    fn summary(&self) -> Summary {
+        Summary {
+            pieces: self.pieces.iter().map(|q| q.count as u64).sum(),
+            cells: Some(self.target.len() as u64),
+            expected: self.expect.rotations.map(|n| n.to_string()),
+        }
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
