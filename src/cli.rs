@@ -402,9 +402,14 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
         // A partial count is no answer: `c` lines and `s UNKNOWN`, never `s mc`.
         writeln!(
             out,
-            "c stopped{}: {} solutions so far",
+            "c stopped{}: {} solutions so far{}",
             if report.interrupted { " by Ctrl-C" } else { "" },
             report.solutions,
+            if report.parts > 0 {
+                format!(", in {} of {} cubes", report.parts_done, report.parts)
+            } else {
+                String::new()
+            }
         )?;
         writeln!(out, "s UNKNOWN")?;
         return Ok(if report.interrupted {
@@ -567,9 +572,10 @@ fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
         "dlx", reference.solutions, reference.seconds, "-", "-"
     )?;
     let mut disagree = false;
+    let backend = a.backend.unwrap_or(Backend::default_for_build());
     for amo in Amo::ALL {
         let engine = Engine::Sat(SatEngine {
-            backend: a.backend.unwrap_or(Backend::default_for_build()),
+            backend,
             amo,
             ..SatEngine::default()
         });
@@ -582,7 +588,7 @@ fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
         writeln!(
             out,
             "c {:<22} {:>10} {:>10.3} {:>10} {:>12}{}",
-            format!("sat {} {}", engine_backend(&engine), amo.name()),
+            format!("sat {} {}", backend.name(), amo.name()),
             report.solutions,
             t.elapsed().as_secs_f64(),
             formula.num_vars,
@@ -599,14 +605,6 @@ fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
     }
     writeln!(out, "s mc {}", reference.solutions)?;
     Ok(0)
-}
-
-/// The backend of a SAT engine, as `check` labels its rows.
-fn engine_backend(engine: &Engine) -> &'static str {
-    match engine {
-        Engine::Sat(s) => s.backend.name(),
-        other => other.name(),
-    }
 }
 
 fn write_solution(

@@ -99,6 +99,16 @@ impl Engine {
         self
     }
 
+    /// Whether this build can run the engine; the reason when it cannot.
+    pub fn available(&self) -> std::result::Result<(), &'static str> {
+        match self {
+            Engine::Sat(s) if s.backend == Backend::Cadical && !cfg!(feature = "cadical") => {
+                Err("built without the cadical feature")
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn native(&self) -> Option<solver::Build> {
         match self {
             Engine::Dlx => Some(solver::dlx),

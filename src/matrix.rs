@@ -2,12 +2,13 @@
 //!
 //! A puzzle kind compiles into a [`Matrix`]; every engine (DLX, bitset, CNF) reads only
 //! this. The matrix knows nothing of what its options mean: option `o` is the kind's
-//! option `o`, and only the kind can say what that is. A *solution* is a set of options that covers every item exactly as many times
-//! as its multiplicity says.
+//! option `o`, and only the kind can say what that is. A *solution* is a set of options
+//! that covers every item exactly as many times as its multiplicity says.
 //!
 //! Invariants:
 //! - Items `0..n` have a multiplicity of at least 1. An item of multiplicity 1 is a *unit*
-//!   item; one of multiplicity k > 1 stands for k indistinguishable copies of a piece.
+//!   item; one of multiplicity k > 1 must be covered k times, by options that are
+//!   otherwise interchangeable (k copies of one part).
 //! - Each option lists distinct items in increasing order, and contains at least one unit
 //!   item. The engines rely on this: they branch only on unit items, so a solution that
 //!   differs only in the order its copies were chosen is found once, not k! times.

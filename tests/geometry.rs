@@ -1,6 +1,6 @@
 //! Orientations, placements and symmetry groups.
 
-use polycover::puzzle::Polycube;
+use polycover::puzzle::{Kind, Polycube};
 use polycover::{Puzzle, SymmetryMode};
 
 use crate::common::*;

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
-use crate::sat::{Amo, Backend, Strategy};
+use crate::sat::{Amo, Strategy};
 
 pub use chart::write_svg;
 pub use external::Program;
@@ -199,15 +199,9 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
             for amo in amos {
                 let mut row = match (entrant, amo) {
                     (Entrant::Engine(Engine::Dlx), _) => continue,
-                    (Entrant::Engine(Engine::Sat(s)), a)
-                        if s.backend == Backend::Cadical && !cfg!(feature = "cadical") =>
-                    {
-                        Row::skipped(
-                            &label,
-                            entrant_name(entrant),
-                            a,
-                            "built without the cadical feature",
-                        )
+                    (Entrant::Engine(engine), a) if engine.available().is_err() => {
+                        let why = engine.available().unwrap_err();
+                        Row::skipped(&label, engine.name(), a, why)
                     }
                     (Entrant::Engine(engine), a) => {
                         let engine = match a {
@@ -233,13 +227,6 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
         }
     }
     Ok(rows)
-}
-
-fn entrant_name(e: &Entrant) -> &'static str {
-    match e {
-        Entrant::Engine(e) => e.name(),
-        Entrant::Program(p) => p.name(),
-    }
 }
 
 /// Fills the ratios, and refuses a count that disagrees with the DLX.

@@ -53,11 +53,9 @@ pub trait Kind: fmt::Debug + Send + Sync {
     fn matrix(&self) -> Matrix;
     /// The symmetry group of `mode` (one of [`Kind::symmetry_modes`]) on `matrix`.
     fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group>;
-    /// What one option is, in a few words: `placement`.
-    fn option_noun(&self) -> &'static str;
-    /// The columns of the DIMACS variable map, after `VAR`.
-    fn variable_map_columns(&self) -> &'static str;
-    /// Option `o` as one line of the variable map, in those columns.
+    /// How the DIMACS variable map names the options.
+    fn variable_map(&self) -> VariableMap;
+    /// Option `o` as one line of the variable map, in its columns.
     fn describe_option(&self, o: u32) -> String;
     /// A solution (sorted options) for people.
     fn text(&self, solution: &[u32]) -> String;
@@ -80,6 +78,15 @@ pub struct About<'a> {
     pub source: &'a str,
     /// Published counts from the `[expect]` table.
     pub expect: &'a Expect,
+}
+
+/// The DIMACS header's words for a kind's options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariableMap {
+    /// What one option is, in a few words: `placement`.
+    pub option: &'static str,
+    /// The columns of a `c v` line after `VAR`.
+    pub columns: &'static str,
 }
 
 /// A puzzle's row in the catalog listing.
@@ -199,6 +206,7 @@ impl Puzzle {
         }
         let matrix = self.matrix();
         let group = self.group(&matrix, mode)?;
+        debug_assert_eq!(group.validate(&matrix), Ok(()));
         Ok(Compiled {
             puzzle: self.clone(),
             mode,

@@ -61,7 +61,7 @@ pub fn write(
         w,
         "c variables {} primary (1..{n}, one per {}), {} auxiliary",
         n,
-        compiled.puzzle.option_noun(),
+        compiled.puzzle.variable_map().option,
         formula.num_vars - n
     )?;
     writeln!(
@@ -79,7 +79,7 @@ pub fn write(
     writeln!(
         w,
         "c variable map: c v VAR {}",
-        compiled.puzzle.variable_map_columns()
+        compiled.puzzle.variable_map().columns
     )?;
     for o in 0..n {
         writeln!(w, "c v {} {}", o + 1, compiled.puzzle.describe_option(o))?;

@@ -13,11 +13,13 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::{rotations, ColoredCubes, FACES};
-use crate::error::Result;
-use crate::matrix::Matrix;
-use crate::puzzle::{About, Kind, Summary, SymmetryMode};
-use crate::symmetry::Group;
+use std::collections::HashMap;
+
+use super::{rotations, stack_rotations, turn, ColoredCubes, FACES};
+use crate::error::{Error, Result};
+use crate::matrix::{Item, Matrix};
+use crate::puzzle::{About, Kind, Summary, SymmetryMode, VariableMap};
+use crate::symmetry::{Group, Symmetry};
 
 /// One cube of a solved column.
 struct Turned {
@@ -62,19 +64,77 @@ impl Kind for ColoredCubes {
     }
 
     fn matrix(&self) -> Matrix {
-        ColoredCubes::matrix(self)
+        let h = self.height();
+        let mut items: Vec<Item> = (0..4)
+            .flat_map(|f| {
+                self.letters.iter().map(move |c| Item {
+                    name: format!("{}={c}", FACES[f]),
+                    multiplicity: 1,
+                })
+            })
+            .collect();
+        items.extend((0..h).map(|j| Item {
+            name: format!("cube{}", j + 1),
+            multiplicity: 1,
+        }));
+        let mut m = Matrix::new(items);
+        for t in &self.turns {
+            let mut row: Vec<u32> = (0..4)
+                .map(|f| (f * h + t.faces[f] as usize) as u32)
+                .collect();
+            row.push(4 * h as u32 + t.cube);
+            m.push_option(&row);
+        }
+        m
     }
 
     fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
-        ColoredCubes::group(self, matrix, mode)
+        match mode {
+            SymmetryMode::None => return Ok(Group::trivial(matrix)),
+            SymmetryMode::Stack => {}
+            other => {
+                return Err(Error::Usage(format!(
+                    "{}: coloured cubes count with --symmetry stack (the default) or none, not {}",
+                    self.source,
+                    other.as_str()
+                )))
+            }
+        }
+        let h = self.height();
+        let lookup: HashMap<(u32, [u8; 6]), u32> = self
+            .turns
+            .iter()
+            .enumerate()
+            .map(|(o, t)| ((t.cube, t.faces), o as u32))
+            .collect();
+        let mut elements = Vec::new();
+        for s in stack_rotations() {
+            // The colour at side p[i] moves to side i.
+            let mut items: Vec<u32> = (0..matrix.num_items() as u32).collect();
+            for (i, &from) in s.iter().take(4).enumerate() {
+                for c in 0..h {
+                    items[from as usize * h + c] = (i * h + c) as u32;
+                }
+            }
+            let options = self
+                .turns
+                .iter()
+                .map(|t| lookup[&(t.cube, turn(&t.faces, &s))])
+                .collect();
+            elements.push(Symmetry {
+                items,
+                options,
+                name: format!("stack turn {s:?}"),
+            });
+        }
+        Ok(Group::new(elements))
     }
 
-    fn option_noun(&self) -> &'static str {
-        "(cube, turn) pair"
-    }
-
-    fn variable_map_columns(&self) -> &'static str {
-        "CUBE ROTATION FACES (colours left front right back top bottom)"
+    fn variable_map(&self) -> VariableMap {
+        VariableMap {
+            option: "(cube, turn) pair",
+            columns: "CUBE ROTATION FACES (colours left front right back top bottom)",
+        }
     }
 
     fn describe_option(&self, o: u32) -> String {

@@ -28,10 +28,8 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{toml_util, Expect, SymmetryMode};
+use super::{toml_util, Expect};
 use crate::error::{Error, Result};
-use crate::matrix::{Item, Matrix};
-use crate::symmetry::{Group, Symmetry};
 
 /// Face names in Hesselink's order.
 pub const FACES: [&str; 6] = ["left", "front", "right", "back", "top", "bottom"];
@@ -234,75 +232,6 @@ impl ColoredCubes {
             }
         }
         out
-    }
-
-    pub fn matrix(&self) -> Matrix {
-        let h = self.height();
-        let mut items: Vec<Item> = (0..4)
-            .flat_map(|f| {
-                self.letters.iter().map(move |c| Item {
-                    name: format!("{}={c}", FACES[f]),
-                    multiplicity: 1,
-                })
-            })
-            .collect();
-        items.extend((0..h).map(|j| Item {
-            name: format!("cube{}", j + 1),
-            multiplicity: 1,
-        }));
-        let mut m = Matrix::new(items);
-        for t in &self.turns {
-            let mut row: Vec<u32> = (0..4)
-                .map(|f| (f * h + t.faces[f] as usize) as u32)
-                .collect();
-            row.push(4 * h as u32 + t.cube);
-            m.push_option(&row);
-        }
-        m
-    }
-
-    pub fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
-        match mode {
-            SymmetryMode::None => return Ok(Group::trivial(matrix)),
-            SymmetryMode::Stack => {}
-            other => {
-                return Err(Error::Usage(format!(
-                    "{}: coloured cubes count with --symmetry stack (the default) or none, not {}",
-                    self.source,
-                    other.as_str()
-                )))
-            }
-        }
-        let h = self.height();
-        let lookup: HashMap<(u32, [u8; 6]), u32> = self
-            .turns
-            .iter()
-            .enumerate()
-            .map(|(o, t)| ((t.cube, t.faces), o as u32))
-            .collect();
-        let mut elements = Vec::new();
-        for s in stack_rotations() {
-            // The colour at side p[i] moves to side i.
-            let mut items: Vec<u32> = (0..matrix.num_items() as u32).collect();
-            for (i, &from) in s.iter().take(4).enumerate() {
-                for c in 0..h {
-                    items[from as usize * h + c] = (i * h + c) as u32;
-                }
-            }
-            let options = self
-                .turns
-                .iter()
-                .map(|t| lookup[&(t.cube, turn(&t.faces, &s))])
-                .collect();
-            elements.push(Symmetry {
-                items,
-                options,
-                name: format!("stack turn {s:?}"),
-            });
-        }
-        let group = Group::new(elements);
-        debug_assert_eq!(group.validate(matrix), Ok(()));
-        Ok(group)
     }
 
     /// The turned cubes of a solution, in column order.

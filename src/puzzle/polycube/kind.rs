@@ -16,11 +16,11 @@ use std::io::Write;
 use serde_json::json;
 
 use super::Polycube;
-use crate::error::Result;
-use crate::geometry::{max_corner, min_corner};
-use crate::matrix::Matrix;
-use crate::puzzle::{About, Kind, Summary, SymmetryMode};
-use crate::symmetry::Group;
+use crate::error::{Error, Result};
+use crate::geometry::{max_corner, min_corner, Isometry};
+use crate::matrix::{Item, Matrix};
+use crate::puzzle::{About, Kind, Summary, SymmetryMode, VariableMap};
+use crate::symmetry::{Group, Symmetry};
 
 /// The layers of a solution, one `Vec` of rows per z.
 fn layers(p: &Polycube, solution: &[u32]) -> Vec<Vec<String>> {
@@ -65,20 +65,101 @@ impl Kind for Polycube {
         ]
     }
 
+    /// Builds the exact-cover matrix: cells, then pieces; one option per placement.
     fn matrix(&self) -> Matrix {
-        Polycube::matrix(self)
+        let mut items: Vec<Item> = self
+            .target
+            .iter()
+            .map(|c| Item {
+                name: format!("{},{},{}", c[0], c[1], c[2]),
+                multiplicity: 1,
+            })
+            .collect();
+        items.extend(self.pieces.iter().map(|p| Item {
+            name: p.name.to_string(),
+            multiplicity: p.count,
+        }));
+        let mut m = Matrix::new(items);
+        let n = self.target.len() as u32;
+        let mut row = Vec::new();
+        for p in &self.placements {
+            row.clone_from(&p.cells);
+            row.push(n + p.piece);
+            m.push_option(&row);
+        }
+        m
     }
 
+    /// The symmetry group for `mode`, as permutations of `matrix`.
     fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
-        Polycube::group(self, matrix, mode)
+        let isometries = match mode {
+            SymmetryMode::None => return Ok(Group::trivial(matrix)),
+            SymmetryMode::Rotations => Isometry::rotations(),
+            SymmetryMode::Reflections => Isometry::all(),
+            SymmetryMode::Stack => {
+                return Err(Error::Usage(format!(
+                    "{}: --symmetry stack is for coloured cubes; polycube puzzles use none, rotations or reflections",
+                    self.source
+                )))
+            }
+        };
+        let partners = match mode {
+            SymmetryMode::Reflections => self.mirror_partners().map_err(|i| {
+                Error::Usage(format!(
+                    "{}: --symmetry reflections needs a piece set that is its own mirror image, \
+                     but the mirror image of piece {} is not in the set (use --symmetry rotations)",
+                    self.source,
+                    self.pieces[i].display_name()
+                ))
+            })?,
+            _ => (0..self.pieces.len() as u32).collect(),
+        };
+        let n = self.target.len() as u32;
+        let lookup: HashMap<(u32, &[u32]), u32> = self
+            .placements
+            .iter()
+            .enumerate()
+            .map(|(o, p)| ((p.piece, p.cells.as_slice()), o as u32))
+            .collect();
+        let mut elements = Vec::new();
+        for (g, cell_perm) in self.target_symmetries(isometries) {
+            let sigma = |p: u32| {
+                if g.is_proper() {
+                    p
+                } else {
+                    partners[p as usize]
+                }
+            };
+            let mut items: Vec<u32> = cell_perm.clone();
+            items.extend((0..self.pieces.len() as u32).map(|p| n + sigma(p)));
+            let mut options = Vec::with_capacity(matrix.num_options());
+            let mut image = Vec::new();
+            for p in &self.placements {
+                image.clear();
+                image.extend(p.cells.iter().map(|&c| cell_perm[c as usize]));
+                image.sort_unstable();
+                let target = lookup
+                    .get(&(sigma(p.piece), image.as_slice()))
+                    .copied()
+                    .expect(
+                        "the image of a placement under a symmetry of the target is a placement",
+                    );
+                options.push(target);
+            }
+            elements.push(Symmetry {
+                items,
+                options,
+                name: format!("{g:?}"),
+            });
+        }
+        Ok(Group::new(elements))
     }
 
-    fn option_noun(&self) -> &'static str {
-        "placement"
-    }
-
-    fn variable_map_columns(&self) -> &'static str {
-        "PIECE ORIENTATION CELLS (cells as x,y,z)"
+    fn variable_map(&self) -> VariableMap {
+        VariableMap {
+            option: "placement",
+            columns: "PIECE ORIENTATION CELLS (cells as x,y,z)",
+        }
     }
 
     fn describe_option(&self, o: u32) -> String {

@@ -19,11 +19,9 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::toml_util::{line, location};
-use super::{Expect, SymmetryMode};
+use super::Expect;
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner, Cell, Isometry, Shape};
-use crate::matrix::{Item, Matrix};
-use crate::symmetry::{Group, Symmetry};
 
 /// Coordinates beyond this are a mistake, not a puzzle.
 pub const MAX_COORDINATE: i64 = 1024;
@@ -416,31 +414,6 @@ impl Polycube {
         out
     }
 
-    /// Builds the exact-cover matrix: cells, then pieces; one option per placement.
-    pub fn matrix(&self) -> Matrix {
-        let mut items: Vec<Item> = self
-            .target
-            .iter()
-            .map(|c| Item {
-                name: format!("{},{},{}", c[0], c[1], c[2]),
-                multiplicity: 1,
-            })
-            .collect();
-        items.extend(self.pieces.iter().map(|p| Item {
-            name: p.name.to_string(),
-            multiplicity: p.count,
-        }));
-        let mut m = Matrix::new(items);
-        let n = self.target.len() as u32;
-        let mut row = Vec::new();
-        for p in &self.placements {
-            row.clone_from(&p.cells);
-            row.push(n + p.piece);
-            m.push_option(&row);
-        }
-        m
-    }
-
     /// For reflections: which piece each piece becomes in a mirror image. `None` when the
     /// piece set is not its own mirror image, with the first piece whose image is missing.
     pub fn mirror_partners(&self) -> std::result::Result<Vec<u32>, usize> {
@@ -497,73 +470,6 @@ impl Polycube {
             }
         }
         out
-    }
-
-    /// The symmetry group for `mode`, as permutations of `matrix`.
-    pub fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
-        let isometries = match mode {
-            SymmetryMode::None => return Ok(Group::trivial(matrix)),
-            SymmetryMode::Rotations => Isometry::rotations(),
-            SymmetryMode::Reflections => Isometry::all(),
-            SymmetryMode::Stack => {
-                return Err(Error::Usage(format!(
-                    "{}: --symmetry stack is for coloured cubes; polycube puzzles use none, rotations or reflections",
-                    self.source
-                )))
-            }
-        };
-        let partners = match mode {
-            SymmetryMode::Reflections => self.mirror_partners().map_err(|i| {
-                Error::Usage(format!(
-                    "{}: --symmetry reflections needs a piece set that is its own mirror image, \
-                     but the mirror image of piece {} is not in the set (use --symmetry rotations)",
-                    self.source,
-                    self.pieces[i].display_name()
-                ))
-            })?,
-            _ => (0..self.pieces.len() as u32).collect(),
-        };
-        let n = self.target.len() as u32;
-        let lookup: HashMap<(u32, &[u32]), u32> = self
-            .placements
-            .iter()
-            .enumerate()
-            .map(|(o, p)| ((p.piece, p.cells.as_slice()), o as u32))
-            .collect();
-        let mut elements = Vec::new();
-        for (g, cell_perm) in self.target_symmetries(isometries) {
-            let sigma = |p: u32| {
-                if g.is_proper() {
-                    p
-                } else {
-                    partners[p as usize]
-                }
-            };
-            let mut items: Vec<u32> = cell_perm.clone();
-            items.extend((0..self.pieces.len() as u32).map(|p| n + sigma(p)));
-            let mut options = Vec::with_capacity(matrix.num_options());
-            let mut image = Vec::new();
-            for p in &self.placements {
-                image.clear();
-                image.extend(p.cells.iter().map(|&c| cell_perm[c as usize]));
-                image.sort_unstable();
-                let target = lookup
-                    .get(&(sigma(p.piece), image.as_slice()))
-                    .copied()
-                    .expect(
-                        "the image of a placement under a symmetry of the target is a placement",
-                    );
-                options.push(target);
-            }
-            elements.push(Symmetry {
-                items,
-                options,
-                name: format!("{g:?}"),
-            });
-        }
-        let group = Group::new(elements);
-        debug_assert_eq!(group.validate(matrix), Ok(()));
-        Ok(group)
     }
 
     /// The piece name in each target cell, for a solution given as placements.
