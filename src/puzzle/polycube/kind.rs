@@ -46,8 +46,6 @@ fn layers(p: &Polycube, solution: &[u32]) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// A header of layer names, then the layers side by side.
-
 impl Kind for Polycube {
     fn about(&self) -> About<'_> {
         About {
@@ -180,6 +178,7 @@ impl Kind for Polycube {
         )
     }
 
+    /// A header of layer names, then the layers side by side.
     fn text(&self, solution: &[u32]) -> String {
         let layers = layers(self, solution);
         let lo = min_corner(&self.target).unwrap();

@@ -311,7 +311,7 @@ impl Polycube {
                 if dims.len() != 3 || b.get_ref().len() != 3 {
                     return Err(Error::puzzle(at, "`box` must be three integers [x, y, z]"));
                 }
-                if dims.iter().any(|&d| d < 1 || d > MAX_COORDINATE) {
+                if dims.iter().any(|&d| !(1..=MAX_COORDINATE).contains(&d)) {
                     return Err(Error::puzzle(
                         at,
                         format!(
