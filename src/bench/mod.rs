@@ -1,9 +1,9 @@
 //! The benchmark harness behind `polycover bench`: every requested engine on every
 //! requested puzzle, each row measured against the DLX in the same process.
 //!
-//! One file per job: this one plans and runs the rows; [`memory`] reads peak memory;
-//! [`external`] runs the programs on PATH; [`table`] writes the text and CSV lines;
-//! [`chart`] draws the SVG.
+//! One file per job: this one plans and runs the rows; `memory` reads peak memory;
+//! `external` runs the programs on PATH; `table` writes the text and CSV lines;
+//! `chart` draws the SVG.
 //!
 //! Invariants:
 //! - Every engine runs on the plan's number of threads, the DLX included, so the ratios

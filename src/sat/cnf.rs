@@ -14,7 +14,7 @@
 //!   and at most one (the selected [`Amo`] encoding).
 //! - Each item of multiplicity k (k copies of a piece): exactly k of its options, by
 //!   rustsat's totalizer.
-//! - Symmetry: the clauses of [`super::symmetry`].
+//! - Symmetry: the clauses of `sat::symmetry`.
 //!
 //! # References
 //!

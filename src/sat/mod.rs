@@ -5,7 +5,7 @@
 //! - [`amo`]: the selectable at-most-one encodings;
 //! - `symmetry`: the clauses that keep one model per orbit of solutions;
 //! - [`dimacs`]: DIMACS out, SAT-competition answers in;
-//! - enumeration ([`for_each_model`]): models found by an embedded solver and blocked one by
+//! - enumeration (`for_each_model`, reached through [`crate::Problem`]): models found by an embedded solver and blocked one by
 //!   one, over cubes from the native search, on any number of threads;
 //! - the backends: CaDiCaL steered by the MRV propagator (`propagator`, `cadical`), and
 //!   varisat (`varisat`), the pure-Rust reference.
@@ -28,6 +28,6 @@ mod propagator;
 
 pub use amo::Amo;
 pub use cnf::{compile, Formula};
-pub use enumerate::{
-    for_each_model, Backend, Decide, Progress, SatEngine, SatOptions, SatStats, Strategy,
-};
+pub use enumerate::{Backend, Decide, SatEngine, Strategy};
+// The enumeration itself is reached through `crate::Problem`.
+pub(crate) use enumerate::{for_each_model, Progress, SatOptions};

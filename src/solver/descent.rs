@@ -42,7 +42,7 @@ pub(super) trait Levels {
     fn describe(&self) -> String;
 }
 
-/// Every [`Levels`] engine is an [`Engine`], with this module's walk.
+/// Every `Levels` engine is an [`Engine`], with this module's walk.
 impl<L: Levels + Send> Engine for L {
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
         branch(self, prefix)

@@ -22,7 +22,7 @@ pub enum Branch<T> {
 }
 
 /// A native search over one exact-cover matrix: the DLX, and the two bitset searches
-/// (plain masks, and pieces as list segments) behind [`Solver::Bits`].
+/// (plain masks, and pieces as list segments) behind `Engine::Bits`.
 pub trait Engine: Send {
     /// With the options of `prefix` chosen: the options the search would branch over.
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>>;
