@@ -7,12 +7,14 @@
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::catalog;
-use crate::engine::{Engine, Problem, Progress, Report, RunOptions, SatEngine};
+use crate::engine::{
+    deadline_after, Engine, Problem, Progress, Report, RunOptions, SatEngine, MAX_THREADS,
+};
 use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::sat::dimacs::{self, Answer, Projection};
@@ -98,14 +100,14 @@ struct BenchArgs {
     #[arg(long, value_enum)]
     symmetry: Option<SymmetryMode>,
     /// Threads for every count, the DLX's included (the first solution: one thread).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: u32,
+    #[arg(long, default_value = "1", value_parser = parse_threads)]
+    threads: usize,
     /// Runs of each measurement; the table shows medians with min and max.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
     /// Seconds after which a count stops (it then reports solutions per second).
-    #[arg(long, default_value_t = 60.0)]
-    timeout: f64,
+    #[arg(long, default_value = "60", value_parser = parse_seconds)]
+    timeout: Duration,
     /// Write the rows as CSV.
     #[arg(long)]
     csv: Option<PathBuf>,
@@ -218,14 +220,40 @@ struct SearchArgs {
     solver: String,
     #[command(flatten)]
     sat: SatArgs,
+    /// Stop after this many seconds: the run reports what it found on `c` lines (a count
+    /// then ends with `s UNKNOWN`) and exits 1.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+}
+
+/// A thread count from 1 to [`MAX_THREADS`].
+fn parse_threads(s: &str) -> std::result::Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{s}`: the thread count must be a whole number from 1 to {MAX_THREADS}"
+        )),
+    }
+}
+
+/// A positive number of seconds that a clock can count.
+fn parse_seconds(s: &str) -> std::result::Result<Duration, String> {
+    let x: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !(x > 0.0) {
+        return Err(format!("`{s}`: the time must be positive"));
+    }
+    Duration::try_from_secs_f64(x).map_err(|_| format!("`{s}` seconds is too long a time"))
 }
 
 #[derive(Args, Debug)]
 struct CountArgs {
     #[command(flatten)]
     search: SearchArgs,
-    /// Worker threads (default: the number of cores).
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: the number of cores).
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
 }
 
@@ -293,6 +321,18 @@ impl SearchArgs {
         Problem::load(&self.puzzle.puzzle, self.symmetry)
     }
 
+    fn deadline(&self) -> Option<Instant> {
+        self.timeout.and_then(deadline_after)
+    }
+
+    /// One thread (the first solution, an enumeration in order) and the deadline.
+    fn run_options(&self) -> RunOptions<'static> {
+        RunOptions {
+            deadline: self.deadline(),
+            ..RunOptions::default()
+        }
+    }
+
     /// The `--solver` engine; `sat` takes the SAT options.
     fn engine(&self) -> Engine {
         match Engine::from_name(&self.solver) {
@@ -332,6 +372,17 @@ fn header(out: &mut dyn Write, p: &Problem, engine: &Engine, strategy: Strategy)
     }
     out.flush()?;
     Ok(())
+}
+
+/// Why a run that did not finish stopped, for its `c stopped...` line.
+fn stopped_by(report: &Report) -> &'static str {
+    if report.interrupted {
+        " by Ctrl-C"
+    } else if report.timed_out {
+        " by the timeout"
+    } else {
+        ""
+    }
 }
 
 /// Ctrl-C during a search that listens for it is an error with exit code 130.
@@ -381,7 +432,7 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
         &engine,
         &RunOptions {
             threads,
-            deadline: None,
+            deadline: a.search.deadline(),
             progress: Some(&progress),
         },
     )?;
@@ -403,7 +454,7 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
         writeln!(
             out,
             "c stopped{}: {} solutions so far{}",
-            if report.interrupted { " by Ctrl-C" } else { "" },
+            stopped_by(&report),
             report.solutions,
             if report.parts > 0 {
                 format!(", in {} of {} cubes", report.parts_done, report.parts)
@@ -443,9 +494,14 @@ fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
     let p = a.search.load()?;
     let engine = a.search.engine();
     header(out, &p, &engine, Strategy::Plain)?;
-    let (first, report) = p.first(&engine, &RunOptions::default())?;
+    let (first, report) = p.first(&engine, &a.search.run_options())?;
     interrupted(&report)?;
     match first {
+        None if report.timed_out => {
+            writeln!(out, "c stopped{} before a solution", stopped_by(&report))?;
+            writeln!(out, "s UNKNOWN")?;
+            Ok(1)
+        }
         Some(solution) => {
             writeln!(out, "s SATISFIABLE")?;
             write!(out, "{}", p.puzzle().text(&solution))?;
@@ -474,7 +530,7 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     };
     let mut written = 0u64;
     let mut failure = None;
-    let report = p.for_each_solution(&engine, &RunOptions::default(), &mut |solution| {
+    let report = p.for_each_solution(&engine, &a.search.run_options(), &mut |solution| {
         if a.limit == Some(0) {
             return ControlFlow::Break(());
         }
@@ -501,6 +557,13 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     }
     interrupted(&report)?;
     sink.flush()?;
+    if report.timed_out {
+        eprintln!(
+            "c stopped{}: {written} solutions written",
+            stopped_by(&report)
+        );
+        return Ok(1);
+    }
     if a.output.is_some() {
         eprintln!("c wrote {written} solutions");
     }
@@ -685,15 +748,15 @@ fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
         entrants: a.solvers,
         symmetry: a.symmetry,
         repeat: a.repeat as usize,
-        timeout: crate::bench::timeout(a.timeout)?,
-        threads: a.threads as usize,
+        timeout: a.timeout,
+        threads: a.threads,
     };
     writeln!(
         out,
         "c polycover {} bench: {} run(s) each, timeout {} s, symmetry {}, {} thread(s) per count",
         env!("CARGO_PKG_VERSION"),
         plan.repeat,
-        a.timeout,
+        a.timeout.as_secs_f64(),
         plan.symmetry.map_or("default", |m| m.as_str()),
         plan.threads
     )?;

@@ -16,7 +16,7 @@
 
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::error::Result;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
@@ -118,6 +118,15 @@ impl Engine {
     }
 }
 
+/// The instant `after` from now; `None` (no deadline) when that lies beyond what the
+/// clock can represent.
+pub fn deadline_after(after: Duration) -> Option<Instant> {
+    Instant::now().checked_add(after)
+}
+
+/// The most worker threads a run takes: more only costs memory and start-up time.
+pub const MAX_THREADS: usize = 1024;
+
 /// How a run runs.
 #[derive(Clone, Copy)]
 pub struct RunOptions<'a> {
@@ -161,6 +170,8 @@ pub struct Report {
     pub complete: bool,
     /// Ctrl-C stopped it.
     pub interrupted: bool,
+    /// The deadline stopped it.
+    pub timed_out: bool,
     pub seconds: f64,
     /// The engine's own statistics, one line: nodes, or cubes, solver calls, decisions.
     pub statistics: String,
@@ -363,6 +374,7 @@ impl Problem {
             solutions: stats.models,
             complete: stats.cubes_done == stats.cubes,
             interrupted: stats.interrupted,
+            timed_out: stats.stopped && !stats.interrupted,
             seconds: start.elapsed().as_secs_f64(),
             statistics: format!(
                 "solver calls {}, mrv decisions {}",
@@ -379,6 +391,7 @@ fn native_report(stats: solver::Stats, start: Instant) -> Report {
         solutions: stats.solutions,
         complete: !stats.stopped,
         interrupted: false,
+        timed_out: stats.timed_out,
         seconds: start.elapsed().as_secs_f64(),
         statistics: format!("nodes {}, raw solutions {}", stats.nodes, stats.found),
         parts_done: 0,

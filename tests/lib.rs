@@ -9,4 +9,5 @@ mod errors;
 mod exit_codes;
 mod external;
 mod geometry;
+mod reliability;
 mod sat;

@@ -24,7 +24,7 @@ mod table;
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{Engine, Problem, RunOptions};
+use crate::engine::{deadline_after, Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::sat::{Amo, Strategy};
@@ -276,7 +276,7 @@ fn engine_row(
         let (first, report) = problem.first(
             engine,
             &RunOptions {
-                deadline: Some(Instant::now() + plan.timeout),
+                deadline: deadline_after(plan.timeout),
                 ..RunOptions::default()
             },
         )?;
@@ -288,7 +288,7 @@ fn engine_row(
             engine,
             &RunOptions {
                 threads: plan.threads,
-                deadline: Some(Instant::now() + plan.timeout),
+                deadline: deadline_after(plan.timeout),
                 progress: None,
             },
         )?;
@@ -334,18 +334,6 @@ fn interrupted(yes: bool) -> Result<()> {
         return Err(Error::Interrupted("bench stopped".into()));
     }
     Ok(())
-}
-
-/// The plan's timeout, refused when it is not a usable number of seconds.
-pub fn timeout(seconds: f64) -> Result<Duration> {
-    if seconds > 0.0 {
-        if let Ok(d) = Duration::try_from_secs_f64(seconds) {
-            return Ok(d);
-        }
-    }
-    Err(Error::Usage(format!(
-        "--timeout must be a positive number of seconds, not {seconds}"
-    )))
 }
 
 #[cfg(test)]

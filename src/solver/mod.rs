@@ -56,6 +56,8 @@ pub struct Stats {
     pub nodes: u64,
     /// The deadline stopped the run (or the caller did), so `solutions` is a lower bound.
     pub stopped: bool,
+    /// The deadline, not the caller, stopped it.
+    pub timed_out: bool,
 }
 
 /// Called as subproblems finish, with (finished, total, distinct solutions so far).
@@ -122,6 +124,7 @@ pub fn count(
     let done = AtomicUsize::new(0);
     let so_far = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
+    let timed_out = AtomicBool::new(false);
     let total = Mutex::new(Stats::default());
     let check = reduction.needs_check();
     let work = |engine: &mut dyn Engine| {
@@ -132,7 +135,11 @@ pub fn count(
             let Some(prefix) = jobs.get(k) else { break };
             let before = local.solutions;
             let flow = engine.run(prefix, &mut |solution| {
-                if deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed) {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    timed_out.store(true, Ordering::Relaxed);
+                    return ControlFlow::Break(());
+                }
+                if stop.load(Ordering::Relaxed) {
                     return ControlFlow::Break(());
                 }
                 local.found += 1;
@@ -176,6 +183,7 @@ pub fn count(
     });
     let mut stats = total.into_inner().unwrap_or_else(|e| e.into_inner());
     stats.stopped = stop.into_inner();
+    stats.timed_out = timed_out.into_inner();
     stats
 }
 
@@ -191,8 +199,10 @@ pub fn for_each(
     let mut engine = build(reduction.matrix());
     let mut stats = Stats::default();
     let mut original = Vec::new();
+    let mut timed_out = false;
     let flow = engine.run(&[], &mut |solution| {
         if deadline.is_some_and(|d| Instant::now() >= d) {
+            timed_out = true;
             return ControlFlow::Break(());
         }
         stats.found += 1;
@@ -207,5 +217,6 @@ pub fn for_each(
     });
     stats.nodes = engine.nodes();
     stats.stopped = flow.is_break();
+    stats.timed_out = timed_out;
     stats
 }
