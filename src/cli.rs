@@ -16,6 +16,7 @@ use crate::engine::{
     deadline_after, Engine, Problem, Progress, Report, RunOptions, SatEngine, MAX_THREADS,
 };
 use crate::error::{Error, Result};
+use crate::output;
 use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::sat::dimacs::{self, Answer, Projection};
 use crate::sat::{Amo, Backend, Decide, Strategy};
@@ -76,13 +77,13 @@ struct GenerateArgs {
     solvable: bool,
     /// Output file, or `-` for standard output.
     #[arg(short, long, default_value = "-")]
-    output: String,
+    output: PathBuf,
 }
 
 #[derive(Args, Debug)]
 struct BenchArgs {
     /// Puzzle files or catalog names (default: soma).
-    puzzles: Vec<String>,
+    puzzles: Vec<PathBuf>,
     /// At-most-one encodings for the CNF engines: `all`, or a comma-separated list.
     #[arg(long, default_value = "product")]
     amo: String,
@@ -177,7 +178,7 @@ struct DimacsArgs {
     projection: Projection,
     /// Output file (`.gz` compresses), or `-` for standard output.
     #[arg(short, long)]
-    output: String,
+    output: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -203,8 +204,9 @@ struct CheckArgs {
 
 #[derive(Args, Debug)]
 struct PuzzleArg {
-    /// A puzzle file, or the name of a catalog puzzle (see `polycover list`).
-    puzzle: String,
+    /// A puzzle file, the name of a catalog puzzle (see `polycover list`), or `-` for
+    /// standard input.
+    puzzle: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -347,7 +349,13 @@ impl SearchArgs {
 fn header(out: &mut dyn Write, p: &Problem, engine: &Engine, strategy: Strategy) -> Result<()> {
     let c = &p.compiled;
     writeln!(out, "c polycover {}", env!("CARGO_PKG_VERSION"))?;
-    writeln!(out, "c puzzle {}", c.puzzle.name())?;
+    // Which file was read: a local file may share its name with a catalog entry.
+    writeln!(
+        out,
+        "c puzzle {} (from {})",
+        c.puzzle.name(),
+        c.puzzle.source()
+    )?;
     writeln!(
         out,
         "c matrix {} items, {} options; searching {} options",
@@ -517,51 +525,45 @@ fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
 fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     let p = a.search.load()?;
     let engine = a.search.engine();
-    let mut file;
-    let sink: &mut dyn Write = match &a.output {
-        Some(path) => {
-            file = io::BufWriter::new(std::fs::File::create(path).map_err(|e| Error::Write {
-                path: path.clone(),
-                source: e,
-            })?);
-            &mut file
-        }
-        None => out,
-    };
+    let target = a.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     let mut written = 0u64;
-    let mut failure = None;
-    let report = p.for_each_solution(&engine, &a.search.run_options(), &mut |solution| {
-        if a.limit == Some(0) {
-            return ControlFlow::Break(());
-        }
-        written += 1;
-        match write_solution(sink, a.format, p.puzzle(), solution, written) {
+    let mut report = None;
+    output::write(&target, out, &[&a.search.puzzle.puzzle], &mut |sink| {
+        let mut failure = None;
+        let r = p.for_each_solution(&engine, &a.search.run_options(), &mut |solution| {
+            if a.limit == Some(0) {
+                return ControlFlow::Break(());
+            }
+            // One write per record, so that a stop never cuts one in half.
+            let record = format_solution(a.format, p.puzzle(), solution, written + 1);
+            if let Err(e) = sink.write_all(record.as_bytes()) {
+                failure = Some(e);
+                return ControlFlow::Break(());
+            }
+            written += 1;
             // Stop at the N-th solution, not when the (N+1)-th turns up: that one may
             // take far longer to find (or not exist).
-            Ok(()) if a.limit.is_some_and(|l| written >= l) => ControlFlow::Break(()),
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                failure = Some(e);
+            if a.limit.is_some_and(|l| written >= l) {
                 ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
+        })?;
+        if let Some(e) = failure {
+            return Err(e.into());
         }
+        if r.interrupted {
+            eprintln!("c stopped by Ctrl-C: {written} solutions found");
+            return Err(Error::Interrupted(match &a.output {
+                Some(path) => format!("{} not written", path.display()),
+                None => format!("{written} solutions written"),
+            }));
+        }
+        report = Some(r);
+        Ok(())
     })?;
-    if let Some(e) = failure {
-        return Err(match &a.output {
-            Some(path) => Error::Write {
-                path: path.clone(),
-                source: e,
-            },
-            None => Error::Io(e),
-        });
-    }
-    interrupted(&report)?;
-    sink.flush()?;
-    if report.timed_out {
-        eprintln!(
-            "c stopped{}: {written} solutions written",
-            stopped_by(&report)
-        );
+    if report.is_some_and(|r| r.timed_out) {
+        eprintln!("c stopped by the timeout: {written} solutions written");
         return Ok(1);
     }
     if a.output.is_some() {
@@ -573,13 +575,19 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
 fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {
     let p = Problem::load(&a.puzzle.puzzle, a.symmetry)?;
     let formula = p.formula(a.amo);
-    dimacs::create(&a.output, out, &mut |w| {
-        dimacs::write(w, &p.compiled, &p.reduction, &formula, a.projection)
+    output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+        Ok(dimacs::write(
+            w,
+            &p.compiled,
+            &p.reduction,
+            &formula,
+            a.projection,
+        )?)
     })?;
-    if a.output != "-" {
+    if a.output.as_os_str() != "-" {
         eprintln!(
             "c wrote {}: {} variables ({} primary), {} clauses",
-            a.output,
+            a.output.display(),
             formula.num_vars,
             formula.num_primary,
             formula.num_clauses()
@@ -670,19 +678,11 @@ fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
     Ok(0)
 }
 
-fn write_solution(
-    w: &mut dyn Write,
-    format: Format,
-    puzzle: &Puzzle,
-    solution: &[u32],
-    index: u64,
-) -> io::Result<()> {
+/// One solution as a record: `solution N` and the text rendering, or one JSON line.
+fn format_solution(format: Format, puzzle: &Puzzle, solution: &[u32], index: u64) -> String {
     match format {
-        Format::Text => {
-            writeln!(w, "solution {index}")?;
-            writeln!(w, "{}", puzzle.text(solution))
-        }
-        Format::Jsonl => writeln!(w, "{}", puzzle.json(solution, index)),
+        Format::Text => format!("solution {index}\n{}\n", puzzle.text(solution)),
+        Format::Jsonl => format!("{}\n", puzzle.json(solution, index)),
     }
 }
 
@@ -738,12 +738,18 @@ fn parse_amos(spec: &str) -> Result<Vec<Amo>> {
 }
 
 fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
+    let puzzles = if a.puzzles.is_empty() {
+        vec![PathBuf::from("soma")]
+    } else {
+        a.puzzles.clone()
+    };
+    let inputs: Vec<&std::path::Path> = puzzles.iter().map(|p| p.as_path()).collect();
+    // Every output is checked before the first run, not after an hour of them.
+    for path in a.csv.iter().chain(a.svg.iter()) {
+        output::check_writable(path, &inputs)?;
+    }
     let plan = crate::bench::Plan {
-        puzzles: if a.puzzles.is_empty() {
-            vec!["soma".into()]
-        } else {
-            a.puzzles
-        },
+        puzzles: puzzles.clone(),
         amos: parse_amos(&a.amo)?,
         entrants: a.solvers,
         symmetry: a.symmetry,
@@ -773,17 +779,19 @@ fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
         return Err(e.into());
     }
     if let Some(path) = &a.csv {
-        let werr = |e: io::Error| Error::Write {
-            path: path.clone(),
-            source: e,
-        };
-        let mut f = io::BufWriter::new(std::fs::File::create(path).map_err(werr)?);
-        crate::bench::write_csv(&mut f, &rows).map_err(werr)?;
-        f.flush().map_err(werr)?;
+        output::write(path, out, &inputs, &mut |w| {
+            Ok(crate::bench::write_csv(w, &rows)?)
+        })?;
         writeln!(out, "c wrote {}", path.display())?;
     }
     if let Some(path) = &a.svg {
-        crate::bench::write_svg(path, &rows)?;
+        let svg = crate::bench::svg(&rows)?;
+        output::write(
+            path,
+            out,
+            &inputs,
+            &mut |w| Ok(w.write_all(svg.as_bytes())?),
+        )?;
         writeln!(out, "c wrote {}", path.display())?;
     }
     Ok(0)
@@ -795,6 +803,8 @@ fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<i32> {
             crate::puzzle::colored::generate(a.cubes, a.seed, a.solvable)?
         }
     };
-    crate::sat::dimacs::create(&a.output, out, &mut |w| w.write_all(text.as_bytes()))?;
+    output::write(&a.output, out, &[], &mut |w| {
+        Ok(w.write_all(text.as_bytes())?)
+    })?;
     Ok(0)
 }

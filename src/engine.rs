@@ -200,7 +200,7 @@ impl Problem {
 
     /// Loads (a file or a catalog name) and compiles, in the kind's default symmetry
     /// mode unless told.
-    pub fn load(spec: &str, mode: Option<SymmetryMode>) -> Result<Problem> {
+    pub fn load(spec: impl AsRef<std::path::Path>, mode: Option<SymmetryMode>) -> Result<Problem> {
         let puzzle = Puzzle::load(spec)?;
         let mode = mode.unwrap_or(puzzle.default_symmetry());
         Ok(Problem::new(puzzle.compile(mode)?))
@@ -390,7 +390,7 @@ fn native_report(stats: solver::Stats, start: Instant) -> Report {
     Report {
         solutions: stats.solutions,
         complete: !stats.stopped,
-        interrupted: false,
+        interrupted: stats.interrupted,
         timed_out: stats.timed_out,
         seconds: start.elapsed().as_secs_f64(),
         statistics: format!("nodes {}, raw solutions {}", stats.nodes, stats.found),

@@ -67,3 +67,207 @@ fn timeout_stops_count_solve_and_enumerate() {
     let out = polycover(&["solve", "soma", "--timeout", "10"]);
     assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
 }
+
+/// Sends SIGINT to a running child, after `after`.
+fn interrupt_after(child: &std::process::Child, after: std::time::Duration) {
+    std::thread::sleep(after);
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+fn spawn(args: &[&str]) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Ctrl-C at a random moment of `enumerate -o FILE`, 20 times: FILE is absent or holds
+/// only whole records (here: absent, since the run never finishes in time), nothing
+/// else is left in the directory, and the exit code is 130.
+#[test]
+fn ctrl_c_never_leaves_a_broken_output() {
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    for round in 0..20 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let after = std::time::Duration::from_millis(30 + state % 1200);
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("e.jsonl");
+        let child = spawn(&[
+            "enumerate",
+            "bedlam",
+            "--symmetry",
+            "none",
+            "--format",
+            "jsonl",
+            "-o",
+            file.to_str().unwrap(),
+        ]);
+        interrupt_after(&child, after);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(130),
+            "round {round} after {after:?}: {}",
+            stderr(&out)
+        );
+        if let Ok(text) = std::fs::read_to_string(&file) {
+            for line in text.lines() {
+                serde_json::from_str::<serde_json::Value>(line)
+                    .unwrap_or_else(|e| panic!("round {round}: a broken record: {e}"));
+            }
+        }
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|n| *n != "e.jsonl")
+            .collect();
+        assert!(left.is_empty(), "round {round}: left behind {left:?}");
+    }
+}
+
+/// The same for DIMACS (a large gzip) and for a streamed enumeration on standard output,
+/// whose records stay whole; and a native count reports its partial count.
+#[test]
+fn ctrl_c_stops_dimacs_enumerate_and_native_counts_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.cnf.gz");
+    let child = spawn(&[
+        "dimacs",
+        "bedlam",
+        "--amo",
+        "pairwise",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    interrupt_after(&child, std::time::Duration::from_millis(400));
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+
+    let child = spawn(&[
+        "enumerate",
+        "bedlam",
+        "--symmetry",
+        "none",
+        "--format",
+        "jsonl",
+    ]);
+    interrupt_after(&child, std::time::Duration::from_millis(700));
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.lines().count() > 0);
+    for line in text.lines() {
+        serde_json::from_str::<serde_json::Value>(line).expect("a whole record");
+    }
+
+    for solver in ["bits", "dlx"] {
+        let child = spawn(&["count", "bedlam", "--threads", "2", "--solver", solver]);
+        interrupt_after(&child, std::time::Duration::from_millis(700));
+        let out = child.wait_with_output().unwrap();
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(130), "{text}\n{}", stderr(&out));
+        assert!(text.contains("c stopped by Ctrl-C: "), "{text}");
+        assert_eq!(text.lines().last(), Some("s UNKNOWN"), "{text}");
+    }
+}
+
+/// An output that is an input (by identity: a link or `./` counts) is refused, and the
+/// input stays as it was.
+#[test]
+fn an_output_is_never_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dir.path().join("p.toml");
+    std::fs::write(&puzzle, DOMINOES).unwrap();
+    let link = dir.path().join("link.toml");
+    std::os::unix::fs::symlink(&puzzle, &link).unwrap();
+    let p = puzzle.to_str().unwrap();
+    let dotted = format!("{}/./p.toml", dir.path().display());
+    for args in [
+        vec!["enumerate", p, "-o", &dotted],
+        vec!["dimacs", p, "-o", p],
+        vec!["dimacs", link.to_str().unwrap(), "-o", p],
+        vec!["bench", p, "--csv", p, "--solvers", "dlx"],
+        vec!["bench", p, "--svg", &dotted, "--solvers", "dlx"],
+    ] {
+        let out = polycover(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("refusing"), "{}", stderr(&out));
+        assert_eq!(std::fs::read_to_string(&puzzle).unwrap(), DOMINOES);
+    }
+}
+
+/// `bench` reads every puzzle and checks every output before the first run.
+#[test]
+fn bench_checks_its_inputs_first() {
+    let out = polycover(&["bench", "soma", "nosuch", "--solvers", "dlx"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !stdout(&out).contains("Soma cube"),
+        "soma ran: {}",
+        stdout(&out)
+    );
+    let out = polycover(&["bench", "soma", "--csv", "/nonexistent/a.csv"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        !stdout(&out).contains("Soma cube"),
+        "soma ran: {}",
+        stdout(&out)
+    );
+    assert!(stderr(&out).contains("/nonexistent"), "{}", stderr(&out));
+}
+
+/// A directory never hides a catalog name; a file does, and the header says which.
+#[test]
+fn local_names_and_the_catalog() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("soma")).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let out = run(&["count", "soma"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("c puzzle Soma cube (from catalog:soma.toml)"));
+    std::fs::write(dir.path().join("bedlam"), DOMINOES).unwrap();
+    let out = run(&["count", "bedlam", "--symmetry", "none"]);
+    assert!(
+        stdout(&out).contains("c puzzle dominoes (from bedlam)"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(stdout(&out).lines().last(), Some("s mc 32"));
+}
+
+/// `-` reads the puzzle from standard input.
+#[test]
+fn a_puzzle_from_standard_input() {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+        .args(["count", "-", "--symmetry", "none"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(DOMINOES.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("(from <stdin>)"));
+    assert_eq!(stdout(&out).lines().last(), Some("s mc 32"));
+}

@@ -154,8 +154,14 @@ pub(super) fn row(
         amo.name()
     ));
     let path_str = path.display().to_string();
-    dimacs::create(&path_str, &mut io::sink(), &mut |w| {
-        dimacs::write(w, &p.compiled, &p.reduction, &formula, Projection::Show)
+    crate::output::write(&path, &mut io::sink(), &[], &mut |w| {
+        Ok(dimacs::write(
+            w,
+            &p.compiled,
+            &p.reduction,
+            &formula,
+            Projection::Show,
+        )?)
     })?;
     let (mut times, mut peak) = (Vec::new(), None::<f64>);
     for _ in 0..plan.repeat.max(1) {

@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::sat::{Amo, Strategy};
 
-pub use chart::write_svg;
+pub use chart::svg;
 pub use external::Program;
 pub use table::{csv_line, table_line, write_csv, CSV_HEADER};
 
@@ -72,7 +72,7 @@ impl Entrant {
 /// What to measure.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    pub puzzles: Vec<String>,
+    pub puzzles: Vec<std::path::PathBuf>,
     pub amos: Vec<Amo>,
     pub entrants: Vec<Entrant>,
     /// `None`: each puzzle kind's default.
@@ -181,8 +181,13 @@ impl Row {
 /// Runs the plan; `log` gets a line as each row finishes.
 pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
-    for name in &plan.puzzles {
-        let puzzle = Puzzle::load(name)?;
+    // Every puzzle is read before the first run: a bad name fails at once.
+    let puzzles = plan
+        .puzzles
+        .iter()
+        .map(Puzzle::load)
+        .collect::<Result<Vec<_>>>()?;
+    for puzzle in puzzles {
         let label = puzzle.name().to_string();
         let mode = plan.symmetry.unwrap_or(puzzle.default_symmetry());
         let dlx = engine_row(&label, &Engine::Dlx, &puzzle, mode, plan)?;

@@ -247,23 +247,45 @@ impl Puzzle {
         Ok(Puzzle(parse(source, text)?))
     }
 
-    /// Loads a puzzle from a file path, or from the catalog by name (`bedlam`).
-    pub fn load(spec: &str) -> Result<Puzzle> {
-        let path = Path::new(spec);
-        if path.exists() {
+    /// Loads a puzzle: `-` reads standard input; an existing file is read; otherwise a
+    /// catalog name (`bedlam`). A directory never hides a catalog name. A file that
+    /// shares its name with a catalog entry wins, and its source (the path) says so.
+    pub fn load(spec: impl AsRef<Path>) -> Result<Puzzle> {
+        let path = spec.as_ref();
+        if path.as_os_str() == "-" {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|e| {
+                Error::Read {
+                    path: path.to_path_buf(),
+                    source: e,
+                }
+            })?;
+            return Puzzle::from_bytes("<stdin>", bytes);
+        }
+        if path.is_file() {
             return Puzzle::read_file(path);
         }
-        if let Some(entry) = catalog::find(spec) {
-            return Puzzle::parse(&format!("{}.toml", entry.name), entry.text);
+        let name = path.to_str();
+        if let Some(entry) = name.and_then(catalog::find) {
+            return Puzzle::parse(&format!("catalog:{}.toml", entry.name), entry.text);
         }
-        if spec.ends_with(".toml") || spec.contains('/') || spec.contains('\\') {
+        if path.exists() {
+            return Err(Error::Read {
+                path: path.to_path_buf(),
+                source: std::io::Error::other("a directory (or device), not a puzzle file"),
+            });
+        }
+        let looks_like_a_path =
+            name.is_none_or(|n| n.ends_with(".toml") || n.contains('/') || n.contains('\\'));
+        if looks_like_a_path {
             return Err(Error::Read {
                 path: path.to_path_buf(),
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
             });
         }
         Err(Error::Usage(format!(
-            "no puzzle file or catalog entry named \"{spec}\" (see `polycover list`)"
+            "no puzzle file or catalog entry named \"{}\" (see `polycover list`)",
+            path.display()
         )))
     }
 
@@ -272,12 +294,16 @@ impl Puzzle {
             path: path.to_path_buf(),
             source: e,
         })?;
-        let source = path.display().to_string();
+        Puzzle::from_bytes(&path.display().to_string(), bytes)
+    }
+
+    /// Parses a file's bytes; `source` names it in messages.
+    fn from_bytes(source: &str, bytes: Vec<u8>) -> Result<Puzzle> {
         let text = String::from_utf8(bytes).map_err(|e| {
             let at = e.utf8_error().valid_up_to();
             let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
             Error::puzzle(format!("{source}:{line}"), "the file is not UTF-8 text")
         })?;
-        Puzzle::parse(&source, &text)
+        Puzzle::parse(source, &text)
     }
 }

@@ -100,31 +100,6 @@ fn write_var_list(w: &mut dyn Write, prefix: &str, n: u32) -> io::Result<()> {
     Ok(())
 }
 
-/// Writes to `path` (`-` for standard output), gzip-compressed when it ends in `.gz`.
-pub fn create(
-    path: &str,
-    stdout: &mut dyn Write,
-    body: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
-) -> Result<()> {
-    let werr = |e: io::Error| Error::Write {
-        path: path.into(),
-        source: e,
-    };
-    if path == "-" {
-        return body(stdout).map_err(Error::Io);
-    }
-    let file = std::fs::File::create(path).map_err(werr)?;
-    let mut buffered = io::BufWriter::new(file);
-    if path.ends_with(".gz") {
-        let mut gz = flate2::write::GzEncoder::new(&mut buffered, flate2::Compression::default());
-        body(&mut gz).map_err(werr)?;
-        gz.finish().map_err(werr)?;
-    } else {
-        body(&mut buffered).map_err(werr)?;
-    }
-    buffered.flush().map_err(werr)
-}
-
 /// Opens a file for reading, decompressing gzip when its first two bytes are the gzip
 /// magic number (1f 8b).
 pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {

@@ -12,7 +12,7 @@
 
 use std::ops::ControlFlow;
 
-use super::engine::{Branch, Engine, Visit};
+use super::engine::{should_stop, Branch, Engine, Visit};
 
 /// The per-engine half of the search. A `Key` is the engine's handle for an option (its
 /// mask, or its piece and mask); option numbers are looked up only for reported solutions.
@@ -83,6 +83,9 @@ impl<K> Default for Path<K> {
 
 fn search<L: Levels>(l: &mut L, d: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
     l.path().nodes += 1;
+    if should_stop(l.path().nodes) {
+        return ControlFlow::Break(());
+    }
     let item = match l.choose(d) {
         Branch::Solution => {
             let mut solution = std::mem::take(&mut l.path().solution);

@@ -295,6 +295,9 @@ impl Dlx {
 
     fn search(&mut self, visit: &mut Visit<'_>) -> ControlFlow<()> {
         self.nodes += 1;
+        if super::engine::should_stop(self.nodes) {
+            return ControlFlow::Break(());
+        }
         let h = match self.choose() {
             Branch::Solution => return visit(&self.chosen),
             Branch::Dead => return ControlFlow::Continue(()),

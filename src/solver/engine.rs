@@ -33,3 +33,11 @@ pub trait Engine: Send {
     /// Which engine this is and how it runs, for the `c solver` line.
     fn describe(&self) -> String;
 }
+
+/// Whether a search that has visited `nodes` nodes should stop now: Ctrl-C was pressed
+/// while the run listens for it. Polled every 4096 nodes, a few microseconds apart, so
+/// that a search between solutions still stops at once and the check costs nothing.
+#[inline]
+pub(super) fn should_stop(nodes: u64) -> bool {
+    nodes % 4096 == 0 && crate::interrupt::requested()
+}

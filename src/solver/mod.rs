@@ -58,6 +58,8 @@ pub struct Stats {
     pub stopped: bool,
     /// The deadline, not the caller, stopped it.
     pub timed_out: bool,
+    /// Ctrl-C stopped it.
+    pub interrupted: bool,
 }
 
 /// Called as subproblems finish, with (finished, total, distinct solutions so far).
@@ -116,6 +118,7 @@ pub fn count(
     deadline: Option<Instant>,
     progress: Option<Progress<'_>>,
 ) -> Stats {
+    let _listening = crate::interrupt::Listening::start();
     let matrix = reduction.matrix();
     let mut root = build(matrix);
     // About 48 subproblems per thread keep the load even.
@@ -184,6 +187,7 @@ pub fn count(
     let mut stats = total.into_inner().unwrap_or_else(|e| e.into_inner());
     stats.stopped = stop.into_inner();
     stats.timed_out = timed_out.into_inner();
+    stats.interrupted = stats.stopped && crate::interrupt::requested();
     stats
 }
 
@@ -196,6 +200,7 @@ pub fn for_each(
     deadline: Option<Instant>,
     f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
 ) -> Stats {
+    let _listening = crate::interrupt::Listening::start();
     let mut engine = build(reduction.matrix());
     let mut stats = Stats::default();
     let mut original = Vec::new();
@@ -218,5 +223,6 @@ pub fn for_each(
     stats.nodes = engine.nodes();
     stats.stopped = flow.is_break();
     stats.timed_out = timed_out;
+    stats.interrupted = stats.stopped && crate::interrupt::requested();
     stats
 }
