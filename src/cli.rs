@@ -119,17 +119,17 @@ struct BenchArgs {
 
 #[derive(Args, Debug, Clone)]
 struct SatArgs {
-    /// At-most-one encoding for the CNF.
-    #[arg(long, value_enum, default_value = "product")]
-    amo: Amo,
+    /// At-most-one encoding for the CNF (with --solver sat). Default: product.
+    #[arg(long, value_enum)]
+    amo: Option<Amo>,
     /// Embedded SAT solver (with --solver sat). Default: cadical (varisat in builds
     /// without default features).
     #[arg(long, value_enum)]
     backend: Option<Backend>,
     /// Who picks CaDiCaL's decisions: `mrv`, a placement of the most constrained cell or
-    /// piece, or `solver`, CaDiCaL's own heuristics.
-    #[arg(long, value_enum, default_value = "mrv")]
-    decide: Decide,
+    /// piece, or `solver`, CaDiCaL's own heuristics. Default: mrv.
+    #[arg(long, value_enum)]
+    decide: Option<Decide>,
     /// How the SAT solver enumerates (with --solver sat). Default: `plain` for `solve`
     /// (the first model comes fastest without cubes), `cubes` otherwise.
     #[arg(long, value_enum)]
@@ -152,15 +152,42 @@ fn parse_sat_option(s: &str) -> std::result::Result<(String, i32), String> {
 }
 
 impl SatArgs {
-    fn engine(&self) -> SatEngine {
-        SatEngine {
-            backend: self.backend.unwrap_or(Backend::default_for_build()),
-            amo: self.amo,
-            decide: self.decide,
+    /// The SAT engine these options describe, refusing options that would be ignored.
+    fn engine(&self) -> Result<SatEngine> {
+        let backend = self.backend.unwrap_or(Backend::default_for_build());
+        if backend != Backend::Cadical {
+            let cadical_only = [
+                ("--decide", self.decide.is_some()),
+                ("--sat-option", !self.sat_options.is_empty()),
+            ];
+            if let Some((flag, _)) = cadical_only.iter().find(|(_, given)| *given) {
+                return Err(Error::Usage(format!(
+                    "{flag} applies to the cadical backend only, not {}",
+                    backend.name()
+                )));
+            }
+        }
+        Ok(SatEngine {
+            backend,
+            amo: self.amo.unwrap_or(Amo::Product),
+            decide: self.decide.unwrap_or(Decide::Mrv),
             strategy: self.strategy,
             cadical_options: self.sat_options.clone(),
             paranoid: false,
-        }
+        })
+    }
+
+    /// The first SAT option given, for the message when the solver is not SAT.
+    fn first_given(&self) -> Option<&'static str> {
+        [
+            ("--amo", self.amo.is_some()),
+            ("--backend", self.backend.is_some()),
+            ("--decide", self.decide.is_some()),
+            ("--strategy", self.strategy.is_some()),
+            ("--sat-option", !self.sat_options.is_empty()),
+        ]
+        .into_iter()
+        .find_map(|(flag, given)| given.then_some(flag))
     }
 }
 
@@ -335,11 +362,17 @@ impl SearchArgs {
         }
     }
 
-    /// The `--solver` engine; `sat` takes the SAT options.
-    fn engine(&self) -> Engine {
+    /// The `--solver` engine; `sat` takes the SAT options, which no other engine does.
+    fn engine(&self) -> Result<Engine> {
         match Engine::from_name(&self.solver) {
-            Some(Engine::Sat(_)) => Engine::Sat(self.sat.engine()),
-            Some(native) => native,
+            Some(Engine::Sat(_)) => Ok(Engine::Sat(self.sat.engine()?)),
+            Some(native) => match self.sat.first_given() {
+                Some(flag) => Err(Error::Usage(format!(
+                    "{flag} applies to --solver sat only, not --solver {}",
+                    self.solver
+                ))),
+                None => Ok(native),
+            },
             None => unreachable!("clap accepts only Engine::SOLVER_NAMES"),
         }
     }
@@ -419,8 +452,9 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 }
 
 fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
+    // The options first: a wrong one fails before any work.
+    let engine = a.search.engine()?;
     let p = a.search.load()?;
-    let engine = a.search.engine();
     let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
     header(out, &p, &engine, Strategy::Cubes)?;
     let bar = progress_bar();
@@ -499,8 +533,9 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
 }
 
 fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
+    // The options first: a wrong one fails before any work.
+    let engine = a.search.engine()?;
     let p = a.search.load()?;
-    let engine = a.search.engine();
     header(out, &p, &engine, Strategy::Plain)?;
     let (first, report) = p.first(&engine, &a.search.run_options())?;
     interrupted(&report)?;
@@ -523,8 +558,9 @@ fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
 }
 
 fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
+    // The options first: a wrong one fails before any work.
+    let engine = a.search.engine()?;
     let p = a.search.load()?;
-    let engine = a.search.engine();
     let target = a.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     let mut written = 0u64;
     let mut report = None;

@@ -271,3 +271,73 @@ fn a_puzzle_from_standard_input() {
     assert!(stdout(&out).contains("(from <stdin>)"));
     assert_eq!(stdout(&out).lines().last(), Some("s mc 32"));
 }
+
+/// Options that the chosen engine would ignore are errors, and so are `[expect]` counts
+/// in modes the puzzle's kind does not have.
+#[test]
+fn wrong_options_and_keys_are_refused() {
+    for (args, says) in [
+        (
+            &["count", "soma", "--solver", "bits", "--amo", "ladder"][..],
+            "--amo applies to --solver sat only",
+        ),
+        (
+            &["count", "soma", "--strategy", "plain"],
+            "--strategy applies to --solver sat only",
+        ),
+        (
+            &["solve", "soma", "--solver", "dlx", "--backend", "cadical"],
+            "--backend applies to --solver sat only",
+        ),
+        (
+            &[
+                "count",
+                "soma",
+                "--solver",
+                "sat",
+                "--backend",
+                "varisat",
+                "--decide",
+                "solver",
+            ],
+            "--decide applies to the cadical backend only",
+        ),
+        (
+            &[
+                "count",
+                "soma",
+                "--solver",
+                "sat",
+                "--backend",
+                "varisat",
+                "--sat-option",
+                "chrono=1",
+            ],
+            "--sat-option applies to the cadical backend only",
+        ),
+    ] {
+        let out = polycover(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{args:?} ran: {}", stdout(&out));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cubes = dir.path().join("cubes.toml");
+    std::fs::write(
+        &cubes,
+        "kind = \"colored-cubes\"\ncubes = [\"AEDDEA\", \"BBCBDC\", \"ADBDCA\", \"BDABAE\", \"EEEBCD\"]\n\n[expect]\nstack = 1\nrotations = 3\n",
+    )
+    .unwrap();
+    let out = polycover(&["count", cubes.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cubes.toml:6: [expect] rotations"),
+        "{}",
+        stderr(&out)
+    );
+    let polycube = dir.path().join("p.toml");
+    std::fs::write(&polycube, format!("{DOMINOES}\n[expect]\nstack = 3\n")).unwrap();
+    let out = polycover(&["count", polycube.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("[expect] stack"), "{}", stderr(&out));
+}

@@ -244,7 +244,34 @@ impl Puzzle {
                 ),
             ));
         };
-        Ok(Puzzle(parse(source, text)?))
+        let puzzle = Puzzle(parse(source, text)?);
+        puzzle.check_expect(source, text)?;
+        Ok(puzzle)
+    }
+
+    /// `[expect]` may only give counts in modes the kind accepts: a `stack` count in a
+    /// polycube file is a mistake, not a figure to ignore.
+    fn check_expect(&self, source: &str, text: &str) -> Result<()> {
+        let modes = self.symmetry_modes();
+        for mode in [
+            SymmetryMode::None,
+            SymmetryMode::Rotations,
+            SymmetryMode::Reflections,
+            SymmetryMode::Stack,
+        ] {
+            if self.expect().get(mode).is_some() && !modes.contains(&mode) {
+                let names: Vec<&str> = modes.iter().map(|m| m.as_str()).collect();
+                return Err(Error::puzzle(
+                    toml_util::key_line(source, text, "expect", mode.as_str()),
+                    format!(
+                        "[expect] {}: this kind of puzzle has no such count (its modes: {})",
+                        mode.as_str(),
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Loads a puzzle: `-` reads standard input; an existing file is read; otherwise a

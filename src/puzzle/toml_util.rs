@@ -28,3 +28,19 @@ pub fn error(source: &str, text: &str, e: &toml::de::Error) -> Error {
     let message = e.message().trim().replace('\n', " ");
     Error::puzzle(location(source, text, e.span()), message)
 }
+
+/// `file:line` of `key = ...` inside the `[table]` section, or just `file` when it cannot
+/// be found by a plain scan (an inline table, say).
+pub fn key_line(source: &str, text: &str, table: &str, key: &str) -> String {
+    let header = format!("[{table}]");
+    let mut inside = false;
+    for (k, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            inside = t == header;
+        } else if inside && t.split('=').next().is_some_and(|name| name.trim() == key) {
+            return format!("{source}:{}", k + 1);
+        }
+    }
+    source.to_string()
+}
