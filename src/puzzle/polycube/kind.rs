@@ -5,8 +5,17 @@
 //! rows are y (least first, top of the page) and columns are x; a cell shows the name of
 //! the piece covering it, and `.` marks a cell of the bounding box outside the target.
 //!
-//! JSON lines: one object per solution, `{"index": n, "placements": [{"piece", "label",
-//! "orientation", "cells"}...], "layers": [[row, ...], ...]}`.
+//! JSON lines: one object per solution, `{"index": n, "placements": [{"piece", "copy",
+//! "label", "orientation", "cells"}...], "layers": [[row, ...], ...]}`, one placement per
+//! copy of a piece (`copy` counts from 1).
+//!
+//! Copies of one piece look alike, so in text each copy gets its own symbol (the first
+//! keeps the piece's name, the others take letters and digits no piece uses) and a
+//! `copies  D: Dab` legend line follows the layers.
+//!
+//! A sparse target (one that fills less than an eighth of its bounding box) prints as a
+//! cell list, `x,y,z piece` per line, and its JSON `layers` is `null`: the output grows
+//! with the cells, not with the box.
 //!
 //! The DIMACS variable map names a placement as `PIECE oORIENTATION x,y,z ...`.
 
@@ -22,9 +31,68 @@ use crate::matrix::{Item, Matrix};
 use crate::puzzle::{About, Kind, Summary, SymmetryMode, VariableMap};
 use crate::symmetry::{Group, Symmetry};
 
-/// The layers of a solution, one `Vec` of rows per z.
-fn layers(p: &Polycube, solution: &[u32]) -> Vec<Vec<String>> {
+/// Whether the target fills so little of its bounding box that drawing the box would
+/// cost more than listing the cells: then solutions print as a cell list, and their JSON
+/// has no layers.
+fn is_sparse(p: &Polycube) -> bool {
+    let lo = min_corner(&p.target).unwrap();
+    let hi = max_corner(&p.target).unwrap();
+    let volume: u64 = (0..3).map(|k| (hi[k] - lo[k] + 1) as u64).product();
+    volume > 64 && volume > 8 * p.target.len() as u64
+}
+
+/// A sparse target's solution, or one with more copies than spare symbols: one line per
+/// cell, `x,y,z piece`, with `#n` for the n-th copy of a piece that has several.
+fn cell_list(p: &Polycube, solution: &[u32]) -> String {
+    let mut out = String::from("cell  piece\n");
+    for (c, (piece, copy)) in p.target.iter().zip(p.fill(solution)) {
+        let piece_ = &p.pieces[piece as usize];
+        let copy = if piece_.count > 1 {
+            format!("#{}", copy + 1)
+        } else {
+            String::new()
+        };
+        out += &format!("{},{},{}  {}{copy}\n", c[0], c[1], c[2], piece_.name);
+    }
+    out
+}
+
+/// One symbol per placed piece, so that copies of a piece can be told apart: the first
+/// copy keeps the piece's name, the others take letters and digits no piece uses. With
+/// the legend (`D: D e f` per piece with copies), or `None` when the spare symbols run
+/// out.
+fn symbols(p: &Polycube, solution: &[u32]) -> Option<(Vec<char>, Option<String>)> {
     let fill = p.fill(solution);
+    let names: Vec<char> = p.pieces.iter().map(|q| q.name).collect();
+    let mut spare = ('A'..='Z')
+        .chain('a'..='z')
+        .chain('0'..='9')
+        .filter(|c| !names.contains(c));
+    let mut symbol_of: HashMap<(u32, u32), char> = HashMap::new();
+    let mut legend = Vec::new();
+    for (k, piece) in p.pieces.iter().enumerate() {
+        let mut these = vec![piece.name];
+        symbol_of.insert((k as u32, 0), piece.name);
+        for copy in 1..piece.count {
+            let c = spare.next()?;
+            symbol_of.insert((k as u32, copy), c);
+            these.push(c);
+        }
+        if piece.count > 1 {
+            legend.push(format!(
+                "{}: {}",
+                piece.name,
+                these.iter().collect::<String>()
+            ));
+        }
+    }
+    let cells = fill.iter().map(|k| symbol_of[k]).collect();
+    let legend = (!legend.is_empty()).then(|| format!("copies  {}", legend.join("; ")));
+    Some((cells, legend))
+}
+
+/// The layers of a solution, one `Vec` of rows per z.
+fn layers(p: &Polycube, fill: &[char]) -> Vec<Vec<String>> {
     let lo = min_corner(&p.target).unwrap();
     let hi = max_corner(&p.target).unwrap();
     let at: HashMap<_, _> = p
@@ -180,7 +248,13 @@ impl Kind for Polycube {
 
     /// A header of layer names, then the layers side by side.
     fn text(&self, solution: &[u32]) -> String {
-        let layers = layers(self, solution);
+        let symbols = (!is_sparse(self))
+            .then(|| symbols(self, solution))
+            .flatten();
+        let Some((fill, legend)) = symbols else {
+            return cell_list(self, solution);
+        };
+        let layers = layers(self, &fill);
         let lo = min_corner(&self.target).unwrap();
         let width = layers[0][0].chars().count();
         let names: Vec<String> = (0..layers.len())
@@ -203,24 +277,33 @@ impl Kind for Polycube {
         for y in 0..layers[0].len() {
             out += &row(layers.iter().map(|l| l[y].as_str()).collect());
         }
+        if let Some(legend) = legend {
+            out += &legend;
+            out.push('\n');
+        }
         out
     }
 
     fn json(&self, solution: &[u32], index: u64) -> serde_json::Value {
-        let placements: Vec<_> = solution
-            .iter()
-            .map(|&o| {
-                let placement = &self.placements[o as usize];
+        let placements: Vec<_> = self
+            .copies(solution)
+            .into_iter()
+            .map(|(placement, copy)| {
                 let piece = &self.pieces[placement.piece as usize];
                 json!({
                     "piece": piece.name.to_string(),
+                    "copy": copy + 1,
                     "label": piece.label,
                     "orientation": placement.orientation,
                     "cells": placement.cells.iter().map(|&c| self.target[c as usize]).collect::<Vec<_>>(),
                 })
             })
             .collect();
-        json!({ "index": index, "placements": placements, "layers": layers(self, solution) })
+        let symbols = (!is_sparse(self))
+            .then(|| symbols(self, solution))
+            .flatten();
+        let layers = symbols.map(|(fill, _)| layers(self, &fill));
+        json!({ "index": index, "placements": placements, "layers": layers })
     }
 
     fn info(&self, out: &mut dyn Write) -> Result<()> {

@@ -21,7 +21,7 @@ use toml::Spanned;
 use super::toml_util::{line, location};
 use super::Expect;
 use crate::error::{Error, Result};
-use crate::geometry::{max_corner, min_corner, Cell, Isometry, Shape};
+use crate::geometry::{min_corner, Cell, Isometry, Shape};
 
 /// Coordinates beyond this are a mistake, not a puzzle.
 pub const MAX_COORDINATE: i64 = 1024;
@@ -390,24 +390,28 @@ impl Polycube {
     /// The placements of piece `k`: (orientation, sorted target cell indices).
     pub fn placements_of(&self, k: usize) -> Vec<(u32, Vec<u32>)> {
         let index = self.cell_index();
-        let lo = min_corner(&self.target).unwrap();
-        let hi = max_corner(&self.target).unwrap();
         let mut out = Vec::new();
         for (o, shape) in self.orientations[k].iter().enumerate() {
-            let extent = max_corner(shape.cells()).unwrap();
-            for dx in lo[0]..=hi[0] - extent[0] {
-                for dy in lo[1]..=hi[1] - extent[1] {
-                    for dz in lo[2]..=hi[2] - extent[2] {
-                        let cells: Option<Vec<u32>> = shape
-                            .cells()
-                            .iter()
-                            .map(|c| index.get(&[c[0] + dx, c[1] + dy, c[2] + dz]).copied())
-                            .collect();
-                        if let Some(mut cells) = cells {
-                            cells.sort_unstable();
-                            out.push((o as u32, cells));
-                        }
-                    }
+            // A placement puts the shape's first cell on some target cell: trying those
+            // costs the number of cells, not the bounding box's volume (a sparse target
+            // far apart has a huge box). Sorted, the translations come in the order a
+            // scan of the box would give, so option numbers do not depend on this.
+            let anchor = shape.cells()[0];
+            let mut shifts: Vec<[i32; 3]> = self
+                .target
+                .iter()
+                .map(|t| [t[0] - anchor[0], t[1] - anchor[1], t[2] - anchor[2]])
+                .collect();
+            shifts.sort_unstable();
+            for d in shifts {
+                let cells: Option<Vec<u32>> = shape
+                    .cells()
+                    .iter()
+                    .map(|c| index.get(&[c[0] + d[0], c[1] + d[1], c[2] + d[2]]).copied())
+                    .collect();
+                if let Some(mut cells) = cells {
+                    cells.sort_unstable();
+                    out.push((o as u32, cells));
                 }
             }
         }
@@ -472,13 +476,32 @@ impl Polycube {
         out
     }
 
-    /// The piece name in each target cell, for a solution given as placements.
-    pub fn fill(&self, solution: &[u32]) -> Vec<char> {
-        let mut fill = vec!['?'; self.target.len()];
-        for &o in solution {
-            let p = &self.placements[o as usize];
+    /// The placements of a solution with their copy numbers (0 for the first copy of a
+    /// piece), copies numbered by their least cell so that the numbering depends only on
+    /// the solution; in piece order.
+    pub fn copies(&self, solution: &[u32]) -> Vec<(&Placement, u32)> {
+        let mut placed: Vec<&Placement> = solution
+            .iter()
+            .map(|&o| &self.placements[o as usize])
+            .collect();
+        placed.sort_by_key(|p| (p.piece, p.cells[0]));
+        let mut out: Vec<(&Placement, u32)> = Vec::with_capacity(placed.len());
+        for p in placed {
+            let copy = match out.last() {
+                Some((q, n)) if q.piece == p.piece => n + 1,
+                _ => 0,
+            };
+            out.push((p, copy));
+        }
+        out
+    }
+
+    /// What covers each target cell: (piece, copy), as [`Polycube::copies`] numbers them.
+    pub fn fill(&self, solution: &[u32]) -> Vec<(u32, u32)> {
+        let mut fill = vec![(u32::MAX, 0); self.target.len()];
+        for (p, copy) in self.copies(solution) {
             for &c in &p.cells {
-                fill[c as usize] = self.pieces[p.piece as usize].name;
+                fill[c as usize] = (p.piece, copy);
             }
         }
         fill
