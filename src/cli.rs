@@ -415,6 +415,11 @@ fn header(out: &mut dyn Write, p: &Problem, engine: &Engine, strategy: Strategy)
     Ok(())
 }
 
+/// `, peak memory N MiB` where the system says (Linux), else nothing.
+fn peak_memory() -> String {
+    crate::memory::peak_mib(None).map_or(String::new(), |m| format!(", peak memory {m:.1} MiB"))
+}
+
 /// Why a run that did not finish stopped, for its `c stopped...` line.
 fn stopped_by(report: &Report) -> &'static str {
     if report.interrupted {
@@ -488,8 +493,10 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
     };
     writeln!(
         out,
-        "c threads {threads}, time {:.3} s, {parts}{}",
-        report.seconds, report.statistics
+        "c threads {threads}, time {:.3} s, {parts}{}{}",
+        report.seconds,
+        report.statistics,
+        peak_memory()
     )?;
     if !report.complete {
         // A partial count is no answer: `c` lines and `s UNKNOWN`, never `s mc`.
@@ -539,6 +546,13 @@ fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
     header(out, &p, &engine, Strategy::Plain)?;
     let (first, report) = p.first(&engine, &a.search.run_options())?;
     interrupted(&report)?;
+    writeln!(
+        out,
+        "c time {:.3} s, {}{}",
+        report.seconds,
+        report.statistics,
+        peak_memory()
+    )?;
     match first {
         None if report.timed_out => {
             writeln!(out, "c stopped{} before a solution", stopped_by(&report))?;

@@ -31,6 +31,7 @@ pub mod error;
 pub mod geometry;
 pub mod interrupt;
 pub mod matrix;
+pub(crate) mod memory;
 pub mod output;
 pub mod puzzle;
 pub mod sat;

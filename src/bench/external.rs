@@ -10,9 +10,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{memory, CnfSize, Plan, Row, Spread};
+use super::{CnfSize, Plan, Row, Spread};
 use crate::engine::Problem;
 use crate::error::Result;
+use crate::memory;
 use crate::sat::dimacs::{self, Answer, Projection};
 use crate::sat::Amo;
 

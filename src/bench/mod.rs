@@ -1,7 +1,7 @@
 //! The benchmark harness behind `polycover bench`: every requested engine on every
 //! requested puzzle, each row measured against the DLX in the same process.
 //!
-//! One file per job: this one plans and runs the rows; `memory` reads peak memory;
+//! One file per job: this one plans and runs the rows (`crate::memory` reads peak memory);
 //! `external` runs the programs on PATH; `table` writes the text and CSV lines;
 //! `chart` draws the SVG.
 //!
@@ -19,13 +19,13 @@
 
 mod chart;
 mod external;
-mod memory;
 mod table;
 
 use std::time::{Duration, Instant};
 
 use crate::engine::{deadline_after, Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
+use crate::memory;
 use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::sat::{Amo, Strategy};
 

@@ -25,19 +25,44 @@
 use super::compact::{keep_disjoint, Kernel};
 use super::descent::{Levels, Path};
 use super::dlx::Dlx;
-use super::engine::{Branch, Engine};
+use super::engine::{Branch, Engine, Visit};
 use super::mask::{has, set, uncoverable, Counts, Mask};
 use super::segments::{partition, Segmented};
 use crate::matrix::Matrix;
 
 /// The bitset engine sized for the matrix: pieces as list segments when every piece has
 /// one copy and the cells fit in two words, otherwise plain masks of the narrowest width
-/// that holds every item. Matrices with more than 4096 items, or with two options that
-/// cover the same items, get the DLX.
+/// that holds every item. The DLX takes over for matrices with more than 4096 items, with
+/// two options that cover the same items, or whose copied lists could outgrow
+/// [`LIST_BUDGET`] (a long search over wide masks: 1,800 dominoes in a 60x60 box would
+/// want gigabytes, where the DLX needs megabytes).
 pub fn build(matrix: &Matrix) -> Box<dyn Engine> {
-    let segmented: Option<Box<dyn Engine>> = match partition(matrix) {
-        Some(cells) if cells <= 64 => Segmented::<1>::new(matrix, cells).map(|e| Box::new(e) as _),
-        Some(cells) if cells <= 128 => Segmented::<2>::new(matrix, cells).map(|e| Box::new(e) as _),
+    let fallback = |why: String| -> Box<dyn Engine> {
+        Box::new(Fallback {
+            dlx: Dlx::new(matrix),
+            why,
+        })
+    };
+    let too_big = |words: usize| {
+        let bytes = list_bytes(matrix, words);
+        (bytes > LIST_BUDGET).then(|| {
+            format!(
+                "the bitset lists could take {} MiB",
+                bytes.div_ceil(1 << 20)
+            )
+        })
+    };
+    let segmented = match partition(matrix) {
+        Some(cells) if cells <= 128 => {
+            let words = cells.div_ceil(64);
+            if let Some(why) = too_big(words) {
+                return fallback(why);
+            }
+            match words {
+                1 => Segmented::<1>::new(matrix, cells).map(|e| Box::new(e) as Box<dyn Engine>),
+                _ => Segmented::<2>::new(matrix, cells).map(|e| Box::new(e) as Box<dyn Engine>),
+            }
+        }
         _ => None,
     };
     if let Some(engine) = segmented {
@@ -46,16 +71,79 @@ pub fn build(matrix: &Matrix) -> Box<dyn Engine> {
     fn boxed<const W: usize>(matrix: &Matrix) -> Option<Box<dyn Engine>> {
         Search::<W>::new(matrix).map(|e| Box::new(e) as _)
     }
-    match matrix.num_items().div_ceil(64) {
-        0..=1 => boxed::<1>(matrix),
-        2 => boxed::<2>(matrix),
-        3..=4 => boxed::<4>(matrix),
-        5..=8 => boxed::<8>(matrix),
-        9..=16 => boxed::<16>(matrix),
-        17..=64 => boxed::<64>(matrix),
-        _ => None,
+    let words = matrix.num_items().div_ceil(64);
+    if words > 64 {
+        return fallback(format!("{} items are more than 4096", matrix.num_items()));
     }
-    .unwrap_or_else(|| Box::new(Dlx::new(matrix)))
+    let width = match words {
+        0..=1 => 1,
+        2 => 2,
+        3..=4 => 4,
+        5..=8 => 8,
+        9..=16 => 16,
+        _ => 64,
+    };
+    if let Some(why) = too_big(width) {
+        return fallback(why);
+    }
+    match width {
+        1 => boxed::<1>(matrix),
+        2 => boxed::<2>(matrix),
+        4 => boxed::<4>(matrix),
+        8 => boxed::<8>(matrix),
+        16 => boxed::<16>(matrix),
+        _ => boxed::<64>(matrix),
+    }
+    .unwrap_or_else(|| fallback("two options cover the same items".into()))
+}
+
+/// The most memory the bitset engine's per-level lists may take.
+pub const LIST_BUDGET: u64 = 256 << 20;
+
+/// An upper bound on the bytes of the per-level lists: as many levels as a solution can
+/// have options (unit items over the fewest unit items an option covers), each with at
+/// most every option as a mask of `words` words.
+fn list_bytes(matrix: &Matrix, words: usize) -> u64 {
+    let units = (0..matrix.num_items() as u32)
+        .filter(|&i| matrix.is_unit(i))
+        .count() as u64;
+    let fewest = (0..matrix.num_options() as u32)
+        .map(|o| {
+            matrix
+                .option_items(o)
+                .iter()
+                .filter(|&&i| matrix.is_unit(i))
+                .count() as u64
+        })
+        .min()
+        .unwrap_or(1)
+        .max(1);
+    let levels = units / fewest + 1;
+    levels * matrix.num_options() as u64 * words as u64 * 8
+}
+
+/// The DLX standing in for the bitset engine, saying why.
+struct Fallback {
+    dlx: Dlx,
+    why: String,
+}
+
+impl Engine for Fallback {
+    fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
+        self.dlx.branch(prefix)
+    }
+
+    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> std::ops::ControlFlow<()> {
+        self.dlx.run(prefix, visit)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.dlx.nodes()
+    }
+
+    fn describe(&self) -> String {
+        format!("bits: the dlx instead ({})", self.why)
+    }
 }
 
 /// A viable option, as its item mask: the lists are read front to back with nothing

@@ -1,4 +1,5 @@
-//! Peak resident memory, read from `/proc` (Linux; elsewhere every reading is `None`).
+//! Peak resident memory, read from `/proc` (Linux; elsewhere every reading is `None`):
+//! for `bench` rows and the `c ... peak memory` lines of the commands.
 //!
 //! Invariant: [`reset_peak`] is called before a measurement, so that [`peak_mib`] of this
 //! process covers that measurement only, not what earlier rows left behind.
