@@ -432,3 +432,110 @@ fn the_default_engine_stays_small_on_a_long_search() {
         assert!(peak < 100.0, "peak {peak} MiB");
     }
 }
+
+/// File names are paths, not text: a name that is not UTF-8 works for reading a puzzle
+/// and for every output.
+#[test]
+#[cfg(unix)]
+fn file_names_need_not_be_utf8() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dir.path().join(OsStr::from_bytes(b"p\xff.toml"));
+    std::fs::write(&puzzle, DOMINOES).unwrap();
+    let cnf = dir.path().join(OsStr::from_bytes(b"out\xfe.cnf"));
+    let run = |args: &[&OsStr]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[OsStr::new("count"), puzzle.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = run(&[
+        OsStr::new("dimacs"),
+        puzzle.as_os_str(),
+        OsStr::new("-o"),
+        cnf.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&cnf).unwrap().contains("p cnf "));
+    let out = run(&[
+        OsStr::new("enumerate"),
+        puzzle.as_os_str(),
+        OsStr::new("-o"),
+        cnf.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// `solve` says what it is doing before the search ends (the header is flushed first).
+#[test]
+fn solve_prints_its_header_before_the_answer() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+        .args([
+            "solve",
+            "bedlam",
+            "--solver",
+            "sat",
+            "--backend",
+            "varisat",
+            "--amo",
+            "pairwise",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut header = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let done = line.starts_with("c cnf ");
+        header.push(line);
+        if done {
+            break;
+        }
+    }
+    let still_running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        header.iter().any(|l| l.starts_with("c solver sat")),
+        "{header:?}"
+    );
+    assert!(still_running, "the search had already ended: {header:?}");
+}
+
+/// The progress a count reports names its parts: subproblems for the native engines,
+/// cubes for SAT.
+#[test]
+fn progress_names_its_parts() {
+    use polycover::{Engine, Problem, RunOptions, SatEngine};
+    use std::sync::Mutex;
+    let p = Problem::load("soma", None).unwrap();
+    for (engine, unit) in [
+        (Engine::Bits, "subproblems"),
+        (Engine::Dlx, "subproblems"),
+        (Engine::Sat(SatEngine::default()), "cubes"),
+    ] {
+        let seen = Mutex::new(Vec::new());
+        let progress = |q: &polycover::engine::Progress| seen.lock().unwrap().push(q.unit);
+        let r = p
+            .count(
+                &engine,
+                &RunOptions {
+                    progress: Some(&progress),
+                    ..RunOptions::default()
+                },
+            )
+            .unwrap();
+        assert_eq!(r.solutions, 480);
+        let seen = seen.into_inner().unwrap();
+        assert!(
+            !seen.is_empty() && seen.iter().all(|u| *u == unit),
+            "{engine:?}: {seen:?}"
+        );
+    }
+}
