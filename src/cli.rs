@@ -17,7 +17,7 @@ use crate::engine::{
 };
 use crate::error::{Error, Result};
 use crate::output;
-use crate::puzzle::{Puzzle, SymmetryMode};
+use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 use crate::sat::dimacs::{self, Answer, Projection};
 use crate::sat::{Amo, Backend, Decide, Strategy};
 use crate::solver;
@@ -650,27 +650,80 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
     let puzzle = Puzzle::load(&a.puzzle.puzzle)?;
     // The variable map is the same in every mode: variable `o + 1` is option `o`.
     let c = puzzle.compile(SymmetryMode::None)?;
-    match dimacs::read_answer(&a.model)? {
-        Answer::Satisfiable(lits) => {
-            let solution = dimacs::decode_model(&c.matrix, &lits, &a.model.display().to_string())?;
-            writeln!(
-                out,
-                "c the model is a valid solution of {}",
-                c.puzzle.name()
-            )?;
-            writeln!(out, "s SATISFIABLE")?;
-            write!(out, "{}", c.puzzle.text(&solution))?;
-            Ok(10)
-        }
-        Answer::Unsatisfiable => {
-            writeln!(out, "s UNSATISFIABLE")?;
-            Ok(20)
-        }
-        Answer::Unknown => {
-            writeln!(out, "s UNKNOWN")?;
-            Ok(0)
+    let answers = dimacs::read_answers(&a.model)?;
+    let location = a.model.display().to_string();
+    let mut solutions = Vec::new();
+    for (k, answer) in answers.iter().enumerate() {
+        if let Answer::Satisfiable(lits) = answer {
+            let at = if answers.len() > 1 {
+                format!("{location} (answer {})", k + 1)
+            } else {
+                location.clone()
+            };
+            check_model_size(&puzzle, &c, lits, &at)?;
+            solutions.push(dimacs::decode_model(&c.matrix, lits, &at)?);
         }
     }
+    if let [solution] = &solutions[..] {
+        writeln!(out, "c the model is a valid solution of {}", puzzle.name())?;
+        writeln!(out, "s SATISFIABLE")?;
+        write!(out, "{}", puzzle.text(solution))?;
+        return Ok(10);
+    }
+    if !solutions.is_empty() {
+        for (k, solution) in solutions.iter().enumerate() {
+            write!(out, "solution {}\n{}\n", k + 1, puzzle.text(solution))?;
+        }
+        writeln!(
+            out,
+            "c {} models, each a valid solution of {}",
+            solutions.len(),
+            puzzle.name()
+        )?;
+        writeln!(out, "s SATISFIABLE")?;
+        return Ok(10);
+    }
+    if answers.contains(&Answer::Unsatisfiable) {
+        writeln!(out, "s UNSATISFIABLE")?;
+        return Ok(20);
+    }
+    writeln!(out, "s UNKNOWN")?;
+    Ok(0)
+}
+
+/// A model with more variables than the puzzle's primary ones must have exactly as many
+/// as one of its CNFs (some encoding, some symmetry mode): otherwise it answers another
+/// formula, which is the thing to say, before any complaint about its cover.
+fn check_model_size(puzzle: &Puzzle, c: &Compiled, lits: &[i64], at: &str) -> Result<()> {
+    let primary = c.matrix.num_options() as u64;
+    let most = lits.iter().map(|l| l.unsigned_abs()).max().unwrap_or(0);
+    if most <= primary {
+        return Ok(());
+    }
+    let mut sizes = Vec::new();
+    for &mode in puzzle.symmetry_modes() {
+        let p = Problem::new(puzzle.compile(mode)?);
+        for amo in Amo::ALL {
+            let vars = p.formula(amo).num_vars as u64;
+            if vars == most {
+                return Ok(());
+            }
+            sizes.push(vars);
+        }
+    }
+    sizes.sort_unstable();
+    sizes.dedup();
+    Err(Error::Model {
+        location: at.to_string(),
+        reason: format!(
+            "the model has {most} variables, but the DIMACS of {} has {primary} primary \
+             variables and {} to {} in all (by encoding and symmetry mode): \
+             it is a model of another formula (another puzzle?)",
+            puzzle.name(),
+            sizes[0],
+            sizes[sizes.len() - 1]
+        ),
+    })
 }
 
 fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {

@@ -539,3 +539,49 @@ fn progress_names_its_parts() {
         );
     }
 }
+
+/// `decode` reads every model of a file (CryptoMiniSat's `--maxsol` output), checks and
+/// prints each, and says how many; a model of another puzzle is called that first.
+#[test]
+fn decode_reads_many_models_and_names_a_foreign_one() {
+    use polycover::{Engine, Problem, RunOptions, SymmetryMode};
+    use std::ops::ControlFlow;
+    let dir = tempfile::tempdir().unwrap();
+    let soma = Problem::load("soma", Some(SymmetryMode::None)).unwrap();
+    let n = soma.compiled.matrix.num_options();
+    let mut text = String::new();
+    soma.for_each_solution(&Engine::Dlx, &RunOptions::default(), &mut |s| {
+        text += &format!("s SATISFIABLE\nv {} 0\n", model_literals(n, s));
+        if text.matches("s SAT").count() == 3 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    text += "s UNSATISFIABLE\n";
+    let path = dir.path().join("maxsol.txt");
+    std::fs::write(&path, &text).unwrap();
+    let out = polycover(&["decode", "soma", "--model", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    let shown = stdout(&out);
+    assert!(
+        shown.contains("c 3 models, each a valid solution of Soma cube"),
+        "{shown}"
+    );
+    assert_eq!(shown.matches("solution ").count(), 3 + 1, "{shown}");
+
+    let bedlam = Problem::load("bedlam", None).unwrap();
+    let (first, _) = bedlam.first(&Engine::Bits, &RunOptions::default()).unwrap();
+    let lits = model_literals(bedlam.compiled.matrix.num_options(), &first.unwrap());
+    let path = dir.path().join("bedlam.txt");
+    std::fs::write(&path, format!("s SATISFIABLE\nv {lits} 0\n")).unwrap();
+    let out = polycover(&["decode", "soma", "--model", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("the model has 4188 variables")
+            && stderr(&out).contains("a model of another formula"),
+        "{}",
+        stderr(&out)
+    );
+}

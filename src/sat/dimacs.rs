@@ -127,7 +127,8 @@ pub enum Answer {
 }
 
 /// Reads SAT-competition output: `c` lines are ignored, one `s` line, `v` lines with
-/// literals, the last ending in 0.
+/// literals, the last ending in 0. More than one answer is an error (see
+/// [`read_answers`]).
 pub fn read_answer(path: &Path) -> Result<Answer> {
     parse_answer(open(path)?, &path.display().to_string())
 }
@@ -135,14 +136,31 @@ pub fn read_answer(path: &Path) -> Result<Answer> {
 /// [`read_answer`] on a solver's output already in hand; `name` says where it came from
 /// in messages.
 pub fn parse_answer(reader: impl BufRead, name: &str) -> Result<Answer> {
+    let mut answers = parse_answers(reader, name)?;
+    if answers.len() > 1 {
+        return Err(Error::Model {
+            location: name.to_string(),
+            reason: format!("{} answers where one was expected", answers.len()),
+        });
+    }
+    Ok(answers.remove(0))
+}
+
+/// Every answer in a file: each `s` line starts one, and the `v` lines after it are its
+/// model (CryptoMiniSat's `--maxsol` prints many). At least one answer, or an error.
+pub fn read_answers(path: &Path) -> Result<Vec<Answer>> {
+    parse_answers(open(path)?, &path.display().to_string())
+}
+
+/// [`read_answers`] on output already in hand.
+pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
     let name = name.to_string();
     let at = |line: usize, reason: String| Error::Model {
         location: format!("{name}:{line}"),
         reason,
     };
-    let mut status: Option<String> = None;
-    let mut lits = Vec::new();
-    let mut ended = false;
+    // (status, line of the `s` line, literals, ended by 0)
+    let mut open: Vec<(String, usize, Vec<i64>, bool)> = Vec::new();
     for (k, line) in reader.lines().enumerate() {
         let line_no = k + 1;
         let line = line.map_err(|e| match e.kind() {
@@ -160,12 +178,12 @@ pub fn parse_answer(reader: impl BufRead, name: &str) -> Result<Answer> {
             continue;
         }
         if let Some(s) = line.strip_prefix("s ") {
-            if status.is_some() {
-                return Err(at(line_no, "a second `s` line".into()));
-            }
-            status = Some(s.trim().to_string());
+            open.push((s.trim().to_string(), line_no, Vec::new(), false));
         } else if let Some(v) = line.strip_prefix('v') {
-            if ended {
+            let Some((_, _, lits, ended)) = open.last_mut() else {
+                return Err(at(line_no, "a `v` line before any `s` line".into()));
+            };
+            if *ended {
                 return Err(at(line_no, "`v` line after the terminating 0".into()));
             }
             for token in v.split_whitespace() {
@@ -173,8 +191,8 @@ pub fn parse_answer(reader: impl BufRead, name: &str) -> Result<Answer> {
                     .parse()
                     .map_err(|_| at(line_no, format!("`{token}` is not a literal (an integer)")))?;
                 if lit == 0 {
-                    ended = true;
-                } else if ended {
+                    *ended = true;
+                } else if *ended {
                     return Err(at(line_no, "literal after the terminating 0".into()));
                 } else {
                     lits.push(lit);
@@ -188,27 +206,27 @@ pub fn parse_answer(reader: impl BufRead, name: &str) -> Result<Answer> {
             ));
         }
     }
-    match status.as_deref() {
-        Some("SATISFIABLE") => {
-            if !ended {
-                return Err(Error::Model {
-                    location: name,
-                    reason: "the model does not end with 0 (truncated output?)".into(),
-                });
-            }
-            Ok(Answer::Satisfiable(lits))
-        }
-        Some("UNSATISFIABLE") => Ok(Answer::Unsatisfiable),
-        Some("UNKNOWN") => Ok(Answer::Unknown),
-        Some(other) => Err(Error::Model {
-            location: name,
-            reason: format!("unknown status `s {other}`"),
-        }),
-        None => Err(Error::Model {
+    if open.is_empty() {
+        return Err(Error::Model {
             location: name,
             reason: "no `s` line: not SAT-competition output".into(),
-        }),
+        });
     }
+    open.into_iter()
+        .map(|(status, line, lits, ended)| match status.as_str() {
+            "SATISFIABLE" if !ended => Err(Error::Model {
+                location: format!("{name}:{line}"),
+                reason: "the model does not end with 0 (truncated output?)".into(),
+            }),
+            "SATISFIABLE" => Ok(Answer::Satisfiable(lits)),
+            "UNSATISFIABLE" => Ok(Answer::Unsatisfiable),
+            "UNKNOWN" => Ok(Answer::Unknown),
+            other => Err(Error::Model {
+                location: format!("{name}:{line}"),
+                reason: format!("unknown status `s {other}`"),
+            }),
+        })
+        .collect()
 }
 
 /// The count in a model counter's output: the model-counting competition's `s mc N`, or
