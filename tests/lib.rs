@@ -9,5 +9,6 @@ mod errors;
 mod exit_codes;
 mod external;
 mod geometry;
+mod properties;
 mod reliability;
 mod sat;
