@@ -40,6 +40,7 @@ pub mod symmetry;
 
 pub use engine::{Engine, Problem, Report, RunOptions, SatEngine};
 pub use error::{Error, Result};
+pub use memory::ExitOnOutOfMemory;
 pub use matrix::{Item, Matrix};
 pub use puzzle::{Compiled, Puzzle, SymmetryMode};
 pub use symmetry::{Group, Reduction, Symmetry};

@@ -1,8 +1,14 @@
-//! Peak resident memory, read from `/proc` (Linux; elsewhere every reading is `None`):
-//! for `bench` rows and the `c ... peak memory` lines of the commands.
+//! Memory: the peak resident memory, read from `/proc` (Linux; elsewhere every reading is
+//! `None`), for `bench` rows and the `c ... peak memory` lines of the commands; and the
+//! allocator the binary installs, which turns an allocation failure into exit code 1
+//! with a message instead of Rust's default abort (SIGABRT, exit 134).
 //!
-//! Invariant: [`reset_peak`] is called before a measurement, so that [`peak_mib`] of this
-//! process covers that measurement only, not what earlier rows left behind.
+//! Invariants: [`reset_peak`] is called before a measurement, so that [`peak_mib`] of
+//! this process covers that measurement only, not what earlier rows left behind. The
+//! allocator's failure path allocates nothing and runs no destructors or exit handlers:
+//! it writes a fixed message with `write(2)` and leaves with `_exit`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
 
 /// Resets the process's peak-memory mark (`/proc/self/clear_refs`). The allocator first
 /// hands freed memory back, or the mark would start at what earlier rows left.
@@ -25,4 +31,66 @@ pub fn peak_mib(pid: Option<u32>) -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024.0)
+}
+
+/// The system allocator, except that a failed allocation ends the process with exit
+/// code 1 ("a failure while running") and a message on standard error, instead of an
+/// abort. The binary installs it; a library user keeps the allocator of their choice.
+///
+/// Why: under `ulimit -v` or a container limit a large puzzle can exhaust memory, and an
+/// abort looks like a crash (exit 134, maybe a core dump) to a shell script or scheduler.
+/// Outputs are still all or nothing: the temporary `.partial` file is left behind, never
+/// the target.
+pub struct ExitOnOutOfMemory;
+
+/// What the failure path prints. Fixed text: formatting the size could allocate.
+const OUT_OF_MEMORY: &[u8] = b"polycover: error: out of memory (an allocation failed); \
+try --solver dlx, fewer --threads, or a machine with more memory\n";
+
+fn out_of_memory() -> ! {
+    #[cfg(unix)]
+    // Safety: write(2) and _exit(2) are async-signal-safe and take plain buffers; nothing
+    // here allocates, and _exit never returns.
+    unsafe {
+        libc::write(2, OUT_OF_MEMORY.as_ptr().cast(), OUT_OF_MEMORY.len());
+        libc::_exit(1)
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::Write;
+        let _ = std::io::stderr().write_all(OUT_OF_MEMORY);
+        std::process::exit(1)
+    }
+}
+
+// Safety: every call is forwarded to `System` unchanged; only a null result, which
+// `GlobalAlloc` callers would pass to `handle_alloc_error`, is replaced by an exit.
+unsafe impl GlobalAlloc for ExitOnOutOfMemory {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if p.is_null() {
+            out_of_memory()
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if p.is_null() {
+            out_of_memory()
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if p.is_null() {
+            out_of_memory()
+        }
+        p
+    }
 }

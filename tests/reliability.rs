@@ -433,6 +433,45 @@ fn the_default_engine_stays_small_on_a_long_search() {
     }
 }
 
+/// Under a memory limit: the 60x60 dominoes still solve (they aborted under 2 GB), and a
+/// job too large for the limit ends with exit 1 and a message, not an abort (exit 134),
+/// and leaves no output behind.
+#[test]
+#[cfg(target_os = "linux")]
+fn running_out_of_memory_is_an_error_not_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let limited = |kib: u32, args: &[&str]| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            // The default abort path can hang in the allocator: a time limit makes
+            // that a failure rather than a stuck test.
+            .arg(format!("ulimit -v {kib} && exec timeout 120 \"$0\" \"$@\""))
+            .arg(env!("CARGO_BIN_EXE_polycover"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let d60 = dir.path().join("d60.toml");
+    std::fs::write(
+        &d60,
+        "name = \"dominoes 60x60\"\nbox = [60, 60, 1]\n[[piece]]\nname = \"d\"\n\
+         cells = [[0,0,0], [1,0,0]]\ncount = 1800\n",
+    )
+    .unwrap();
+    let out = limited(2_000_000, &["solve", d60.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+
+    // Bedlam's pairwise CNF needs about 300 MB.
+    let cnf = dir.path().join("big.cnf");
+    let out = limited(
+        150_000,
+        &["dimacs", "bedlam", "--amo", "pairwise", "-o", cnf.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("out of memory"), "{}", stderr(&out));
+    assert!(!cnf.exists());
+}
+
 /// File names are paths, not text: a name that is not UTF-8 works for reading a puzzle
 /// and for every output.
 #[test]

@@ -73,6 +73,8 @@ impl Amo {
             Amo::Bimander => am1::Bimander::<4, am1::Pairwise>::from(lits).encode(cnf, vars),
             Amo::Product => am1::TwoProduct::<am1::Pairwise>::from(lits).encode(cnf, vars),
         };
-        result.expect("a Cnf collects clauses until memory runs out");
+        // rustsat reports only a failed reservation here. The binary never sees it (its
+        // allocator exits first, see `memory.rs`); a library user gets a clear panic.
+        result.expect("out of memory while encoding an at-most-one constraint");
     }
 }

@@ -89,7 +89,7 @@ pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
             let mut totalizer: Totalizer = lits.into_iter().collect();
             totalizer
                 .encode_both(k..=k, &mut cnf, &mut vars)
-                .expect("memory");
+                .expect("out of memory while encoding a totalizer");
             for unit in totalizer.enforce_eq(k).expect("encoded for k") {
                 cnf.add_clause(Clause::from([unit]));
             }
