@@ -17,10 +17,13 @@ use crate::engine::{
 };
 use crate::error::{Error, Result};
 use crate::output;
+use crate::parts::PartSpec;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 use crate::sat::dimacs::{self, Answer, Projection};
 use crate::sat::{Amo, Backend, Decide, Strategy};
 use crate::solver;
+
+mod parts;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -55,6 +58,39 @@ enum Command {
     Bench(BenchArgs),
     /// Write a random puzzle file.
     Generate(GenerateArgs),
+    /// Add up the `c part` lines of `count --part` or `enumerate --part` runs (refusing a
+    /// missing, duplicated or foreign part); join enumerations' files with `-o`.
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// Files holding the parts' `c part` lines (their standard output, plain or gzip).
+    #[arg(required = true)]
+    results: Vec<PathBuf>,
+    /// Enumerations: join the parts' solution files into this file, in part order,
+    /// numbered anew.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+/// Splitting a run into parts, and resuming it.
+#[derive(Args, Debug, Clone)]
+struct PartArgs {
+    /// Run part K of N only: the search is cut into subproblems near the root, dealt
+    /// round-robin into N parts. Ends with a `c part` line for `merge`.
+    #[arg(long, value_name = "K/N")]
+    part: Option<PartSpec>,
+    /// Record each finished subproblem in FILE; when FILE exists, continue the run it
+    /// records (run the same command again after Ctrl-C, a kill or a crash).
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+}
+
+impl PartArgs {
+    fn given(&self) -> bool {
+        self.part.is_some() || self.checkpoint.is_some()
+    }
 }
 
 /// Puzzle kinds `generate` can write.
@@ -206,6 +242,10 @@ struct DimacsArgs {
     /// Output file (`.gz` compresses), or `-` for standard output.
     #[arg(short, long)]
     output: PathBuf,
+    /// Only part K of N (as `count --part`): the part's subproblems become clauses, so
+    /// that any solver or model counter can do one part.
+    #[arg(long, value_name = "K/N")]
+    part: Option<PartSpec>,
 }
 
 #[derive(Args, Debug)]
@@ -284,6 +324,8 @@ struct CountArgs {
     /// Worker threads, 1 to 1024 (default: the number of cores).
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
+    #[command(flatten)]
+    parts: PartArgs,
 }
 
 #[derive(Args, Debug)]
@@ -310,6 +352,8 @@ struct EnumerateArgs {
     output: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    #[command(flatten)]
+    parts: PartArgs,
 }
 
 /// Parses the arguments and runs; returns the exit code.
@@ -342,6 +386,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<i32> {
         Command::Check(a) => check(a, out),
         Command::Bench(a) => bench(a, out),
         Command::Generate(a) => generate(a, out),
+        Command::Merge(a) => parts::merge(a, out),
     }
 }
 
@@ -461,6 +506,9 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
     let engine = a.search.engine()?;
     let p = a.search.load()?;
     let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
+    if a.parts.given() {
+        return parts::count(&a, &p, &engine, threads, out);
+    }
     header(out, &p, &engine, Strategy::Cubes)?;
     let bar = progress_bar();
     let progress = |q: &Progress| {
@@ -518,21 +566,25 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
             1
         });
     }
+    whole_count(out, &p, report.solutions)
+}
+
+/// The end of a whole count: the `[expect]` verdict and `s mc N`.
+fn whole_count(out: &mut dyn Write, p: &Problem, solutions: u64) -> Result<i32> {
     let expected = p.puzzle().expect().get(p.compiled.mode);
     if let Some(expected) = expected {
-        let verdict = if expected == report.solutions {
+        let verdict = if expected == solutions {
             "matches"
         } else {
             "DIFFERS"
         };
         writeln!(out, "c expected {expected} ({verdict})")?;
     }
-    writeln!(out, "s mc {}", report.solutions)?;
+    writeln!(out, "s mc {solutions}")?;
     match expected {
-        Some(e) if e != report.solutions => Err(Error::Failed(format!(
-            "{}: counted {} solutions, but the puzzle file's [expect] says {e} ({})",
+        Some(e) if e != solutions => Err(Error::Failed(format!(
+            "{}: counted {solutions} solutions, but the puzzle file's [expect] says {e} ({})",
             p.puzzle().name(),
-            report.solutions,
             p.compiled.mode.as_str()
         ))),
         _ => Ok(0),
@@ -574,6 +626,9 @@ fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
 fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     // The options first: a wrong one fails before any work.
     let engine = a.search.engine()?;
+    if a.parts.given() {
+        return parts::enumerate(&a, &engine, out);
+    }
     let p = a.search.load()?;
     let target = a.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     let mut written = 0u64;
@@ -624,14 +679,34 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
 
 fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {
     let p = Problem::load(&a.puzzle.puzzle, a.symmetry)?;
-    let formula = p.formula(a.amo);
+    let mut formula = p.formula(a.amo);
+    let mut notes = Vec::new();
+    if let Some(spec) = a.part {
+        let split = p.split(spec.n);
+        let mine = split.part(spec.k);
+        let prefixes: Vec<&[u32]> = mine.iter().map(|&j| split.prefix(j)).collect();
+        formula = std::sync::Arc::new(formula.restricted_to(&prefixes));
+        notes.push(format!(
+            "part {spec}: {} of {} subproblems, fingerprint {}",
+            mine.len(),
+            split.len(),
+            split.fingerprint()
+        ));
+        notes.push(
+            "the part's subproblems are clauses at the end (units for one subproblem, \
+             else one selector variable per subproblem, after the others): \
+             the parts' model counts add up to the whole count"
+                .into(),
+        );
+    }
     output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-        Ok(dimacs::write(
+        Ok(dimacs::write_with_notes(
             w,
             &p.compiled,
             &p.reduction,
             &formula,
             a.projection,
+            &notes,
         )?)
     })?;
     if a.output.as_os_str() != "-" {

@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::Result;
+use crate::parts::{Split, Step};
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 pub use crate::sat::SatEngine;
 use crate::sat::{self, Amo, Backend, Decide, Formula, SatOptions, Strategy};
@@ -181,6 +182,15 @@ pub struct Report {
     pub parts: u64,
 }
 
+/// Some subproblems of a split, to run instead of the whole search: a part, or what a
+/// checkpoint has left of one.
+#[derive(Clone, Copy)]
+pub struct Scope<'a> {
+    pub split: &'a Split,
+    /// Indices of the split's subproblems, in the order to run them.
+    pub subproblems: &'a [usize],
+}
+
 /// A compiled puzzle, its symmetry reduction, and its CNF per encoding once asked for.
 pub struct Problem {
     pub compiled: Compiled,
@@ -285,11 +295,135 @@ impl Problem {
                 let stats = solver::count(
                     &self.reduction,
                     build,
+                    None,
                     opts.threads,
                     opts.deadline,
                     progress,
+                    None,
                 );
                 Ok(native_report(stats, start))
+            }
+        }
+    }
+
+    /// The split of this problem's search into `parts` parts.
+    pub fn split(&self, parts: usize) -> Split {
+        Split::new(
+            &self.compiled.matrix,
+            &self.reduction,
+            self.compiled.mode.as_str(),
+            parts,
+        )
+    }
+
+    /// Counts the distinct solutions in the subproblems of `scope` only; `finished` is
+    /// called (on any thread) with each subproblem's index in the split and its count as
+    /// it ends. Subproblems that a stop cut short are not reported.
+    pub fn count_in(
+        &self,
+        engine: &Engine,
+        opts: &RunOptions,
+        scope: Scope,
+        finished: &(dyn Fn(usize, u64) + Sync),
+    ) -> Result<Report> {
+        match engine {
+            Engine::Sat(_) => {
+                let mut f = |step: Step| {
+                    if let Step::Finished {
+                        subproblem,
+                        solutions,
+                    } = step
+                    {
+                        finished(subproblem, solutions);
+                    }
+                    ControlFlow::Continue(())
+                };
+                self.for_each_in(engine, opts, scope, &mut f)
+            }
+            native => {
+                let start = Instant::now();
+                let build = native.native().expect("a native engine");
+                let jobs: Vec<Vec<u32>> = scope
+                    .subproblems
+                    .iter()
+                    .map(|&j| solver::reduced_prefix(&self.reduction, scope.split.prefix(j)))
+                    .collect();
+                let progress = opts.progress.map(|p| {
+                    move |done: usize, total: usize, solutions: u64| {
+                        p(&Progress {
+                            unit: "subproblems",
+                            parts_done: done,
+                            parts: total,
+                            solutions,
+                            elapsed: start.elapsed().as_secs_f64(),
+                        })
+                    }
+                });
+                let progress = progress.as_ref().map(|p| p as solver::Progress<'_>);
+                let done = |k: usize, n: u64| finished(scope.subproblems[k], n);
+                let stats = solver::count(
+                    &self.reduction,
+                    build,
+                    Some(&jobs),
+                    opts.threads,
+                    opts.deadline,
+                    progress,
+                    Some(&done),
+                );
+                let mut report = native_report(stats, start);
+                report.parts = jobs.len() as u64;
+                Ok(report)
+            }
+        }
+    }
+
+    /// Calls `f` with each distinct solution in the subproblems of `scope`, and with the
+    /// end of each subproblem ([`Step::Finished`], with its index in the split), in the
+    /// order of `scope` (SAT: in that order when on one thread).
+    pub fn for_each_in(
+        &self,
+        engine: &Engine,
+        opts: &RunOptions,
+        scope: Scope,
+        f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
+    ) -> Result<Report> {
+        let start = Instant::now();
+        let mut to_split = |step: Step| match step {
+            Step::Finished {
+                subproblem,
+                solutions,
+            } => f(Step::Finished {
+                subproblem: scope.subproblems[subproblem],
+                solutions,
+            }),
+            solution => f(solution),
+        };
+        match engine {
+            Engine::Sat(s) => {
+                let cubes: Vec<Vec<u32>> = scope
+                    .subproblems
+                    .iter()
+                    .map(|&j| scope.split.prefix(j).to_vec())
+                    .collect();
+                self.run_sat_steps(s, opts, Strategy::Cubes, Some(&cubes), &mut to_split)
+            }
+            native => {
+                let build = native.native().expect("a native engine");
+                let jobs: Vec<Vec<u32>> = scope
+                    .subproblems
+                    .iter()
+                    .map(|&j| solver::reduced_prefix(&self.reduction, scope.split.prefix(j)))
+                    .collect();
+                let stats = solver::for_each_in(
+                    &self.reduction,
+                    build,
+                    &jobs,
+                    opts.deadline,
+                    &mut to_split,
+                );
+                let mut report = native_report(stats, start);
+                report.parts = jobs.len() as u64;
+                Ok(report)
             }
         }
     }
@@ -343,12 +477,27 @@ impl Problem {
         strategy: Strategy,
         f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Result<Report> {
+        self.run_sat_steps(s, opts, strategy, None, &mut |step| match step {
+            Step::Solution(solution) => f(solution),
+            Step::Finished { .. } => ControlFlow::Continue(()),
+        })
+    }
+
+    fn run_sat_steps(
+        &self,
+        s: &SatEngine,
+        opts: &RunOptions,
+        strategy: Strategy,
+        cubes: Option<&[Vec<u32>]>,
+        f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
+    ) -> Result<Report> {
         let formula = self.formula(s.amo);
         let sat_opts = SatOptions {
             engine: s,
             strategy: s.strategy.unwrap_or(strategy),
             threads: opts.threads.max(1),
             deadline: opts.deadline,
+            cubes,
         };
         let progress = opts.progress.map(|p| {
             move |q: &sat::Progress| {

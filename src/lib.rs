@@ -25,6 +25,7 @@
 
 pub mod bench;
 pub mod catalog;
+pub mod checkpoint;
 pub mod cli;
 pub mod engine;
 pub mod error;
@@ -33,14 +34,16 @@ pub mod interrupt;
 pub mod matrix;
 pub(crate) mod memory;
 pub mod output;
+pub mod parts;
 pub mod puzzle;
 pub mod sat;
 pub mod solver;
 pub mod symmetry;
 
-pub use engine::{Engine, Problem, Report, RunOptions, SatEngine};
+pub use engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};
 pub use error::{Error, Result};
-pub use memory::ExitOnOutOfMemory;
 pub use matrix::{Item, Matrix};
+pub use memory::ExitOnOutOfMemory;
+pub use parts::{PartSpec, Split, Step};
 pub use puzzle::{Compiled, Puzzle, SymmetryMode};
 pub use symmetry::{Group, Reduction, Symmetry};

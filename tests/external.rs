@@ -182,3 +182,36 @@ const GANAK_CASES: &[(&str, &str, &str, u64)] = &[
     ("slothouber-graatsma", "none", "ladder", 8),
     ("soma", "rotations", "pairwise", 480),
 ];
+
+/// `dimacs --part K/N`: d4's counts of the parts add up to the DLX count. N = 5 deals
+/// several subproblems to each part (selector variables); N = 65,536 leaves one
+/// subproblem in each of the first parts (unit clauses) and none in the last (an empty
+/// clause), and each part's d4 count equals `count --part` of that part.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn d4_counts_of_the_parts_add_up() {
+    let dir = tempfile::tempdir().unwrap();
+    for (puzzle, mode, want) in [("soma", "none", 11_520u64), ("pentomino-5x12", "rotations", 1010)] {
+        let mut sum = 0;
+        for k in 1..=5 {
+            let part = format!("{k}/5");
+            let cnf = dimacs(dir.path(), puzzle, &["--symmetry", mode, "--part", &part]);
+            let text = std::fs::read_to_string(&cnf).unwrap();
+            assert!(text.contains(&format!("c part {part}: ")), "the header names the part");
+            sum += count_with("d4", &cnf);
+        }
+        assert_eq!(sum, want, "{puzzle} {mode}");
+    }
+    for k in [1, 2, 3, 65_536] {
+        let part = format!("{k}/65536");
+        let cnf = dimacs(dir.path(), "soma", &["--symmetry", "none", "--part", &part]);
+        let out = polycover(&["count", "soma", "--symmetry", "none", "--part", &part]);
+        let line = stdout(&out);
+        let line = line.lines().find(|l| l.starts_with("c part ")).unwrap().to_string();
+        let native: u64 = line.rsplit(' ').next().unwrap().parse().unwrap();
+        assert_eq!(count_with("d4", &cnf), native, "{part}");
+        if k == 65_536 {
+            assert_eq!(native, 0);
+        }
+    }
+}

@@ -9,6 +9,7 @@ mod errors;
 mod exit_codes;
 mod external;
 mod geometry;
+mod parts;
 mod properties;
 mod reliability;
 mod sat;

@@ -465,7 +465,14 @@ fn running_out_of_memory_is_an_error_not_an_abort() {
     let cnf = dir.path().join("big.cnf");
     let out = limited(
         150_000,
-        &["dimacs", "bedlam", "--amo", "pairwise", "-o", cnf.to_str().unwrap()],
+        &[
+            "dimacs",
+            "bedlam",
+            "--amo",
+            "pairwise",
+            "-o",
+            cnf.to_str().unwrap(),
+        ],
     );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("out of memory"), "{}", stderr(&out));

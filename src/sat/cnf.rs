@@ -52,6 +52,44 @@ impl Formula {
         self.cnf.len()
     }
 
+    /// This formula with its models restricted to those that extend one of `prefixes`
+    /// (disjoint sets of options, as from a split): a part, for an outside solver.
+    ///
+    /// One prefix becomes unit clauses. Several get one selector variable each, after
+    /// the others, with `s_j <-> (all options of prefix j)` and "some s_j": the selectors
+    /// are determined by the primary variables, so that model counts, projected or not,
+    /// are those of the part. No prefix (an empty part) gives an empty clause.
+    pub fn restricted_to(&self, prefixes: &[&[u32]]) -> Formula {
+        let mut f = self.clone();
+        if prefixes.iter().any(|p| p.is_empty()) {
+            return f; // one subproblem is the whole search
+        }
+        match prefixes {
+            [] => f.cnf.add_clause(Clause::new()),
+            [only] => {
+                for &o in *only {
+                    f.cnf.add_clause(Clause::from([option_lit(o)]));
+                }
+            }
+            _ => {
+                let mut some = Clause::new();
+                for prefix in prefixes {
+                    let s = Lit::positive(f.num_vars);
+                    f.num_vars += 1;
+                    some.add(s);
+                    let mut back = Clause::from([s]);
+                    for &o in *prefix {
+                        f.cnf.add_clause(Clause::from([!s, option_lit(o)]));
+                        back.add(!option_lit(o));
+                    }
+                    f.cnf.add_clause(back);
+                }
+                f.cnf.add_clause(some);
+            }
+        }
+        f
+    }
+
     pub fn num_literals(&self) -> usize {
         self.cnf.iter().map(|c| c.len()).sum()
     }

@@ -38,6 +38,19 @@ pub fn write(
     formula: &Formula,
     projection: Projection,
 ) -> io::Result<()> {
+    write_with_notes(w, compiled, reduction, formula, projection, &[])
+}
+
+/// [`write`], with more `c` lines (without the `c `) after the symmetry line: what part
+/// of the search a restricted formula holds.
+pub fn write_with_notes(
+    w: &mut dyn Write,
+    compiled: &Compiled,
+    reduction: &Reduction,
+    formula: &Formula,
+    projection: Projection,
+    notes: &[String],
+) -> io::Result<()> {
     let n = formula.num_primary;
     writeln!(w, "c polycover {}", env!("CARGO_PKG_VERSION"))?;
     writeln!(w, "c puzzle {}", compiled.puzzle.name())?;
@@ -57,6 +70,9 @@ pub fn write(
                 .name
                 .clone())
     )?;
+    for note in notes {
+        writeln!(w, "c {note}")?;
+    }
     writeln!(
         w,
         "c variables {} primary (1..{n}, one per {}), {} auxiliary",

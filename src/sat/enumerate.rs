@@ -34,6 +34,7 @@ use super::propagator::Groups;
 use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::matrix::Matrix;
+use crate::parts::Step;
 use crate::symmetry::Reduction;
 
 /// A cube: options of the original matrix assumed true.
@@ -142,6 +143,9 @@ pub struct SatOptions<'a> {
     pub threads: usize,
     /// Stop when this instant passes (`stopped` is then set in the stats).
     pub deadline: Option<Instant>,
+    /// These cubes (options of the original matrix, disjoint, from
+    /// [`crate::solver::subproblems`]) instead of the strategy's: a part of a split.
+    pub cubes: Option<&'a [Cube]>,
 }
 
 /// Where an enumeration stands, for progress displays.
@@ -213,15 +217,21 @@ impl Stop {
 
 /// What a worker tells the caller.
 enum Event {
-    Model(Vec<u32>),
-    CubeDone,
+    /// A model found in the cube at this position of the cube list.
+    Model(usize, Vec<u32>),
+    CubeDone(usize),
     Failed(Error),
-    Finished { calls: u64, decisions: u64 },
+    Finished {
+        calls: u64,
+        decisions: u64,
+    },
 }
 
 /// Where a worker's solver puts its models: checked, then sent to the caller.
 pub(crate) struct ModelSink {
     matrix: Arc<Matrix>,
+    /// The position of the cube the worker is searching.
+    cube: Arc<AtomicUsize>,
     events: SyncSender<Event>,
     stop: Stop,
 }
@@ -237,7 +247,12 @@ impl ModelSink {
             ))));
             return false;
         }
-        if self.events.send(Event::Model(solution.to_vec())).is_err() {
+        let cube = self.cube.load(Ordering::Relaxed);
+        if self
+            .events
+            .send(Event::Model(cube, solution.to_vec()))
+            .is_err()
+        {
             return false;
         }
         !self.stop.now()
@@ -307,28 +322,41 @@ impl Worker {
     }
 }
 
-/// Calls `f` with each model's solution (sorted options of `matrix`), on this thread;
-/// `Break` stops. `progress` is called as models arrive and cubes finish.
+/// Calls `f` with each model's solution (sorted options of `matrix`), on this thread,
+/// and with the end of each cube ([`Step::Finished`], with its position in the cube
+/// list and its models); `Break` stops. `progress` is called as models arrive and cubes
+/// finish.
 pub fn for_each_model(
     matrix: &Matrix,
     reduction: &Reduction,
     formula: &Formula,
     opts: &SatOptions,
     progress: Option<&dyn Fn(&Progress)>,
-    f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
 ) -> Result<SatStats> {
     let start = Instant::now();
     let _listening = interrupt::Listening::start();
-    let cubes: Vec<Cube> = match opts.strategy {
-        Strategy::Plain => vec![Vec::new()],
-        Strategy::Cubes => {
-            crate::solver::cubes(reduction, cubes_wanted(opts.engine.backend, opts.threads))
+    let own: Vec<Cube>;
+    let cubes: &[Cube] = match (opts.cubes, opts.strategy) {
+        (Some(given), _) => given,
+        (None, Strategy::Plain) => {
+            own = vec![Vec::new()];
+            &own
+        }
+        (None, Strategy::Cubes) => {
+            own = crate::solver::subproblems(
+                reduction,
+                cubes_wanted(opts.engine.backend, opts.threads),
+            );
+            &own
         }
     };
-    let threads = match opts.strategy {
-        Strategy::Plain => 1,
-        Strategy::Cubes => opts.threads.clamp(1, cubes.len().max(1)),
+    let threads = match (opts.cubes, opts.strategy) {
+        (None, Strategy::Plain) => 1,
+        _ => opts.threads.clamp(1, cubes.len().max(1)),
     };
+    // Models per cube, for Step::Finished.
+    let mut models_in = vec![0u64; cubes.len()];
     // The propagator's groups, shared by the CaDiCaL workers; varisat needs none.
     #[cfg(feature = "cadical")]
     let groups = (opts.engine.backend == Backend::Cadical)
@@ -351,10 +379,12 @@ pub fn for_each_model(
             let stop = stop.clone();
             #[cfg(feature = "cadical")]
             let groups = groups.as_ref();
-            let (shared_matrix, cubes, next) = (&shared_matrix, &cubes, &next);
+            let (shared_matrix, next) = (&shared_matrix, &next);
             scope.spawn(move || {
+                let current = Arc::new(AtomicUsize::new(0));
                 let sink = ModelSink {
                     matrix: Arc::clone(shared_matrix),
+                    cube: Arc::clone(&current),
                     events: tx.clone(),
                     stop: stop.clone(),
                 };
@@ -377,9 +407,10 @@ pub fn for_each_model(
                 while !stop.now() {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(cube) = cubes.get(k) else { break };
+                    current.store(k, Ordering::Relaxed);
                     match worker.run(cube) {
                         Ok(Outcome::Exhausted) => {
-                            let _ = tx.send(Event::CubeDone);
+                            let _ = tx.send(Event::CubeDone(k));
                         }
                         Ok(Outcome::Stopped) => break,
                         Err(e) => {
@@ -406,17 +437,28 @@ pub fn for_each_model(
         };
         for event in rx {
             match event {
-                Event::Model(solution) if !broken && failure.is_none() => {
+                Event::Model(cube, solution) if !broken && failure.is_none() => {
                     stats.models += 1;
-                    if f(&solution).is_break() {
+                    models_in[cube] += 1;
+                    if f(Step::Solution(&solution)).is_break() {
                         broken = true;
                         stop.set();
                     }
                     report(&stats);
                 }
-                Event::Model(_) => {}
-                Event::CubeDone => {
+                Event::Model(..) => {}
+                Event::CubeDone(cube) => {
                     stats.cubes_done += 1;
+                    if !broken && failure.is_none() {
+                        let done = Step::Finished {
+                            subproblem: cube,
+                            solutions: models_in[cube],
+                        };
+                        if f(done).is_break() {
+                            broken = true;
+                            stop.set();
+                        }
+                    }
                     report(&stats);
                 }
                 Event::Failed(e) => {

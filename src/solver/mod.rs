@@ -27,6 +27,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::matrix::Matrix;
+use crate::parts::Step;
 use crate::symmetry::Reduction;
 
 pub use compact::Kernel;
@@ -99,8 +100,10 @@ fn split(engine: &mut dyn Engine, want: usize) -> Vec<Vec<u32>> {
 
 /// Splits the reduced problem into at least `want` disjoint subproblems where it can:
 /// every solution of the reduced matrix extends exactly one returned prefix. Prefixes are
-/// options of the *original* matrix. The SAT enumeration uses them as cubes.
-pub fn cubes(reduction: &Reduction, want: usize) -> Vec<Vec<u32>> {
+/// options of the *original* matrix: SAT cubes, and the subproblems of
+/// [`crate::parts::Split`]. Always made by the bitset engine, so that the split does not
+/// depend on the engine that later runs it.
+pub fn subproblems(reduction: &Reduction, want: usize) -> Vec<Vec<u32>> {
     let mut engine = bits(reduction.matrix());
     split(engine.as_mut(), want)
         .into_iter()
@@ -108,21 +111,53 @@ pub fn cubes(reduction: &Reduction, want: usize) -> Vec<Vec<u32>> {
         .collect()
 }
 
+/// A prefix of original options as options of the reduced matrix. Every option of a
+/// prefix from [`subproblems`] is kept by the reduction.
+pub fn reduced_prefix(reduction: &Reduction, prefix: &[u32]) -> Vec<u32> {
+    prefix
+        .iter()
+        .map(|o| {
+            reduction
+                .kept()
+                .binary_search(o)
+                .expect("a subproblem's options are kept by the reduction") as u32
+        })
+        .collect()
+}
+
+/// Called as a subproblem of a given list finishes: its position in the list and the
+/// distinct solutions it had.
+pub type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
+
 /// Counts the distinct solutions of the reduced problem on `threads` threads. The
 /// deadline is checked at each solution found, so a stretch of search with none can
 /// overrun it.
+///
+/// `jobs`: only these subproblems (prefixes of reduced options, from [`subproblems`]
+/// through [`reduced_prefix`]), with `finished` called as each one ends. `None`: the whole
+/// search, split as suits the thread count.
+#[allow(clippy::too_many_arguments)]
 pub fn count(
     reduction: &Reduction,
     build: Build,
+    jobs: Option<&[Vec<u32>]>,
     threads: usize,
     deadline: Option<Instant>,
     progress: Option<Progress<'_>>,
+    finished: Option<Finished<'_>>,
 ) -> Stats {
     let _listening = crate::interrupt::Listening::start();
     let matrix = reduction.matrix();
     let mut root = build(matrix);
-    // About 48 subproblems per thread keep the load even.
-    let jobs = split(root.as_mut(), 48 * threads.max(1));
+    let own;
+    let jobs = match jobs {
+        Some(j) => j,
+        None => {
+            // About 48 subproblems per thread keep the load even.
+            own = split(root.as_mut(), 48 * threads.max(1));
+            &own
+        }
+    };
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let so_far = AtomicU64::new(0);
@@ -160,6 +195,9 @@ pub fn count(
             if flow.is_break() {
                 stop.store(true, Ordering::Relaxed);
                 break;
+            }
+            if let Some(f) = finished {
+                f(k, local.solutions - before);
             }
             let found = so_far.fetch_add(local.solutions - before, Ordering::Relaxed)
                 + (local.solutions - before);
@@ -200,26 +238,62 @@ pub fn for_each(
     deadline: Option<Instant>,
     f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
 ) -> Stats {
+    for_each_in(
+        reduction,
+        build,
+        &[Vec::new()],
+        deadline,
+        &mut |step| match step {
+            Step::Solution(s) => f(s),
+            Step::Finished { .. } => ControlFlow::Continue(()),
+        },
+    )
+}
+
+/// [`for_each`] over the subproblems `jobs` (prefixes of reduced options), one after the
+/// other: `f` also hears when each ends ([`Step::Finished`] with its position in `jobs`).
+pub fn for_each_in(
+    reduction: &Reduction,
+    build: Build,
+    jobs: &[Vec<u32>],
+    deadline: Option<Instant>,
+    f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
+) -> Stats {
     let _listening = crate::interrupt::Listening::start();
     let mut engine = build(reduction.matrix());
     let mut stats = Stats::default();
     let mut original = Vec::new();
     let mut timed_out = false;
-    let flow = engine.run(&[], &mut |solution| {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            timed_out = true;
-            return ControlFlow::Break(());
+    let mut flow = ControlFlow::Continue(());
+    for (k, prefix) in jobs.iter().enumerate() {
+        let before = stats.solutions;
+        flow = engine.run(prefix, &mut |solution| {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                timed_out = true;
+                return ControlFlow::Break(());
+            }
+            stats.found += 1;
+            original.clear();
+            original.extend(solution.iter().map(|&o| reduction.original(o)));
+            original.sort_unstable();
+            if !reduction.is_canonical(&original) {
+                return ControlFlow::Continue(());
+            }
+            stats.solutions += 1;
+            f(Step::Solution(&original))
+        });
+        // Ctrl-C and the deadline end `run` with Break: that subproblem is not done.
+        if flow.is_break() {
+            break;
         }
-        stats.found += 1;
-        original.clear();
-        original.extend(solution.iter().map(|&o| reduction.original(o)));
-        original.sort_unstable();
-        if !reduction.is_canonical(&original) {
-            return ControlFlow::Continue(());
+        flow = f(Step::Finished {
+            subproblem: k,
+            solutions: stats.solutions - before,
+        });
+        if flow.is_break() {
+            break;
         }
-        stats.solutions += 1;
-        f(&original)
-    });
+    }
     stats.nodes = engine.nodes();
     stats.stopped = flow.is_break();
     stats.timed_out = timed_out;

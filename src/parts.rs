@@ -1,0 +1,295 @@
+//! Parts: one deterministic split of a search into numbered pieces, so that a run can
+//! be resumed (a checkpoint lists the finished subproblems) or spread over machines
+//! (`--part K/N`, added up by `merge`).
+//!
+//! The split: the native search near the root, breadth first, is cut into
+//! *subproblems*, prefixes of chosen options, until there are at least
+//! [`Split::wanted`] of them. Every distinct solution extends exactly one prefix, so the
+//! subproblems' counts add up to the whole count. Part `K` of `N` is every subproblem
+//! whose index is `K - 1` modulo `N`: dealt round-robin over many more subproblems than
+//! parts, so that parts take about as long as each other.
+//!
+//! Invariants:
+//! - The split depends only on the compiled matrix, the symmetry reduction and `N`, never
+//!   on the engine, the thread count or the machine: it is always made by the same
+//!   native search (`solver::subproblems`), which is deterministic.
+//! - The fingerprint is a hash of everything the split depends on, and of the split
+//!   itself: two runs with the same fingerprint count the same subproblems. It is a
+//!   fixed 64-bit FNV-1a over a byte encoding that does not depend on the platform.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::matrix::Matrix;
+use crate::symmetry::Reduction;
+
+/// One step of a run over subproblems: a distinct solution (sorted options of the
+/// original matrix), or the end of a subproblem with the distinct solutions it had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'s> {
+    Solution(&'s [u32]),
+    Finished { subproblem: usize, solutions: u64 },
+}
+
+/// `K/N`: part K (from 1) of N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PartSpec {
+    pub k: usize,
+    pub n: usize,
+}
+
+/// The most parts a split has: more would leave parts without a subproblem.
+pub const MAX_PARTS: usize = 1 << 16;
+
+impl PartSpec {
+    /// The whole search as one part.
+    pub const WHOLE: PartSpec = PartSpec { k: 1, n: 1 };
+}
+
+impl FromStr for PartSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<PartSpec, String> {
+        let bad =
+            || format!("`{s}`: a part is K/N, with 1 <= K <= N <= {MAX_PARTS} (for example 3/16)");
+        let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
+        let k: usize = k.trim().parse().map_err(|_| bad())?;
+        let n: usize = n.trim().parse().map_err(|_| bad())?;
+        if k == 0 || k > n || n > MAX_PARTS {
+            return Err(bad());
+        }
+        Ok(PartSpec { k, n })
+    }
+}
+
+impl fmt::Display for PartSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+/// A search cut into subproblems and dealt into `parts` parts.
+#[derive(Clone, Debug)]
+pub struct Split {
+    /// Prefixes, as options of the original matrix (what SAT assumptions and DIMACS unit
+    /// clauses name).
+    subproblems: Vec<Vec<u32>>,
+    parts: usize,
+    fingerprint: u64,
+}
+
+impl Split {
+    /// How many subproblems a split into `parts` parts aims for: many per part, so that
+    /// the round-robin deal evens out the parts' times, and at least 1,024 so that a
+    /// checkpoint of a whole run is written often.
+    pub fn wanted(parts: usize) -> usize {
+        (64 * parts).max(1024)
+    }
+
+    /// Splits the reduced search of `matrix` (`mode` names the symmetry mode) into
+    /// subproblems dealt into `parts` parts.
+    pub fn new(matrix: &Matrix, reduction: &Reduction, mode: &str, parts: usize) -> Split {
+        assert!((1..=MAX_PARTS).contains(&parts));
+        let subproblems = crate::solver::subproblems(reduction, Split::wanted(parts));
+        let mut h = Fnv::new();
+        h.bytes(b"polycover split 1");
+        h.bytes(mode.as_bytes());
+        h.number(parts as u64);
+        h.number(matrix.items().len() as u64);
+        for item in matrix.items() {
+            h.number(item.multiplicity as u64);
+        }
+        h.number(matrix.num_options() as u64);
+        for o in 0..matrix.num_options() {
+            let items = matrix.option_items(o as u32);
+            h.number(items.len() as u64);
+            for &i in items {
+                h.number(i as u64);
+            }
+        }
+        h.number(reduction.kept().len() as u64);
+        for &o in reduction.kept() {
+            h.number(o as u64);
+        }
+        h.number(reduction.group().order() as u64);
+        h.number(subproblems.len() as u64);
+        for p in &subproblems {
+            h.number(p.len() as u64);
+            for &o in p {
+                h.number(o as u64);
+            }
+        }
+        Split {
+            subproblems,
+            parts,
+            fingerprint: h.finish(),
+        }
+    }
+
+    /// The fingerprint as it is printed: 16 hexadecimal digits.
+    pub fn fingerprint(&self) -> String {
+        format!("{:016x}", self.fingerprint)
+    }
+
+    pub fn parts(&self) -> usize {
+        self.parts
+    }
+
+    pub fn len(&self) -> usize {
+        self.subproblems.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.subproblems.is_empty()
+    }
+
+    /// Subproblem `j`'s prefix, as options of the original matrix.
+    pub fn prefix(&self, j: usize) -> &[u32] {
+        &self.subproblems[j]
+    }
+
+    /// The subproblems of part `k` (from 1), in search order.
+    pub fn part(&self, k: usize) -> Vec<usize> {
+        assert!((1..=self.parts).contains(&k));
+        (k - 1..self.subproblems.len())
+            .step_by(self.parts)
+            .collect()
+    }
+}
+
+/// What a part run prints when it is done, one line that `merge` reads:
+/// `c part K/N fingerprint F solutions C`, then for an enumeration
+/// ` format text|jsonl file PATH` (the path last, so that it may hold spaces).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartResult {
+    pub part: PartSpec,
+    pub fingerprint: String,
+    pub solutions: u64,
+    /// An enumeration's solutions: their format and file.
+    pub file: Option<(String, std::path::PathBuf)>,
+}
+
+impl fmt::Display for PartResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "c part {} fingerprint {} solutions {}",
+            self.part, self.fingerprint, self.solutions
+        )?;
+        if let Some((format, path)) = &self.file {
+            write!(f, " format {format} file {}", path.display())?;
+        }
+        Ok(())
+    }
+}
+
+impl PartResult {
+    /// Reads a `c part` line; `None` for any other line, an error for a `c part` line
+    /// that is not whole.
+    pub fn parse(line: &str) -> Option<Result<PartResult, String>> {
+        let rest = line
+            .trim_end_matches(['\r', '\n'])
+            .strip_prefix("c part ")?;
+        Some(PartResult::parse_fields(rest))
+    }
+
+    fn parse_fields(rest: &str) -> Result<PartResult, String> {
+        let bad = || format!("a `c part` line that is not whole: `c part {rest}`");
+        let mut words = rest.splitn(6, ' ');
+        let part: PartSpec = words.next().ok_or_else(bad)?.parse()?;
+        let mut key = |k: &str| match (words.next(), words.next()) {
+            (Some(w), Some(v)) if w == k => Ok(v.to_string()),
+            _ => Err(bad()),
+        };
+        let fingerprint = key("fingerprint")?;
+        if fingerprint.len() != 16 || !fingerprint.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(bad());
+        }
+        let solutions = key("solutions")?.parse().map_err(|_| bad())?;
+        let file = match words.next() {
+            None => None,
+            Some(tail) => {
+                let tail = tail
+                    .strip_prefix("format ")
+                    .and_then(|t| t.split_once(" file "))
+                    .ok_or_else(bad)?;
+                Some((tail.0.to_string(), std::path::PathBuf::from(tail.1)))
+            }
+        };
+        Ok(PartResult {
+            part,
+            fingerprint,
+            solutions,
+            file,
+        })
+    }
+}
+
+/// 64-bit FNV-1a: small, fixed, and the same on every platform (std's hashers are not
+/// guaranteed to stay the same between Rust versions).
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+        // A separator, so that ("ab", "c") and ("a", "bc") differ.
+        self.0 ^= 0xff;
+        self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+    }
+
+    fn number(&mut self, x: u64) {
+        self.bytes(&x.to_le_bytes());
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn part_specs_parse_and_refuse() {
+        assert_eq!("3/16".parse(), Ok(PartSpec { k: 3, n: 16 }));
+        for bad in ["0/4", "5/4", "4", "a/b", "1/0", "1/999999999", ""] {
+            assert!(bad.parse::<PartSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn part_results_read_back() {
+        let r = PartResult {
+            part: PartSpec { k: 2, n: 8 },
+            fingerprint: "00112233aabbccdd".into(),
+            solutions: 1440,
+            file: Some(("jsonl".into(), "my parts/p 2.jsonl".into())),
+        };
+        assert_eq!(PartResult::parse(&r.to_string()), Some(Ok(r.clone())));
+        let whole = PartResult { file: None, ..r };
+        assert_eq!(PartResult::parse(&whole.to_string()), Some(Ok(whole)));
+        assert_eq!(PartResult::parse("c puzzle Soma"), None);
+        assert!(matches!(
+            PartResult::parse("c part 2/8 fingerprint 00"),
+            Some(Err(_))
+        ));
+    }
+
+    #[test]
+    fn the_fnv_hash_is_the_published_one() {
+        // FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c; ours adds a separator byte after it.
+        let mut h = Fnv::new();
+        for &b in b"a" {
+            h.0 ^= b as u64;
+            h.0 = h.0.wrapping_mul(0x0100_0000_01b3);
+        }
+        assert_eq!(h.finish(), 0xaf63_dc4c_8601_ec8c);
+    }
+}

@@ -1,0 +1,332 @@
+//! Parts and checkpoints: `--part K/N` with every solver adds up through `merge`;
+//! `merge` refuses missing, duplicated and foreign parts; enumerated parts join into
+//! every solution once; checkpoints survive `kill -9` and refuse another run. GNU
+//! parallel and Slurm are in `tests/schedulers.rs`; d4 on `dimacs --part` in
+//! `external.rs`.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, SystemTime};
+
+use crate::common::*;
+
+/// Runs `count --part K/N` for every K and writes the outputs to one file.
+fn count_parts(dir: &Path, name: &str, n: usize, args: &[&str]) -> std::path::PathBuf {
+    let mut all = String::new();
+    for k in 1..=n {
+        let part = format!("{k}/{n}");
+        let mut a = vec!["count", "--part", &part, "--threads", "1"];
+        a.extend_from_slice(args);
+        let out = polycover(&a);
+        assert_eq!(out.status.code(), Some(0), "{a:?}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(!text.contains("s mc"), "a part is not a whole count: {text}");
+        all += &text;
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, all).unwrap();
+    path
+}
+
+fn merge(files: &[&Path]) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_polycover"));
+    cmd.arg("merge").args(files);
+    cmd.output().unwrap()
+}
+
+fn fingerprints(text: &str) -> HashSet<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("c part "))
+        .map(|l| l.split(' ').nth(2).unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn parts_add_up_with_every_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seen = HashSet::new();
+    for solver in [
+        &["--solver", "dlx"][..],
+        &["--solver", "bits"],
+        &["--solver", "sat"],
+        &["--solver", "sat", "--backend", "varisat", "--amo", "ladder"],
+    ] {
+        let mut args = vec!["soma", "--symmetry", "none"];
+        args.extend_from_slice(solver);
+        let name = format!("soma-{}.txt", solver.join("_"));
+        let results = count_parts(dir.path(), &name, 8, &args);
+        let out = merge(&[&results]);
+        assert_eq!(out.status.code(), Some(0), "{solver:?}: {}", stderr(&out));
+        assert!(stdout(&out).ends_with("s mc 11520\n"), "{}", stdout(&out));
+        seen.extend(fingerprints(&std::fs::read_to_string(&results).unwrap()));
+    }
+    // The split does not depend on the engine that runs it.
+    assert_eq!(seen.len(), 1, "{seen:?}");
+
+    let results = count_parts(dir.path(), "p6x10.txt", 5, &["pentomino-6x10"]);
+    assert!(stdout(&merge(&[&results])).ends_with("s mc 2339\n"));
+}
+
+#[test]
+fn merge_refuses_a_missing_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = count_parts(dir.path(), "r.txt", 4, &["soma"]);
+    let text = std::fs::read_to_string(&results).unwrap();
+    let without_3: String = text
+        .lines()
+        .filter(|l| !l.starts_with("c part 3/4 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&results, without_3).unwrap();
+    let out = merge(&[&results]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("1 of 4 parts missing: 3"), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("s mc"));
+}
+
+#[test]
+fn merge_refuses_a_duplicate_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = count_parts(dir.path(), "r.txt", 3, &["soma"]);
+    let again = count_parts(dir.path(), "again.txt", 3, &["soma"]);
+    let text = std::fs::read_to_string(&again).unwrap();
+    let part_2: String = text
+        .lines()
+        .filter(|l| l.starts_with("c part 2/3 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&again, part_2).unwrap();
+    let out = merge(&[&results, &again]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("part 2/3 appears twice"), "{err}");
+    assert!(err.contains("again.txt:1"), "{err}");
+}
+
+#[test]
+fn merge_refuses_a_foreign_fingerprint() {
+    let dir = tempfile::tempdir().unwrap();
+    let soma = count_parts(dir.path(), "soma.txt", 2, &["soma"]);
+    // The same puzzle and part count in another symmetry mode is another split.
+    let other = count_parts(dir.path(), "other.txt", 2, &["soma", "--symmetry", "none"]);
+    let text = std::fs::read_to_string(&other).unwrap();
+    let part_2: String = text
+        .lines()
+        .filter(|l| l.starts_with("c part 2/2 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&other, part_2).unwrap();
+    let text = std::fs::read_to_string(&soma).unwrap();
+    let part_1: String = text
+        .lines()
+        .filter(|l| l.starts_with("c part 1/2 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&soma, part_1).unwrap();
+    let out = merge(&[&soma, &other]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("different splits"), "{}", stderr(&out));
+}
+
+#[test]
+fn enumerated_parts_join_into_every_solution_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for (format, puzzle, parts, want) in [
+        ("jsonl", "pentomino-6x10", 3, 2339usize),
+        ("text", "soma", 4, 480),
+    ] {
+        let mut results = String::new();
+        for k in 1..=parts {
+            let file = dir.path().join(format!("{puzzle}-{k}.{format}"));
+            let part = format!("{k}/{parts}");
+            let out = polycover(&[
+                "enumerate",
+                puzzle,
+                "--part",
+                &part,
+                "--format",
+                format,
+                "-o",
+                file.to_str().unwrap(),
+            ]);
+            assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+            results += &stdout(&out);
+        }
+        let results_path = dir.path().join(format!("{puzzle}-results.txt"));
+        std::fs::write(&results_path, results).unwrap();
+        let joined = dir.path().join(format!("{puzzle}-all.{format}"));
+        let out = Command::new(env!("CARGO_BIN_EXE_polycover"))
+            .arg("merge")
+            .arg(&results_path)
+            .arg("-o")
+            .arg(&joined)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(stdout(&out).ends_with(&format!("s mc {want}\n")));
+        let text = std::fs::read_to_string(&joined).unwrap();
+        let records: Vec<String> = if format == "jsonl" {
+            text.lines()
+                .enumerate()
+                .map(|(i, l)| {
+                    let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                    assert_eq!(v["index"], (i + 1) as u64, "numbered anew");
+                    v["layers"].to_string()
+                })
+                .collect()
+        } else {
+            text.split("\n\n")
+                .filter(|r| !r.trim().is_empty())
+                .enumerate()
+                .map(|(i, r)| {
+                    let (head, layers) = r.split_once('\n').unwrap();
+                    assert_eq!(head, format!("solution {}", i + 1), "numbered anew");
+                    layers.to_string()
+                })
+                .collect()
+        };
+        assert_eq!(records.len(), want, "{puzzle}");
+        let distinct: HashSet<&String> = records.iter().collect();
+        assert_eq!(distinct.len(), want, "{puzzle}: a solution twice");
+    }
+}
+
+#[test]
+fn a_checkpoint_of_another_run_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp");
+    let cp = cp.to_str().unwrap();
+    let out = polycover(&["count", "soma", "--checkpoint", cp]);
+    assert!(stdout(&out).ends_with("s mc 480\n"), "{}", stdout(&out));
+    // Run again: everything is done, the same answer at once.
+    let out = polycover(&["count", "soma", "--checkpoint", cp]);
+    assert!(stdout(&out).contains("done before, 480 solutions"), "{}", stdout(&out));
+    assert!(stdout(&out).ends_with("s mc 480\n"));
+
+    for (args, says) in [
+        (&["count", "pentomino-6x10"][..], "puzzle"),
+        (&["count", "soma", "--symmetry", "none"], "fingerprint"),
+        (&["count", "soma", "--part", "1/1"], "fingerprint"),
+    ] {
+        let mut a = args.to_vec();
+        a.extend(["--checkpoint", cp]);
+        let out = polycover(&a);
+        assert_eq!(out.status.code(), Some(2), "{a:?}");
+        assert!(stderr(&out).contains(says), "{a:?}: {}", stderr(&out));
+    }
+    let text = std::fs::read_to_string(cp).unwrap();
+    std::fs::write(cp, text.replace("version ", "version 0.0.0-")).unwrap();
+    let out = polycover(&["count", "soma", "--checkpoint", cp]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not of this polycover"), "{}", stderr(&out));
+
+    let not_ours = dir.path().join("notes.txt");
+    std::fs::write(&not_ours, "my notes\n").unwrap();
+    let out = polycover(&["count", "soma", "--checkpoint", not_ours.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&not_ours).unwrap(), "my notes\n");
+}
+
+/// Some milliseconds, different from run to run.
+fn random_millis(from: u64, to: u64) -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as u64;
+    from + nanos % (to - from)
+}
+
+/// Starts `args`, kills it with SIGKILL after a random time; false if it ended first.
+fn kill_at_random(args: &[&str], from_ms: u64, to_ms: u64) -> bool {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_polycover"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(random_millis(from_ms, to_ms)));
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    running
+}
+
+/// Bedlam without symmetry (a debug build: the 6x10 pentominoes), killed three times at
+/// random moments with a resume between: the final count is the whole count.
+#[test]
+fn a_count_resumes_after_kill_9() {
+    let (puzzle, mode, want, window) = if cfg!(debug_assertions) {
+        ("pentomino-6x10", "rotations", 2339, (300, 1500))
+    } else {
+        ("bedlam", "none", 460_464, (3000, 20_000))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("count.checkpoint");
+    let cp = cp.to_str().unwrap();
+    let args = [
+        "count", puzzle, "--symmetry", mode, "--threads", "2", "--checkpoint", cp,
+    ];
+    for _ in 0..3 {
+        assert!(kill_at_random(&args, window.0, window.1), "ended before the kill");
+    }
+    let out = polycover(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains(" subproblems done before, "), "{text}");
+    assert!(text.ends_with(&format!("s mc {want}\n")), "{text}");
+}
+
+/// The same for `enumerate -o FILE --checkpoint`: FILE ends with every solution once
+/// (told apart by their layers, which are a canonical form without symmetry).
+#[test]
+fn an_enumeration_resumes_after_kill_9() {
+    let (puzzle, want, window) = if cfg!(debug_assertions) {
+        ("soma", 11_520, (200, 900))
+    } else {
+        ("bedlam", 460_464, (2000, 15_000))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("enumerate.checkpoint");
+    let file = dir.path().join("all.txt");
+    let args = [
+        "enumerate",
+        puzzle,
+        "--symmetry",
+        "none",
+        "-o",
+        file.to_str().unwrap(),
+        "--checkpoint",
+        cp.to_str().unwrap(),
+    ];
+    for _ in 0..3 {
+        assert!(kill_at_random(&args, window.0, window.1), "ended before the kill");
+    }
+    let out = polycover(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut layers = HashSet::new();
+    let mut n = 0;
+    for (i, record) in text.split("\n\n").filter(|r| !r.is_empty()).enumerate() {
+        let (head, body) = record.split_once('\n').unwrap();
+        assert_eq!(head, format!("solution {}", i + 1));
+        layers.insert(body.to_string());
+        n += 1;
+    }
+    assert_eq!(n, want);
+    assert_eq!(layers.len(), want, "a solution twice");
+}
+
+#[test]
+fn part_options_are_checked() {
+    for (args, says) in [
+        (&["count", "soma", "--part", "0/4"][..], "K/N"),
+        (&["count", "soma", "--part", "5/4"], "K/N"),
+        (&["enumerate", "soma", "--part", "1/4"], "-o FILE"),
+        (&["enumerate", "soma", "--part", "1/4", "-o", "x.txt", "--limit", "3"], "--limit"),
+    ] {
+        let out = polycover(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+}
