@@ -21,7 +21,10 @@ fn count_parts(dir: &Path, name: &str, n: usize, args: &[&str]) -> std::path::Pa
         let out = polycover(&a);
         assert_eq!(out.status.code(), Some(0), "{a:?}: {}", stderr(&out));
         let text = stdout(&out);
-        assert!(!text.contains("s mc"), "a part is not a whole count: {text}");
+        assert!(
+            !text.contains("s mc"),
+            "a part is not a whole count: {text}"
+        );
         all += &text;
     }
     let path = dir.join(name);
@@ -81,7 +84,11 @@ fn merge_refuses_a_missing_part() {
     std::fs::write(&results, without_3).unwrap();
     let out = merge(&[&results]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("1 of 4 parts missing: 3"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("1 of 4 parts missing: 3"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!stdout(&out).contains("s mc"));
 }
 
@@ -126,7 +133,11 @@ fn merge_refuses_a_foreign_fingerprint() {
     std::fs::write(&soma, part_1).unwrap();
     let out = merge(&[&soma, &other]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("different splits"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("different splits"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -201,13 +212,17 @@ fn a_checkpoint_of_another_run_is_refused() {
     assert!(stdout(&out).ends_with("s mc 480\n"), "{}", stdout(&out));
     // Run again: everything is done, the same answer at once.
     let out = polycover(&["count", "soma", "--checkpoint", cp]);
-    assert!(stdout(&out).contains("done before, 480 solutions"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("done before, 480 solutions"),
+        "{}",
+        stdout(&out)
+    );
     assert!(stdout(&out).ends_with("s mc 480\n"));
 
     for (args, says) in [
         (&["count", "pentomino-6x10"][..], "puzzle"),
-        (&["count", "soma", "--symmetry", "none"], "fingerprint"),
-        (&["count", "soma", "--part", "1/1"], "fingerprint"),
+        (&["count", "soma", "--symmetry", "none"], "symmetry mode"),
+        (&["count", "soma", "--part", "1/2"], "fingerprint"),
     ] {
         let mut a = args.to_vec();
         a.extend(["--checkpoint", cp]);
@@ -219,7 +234,11 @@ fn a_checkpoint_of_another_run_is_refused() {
     std::fs::write(cp, text.replace("version ", "version 0.0.0-")).unwrap();
     let out = polycover(&["count", "soma", "--checkpoint", cp]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("not of this polycover"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not of this polycover"),
+        "{}",
+        stderr(&out)
+    );
 
     let not_ours = dir.path().join("notes.txt");
     std::fs::write(&not_ours, "my notes\n").unwrap();
@@ -265,10 +284,20 @@ fn a_count_resumes_after_kill_9() {
     let cp = dir.path().join("count.checkpoint");
     let cp = cp.to_str().unwrap();
     let args = [
-        "count", puzzle, "--symmetry", mode, "--threads", "2", "--checkpoint", cp,
+        "count",
+        puzzle,
+        "--symmetry",
+        mode,
+        "--threads",
+        "2",
+        "--checkpoint",
+        cp,
     ];
     for _ in 0..3 {
-        assert!(kill_at_random(&args, window.0, window.1), "ended before the kill");
+        assert!(
+            kill_at_random(&args, window.0, window.1),
+            "ended before the kill"
+        );
     }
     let out = polycover(&args);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -300,7 +329,10 @@ fn an_enumeration_resumes_after_kill_9() {
         cp.to_str().unwrap(),
     ];
     for _ in 0..3 {
-        assert!(kill_at_random(&args, window.0, window.1), "ended before the kill");
+        assert!(
+            kill_at_random(&args, window.0, window.1),
+            "ended before the kill"
+        );
     }
     let out = polycover(&args);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -323,7 +355,19 @@ fn part_options_are_checked() {
         (&["count", "soma", "--part", "0/4"][..], "K/N"),
         (&["count", "soma", "--part", "5/4"], "K/N"),
         (&["enumerate", "soma", "--part", "1/4"], "-o FILE"),
-        (&["enumerate", "soma", "--part", "1/4", "-o", "x.txt", "--limit", "3"], "--limit"),
+        (
+            &[
+                "enumerate",
+                "soma",
+                "--part",
+                "1/4",
+                "-o",
+                "x.txt",
+                "--limit",
+                "3",
+            ],
+            "--limit",
+        ),
     ] {
         let out = polycover(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -86,7 +86,12 @@ fn gnu_parallel() -> Result<(), Failed> {
     }
     let t = Instant::now();
     let whole = run(Command::new(POLYCOVER).args([
-        "count", puzzle, "--symmetry", "none", "--threads", "2",
+        "count",
+        puzzle,
+        "--symmetry",
+        "none",
+        "--threads",
+        "2",
     ]))?;
     let whole_seconds = t.elapsed().as_secs_f64();
     if last_line(&whole) != want {
@@ -136,18 +141,29 @@ impl Cluster {
     fn start() -> Result<Cluster, String> {
         for program in ["munged", "slurmctld", "slurmd", "sbatch", "sinfo"] {
             if !which(program) {
-                return Err(format!("{program} is not installed (Debian: munge, slurm-wlm)"));
+                return Err(format!(
+                    "{program} is not installed (Debian: munge, slurm-wlm)"
+                ));
             }
         }
         // munge authenticates every Slurm message; start it unless it runs.
-        if Command::new("munge").arg("-n").stdout(Stdio::null()).stderr(Stdio::null()).status().map(|s| !s.success()).unwrap_or(true) {
+        if Command::new("munge")
+            .arg("-n")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map(|s| !s.success())
+            .unwrap_or(true)
+        {
             let _ = std::fs::create_dir_all("/run/munge");
             let started = Command::new("munged")
                 .arg("--force")
                 .status()
                 .map_err(|e| format!("munged: {e}"))?;
             if !started.success() {
-                return Err(format!("munged exited with {started} (root is needed to start it)"));
+                return Err(format!(
+                    "munged exited with {started} (root is needed to start it)"
+                ));
             }
         }
         let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -156,7 +172,11 @@ impl Cluster {
             std::fs::create_dir_all(dir.join(d)).map_err(|e| e.to_string())?;
         }
         let host = String::from_utf8_lossy(
-            &Command::new("hostname").arg("-s").output().map_err(|e| e.to_string())?.stdout,
+            &Command::new("hostname")
+                .arg("-s")
+                .output()
+                .map_err(|e| e.to_string())?
+                .stdout,
         )
         .trim()
         .to_string();
@@ -221,8 +241,11 @@ impl Cluster {
                 }
             }
             if t.elapsed() > Duration::from_secs(30) {
-                let log = std::fs::read_to_string(cluster.dir.join("slurmd.log")).unwrap_or_default();
-                return Err(format!("the node is not idle after 30 s; slurmd.log:\n{log}"));
+                let log =
+                    std::fs::read_to_string(cluster.dir.join("slurmd.log")).unwrap_or_default();
+                return Err(format!(
+                    "the node is not idle after 30 s; slurmd.log:\n{log}"
+                ));
             }
             std::thread::sleep(Duration::from_millis(300));
         }
@@ -241,6 +264,8 @@ impl Drop for Cluster {
 fn which(program: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|paths| {
         std::env::split_paths(&paths).any(|d| d.join(program).is_file())
-            || ["/usr/sbin", "/sbin"].iter().any(|d| Path::new(d).join(program).is_file())
+            || ["/usr/sbin", "/sbin"]
+                .iter()
+                .any(|d| Path::new(d).join(program).is_file())
     })
 }

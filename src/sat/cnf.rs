@@ -58,14 +58,21 @@ impl Formula {
     /// One prefix becomes unit clauses. Several get one selector variable each, after
     /// the others, with `s_j <-> (all options of prefix j)` and "some s_j": the selectors
     /// are determined by the primary variables, so that model counts, projected or not,
-    /// are those of the part. No prefix (an empty part) gives an empty clause.
+    /// are those of the part. No prefix (an empty part) gives `s` and `-s`
+    /// for a new `s`: unsatisfiable without an empty clause, which d4 rejects.
     pub fn restricted_to(&self, prefixes: &[&[u32]]) -> Formula {
         let mut f = self.clone();
         if prefixes.iter().any(|p| p.is_empty()) {
             return f; // one subproblem is the whole search
         }
         match prefixes {
-            [] => f.cnf.add_clause(Clause::new()),
+            [] => {
+                // Unsatisfiable without an empty clause, which some parsers (d4) reject.
+                let s = Lit::positive(f.num_vars);
+                f.num_vars += 1;
+                f.cnf.add_clause(Clause::from([s]));
+                f.cnf.add_clause(Clause::from([!s]));
+            }
             [only] => {
                 for &o in *only {
                     f.cnf.add_clause(Clause::from([option_lit(o)]));
