@@ -332,6 +332,9 @@ struct CountArgs {
 struct SolveArgs {
     #[command(flatten)]
     search: SearchArgs,
+    /// Also draw the solution as an SVG picture in this file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -352,6 +355,10 @@ struct EnumerateArgs {
     output: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Also draw each solution as an SVG picture in this directory (created if needed):
+    /// solution-000001.svg, ...
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
     #[command(flatten)]
     parts: PartArgs,
 }
@@ -595,6 +602,9 @@ fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
     // The options first: a wrong one fails before any work.
     let engine = a.search.engine()?;
     let p = a.search.load()?;
+    if let Some(svg) = &a.svg {
+        output::check_writable(svg, &[&a.search.puzzle.puzzle])?;
+    }
     header(out, &p, &engine, Strategy::Plain)?;
     let (first, report) = p.first(&engine, &a.search.run_options())?;
     interrupted(&report)?;
@@ -612,6 +622,13 @@ fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
             Ok(1)
         }
         Some(solution) => {
+            if let Some(path) = &a.svg {
+                let picture = p.puzzle().svg(&solution)?;
+                output::write(path, out, &[&a.search.puzzle.puzzle], &mut |w| {
+                    Ok(w.write_all(picture.as_bytes())?)
+                })?;
+                writeln!(out, "c picture {}", path.display())?;
+            }
             writeln!(out, "s SATISFIABLE")?;
             write!(out, "{}", p.puzzle().text(&solution))?;
             Ok(10)
@@ -627,9 +644,15 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     // The options first: a wrong one fails before any work.
     let engine = a.search.engine()?;
     if a.parts.given() {
+        if a.svg.is_some() {
+            return Err(Error::Usage(
+                "--svg with --part: draw the solutions of the merged file instead".into(),
+            ));
+        }
         return parts::enumerate(&a, &engine, out);
     }
     let p = a.search.load()?;
+    let pictures = a.svg.as_deref().map(picture_directory).transpose()?;
     let target = a.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     let mut written = 0u64;
     let mut report = None;
@@ -642,8 +665,20 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
             // One write per record, so that a stop never cuts one in half.
             let record = format_solution(a.format, p.puzzle(), solution, written + 1);
             if let Err(e) = sink.write_all(record.as_bytes()) {
-                failure = Some(e);
+                failure = Some(e.into());
                 return ControlFlow::Break(());
+            }
+            if let Some(dir) = &pictures {
+                let path = dir.join(format!("solution-{:06}.svg", written + 1));
+                let drawn = p.puzzle().svg(solution).and_then(|picture| {
+                    output::write(&path, &mut io::sink(), &[], &mut |w| {
+                        Ok(w.write_all(picture.as_bytes())?)
+                    })
+                });
+                if let Err(e) = drawn {
+                    failure = Some(e);
+                    return ControlFlow::Break(());
+                }
             }
             written += 1;
             // Stop at the N-th solution, not when the (N+1)-th turns up: that one may
@@ -655,7 +690,7 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
             }
         })?;
         if let Some(e) = failure {
-            return Err(e.into());
+            return Err(e);
         }
         if r.interrupted {
             eprintln!("c stopped by Ctrl-C: {written} solutions found");
@@ -675,6 +710,21 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
         eprintln!("c wrote {written} solutions");
     }
     Ok(0)
+}
+
+/// The directory for `enumerate --svg`: created if missing, refused if it is a file.
+fn picture_directory(dir: &std::path::Path) -> Result<PathBuf> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "--svg {}: not a directory (enumerate writes one picture per solution into it)",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|source| Error::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    Ok(dir.to_path_buf())
 }
 
 fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {

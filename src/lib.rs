@@ -35,6 +35,7 @@ pub mod matrix;
 pub(crate) mod memory;
 pub mod output;
 pub mod parts;
+pub mod picture;
 pub mod puzzle;
 pub mod sat;
 pub mod solver;

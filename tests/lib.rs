@@ -10,6 +10,7 @@ mod exit_codes;
 mod external;
 mod geometry;
 mod parts;
+mod pictures;
 mod properties;
 mod reliability;
 mod sat;

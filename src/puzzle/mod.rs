@@ -61,6 +61,8 @@ pub trait Kind: fmt::Debug + Send + Sync {
     fn text(&self, solution: &[u32]) -> String;
     /// A solution as one JSON object.
     fn json(&self, solution: &[u32], index: u64) -> serde_json::Value;
+    /// A solution as a self-contained SVG picture ([`crate::picture`]).
+    fn svg(&self, solution: &[u32]) -> Result<String>;
     /// The rows `polycover info` prints.
     fn info(&self, out: &mut dyn Write) -> Result<()>;
     /// The puzzle's row in `polycover list`.

@@ -28,6 +28,7 @@ use super::Polycube;
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner, Isometry};
 use crate::matrix::{Item, Matrix};
+use crate::picture::{palette, polycube::Body, Rgb};
 use crate::puzzle::{About, Kind, Summary, SymmetryMode, VariableMap};
 use crate::symmetry::{Group, Symmetry};
 
@@ -57,12 +58,13 @@ fn cell_list(p: &Polycube, solution: &[u32]) -> String {
     out
 }
 
-/// One symbol per placed piece, so that copies of a piece can be told apart: the first
-/// copy keeps the piece's name, the others take letters and digits no piece uses. With
-/// the legend (`D: D e f` per piece with copies), or `None` when the spare symbols run
-/// out.
-fn symbols(p: &Polycube, solution: &[u32]) -> Option<(Vec<char>, Option<String>)> {
-    let fill = p.fill(solution);
+/// The symbol of each (piece, copy).
+type CopySymbols = HashMap<(u32, u32), char>;
+
+/// One symbol per copy of a piece, so that copies can be told apart: the first copy
+/// keeps the piece's name, the others take letters and digits no piece uses. With the
+/// legend (`D: D e f` per piece with copies); `None` when the spare symbols run out.
+fn copy_symbols(p: &Polycube) -> Option<(CopySymbols, Option<String>)> {
     let names: Vec<char> = p.pieces.iter().map(|q| q.name).collect();
     let mut spare = ('A'..='Z')
         .chain('a'..='z')
@@ -86,9 +88,27 @@ fn symbols(p: &Polycube, solution: &[u32]) -> Option<(Vec<char>, Option<String>)
             ));
         }
     }
-    let cells = fill.iter().map(|k| symbol_of[k]).collect();
     let legend = (!legend.is_empty()).then(|| format!("copies  {}", legend.join("; ")));
+    Some((symbol_of, legend))
+}
+
+/// The symbol of every target cell in `solution` ([`copy_symbols`]), with the legend.
+fn symbols(p: &Polycube, solution: &[u32]) -> Option<(Vec<char>, Option<String>)> {
+    let (symbol_of, legend) = copy_symbols(p)?;
+    let cells = p.fill(solution).iter().map(|k| symbol_of[k]).collect();
     Some((cells, legend))
+}
+
+/// The colour of copy `copy` of piece `piece`: units are numbered piece by piece, copies
+/// within a piece, so colours depend on the puzzle only.
+fn colours(p: &Polycube) -> HashMap<(u32, u32), Rgb> {
+    let units: Vec<(u32, u32)> = p
+        .pieces
+        .iter()
+        .enumerate()
+        .flat_map(|(k, piece)| (0..piece.count).map(move |c| (k as u32, c)))
+        .collect();
+    units.iter().copied().zip(palette(units.len())).collect()
 }
 
 /// The layers of a solution, one `Vec` of rows per z.
@@ -304,6 +324,39 @@ impl Kind for Polycube {
             .flatten();
         let layers = symbols.map(|(fill, _)| layers(self, &fill));
         json!({ "index": index, "placements": placements, "layers": layers })
+    }
+
+    fn svg(&self, solution: &[u32]) -> Result<String> {
+        let colours = colours(self);
+        let symbol_of = copy_symbols(self).map(|(s, _)| s);
+        let bodies: Vec<Body> = self
+            .copies(solution)
+            .into_iter()
+            .map(|(placement, copy)| {
+                let piece = &self.pieces[placement.piece as usize];
+                let key = (placement.piece, copy);
+                Body {
+                    name: piece.name.to_string(),
+                    label: piece.label.clone(),
+                    symbol: symbol_of.as_ref().map_or(piece.name, |s| s[&key]),
+                    copy: copy + 1,
+                    color: colours[&key],
+                    cells: placement
+                        .cells
+                        .iter()
+                        .map(|&c| self.target[c as usize])
+                        .collect(),
+                }
+            })
+            .collect();
+        crate::picture::polycube::picture(&self.name, &self.target, &bodies).ok_or_else(|| {
+            Error::Usage(format!(
+                "{}: the target's bounding box has more than {} cells, too many to draw; \
+                 the text output lists the cells",
+                self.source,
+                crate::picture::polycube::MAX_BOX_CELLS
+            ))
+        })
     }
 
     fn info(&self, out: &mut dyn Write) -> Result<()> {
