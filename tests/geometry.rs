@@ -90,7 +90,7 @@ fn groups_are_consistent_with_the_matrix() {
 fn reflections_swap_the_chiral_soma_pieces() {
     let p = polycube("soma");
     let partners = p.mirror_partners().unwrap();
-    let name = |k: u32| p.pieces[k as usize].name;
+    let name = |k: u32| p.pieces[k as usize].symbol;
     let swapped: Vec<(char, char)> = (0..p.pieces.len() as u32)
         .filter(|&k| partners[k as usize] != k)
         .map(|k| (name(k), name(partners[k as usize])))

@@ -5,6 +5,7 @@ mod cli;
 mod colored;
 mod common;
 mod counts;
+mod drawing;
 mod errors;
 mod exit_codes;
 mod external;

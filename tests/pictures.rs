@@ -36,7 +36,11 @@ fn panels<'a>(doc: &'a roxmltree::Document) -> Vec<(String, Area, roxmltree::Nod
                 .children()
                 .find(|c| c.is_element())
                 .expect("a panel has children");
-            assert_eq!(frame.attribute("class"), Some("frame"), "a panel starts with its frame");
+            assert_eq!(
+                frame.attribute("class"),
+                Some("frame"),
+                "a panel starts with its frame"
+            );
             let area = Area {
                 x: number(frame, "x"),
                 y: number(frame, "y"),
@@ -54,7 +58,11 @@ fn render(svg: &str) -> (u32, Vec<[u8; 3]>) {
         .expect("resvg reads the picture");
     let size = tree.size().to_int_size();
     let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
-    resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
     let pixels = pixmap
         .pixels()
         .iter()
@@ -121,7 +129,9 @@ fn printed_cells(text: &str) -> (BTreeMap<[usize; 3], char>, [usize; 3]) {
         .lines()
         .skip_while(|l| !l.starts_with("s "))
         .skip(1)
-        .take_while(|l| !l.starts_with("copies") && !l.trim().is_empty())
+        .take_while(|l| {
+            !l.starts_with("copies") && !l.starts_with("pieces") && !l.trim().is_empty()
+        })
         .collect();
     let (header, rows) = if body[0].starts_with("z=") {
         (Some(body[0]), &body[1..])
@@ -152,7 +162,12 @@ fn printed_cells(text: &str) -> (BTreeMap<[usize; 3], char>, [usize; 3]) {
 /// picture is not blank.
 #[test]
 fn pictures_show_every_piece_in_its_colour_in_every_panel() {
-    for puzzle in ["bedlam", "soma", "slothouber-graatsma", "pentomino-8x8-hole"] {
+    for puzzle in [
+        "bedlam",
+        "soma",
+        "slothouber-graatsma",
+        "pentomino-8x8-hole",
+    ] {
         let (svg, text) = picture_of(puzzle);
         let doc = roxmltree::Document::parse(&svg).unwrap();
         let panels = panels(&doc);
@@ -164,7 +179,11 @@ fn pictures_show_every_piece_in_its_colour_in_every_panel() {
         );
         // Colours from the slices: each cell's rectangle is filled with its piece's colour.
         let mut palette: BTreeMap<String, Vec<[u8; 3]>> = BTreeMap::new();
-        for rect in panels[2].2.descendants().filter(|n| n.has_attribute("data-piece")) {
+        for rect in panels[2]
+            .2
+            .descendants()
+            .filter(|n| n.has_attribute("data-piece"))
+        {
             let fill = parse_hex(rect.attribute("fill").unwrap());
             let key = rect.attribute("data-piece").unwrap().to_string();
             palette.entry(key).or_insert_with(|| {
@@ -224,7 +243,10 @@ fn pictures_have_three_panels_and_one_view_per_piece() {
     for (puzzle, copies) in [("bedlam", 13), ("slothouber-graatsma", 9), ("soma", 7)] {
         let (svg, text) = picture_of(puzzle);
         for forbidden in ["<script", "href", "@import", "@font-face", "<image", "url("] {
-            assert!(!svg.contains(forbidden), "{puzzle}: the picture has {forbidden}");
+            assert!(
+                !svg.contains(forbidden),
+                "{puzzle}: the picture has {forbidden}"
+            );
         }
         let doc = roxmltree::Document::parse(&svg).unwrap();
         let panels = panels(&doc);
@@ -266,7 +288,11 @@ fn pictures_have_three_panels_and_one_view_per_piece() {
                     )
                 })
                 .collect();
-            assert_eq!(shown, distinct.iter().cloned().cloned().collect(), "{puzzle}");
+            assert_eq!(
+                shown,
+                distinct.iter().cloned().cloned().collect(),
+                "{puzzle}"
+            );
         }
         // The slices: layer z, row y, column x hold the printed solution's symbol.
         let (cells, size) = printed_cells(&text);
@@ -278,10 +304,23 @@ fn pictures_have_three_panels_and_one_view_per_piece() {
         assert_eq!(layers.len(), size[2], "{puzzle}: one slice per layer");
         let mut drawn = BTreeMap::new();
         for (z, layer) in layers.iter().enumerate() {
-            let rects: Vec<_> = layer.children().filter(|n| n.has_tag_name("rect")).collect();
-            assert_eq!(rects.len(), size[0] * size[1], "{puzzle}: a square per cell");
-            let x0 = rects.iter().map(|r| number(*r, "x")).fold(f64::MAX, f64::min);
-            let y0 = rects.iter().map(|r| number(*r, "y")).fold(f64::MAX, f64::min);
+            let rects: Vec<_> = layer
+                .children()
+                .filter(|n| n.has_tag_name("rect"))
+                .collect();
+            assert_eq!(
+                rects.len(),
+                size[0] * size[1],
+                "{puzzle}: a square per cell"
+            );
+            let x0 = rects
+                .iter()
+                .map(|r| number(*r, "x"))
+                .fold(f64::MAX, f64::min);
+            let y0 = rects
+                .iter()
+                .map(|r| number(*r, "y"))
+                .fold(f64::MAX, f64::min);
             let side = number(rects[0], "width");
             for r in rects.iter().filter(|r| r.has_attribute("data-piece")) {
                 let x = ((number(*r, "x") - x0) / side).round() as usize;
@@ -290,7 +329,10 @@ fn pictures_have_three_panels_and_one_view_per_piece() {
                 drawn.insert([x, y, z], symbol);
             }
         }
-        assert_eq!(drawn, cells, "{puzzle}: the slices are the printed solution");
+        assert_eq!(
+            drawn, cells,
+            "{puzzle}: the slices are the printed solution"
+        );
     }
 }
 
@@ -359,7 +401,11 @@ fn enumerate_draws_each_solution_into_a_directory() {
     names.sort();
     assert_eq!(
         names,
-        ["solution-000001.svg", "solution-000002.svg", "solution-000003.svg"]
+        [
+            "solution-000001.svg",
+            "solution-000002.svg",
+            "solution-000003.svg"
+        ]
     );
     let a = std::fs::read_to_string(pictures.join(&names[0])).unwrap();
     let b = std::fs::read_to_string(pictures.join(&names[1])).unwrap();
@@ -368,7 +414,14 @@ fn enumerate_draws_each_solution_into_a_directory() {
 
     let file = dir.path().join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let out = polycover(&["enumerate", "soma", "--limit", "1", "--svg", file.to_str().unwrap()]);
+    let out = polycover(&[
+        "enumerate",
+        "soma",
+        "--limit",
+        "1",
+        "--svg",
+        file.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a directory"), "{}", stderr(&out));
 }
@@ -385,8 +438,17 @@ fn a_sparse_target_too_large_to_draw_is_refused() {
     )
     .unwrap();
     let svg = dir.path().join("far.svg");
-    let out = polycover(&["solve", puzzle.to_str().unwrap(), "--svg", svg.to_str().unwrap()]);
+    let out = polycover(&[
+        "solve",
+        puzzle.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("too many to draw"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("too many to draw"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!svg.exists());
 }

@@ -25,12 +25,26 @@ pub fn picture(title: &str, letters: &[char], column: &[[u8; 6]]) -> String {
     let mut svg = Svg::new(width, height, title);
     svg.text(margin, 22.0, 18.0, Rgb(0, 0, 0), title, "start");
     let top = 30.0;
-    svg.panel("sides", 4.0, top, width - 8.0, panel_h, "the four sides, unfolded");
+    svg.panel(
+        "sides",
+        4.0,
+        top,
+        width - 8.0,
+        panel_h,
+        "the four sides, unfolded",
+    );
     let x0 = margin + label_w;
     let y0 = top + heading + 22.0;
     for (f, name) in sides.iter().chain(&hidden).enumerate() {
         let x = x0 + f as f64 * square + if f >= 4 { 30.0 } else { 0.0 };
-        svg.text(x + square / 2.0, y0 - 6.0, 11.0, Rgb(0x55, 0x55, 0x55), name, "middle");
+        svg.text(
+            x + square / 2.0,
+            y0 - 6.0,
+            11.0,
+            Rgb(0x55, 0x55, 0x55),
+            name,
+            "middle",
+        );
     }
     for (j, faces) in column.iter().enumerate() {
         let y = y0 + j as f64 * square;

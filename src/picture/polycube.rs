@@ -34,6 +34,8 @@ pub struct Body {
     pub symbol: char,
     /// Copy number from 1.
     pub copy: u32,
+    /// How many copies the piece has.
+    pub copies: u32,
     pub color: Rgb,
     pub cells: Vec<Cell>,
 }
@@ -196,19 +198,72 @@ fn feature_edges(target: &[Cell]) -> Vec<([f64; 3], [f64; 3])> {
             }
         }
     }
-    let mut out: Vec<_> = edges
-        .into_iter()
-        .filter(|(_, normals)| !(normals.len() == 2 && normals[0] == normals[1]))
-        .map(|((start, along), _)| {
-            let a = start.map(|v| v as f64);
-            let mut b = a;
-            b[along] += 1.0;
-            (a, b)
-        })
-        .collect();
+    // Unit edges where the surface bends, merged into straight runs: (line, start).
+    let mut lines: HashMap<(usize, [i32; 2]), Vec<i32>> = HashMap::new();
+    for ((start, along), normals) in edges {
+        if normals.len() == 2 && normals[0] == normals[1] {
+            continue;
+        }
+        let (b, d) = ((along + 1) % 3, (along + 2) % 3);
+        lines
+            .entry((along, [start[b], start[d]]))
+            .or_default()
+            .push(start[along]);
+    }
+    let mut out = Vec::new();
+    for ((along, [pb, pd]), mut starts) in lines {
+        starts.sort_unstable();
+        let (b, d) = ((along + 1) % 3, (along + 2) % 3);
+        let mut k = 0;
+        while k < starts.len() {
+            let mut end = k;
+            while end + 1 < starts.len() && starts[end + 1] == starts[end] + 1 {
+                end += 1;
+            }
+            let mut a = [0.0; 3];
+            a[b] = pb as f64;
+            a[d] = pd as f64;
+            let mut z = a;
+            a[along] = starts[k] as f64;
+            z[along] = (starts[end] + 1) as f64;
+            out.push((a, z));
+            k = end + 1;
+        }
+    }
     out.sort_by(|x, y| x.partial_cmp(y).unwrap());
     out
 }
+
+/// The wireframe drawn behind each piece: the target's bends, or for a target with
+/// many (a scattered one), its bounding box, so that the pieces panel stays small.
+fn wireframe(target: &[Cell], lo: Cell, hi: Cell) -> Vec<([f64; 3], [f64; 3])> {
+    let edges = feature_edges(target);
+    if edges.len() <= MAX_WIREFRAME {
+        return edges;
+    }
+    let corner = |k: usize| {
+        [0, 1, 2].map(|a| {
+            if k >> a & 1 == 1 {
+                hi[a] as f64 + 1.0
+            } else {
+                lo[a] as f64
+            }
+        })
+    };
+    let mut out = Vec::new();
+    for k in 0..8 {
+        for a in 0..3 {
+            if k >> a & 1 == 0 {
+                out.push((corner(k), corner(k | 1 << a)));
+            }
+        }
+    }
+    out
+}
+
+/// More straight edges than this in the target's outline, and the wireframe is its
+/// bounding box instead.
+const MAX_WIREFRAME: usize = 200;
 
 /// The screen box of `target`'s bounding box in `view`, unscaled: (min x, min y, max x,
 /// max y).
@@ -305,7 +360,9 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
     let e0 = extents[0];
     let piece_w = ((e0.2 - e0.0) * small).max(90.0);
     let piece_h = (e0.3 - e0.1) * small + 30.0;
-    let per_row = ((assembled_w - margin) / (piece_w + margin)).floor().max(1.0) as usize;
+    let per_row = ((assembled_w - margin) / (piece_w + margin))
+        .floor()
+        .max(1.0) as usize;
     let piece_rows = bodies.len().div_ceil(per_row);
 
     // The slices panel: one grid per layer, side by side, wrapping.
@@ -328,7 +385,14 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
 
     // Assembled.
     let mut top = title_h;
-    svg.panel("assembled", 4.0, top, width - 8.0, assembled_h, "assembled: four sides");
+    svg.panel(
+        "assembled",
+        4.0,
+        top,
+        width - 8.0,
+        assembled_h,
+        "assembled: four sides",
+    );
     let mut x = margin;
     for ((view, name), e) in views.iter().zip(&extents) {
         let place = Place {
@@ -353,9 +417,16 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
     top += assembled_h + margin;
 
     // Pieces.
-    svg.panel("pieces", 4.0, top, width - 8.0, pieces_h, "pieces: each in its place");
+    svg.panel(
+        "pieces",
+        4.0,
+        top,
+        width - 8.0,
+        pieces_h,
+        "pieces: each in its place",
+    );
     let (view, _) = views[0];
-    let wireframe = feature_edges(target);
+    let wireframe = wireframe(target, lo, hi);
     for (k, body) in bodies.iter().enumerate() {
         let (row, col) = (k / per_row, k % per_row);
         let x0 = margin + col as f64 * (piece_w + margin);
@@ -371,13 +442,20 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
             ("data-copy", body.copy.to_string()),
         ]);
         for &(a, b) in &wireframe {
-            svg.line(place.at(&view, a), place.at(&view, b), Rgb(0xaa, 0xaa, 0xaa), 0.7);
+            svg.line(
+                place.at(&view, a),
+                place.at(&view, b),
+                Rgb(0xaa, 0xaa, 0xaa),
+                0.7,
+            );
         }
         draw_bodies(&mut svg, &view, place, std::slice::from_ref(body), 1.0);
         // The symbol as the slices show it, then what it stands for.
         let mut caption = body.symbol.to_string();
-        if body.copy > 1 || body.symbol.to_string() != body.name {
+        if body.copies > 1 {
             caption += &format!(" = {} #{}", body.name, body.copy);
+        } else if body.symbol.to_string() != body.name {
+            caption += &format!(" = {}", body.name);
         }
         svg.text(
             x0 + piece_w / 2.0,
@@ -391,7 +469,11 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
             // About 6 pixels a character at this size; the label is cut to its view.
             let fits = ((piece_w + margin) / 5.8) as usize;
             let shown: String = if label.chars().count() > fits {
-                label.chars().take(fits.saturating_sub(1)).chain(['\u{2026}']).collect()
+                label
+                    .chars()
+                    .take(fits.saturating_sub(1))
+                    .chain(['\u{2026}'])
+                    .collect()
             } else {
                 label.clone()
             };
@@ -410,7 +492,14 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
     top += pieces_h + margin;
 
     // Slices.
-    svg.panel("slices", 4.0, top, width - 8.0, slices_h, "slices: z-layers, bottom first");
+    svg.panel(
+        "slices",
+        4.0,
+        top,
+        width - 8.0,
+        slices_h,
+        "slices: z-layers, bottom first",
+    );
     let owner: HashMap<Cell, usize> = bodies
         .iter()
         .enumerate()
@@ -423,7 +512,14 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
         let x0 = margin + col as f64 * (layer_w + margin);
         let y0 = top + heading + row as f64 * (layer_h + margin);
         svg.open(&[("class", "layer".into()), ("data-z", z.to_string())]);
-        svg.text(x0, y0 + 12.0, 12.0, Rgb(0x55, 0x55, 0x55), &format!("z={z}"), "start");
+        svg.text(
+            x0,
+            y0 + 12.0,
+            12.0,
+            Rgb(0x55, 0x55, 0x55),
+            &format!("z={z}"),
+            "start",
+        );
         for y in lo[1]..=hi[1] {
             for x in lo[0]..=hi[0] {
                 let sx = x0 + (x - lo[0]) as f64 * square;

@@ -53,7 +53,14 @@ impl Svg {
             "<rect class=\"frame\" x=\"{x:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{h:.2}\" \
              fill=\"none\" stroke=\"#dddddd\"/>"
         );
-        self.text(x + 8.0, y + 18.0, 14.0, Rgb(0x33, 0x33, 0x33), heading, "start");
+        self.text(
+            x + 8.0,
+            y + 18.0,
+            14.0,
+            Rgb(0x33, 0x33, 0x33),
+            heading,
+            "start",
+        );
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -12,6 +12,7 @@
 //! [`Kind`] method that takes options (the matrix is built from the kind's own table).
 
 pub mod colored;
+mod drawing;
 pub mod polycube;
 mod toml_util;
 

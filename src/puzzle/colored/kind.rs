@@ -176,7 +176,11 @@ impl Kind for ColoredCubes {
 
     fn svg(&self, solution: &[u32]) -> Result<String> {
         let column: Vec<[u8; 6]> = self.column(solution).into_iter().map(|(_, f)| f).collect();
-        Ok(crate::picture::colored::picture(&self.name, &self.letters, &column))
+        Ok(crate::picture::colored::picture(
+            &self.name,
+            &self.letters,
+            &column,
+        ))
     }
 
     fn info(&self, out: &mut dyn Write) -> Result<()> {

@@ -2,16 +2,18 @@
 //! puzzles as people and programs read them.
 //!
 //! Text: the target's z-layers side by side, bottom layer (least z) first. In each layer
-//! rows are y (least first, top of the page) and columns are x; a cell shows the name of
-//! the piece covering it, and `.` marks a cell of the bounding box outside the target.
+//! rows are y (least first, top of the page) and columns are x; a cell shows the symbol
+//! of the piece covering it, and `.` marks a cell of the bounding box outside the target.
+//! Pasted into a puzzle file's `layers`, the layers give back the target's cells.
 //!
-//! JSON lines: one object per solution, `{"index": n, "placements": [{"piece", "copy",
-//! "label", "orientation", "cells"}...], "layers": [[row, ...], ...]}`, one placement per
-//! copy of a piece (`copy` counts from 1).
+//! JSON lines: one object per solution, `{"index": n, "placements": [{"piece", "symbol",
+//! "copy", "label", "orientation", "cells"}...], "layers": [[row, ...], ...]}`, one
+//! placement per copy of a piece (`copy` counts from 1).
 //!
 //! Copies of one piece look alike, so in text each copy gets its own symbol (the first
-//! keeps the piece's name, the others take letters and digits no piece uses) and a
-//! `copies  D: Dab` legend line follows the layers.
+//! keeps the piece's symbol, the others take letters and digits no piece uses) and a
+//! `copies  D: Dab` legend line follows the layers. When symbols are not the names
+//! (long names), `pieces  a Alpha, b Beta` lines say which is which.
 //!
 //! A sparse target (one that fills less than an eighth of its bounding box) prints as a
 //! cell list, `x,y,z piece` per line, and its JSON `layers` is `null`: the output grows
@@ -65,7 +67,7 @@ type CopySymbols = HashMap<(u32, u32), char>;
 /// keeps the piece's name, the others take letters and digits no piece uses. With the
 /// legend (`D: D e f` per piece with copies); `None` when the spare symbols run out.
 fn copy_symbols(p: &Polycube) -> Option<(CopySymbols, Option<String>)> {
-    let names: Vec<char> = p.pieces.iter().map(|q| q.name).collect();
+    let names: Vec<char> = p.pieces.iter().map(|q| q.symbol).collect();
     let mut spare = ('A'..='Z')
         .chain('a'..='z')
         .chain('0'..='9')
@@ -73,8 +75,8 @@ fn copy_symbols(p: &Polycube) -> Option<(CopySymbols, Option<String>)> {
     let mut symbol_of: HashMap<(u32, u32), char> = HashMap::new();
     let mut legend = Vec::new();
     for (k, piece) in p.pieces.iter().enumerate() {
-        let mut these = vec![piece.name];
-        symbol_of.insert((k as u32, 0), piece.name);
+        let mut these = vec![piece.symbol];
+        symbol_of.insert((k as u32, 0), piece.symbol);
         for copy in 1..piece.count {
             let c = spare.next()?;
             symbol_of.insert((k as u32, copy), c);
@@ -83,7 +85,7 @@ fn copy_symbols(p: &Polycube) -> Option<(CopySymbols, Option<String>)> {
         if piece.count > 1 {
             legend.push(format!(
                 "{}: {}",
-                piece.name,
+                piece.symbol,
                 these.iter().collect::<String>()
             ));
         }
@@ -97,6 +99,28 @@ fn symbols(p: &Polycube, solution: &[u32]) -> Option<(Vec<char>, Option<String>)
     let (symbol_of, legend) = copy_symbols(p)?;
     let cells = p.fill(solution).iter().map(|k| symbol_of[k]).collect();
     Some((cells, legend))
+}
+
+/// When some piece's symbol is not its name: `pieces  a Alpha, b Beta, ...` lines (about
+/// 78 columns each) saying which symbol is which piece. Empty otherwise.
+fn names_legend(p: &Polycube) -> String {
+    if p.pieces.iter().all(|q| q.name == q.symbol.to_string()) {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut line = String::new();
+    for q in &p.pieces {
+        let entry = format!("{} {}", q.symbol, q.name);
+        if !line.is_empty() && line.len() + entry.len() + 2 > 70 {
+            out += &format!("pieces  {line}\n");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line += ", ";
+        }
+        line += &entry;
+    }
+    out + &format!("pieces  {line}\n")
 }
 
 /// The colour of copy `copy` of piece `piece`: units are numbered piece by piece, copies
@@ -301,6 +325,7 @@ impl Kind for Polycube {
             out += &legend;
             out.push('\n');
         }
+        out += &names_legend(self);
         out
     }
 
@@ -311,7 +336,8 @@ impl Kind for Polycube {
             .map(|(placement, copy)| {
                 let piece = &self.pieces[placement.piece as usize];
                 json!({
-                    "piece": piece.name.to_string(),
+                    "piece": piece.name,
+                    "symbol": piece.symbol.to_string(),
                     "copy": copy + 1,
                     "label": piece.label,
                     "orientation": placement.orientation,
@@ -338,8 +364,9 @@ impl Kind for Polycube {
                 Body {
                     name: piece.name.to_string(),
                     label: piece.label.clone(),
-                    symbol: symbol_of.as_ref().map_or(piece.name, |s| s[&key]),
+                    symbol: symbol_of.as_ref().map_or(piece.symbol, |s| s[&key]),
                     copy: copy + 1,
+                    copies: piece.count,
                     color: colours[&key],
                     cells: placement
                         .cells
@@ -400,22 +427,42 @@ impl Kind for Polycube {
             }
         }
         writeln!(out)?;
-        writeln!(out, "piece  cells  count  orientations  placements  label")?;
+        // Long names widen the first column; symbols get a column when they are not the
+        // names.
+        let width = self
+            .pieces
+            .iter()
+            .map(|q| q.name.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(5);
+        let symbols = self.pieces.iter().any(|q| q.name != q.symbol.to_string());
+        let symbol_head = if symbols { "symbol  " } else { "" };
+        writeln!(
+            out,
+            "{:<width$}  {symbol_head}cells  count  orientations  placements  label",
+            "piece"
+        )?;
         let mut per_piece = vec![0usize; self.pieces.len()];
         for placement in &self.placements {
             per_piece[placement.piece as usize] += 1;
         }
         for (k, piece) in self.pieces.iter().enumerate() {
-            writeln!(
-                out,
-                "{:<5}  {:>5}  {:>5}  {:>12}  {:>10}  {}",
+            let symbol = if symbols {
+                format!("{:<6}  ", piece.symbol)
+            } else {
+                String::new()
+            };
+            let line = format!(
+                "{:<width$}  {symbol}{:>5}  {:>5}  {:>12}  {:>10}  {}",
                 piece.name,
                 piece.shape.len(),
                 piece.count,
                 self.orientations[k].len(),
                 per_piece[k],
                 piece.label.as_deref().unwrap_or("")
-            )?;
+            );
+            writeln!(out, "{}", line.trim_end())?;
         }
         Ok(())
     }

@@ -3,9 +3,13 @@
 //! Invariants of a parsed [`Polycube`]:
 //! - the target is a non-empty set of distinct cells, sorted; a cell's index in that list
 //!   is its item number in the matrix;
-//! - every piece is face-connected, has distinct cells and at least one placement, names
-//!   are unique single letters or digits, and the pieces' cells (times their counts) add
-//!   up to the number of target cells.
+//! - every piece is face-connected, has distinct cells and at least one placement, and
+//!   the pieces' cells (times their counts) add up to the number of target cells;
+//! - names are unique words (no spaces); symbols, one character each for the text
+//!   output, are unique too (by default a name's first character).
+//!
+//! Cells are given as coordinates (`cells`, `box`/`target`) or drawn as layers
+//! (`layers`, see [`super::drawing`]); a file may mix both.
 //!
 //! The matrix: items are the target cells (multiplicity 1), then one item per piece with
 //! multiplicity `count`. Options are placements: a piece in one of its orientations,
@@ -32,19 +36,27 @@ pub const MAX_COUNT: i64 = 4096;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Piece {
-    /// One letter or digit; labels the piece's cells in output.
-    pub name: char,
+    /// A word, unique in the puzzle.
+    pub name: String,
+    /// One character, unique in the puzzle: labels the piece's cells in text output.
+    pub symbol: char,
     pub label: Option<String>,
     pub shape: Shape,
     pub count: u32,
 }
 
 impl Piece {
-    /// `A (Little Corner)` or `A`.
+    /// `A (Little Corner)`, `Alpha (a)` or `A`: the name, with the symbol when it is not
+    /// the name and the label when there is one.
     pub fn display_name(&self) -> String {
+        let name = if self.name == self.symbol.to_string() {
+            self.name.clone()
+        } else {
+            format!("{} [{}]", self.name, self.symbol)
+        };
         match &self.label {
-            Some(l) => format!("{} ({l})", self.name),
-            None => self.name.to_string(),
+            Some(l) => format!("{name} ({l})"),
+            None => name,
         }
     }
 }
@@ -83,6 +95,7 @@ struct RawFile {
     box_size: Option<Spanned<Vec<Spanned<toml::Value>>>>,
     holes: Option<Vec<Spanned<toml::Value>>>,
     target: Option<Spanned<Vec<Spanned<toml::Value>>>>,
+    layers: Option<Spanned<Vec<Spanned<String>>>>,
     #[serde(default)]
     mirror: bool,
     #[serde(default)]
@@ -94,9 +107,84 @@ struct RawFile {
 #[serde(deny_unknown_fields)]
 struct RawPiece {
     name: Spanned<String>,
+    symbol: Option<Spanned<String>>,
     label: Option<String>,
-    cells: Spanned<Vec<Spanned<toml::Value>>>,
+    cells: Option<Spanned<Vec<Spanned<toml::Value>>>>,
+    layers: Option<Spanned<Vec<Spanned<String>>>>,
     count: Option<Spanned<i64>>,
+}
+
+/// Longest piece name.
+const MAX_NAME: usize = 64;
+
+/// Characters that cannot be a symbol: they mean "empty" (`.`, space) or will mean
+/// "optional cell" (`+`) in layer art, and `#` is "a cell" in every drawing.
+fn symbol_problem(c: char) -> Option<&'static str> {
+    match c {
+        '.' => Some("`.` marks an empty cell"),
+        '+' => Some("`+` is reserved for optional cells"),
+        '#' => Some("`#` marks a cell of any piece in drawings"),
+        c if c.is_whitespace() || c.is_control() => Some("it is blank"),
+        _ => None,
+    }
+}
+
+/// The piece's name and symbol, checked.
+fn name_and_symbol(source: &str, text: &str, p: &RawPiece) -> Result<(String, char)> {
+    let at = line(source, text, p.name.span());
+    let name = p.name.get_ref().clone();
+    if name.is_empty()
+        || name.chars().count() > MAX_NAME
+        || name.chars().any(|c| c.is_whitespace() || c.is_control())
+    {
+        return Err(Error::puzzle(
+            at,
+            format!(
+                "piece {name:?}: a piece name is one word of 1 to {MAX_NAME} characters, \
+                 without spaces (`label` holds a longer description)"
+            ),
+        ));
+    }
+    let symbol = match &p.symbol {
+        Some(sym) => {
+            let at = line(source, text, sym.span());
+            let mut chars = sym.get_ref().chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => match symbol_problem(c) {
+                    None => c,
+                    Some(why) => {
+                        return Err(Error::puzzle(
+                            at,
+                            format!("piece {name}: symbol {c:?} cannot be used: {why}"),
+                        ))
+                    }
+                },
+                _ => {
+                    return Err(Error::puzzle(
+                        at,
+                        format!(
+                            "piece {name}: `symbol` must be one character, found {:?}",
+                            sym.get_ref()
+                        ),
+                    ))
+                }
+            }
+        }
+        None => {
+            let first = name.chars().next().unwrap();
+            if let Some(why) = symbol_problem(first) {
+                return Err(Error::puzzle(
+                    at,
+                    format!(
+                        "piece {name}: its first character {first:?} cannot be its symbol \
+                         ({why}); give it one with `symbol = \"x\"`"
+                    ),
+                ));
+            }
+            first
+        }
+    };
+    Ok((name, symbol))
 }
 
 /// Reads one `[x, y, z]` integer triple, with a located message when it is not one.
@@ -137,7 +225,19 @@ impl Polycube {
         if raw.name.trim().is_empty() {
             return Err(Error::puzzle(source, "`name` must not be empty"));
         }
-        let target = Self::parse_target(source, text, &raw)?;
+        // Layer art of the target may use the pieces' symbols, as printed solutions do.
+        let symbols: Vec<char> = raw
+            .piece
+            .iter()
+            .filter_map(|p| {
+                let p = p.get_ref();
+                match &p.symbol {
+                    Some(s) => s.get_ref().chars().next(),
+                    None => p.name.get_ref().chars().next(),
+                }
+            })
+            .collect();
+        let target = Self::parse_target(source, text, &raw, &symbols)?;
 
         let mut pieces: Vec<Piece> = Vec::with_capacity(raw.piece.len());
         let mut lines = Vec::with_capacity(raw.piece.len());
@@ -150,19 +250,7 @@ impl Polycube {
         for sp in &raw.piece {
             let p = sp.get_ref();
             let at = line(source, text, p.name.span());
-            let mut chars = p.name.get_ref().chars();
-            let name = match (chars.next(), chars.next()) {
-                (Some(c), None) if c.is_ascii_alphanumeric() => c,
-                _ => {
-                    return Err(Error::puzzle(
-                        at,
-                        format!(
-                            "piece \"{}\": a piece name must be one letter or digit",
-                            p.name.get_ref()
-                        ),
-                    ))
-                }
-            };
+            let (name, symbol) = name_and_symbol(source, text, p)?;
             let what = format!("piece {name}");
             if let Some(first) = pieces.iter().position(|q| q.name == name) {
                 return Err(Error::puzzle(
@@ -173,27 +261,78 @@ impl Polycube {
                     ),
                 ));
             }
-            if p.cells.get_ref().is_empty() {
+            if let Some(first) = pieces.iter().position(|q| q.symbol == symbol) {
+                let how = if p.symbol.is_some() {
+                    "its `symbol`"
+                } else {
+                    "the first character of its name, by default"
+                };
                 return Err(Error::puzzle(
-                    line(source, text, p.cells.span()),
-                    format!("{what}: `cells` is empty"),
+                    at,
+                    format!(
+                        "{what}: symbol {symbol:?} ({how}) is already the symbol of piece {} \
+                         (at {}); every piece needs its own: give one of them \
+                         `symbol = \"x\"` (any character but `.`, `+`, `#` and spaces, \
+                         for example a Greek letter once letters and digits run out)",
+                        pieces[first].name, lines[first]
+                    ),
                 ));
             }
-            let mut cells = Vec::with_capacity(p.cells.get_ref().len());
-            for v in p.cells.get_ref() {
-                let c = triple(source, text, v, &what)?;
-                if cells.contains(&c) {
+            let cells = match (&p.cells, &p.layers) {
+                (Some(_), Some(l)) => {
                     return Err(Error::puzzle(
-                        location(source, text, Some(v.span())),
-                        format!("{what}: duplicate cell {c:?}"),
-                    ));
+                        line(source, text, l.span()),
+                        format!("{what}: give either `cells` or `layers`, not both"),
+                    ))
                 }
-                cells.push(c);
-            }
+                (None, None) => {
+                    return Err(Error::puzzle(
+                        at,
+                        format!("{what}: missing `cells` (or `layers`): the piece's cubes"),
+                    ))
+                }
+                (None, Some(l)) => {
+                    let is_cell = |c: char| c == '#' || c == symbol;
+                    super::drawing::cells(
+                        source,
+                        text,
+                        l,
+                        &what,
+                        &is_cell,
+                        &format!("`#` or the piece's symbol `{symbol}`"),
+                    )?
+                }
+                (Some(list), None) => {
+                    if list.get_ref().is_empty() {
+                        return Err(Error::puzzle(
+                            line(source, text, list.span()),
+                            format!("{what}: `cells` is empty"),
+                        ));
+                    }
+                    let mut cells = Vec::with_capacity(list.get_ref().len());
+                    for v in list.get_ref() {
+                        let c = triple(source, text, v, &what)?;
+                        if cells.contains(&c) {
+                            return Err(Error::puzzle(
+                                location(source, text, Some(v.span())),
+                                format!("{what}: duplicate cell {c:?}"),
+                            ));
+                        }
+                        cells.push(c);
+                    }
+                    cells
+                }
+            };
+            let cells_span = p
+                .cells
+                .as_ref()
+                .map(|c| c.span())
+                .or_else(|| p.layers.as_ref().map(|l| l.span()))
+                .unwrap();
             let shape = Shape::new(cells);
             if !shape.is_face_connected() {
                 return Err(Error::puzzle(
-                    line(source, text, p.cells.span()),
+                    line(source, text, cells_span),
                     format!("{what}: the cells are not face-connected (every cube must share a face with another)"),
                 ));
             }
@@ -212,6 +351,7 @@ impl Polycube {
             };
             pieces.push(Piece {
                 name,
+                symbol,
                 label: p.label.clone(),
                 shape,
                 count,
@@ -287,18 +427,45 @@ impl Polycube {
         Ok(puzzle)
     }
 
-    fn parse_target(source: &str, text: &str, raw: &RawFile) -> Result<Vec<Cell>> {
+    fn parse_target(
+        source: &str,
+        text: &str,
+        raw: &RawFile,
+        symbols: &[char],
+    ) -> Result<Vec<Cell>> {
+        let given = [
+            raw.box_size.as_ref().map(|b| ("box", b.span())),
+            raw.target.as_ref().map(|t| ("target", t.span())),
+            raw.layers.as_ref().map(|l| ("layers", l.span())),
+        ];
+        let given: Vec<_> = given.into_iter().flatten().collect();
+        if given.len() > 1 {
+            return Err(Error::puzzle(
+                line(source, text, given[1].1.clone()),
+                format!(
+                    "`{}` and `{}`: give one of `box`, `target` or `layers`",
+                    given[0].0, given[1].0
+                ),
+            ));
+        }
+        if let Some(layers) = &raw.layers {
+            let is_cell = |c: char| c == '#' || c.is_ascii_alphanumeric() || symbols.contains(&c);
+            let mut cells = super::drawing::cells(
+                source,
+                text,
+                layers,
+                "target",
+                &is_cell,
+                "`#`, a letter, a digit or a piece's symbol",
+            )?;
+            return Self::finish_target(source, text, raw, &mut cells).map(|_| cells);
+        }
         let mut target: Vec<Cell> = match (&raw.box_size, &raw.target) {
-            (Some(_), Some(t)) => {
-                return Err(Error::puzzle(
-                    line(source, text, t.span()),
-                    "give either `box` or `target`, not both",
-                ))
-            }
+            (Some(_), Some(_)) => unreachable!("refused above"),
             (None, None) => {
                 return Err(Error::puzzle(
                     source,
-                    "missing key `box` (or `target`): the shape to fill",
+                    "missing key `box` (or `target`, or `layers`): the shape to fill",
                 ))
             }
             (Some(b), None) => {
@@ -357,6 +524,17 @@ impl Polycube {
                 cells
             }
         };
+        Self::finish_target(source, text, raw, &mut target)?;
+        Ok(target)
+    }
+
+    /// Removes the holes from `target`, checks it is not empty, and sorts it.
+    fn finish_target(
+        source: &str,
+        text: &str,
+        raw: &RawFile,
+        target: &mut Vec<Cell>,
+    ) -> Result<()> {
         for h in raw.holes.iter().flatten() {
             let c = triple(source, text, h, "holes")?;
             match target.iter().position(|&t| t == c) {
@@ -375,7 +553,7 @@ impl Polycube {
             return Err(Error::puzzle(source, "the target has no cells"));
         }
         target.sort_unstable();
-        Ok(target)
+        Ok(())
     }
 
     /// Index of each target cell.
