@@ -18,6 +18,7 @@ use crate::engine::{
 use crate::error::{Error, Result};
 use crate::output;
 use crate::parts::PartSpec;
+use crate::puzzle::burrtools;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 use crate::sat::dimacs::{self, Answer, Projection};
 use crate::sat::{Amo, Backend, Decide, Strategy};
@@ -61,6 +62,37 @@ enum Command {
     /// Add up the `c part` lines of `count --part` or `enumerate --part` runs (refusing a
     /// missing, duplicated or foreign part); join enumerations' files with `-o`.
     Merge(MergeArgs),
+    /// Turn one problem of a BurrTools .xmpuzzle file into a polycover puzzle file.
+    Import(ImportArgs),
+    /// Write the exact-cover matrix for another program: `dlx`, Knuth's DLX input.
+    Export(ExportArgs),
+}
+
+#[derive(Args, Debug)]
+struct ExportArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArg,
+    #[arg(long, value_enum)]
+    format: crate::export::Format,
+    /// Which solutions count as the same. Default: none, the whole matrix; a mode writes
+    /// the options its reduction keeps, when that is exact for the format.
+    #[arg(long, value_enum)]
+    symmetry: Option<SymmetryMode>,
+    /// Output file (`.gz` compresses), or `-` for standard output.
+    #[arg(short, long, default_value = "-")]
+    output: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct ImportArgs {
+    /// The BurrTools file (gzipped or plain XML).
+    file: PathBuf,
+    /// Which problem (its name, or its number from 1) when the file holds several.
+    #[arg(long, value_name = "NAME|N")]
+    problem: Option<String>,
+    /// The puzzle file to write, or `-` for standard output.
+    #[arg(short, long, default_value = "-")]
+    output: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -271,9 +303,26 @@ struct CheckArgs {
 
 #[derive(Args, Debug)]
 struct PuzzleArg {
-    /// A puzzle file, the name of a catalog puzzle (see `polycover list`), or `-` for
-    /// standard input.
+    /// A puzzle file (polycover's TOML, or a BurrTools .xmpuzzle), the name of a catalog
+    /// puzzle (see `polycover list`), or `-` for standard input.
     puzzle: PathBuf,
+    /// Which problem of a BurrTools file (its name, or its number from 1) when it holds
+    /// several; `info` lists them.
+    #[arg(long, value_name = "NAME|N")]
+    problem: Option<String>,
+}
+
+impl PuzzleArg {
+    fn load(&self) -> Result<Puzzle> {
+        Puzzle::load_problem(&self.puzzle, self.problem.as_deref())
+    }
+
+    /// The puzzle compiled in `mode` (its default when `None`), with its reduction.
+    fn problem(&self, mode: Option<SymmetryMode>) -> Result<Problem> {
+        let puzzle = self.load()?;
+        let mode = mode.unwrap_or(puzzle.default_symmetry());
+        Ok(Problem::new(puzzle.compile(mode)?))
+    }
 }
 
 #[derive(Args, Debug)]
@@ -394,12 +443,14 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<i32> {
         Command::Bench(a) => bench(a, out),
         Command::Generate(a) => generate(a, out),
         Command::Merge(a) => parts::merge(a, out),
+        Command::Import(a) => import(a, out),
+        Command::Export(a) => export(a, out),
     }
 }
 
 impl SearchArgs {
     fn load(&self) -> Result<Problem> {
-        Problem::load(&self.puzzle.puzzle, self.symmetry)
+        self.puzzle.problem(self.symmetry)
     }
 
     fn deadline(&self) -> Option<Instant> {
@@ -728,7 +779,7 @@ fn picture_directory(dir: &std::path::Path) -> Result<PathBuf> {
 }
 
 fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {
-    let p = Problem::load(&a.puzzle.puzzle, a.symmetry)?;
+    let p = a.puzzle.problem(a.symmetry)?;
     let mut formula = p.formula(a.amo);
     let mut notes = Vec::new();
     if let Some(spec) = a.part {
@@ -772,7 +823,7 @@ fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {
 }
 
 fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
-    let puzzle = Puzzle::load(&a.puzzle.puzzle)?;
+    let puzzle = a.puzzle.load()?;
     // The variable map is the same in every mode: variable `o + 1` is option `o`.
     let c = puzzle.compile(SymmetryMode::None)?;
     let answers = dimacs::read_answers(&a.model)?;
@@ -852,7 +903,7 @@ fn check_model_size(puzzle: &Puzzle, c: &Compiled, lits: &[i64], at: &str) -> Re
 }
 
 fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
-    let p = Problem::load(&a.puzzle.puzzle, a.symmetry)?;
+    let p = a.puzzle.problem(a.symmetry)?;
     writeln!(
         out,
         "c puzzle {}, symmetry {}",
@@ -915,7 +966,90 @@ fn format_solution(format: Format, puzzle: &Puzzle, solution: &[u32], index: u64
 }
 
 fn info(a: PuzzleArg, out: &mut dyn Write) -> Result<i32> {
-    Puzzle::load(&a.puzzle)?.info(out)?;
+    // A BurrTools file: its problems first; with several and none picked, only those.
+    if let Some(bytes) = burrtools_bytes(&a.puzzle)? {
+        let source = a.puzzle.display().to_string();
+        let problems = burrtools::problems(&source, &bytes)?;
+        for p in &problems {
+            let count = p
+                .assemblies
+                .map_or("not solved in BurrTools".to_string(), |n| {
+                    format!("BurrTools counted {n} assemblies")
+                });
+            writeln!(out, "problem     {} \"{}\" ({count})", p.number, p.name)?;
+        }
+        if problems.len() > 1 && a.problem.is_none() {
+            writeln!(out, "c pick a problem with --problem NAME or NUMBER")?;
+            return Ok(0);
+        }
+        writeln!(out)?;
+    }
+    a.load()?.info(out)?;
+    Ok(0)
+}
+
+/// The bytes of `path` when it is a BurrTools file.
+fn burrtools_bytes(path: &std::path::Path) -> Result<Option<Vec<u8>>> {
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(path).map_err(|source| Error::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(burrtools::is_burrtools(&bytes).then_some(bytes))
+}
+
+fn export(a: ExportArgs, out: &mut dyn Write) -> Result<i32> {
+    let p = a
+        .puzzle
+        .problem(Some(a.symmetry.unwrap_or(SymmetryMode::None)))?;
+    match a.format {
+        crate::export::Format::Dlx => {
+            crate::export::dlx::check(&p)?;
+            output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+                Ok(crate::export::dlx::write(w, &p)?)
+            })?;
+        }
+    }
+    if a.output.as_os_str() != "-" {
+        eprintln!(
+            "c wrote {}: {} items, {} options",
+            a.output.display(),
+            p.compiled.matrix.num_items(),
+            p.reduction.kept().len()
+        );
+    }
+    Ok(0)
+}
+
+fn import(a: ImportArgs, out: &mut dyn Write) -> Result<i32> {
+    let source = a.file.display().to_string();
+    let bytes = std::fs::read(&a.file).map_err(|source| Error::Read {
+        path: a.file.clone(),
+        source,
+    })?;
+    if !burrtools::is_burrtools(&bytes) {
+        return Err(Error::puzzle(
+            source,
+            "not a BurrTools file (neither gzip nor XML with a <puzzle> root)",
+        ));
+    }
+    let converted = burrtools::convert(&source, &bytes, a.problem.as_deref())?;
+    // What is written must read back: the same checks as any puzzle file.
+    let puzzle = Puzzle::parse(&source, &converted.toml)?;
+    output::write(&a.output, out, &[&a.file], &mut |w| {
+        Ok(w.write_all(converted.toml.as_bytes())?)
+    })?;
+    if a.output.as_os_str() != "-" {
+        eprintln!(
+            "c wrote {}: problem {} \"{}\", {} pieces",
+            a.output.display(),
+            converted.problem.number,
+            converted.problem.name,
+            puzzle.summary().pieces
+        );
+    }
     Ok(0)
 }
 

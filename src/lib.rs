@@ -29,6 +29,7 @@ pub mod checkpoint;
 pub mod cli;
 pub mod engine;
 pub mod error;
+pub mod export;
 pub mod geometry;
 pub mod interrupt;
 pub mod matrix;

@@ -1,6 +1,7 @@
 //! All integration tests, built as one binary.
 
 mod bench;
+mod burrtools;
 mod cli;
 mod colored;
 mod common;
@@ -8,6 +9,7 @@ mod counts;
 mod drawing;
 mod errors;
 mod exit_codes;
+mod export;
 mod external;
 mod geometry;
 mod parts;

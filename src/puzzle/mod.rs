@@ -11,6 +11,7 @@
 //! Invariant: option `o` of a kind's matrix is the kind's option number `o` in every
 //! [`Kind`] method that takes options (the matrix is built from the kind's own table).
 
+pub mod burrtools;
 pub mod colored;
 mod drawing;
 pub mod polycube;
@@ -62,6 +63,11 @@ pub trait Kind: fmt::Debug + Send + Sync {
     fn text(&self, solution: &[u32]) -> String;
     /// A solution as one JSON object.
     fn json(&self, solution: &[u32], index: u64) -> serde_json::Value;
+    /// Short names for the matrix's items (at most 8 characters, no spaces or `|`), for
+    /// formats such as Knuth's DLX input.
+    fn item_names(&self, matrix: &Matrix) -> Vec<String>;
+    /// One line saying how [`Kind::item_names`] read.
+    fn item_legend(&self) -> String;
     /// A solution as a self-contained SVG picture ([`crate::picture`]).
     fn svg(&self, solution: &[u32]) -> Result<String>;
     /// The rows `polycover info` prints.
@@ -281,6 +287,13 @@ impl Puzzle {
     /// catalog name (`bedlam`). A directory never hides a catalog name. A file that
     /// shares its name with a catalog entry wins, and its source (the path) says so.
     pub fn load(spec: impl AsRef<Path>) -> Result<Puzzle> {
+        Puzzle::load_problem(spec, None)
+    }
+
+    /// [`Puzzle::load`], picking one problem (by name or number from 1) of a BurrTools
+    /// file that holds several. Other files have no problems to pick: `problem` must be
+    /// `None` for them.
+    pub fn load_problem(spec: impl AsRef<Path>, problem: Option<&str>) -> Result<Puzzle> {
         let path = spec.as_ref();
         if path.as_os_str() == "-" {
             let mut bytes = Vec::new();
@@ -290,13 +303,19 @@ impl Puzzle {
                     source: e,
                 }
             })?;
-            return Puzzle::from_bytes("<stdin>", bytes);
+            return Puzzle::from_bytes("<stdin>", bytes, problem);
         }
         if path.is_file() {
-            return Puzzle::read_file(path);
+            return Puzzle::read_file(path, problem);
         }
         let name = path.to_str();
         if let Some(entry) = name.and_then(catalog::find) {
+            if problem.is_some() {
+                return Err(Error::Usage(
+                    "--problem picks a problem of a BurrTools file; a catalog puzzle has one"
+                        .into(),
+                ));
+            }
             return Puzzle::parse(&format!("catalog:{}.toml", entry.name), entry.text);
         }
         if path.exists() {
@@ -319,16 +338,31 @@ impl Puzzle {
         )))
     }
 
-    pub fn read_file(path: &Path) -> Result<Puzzle> {
+    pub fn read_file(path: &Path, problem: Option<&str>) -> Result<Puzzle> {
         let bytes = std::fs::read(path).map_err(|e| Error::Read {
             path: path.to_path_buf(),
             source: e,
         })?;
-        Puzzle::from_bytes(&path.display().to_string(), bytes)
+        Puzzle::from_bytes(&path.display().to_string(), bytes, problem)
     }
 
-    /// Parses a file's bytes; `source` names it in messages.
-    fn from_bytes(source: &str, bytes: Vec<u8>) -> Result<Puzzle> {
+    /// Parses a file's bytes; `source` names it in messages. A BurrTools file is known by
+    /// its content (gzip, or XML with a `<puzzle>` root), whatever its name.
+    fn from_bytes(source: &str, bytes: Vec<u8>, problem: Option<&str>) -> Result<Puzzle> {
+        if burrtools::is_burrtools(&bytes) {
+            let converted = burrtools::convert(source, &bytes, problem)?;
+            return Puzzle::parse(source, &converted.toml).map_err(|e| {
+                Error::puzzle(
+                    source,
+                    format!("the BurrTools problem does not make a polycover puzzle: {e}"),
+                )
+            });
+        }
+        if problem.is_some() {
+            return Err(Error::Usage(format!(
+                "{source}: --problem picks a problem of a BurrTools file; this is a puzzle file"
+            )));
+        }
         let text = String::from_utf8(bytes).map_err(|e| {
             let at = e.utf8_error().valid_up_to();
             let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;

@@ -174,6 +174,24 @@ impl Kind for ColoredCubes {
         })
     }
 
+    /// `fA`: side (l, f, r, b) shows colour A; `c3`: cube 3.
+    fn item_names(&self, matrix: &Matrix) -> Vec<String> {
+        let h = self.height();
+        (0..matrix.num_items())
+            .map(|i| {
+                if i < 4 * h {
+                    format!("{}{}", ["l", "f", "r", "b"][i / h], self.letters[i % h])
+                } else {
+                    format!("c{}", i - 4 * h + 1)
+                }
+            })
+            .collect()
+    }
+
+    fn item_legend(&self) -> String {
+        "lA: the left side shows colour A (l, f, r, b: left, front, right, back); c3: cube 3".into()
+    }
+
     fn svg(&self, solution: &[u32]) -> Result<String> {
         let column: Vec<[u8; 6]> = self.column(solution).into_iter().map(|(_, f)| f).collect();
         Ok(crate::picture::colored::picture(

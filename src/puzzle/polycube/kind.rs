@@ -352,6 +352,37 @@ impl Kind for Polycube {
         json!({ "index": index, "placements": placements, "layers": layers })
     }
 
+    /// Cells as `xyz`, each coordinate from the target's least corner in radix 36 (two
+    /// digits each when some coordinate reaches 36); pieces by symbol.
+    fn item_names(&self, _matrix: &Matrix) -> Vec<String> {
+        let lo = min_corner(&self.target).unwrap();
+        let hi = max_corner(&self.target).unwrap();
+        let wide = (0..3).any(|a| hi[a] - lo[a] >= 36);
+        let digits = |v: i32| -> String {
+            let d = |n: i32| std::char::from_digit(n as u32, 36).unwrap();
+            if wide {
+                format!("{}{}", d(v / 36), d(v % 36))
+            } else {
+                d(v).to_string()
+            }
+        };
+        let mut names: Vec<String> = self
+            .target
+            .iter()
+            .map(|c| (0..3).map(|a| digits(c[a] - lo[a])).collect())
+            .collect();
+        names.extend(self.pieces.iter().map(|p| p.symbol.to_string()));
+        names
+    }
+
+    fn item_legend(&self) -> String {
+        let lo = min_corner(&self.target).unwrap();
+        format!(
+            "cells xyz: x, y, z in radix 36 (0-9, a-z) from ({},{},{}); pieces by symbol",
+            lo[0], lo[1], lo[2]
+        )
+    }
+
     fn svg(&self, solution: &[u32]) -> Result<String> {
         let colours = colours(self);
         let symbol_of = copy_symbols(self).map(|(s, _)| s);

@@ -1,0 +1,14 @@
+//! Writing a compiled puzzle in other programs' input formats (`polycover export`).
+//!
+//! Every format is written from the same [`Problem`]: its matrix and its symmetry
+//! reduction. Formats that cannot express what the reduction needs refuse the mode with
+//! a clear message instead of writing a file whose count would mean something else.
+
+pub mod dlx;
+
+/// The formats `export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Knuth's exact-cover input (dlx1, dlx2; dlx3 for pieces with copies).
+    Dlx,
+}

@@ -1,0 +1,453 @@
+//! BurrTools puzzle files (`.xmpuzzle`): read, and turned into polycover's own puzzle
+//! format, which is then parsed as any other file.
+//!
+//! An `.xmpuzzle` is XML, usually gzipped: `<puzzle>` holds `<gridType type="T"/>`,
+//! `<shapes>` (one `<voxel x y z [name]>` each, its text one character per voxel with x
+//! varying fastest, then y, then z: `#` filled, `_` empty, `+` variable, each optionally
+//! followed by a colour number) and `<problems>` (each `<problem name>` lists
+//! `<shape id count|min max>` pieces and a `<result id>`). A solved problem records
+//! BurrTools' count as `assemblies="N"`.
+//!
+//! Invariants of a [`Conversion`]: it is one problem of a cube-grid (type 0) file; every
+//! piece and the result use `#` and `_` only, without colours, and every piece count is
+//! exact (min = max). Everything else is refused by name: other grids, variable voxels,
+//! colours and count ranges (the puzzle format does not express them yet), and anything
+//! malformed.
+//!
+//! Conventions. Coordinates are BurrTools' own (x, y, z); a BurrTools shape name becomes
+//! a piece name with spaces turned into `-` (the original is the label) and gets a
+//! symbol of its own. BurrTools' count of a solved problem becomes `[expect] rotations`:
+//! like polycover's default, it counts assemblies up to the rotations of the result.
+
+use std::collections::HashSet;
+use std::io::Read;
+
+use crate::error::{Error, Result};
+
+/// Whether `bytes` look like a BurrTools file: gzip, or XML whose root is `<puzzle`.
+pub fn is_burrtools(bytes: &[u8]) -> bool {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        return true;
+    }
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(512)]);
+    let head = head.trim_start_matches('\u{feff}').trim_start();
+    head.starts_with("<?xml") || head.starts_with("<puzzle")
+}
+
+/// The XML text of a BurrTools file (gunzipped when gzipped).
+fn xml_text(source: &str, bytes: &[u8]) -> Result<String> {
+    let mut raw = Vec::new();
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        flate2::read::MultiGzDecoder::new(bytes)
+            .read_to_end(&mut raw)
+            .map_err(|e| Error::puzzle(source, format!("not a readable gzip file: {e}")))?;
+    } else {
+        raw = bytes.to_vec();
+    }
+    String::from_utf8(raw).map_err(|_| Error::puzzle(source, "the XML is not UTF-8 text"))
+}
+
+/// One problem of the file, as `(number from 1, name, BurrTools' count if solved)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemInfo {
+    pub number: usize,
+    pub name: String,
+    pub assemblies: Option<u64>,
+}
+
+/// A BurrTools problem in polycover's puzzle format.
+#[derive(Clone, Debug)]
+pub struct Conversion {
+    pub toml: String,
+    pub problem: ProblemInfo,
+}
+
+struct Voxels {
+    name: Option<String>,
+    /// (x, y, z) of the filled voxels.
+    cells: Vec<[usize; 3]>,
+}
+
+fn attr<T: std::str::FromStr>(
+    source: &str,
+    node: roxmltree::Node,
+    name: &str,
+) -> Result<Option<T>> {
+    match node.attribute(name) {
+        None => Ok(None),
+        Some(v) => v.trim().parse().map(Some).map_err(|_| {
+            Error::puzzle(
+                at(source, node),
+                format!(
+                    "<{}> attribute {name}=\"{v}\" is not a number",
+                    node.tag_name().name()
+                ),
+            )
+        }),
+    }
+}
+
+/// `file:line` of an XML node.
+fn at(source: &str, node: roxmltree::Node) -> String {
+    let pos = node.document().text_pos_at(node.range().start);
+    format!("{source}:{}", pos.row)
+}
+
+fn child<'a, 'i>(node: roxmltree::Node<'a, 'i>, tag: &str) -> Option<roxmltree::Node<'a, 'i>> {
+    node.children().find(|c| c.has_tag_name(tag))
+}
+
+fn parse_voxels(source: &str, node: roxmltree::Node, id: usize) -> Result<Voxels> {
+    let size = ["x", "y", "z"].map(|k| attr::<usize>(source, node, k));
+    let mut dims = [0usize; 3];
+    for (k, s) in size.into_iter().enumerate() {
+        dims[k] = s?.ok_or_else(|| {
+            Error::puzzle(
+                at(source, node),
+                format!("shape {}: no size {}", id + 1, ["x", "y", "z"][k]),
+            )
+        })?;
+    }
+    let name = node.attribute("name").map(str::to_string);
+    let label = name.clone().unwrap_or_else(|| format!("{}", id + 1));
+    let text = node.text().unwrap_or("").trim();
+    let mut cells = Vec::new();
+    let mut index = 0usize;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let mut colour = String::new();
+        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            colour.push(*d);
+            chars.next();
+        }
+        if !colour.is_empty() && colour != "0" {
+            return Err(Error::puzzle(
+                at(source, node),
+                format!(
+                    "shape {label}: colour constraints (voxel colour {colour}) are not supported yet"
+                ),
+            ));
+        }
+        match c {
+            '#' => {
+                let x = index % dims[0];
+                let y = index / dims[0] % dims[1];
+                let z = index / (dims[0] * dims[1]);
+                cells.push([x, y, z]);
+            }
+            '_' => {}
+            '+' => {
+                return Err(Error::puzzle(
+                    at(source, node),
+                    format!(
+                        "shape {label}: variable voxels (`+`, cells that may stay empty) are \
+                         not supported yet"
+                    ),
+                ))
+            }
+            c => {
+                return Err(Error::puzzle(
+                    at(source, node),
+                    format!("shape {label}: unknown voxel character {c:?} (known: # _ +)"),
+                ))
+            }
+        }
+        index += 1;
+    }
+    let volume = dims[0] * dims[1] * dims[2];
+    if index != volume {
+        return Err(Error::puzzle(
+            at(source, node),
+            format!(
+                "shape {label}: {index} voxels for a {}x{}x{} grid ({volume})",
+                dims[0], dims[1], dims[2]
+            ),
+        ));
+    }
+    Ok(Voxels { name, cells })
+}
+
+/// The file's root element, checked to be a cube-grid BurrTools puzzle.
+fn root<'a>(source: &str, doc: &'a roxmltree::Document) -> Result<roxmltree::Node<'a, 'a>> {
+    let puzzle = doc.root_element();
+    if !puzzle.has_tag_name("puzzle") {
+        return Err(Error::puzzle(
+            source,
+            format!(
+                "not a BurrTools puzzle: the root element is <{}>",
+                puzzle.tag_name().name()
+            ),
+        ));
+    }
+    let grid = child(puzzle, "gridType")
+        .map(|g| attr::<i64>(source, g, "type"))
+        .transpose()?
+        .flatten()
+        .unwrap_or(0);
+    if grid != 0 {
+        let what = match grid {
+            1 => " (triangular prisms)",
+            2 => " (spheres)",
+            3 => " (rhombic dodecahedra)",
+            4 => " (tetrahedra and octahedra)",
+            _ => "",
+        };
+        return Err(Error::puzzle(
+            source,
+            format!("grid type {grid} is not supported{what}: polycover packs cubes (grid type 0)"),
+        ));
+    }
+    Ok(puzzle)
+}
+
+fn parse_xml<'a>(source: &str, xml: &'a str) -> Result<roxmltree::Document<'a>> {
+    roxmltree::Document::parse(xml).map_err(|e| {
+        let p = e.pos();
+        Error::puzzle(
+            format!("{source}:{}:{}", p.row, p.col),
+            format!("not valid XML: {e}"),
+        )
+    })
+}
+
+fn problems_of<'a>(puzzle: roxmltree::Node<'a, 'a>) -> Vec<roxmltree::Node<'a, 'a>> {
+    child(puzzle, "problems")
+        .map(|p| p.children().filter(|c| c.has_tag_name("problem")).collect())
+        .unwrap_or_default()
+}
+
+fn info(source: &str, k: usize, problem: roxmltree::Node) -> Result<ProblemInfo> {
+    let solved = problem.attribute("state") == Some("2");
+    Ok(ProblemInfo {
+        number: k + 1,
+        name: problem.attribute("name").unwrap_or("").to_string(),
+        assemblies: if solved {
+            attr(source, problem, "assemblies")?
+        } else {
+            None
+        },
+    })
+}
+
+/// The problems a BurrTools file holds.
+pub fn problems(source: &str, bytes: &[u8]) -> Result<Vec<ProblemInfo>> {
+    let xml = xml_text(source, bytes)?;
+    let doc = parse_xml(source, &xml)?;
+    let puzzle = root(source, &doc)?;
+    problems_of(puzzle)
+        .into_iter()
+        .enumerate()
+        .map(|(k, p)| info(source, k, p))
+        .collect()
+}
+
+/// One problem of a BurrTools file as a puzzle file. `problem` is its name or number
+/// (from 1); it may be left out when the file holds one problem.
+pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conversion> {
+    let xml = xml_text(source, bytes)?;
+    let doc = parse_xml(source, &xml)?;
+    let puzzle = root(source, &doc)?;
+    let all = problems_of(puzzle);
+    let listing = || {
+        all.iter()
+            .enumerate()
+            .map(|(k, p)| format!("{} \"{}\"", k + 1, p.attribute("name").unwrap_or("")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let k = match problem {
+        None if all.len() == 1 => 0,
+        None if all.is_empty() => return Err(Error::puzzle(source, "the file holds no problem")),
+        None => {
+            return Err(Error::Usage(format!(
+                "{source} holds {} problems: {}; pick one with --problem NAME or NUMBER",
+                all.len(),
+                listing()
+            )))
+        }
+        Some(want) => all
+            .iter()
+            .position(|p| p.attribute("name") == Some(want))
+            .or_else(|| {
+                want.parse::<usize>()
+                    .ok()
+                    .filter(|&n| (1..=all.len()).contains(&n))
+                    .map(|n| n - 1)
+            })
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "{source}: no problem \"{want}\" (its problems: {})",
+                    listing()
+                ))
+            })?,
+    };
+    let node = all[k];
+    let info = info(source, k, node)?;
+    let shapes: Vec<roxmltree::Node> = child(puzzle, "shapes")
+        .map(|s| s.children().filter(|c| c.has_tag_name("voxel")).collect())
+        .unwrap_or_default();
+    let shape = |id: usize, by: roxmltree::Node| -> Result<Voxels> {
+        let node = shapes.get(id).ok_or_else(|| {
+            Error::puzzle(
+                at(source, by),
+                format!("shape id {id} does not exist ({} shapes)", shapes.len()),
+            )
+        })?;
+        parse_voxels(source, *node, id)
+    };
+    let result_node = child(node, "result")
+        .ok_or_else(|| Error::puzzle(at(source, node), "the problem has no <result>"))?;
+    let result_id: usize = attr(source, result_node, "id")?
+        .ok_or_else(|| Error::puzzle(at(source, result_node), "<result> has no id"))?;
+    let result = shape(result_id, result_node)?;
+
+    let mut toml = String::new();
+    let title = format!(
+        "{}{}",
+        puzzle_title(puzzle).unwrap_or_else(|| source
+            .rsplit('/')
+            .next()
+            .unwrap_or(source)
+            .to_string()),
+        if info.name.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", info.name)
+        }
+    );
+    toml += &format!(
+        "# Imported from the BurrTools file {source}, problem {}.\n",
+        k + 1
+    );
+    if let Some(comment) = child(puzzle, "comment").and_then(|c| c.text()) {
+        for line in comment.trim_end().lines() {
+            toml += &format!("# {}\n", line.trim_end());
+        }
+    }
+    toml += &format!("name = {}\n", quote(&title));
+    let cells: Vec<String> = result
+        .cells
+        .iter()
+        .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
+        .collect();
+    toml += &format!("target = [{}]\n", cells.join(", "));
+    if let Some(n) = info.assemblies {
+        toml += &format!(
+            "\n[expect]                     # BurrTools' own count of this problem\nrotations = {n}\n"
+        );
+    }
+    let mut used_names = HashSet::new();
+    let mut used_symbols = HashSet::new();
+    let pieces_node = child(node, "shapes")
+        .ok_or_else(|| Error::puzzle(at(source, node), "the problem lists no pieces (<shapes>)"))?;
+    for piece in pieces_node.children().filter(|c| c.has_tag_name("shape")) {
+        let id: usize = attr(source, piece, "id")?
+            .ok_or_else(|| Error::puzzle(at(source, piece), "<shape> has no id"))?;
+        let voxels = shape(id, piece)?;
+        let count: u64 = match (
+            attr::<u64>(source, piece, "count")?,
+            attr::<u64>(source, piece, "min")?,
+            attr::<u64>(source, piece, "max")?,
+        ) {
+            (Some(c), _, _) => c,
+            (None, Some(lo), Some(hi)) if lo == hi => lo,
+            (None, Some(lo), Some(hi)) => {
+                return Err(Error::puzzle(
+                    at(source, piece),
+                    format!(
+                        "shape {}: a count range (min {lo}, max {hi}) is not supported yet",
+                        voxels.name.clone().unwrap_or((id + 1).to_string())
+                    ),
+                ))
+            }
+            _ => 1,
+        };
+        if count == 0 {
+            continue;
+        }
+        if voxels.cells.is_empty() {
+            return Err(Error::puzzle(
+                at(source, piece),
+                format!("shape {} is empty", id + 1),
+            ));
+        }
+        let base = voxels
+            .name
+            .as_deref()
+            .map(|n| n.split_whitespace().collect::<Vec<_>>().join("-"))
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| format!("S{}", id + 1));
+        let mut name: String = base.chars().take(60).collect();
+        let mut n = 2;
+        while !used_names.insert(name.clone()) {
+            name = format!("{}-{n}", base.chars().take(56).collect::<String>());
+            n += 1;
+        }
+        let symbol = pick_symbol(&name, &mut used_symbols).ok_or_else(|| {
+            Error::puzzle(
+                source,
+                "more pieces than symbols (letters, digits, Greek letters)",
+            )
+        })?;
+        toml += "\n[[piece]]\n";
+        toml += &format!(
+            "name = {}\nsymbol = {}\n",
+            quote(&name),
+            quote(&symbol.to_string())
+        );
+        if let Some(original) = voxels.name.as_ref().filter(|&o| *o != name) {
+            toml += &format!("label = {}\n", quote(original));
+        }
+        let cells: Vec<String> = voxels
+            .cells
+            .iter()
+            .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
+            .collect();
+        toml += &format!("cells = [{}]\n", cells.join(", "));
+        if count > 1 {
+            toml += &format!("count = {count}\n");
+        }
+    }
+    Ok(Conversion {
+        toml,
+        problem: info,
+    })
+}
+
+/// A name for the puzzle: the comment's `Name:` line, if it has one.
+fn puzzle_title(puzzle: roxmltree::Node) -> Option<String> {
+    let comment = child(puzzle, "comment")?.text()?;
+    comment
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Name:").map(|n| n.trim().to_string()))
+        .filter(|n| !n.is_empty())
+}
+
+/// The first free of: the name's first character, its other letters and digits, then
+/// A-Z, a-z, 0-9 and Greek letters.
+fn pick_symbol(name: &str, used: &mut HashSet<char>) -> Option<char> {
+    let candidates = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .chain('A'..='Z')
+        .chain('a'..='z')
+        .chain('0'..='9')
+        .chain('α'..='ω');
+    candidates.into_iter().find(|&c| used.insert(c))
+}
+
+/// A TOML basic string.
+fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out += "\\\"",
+            '\\' => out += "\\\\",
+            '\n' => out += "\\n",
+            '\t' => out += "\\t",
+            c if c.is_control() => out += &format!("\\u{:04x}", c as u32),
+            c => out.push(c),
+        }
+    }
+    out + "\""
+}

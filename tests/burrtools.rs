@@ -1,0 +1,141 @@
+//! BurrTools files (`tests/fixtures/burrtools/`, from the BurrTools examples): counts
+//! against BurrTools' own, recognition by content, import, and clear refusals.
+
+use std::path::PathBuf;
+
+use crate::common::*;
+
+fn burrtools(name: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/burrtools")
+        .join(name);
+    assert!(path.is_file(), "{} is missing", path.display());
+    path
+}
+
+#[test]
+fn al_packino_counts_what_burrtools_recorded() {
+    let path = burrtools("AlPackino.xmpuzzle");
+    let out = polycover(&["count", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().last(), Some("s mc 1"));
+    assert!(text.contains("c expected 1 (matches)"), "{text}");
+    for solver in ["dlx", "sat"] {
+        let out = polycover(&["count", path.to_str().unwrap(), "--solver", solver]);
+        assert_eq!(stdout(&out).lines().last(), Some("s mc 1"), "{solver}");
+    }
+}
+
+/// Known by content: a gzipped file under any name, and the plain XML.
+#[test]
+fn burrtools_files_are_known_by_their_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let gz = std::fs::read(burrtools("AlPackino.xmpuzzle")).unwrap();
+    let renamed = dir.path().join("puzzle.data");
+    std::fs::write(&renamed, &gz).unwrap();
+    let mut xml = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut xml).unwrap();
+    let plain = dir.path().join("al.xml");
+    std::fs::write(&plain, &xml).unwrap();
+    for path in [&renamed, &plain] {
+        let out = polycover(&["count", path.to_str().unwrap()]);
+        assert_eq!(
+            stdout(&out).lines().last(),
+            Some("s mc 1"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    for command in ["solve", "info"] {
+        let out = polycover(&[command, renamed.to_str().unwrap()]);
+        assert!(
+            out.status.success() || out.status.code() == Some(10),
+            "{command}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+/// `import` writes a puzzle file that reads back to the same count, keeping the shape
+/// names and the designer's comment.
+#[test]
+fn import_writes_an_equivalent_puzzle_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("al.toml");
+    let out = polycover(&[
+        "import",
+        burrtools("AlPackino.xmpuzzle").to_str().unwrap(),
+        "-o",
+        toml.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&toml).unwrap();
+    assert!(text.contains("name = \"Box\""), "{text}");
+    assert!(text.contains("rotations = 1"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("# ") && l.contains("Packino")),
+        "{text}"
+    );
+    let out = polycover(&["count", toml.to_str().unwrap()]);
+    assert_eq!(stdout(&out).lines().last(), Some("s mc 1"));
+}
+
+#[test]
+fn other_grids_and_unsupported_features_are_refused_by_name() {
+    let out = polycover(&["count", burrtools("Bermuda.xmpuzzle").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("grid type 1 is not supported"),
+        "{}",
+        stderr(&out)
+    );
+
+    let demo = burrtools("DemoMirrorParadox.xmpuzzle");
+    let demo = demo.to_str().unwrap();
+    // Two problems: info lists them, and a count must pick one.
+    let out = polycover(&["info", demo]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(
+        text.contains("problem     1 \"Example From Text\"")
+            && text.contains("problem     2 \"Another Example\""),
+        "{text}"
+    );
+    let out = polycover(&["count", demo]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("holds 2 problems"),
+        "{}",
+        stderr(&out)
+    );
+    let out = polycover(&["count", demo, "--problem", "Nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no problem \"Nope\""),
+        "{}",
+        stderr(&out)
+    );
+    // Its pieces come in count ranges, which the puzzle format cannot express yet.
+    for problem in ["1", "Another Example"] {
+        let out = polycover(&["count", demo, "--problem", problem]);
+        assert_eq!(out.status.code(), Some(2), "{problem}");
+        assert!(stderr(&out).contains("count range"), "{}", stderr(&out));
+    }
+    // --problem means nothing for a TOML file.
+    let out = polycover(&["count", "soma", "--problem", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+
+    // Broken XML: the line and column.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.xmpuzzle");
+    std::fs::write(
+        &bad,
+        "<?xml version=\"1.0\"?>\n<puzzle>\n<shapes>\n</puzzle>\n",
+    )
+    .unwrap();
+    let out = polycover(&["count", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("bad.xmpuzzle:4:"), "{}", stderr(&out));
+}
