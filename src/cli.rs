@@ -64,7 +64,7 @@ enum Command {
     Merge(MergeArgs),
     /// Turn one problem of a BurrTools .xmpuzzle file into a polycover puzzle file.
     Import(ImportArgs),
-    /// Write the exact-cover matrix for another program: `dlx`, Knuth's DLX input.
+    /// Write the puzzle for another program: `dlx` (Knuth's DLX input), `burrtools`.
     Export(ExportArgs),
 }
 
@@ -1009,6 +1009,19 @@ fn export(a: ExportArgs, out: &mut dyn Write) -> Result<i32> {
             crate::export::dlx::check(&p)?;
             output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
                 Ok(crate::export::dlx::write(w, &p)?)
+            })?;
+        }
+        crate::export::Format::Burrtools => {
+            if a.symmetry.is_some_and(|m| m != SymmetryMode::None) {
+                return Err(Error::Usage(
+                    "--symmetry: a BurrTools file holds the puzzle, not a reduced matrix; \
+                     BurrTools removes symmetric assemblies itself"
+                        .into(),
+                ));
+            }
+            let polycube = crate::export::burrtools::check(p.puzzle())?;
+            output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+                Ok(crate::export::burrtools::write(w, polycube)?)
             })?;
         }
     }

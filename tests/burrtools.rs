@@ -139,3 +139,64 @@ fn other_grids_and_unsupported_features_are_refused_by_name() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("bad.xmpuzzle:4:"), "{}", stderr(&out));
 }
+
+/// `export --format burrtools` writes a file that reads back to the same counts in every
+/// mode (import(export(p)) = p up to translation); what it cannot say is refused.
+#[test]
+fn exported_burrtools_files_read_back_to_the_same_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    for (puzzle, counts) in [
+        (
+            "soma",
+            &[("rotations", 480), ("reflections", 240), ("none", 11520)][..],
+        ),
+        ("slothouber-graatsma", &[("rotations", 1), ("none", 8)][..]),
+        ("pentomino-8x8-hole", &[("rotations", 65)][..]),
+    ] {
+        let file = dir.path().join(format!("{puzzle}.xmpuzzle"));
+        let out = polycover(&[
+            "export",
+            puzzle,
+            "--format",
+            "burrtools",
+            "-o",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(
+            &std::fs::read(&file).unwrap()[..2],
+            &[0x1f, 0x8b],
+            "gzipped, as BurrTools writes"
+        );
+        for (mode, want) in counts {
+            let out = polycover(&["count", file.to_str().unwrap(), "--symmetry", mode]);
+            assert_eq!(
+                stdout(&out).lines().last(),
+                Some(format!("s mc {want}").as_str()),
+                "{puzzle} {mode}: {}",
+                stderr(&out)
+            );
+        }
+        // And through `import`: the pieces keep their names.
+        let toml = dir.path().join(format!("{puzzle}.toml"));
+        let out = polycover(&[
+            "import",
+            file.to_str().unwrap(),
+            "-o",
+            toml.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let out = polycover(&["count", toml.to_str().unwrap()]);
+        assert_eq!(
+            stdout(&out).lines().last(),
+            Some(format!("s mc {}", counts[0].1).as_str())
+        );
+    }
+    let out = polycover(&["export", "hesselink-5", "--format", "burrtools"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("only polycube puzzles"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -4,6 +4,7 @@
 //! reduction. Formats that cannot express what the reduction needs refuse the mode with
 //! a clear message instead of writing a file whose count would mean something else.
 
+pub mod burrtools;
 pub mod dlx;
 
 /// The formats `export` writes.
@@ -11,4 +12,6 @@ pub mod dlx;
 pub enum Format {
     /// Knuth's exact-cover input (dlx1, dlx2; dlx3 for pieces with copies).
     Dlx,
+    /// A BurrTools `.xmpuzzle` (gzipped XML) that BurrTools opens.
+    Burrtools,
 }

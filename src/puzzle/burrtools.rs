@@ -302,19 +302,14 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
     let result = shape(result_id, result_node)?;
 
     let mut toml = String::new();
-    let title = format!(
-        "{}{}",
-        puzzle_title(puzzle).unwrap_or_else(|| source
-            .rsplit('/')
-            .next()
-            .unwrap_or(source)
-            .to_string()),
-        if info.name.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", info.name)
-        }
-    );
+    // The comment's `Name:` (or the file name), and the problem's name when it adds one.
+    let base = puzzle_title(puzzle)
+        .unwrap_or_else(|| source.rsplit('/').next().unwrap_or(source).to_string());
+    let title = if info.name.is_empty() || info.name == base {
+        base
+    } else {
+        format!("{base}: {}", info.name)
+    };
     toml += &format!(
         "# Imported from the BurrTools file {source}, problem {}.\n",
         k + 1
