@@ -64,7 +64,8 @@ enum Command {
     Merge(MergeArgs),
     /// Turn one problem of a BurrTools .xmpuzzle file into a polycover puzzle file.
     Import(ImportArgs),
-    /// Write the puzzle for another program: `dlx` (Knuth's DLX input), `burrtools`.
+    /// Write the puzzle for another program: `dlx` (Knuth's DLX input), `burrtools`,
+    /// `mzn` (MiniZinc), `opb` (pseudo-Boolean).
     Export(ExportArgs),
 }
 
@@ -74,8 +75,9 @@ struct ExportArgs {
     puzzle: PuzzleArg,
     #[arg(long, value_enum)]
     format: crate::export::Format,
-    /// Which solutions count as the same. Default: none, the whole matrix; a mode writes
-    /// the options its reduction keeps, when that is exact for the format.
+    /// Which solutions count as the same: the options the mode's reduction keeps are
+    /// written, when that is exact for the format; `none` writes the whole matrix.
+    /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     symmetry: Option<SymmetryMode>,
     /// Output file (`.gz` compresses), or `-` for standard output.
@@ -1001,14 +1003,23 @@ fn burrtools_bytes(path: &std::path::Path) -> Result<Option<Vec<u8>>> {
 }
 
 fn export(a: ExportArgs, out: &mut dyn Write) -> Result<i32> {
-    let p = a
-        .puzzle
-        .problem(Some(a.symmetry.unwrap_or(SymmetryMode::None)))?;
+    let p = a.puzzle.problem(a.symmetry)?;
     match a.format {
         crate::export::Format::Dlx => {
             crate::export::dlx::check(&p)?;
             output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
                 Ok(crate::export::dlx::write(w, &p)?)
+            })?;
+        }
+        crate::export::Format::Mzn | crate::export::Format::Opb => {
+            crate::export::dlx::check(&p)?;
+            let write = if a.format == crate::export::Format::Mzn {
+                crate::export::linear::write_mzn
+            } else {
+                crate::export::linear::write_opb
+            };
+            output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+                Ok(write(w, &p)?)
             })?;
         }
         crate::export::Format::Burrtools => {

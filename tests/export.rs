@@ -91,7 +91,7 @@ fn dlx_exports_read_back_to_the_same_counts() {
 #[test]
 fn the_raw_dlx_export_is_the_whole_matrix() {
     let c = compile("bedlam", polycover::SymmetryMode::None);
-    let m = read_dlx(&export(&["bedlam"]));
+    let m = read_dlx(&export(&["bedlam", "--symmetry", "none"]));
     assert_eq!(m.num_items(), c.matrix.num_items());
     assert_eq!(m.num_options(), c.matrix.num_options());
     for o in 0..m.num_options() as u32 {
@@ -120,7 +120,16 @@ fn a_reduction_dlx_cannot_express_is_refused() {
         "{}",
         stderr(&out)
     );
-    // The whole matrix still is: 32 tilings.
+    // The default mode (rotations) is refused too; the whole matrix is written: 32 tilings.
     let out = polycover(&["export", path.to_str().unwrap(), "--format", "dlx"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = polycover(&[
+        "export",
+        path.to_str().unwrap(),
+        "--format",
+        "dlx",
+        "--symmetry",
+        "none",
+    ]);
     assert_eq!(dlx_count(&read_dlx(&stdout(&out))), 32);
 }

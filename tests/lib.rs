@@ -6,6 +6,7 @@ mod cli;
 mod colored;
 mod common;
 mod counts;
+mod cp;
 mod drawing;
 mod errors;
 mod exit_codes;

@@ -11,7 +11,7 @@
 //! target's least corner, pieces by their symbols.
 //!
 //! Symmetry: with `--symmetry none` the file is the whole matrix, and the solvers' count
-//! is the raw count. With a mode, only the options the reduction keeps are written; that
+//! is the raw count. With a mode (the puzzle's default when none is given), only the options the reduction keeps are written; that
 //! is only exact when the reduction needs no canonical-form check afterwards (its pinned
 //! item breaks the whole group). Otherwise the mode is refused: a DLX solver could not
 //! do the check, and its count would not be the distinct count.

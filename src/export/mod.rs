@@ -6,6 +6,7 @@
 
 pub mod burrtools;
 pub mod dlx;
+pub mod linear;
 
 /// The formats `export` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -14,4 +15,8 @@ pub enum Format {
     Dlx,
     /// A BurrTools `.xmpuzzle` (gzipped XML) that BurrTools opens.
     Burrtools,
+    /// A MiniZinc model: one 0/1 variable per placement, one sum per item.
+    Mzn,
+    /// The same model in OPB, the pseudo-Boolean competition format.
+    Opb,
 }
