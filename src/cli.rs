@@ -828,7 +828,27 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
     let puzzle = a.puzzle.load()?;
     // The variable map is the same in every mode: variable `o + 1` is option `o`.
     let c = puzzle.compile(SymmetryMode::None)?;
-    let answers = dimacs::read_answers(&a.model)?;
+    // MiniZinc and pseudo-Boolean output first (their answers use the same variable
+    // map); anything else is SAT-competition output.
+    let bytes = std::fs::read(&a.model).map_err(|source| Error::Read {
+        path: a.model.clone(),
+        source,
+    })?;
+    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut t = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::MultiGzDecoder::new(&bytes[..]), &mut t)
+            .ok()
+            .map(|_| t)
+    } else {
+        String::from_utf8(bytes).ok()
+    };
+    let linear = text
+        .as_deref()
+        .and_then(|t| crate::export::answers::parse(t, &a.model.display().to_string()));
+    let answers = match linear {
+        Some(answers) => answers?,
+        None => dimacs::read_answers(&a.model)?,
+    };
     let location = a.model.display().to_string();
     let mut solutions = Vec::new();
     for (k, answer) in answers.iter().enumerate() {

@@ -53,7 +53,7 @@ fn gecode_counts_the_minizinc_model() {
 }
 
 /// Reads an OPB exact-cover model back: one item per constraint (`+1 xa +1 xb ... = k ;`),
-/// one option per variable.
+/// one option per variable; `+1 xk = 0 ;` (the symmetry reduction's units) removes one.
 fn read_opb(text: &str) -> Matrix {
     let head = text.lines().next().unwrap();
     let numbers: Vec<usize> = head
@@ -67,26 +67,43 @@ fn read_opb(text: &str) -> Matrix {
     assert_eq!(rows.len(), constraints);
     let mut items = Vec::new();
     let mut covers: Vec<Vec<u32>> = vec![Vec::new(); variables];
-    for (i, row) in rows.iter().enumerate() {
+    let mut fixed_to_0 = vec![false; variables];
+    for row in &rows {
         let body = row
             .strip_suffix(';')
             .unwrap_or_else(|| panic!("no ; in {row}"))
             .trim();
         let (lhs, rhs) = body.split_once(" = ").unwrap();
+        let terms: Vec<usize> = lhs
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .chunks(2)
+            .map(|pair| {
+                assert_eq!(pair[0], "+1");
+                pair[1].strip_prefix('x').unwrap().parse().unwrap()
+            })
+            .collect();
+        let rhs: u32 = rhs.trim().parse().unwrap();
+        if rhs == 0 {
+            for v in terms {
+                fixed_to_0[v - 1] = true;
+            }
+            continue;
+        }
+        let item = items.len() as u32;
         items.push(Item {
-            name: format!("c{i}"),
-            multiplicity: rhs.trim().parse().unwrap(),
+            name: format!("c{item}"),
+            multiplicity: rhs,
         });
-        let terms: Vec<&str> = lhs.split_whitespace().collect();
-        for pair in terms.chunks(2) {
-            assert_eq!(pair[0], "+1");
-            let v: usize = pair[1].strip_prefix('x').unwrap().parse().unwrap();
-            covers[v - 1].push(i as u32);
+        for v in terms {
+            covers[v - 1].push(item);
         }
     }
     let mut m = Matrix::new(items);
-    for option in covers {
-        m.push_option(&option);
+    for (v, option) in covers.iter().enumerate() {
+        if !fixed_to_0[v] {
+            m.push_option(option);
+        }
     }
     m
 }
@@ -106,4 +123,60 @@ fn the_opb_model_is_the_exact_cover() {
             solver::count(&Reduction::none(&m), solver::dlx, None, 1, None, None, None).solutions;
         assert_eq!(n, want, "{puzzle} {mode:?}");
     }
+}
+
+/// `decode` accepts a MiniZinc answer (Gecode's, for real) and the same model as
+/// pseudo-Boolean `v` lines, and rejects a corrupted one with exit 2.
+#[test]
+fn decode_checks_minizinc_and_opb_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("soma.mzn");
+    std::fs::write(&model, export("soma", "mzn", None)).unwrap();
+    let out = Command::new("minizinc")
+        .args(["--solver", "gecode"])
+        .arg(&model)
+        .output()
+        .expect("minizinc: run `bash .ci/run`, which installs it");
+    let answer = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = answer
+        .lines()
+        .find(|l| l.starts_with("x = ["))
+        .unwrap_or_else(|| panic!("{answer}"))
+        .to_string();
+    let decode = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        polycover(&["decode", "soma", "--model", path.to_str().unwrap()])
+    };
+    let out = decode("mzn.txt", &answer);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    assert!(stdout(&out).contains("c the model is a valid solution of Soma cube"));
+    // The same assignment as a pseudo-Boolean solver prints it.
+    let values: Vec<&str> = line["x = [".len()..line.len() - 1].split(", ").collect();
+    let literals: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(k, v)| format!("{}x{}", if *v == "1" { "" } else { "-" }, k + 1))
+        .collect();
+    let opb = format!("s SATISFIABLE\nv {}\n", literals.join(" "));
+    let out = decode("opb.txt", &opb);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    // Corrupted: one chosen placement dropped.
+    let first_one = values.iter().position(|v| *v == "1").unwrap();
+    let mut broken: Vec<&str> = values.clone();
+    broken[first_one] = "0";
+    let out = decode(
+        "broken.txt",
+        &format!("x = [{}]\n----------\n", broken.join(", ")),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let out = decode(
+        "broken-opb.txt",
+        &opb.replacen(
+            &format!(" x{}", first_one + 1),
+            &format!(" -x{}", first_one + 1),
+            1,
+        ),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
 }

@@ -1,33 +1,40 @@
 //! The exact-cover model as linear constraints, for CP and pseudo-Boolean solvers:
 //! MiniZinc (`.mzn`) and the pseudo-Boolean competition's OPB.
 //!
-//! One 0/1 variable per placement the symmetry reduction keeps, and per item one
-//! constraint: the sum of the variables of the options that cover it equals the item's
-//! multiplicity (1 for a cell, k for a piece with k copies). No at-most-one encoding is
-//! needed: an exactly-one is one linear constraint.
+//! One 0/1 variable per placement, and per item one constraint: the sum of the variables
+//! of the options that cover it equals the item's multiplicity (1 for a cell, k for a
+//! piece with k copies). No at-most-one encoding is needed: an exactly-one is one linear
+//! constraint.
 //!
-//! Symmetry: as for the DLX export, the reduction's pinning is written as leaving the
-//! removed placements out (they are fixed to 0), which is exact only when the pinned item
-//! breaks the whole group; a mode that needs a canonical-form check after the search is
-//! refused ([`super::dlx::check`]). `--symmetry none` is always exact.
+//! Symmetry: the reduction's pinning becomes unit constraints fixing the placements it
+//! removes to 0. That is exact only when the pinned item breaks the whole group; a mode
+//! that needs a canonical-form check after the search is refused
+//! ([`super::dlx::check`]). `--symmetry none` is always exact.
 //!
-//! Invariant: variable `x[k]` (MiniZinc, from 1) and `xk` (OPB, from 1) is the k-th kept
-//! option in polycover's order; the comment header lists each with its meaning.
+//! Invariant: variable `x[k]` (MiniZinc) and `xk` (OPB), from 1, is option k-1 in every
+//! mode, as DIMACS variable k is: answers decode with one variable map
+//! (`polycover decode`). The comment header lists each with its meaning.
 
 use std::io::{self, Write};
 
 use crate::engine::Problem;
 
-/// For each item, the positions (from 0) in the kept list of the options covering it.
+/// For each item, the options (from 0) covering it.
 fn covering(problem: &Problem) -> Vec<Vec<usize>> {
     let matrix = &problem.compiled.matrix;
     let mut by_item = vec![Vec::new(); matrix.num_items()];
-    for (k, &o) in problem.reduction.kept().iter().enumerate() {
-        for &i in matrix.option_items(o) {
-            by_item[i as usize].push(k);
+    for o in 0..matrix.num_options() {
+        for &i in matrix.option_items(o as u32) {
+            by_item[i as usize].push(o);
         }
     }
     by_item
+}
+
+/// The options the reduction removes: fixed to 0.
+fn removed(problem: &Problem) -> Vec<usize> {
+    let kept = problem.reduction.kept_mask();
+    (0..kept.len()).filter(|&o| !kept[o]).collect()
 }
 
 fn header(
@@ -47,7 +54,7 @@ fn header(
     writeln!(w, "{comment} from {}", puzzle.source())?;
     writeln!(
         w,
-        "{comment} symmetry {}: {} of {} placements kept, the others fixed to 0{}",
+        "{comment} symmetry {}: {} of {} placements kept, the others fixed to 0 at the end{}",
         problem.compiled.mode.as_str(),
         kept.len(),
         problem.compiled.matrix.num_options(),
@@ -65,19 +72,23 @@ fn header(
         puzzle.variable_map().option,
         puzzle.variable_map().columns
     )?;
-    for (k, &o) in kept.iter().enumerate() {
-        writeln!(w, "{comment} {} = {}", var(k), puzzle.describe_option(o))?;
+    for o in 0..problem.compiled.matrix.num_options() {
+        writeln!(
+            w,
+            "{comment} {} = {}",
+            var(o),
+            puzzle.describe_option(o as u32)
+        )?;
     }
     Ok(())
 }
 
 /// A self-contained MiniZinc model; each solution prints as `x = [0, 1, ...]`, one 0 or
-/// 1 per kept placement.
+/// 1 per placement.
 pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     let matrix = &problem.compiled.matrix;
-    let kept = problem.reduction.kept();
     header(w, problem, "%", &|k| format!("x[{}]", k + 1))?;
-    writeln!(w, "int: n = {};", kept.len())?;
+    writeln!(w, "int: n = {};", matrix.num_options())?;
     writeln!(w, "array[1..n] of var 0..1: x;")?;
     for (i, options) in covering(problem).iter().enumerate() {
         let item = &matrix.items()[i];
@@ -90,6 +101,13 @@ pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
             item.name
         )?;
     }
+    for o in removed(problem) {
+        writeln!(
+            w,
+            "constraint x[{}] = 0; % removed by the symmetry reduction",
+            o + 1
+        )?;
+    }
     writeln!(w, "solve satisfy;")?;
     writeln!(w, "output [\"x = \", show(x), \"\\n\"];")?;
     Ok(())
@@ -99,12 +117,12 @@ pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
 /// one `= k ;` constraint per item.
 pub fn write_opb(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     let matrix = &problem.compiled.matrix;
-    let kept = problem.reduction.kept();
+    let removed = removed(problem);
     writeln!(
         w,
         "* #variable= {} #constraint= {}",
-        kept.len().max(1),
-        matrix.num_items()
+        matrix.num_options().max(1),
+        matrix.num_items() + removed.len()
     )?;
     header(w, problem, "*", &|k| format!("x{}", k + 1))?;
     for (i, options) in covering(problem).iter().enumerate() {
@@ -120,6 +138,9 @@ pub fn write_opb(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
         }
         let terms: Vec<String> = options.iter().map(|k| format!("+1 x{}", k + 1)).collect();
         writeln!(w, "{} = {} ;", terms.join(" "), item.multiplicity)?;
+    }
+    for o in removed {
+        writeln!(w, "+1 x{} = 0 ;", o + 1)?;
     }
     Ok(())
 }

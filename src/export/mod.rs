@@ -4,6 +4,7 @@
 //! reduction. Formats that cannot express what the reduction needs refuse the mode with
 //! a clear message instead of writing a file whose count would mean something else.
 
+pub mod answers;
 pub mod burrtools;
 pub mod dlx;
 pub mod linear;
