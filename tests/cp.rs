@@ -1,6 +1,7 @@
 //! The linear models (`export --format mzn|opb`): MiniZinc with Gecode (Debian packages
 //! `minizinc` and `flatzinc`, installed by `.ci/run`) counts the MiniZinc model, and the
-//! OPB model, read back as exact cover, counts the same with polycover's DLX.
+//! OPB model, read back as exact cover, counts the same with polycover's DLX, and with
+//! OR-Tools CP-SAT (`tests/cpsat.py`, PyPI `ortools` in the virtualenv `.ci/run` makes).
 
 use std::process::Command;
 
@@ -179,4 +180,52 @@ fn decode_checks_minizinc_and_opb_answers() {
         ),
     );
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+}
+
+/// The Python with OR-Tools (a virtualenv made by `.ci/run`).
+fn python() -> String {
+    let venv = format!("{}/target/venv/bin/python", env!("CARGO_MANIFEST_DIR"));
+    std::env::var("POLYCOVER_PYTHON").unwrap_or(venv)
+}
+
+fn cpsat(command: &str, opb: &std::path::Path) -> String {
+    let script = format!("{}/tests/cpsat.py", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(python())
+        .args([script.as_str(), command])
+        .arg(opb)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}: run `bash .ci/run`", python()));
+    assert!(
+        out.status.success(),
+        "cpsat.py {command}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// OR-Tools CP-SAT (tests/cpsat.py) counts our OPB model, and its first Bedlam solution
+/// decodes as a valid solution.
+#[test]
+fn cpsat_counts_the_opb_model_and_its_answers_decode() {
+    let dir = tempfile::tempdir().unwrap();
+    for (puzzle, mode, want) in [
+        ("soma", None, 480),
+        ("hesselink-5", Some("none"), 8),
+        ("slothouber-graatsma", Some("none"), 8),
+    ] {
+        let opb = dir.path().join("model.opb");
+        std::fs::write(&opb, export(puzzle, "opb", mode)).unwrap();
+        let out = cpsat("count", &opb);
+        assert_eq!(
+            out.lines().last(),
+            Some(format!("s mc {want}").as_str()),
+            "{puzzle} {mode:?}"
+        );
+    }
+    let opb = dir.path().join("bedlam.opb");
+    std::fs::write(&opb, export("bedlam", "opb", None)).unwrap();
+    let answer = dir.path().join("bedlam.answer");
+    std::fs::write(&answer, cpsat("solve", &opb)).unwrap();
+    let out = polycover(&["decode", "bedlam", "--model", answer.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
 }
