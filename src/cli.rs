@@ -829,25 +829,20 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
     // The variable map is the same in every mode: variable `o + 1` is option `o`.
     let c = puzzle.compile(SymmetryMode::None)?;
     // MiniZinc and pseudo-Boolean output first (their answers use the same variable
-    // map); anything else is SAT-competition output.
-    let bytes = std::fs::read(&a.model).map_err(|source| Error::Read {
-        path: a.model.clone(),
-        source,
-    })?;
-    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut t = String::new();
-        std::io::Read::read_to_string(&mut flate2::read::MultiGzDecoder::new(&bytes[..]), &mut t)
+    // map); anything else is SAT-competition output. The file is read once (gzip by its
+    // magic bytes, as `dimacs::open` does); should that fail part way, the streaming
+    // DIMACS reader reports where.
+    let name = a.model.display().to_string();
+    let mut bytes = Vec::new();
+    let answers = match dimacs::open(&a.model)?.read_to_end(&mut bytes) {
+        Ok(_) => match std::str::from_utf8(&bytes)
             .ok()
-            .map(|_| t)
-    } else {
-        String::from_utf8(bytes).ok()
-    };
-    let linear = text
-        .as_deref()
-        .and_then(|t| crate::export::answers::parse(t, &a.model.display().to_string()));
-    let answers = match linear {
-        Some(answers) => answers?,
-        None => dimacs::read_answers(&a.model)?,
+            .and_then(|t| crate::export::answers::parse(t, &name))
+        {
+            Some(answers) => answers?,
+            None => dimacs::parse_answers(&bytes[..], &name)?,
+        },
+        Err(_) => dimacs::read_answers(&a.model)?,
     };
     let location = a.model.display().to_string();
     let mut solutions = Vec::new();

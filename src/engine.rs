@@ -191,6 +191,17 @@ pub struct Scope<'a> {
     pub subproblems: &'a [usize],
 }
 
+impl Scope<'_> {
+    /// The subproblems as the native search's jobs: their prefixes in `reduction`'s
+    /// option numbers.
+    fn native_jobs(&self, reduction: &Reduction) -> Vec<Vec<u32>> {
+        self.subproblems
+            .iter()
+            .map(|&j| solver::reduced_prefix(reduction, self.split.prefix(j)))
+            .collect()
+    }
+}
+
 /// A compiled puzzle, its symmetry reduction, and its CNF per encoding once asked for.
 pub struct Problem {
     pub compiled: Compiled,
@@ -343,11 +354,7 @@ impl Problem {
             native => {
                 let start = Instant::now();
                 let build = native.native().expect("a native engine");
-                let jobs: Vec<Vec<u32>> = scope
-                    .subproblems
-                    .iter()
-                    .map(|&j| solver::reduced_prefix(&self.reduction, scope.split.prefix(j)))
-                    .collect();
+                let jobs = scope.native_jobs(&self.reduction);
                 let progress = opts.progress.map(|p| {
                     move |done: usize, total: usize, solutions: u64| {
                         p(&Progress {
@@ -409,11 +416,7 @@ impl Problem {
             }
             native => {
                 let build = native.native().expect("a native engine");
-                let jobs: Vec<Vec<u32>> = scope
-                    .subproblems
-                    .iter()
-                    .map(|&j| solver::reduced_prefix(&self.reduction, scope.split.prefix(j)))
-                    .collect();
+                let jobs = scope.native_jobs(&self.reduction);
                 let stats = solver::for_each_in(
                     &self.reduction,
                     build,

@@ -92,18 +92,23 @@ fn merge_refuses_a_missing_part() {
     assert!(!stdout(&out).contains("s mc"));
 }
 
+/// Cuts a results file down to the line of part `k_of_n` (`2/3`).
+fn keep_only_part(results: &std::path::Path, k_of_n: &str) {
+    let text = std::fs::read_to_string(results).unwrap();
+    let kept: String = text
+        .lines()
+        .filter(|l| l.starts_with(&format!("c part {k_of_n} ")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(results, kept).unwrap();
+}
+
 #[test]
 fn merge_refuses_a_duplicate_part() {
     let dir = tempfile::tempdir().unwrap();
     let results = count_parts(dir.path(), "r.txt", 3, &["soma"]);
     let again = count_parts(dir.path(), "again.txt", 3, &["soma"]);
-    let text = std::fs::read_to_string(&again).unwrap();
-    let part_2: String = text
-        .lines()
-        .filter(|l| l.starts_with("c part 2/3 "))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(&again, part_2).unwrap();
+    keep_only_part(&again, "2/3");
     let out = merge(&[&results, &again]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
@@ -117,20 +122,8 @@ fn merge_refuses_a_foreign_fingerprint() {
     let soma = count_parts(dir.path(), "soma.txt", 2, &["soma"]);
     // The same puzzle and part count in another symmetry mode is another split.
     let other = count_parts(dir.path(), "other.txt", 2, &["soma", "--symmetry", "none"]);
-    let text = std::fs::read_to_string(&other).unwrap();
-    let part_2: String = text
-        .lines()
-        .filter(|l| l.starts_with("c part 2/2 "))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(&other, part_2).unwrap();
-    let text = std::fs::read_to_string(&soma).unwrap();
-    let part_1: String = text
-        .lines()
-        .filter(|l| l.starts_with("c part 1/2 "))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(&soma, part_1).unwrap();
+    keep_only_part(&other, "2/2");
+    keep_only_part(&soma, "1/2");
     let out = merge(&[&soma, &other]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

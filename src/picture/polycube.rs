@@ -97,6 +97,17 @@ struct Face {
 }
 
 impl Face {
+    /// The six faces of `cell`.
+    fn around(cell: Cell) -> impl Iterator<Item = Face> {
+        (0..3).flat_map(move |axis| {
+            [false, true].map(|positive| Face {
+                cell,
+                axis,
+                positive,
+            })
+        })
+    }
+
     fn normal(&self) -> [f64; 3] {
         let mut n = [0.0; 3];
         n[self.axis] = if self.positive { 1.0 } else { -1.0 };
@@ -137,31 +148,25 @@ impl Face {
     }
 }
 
-/// Faces of `cells` that separate one body from anything else, each with its body.
-fn body_faces(bodies: &[Body]) -> Vec<(Face, usize)> {
-    let owner: HashMap<Cell, usize> = bodies
+/// Which body covers each cell.
+fn owners(bodies: &[Body]) -> HashMap<Cell, usize> {
+    bodies
         .iter()
         .enumerate()
         .flat_map(|(b, body)| body.cells.iter().map(move |&c| (c, b)))
-        .collect();
-    let mut out = Vec::new();
-    for (b, body) in bodies.iter().enumerate() {
-        for &cell in &body.cells {
-            for axis in 0..3 {
-                for positive in [false, true] {
-                    let face = Face {
-                        cell,
-                        axis,
-                        positive,
-                    };
-                    if owner.get(&face.neighbour()) != Some(&b) {
-                        out.push((face, b));
-                    }
-                }
-            }
-        }
-    }
-    out
+        .collect()
+}
+
+/// Faces of `cells` that separate one body from anything else, each with its body.
+fn body_faces(bodies: &[Body]) -> Vec<(Face, usize)> {
+    let owner = owners(bodies);
+    bodies
+        .iter()
+        .enumerate()
+        .flat_map(|(b, body)| body.cells.iter().map(move |&cell| (b, cell)))
+        .flat_map(|(b, cell)| Face::around(cell).map(move |face| (face, b)))
+        .filter(|(face, b)| owner.get(&face.neighbour()) != Some(b))
+        .collect()
 }
 
 /// The target's feature edges: unit edges of its surface where the surface bends, so that
@@ -171,30 +176,26 @@ fn feature_edges(target: &[Cell]) -> Vec<([f64; 3], [f64; 3])> {
     // Each unit edge, keyed by its lower end and direction, with the normals of the
     // surface faces that meet there.
     let mut edges: HashMap<(Cell, usize), Vec<(usize, bool)>> = HashMap::new();
-    for &cell in target {
-        for axis in 0..3 {
-            for positive in [false, true] {
-                let face = Face {
-                    cell,
-                    axis,
-                    positive,
-                };
-                if inside.contains(&face.neighbour()) {
-                    continue;
-                }
-                let mut plane = cell;
-                plane[axis] += positive as i32;
-                for along in [(axis + 1) % 3, (axis + 2) % 3] {
-                    let other = 3 - axis - along;
-                    for offset in [0, 1] {
-                        let mut start = plane;
-                        start[other] += offset;
-                        edges
-                            .entry((start, along))
-                            .or_default()
-                            .push((axis, positive));
-                    }
-                }
+    for face in target.iter().flat_map(|&cell| Face::around(cell)) {
+        if inside.contains(&face.neighbour()) {
+            continue;
+        }
+        let Face {
+            cell,
+            axis,
+            positive,
+        } = face;
+        let mut plane = cell;
+        plane[axis] += positive as i32;
+        for along in [(axis + 1) % 3, (axis + 2) % 3] {
+            let other = 3 - axis - along;
+            for offset in [0, 1] {
+                let mut start = plane;
+                start[other] += offset;
+                edges
+                    .entry((start, along))
+                    .or_default()
+                    .push((axis, positive));
             }
         }
     }
@@ -241,24 +242,26 @@ fn wireframe(target: &[Cell], lo: Cell, hi: Cell) -> Vec<([f64; 3], [f64; 3])> {
     if edges.len() <= MAX_WIREFRAME {
         return edges;
     }
-    let corner = |k: usize| {
-        [0, 1, 2].map(|a| {
-            if k >> a & 1 == 1 {
-                hi[a] as f64 + 1.0
-            } else {
-                lo[a] as f64
-            }
-        })
-    };
     let mut out = Vec::new();
     for k in 0..8 {
         for a in 0..3 {
             if k >> a & 1 == 0 {
-                out.push((corner(k), corner(k | 1 << a)));
+                out.push((box_corner(lo, hi, k), box_corner(lo, hi, k | 1 << a)));
             }
         }
     }
     out
+}
+
+/// Corner `k` (bit a set: the far side on axis a) of the box of cells from `lo` to `hi`.
+fn box_corner(lo: Cell, hi: Cell, k: usize) -> [f64; 3] {
+    [0, 1, 2].map(|a| {
+        if k >> a & 1 == 1 {
+            hi[a] as f64 + 1.0
+        } else {
+            lo[a] as f64
+        }
+    })
 }
 
 /// More straight edges than this in the target's outline, and the wireframe is its
@@ -270,14 +273,7 @@ const MAX_WIREFRAME: usize = 200;
 fn extent(view: &View, lo: Cell, hi: Cell) -> (f64, f64, f64, f64) {
     let mut e = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     for k in 0..8 {
-        let p = [0, 1, 2].map(|a| {
-            if k >> a & 1 == 1 {
-                hi[a] as f64 + 1.0
-            } else {
-                lo[a] as f64
-            }
-        });
-        let (x, y) = view.project(p);
+        let (x, y) = view.project(box_corner(lo, hi, k));
         e = (e.0.min(x), e.1.min(y), e.2.max(x), e.3.max(y));
     }
     e
@@ -298,26 +294,38 @@ impl Place {
     }
 }
 
-/// Draws the faces of `bodies` that face the eye, farthest first.
-fn draw_bodies(svg: &mut Svg, view: &View, place: Place, bodies: &[Body], opacity: f64) {
-    let mut faces: Vec<(f64, Face, usize)> = body_faces(bodies)
-        .into_iter()
+/// The attributes that tie a drawn element to its piece and copy.
+fn marker(body: &Body) -> String {
+    format!(
+        " data-piece=\"{}\" data-copy=\"{}\"",
+        escape(&body.symbol.to_string()),
+        body.copy
+    )
+}
+
+/// Draws the `faces` ([`body_faces`] of `bodies`) that face the eye, farthest first.
+fn draw_faces(
+    svg: &mut Svg,
+    view: &View,
+    place: Place,
+    bodies: &[Body],
+    faces: &[(Face, usize)],
+    opacity: f64,
+) {
+    let mut seen: Vec<(f64, Face, usize)> = faces
+        .iter()
         .filter(|(f, _)| dot(f.normal(), view.eye) > 1e-9)
-        .map(|(f, b)| (dot(f.centre(), view.eye), f, b))
+        .map(|&(f, b)| (dot(f.centre(), view.eye), f, b))
         .collect();
-    faces.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for (_, face, b) in faces {
+    seen.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (_, face, b) in seen {
         let body = &bodies[b];
         let points: Vec<(f64, f64)> = face.corners().iter().map(|&p| place.at(view, p)).collect();
         svg.polygon(
             &points,
             body.color.scaled(shade(face.axis)),
             opacity,
-            &format!(
-                " data-piece=\"{}\" data-copy=\"{}\"",
-                escape(&body.symbol.to_string()),
-                body.copy
-            ),
+            &marker(body),
         );
     }
 }
@@ -393,6 +401,8 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
         assembled_h,
         "assembled: four sides",
     );
+    // The same faces in every view; each view keeps those turned toward its eye.
+    let faces = body_faces(bodies);
     let mut x = margin;
     for ((view, name), e) in views.iter().zip(&extents) {
         let place = Place {
@@ -401,7 +411,7 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
             scale,
         };
         svg.open(&[("class", "view".into())]);
-        draw_bodies(&mut svg, view, place, bodies, 0.85);
+        draw_faces(&mut svg, view, place, bodies, &faces, 0.85);
         svg.close();
         svg.text(
             x + (e.2 - e.0) * scale / 2.0,
@@ -449,7 +459,8 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
                 0.7,
             );
         }
-        draw_bodies(&mut svg, &view, place, std::slice::from_ref(body), 1.0);
+        let alone = std::slice::from_ref(body);
+        draw_faces(&mut svg, &view, place, alone, &body_faces(alone), 1.0);
         // The symbol as the slices show it, then what it stands for.
         let mut caption = body.symbol.to_string();
         if body.copies > 1 {
@@ -500,11 +511,7 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
         slices_h,
         "slices: z-layers, bottom first",
     );
-    let owner: HashMap<Cell, usize> = bodies
-        .iter()
-        .enumerate()
-        .flat_map(|(b, body)| body.cells.iter().map(move |&c| (c, b)))
-        .collect();
+    let owner = owners(bodies);
     let inside: HashSet<Cell> = target.iter().copied().collect();
     for dz in 0..size[2] as i32 {
         let z = lo[2] + dz;
@@ -535,11 +542,7 @@ pub fn picture(title: &str, target: &[Cell], bodies: &[Body]) -> Option<String> 
                             square,
                             Some(body.color),
                             Rgb(255, 255, 255),
-                            &format!(
-                                " data-piece=\"{}\" data-copy=\"{}\"",
-                                escape(&body.symbol.to_string()),
-                                body.copy
-                            ),
+                            &marker(body),
                         );
                         if square >= 10.0 {
                             svg.text(
