@@ -3,15 +3,19 @@
 //! A puzzle kind compiles into a [`Matrix`]; every engine (DLX, bitset, CNF) reads only
 //! this. The matrix knows nothing of what its options mean: option `o` is the kind's
 //! option `o`, and only the kind can say what that is. A *solution* is a set of options
-//! that covers every item exactly as many times as its multiplicity says.
+//! that covers every item between its `min` and `max` times (Knuth's Algorithm M).
 //!
 //! Invariants:
-//! - Items `0..n` have a multiplicity of at least 1. An item of multiplicity 1 is a *unit*
-//!   item; one of multiplicity k > 1 must be covered k times, by options that are
-//!   otherwise interchangeable (k copies of one part).
-//! - Each option lists distinct items in increasing order, and contains at least one unit
-//!   item. The engines rely on this: they branch only on unit items, so a solution that
-//!   differs only in the order its copies were chosen is found once, not k! times.
+//! - Every item has `min <= max` and `max >= 1`. An item with `min = max = 1` is a *unit*
+//!   item (a cell that must be filled, a one-copy piece); `min = max = k > 1` means k
+//!   interchangeable copies; `min = 0, max = 1` is a *secondary* item (an optional cell,
+//!   covered at most once); other ranges are pieces used between min and max times.
+//! - Each option lists distinct items in increasing order. In an *exact* matrix (every
+//!   item has `min = max`) each option contains at least one unit item. The engines rely
+//!   on this: they branch only on unit items, so a solution that differs only in the
+//!   order its copies were chosen is found once, not k! times. A matrix that is not exact
+//!   may have options without a unit item; the engines that take such matrices complete
+//!   the search over those options as sets (see the DLX).
 
 use std::fmt;
 
@@ -19,7 +23,35 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Item {
     pub name: String,
-    pub multiplicity: u32,
+    /// The fewest times a solution covers the item.
+    pub min: u32,
+    /// The most times a solution covers the item.
+    pub max: u32,
+}
+
+impl Item {
+    /// An item covered exactly `k` times (a cell: 1; a piece with k copies: k).
+    pub fn exact(name: impl Into<String>, k: u32) -> Item {
+        Item::range(name, k, k)
+    }
+
+    /// A secondary item: covered at most once (an optional cell).
+    pub fn optional(name: impl Into<String>) -> Item {
+        Item::range(name, 0, 1)
+    }
+
+    /// An item covered between `min` and `max` times.
+    pub fn range(name: impl Into<String>, min: u32, max: u32) -> Item {
+        Item {
+            name: name.into(),
+            min,
+            max,
+        }
+    }
+
+    pub fn is_exact(&self) -> bool {
+        self.min == self.max
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -33,8 +65,8 @@ pub struct Matrix {
 impl Matrix {
     pub fn new(items: Vec<Item>) -> Matrix {
         assert!(
-            items.iter().all(|i| i.multiplicity >= 1),
-            "multiplicity must be positive"
+            items.iter().all(|i| i.min <= i.max && i.max >= 1),
+            "an item needs 0 <= min <= max and max >= 1"
         );
         Matrix {
             items,
@@ -53,11 +85,10 @@ impl Matrix {
             sorted.iter().all(|&i| (i as usize) < self.items.len()),
             "item out of range"
         );
+        assert!(!sorted.is_empty(), "an option covers no item");
         assert!(
-            sorted
-                .iter()
-                .any(|&i| self.items[i as usize].multiplicity == 1),
-            "every option needs a unit item"
+            !self.is_exact() || sorted.iter().any(|&i| self.is_unit(i)),
+            "every option of an exact matrix needs a unit item"
         );
         self.option_items.extend_from_slice(&sorted);
         self.start.push(self.option_items.len() as u32);
@@ -81,8 +112,16 @@ impl Matrix {
         &self.option_items[self.start[o as usize] as usize..self.start[o as usize + 1] as usize]
     }
 
+    /// Whether `item` is covered exactly once by every solution.
     pub fn is_unit(&self, item: u32) -> bool {
-        self.items[item as usize].multiplicity == 1
+        let i = &self.items[item as usize];
+        i.min == 1 && i.max == 1
+    }
+
+    /// Whether every item is covered an exact number of times (no optional cells, no
+    /// count ranges): then every option has a unit item (see the module invariants).
+    pub fn is_exact(&self) -> bool {
+        self.items.iter().all(Item::is_exact)
     }
 
     /// The total number of item entries over all options.
@@ -110,23 +149,28 @@ impl Matrix {
         m
     }
 
-    /// Checks that `options` is an exact cover: every item covered exactly as often as its
-    /// multiplicity.
+    /// Checks that `options` is a solution: distinct options, every item covered between
+    /// its `min` and `max` times.
     pub fn check_solution(&self, options: &[u32]) -> Result<(), CoverError> {
         let mut covered = vec![0u32; self.items.len()];
+        let mut seen = std::collections::HashSet::with_capacity(options.len());
         for &o in options {
             if o as usize >= self.num_options() {
                 return Err(CoverError::NoSuchOption(o));
+            }
+            if !seen.insert(o) {
+                return Err(CoverError::Repeated(o));
             }
             for &i in self.option_items(o) {
                 covered[i as usize] += 1;
             }
         }
         for (i, item) in self.items.iter().enumerate() {
-            if covered[i] != item.multiplicity {
+            if covered[i] < item.min || covered[i] > item.max {
                 return Err(CoverError::WrongCover {
                     item: item.name.clone(),
-                    wanted: item.multiplicity,
+                    min: item.min,
+                    max: item.max,
                     got: covered[i],
                 });
             }
@@ -139,16 +183,37 @@ impl Matrix {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CoverError {
     NoSuchOption(u32),
-    WrongCover { item: String, wanted: u32, got: u32 },
+    Repeated(u32),
+    WrongCover {
+        item: String,
+        min: u32,
+        max: u32,
+        got: u32,
+    },
 }
 
 impl fmt::Display for CoverError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CoverError::NoSuchOption(o) => write!(f, "option {o} does not exist"),
-            CoverError::WrongCover { item, wanted, got } => {
-                write!(f, "item {item} is covered {got} times instead of {wanted}")
+            CoverError::Repeated(o) => write!(f, "option {o} is chosen twice"),
+            CoverError::WrongCover {
+                item,
+                min,
+                max,
+                got,
+            } if min == max => {
+                write!(f, "item {item} is covered {got} times instead of {min}")
             }
+            CoverError::WrongCover {
+                item,
+                min,
+                max,
+                got,
+            } => write!(
+                f,
+                "item {item} is covered {got} times, not between {min} and {max}"
+            ),
         }
     }
 }
@@ -158,10 +223,7 @@ mod tests {
     use super::*;
 
     fn unit(name: &str) -> Item {
-        Item {
-            name: name.into(),
-            multiplicity: 1,
-        }
+        Item::exact(name, 1)
     }
 
     #[test]
@@ -169,10 +231,7 @@ mod tests {
         let mut m = Matrix::new(vec![
             unit("a"),
             unit("b"),
-            Item {
-                name: "p".into(),
-                multiplicity: 2,
-            },
+            Item::exact("p", 2),
         ]);
         let x = m.push_option(&[2, 0]);
         let y = m.push_option(&[1, 2]);

@@ -96,7 +96,8 @@ impl Split {
         h.number(parts as u64);
         h.number(matrix.items().len() as u64);
         for item in matrix.items() {
-            h.number(item.multiplicity as u64);
+            h.number(item.min as u64);
+            h.number(item.max as u64);
         }
         h.number(matrix.num_options() as u64);
         for o in 0..matrix.num_options() {

@@ -113,8 +113,12 @@ impl Group {
             }
             for i in 0..matrix.num_items() {
                 let j = g.items[i] as usize;
-                if matrix.items()[i].multiplicity != matrix.items()[j].multiplicity {
-                    return Err(format!("{} changes the multiplicity of an item", g.name));
+                let (a, b) = (&matrix.items()[i], &matrix.items()[j]);
+                if (a.min, a.max) != (b.min, b.max) {
+                    return Err(format!(
+                        "{} maps item {} to {}, which is covered a different number of times",
+                        g.name, a.name, b.name
+                    ));
                 }
             }
         }

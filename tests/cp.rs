@@ -69,35 +69,53 @@ fn read_opb(text: &str) -> Matrix {
     let mut items = Vec::new();
     let mut covers: Vec<Vec<u32>> = vec![Vec::new(); variables];
     let mut fixed_to_0 = vec![false; variables];
+    // Items by their variables: a range comes as a `>=` pair on the same variables.
+    let mut by_terms: std::collections::HashMap<Vec<usize>, usize> = Default::default();
     for row in &rows {
         let body = row
             .strip_suffix(';')
             .unwrap_or_else(|| panic!("no ; in {row}"))
             .trim();
-        let (lhs, rhs) = body.split_once(" = ").unwrap();
-        let terms: Vec<usize> = lhs
+        let (lhs, rhs, relation) = match body.split_once(" = ") {
+            Some((l, r)) => (l, r, "="),
+            None => {
+                let (l, r) = body.split_once(" >= ").unwrap_or_else(|| panic!("{row}"));
+                (l, r, ">=")
+            }
+        };
+        let signed: Vec<(i64, usize)> = lhs
             .split_whitespace()
             .collect::<Vec<_>>()
             .chunks(2)
             .map(|pair| {
-                assert_eq!(pair[0], "+1");
-                pair[1].strip_prefix('x').unwrap().parse().unwrap()
+                let sign = match pair[0] {
+                    "+1" => 1,
+                    "-1" => -1,
+                    c => panic!("coefficient {c} in {row}"),
+                };
+                (sign, pair[1].strip_prefix('x').unwrap().parse().unwrap())
             })
             .collect();
-        let rhs: u32 = rhs.trim().parse().unwrap();
-        if rhs == 0 {
+        let terms: Vec<usize> = signed.iter().map(|&(_, v)| v).collect();
+        let rhs: i64 = rhs.trim().parse().unwrap();
+        if relation == "=" && rhs == 0 {
             for v in terms {
                 fixed_to_0[v - 1] = true;
             }
             continue;
         }
-        let item = items.len() as u32;
-        items.push(Item {
-            name: format!("c{item}"),
-            multiplicity: rhs,
+        let k = *by_terms.entry(terms.clone()).or_insert_with(|| {
+            items.push(Item::range(format!("c{}", items.len()), 0, terms.len() as u32));
+            for &v in &terms {
+                covers[v - 1].push((items.len() - 1) as u32);
+            }
+            items.len() - 1
         });
-        for v in terms {
-            covers[v - 1].push(item);
+        let item = &mut items[k];
+        match (relation, signed[0].0) {
+            ("=", _) => (item.min, item.max) = (rhs as u32, rhs as u32),
+            (_, 1) => item.min = rhs as u32,
+            _ => item.max = (-rhs) as u32,
         }
     }
     let mut m = Matrix::new(items);

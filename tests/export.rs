@@ -1,6 +1,6 @@
 //! `export --format dlx` read back by a small reader of Knuth's format, written here
-//! from his description (dlx1, dlx3's `k|name` multiplicities), and solved with
-//! polycover's own DLX.
+//! from his description (dlx1, dlx2's secondary items, dlx3's `k|name` and `a:b|name`
+//! bounds), and solved with polycover's own DLX.
 
 use polycover::matrix::{Item, Matrix};
 use polycover::{solver, Reduction};
@@ -16,24 +16,34 @@ fn read_dlx(text: &str) -> Matrix {
     let head = lines.next().expect("an item line");
     let mut names = Vec::new();
     let mut items = Vec::new();
+    let mut primary = Vec::new();
+    let mut secondary = false;
     for token in head.split_whitespace() {
-        assert_ne!(token, "|", "no secondary items expected");
+        if token == "|" {
+            assert!(!secondary, "one `|` between primary and secondary items");
+            secondary = true;
+            continue;
+        }
         let (bound, name) = match token.split_once('|') {
-            Some((b, n)) => (b, n),
+            Some((b, n)) => {
+                assert!(!secondary, "secondary items have no bounds: {token}");
+                (b, n)
+            }
             None => ("1", token),
         };
         let (lo, hi) = bound.split_once(':').unwrap_or((bound, bound));
-        assert_eq!(lo, hi, "exact multiplicities only: {token}");
         assert!(
             name.len() <= 8,
             "dlx1 names are at most 8 characters: {name}"
         );
         assert!(!names.contains(&name), "item {name} named twice");
         names.push(name);
-        items.push(Item {
-            name: name.to_string(),
-            multiplicity: lo.parse().unwrap(),
+        items.push(if secondary {
+            Item::optional(name)
+        } else {
+            Item::range(name, lo.parse().unwrap(), hi.parse().unwrap())
         });
+        primary.push(!secondary);
     }
     let mut m = Matrix::new(items);
     for line in lines {
@@ -46,6 +56,10 @@ fn read_dlx(text: &str) -> Matrix {
                     .unwrap_or_else(|| panic!("unknown item {n} in {line}")) as u32
             })
             .collect();
+        assert!(
+            option.iter().any(|&i| primary[i as usize]),
+            "Knuth's solvers need a primary item in every option: {line}"
+        );
         m.push_option(&option);
     }
     m

@@ -16,5 +16,6 @@ mod geometry;
 mod parts;
 mod pictures;
 mod properties;
+mod ranges;
 mod reliability;
 mod sat;

@@ -1,10 +1,12 @@
 //! Knuth's exact-cover input format, as read by his dlx1, dlx2 and dlx3.
 //!
 //! The first line that is not a comment names the items: the primary ones, then `|` and
-//! the secondary ones (none today). Every later line is one option: the names of its
-//! items. Lines starting with `|` are comments. An item covered more than once (a piece
-//! with `count = k`) is written `k|NAME`, dlx3's multiplicity syntax; a file without
-//! copies reads in dlx1 as well.
+//! the secondary ones (optional cells, covered at most once). Every later line is one
+//! option: the names of its items. Lines starting with `|` are comments. An item covered
+//! more than once (a piece with `count = k`) is written `k|NAME`, and a piece with a
+//! count range `min:max|NAME`, dlx3's multiplicity syntax; a file without them reads in
+//! dlx1 (and with secondary items, dlx2) as well. Every option names its piece, a
+//! primary item, as Knuth's solvers require.
 //!
 //! Names are short and readable, at most 8 characters as dlx1 wants: the puzzle kind
 //! gives them ([`crate::puzzle::Kind::item_names`]): cells as `xyz` in radix 36 from the
@@ -81,16 +83,38 @@ pub fn write(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
              `polycover export --symmetry none` writes them all"
         )?;
     }
-    let items: Vec<String> = matrix
+    // Primary items first (with dlx3's `min:max|` bounds where they are not 1), then `|`
+    // and the secondary items. An item covered at most once (an optional cell) is
+    // secondary, unless that would leave an option without a primary item, which
+    // Knuth's solvers refuse: then the option's last such item (its piece, listed after
+    // the cells) is primary with bounds `0:1|`.
+    let mut secondary: Vec<bool> = matrix
         .items()
         .iter()
-        .zip(&names)
-        .map(|(item, name)| match item.multiplicity {
-            1 => name.clone(),
-            k => format!("{k}|{name}"),
-        })
+        .map(|i| (i.min, i.max) == (0, 1))
         .collect();
-    writeln!(w, "{}", items.join(" "))?;
+    for &o in kept {
+        let items = matrix.option_items(o);
+        if items.iter().all(|&i| secondary[i as usize]) {
+            secondary[*items.last().expect("options cover items") as usize] = false;
+        }
+    }
+    let mut primary = Vec::new();
+    let mut secondaries = Vec::new();
+    for ((item, name), &is_secondary) in matrix.items().iter().zip(&names).zip(&secondary) {
+        match (item.min, item.max) {
+            _ if is_secondary => secondaries.push(name.clone()),
+            (1, 1) => primary.push(name.clone()),
+            (a, b) if a == b => primary.push(format!("{a}|{name}")),
+            (a, b) => primary.push(format!("{a}:{b}|{name}")),
+        }
+    }
+    let mut line = primary.join(" ");
+    if !secondaries.is_empty() {
+        line += " | ";
+        line += &secondaries.join(" ");
+    }
+    writeln!(w, "{line}")?;
     for &o in kept {
         let line: Vec<&str> = matrix
             .option_items(o)

@@ -2,9 +2,10 @@
 //! MiniZinc (`.mzn`) and the pseudo-Boolean competition's OPB.
 //!
 //! One 0/1 variable per placement, and per item one constraint: the sum of the variables
-//! of the options that cover it equals the item's multiplicity (1 for a cell, k for a
-//! piece with k copies). No at-most-one encoding is needed: an exactly-one is one linear
-//! constraint.
+//! of the options that cover it equals the item's count (1 for a cell, k for a piece
+//! with k copies), or lies in its range (at most 1 for an optional cell, between min and
+//! max for a piece with a count range). No at-most-one encoding is needed: an
+//! exactly-one is one linear constraint.
 //!
 //! Symmetry: the reduction's pinning becomes unit constraints fixing the placements it
 //! removes to 0. That is exact only when the pinned item breaks the whole group; a mode
@@ -93,13 +94,15 @@ pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     for (i, options) in covering(problem).iter().enumerate() {
         let item = &matrix.items()[i];
         let terms: Vec<String> = options.iter().map(|k| format!("x[{}]", k + 1)).collect();
-        writeln!(
-            w,
-            "constraint sum([{}]) = {}; % {}",
-            terms.join(", "),
-            item.multiplicity,
-            item.name
-        )?;
+        let sum = format!("sum([{}])", terms.join(", "));
+        let bound = if item.is_exact() {
+            format!("{sum} = {}", item.min)
+        } else if item.min == 0 {
+            format!("{sum} <= {}", item.max)
+        } else {
+            format!("{sum} >= {} /\\ {sum} <= {}", item.min, item.max)
+        };
+        writeln!(w, "constraint {bound}; % {}", item.name)?;
     }
     for o in removed(problem) {
         writeln!(
@@ -114,33 +117,54 @@ pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
 }
 
 /// The model in OPB: `* #variable= N #constraint= M`, the variable map as `*` comments,
-/// one `= k ;` constraint per item.
+/// one `= k ;` constraint per item, or a `>=` pair for a range (one `>=` on the negated
+/// sum for an optional cell).
 pub fn write_opb(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     let matrix = &problem.compiled.matrix;
-    let removed = removed(problem);
+    let mut constraints = Vec::with_capacity(matrix.num_items());
+    for (i, options) in covering(problem).iter().enumerate() {
+        let item = &matrix.items()[i];
+        if options.is_empty() {
+            if item.min > 0 {
+                // No placement covers the item: a constraint no assignment meets.
+                constraints.push(format!(
+                    "+1 x1 +1 ~x1 >= 2 ; * {} (no placement covers it)",
+                    item.name
+                ));
+            }
+            continue;
+        }
+        let sum = |sign: &str| {
+            options
+                .iter()
+                .map(|k| format!("{sign}1 x{}", k + 1))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        if item.is_exact() {
+            constraints.push(format!("{} = {} ;", sum("+"), item.min));
+            continue;
+        }
+        if item.min > 0 {
+            constraints.push(format!("{} >= {} ;", sum("+"), item.min));
+        }
+        if (item.max as usize) < options.len() {
+            // "At most" as ">=" of the negated sum, which every OPB reader takes.
+            constraints.push(format!("{} >= -{} ;", sum("-"), item.max));
+        }
+    }
+    for o in removed(problem) {
+        constraints.push(format!("+1 x{} = 0 ;", o + 1));
+    }
     writeln!(
         w,
         "* #variable= {} #constraint= {}",
         matrix.num_options().max(1),
-        matrix.num_items() + removed.len()
+        constraints.len()
     )?;
     header(w, problem, "*", &|k| format!("x{}", k + 1))?;
-    for (i, options) in covering(problem).iter().enumerate() {
-        let item = &matrix.items()[i];
-        if options.is_empty() {
-            // No placement covers the item: a constraint no assignment meets.
-            writeln!(
-                w,
-                "+1 x1 +1 ~x1 >= 2 ; * {} (no placement covers it)",
-                item.name
-            )?;
-            continue;
-        }
-        let terms: Vec<String> = options.iter().map(|k| format!("+1 x{}", k + 1)).collect();
-        writeln!(w, "{} = {} ;", terms.join(" "), item.multiplicity)?;
-    }
-    for o in removed {
-        writeln!(w, "+1 x{} = 0 ;", o + 1)?;
+    for c in constraints {
+        writeln!(w, "{c}")?;
     }
     Ok(())
 }

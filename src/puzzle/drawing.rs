@@ -82,6 +82,21 @@ pub fn cells(
     is_cell: &dyn Fn(char) -> bool,
     cell_chars: &str,
 ) -> Result<Vec<Cell>> {
+    Ok(marked_cells(source, text, layers, what, is_cell, cell_chars)?
+        .into_iter()
+        .map(|(cell, _)| cell)
+        .collect())
+}
+
+/// [`cells`], each with the character that drew it (`+` marks an optional target cell).
+pub fn marked_cells(
+    source: &str,
+    text: &str,
+    layers: &Spanned<Vec<Spanned<String>>>,
+    what: &str,
+    is_cell: &dyn Fn(char) -> bool,
+    cell_chars: &str,
+) -> Result<Vec<(Cell, char)>> {
     let whole = location(source, text, Some(layers.span()));
     if layers.get_ref().is_empty() {
         return Err(Error::puzzle(
@@ -144,7 +159,7 @@ pub fn cells(
             for (x, (byte, c)) in row.char_indices().enumerate() {
                 match c {
                     '.' | ' ' => {}
-                    c if is_cell(c) => out.push([x as i32, r as i32, z as i32]),
+                    c if is_cell(c) => out.push(([x as i32, r as i32, z as i32], c)),
                     c => {
                         return Err(Error::puzzle(
                             place.at(start + byte),

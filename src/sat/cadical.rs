@@ -33,7 +33,7 @@ use pindakaas::solver::propagation::{
 use pindakaas::solver::{Assumptions, SolveResult, TermSignal, TerminateCallback};
 use pindakaas::{ClauseDatabase, Lit};
 
-use super::cnf::Formula;
+use super::cnf::{Blocking, Formula};
 use super::enumerate::{Cube, Decide, ModelSink, Outcome, Stop};
 use super::propagator::{Groups, Mrv};
 use crate::error::{Error, Result};
@@ -97,6 +97,7 @@ struct Steer {
     solution: Vec<u32>,
     /// Variables `1..=num_primary` are the placements.
     num_primary: usize,
+    blocking: Blocking,
 }
 
 impl PropagatorConfig for Steer {
@@ -154,9 +155,7 @@ impl Propagator for Steer {
                 .map(|l| (l - 1) as u32),
         );
         self.solution.sort_unstable();
-        // The blocking clause: any other exact cover differs from this one in a
-        // placement that this one uses.
-        self.pending = Some(self.solution.iter().map(|&o| -(o as i32 + 1)).collect());
+        self.pending = Some(self.blocking.clause(&self.solution, &[]));
         // Accepting ends the solve call: do it when the enumeration is to stop.
         !self.sink.model(&self.solution)
     }
@@ -212,6 +211,7 @@ impl Solver {
             reasons: vec![Vec::new(); formula.num_primary as usize],
             solution: Vec::new(),
             num_primary: formula.num_primary as usize,
+            blocking: formula.blocking(),
         }));
         solver.connect_propagator(Rc::clone(&steer));
         for o in 0..formula.num_primary {

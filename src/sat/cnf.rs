@@ -12,8 +12,9 @@
 //!
 //! - Each unit item (a cell, a one-copy piece): at least one of its options (one clause),
 //!   and at most one (the selected [`Amo`] encoding).
-//! - Each item of multiplicity k (k copies of a piece): exactly k of its options, by
-//!   rustsat's totalizer.
+//! - Each optional cell (a secondary item): at most one, and no at-least-one clause.
+//! - Each item covered k times (k copies of a piece), or between min and max times (a
+//!   count range): rustsat's totalizer over its options with both bounds enforced.
 //! - Symmetry: the clauses of `sat::symmetry`.
 //!
 //! # References
@@ -21,7 +22,7 @@
 //! - Totalizer: O. Bailleux, Y. Boufkhad, *Efficient CNF Encoding of Boolean Cardinality
 //!   Constraints*, CP 2003.
 
-use rustsat::encodings::card::{BoundBoth, Totalizer};
+use rustsat::encodings::card::{BoundBoth, BoundLower, BoundUpper, Totalizer};
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Clause, Lit, Var};
 
@@ -40,6 +41,40 @@ pub struct Formula {
     /// All variables, primary and auxiliary.
     pub num_vars: u32,
     pub amo: Amo,
+    /// The matrix is exact (no optional cells, no count ranges): no solution contains
+    /// another, so a blocking clause needs only the solution's own placements.
+    pub exact: bool,
+}
+
+/// Blocking clauses for a formula's models (see [`Blocking::clause`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Blocking {
+    num_primary: u32,
+    exact: bool,
+}
+
+impl Blocking {
+    /// The clause that forbids the model whose true primary options are `solution`
+    /// (sorted) and no other, as DIMACS literals, leaving out the options in `assumed`
+    /// (true by assumption). In an exact matrix any other solution differs in a
+    /// placement this one uses, so the negated placements suffice (13 literals for
+    /// Bedlam); otherwise a solution may add placements to this one, and every other
+    /// primary variable joins the clause positively.
+    pub fn clause(&self, solution: &[u32], assumed: &[u32]) -> Vec<i32> {
+        let mut clause: Vec<i32> = solution
+            .iter()
+            .filter(|o| !assumed.contains(o))
+            .map(|&o| -(o as i32 + 1))
+            .collect();
+        if !self.exact {
+            clause.extend(
+                (0..self.num_primary)
+                    .filter(|o| solution.binary_search(o).is_err())
+                    .map(|o| o as i32 + 1),
+            );
+        }
+        clause
+    }
 }
 
 /// The primary literal of option `o`.
@@ -97,6 +132,14 @@ impl Formula {
         f
     }
 
+    /// How this formula's models are blocked.
+    pub fn blocking(&self) -> Blocking {
+        Blocking {
+            num_primary: self.num_primary,
+            exact: self.exact,
+        }
+    }
+
     pub fn num_literals(&self) -> usize {
         self.cnf.iter().map(|c| c.len()).sum()
     }
@@ -124,18 +167,32 @@ pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
             .filter(|&&o| kept[o as usize])
             .map(|&o| option_lit(o))
             .collect();
-        let k = matrix.items()[i].multiplicity as usize;
-        if k == 1 {
-            cnf.add_clause(lits.iter().copied().collect());
+        let item = &matrix.items()[i];
+        let (min, max) = (item.min as usize, item.max as usize);
+        if lits.len() < min {
+            cnf.add_clause(Clause::new()); // cannot be covered min times: unsatisfiable
+        } else if max == 1 {
+            // A cell, a one-copy piece, an optional cell (or a piece used at most once).
+            if min == 1 {
+                cnf.add_clause(lits.iter().copied().collect());
+            }
             amo.encode(lits, &mut cnf, &mut vars);
-        } else if lits.len() < k {
-            cnf.add_clause(Clause::new()); // cannot be covered k times: unsatisfiable
+        } else if min == 0 && max >= lits.len() {
+            // Any number of its options will do.
         } else {
+            let n_lits = lits.len();
             let mut totalizer: Totalizer = lits.into_iter().collect();
             totalizer
-                .encode_both(k..=k, &mut cnf, &mut vars)
+                .encode_both(min..=max, &mut cnf, &mut vars)
                 .expect("out of memory while encoding a totalizer");
-            for unit in totalizer.enforce_eq(k).expect("encoded for k") {
+            let mut units = Vec::new();
+            if min > 0 {
+                units.extend(totalizer.enforce_lb(min).expect("encoded for min"));
+            }
+            if max < n_lits {
+                units.extend(totalizer.enforce_ub(max).expect("encoded for max"));
+            }
+            for unit in units {
                 cnf.add_clause(Clause::from([unit]));
             }
         }
@@ -146,5 +203,6 @@ pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
         num_primary: n,
         num_vars: vars.n_used(),
         amo,
+        exact: matrix.is_exact(),
     }
 }

@@ -5,9 +5,11 @@
 //! - A reported solution has been checked against the matrix as an exact cover first, on
 //!   the worker, before it leaves the solver's callback.
 //! - Every model is reported once: after a model, a clause forbidding its set of true
-//!   primary variables is added. The blocking clause lists only the true primary
-//!   variables (13 literals for Bedlam): any other model differs from this one in some
-//!   placement that this one uses, because both are exact covers.
+//!   primary variables is added ([`super::cnf::Blocking`]). For an exact matrix it lists
+//!   only the true primary variables (13 literals for Bedlam): any other model differs
+//!   from this one in some placement that this one uses, because both are exact covers.
+//!   With optional cells or count ranges a solution may contain another, and the clause
+//!   lists every primary variable.
 //! - Cubes are disjoint (each is a prefix of the native search tree), so workers never
 //!   find the same model, and the total is the same for any number of threads.
 //! - A stop (the caller's `Break`, the deadline, Ctrl-C, a failed check) reaches every

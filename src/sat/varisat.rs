@@ -8,7 +8,7 @@
 
 use varisat::ExtendFormula;
 
-use super::cnf::Formula;
+use super::cnf::{Blocking, Formula};
 use super::enumerate::{Cube, ModelSink, Outcome, Stop};
 use crate::error::{Error, Result};
 
@@ -23,6 +23,7 @@ pub(crate) struct Solver {
     solver: varisat::Solver<'static>,
     next_var: i32,
     num_primary: u32,
+    blocking: Blocking,
     sink: ModelSink,
     stop: Stop,
     pub(crate) calls: u64,
@@ -38,6 +39,7 @@ impl Solver {
             solver,
             next_var: formula.num_vars as i32,
             num_primary: formula.num_primary,
+            blocking: formula.blocking(),
             sink,
             stop,
             calls: 0,
@@ -77,12 +79,7 @@ impl Solver {
             let go_on = self.sink.model(&solution);
             // The cube's options are assumptions: the rest of the model is what to block.
             let mut block = vec![-activation];
-            block.extend(
-                solution
-                    .iter()
-                    .filter(|o| !cube.contains(o))
-                    .map(|&o| -(o as i32 + 1)),
-            );
+            block.extend(self.blocking.clause(&solution, cube));
             self.solver.add_clause(&lits(&block));
             if !go_on {
                 return Ok(Outcome::Stopped);

@@ -32,7 +32,8 @@ use crate::matrix::Matrix;
 
 /// The bitset engine sized for the matrix: pieces as list segments when every piece has
 /// one copy and the cells fit in two words, otherwise plain masks of the narrowest width
-/// that holds every item. The DLX takes over for matrices with more than 4096 items, with
+/// that holds every item. The DLX takes over for matrices that are not exact (optional
+/// cells, count ranges), with more than 4096 items, with
 /// two options that cover the same items, or whose copied lists could outgrow
 /// [`LIST_BUDGET`] (a long search over wide masks: 1,800 dominoes in a 60x60 box would
 /// want gigabytes, where the DLX needs megabytes).
@@ -43,6 +44,10 @@ pub fn build(matrix: &Matrix) -> Box<dyn Engine> {
             why,
         })
     };
+    // The bitset search has no completion step for options without a unit item.
+    if !matrix.is_exact() {
+        return fallback("the bitset engine does not handle optional cells or count ranges".into());
+    }
     let too_big = |words: usize| {
         let bytes = list_bytes(matrix, words);
         (bytes > LIST_BUDGET).then(|| {
@@ -188,7 +193,7 @@ impl<const W: usize> Search<W> {
             }
             mask.push(m);
         }
-        let multiplicity: Vec<u32> = matrix.items().iter().map(|i| i.multiplicity).collect();
+        let multiplicity: Vec<u32> = matrix.items().iter().map(|i| i.max).collect();
         let mut unit_mask = [0u64; W];
         for i in 0..n as u32 {
             if multiplicity[i as usize] == 1 {

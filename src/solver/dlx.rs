@@ -11,11 +11,22 @@
 //! - `up[x]`, `down[x]`: the circular list of a column. A header's list holds the nodes of
 //!   the options still available that contain the item; `len[h]` counts them.
 //! - `left[h]`, `right[h]`: the circular list of the *unit* items not yet covered, through
-//!   the root. Multiplicity items (k copies of a piece) are never on it: the search
-//!   branches only on unit items (see the `matrix` module for why that is complete).
+//!   the root. The other items (k copies of a piece, optional cells, count ranges) are
+//!   never on it: the search branches only on unit items (see the `matrix` module for why
+//!   that is complete).
 //! - `row[x]`: the option a node belongs to; `span[o]`: the node range of option `o`.
-//! - `remaining[j]`: how many more times multiplicity item `j` must be covered. It is
-//!   covered (its other options hidden) when that reaches zero.
+//! - `remaining[j]`: how many more times non-unit item `j` may be covered (its `max`
+//!   less the chosen options that contain it). It is covered (its other options hidden)
+//!   when that reaches zero. `slack[j]` is `max - min`: the item still *needs* covering
+//!   while `remaining[j] > slack[j]`.
+//!
+//! # Completion (matrices that are not exact)
+//!
+//! Once every unit item is covered, the options still linked have no unit item: they
+//! lie in optional cells and pieces with count ranges. Every set of them that respects
+//! the `max` bounds and reaches the `min` bounds completes a solution. [`Dlx::complete`]
+//! lists those sets by increasing option number, so each is reported once; in an exact
+//! matrix nothing is linked then and it reports the one solution at once.
 //!
 //! `cover(i)` removes item `i` from the header list and *hides* every option in its
 //! column: unlinks the option's other nodes from their columns. `uncover` undoes it in
@@ -45,7 +56,11 @@ pub struct Dlx {
     span: Vec<(u32, u32)>,
     unit: Vec<bool>,
     remaining: Vec<u32>,
-    multiplicity_items: Vec<u32>,
+    slack: Vec<u32>,
+    /// The non-unit items, as headers.
+    bounded: Vec<u32>,
+    /// Scratch for [`Dlx::complete`]: the options still linked.
+    linked: Vec<u32>,
     chosen: Vec<u32>,
     nodes: u64,
 }
@@ -66,7 +81,9 @@ impl Dlx {
             span: Vec::with_capacity(matrix.num_options()),
             unit: vec![true; n + 1],
             remaining: vec![0; n + 1],
-            multiplicity_items: Vec::new(),
+            slack: vec![0; n + 1],
+            bounded: Vec::new(),
+            linked: Vec::new(),
             chosen: Vec::new(),
             nodes: 0,
         };
@@ -74,14 +91,15 @@ impl Dlx {
         let mut prev = 0u32;
         for (k, item) in matrix.items().iter().enumerate() {
             let h = k as u32 + 1;
-            d.remaining[h as usize] = item.multiplicity;
-            if item.multiplicity == 1 {
+            d.remaining[h as usize] = item.max;
+            d.slack[h as usize] = item.max - item.min;
+            if matrix.is_unit(k as u32) {
                 d.right[prev as usize] = h;
                 d.left[h as usize] = prev;
                 prev = h;
             } else {
                 d.unit[h as usize] = false;
-                d.multiplicity_items.push(h);
+                d.bounded.push(h);
                 d.left[h as usize] = h;
                 d.right[h as usize] = h;
             }
@@ -92,8 +110,12 @@ impl Dlx {
         for o in 0..matrix.num_options() as u32 {
             let items = matrix.option_items(o);
             // The first node is a unit item, so choosing the option covers it first and
-            // hides the option from its multiplicity columns before they are touched.
-            let first_unit = items.iter().position(|&i| matrix.is_unit(i)).unwrap();
+            // hides the option from its other columns before they are touched. (Options
+            // without one are only ever taken by `complete`, which does not use links.)
+            let first_unit = items
+                .iter()
+                .position(|&i| matrix.is_unit(i))
+                .unwrap_or(0);
             let start = x;
             for &i in std::iter::once(&items[first_unit])
                 .chain(items[..first_unit].iter())
@@ -125,7 +147,7 @@ impl Dlx {
                 return Err(format!("header list broken at {p}"));
             }
             if !self.unit[p as usize] {
-                return Err(format!("multiplicity item {p} on the header list"));
+                return Err(format!("non-unit item {p} on the header list"));
             }
             p = self.right[p as usize];
             steps += 1;
@@ -216,7 +238,7 @@ impl Dlx {
 
     /// Takes the option of node `r` into the solution. The item of `r` is already
     /// covered, which hid the option from every other column; cover the option's other
-    /// items in node order (a multiplicity item only once its last copy is placed).
+    /// items in node order (a non-unit item only once it may be covered no more).
     fn commit(&mut self, r: u32) {
         let (start, end) = self.span[self.row[r as usize] as usize];
         for q in start..end {
@@ -256,23 +278,22 @@ impl Dlx {
         self.chosen.pop();
     }
 
+    /// How many more times non-unit item `h` must be covered.
+    fn need(&self, h: u32) -> u32 {
+        self.remaining[h as usize].saturating_sub(self.slack[h as usize])
+    }
+
     /// The unit item to branch on (fewest options), or why there is none.
     fn choose(&self) -> Branch<u32> {
-        if self.right[0] == 0 {
-            return if self
-                .multiplicity_items
-                .iter()
-                .all(|&h| self.remaining[h as usize] == 0)
-            {
-                Branch::Solution
-            } else {
-                Branch::Dead
-            };
-        }
-        for &h in &self.multiplicity_items {
-            if self.len[h as usize] < self.remaining[h as usize] {
+        // Each linked option covers an item once, so an item that needs more covers than
+        // it has options left cannot be satisfied.
+        for &h in &self.bounded {
+            if self.len[h as usize] < self.need(h) {
                 return Branch::Dead;
             }
+        }
+        if self.right[0] == 0 {
+            return Branch::Solution;
         }
         // Fewest options; ties go to the item listed last (see `solver` module docs).
         let mut best = self.right[0];
@@ -299,7 +320,7 @@ impl Dlx {
             return ControlFlow::Break(());
         }
         let h = match self.choose() {
-            Branch::Solution => return visit(&self.chosen),
+            Branch::Solution => return self.complete(visit),
             Branch::Dead => return ControlFlow::Continue(()),
             Branch::On(h) => h,
         };
@@ -317,6 +338,56 @@ impl Dlx {
         }
         self.uncover(h);
         flow
+    }
+
+    /// Every unit item is covered: reports each set of the still-linked options that
+    /// completes the partial solution (see the module docs), by increasing option number.
+    fn complete(&mut self, visit: &mut Visit<'_>) -> ControlFlow<()> {
+        let mut linked = std::mem::take(&mut self.linked);
+        linked.clear();
+        for &h in &self.bounded {
+            if self.remaining[h as usize] > 0 {
+                let mut q = self.down[h as usize];
+                while q != h {
+                    linked.push(self.row[q as usize]);
+                    q = self.down[q as usize];
+                }
+            }
+        }
+        linked.sort_unstable();
+        linked.dedup();
+        let flow = self.extend(&linked, 0, visit);
+        self.linked = linked;
+        flow
+    }
+
+    /// [`Dlx::complete`] from `linked[from..]`: `remaining` counts down as options are
+    /// taken (a plain count here; the links are not touched).
+    fn extend(&mut self, linked: &[u32], from: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
+        if self.bounded.iter().all(|&h| self.need(h) == 0) {
+            visit(&self.chosen)?;
+        }
+        for k in from..linked.len() {
+            let (start, end) = self.span[linked[k] as usize];
+            if (start..end).any(|q| self.remaining[self.top[q as usize] as usize] == 0) {
+                continue;
+            }
+            self.nodes += 1;
+            if super::engine::should_stop(self.nodes) {
+                return ControlFlow::Break(());
+            }
+            for q in start..end {
+                self.remaining[self.top[q as usize] as usize] -= 1;
+            }
+            self.chosen.push(linked[k]);
+            let flow = self.extend(linked, k + 1, visit);
+            self.chosen.pop();
+            for q in start..end {
+                self.remaining[self.top[q as usize] as usize] += 1;
+            }
+            flow?;
+        }
+        ControlFlow::Continue(())
     }
 
     /// Commits a whole option chosen outside the search (a split prefix, which always

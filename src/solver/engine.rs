@@ -15,7 +15,8 @@ pub type Visit<'a> = dyn FnMut(&[u32]) -> ControlFlow<()> + 'a;
 pub enum Branch<T> {
     /// Branch on this (an item, or the options that cover it).
     On(T),
-    /// Every item is covered: the partial solution is a solution.
+    /// Every unit item is covered: in an exact matrix the partial solution is a
+    /// solution; otherwise [`Engine::run`] completes it over the other items.
     Solution,
     /// No solution extends this node.
     Dead,

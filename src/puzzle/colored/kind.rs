@@ -67,16 +67,12 @@ impl Kind for ColoredCubes {
         let h = self.height();
         let mut items: Vec<Item> = (0..4)
             .flat_map(|f| {
-                self.letters.iter().map(move |c| Item {
-                    name: format!("{}={c}", FACES[f]),
-                    multiplicity: 1,
-                })
+                self.letters
+                    .iter()
+                    .map(move |c| Item::exact(format!("{}={c}", FACES[f]), 1))
             })
             .collect();
-        items.extend((0..h).map(|j| Item {
-            name: format!("cube{}", j + 1),
-            multiplicity: 1,
-        }));
+        items.extend((0..h).map(|j| Item::exact(format!("cube{}", j + 1), 1)));
         let mut m = Matrix::new(items);
         for t in &self.turns {
             let mut row: Vec<u32> = (0..4)

@@ -26,7 +26,7 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::Polycube;
+use super::{Polycube, EMPTY};
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner, Isometry};
 use crate::matrix::{Item, Matrix};
@@ -49,6 +49,10 @@ fn is_sparse(p: &Polycube) -> bool {
 fn cell_list(p: &Polycube, solution: &[u32]) -> String {
     let mut out = String::from("cell  piece\n");
     for (c, (piece, copy)) in p.target.iter().zip(p.fill(solution)) {
+        if piece == EMPTY.0 {
+            out += &format!("{},{},{}  +\n", c[0], c[1], c[2]);
+            continue;
+        }
         let piece_ = &p.pieces[piece as usize];
         let copy = if piece_.count > 1 {
             format!("#{}", copy + 1)
@@ -97,7 +101,11 @@ fn copy_symbols(p: &Polycube) -> Option<(CopySymbols, Option<String>)> {
 /// The symbol of every target cell in `solution` ([`copy_symbols`]), with the legend.
 fn symbols(p: &Polycube, solution: &[u32]) -> Option<(Vec<char>, Option<String>)> {
     let (symbol_of, legend) = copy_symbols(p)?;
-    let cells = p.fill(solution).iter().map(|k| symbol_of[k]).collect();
+    let cells = p
+        .fill(solution)
+        .iter()
+        .map(|k| if *k == EMPTY { '+' } else { symbol_of[k] })
+        .collect();
     Some((cells, legend))
 }
 
@@ -180,15 +188,21 @@ impl Kind for Polycube {
         let mut items: Vec<Item> = self
             .target
             .iter()
-            .map(|c| Item {
-                name: format!("{},{},{}", c[0], c[1], c[2]),
-                multiplicity: 1,
+            .zip(&self.optional)
+            .map(|(c, &optional)| {
+                let name = format!("{},{},{}", c[0], c[1], c[2]);
+                if optional {
+                    Item::optional(name)
+                } else {
+                    Item::exact(name, 1)
+                }
             })
             .collect();
-        items.extend(self.pieces.iter().map(|p| Item {
-            name: p.name.to_string(),
-            multiplicity: p.count,
-        }));
+        items.extend(
+            self.pieces
+                .iter()
+                .map(|p| Item::range(p.name.to_string(), p.min_count, p.count)),
+        );
         let mut m = Matrix::new(items);
         let n = self.target.len() as u32;
         let mut row = Vec::new();
@@ -213,6 +227,14 @@ impl Kind for Polycube {
                 )))
             }
         };
+        if mode == SymmetryMode::Reflections && self.pieces.iter().any(|p| !p.colors.is_empty())
+        {
+            return Err(Error::Usage(format!(
+                "{}: --symmetry reflections is not supported for coloured pieces yet (their \
+                 mirror images would need mirrored colours); use --symmetry rotations",
+                self.source
+            )));
+        }
         let partners = match mode {
             SymmetryMode::Reflections => self.mirror_partners().map_err(|i| {
                 Error::Usage(format!(
@@ -225,11 +247,13 @@ impl Kind for Polycube {
             _ => (0..self.pieces.len() as u32).collect(),
         };
         let n = self.target.len() as u32;
-        let lookup: HashMap<(u32, &[u32]), u32> = self
+        // A coloured piece may cover one set of cells in several ways (its colours
+        // elsewhere), so a placement is its piece, cells and colours.
+        let lookup: HashMap<(u32, &[u32], &[u32]), u32> = self
             .placements
             .iter()
             .enumerate()
-            .map(|(o, p)| ((p.piece, p.cells.as_slice()), o as u32))
+            .map(|(o, p)| ((p.piece, p.cells.as_slice(), p.colors.as_slice()), o as u32))
             .collect();
         let mut elements = Vec::new();
         for (g, cell_perm) in self.target_symmetries(isometries) {
@@ -243,13 +267,22 @@ impl Kind for Polycube {
             let mut items: Vec<u32> = cell_perm.clone();
             items.extend((0..self.pieces.len() as u32).map(|p| n + sigma(p)));
             let mut options = Vec::with_capacity(matrix.num_options());
-            let mut image = Vec::new();
+            let mut image: Vec<(u32, u32)> = Vec::new();
+            let (mut cells, mut colors) = (Vec::new(), Vec::new());
             for p in &self.placements {
                 image.clear();
-                image.extend(p.cells.iter().map(|&c| cell_perm[c as usize]));
+                image.extend(p.cells.iter().enumerate().map(|(k, &c)| {
+                    (cell_perm[c as usize], p.colors.get(k).copied().unwrap_or(0))
+                }));
                 image.sort_unstable();
+                cells.clear();
+                cells.extend(image.iter().map(|&(c, _)| c));
+                colors.clear();
+                if !p.colors.is_empty() {
+                    colors.extend(image.iter().map(|&(_, k)| k));
+                }
                 let target = lookup
-                    .get(&(sigma(p.piece), image.as_slice()))
+                    .get(&(sigma(p.piece), cells.as_slice(), colors.as_slice()))
                     .copied()
                     .expect(
                         "the image of a placement under a symmetry of the target is a placement",

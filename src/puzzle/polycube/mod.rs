@@ -4,16 +4,22 @@
 //! - the target is a non-empty set of distinct cells, sorted; a cell's index in that list
 //!   is its item number in the matrix;
 //! - every piece is face-connected, has distinct cells and at least one placement, and
-//!   the pieces' cells (times their counts) add up to the number of target cells;
+//!   the pieces' cells (times their counts) add up to the number of target cells, or,
+//!   with optional cells or count ranges, some choice of counts in the ranges gives a
+//!   total between the required cells and all cells;
+//! - `optional[t]` and `cell_colors[t]` describe target cell `t`; a colour is an index
+//!   into `colors` from 1 (0 is no colour), and every colour a piece uses is on some
+//!   target cell;
 //! - names are unique words (no spaces); symbols, one character each for the text
 //!   output, are unique too (by default a name's first character).
 //!
 //! Cells are given as coordinates (`cells`, `box`/`target`) or drawn as layers
 //! (`layers`, see [`super::drawing`]); a file may mix both.
 //!
-//! The matrix: items are the target cells (multiplicity 1), then one item per piece with
-//! multiplicity `count`. Options are placements: a piece in one of its orientations,
-//! translated so that all its cells lie in the target.
+//! The matrix: items are the target cells (covered once; an optional cell at most once),
+//! then one item per piece, covered between its `min_count` and `count` times. Options
+//! are placements: a piece in one of its orientations, translated so that all its cells
+//! lie in the target, each coloured piece cell on a target cell of its colour.
 
 mod kind;
 
@@ -34,6 +40,9 @@ pub const MAX_TARGET_CELLS: usize = 65_536;
 /// Copies of one piece.
 pub const MAX_COUNT: i64 = 4096;
 
+/// What [`Polycube::fill`] gives for an optional cell no piece covers (printed `+`).
+pub const EMPTY: (u32, u32) = (u32::MAX, 0);
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Piece {
     /// A word, unique in the puzzle.
@@ -42,7 +51,12 @@ pub struct Piece {
     pub symbol: char,
     pub label: Option<String>,
     pub shape: Shape,
+    /// The most copies a solution uses.
     pub count: u32,
+    /// The fewest copies a solution uses (`count` unless a range was given).
+    pub min_count: u32,
+    /// The coloured cells of `shape` (in its coordinates) with their colours.
+    pub colors: Vec<(Cell, u32)>,
 }
 
 impl Piece {
@@ -66,11 +80,22 @@ pub struct Polycube {
     pub name: String,
     pub source: String,
     pub target: Vec<Cell>,
+    /// Target cells that may stay empty, by index.
+    pub optional: Vec<bool>,
+    /// The colour of each target cell (0: none; `k` is `colors[k - 1]`).
+    pub cell_colors: Vec<u32>,
+    /// Colour names, in the order of their numbers.
+    pub colors: Vec<String>,
     pub mirror: bool,
     pub expect: Expect,
     pub pieces: Vec<Piece>,
-    /// The distinct orientations of each piece (24 isometries, or 48 with `mirror`).
+    /// The distinct orientations of each piece (24 isometries, or 48 with `mirror`);
+    /// for a coloured piece, orientations that differ only in where the colours are
+    /// count as distinct.
     pub orientations: Vec<Vec<Shape>>,
+    /// The colour of each cell of each orientation (parallel to its cells); empty for a
+    /// piece without colours.
+    pub orientation_colors: Vec<Vec<Vec<u32>>>,
     /// Every placement, piece by piece: option `o` of the matrix is `placements[o]`.
     pub placements: Vec<Placement>,
 }
@@ -83,6 +108,8 @@ pub struct Placement {
     pub orientation: u32,
     /// Indices into the target's cell list, in increasing order.
     pub cells: Vec<u32>,
+    /// The piece's colour on each of `cells` (empty for a piece without colours).
+    pub colors: Vec<u32>,
 }
 
 #[derive(Deserialize)]
@@ -96,6 +123,8 @@ struct RawFile {
     holes: Option<Vec<Spanned<toml::Value>>>,
     target: Option<Spanned<Vec<Spanned<toml::Value>>>>,
     layers: Option<Spanned<Vec<Spanned<String>>>>,
+    optional: Option<Vec<Spanned<toml::Value>>>,
+    colors: Option<std::collections::BTreeMap<String, Spanned<Vec<Spanned<toml::Value>>>>>,
     #[serde(default)]
     mirror: bool,
     #[serde(default)]
@@ -111,7 +140,8 @@ struct RawPiece {
     label: Option<String>,
     cells: Option<Spanned<Vec<Spanned<toml::Value>>>>,
     layers: Option<Spanned<Vec<Spanned<String>>>>,
-    count: Option<Spanned<i64>>,
+    count: Option<Spanned<toml::Value>>,
+    colors: Option<std::collections::BTreeMap<String, Spanned<Vec<Spanned<toml::Value>>>>>,
 }
 
 /// Longest piece name.
@@ -218,6 +248,156 @@ fn triple(source: &str, text: &str, v: &Spanned<toml::Value>, what: &str) -> Res
     Ok(cell)
 }
 
+/// A piece's `count`: `k` (exactly k copies) or `[min, max]`.
+fn count_range(
+    source: &str,
+    text: &str,
+    c: &Spanned<toml::Value>,
+    what: &str,
+) -> Result<(u32, u32)> {
+    let at = || line(source, text, c.span());
+    let bad = || {
+        Error::puzzle(
+            at(),
+            format!(
+                "{what}: count must be an integer between 1 and {MAX_COUNT}, or a range \
+                 [min, max] with 0 <= min <= max and 1 <= max <= {MAX_COUNT}; found {}",
+                c.get_ref()
+            ),
+        )
+    };
+    match c.get_ref() {
+        toml::Value::Integer(k) if (1..=MAX_COUNT).contains(k) => Ok((*k as u32, *k as u32)),
+        toml::Value::Array(a) if a.len() == 2 => {
+            let (Some(min), Some(max)) = (a[0].as_integer(), a[1].as_integer()) else {
+                return Err(bad());
+            };
+            if min > max {
+                return Err(Error::puzzle(
+                    at(),
+                    format!("{what}: count [{min}, {max}]: min is greater than max"),
+                ));
+            }
+            if min < 0 || !(1..=MAX_COUNT).contains(&max) {
+                return Err(bad());
+            }
+            Ok((min as u32, max as u32))
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// A piece's `colors` table: its coloured cells (given in the piece's own coordinates,
+/// like `cells`), moved as the shape is normalised, with their colour numbers.
+fn piece_colors(
+    source: &str,
+    text: &str,
+    map: &std::collections::BTreeMap<String, Spanned<Vec<Spanned<toml::Value>>>>,
+    raw_cells: &[Cell],
+    colors: &[String],
+    what: &str,
+) -> Result<Vec<(Cell, u32)>> {
+    let lo = min_corner(raw_cells).expect("a piece has cells");
+    let mut out: Vec<(Cell, u32)> = Vec::new();
+    for (name, cells) in map {
+        let Some(k) = colors.iter().position(|c| c == name) else {
+            return Err(Error::puzzle(
+                line(source, text, cells.span()),
+                format!(
+                    "{what}: colour {name}: no cell of the target has it (the target's \
+                     colours are given in [colors]{})",
+                    if colors.is_empty() {
+                        ", which this puzzle has none of".to_string()
+                    } else {
+                        format!(": {}", colors.join(", "))
+                    }
+                ),
+            ));
+        };
+        for v in cells.get_ref() {
+            let c = triple(source, text, v, what)?;
+            let at = || location(source, text, Some(v.span()));
+            if !raw_cells.contains(&c) {
+                return Err(Error::puzzle(
+                    at(),
+                    format!("{what}: colour {name}: {c:?} is not a cell of the piece"),
+                ));
+            }
+            let cell = [c[0] - lo[0], c[1] - lo[1], c[2] - lo[2]];
+            if out.iter().any(|(d, _)| *d == cell) {
+                return Err(Error::puzzle(
+                    at(),
+                    format!("{what}: colour {name}: {c:?} already has a colour"),
+                ));
+            }
+            out.push((cell, k as u32 + 1));
+        }
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// Whether some counts within the pieces' ranges cover between `required` and `total`
+/// cells (a subset-sum over the reachable totals, bounded by `total`).
+fn reachable_volume(pieces: &[Piece], required: usize, total: usize) -> bool {
+    let mut reach = vec![false; total + 1];
+    reach[0] = true;
+    for p in pieces {
+        let size = p.shape.len();
+        let mut next = vec![false; total + 1];
+        for v in (0..=total).filter(|&v| reach[v]) {
+            for c in p.min_count as usize..=p.count as usize {
+                match v.checked_add(c * size) {
+                    Some(w) if w <= total => next[w] = true,
+                    _ => break,
+                }
+            }
+        }
+        reach = next;
+    }
+    reach[required..].iter().any(|&r| r)
+}
+
+/// The distinct orientations of a piece under `group`, with the colour of each cell of
+/// each (empty lists for a piece without colours). A coloured piece's orientations are
+/// distinct when their cells or their colours differ.
+fn colored_orientations(piece: &Piece, group: &[Isometry]) -> (Vec<Shape>, Vec<Vec<u32>>) {
+    if piece.colors.is_empty() {
+        let shapes = piece.shape.orientations(group);
+        let colors = vec![Vec::new(); shapes.len()];
+        return (shapes, colors);
+    }
+    let color_of = |c: &Cell| {
+        piece
+            .colors
+            .iter()
+            .find(|(d, _)| d == c)
+            .map_or(0, |&(_, k)| k)
+    };
+    let mut seen: Vec<(Shape, Vec<u32>)> = Vec::new();
+    for &g in group {
+        let mut cells: Vec<(Cell, u32)> = piece
+            .shape
+            .cells()
+            .iter()
+            .map(|c| (g.apply(*c), color_of(c)))
+            .collect();
+        let lo = min_corner(&cells.iter().map(|(c, _)| *c).collect::<Vec<_>>()).unwrap();
+        for (c, _) in &mut cells {
+            for a in 0..3 {
+                c[a] -= lo[a];
+            }
+        }
+        cells.sort_unstable();
+        let shape = Shape::new(cells.iter().map(|(c, _)| *c).collect());
+        let colors = cells.into_iter().map(|(_, k)| k).collect();
+        if !seen.iter().any(|(s, k)| *s == shape && *k == colors) {
+            seen.push((shape, colors));
+        }
+    }
+    seen.into_iter().unzip()
+}
+
 impl Polycube {
     pub fn parse(source: &str, text: &str) -> Result<Polycube> {
         let raw: RawFile =
@@ -237,7 +417,9 @@ impl Polycube {
                 }
             })
             .collect();
-        let target = Self::parse_target(source, text, &raw, &symbols)?;
+        let (target, drawn_optional) = Self::parse_target(source, text, &raw, &symbols)?;
+        let optional = Self::parse_optional(source, text, &raw, &target, &drawn_optional)?;
+        let (colors, cell_colors) = Self::parse_colors(source, text, &raw, &target)?;
 
         let mut pieces: Vec<Piece> = Vec::with_capacity(raw.piece.len());
         let mut lines = Vec::with_capacity(raw.piece.len());
@@ -329,6 +511,7 @@ impl Polycube {
                 .map(|c| c.span())
                 .or_else(|| p.layers.as_ref().map(|l| l.span()))
                 .unwrap();
+            let raw_cells = cells.clone();
             let shape = Shape::new(cells);
             if !shape.is_face_connected() {
                 return Err(Error::puzzle(
@@ -336,17 +519,14 @@ impl Polycube {
                     format!("{what}: the cells are not face-connected (every cube must share a face with another)"),
                 ));
             }
-            let count = match &p.count {
-                None => 1,
-                Some(c) if (1..=MAX_COUNT).contains(c.get_ref()) => *c.get_ref() as u32,
-                Some(c) => {
-                    return Err(Error::puzzle(
-                        line(source, text, c.span()),
-                        format!(
-                            "{what}: count must be between 1 and {MAX_COUNT}, found {}",
-                            c.get_ref()
-                        ),
-                    ))
+            let (min_count, count) = match &p.count {
+                None => (1, 1),
+                Some(c) => count_range(source, text, c, &what)?,
+            };
+            let piece_colors = match &p.colors {
+                None => Vec::new(),
+                Some(map) => {
+                    piece_colors(source, text, map, &raw_cells, &colors, &what)?
                 }
             };
             pieces.push(Piece {
@@ -355,50 +535,85 @@ impl Polycube {
                 label: p.label.clone(),
                 shape,
                 count,
+                min_count,
+                colors: piece_colors,
             });
             lines.push(at);
         }
 
-        let volume: usize = pieces
-            .iter()
-            .map(|p| p.shape.len() * p.count as usize)
-            .sum();
-        if volume != target.len() {
+        let required = optional.iter().filter(|&&o| !o).count();
+        let exact = required == target.len() && pieces.iter().all(|p| p.min_count == p.count);
+        if exact {
+            let volume: usize = pieces
+                .iter()
+                .map(|p| p.shape.len() * p.count as usize)
+                .sum();
+            if volume != target.len() {
+                let detail = pieces
+                    .iter()
+                    .map(|p| {
+                        if p.count > 1 {
+                            format!("{}:{}x{}", p.name, p.count, p.shape.len())
+                        } else {
+                            format!("{}:{}", p.name, p.shape.len())
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                return Err(Error::puzzle(
+                    source,
+                    format!(
+                        "the pieces have {volume} cells but the target has {} ({detail})",
+                        target.len()
+                    ),
+                ));
+            }
+        } else if !reachable_volume(&pieces, required, target.len()) {
             let detail = pieces
                 .iter()
                 .map(|p| {
-                    if p.count > 1 {
-                        format!("{}:{}x{}", p.name, p.count, p.shape.len())
+                    let n = if p.min_count == p.count {
+                        format!("{}", p.count)
                     } else {
-                        format!("{}:{}", p.name, p.shape.len())
-                    }
+                        format!("{}-{}", p.min_count, p.count)
+                    };
+                    format!("{}:{n}x{}", p.name, p.shape.len())
                 })
                 .collect::<Vec<_>>()
                 .join(" ");
             return Err(Error::puzzle(
                 source,
                 format!(
-                    "the pieces have {volume} cells but the target has {} ({detail})",
+                    "no choice of piece counts fills the target: it has {required} cells that \
+                     must be filled and {} optional ones, so the pieces must cover between \
+                     {required} and {} cells, and no counts in the given ranges do \
+                     (piece:count x cells: {detail})",
+                    target.len() - required,
                     target.len()
                 ),
             ));
         }
-
         let group: &[Isometry] = if raw.mirror {
             Isometry::all()
         } else {
             Isometry::rotations()
         };
-        let orientations: Vec<Vec<Shape>> =
-            pieces.iter().map(|p| p.shape.orientations(group)).collect();
+        let (orientations, orientation_colors): (Vec<Vec<Shape>>, Vec<Vec<Vec<u32>>>) = pieces
+            .iter()
+            .map(|p| colored_orientations(p, group))
+            .unzip();
         let mut puzzle = Polycube {
             name: raw.name,
             source: source.to_string(),
             target,
+            optional,
+            cell_colors,
+            colors,
             mirror: raw.mirror,
             expect: raw.expect,
             pieces,
             orientations,
+            orientation_colors,
             placements: Vec::new(),
         };
         for (k, p) in puzzle.pieces.iter().enumerate() {
@@ -417,9 +632,10 @@ impl Polycube {
                 .extend(
                     placements
                         .into_iter()
-                        .map(|(orientation, cells)| Placement {
+                        .map(|(orientation, cells, colors)| Placement {
                             piece: k as u32,
                             orientation,
+                            colors,
                             cells,
                         }),
                 );
@@ -432,7 +648,7 @@ impl Polycube {
         text: &str,
         raw: &RawFile,
         symbols: &[char],
-    ) -> Result<Vec<Cell>> {
+    ) -> Result<(Vec<Cell>, Vec<Cell>)> {
         let given = [
             raw.box_size.as_ref().map(|b| ("box", b.span())),
             raw.target.as_ref().map(|t| ("target", t.span())),
@@ -449,16 +665,25 @@ impl Polycube {
             ));
         }
         if let Some(layers) = &raw.layers {
-            let is_cell = |c: char| c == '#' || c.is_ascii_alphanumeric() || symbols.contains(&c);
-            let mut cells = super::drawing::cells(
+            let is_cell = |c: char| {
+                c == '#' || c == '+' || c.is_ascii_alphanumeric() || symbols.contains(&c)
+            };
+            let marked = super::drawing::marked_cells(
                 source,
                 text,
                 layers,
                 "target",
                 &is_cell,
-                "`#`, a letter, a digit or a piece's symbol",
+                "`#`, a letter, a digit or a piece's symbol, or `+` for an optional cell",
             )?;
-            return Self::finish_target(source, text, raw, &mut cells).map(|_| cells);
+            let optional = marked
+                .iter()
+                .filter(|(_, c)| *c == '+')
+                .map(|(cell, _)| *cell)
+                .collect();
+            let mut cells = marked.into_iter().map(|(cell, _)| cell).collect();
+            Self::finish_target(source, text, raw, &mut cells)?;
+            return Ok((cells, optional));
         }
         let mut target: Vec<Cell> = match (&raw.box_size, &raw.target) {
             (Some(_), Some(_)) => unreachable!("refused above"),
@@ -525,7 +750,96 @@ impl Polycube {
             }
         };
         Self::finish_target(source, text, raw, &mut target)?;
-        Ok(target)
+        Ok((target, Vec::new()))
+    }
+
+    /// Which target cells are optional: the `+` cells of the drawing and the `optional`
+    /// list, each a cell of the target.
+    fn parse_optional(
+        source: &str,
+        text: &str,
+        raw: &RawFile,
+        target: &[Cell],
+        drawn: &[Cell],
+    ) -> Result<Vec<bool>> {
+        let mut optional = vec![false; target.len()];
+        // A drawn `+` that `holes` removed is no cell at all.
+        for c in drawn {
+            if let Ok(k) = target.binary_search(c) {
+                optional[k] = true;
+            }
+        }
+        for v in raw.optional.iter().flatten() {
+            let c = triple(source, text, v, "optional")?;
+            match target.binary_search(&c) {
+                Ok(k) if !optional[k] => optional[k] = true,
+                Ok(_) => {
+                    return Err(Error::puzzle(
+                        location(source, text, Some(v.span())),
+                        format!("optional: {c:?} is listed twice"),
+                    ))
+                }
+                Err(_) => {
+                    return Err(Error::puzzle(
+                        location(source, text, Some(v.span())),
+                        format!(
+                            "optional: {c:?} is not a cell of the target (an optional cell is \
+                             a target cell that may stay empty)"
+                        ),
+                    ))
+                }
+            }
+        }
+        if optional.iter().all(|&o| o) {
+            return Err(Error::puzzle(
+                source,
+                "every target cell is optional: at least one cell must be filled",
+            ));
+        }
+        Ok(optional)
+    }
+
+    /// The `[colors]` table: colour names (numbered from 1 in name order) and each
+    /// target cell's colour.
+    fn parse_colors(
+        source: &str,
+        text: &str,
+        raw: &RawFile,
+        target: &[Cell],
+    ) -> Result<(Vec<String>, Vec<u32>)> {
+        let mut names = Vec::new();
+        let mut cell_colors = vec![0u32; target.len()];
+        for (k, (name, cells)) in raw.colors.iter().flatten().enumerate() {
+            let what = format!("colors.{name}");
+            if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                return Err(Error::puzzle(
+                    line(source, text, cells.span()),
+                    format!("{what}: a colour name is one word"),
+                ));
+            }
+            names.push(name.clone());
+            for v in cells.get_ref() {
+                let c = triple(source, text, v, &what)?;
+                let at = || location(source, text, Some(v.span()));
+                let Ok(t) = target.binary_search(&c) else {
+                    return Err(Error::puzzle(
+                        at(),
+                        format!("{what}: {c:?} is not a cell of the target"),
+                    ));
+                };
+                if cell_colors[t] != 0 {
+                    return Err(Error::puzzle(
+                        at(),
+                        format!(
+                            "{what}: {c:?} already has colour {}",
+                            names[cell_colors[t] as usize - 1]
+                        ),
+                    ));
+                }
+                cell_colors[t] = k as u32 + 1;
+            }
+        }
+        Ok((names, cell_colors))
     }
 
     /// Removes the holes from `target`, checks it is not empty, and sorts it.
@@ -565,11 +879,14 @@ impl Polycube {
             .collect()
     }
 
-    /// The placements of piece `k`: (orientation, sorted target cell indices).
-    pub fn placements_of(&self, k: usize) -> Vec<(u32, Vec<u32>)> {
+    /// The placements of piece `k`: (orientation, sorted target cell indices, the
+    /// piece's colour on each of them or nothing for a piece without colours). A coloured
+    /// piece cell only goes on a target cell of its colour.
+    pub fn placements_of(&self, k: usize) -> Vec<(u32, Vec<u32>, Vec<u32>)> {
         let index = self.cell_index();
         let mut out = Vec::new();
         for (o, shape) in self.orientations[k].iter().enumerate() {
+            let colors = &self.orientation_colors[k][o];
             // A placement puts the shape's first cell on some target cell: trying those
             // costs the number of cells, not the bounding box's volume (a sparse target
             // far apart has a huge box). Sorted, the translations come in the order a
@@ -587,9 +904,18 @@ impl Polycube {
                     .iter()
                     .map(|c| index.get(&[c[0] + d[0], c[1] + d[1], c[2] + d[2]]).copied())
                     .collect();
-                if let Some(mut cells) = cells {
-                    cells.sort_unstable();
-                    out.push((o as u32, cells));
+                let Some(cells) = cells else { continue };
+                // Translation keeps the lexicographic order: `cells` is sorted, and
+                // parallel to the orientation's cells and colours.
+                debug_assert!(cells.windows(2).all(|w| w[0] < w[1]));
+                if colors.is_empty() {
+                    out.push((o as u32, cells, Vec::new()));
+                } else if cells
+                    .iter()
+                    .zip(colors)
+                    .all(|(&t, &c)| c == 0 || self.cell_colors[t as usize] == c)
+                {
+                    out.push((o as u32, cells, colors.clone()));
                 }
             }
         }
@@ -619,7 +945,10 @@ impl Polycube {
             let image = self.pieces[i].shape.mirrored().canonical();
             let j = (0..self.pieces.len())
                 .find(|&j| {
-                    !used[j] && canon[j] == image && self.pieces[j].count == self.pieces[i].count
+                    !used[j]
+                        && canon[j] == image
+                        && self.pieces[j].count == self.pieces[i].count
+                        && self.pieces[j].min_count == self.pieces[i].min_count
                 })
                 .ok_or(i)?;
             used[j] = true;
@@ -630,7 +959,8 @@ impl Polycube {
     }
 
     /// The symmetries of the target under `isometries`, with the cell permutation each
-    /// induces. The identity comes first.
+    /// induces: those that map the target onto itself, optional cells onto optional
+    /// cells and every cell onto a cell of its colour. The identity comes first.
     pub fn target_symmetries(&self, isometries: &[Isometry]) -> Vec<(Isometry, Vec<u32>)> {
         let index = self.cell_index();
         let lo = min_corner(&self.target).unwrap();
@@ -647,7 +977,12 @@ impl Polycube {
                         .copied()
                 })
                 .collect();
-            if let Some(perm) = perm {
+            let Some(perm) = perm else { continue };
+            let keeps = |t: usize| {
+                let u = perm[t] as usize;
+                self.optional[t] == self.optional[u] && self.cell_colors[t] == self.cell_colors[u]
+            };
+            if (0..perm.len()).all(keeps) {
                 out.push((g, perm));
             }
         }
@@ -674,9 +1009,10 @@ impl Polycube {
         out
     }
 
-    /// What covers each target cell: (piece, copy), as [`Polycube::copies`] numbers them.
+    /// What covers each target cell: (piece, copy), as [`Polycube::copies`] numbers them,
+    /// or [`EMPTY`] for an optional cell left empty.
     pub fn fill(&self, solution: &[u32]) -> Vec<(u32, u32)> {
-        let mut fill = vec![(u32::MAX, 0); self.target.len()];
+        let mut fill = vec![EMPTY; self.target.len()];
         for (p, copy) in self.copies(solution) {
             for &c in &p.cells {
                 fill[c as usize] = (p.piece, copy);
