@@ -117,12 +117,6 @@ fn other_grids_and_unsupported_features_are_refused_by_name() {
         "{}",
         stderr(&out)
     );
-    // Its pieces come in count ranges, which the puzzle format cannot express yet.
-    for problem in ["1", "Another Example"] {
-        let out = polycover(&["count", demo, "--problem", problem]);
-        assert_eq!(out.status.code(), Some(2), "{problem}");
-        assert!(stderr(&out).contains("count range"), "{}", stderr(&out));
-    }
     // --problem means nothing for a TOML file.
     let out = polycover(&["count", "soma", "--problem", "1"]);
     assert_eq!(out.status.code(), Some(2));
@@ -138,6 +132,104 @@ fn other_grids_and_unsupported_features_are_refused_by_name() {
     let out = polycover(&["count", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("bad.xmpuzzle:4:"), "{}", stderr(&out));
+}
+
+/// BurrTools' mirror-paradox demo: pieces in count ranges, and mirror-image piece sets.
+/// Up to rotations (BurrTools with "Keep Mirror Solutions" checked) each problem has two
+/// assemblies, one the mirror image of the other, using mirror-image pieces; with
+/// `--symmetry reflections` (the box unchecked: BurrTools drops an assembly whose mirror
+/// image, with the mirrored pieces, is already listed) one. The README explains it.
+#[test]
+fn the_mirror_paradox_demo_counts_in_both_conventions() {
+    let demo = burrtools("DemoMirrorParadox.xmpuzzle");
+    let demo = demo.to_str().unwrap();
+    for (problem, counts) in [
+        ("1", [("none", 2), ("rotations", 2), ("reflections", 1)]),
+        (
+            "Another Example",
+            [("none", 48), ("rotations", 2), ("reflections", 1)],
+        ),
+    ] {
+        for (mode, want) in counts {
+            for solver in ["dlx", "bits", "sat"] {
+                let out = polycover(&[
+                    "count", demo, "--problem", problem, "--symmetry", mode, "--solver", solver,
+                ]);
+                assert_eq!(
+                    stdout(&out).lines().last(),
+                    Some(format!("s mc {want}").as_str()),
+                    "problem {problem}, {mode}, {solver}: {}",
+                    stderr(&out)
+                );
+            }
+        }
+    }
+    // The two assemblies of problem 1 use two copies of one piece each: mirror images.
+    let out = polycover(&["enumerate", demo, "--problem", "1", "--format", "jsonl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let pieces: Vec<String> = stdout(&out)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let mut names: Vec<String> = v["placements"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["piece"].as_str().unwrap().to_string())
+                .collect();
+            names.sort();
+            names.join(" ")
+        })
+        .collect();
+    assert_eq!(pieces, ["S2 S2", "S3 S3"]);
+}
+
+/// Optional cells, count ranges and colours survive export to BurrTools and import back;
+/// colour rules polycover would read differently are refused by name.
+#[test]
+fn optional_cells_ranges_and_colours_round_trip_through_burrtools() {
+    let dir = tempfile::tempdir().unwrap();
+    for (fixture, want) in [("coloured-bars", 11), ("optional-corner", 7)] {
+        let source = format!("tests/fixtures/ranges/{fixture}.toml");
+        let file = dir.path().join(format!("{fixture}.xmpuzzle"));
+        let out = polycover(&[
+            "export", &source, "--format", "burrtools", "-o", file.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let toml = dir.path().join(format!("{fixture}.toml"));
+        let out = polycover(&["import", file.to_str().unwrap(), "-o", toml.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = std::fs::read_to_string(&toml).unwrap();
+        assert!(text.contains("optional = [[2,1,0]]"), "{text}");
+        assert!(text.contains("count = [1, 3]"), "{text}");
+        for path in [&source, file.to_str().unwrap(), toml.to_str().unwrap()] {
+            let out = polycover(&["count", path, "--symmetry", "none"]);
+            assert_eq!(
+                stdout(&out).lines().last(),
+                Some(format!("s mc {want}").as_str()),
+                "{path}: {}",
+                stderr(&out)
+            );
+        }
+    }
+    // A pair allowing piece colour 1 onto result colour 2.
+    let xml = "<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n<gridType type=\"0\"/>\n\
+        <colors><color red=\"1\" green=\"2\" blue=\"3\"/><color red=\"3\" green=\"2\" blue=\"1\"/></colors>\n\
+        <shapes><voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">#1#</voxel>\n\
+        <voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">#2#2</voxel></shapes>\n\
+        <problems><problem name=\"p\" state=\"0\"><shapes><shape id=\"0\" count=\"1\"/></shapes>\n\
+        <result id=\"1\"/><bitmap><pair piece=\"0\" result=\"1\"/></bitmap></problem></problems>\n\
+        </puzzle>\n";
+    let bad = dir.path().join("pairs.xmpuzzle");
+    std::fs::write(&bad, xml).unwrap();
+    let out = polycover(&["count", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("piece colour 1 on result colour 2 is not supported"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// `export --format burrtools` writes a file that reads back to the same counts in every

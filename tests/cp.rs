@@ -29,6 +29,9 @@ fn gecode_counts_the_minizinc_model() {
         ("slothouber-graatsma", Some("none"), 8),
         ("hesselink-5", None, 1),
         ("hesselink-5", Some("none"), 8),
+        // Optional cells (at most one), count ranges (a pair of bounds) and colours.
+        ("tests/fixtures/ranges/optional-corner.toml", Some("none"), 7),
+        ("tests/fixtures/ranges/coloured-bars.toml", Some("none"), 11),
     ] {
         let model = dir.path().join("model.mzn");
         std::fs::write(&model, export(puzzle, "mzn", mode)).unwrap();
@@ -134,6 +137,8 @@ fn the_opb_model_is_the_exact_cover() {
         ("soma", Some("none"), 11520),
         ("slothouber-graatsma", Some("none"), 8),
         ("hesselink-5", None, 1),
+        ("tests/fixtures/ranges/optional-corner.toml", Some("none"), 7),
+        ("tests/fixtures/ranges/coloured-bars.toml", Some("none"), 11),
     ] {
         let text = export(puzzle, "opb", mode);
         assert!(text.starts_with("* #variable= "), "{text}");
@@ -230,6 +235,7 @@ fn cpsat_counts_the_opb_model_and_its_answers_decode() {
         ("soma", None, 480),
         ("hesselink-5", Some("none"), 8),
         ("slothouber-graatsma", Some("none"), 8),
+        ("tests/fixtures/ranges/coloured-bars.toml", Some("none"), 11),
     ] {
         let opb = dir.path().join("model.opb");
         std::fs::write(&opb, export(puzzle, "opb", mode)).unwrap();

@@ -155,3 +155,47 @@ fn colour_that_is_not_a_letter() {
         &[":3:", "cube 2", "not a capital letter"],
     );
 }
+
+#[test]
+fn count_range_min_over_max() {
+    rejects(
+        "count-min-over-max.toml",
+        &[":6:", "piece d", "count [3, 1]: min is greater than max"],
+    );
+}
+
+#[test]
+fn no_counts_reach_the_target_cells() {
+    rejects(
+        "unreachable-volume.toml",
+        &[
+            "no choice of piece counts fills the target",
+            "between 4 and 5 cells",
+            "d:0-1x2",
+        ],
+    );
+}
+
+#[test]
+fn a_colour_no_target_cell_has() {
+    rejects(
+        "unknown-colour.toml",
+        &[":9:", "piece d", "colour green: no cell of the target has it", "red"],
+    );
+}
+
+#[test]
+fn an_optional_cell_outside_the_target() {
+    rejects(
+        "optional-outside.toml",
+        &[":3:13:", "[5, 0, 0] is not a cell of the target"],
+    );
+}
+
+#[test]
+fn a_piece_colours_a_cell_it_lacks() {
+    rejects(
+        "colour-cell-not-in-piece.toml",
+        &[":9:8:", "piece d", "[0, 1, 0] is not a cell of the piece"],
+    );
+}

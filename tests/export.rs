@@ -101,6 +101,32 @@ fn dlx_exports_read_back_to_the_same_counts() {
     }
 }
 
+/// Optional cells are dlx2's secondary items, count ranges dlx3's `a:b|` bounds; a
+/// piece that may be left out and can lie on optional cells only stays primary (`0:1|`),
+/// since Knuth's solvers need a primary item in every option.
+#[test]
+fn optional_cells_and_ranges_read_back_to_the_same_counts() {
+    for (fixture, want) in [("optional-corner", 7), ("coloured-bars", 11)] {
+        let path = format!(
+            "{}/tests/fixtures/ranges/{fixture}.toml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = export(&[&path, "--symmetry", "none"]);
+        let items = text.lines().find(|l| !l.starts_with('|')).unwrap();
+        assert!(items.contains(" | "), "secondary items: {items}");
+        assert!(items.contains("1:3|D"), "a count range: {items}");
+        let m = read_dlx(&text);
+        assert_eq!(dlx_count(&m), want, "{fixture}");
+    }
+    let path = format!(
+        "{}/tests/fixtures/ranges/optional-corner.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let items = export(&[&path, "--symmetry", "none"]);
+    let items = items.lines().find(|l| !l.starts_with('|')).unwrap();
+    assert_eq!(items, "000 010 100 110 200 1:3|D 0:1|M | 210");
+}
+
 /// The raw export is the whole matrix: as many options as `info` says placements.
 #[test]
 fn the_raw_dlx_export_is_the_whole_matrix() {

@@ -8,9 +8,15 @@
 //! its result. Names are the piece names; the puzzle's name is the comment's `Name:` line,
 //! which BurrTools shows and the importer reads back.
 //!
+//! Optional cells are `+` voxels of the result, count ranges `min`/`max`, and colours
+//! BurrTools' colour numbers (after the voxel character) with one `<bitmap>` pair per
+//! colour allowing it onto itself.
+//!
 //! Invariant: import(export(p)) has p's target and pieces up to translation, so the same
 //! counts in every mode. Only polycube puzzles can be written; with `mirror = true` the
-//! file cannot say that pieces may be mirrored, so that is refused.
+//! file cannot say that pieces may be mirrored, so that is refused, as are coloured
+//! pieces with uncoloured target cells (BurrTools would let a coloured piece cell sit on
+//! them, polycover does not).
 
 use std::io::{self, Write};
 
@@ -27,18 +33,23 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A `<voxel>` element for `cells`.
-fn voxel(cells: &[Cell], name: &str) -> String {
+/// A `<voxel>` element for `cells`; `mark` gives each cell's text (`#` or `+`, then
+/// its colour number if it has one).
+fn voxel(cells: &[Cell], name: &str, mark: &dyn Fn(usize) -> String) -> String {
     let lo = min_corner(cells).unwrap();
     let hi = max_corner(cells).unwrap();
     let size: Vec<i32> = (0..3).map(|a| hi[a] - lo[a] + 1).collect();
-    let set: std::collections::HashSet<Cell> = cells.iter().copied().collect();
+    let index: std::collections::HashMap<Cell, usize> =
+        cells.iter().enumerate().map(|(k, &c)| (c, k)).collect();
     let mut voxels = String::new();
     for z in 0..size[2] {
         for y in 0..size[1] {
             for x in 0..size[0] {
                 let c = [lo[0] + x, lo[1] + y, lo[2] + z];
-                voxels.push(if set.contains(&c) { '#' } else { '_' });
+                match index.get(&c) {
+                    Some(&k) => voxels += &mark(k),
+                    None => voxels.push('_'),
+                }
             }
         }
     }
@@ -65,29 +76,72 @@ pub fn check(puzzle: &Puzzle) -> Result<&Polycube> {
             puzzle.source()
         )));
     }
+    if p.pieces.iter().any(|q| !q.colors.is_empty()) && p.cell_colors.contains(&0) {
+        return Err(Error::Usage(format!(
+            "{}: coloured pieces with uncoloured target cells have no BurrTools equivalent \
+             (BurrTools lets a coloured piece cell sit on an uncoloured cell)",
+            puzzle.source()
+        )));
+    }
     Ok(p)
 }
 
 /// Writes `p` as a gzipped BurrTools file.
 pub fn write(w: &mut dyn Write, p: &Polycube) -> io::Result<()> {
     let mut xml = String::from("<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n");
-    xml += "  <gridType type=\"0\"/>\n  <colors/>\n  <shapes>\n";
-    for piece in &p.pieces {
-        xml += &voxel(piece.shape.cells(), &piece.name);
+    xml += "  <gridType type=\"0\"/>\n";
+    if p.colors.is_empty() {
+        xml += "  <colors/>\n";
+    } else {
+        xml += "  <colors>\n";
+        for crate::picture::Rgb(r, g, b) in crate::picture::palette(p.colors.len()) {
+            xml += &format!("    <color red=\"{r}\" green=\"{g}\" blue=\"{b}\"/>\n");
+        }
+        xml += "  </colors>\n";
     }
-    xml += &voxel(&p.target, "Result");
+    xml += "  <shapes>\n";
+    let number = |k: u32| if k == 0 { String::new() } else { k.to_string() };
+    for piece in &p.pieces {
+        let cells = piece.shape.cells();
+        let color_of = |k: usize| {
+            piece
+                .colors
+                .iter()
+                .find(|(c, _)| *c == cells[k])
+                .map_or(0, |&(_, n)| n)
+        };
+        xml += &voxel(cells, &piece.name, &|k| format!("#{}", number(color_of(k))));
+    }
+    xml += &voxel(&p.target, "Result", &|k| {
+        let v = if p.optional[k] { '+' } else { '#' };
+        format!("{v}{}", number(p.cell_colors[k]))
+    });
     xml += "  </shapes>\n  <problems>\n";
     xml += &format!(
         "    <problem name=\"{}\" state=\"0\">\n      <shapes>\n",
         escape(&p.name)
     );
     for (k, piece) in p.pieces.iter().enumerate() {
-        xml += &format!("        <shape id=\"{k}\" count=\"{}\"/>\n", piece.count);
+        if piece.min_count == piece.count {
+            xml += &format!("        <shape id=\"{k}\" count=\"{}\"/>\n", piece.count);
+        } else {
+            xml += &format!(
+                "        <shape id=\"{k}\" min=\"{}\" max=\"{}\"/>\n",
+                piece.min_count, piece.count
+            );
+        }
     }
-    xml += &format!(
-        "      </shapes>\n      <result id=\"{}\"/>\n      <bitmap/>\n    </problem>\n  </problems>\n",
-        p.pieces.len()
-    );
+    xml += &format!("      </shapes>\n      <result id=\"{}\"/>\n", p.pieces.len());
+    if p.colors.is_empty() {
+        xml += "      <bitmap/>\n";
+    } else {
+        xml += "      <bitmap>\n";
+        for k in 0..p.colors.len() {
+            xml += &format!("        <pair piece=\"{k}\" result=\"{k}\"/>\n");
+        }
+        xml += "      </bitmap>\n";
+    }
+    xml += "    </problem>\n  </problems>\n";
     xml += &format!(
         "  <comment popup=\"\">Name: {}\nWritten by polycover {} from {}.</comment>\n</puzzle>\n",
         escape(&p.name),

@@ -8,11 +8,13 @@
 //! `<shape id count|min max>` pieces and a `<result id>`). A solved problem records
 //! BurrTools' count as `assemblies="N"`.
 //!
-//! Invariants of a [`Conversion`]: it is one problem of a cube-grid (type 0) file; every
-//! piece and the result use `#` and `_` only, without colours, and every piece count is
-//! exact (min = max). Everything else is refused by name: other grids, variable voxels,
-//! colours and count ranges (the puzzle format does not express them yet), and anything
-//! malformed.
+//! Invariants of a [`Conversion`]: it is one problem of a cube-grid (type 0) file. The
+//! result's `+` voxels become optional cells, `min`/`max` a count range, and voxel
+//! colours the puzzle's `[colors]` (named `c1`, `c2`, ... after BurrTools' numbers).
+//! Everything polycover would read differently is refused by name: other grids, `+`
+//! in a piece, and colour rules other than "a coloured piece voxel goes on a result
+//! voxel of the same colour" (BurrTools allows any listed pair of colours, and lets a
+//! coloured piece voxel sit on an uncoloured result voxel), and anything malformed.
 //!
 //! Conventions. Coordinates are BurrTools' own (x, y, z); a BurrTools shape name becomes
 //! a piece name with spaces turned into `-` (the original is the label) and gets a
@@ -64,8 +66,12 @@ pub struct Conversion {
 
 struct Voxels {
     name: Option<String>,
-    /// (x, y, z) of the filled voxels.
+    /// (x, y, z) of the filled voxels (`#` and `+`).
     cells: Vec<[usize; 3]>,
+    /// The `+` (variable) voxels among them.
+    variable: Vec<[usize; 3]>,
+    /// Coloured voxels with their colour numbers (from 1).
+    colors: Vec<([usize; 3], u32)>,
 }
 
 fn attr<T: std::str::FromStr>(
@@ -110,8 +116,19 @@ fn parse_voxels(source: &str, node: roxmltree::Node, id: usize) -> Result<Voxels
     }
     let name = node.attribute("name").map(str::to_string);
     let label = name.clone().unwrap_or_else(|| format!("{}", id + 1));
+    if dims.contains(&0) {
+        return Err(Error::puzzle(
+            at(source, node),
+            format!(
+                "shape {label}: size {}x{}x{} has no voxels",
+                dims[0], dims[1], dims[2]
+            ),
+        ));
+    }
     let text = node.text().unwrap_or("").trim();
     let mut cells = Vec::new();
+    let mut variable = Vec::new();
+    let mut colors = Vec::new();
     let mut index = 0usize;
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -120,31 +137,32 @@ fn parse_voxels(source: &str, node: roxmltree::Node, id: usize) -> Result<Voxels
             colour.push(*d);
             chars.next();
         }
-        if !colour.is_empty() && colour != "0" {
-            return Err(Error::puzzle(
-                at(source, node),
-                format!(
-                    "shape {label}: colour constraints (voxel colour {colour}) are not supported yet"
-                ),
-            ));
-        }
+        let colour: u32 = if colour.is_empty() {
+            0
+        } else {
+            colour.parse().map_err(|_| {
+                Error::puzzle(
+                    at(source, node),
+                    format!("shape {label}: voxel colour {colour} is out of range"),
+                )
+            })?
+        };
+        let cell = [
+            index % dims[0],
+            index / dims[0] % dims[1],
+            index / (dims[0] * dims[1]),
+        ];
         match c {
-            '#' => {
-                let x = index % dims[0];
-                let y = index / dims[0] % dims[1];
-                let z = index / (dims[0] * dims[1]);
-                cells.push([x, y, z]);
+            '#' | '+' => {
+                cells.push(cell);
+                if c == '+' {
+                    variable.push(cell);
+                }
+                if colour != 0 {
+                    colors.push((cell, colour));
+                }
             }
             '_' => {}
-            '+' => {
-                return Err(Error::puzzle(
-                    at(source, node),
-                    format!(
-                        "shape {label}: variable voxels (`+`, cells that may stay empty) are \
-                         not supported yet"
-                    ),
-                ))
-            }
             c => {
                 return Err(Error::puzzle(
                     at(source, node),
@@ -164,7 +182,12 @@ fn parse_voxels(source: &str, node: roxmltree::Node, id: usize) -> Result<Voxels
             ),
         ));
     }
-    Ok(Voxels { name, cells })
+    Ok(Voxels {
+        name,
+        cells,
+        variable,
+        colors,
+    })
 }
 
 /// The file's root element, checked to be a cube-grid BurrTools puzzle.
@@ -326,6 +349,37 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
         .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
         .collect();
     toml += &format!("target = [{}]\n", cells.join(", "));
+    if !result.variable.is_empty() {
+        toml += &format!("optional = [{}]\n", triples(&result.variable));
+    }
+    let pieces_node = child(node, "shapes")
+        .ok_or_else(|| Error::puzzle(at(source, node), "the problem lists no pieces (<shapes>)"))?;
+    let parts: Vec<roxmltree::Node> = pieces_node
+        .children()
+        .filter(|c| c.has_tag_name("shape"))
+        .collect();
+    let mut pieces = Vec::with_capacity(parts.len());
+    for &piece in &parts {
+        let id: usize = attr(source, piece, "id")?
+            .ok_or_else(|| Error::puzzle(at(source, piece), "<shape> has no id"))?;
+        pieces.push((piece, id, shape(id, piece)?));
+    }
+    check_colors(source, node, &result, pieces.iter().map(|(_, _, v)| v))?;
+    let mut colors: Vec<u32> = result.colors.iter().map(|&(_, k)| k).collect();
+    colors.sort_unstable();
+    colors.dedup();
+    if !colors.is_empty() {
+        toml += "\n[colors]                     # BurrTools' colour numbers\n";
+        for k in &colors {
+            let these: Vec<[usize; 3]> = result
+                .colors
+                .iter()
+                .filter(|(_, c)| c == k)
+                .map(|&(cell, _)| cell)
+                .collect();
+            toml += &format!("c{k} = [{}]\n", triples(&these));
+        }
+    }
     if let Some(n) = info.assemblies {
         toml += &format!(
             "\n[expect]                     # BurrTools' own count of this problem\nrotations = {n}\n"
@@ -333,32 +387,34 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
     }
     let mut used_names = HashSet::new();
     let mut used_symbols = HashSet::new();
-    let pieces_node = child(node, "shapes")
-        .ok_or_else(|| Error::puzzle(at(source, node), "the problem lists no pieces (<shapes>)"))?;
-    for piece in pieces_node.children().filter(|c| c.has_tag_name("shape")) {
-        let id: usize = attr(source, piece, "id")?
-            .ok_or_else(|| Error::puzzle(at(source, piece), "<shape> has no id"))?;
-        let voxels = shape(id, piece)?;
-        let count: u64 = match (
+    for (piece, id, voxels) in pieces {
+        let (min, max): (u64, u64) = match (
             attr::<u64>(source, piece, "count")?,
             attr::<u64>(source, piece, "min")?,
             attr::<u64>(source, piece, "max")?,
         ) {
-            (Some(c), _, _) => c,
-            (None, Some(lo), Some(hi)) if lo == hi => lo,
+            (Some(c), _, _) => (c, c),
+            (None, Some(lo), Some(hi)) if lo <= hi => (lo, hi),
             (None, Some(lo), Some(hi)) => {
                 return Err(Error::puzzle(
                     at(source, piece),
-                    format!(
-                        "shape {}: a count range (min {lo}, max {hi}) is not supported yet",
-                        voxels.name.clone().unwrap_or((id + 1).to_string())
-                    ),
+                    format!("shape {}: min {lo} is greater than max {hi}", id + 1),
                 ))
             }
-            _ => 1,
+            _ => (1, 1),
         };
-        if count == 0 {
+        if max == 0 {
             continue;
+        }
+        if !voxels.variable.is_empty() {
+            return Err(Error::puzzle(
+                at(source, piece),
+                format!(
+                    "shape {}: a piece with variable voxels (`+`) is not supported (they \
+                     mean optional cells of the result)",
+                    id + 1
+                ),
+            ));
         }
         if voxels.cells.is_empty() {
             return Err(Error::puzzle(
@@ -399,14 +455,95 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
             .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
             .collect();
         toml += &format!("cells = [{}]\n", cells.join(", "));
-        if count > 1 {
-            toml += &format!("count = {count}\n");
+        if min != max {
+            toml += &format!("count = [{min}, {max}]\n");
+        } else if max > 1 {
+            toml += &format!("count = {max}\n");
+        }
+        let mut piece_colors: Vec<u32> = voxels.colors.iter().map(|&(_, k)| k).collect();
+        piece_colors.sort_unstable();
+        piece_colors.dedup();
+        if !piece_colors.is_empty() {
+            toml += "[piece.colors]\n";
+            for k in piece_colors {
+                let these: Vec<[usize; 3]> = voxels
+                    .colors
+                    .iter()
+                    .filter(|&&(_, c)| c == k)
+                    .map(|&(cell, _)| cell)
+                    .collect();
+                toml += &format!("c{k} = [{}]\n", triples(&these));
+            }
         }
     }
     Ok(Conversion {
         toml,
         problem: info,
     })
+}
+
+/// `[x,y,z], ...` for a TOML list of cells.
+fn triples(cells: &[[usize; 3]]) -> String {
+    cells
+        .iter()
+        .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Refuses colour rules polycover would read differently. BurrTools lets piece colour
+/// `p` sit on result colour `r` when the problem's `<bitmap>` lists the pair
+/// (`piece="p-1" result="r-1"`), and lets any voxel sit on an uncoloured result voxel;
+/// polycover puts a coloured piece cell on a cell of the same colour only. The two agree
+/// when every listed pair is a colour with itself, every colour a piece uses is allowed
+/// onto itself, and no coloured piece voxel can sit on an uncoloured result voxel (the
+/// result has none, or the pieces have no colours).
+fn check_colors<'a>(
+    source: &str,
+    problem: roxmltree::Node,
+    result: &Voxels,
+    pieces: impl Iterator<Item = &'a Voxels>,
+) -> Result<()> {
+    let used: HashSet<u32> = pieces.flat_map(|v| v.colors.iter().map(|&(_, k)| k)).collect();
+    let mut pairs = HashSet::new();
+    if let Some(bitmap) = child(problem, "bitmap") {
+        for pair in bitmap.children().filter(|c| c.has_tag_name("pair")) {
+            let p: u32 = attr(source, pair, "piece")?.unwrap_or(u32::MAX);
+            let r: u32 = attr(source, pair, "result")?.unwrap_or(u32::MAX);
+            if p != r {
+                return Err(Error::puzzle(
+                    at(source, pair),
+                    format!(
+                        "colour rule: piece colour {} on result colour {} is not supported \
+                         (polycover puts a coloured piece cell only on a cell of the same colour)",
+                        p.saturating_add(1),
+                        r.saturating_add(1)
+                    ),
+                ));
+            }
+            pairs.insert(p.saturating_add(1));
+        }
+    }
+    if used.is_empty() {
+        return Ok(());
+    }
+    if let Some(k) = used.iter().find(|k| !pairs.contains(k)) {
+        return Err(Error::puzzle(
+            at(source, problem),
+            format!(
+                "colour rule: BurrTools lets piece colour {k} go on no coloured result voxel \
+                 (no pair allows it); polycover would put it on colour {k}: not supported"
+            ),
+        ));
+    }
+    if result.cells.len() > result.colors.len() {
+        return Err(Error::puzzle(
+            at(source, problem),
+            "colour rule: the result has uncoloured voxels, where BurrTools lets coloured piece \
+             voxels sit and polycover does not: not supported",
+        ));
+    }
+    Ok(())
 }
 
 /// A name for the puzzle: the comment's `Name:` line, if it has one.

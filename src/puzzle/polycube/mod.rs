@@ -584,8 +584,8 @@ impl Polycube {
             return Err(Error::puzzle(
                 source,
                 format!(
-                    "no choice of piece counts fills the target: it has {required} cells that \
-                     must be filled and {} optional ones, so the pieces must cover between \
+                    "no choice of piece counts fills the target: {required} of its cells must \
+                     be filled and {} may stay empty, so the pieces must cover between \
                      {required} and {} cells, and no counts in the given ranges do \
                      (piece:count x cells: {detail})",
                     target.len() - required,
