@@ -464,6 +464,22 @@ impl Kind for Polycube {
             hi[1] - lo[1] + 1,
             hi[2] - lo[2] + 1
         )?;
+        let optional = self.optional.iter().filter(|&&o| o).count();
+        if optional > 0 {
+            writeln!(out, "optional    {optional} cells may stay empty")?;
+        }
+        if !self.colors.is_empty() {
+            let counts: Vec<String> = self
+                .colors
+                .iter()
+                .enumerate()
+                .map(|(k, name)| {
+                    let n = self.cell_colors.iter().filter(|&&c| c == k as u32 + 1).count();
+                    format!("{name} {n}")
+                })
+                .collect();
+            writeln!(out, "colors      {} (target cells)", counts.join(", "))?;
+        }
         writeln!(out, "mirror      {}", self.mirror)?;
         writeln!(out, "placements  {}", matrix.num_options())?;
         for mode in [SymmetryMode::Rotations, SymmetryMode::Reflections] {
@@ -474,11 +490,16 @@ impl Kind for Polycube {
                     mode.as_str(),
                     g.order()
                 )?,
-                Err(_) => writeln!(
-                    out,
-                    "group       {} (not available: the piece set is chiral)",
-                    mode.as_str()
-                )?,
+                Err(e) => {
+                    let why = if self.pieces.iter().any(|q| !q.colors.is_empty()) {
+                        "coloured pieces".to_string()
+                    } else if self.mirror_partners().is_err() {
+                        "the piece set is chiral".to_string()
+                    } else {
+                        e.to_string()
+                    };
+                    writeln!(out, "group       {} (not available: {why})", mode.as_str())?
+                }
             }
         }
         for (mode, n) in [
@@ -517,11 +538,16 @@ impl Kind for Polycube {
             } else {
                 String::new()
             };
+            let count = if piece.min_count == piece.count {
+                piece.count.to_string()
+            } else {
+                format!("{}-{}", piece.min_count, piece.count)
+            };
             let line = format!(
                 "{:<width$}  {symbol}{:>5}  {:>5}  {:>12}  {:>10}  {}",
                 piece.name,
                 piece.shape.len(),
-                piece.count,
+                count,
                 self.orientations[k].len(),
                 per_piece[k],
                 piece.label.as_deref().unwrap_or("")
