@@ -33,9 +33,12 @@
 //! group `h`), filled the first time `o` is checked, rules most groups out without
 //! counting.
 //!
-//! Items of multiplicity k (k copies of a piece) are not groups: the totalizer clauses
-//! handle them, and the cells force their options. The decisions stay exact for them
-//! because a decision only ever sets a placement true, which the clauses then judge.
+//! Items not covered exactly once (k copies of a piece, optional cells, count ranges)
+//! are not groups: their at-most-one and totalizer clauses handle them, and the cells
+//! force their options. The decisions stay exact for them because a decision only ever
+//! sets a placement true, which the clauses then judge; forward checking only counts
+//! conflicts through groups, which no two true placements share. Once every group is
+//! covered the propagator has no decision and CaDiCaL decides the rest.
 
 use std::sync::Arc;
 
