@@ -228,11 +228,7 @@ mod tests {
 
     #[test]
     fn check_solution_counts_multiplicity() {
-        let mut m = Matrix::new(vec![
-            unit("a"),
-            unit("b"),
-            Item::exact("p", 2),
-        ]);
+        let mut m = Matrix::new(vec![unit("a"), unit("b"), Item::exact("p", 2)]);
         let x = m.push_option(&[2, 0]);
         let y = m.push_option(&[1, 2]);
         assert_eq!(m.option_items(x), &[0, 2]);

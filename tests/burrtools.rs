@@ -153,7 +153,14 @@ fn the_mirror_paradox_demo_counts_in_both_conventions() {
         for (mode, want) in counts {
             for solver in ["dlx", "bits", "sat"] {
                 let out = polycover(&[
-                    "count", demo, "--problem", problem, "--symmetry", mode, "--solver", solver,
+                    "count",
+                    demo,
+                    "--problem",
+                    problem,
+                    "--symmetry",
+                    mode,
+                    "--solver",
+                    solver,
                 ]);
                 assert_eq!(
                     stdout(&out).lines().last(),
@@ -194,11 +201,21 @@ fn optional_cells_ranges_and_colours_round_trip_through_burrtools() {
         let source = format!("tests/fixtures/ranges/{fixture}.toml");
         let file = dir.path().join(format!("{fixture}.xmpuzzle"));
         let out = polycover(&[
-            "export", &source, "--format", "burrtools", "-o", file.to_str().unwrap(),
+            "export",
+            &source,
+            "--format",
+            "burrtools",
+            "-o",
+            file.to_str().unwrap(),
         ]);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let toml = dir.path().join(format!("{fixture}.toml"));
-        let out = polycover(&["import", file.to_str().unwrap(), "-o", toml.to_str().unwrap()]);
+        let out = polycover(&[
+            "import",
+            file.to_str().unwrap(),
+            "-o",
+            toml.to_str().unwrap(),
+        ]);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let text = std::fs::read_to_string(&toml).unwrap();
         assert!(text.contains("optional = [[2,1,0]]"), "{text}");

@@ -30,7 +30,11 @@ fn gecode_counts_the_minizinc_model() {
         ("hesselink-5", None, 1),
         ("hesselink-5", Some("none"), 8),
         // Optional cells (at most one), count ranges (a pair of bounds) and colours.
-        ("tests/fixtures/ranges/optional-corner.toml", Some("none"), 7),
+        (
+            "tests/fixtures/ranges/optional-corner.toml",
+            Some("none"),
+            7,
+        ),
         ("tests/fixtures/ranges/coloured-bars.toml", Some("none"), 11),
     ] {
         let model = dir.path().join("model.mzn");
@@ -108,7 +112,11 @@ fn read_opb(text: &str) -> Matrix {
             continue;
         }
         let k = *by_terms.entry(terms.clone()).or_insert_with(|| {
-            items.push(Item::range(format!("c{}", items.len()), 0, terms.len() as u32));
+            items.push(Item::range(
+                format!("c{}", items.len()),
+                0,
+                terms.len() as u32,
+            ));
             for &v in &terms {
                 covers[v - 1].push((items.len() - 1) as u32);
             }
@@ -137,7 +145,11 @@ fn the_opb_model_is_the_exact_cover() {
         ("soma", Some("none"), 11520),
         ("slothouber-graatsma", Some("none"), 8),
         ("hesselink-5", None, 1),
-        ("tests/fixtures/ranges/optional-corner.toml", Some("none"), 7),
+        (
+            "tests/fixtures/ranges/optional-corner.toml",
+            Some("none"),
+            7,
+        ),
         ("tests/fixtures/ranges/coloured-bars.toml", Some("none"), 11),
     ] {
         let text = export(puzzle, "opb", mode);

@@ -180,7 +180,12 @@ fn no_counts_reach_the_target_cells() {
 fn a_colour_no_target_cell_has() {
     rejects(
         "unknown-colour.toml",
-        &[":9:", "piece d", "colour green: no cell of the target has it", "red"],
+        &[
+            ":9:",
+            "piece d",
+            "colour green: no cell of the target has it",
+            "red",
+        ],
     );
 }
 

@@ -57,9 +57,29 @@ fn triples(cells: impl IntoIterator<Item = Cell>) -> String {
     format!("[{}]", list.join(", "))
 }
 
+/// `red = [cells]` and `blue = [cells]` lines for the colours (1 and 2) in `colors`.
+fn color_lines(colors: &BTreeMap<Cell, u32>) -> String {
+    let mut out = String::new();
+    for (i, name) in COLORS.iter().enumerate() {
+        let these: Vec<Cell> = colors
+            .iter()
+            .filter(|(_, &c)| c == i as u32 + 1)
+            .map(|(&cell, _)| cell)
+            .collect();
+        if !these.is_empty() {
+            out += &format!("{name} = {}\n", triples(these));
+        }
+    }
+    out
+}
+
 impl Spec {
     fn random(rng: &mut Rng) -> Spec {
-        let dims = [2 + rng.below(2) as i32, 1 + rng.below(3) as i32, 1 + rng.below(2) as i32];
+        let dims = [
+            2 + rng.below(2) as i32,
+            1 + rng.below(3) as i32,
+            1 + rng.below(2) as i32,
+        ];
         let mut target = Vec::new();
         for x in 0..dims[0] {
             for y in 0..dims[1] {
@@ -136,32 +156,12 @@ impl Spec {
             );
             if !p.colors.is_empty() {
                 pieces += "[piece.colors]\n";
-                for (i, name) in COLORS.iter().enumerate() {
-                    let these: Vec<Cell> = p
-                        .colors
-                        .iter()
-                        .filter(|(_, &c)| c == i as u32 + 1)
-                        .map(|(&cell, _)| cell)
-                        .collect();
-                    if !these.is_empty() {
-                        pieces += &format!("{name} = {}\n", triples(these));
-                    }
-                }
+                pieces += &color_lines(&p.colors);
             }
         }
         if !self.cell_colors.is_empty() {
             t += "\n[colors]\n";
-            for (i, name) in COLORS.iter().enumerate() {
-                let these: Vec<Cell> = self
-                    .cell_colors
-                    .iter()
-                    .filter(|(_, &c)| c == i as u32 + 1)
-                    .map(|(&cell, _)| cell)
-                    .collect();
-                if !these.is_empty() {
-                    t += &format!("{name} = {}\n", triples(these));
-                }
-            }
+            t += &color_lines(&self.cell_colors);
         }
         t + &pieces
     }
@@ -170,7 +170,14 @@ impl Spec {
 /// The 24 rotations: signed permutation matrices of determinant +1, built here.
 fn rotations() -> Vec<[[i32; 3]; 3]> {
     let mut out = Vec::new();
-    for perm in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+    for perm in [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ] {
         for signs in 0..8 {
             let mut m = [[0; 3]; 3];
             for row in 0..3 {
@@ -316,7 +323,11 @@ fn target_symmetries(spec: &Spec) -> Vec<Box<dyn Fn(Cell) -> Cell>> {
         let ilo = least(&image);
         let map = move |c: Cell| {
             let r = rotate(&m, c);
-            [r[0] - ilo[0] + lo[0], r[1] - ilo[1] + lo[1], r[2] - ilo[2] + lo[2]]
+            [
+                r[0] - ilo[0] + lo[0],
+                r[1] - ilo[1] + lo[1],
+                r[2] - ilo[2] + lo[2],
+            ]
         };
         let keeps = spec.target.iter().all(|&c| {
             let d = map(c);
@@ -361,7 +372,10 @@ fn classes(spec: &Spec, solutions: &[Vec<Placed>]) -> usize {
 /// The engines compared: the DLX, the bits engine, and SAT with two encodings on each
 /// backend (CaDiCaL with MRV decisions, varisat).
 fn engines() -> Vec<(String, Engine)> {
-    let mut out = vec![("dlx".to_string(), Engine::Dlx), ("bits".into(), Engine::Bits)];
+    let mut out = vec![
+        ("dlx".to_string(), Engine::Dlx),
+        ("bits".into(), Engine::Bits),
+    ];
     for backend in [Backend::Cadical, Backend::Varisat] {
         if cfg!(not(feature = "cadical")) && backend == Backend::Cadical {
             continue;

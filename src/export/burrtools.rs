@@ -131,7 +131,10 @@ pub fn write(w: &mut dyn Write, p: &Polycube) -> io::Result<()> {
             );
         }
     }
-    xml += &format!("      </shapes>\n      <result id=\"{}\"/>\n", p.pieces.len());
+    xml += &format!(
+        "      </shapes>\n      <result id=\"{}\"/>\n",
+        p.pieces.len()
+    );
     if p.colors.is_empty() {
         xml += "      <bitmap/>\n";
     } else {

@@ -343,12 +343,7 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
         }
     }
     toml += &format!("name = {}\n", quote(&title));
-    let cells: Vec<String> = result
-        .cells
-        .iter()
-        .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
-        .collect();
-    toml += &format!("target = [{}]\n", cells.join(", "));
+    toml += &format!("target = [{}]\n", triples(&result.cells));
     if !result.variable.is_empty() {
         toml += &format!("optional = [{}]\n", triples(&result.variable));
     }
@@ -365,20 +360,9 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
         pieces.push((piece, id, shape(id, piece)?));
     }
     check_colors(source, node, &result, pieces.iter().map(|(_, _, v)| v))?;
-    let mut colors: Vec<u32> = result.colors.iter().map(|&(_, k)| k).collect();
-    colors.sort_unstable();
-    colors.dedup();
-    if !colors.is_empty() {
+    if !result.colors.is_empty() {
         toml += "\n[colors]                     # BurrTools' colour numbers\n";
-        for k in &colors {
-            let these: Vec<[usize; 3]> = result
-                .colors
-                .iter()
-                .filter(|(_, c)| c == k)
-                .map(|&(cell, _)| cell)
-                .collect();
-            toml += &format!("c{k} = [{}]\n", triples(&these));
-        }
+        toml += &color_lines(&result.colors);
     }
     if let Some(n) = info.assemblies {
         toml += &format!(
@@ -449,37 +433,40 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
         if let Some(original) = voxels.name.as_ref().filter(|&o| *o != name) {
             toml += &format!("label = {}\n", quote(original));
         }
-        let cells: Vec<String> = voxels
-            .cells
-            .iter()
-            .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
-            .collect();
-        toml += &format!("cells = [{}]\n", cells.join(", "));
+        toml += &format!("cells = [{}]\n", triples(&voxels.cells));
         if min != max {
             toml += &format!("count = [{min}, {max}]\n");
         } else if max > 1 {
             toml += &format!("count = {max}\n");
         }
-        let mut piece_colors: Vec<u32> = voxels.colors.iter().map(|&(_, k)| k).collect();
-        piece_colors.sort_unstable();
-        piece_colors.dedup();
-        if !piece_colors.is_empty() {
+        if !voxels.colors.is_empty() {
             toml += "[piece.colors]\n";
-            for k in piece_colors {
-                let these: Vec<[usize; 3]> = voxels
-                    .colors
-                    .iter()
-                    .filter(|&&(_, c)| c == k)
-                    .map(|&(cell, _)| cell)
-                    .collect();
-                toml += &format!("c{k} = [{}]\n", triples(&these));
-            }
+            toml += &color_lines(&voxels.colors);
         }
     }
     Ok(Conversion {
         toml,
         problem: info,
     })
+}
+
+/// One `cK = [cells]` line per colour number K of `colors`, in increasing order: the
+/// body of a `[colors]` or `[piece.colors]` table.
+fn color_lines(colors: &[([usize; 3], u32)]) -> String {
+    let mut numbers: Vec<u32> = colors.iter().map(|&(_, k)| k).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    numbers
+        .into_iter()
+        .map(|k| {
+            let these: Vec<[usize; 3]> = colors
+                .iter()
+                .filter(|&&(_, c)| c == k)
+                .map(|&(cell, _)| cell)
+                .collect();
+            format!("c{k} = [{}]\n", triples(&these))
+        })
+        .collect()
 }
 
 /// `[x,y,z], ...` for a TOML list of cells.
@@ -504,7 +491,9 @@ fn check_colors<'a>(
     result: &Voxels,
     pieces: impl Iterator<Item = &'a Voxels>,
 ) -> Result<()> {
-    let used: HashSet<u32> = pieces.flat_map(|v| v.colors.iter().map(|&(_, k)| k)).collect();
+    let used: HashSet<u32> = pieces
+        .flat_map(|v| v.colors.iter().map(|&(_, k)| k))
+        .collect();
     let mut pairs = HashSet::new();
     if let Some(bitmap) = child(problem, "bitmap") {
         for pair in bitmap.children().filter(|c| c.has_tag_name("pair")) {

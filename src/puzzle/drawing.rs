@@ -82,10 +82,12 @@ pub fn cells(
     is_cell: &dyn Fn(char) -> bool,
     cell_chars: &str,
 ) -> Result<Vec<Cell>> {
-    Ok(marked_cells(source, text, layers, what, is_cell, cell_chars)?
-        .into_iter()
-        .map(|(cell, _)| cell)
-        .collect())
+    Ok(
+        marked_cells(source, text, layers, what, is_cell, cell_chars)?
+            .into_iter()
+            .map(|(cell, _)| cell)
+            .collect(),
+    )
 }
 
 /// [`cells`], each with the character that drew it (`+` marks an optional target cell).

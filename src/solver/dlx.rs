@@ -112,10 +112,7 @@ impl Dlx {
             // The first node is a unit item, so choosing the option covers it first and
             // hides the option from its other columns before they are touched. (Options
             // without one are only ever taken by `complete`, which does not use links.)
-            let first_unit = items
-                .iter()
-                .position(|&i| matrix.is_unit(i))
-                .unwrap_or(0);
+            let first_unit = items.iter().position(|&i| matrix.is_unit(i)).unwrap_or(0);
             let start = x;
             for &i in std::iter::once(&items[first_unit])
                 .chain(items[..first_unit].iter())

@@ -52,7 +52,10 @@ pub struct Segmented<const W: usize> {
 /// module docs describe and no multiplicity items.
 pub fn partition(matrix: &Matrix) -> Option<usize> {
     let n = matrix.num_items();
-    if n == 0 || matrix.num_options() == 0 || matrix.items().iter().any(|i| i.min != 1 || i.max != 1) {
+    if n == 0
+        || matrix.num_options() == 0
+        || matrix.items().iter().any(|i| i.min != 1 || i.max != 1)
+    {
         return None;
     }
     // Every option's last item is a partition item and its second-to-last is not.

@@ -227,8 +227,7 @@ impl Kind for Polycube {
                 )))
             }
         };
-        if mode == SymmetryMode::Reflections && self.pieces.iter().any(|p| !p.colors.is_empty())
-        {
+        if mode == SymmetryMode::Reflections && self.pieces.iter().any(|p| !p.colors.is_empty()) {
             return Err(Error::Usage(format!(
                 "{}: --symmetry reflections is not supported for coloured pieces yet (their \
                  mirror images would need mirrored colours); use --symmetry rotations",
@@ -271,9 +270,11 @@ impl Kind for Polycube {
             let (mut cells, mut colors) = (Vec::new(), Vec::new());
             for p in &self.placements {
                 image.clear();
-                image.extend(p.cells.iter().enumerate().map(|(k, &c)| {
-                    (cell_perm[c as usize], p.colors.get(k).copied().unwrap_or(0))
-                }));
+                image.extend(
+                    p.cells.iter().enumerate().map(|(k, &c)| {
+                        (cell_perm[c as usize], p.colors.get(k).copied().unwrap_or(0))
+                    }),
+                );
                 image.sort_unstable();
                 cells.clear();
                 cells.extend(image.iter().map(|&(c, _)| c));
@@ -474,7 +475,11 @@ impl Kind for Polycube {
                 .iter()
                 .enumerate()
                 .map(|(k, name)| {
-                    let n = self.cell_colors.iter().filter(|&&c| c == k as u32 + 1).count();
+                    let n = self
+                        .cell_colors
+                        .iter()
+                        .filter(|&&c| c == k as u32 + 1)
+                        .count();
                     format!("{name} {n}")
                 })
                 .collect();

@@ -525,9 +525,7 @@ impl Polycube {
             };
             let piece_colors = match &p.colors {
                 None => Vec::new(),
-                Some(map) => {
-                    piece_colors(source, text, map, &raw_cells, &colors, &what)?
-                }
+                Some(map) => piece_colors(source, text, map, &raw_cells, &colors, &what)?,
             };
             pieces.push(Piece {
                 name,
@@ -665,9 +663,8 @@ impl Polycube {
             ));
         }
         if let Some(layers) = &raw.layers {
-            let is_cell = |c: char| {
-                c == '#' || c == '+' || c.is_ascii_alphanumeric() || symbols.contains(&c)
-            };
+            let is_cell =
+                |c: char| c == '#' || c == '+' || c.is_ascii_alphanumeric() || symbols.contains(&c);
             let marked = super::drawing::marked_cells(
                 source,
                 text,
