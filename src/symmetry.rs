@@ -272,6 +272,47 @@ impl Reduction {
         &self.checks[original_option as usize]
     }
 
+    /// The canonical-form check as constraints on a solution's 0/1 vector `x` (one entry
+    /// per original option), for engines that cannot run [`Reduction::is_canonical`]
+    /// after the search: the CNF compiler and the linear exports. Empty when the
+    /// reduction needs no check.
+    ///
+    /// Each element `h` of a representative's stabiliser (or of the whole group, when
+    /// nothing was pinned) gives one [`LexLeader`]. The vector of `h(S)` is
+    /// `h(x)_j = x[h^-1(j)]`; for two solutions of the same size, the sorted option list
+    /// of `S` is the smaller exactly when `x` has the 1 at the first position where the
+    /// vectors differ. So "`S` is no greater than `h(S)`" reads `h(x) <=lex x` with
+    /// `0 < 1`, and these constraints keep exactly the solutions `is_canonical` keeps.
+    /// Positions that `h` fixes compare equal and are left out.
+    pub fn lex_leaders(&self) -> Vec<LexLeader> {
+        let n = self.checks.len();
+        let leader = |k: u32, condition: Option<u32>| {
+            let g = &self.group.elements()[k as usize];
+            let mut inverse = vec![0u32; n];
+            for (o, &image) in g.options.iter().enumerate() {
+                inverse[image as usize] = o as u32;
+            }
+            let (lesser, greater) = (0..n as u32)
+                .filter(|&j| inverse[j as usize] != j)
+                .map(|j| (inverse[j as usize], j))
+                .unzip();
+            LexLeader {
+                condition,
+                lesser,
+                greater,
+                symmetry: k,
+            }
+        };
+        let mut out: Vec<LexLeader> = (0..n as u32)
+            .flat_map(|r| self.checks[r as usize].iter().map(move |&k| (k, Some(r))))
+            .map(|(k, r)| leader(k, r))
+            .collect();
+        if self.check_all {
+            out.extend((1..self.group.order() as u32).map(|k| leader(k, None)));
+        }
+        out
+    }
+
     /// Whether a solution (original option indices, any order) is the one member of its
     /// orbit to report.
     pub fn is_canonical(&self, solution: &[u32]) -> bool {
@@ -290,6 +331,20 @@ impl Reduction {
             .flat_map(|&o| self.checks[o as usize].iter())
             .all(|&k| against(k as usize))
     }
+}
+
+/// One canonical-form check as a lexicographic constraint on a solution's 0/1 vector `x`
+/// over the original options: when `condition` is `None` or option `condition` is in the
+/// solution, the sequence `x[lesser[0]], x[lesser[1]], ...` is lexicographically no
+/// greater than `x[greater[0]], x[greater[1]], ...`, with `0 < 1`.
+/// See [`Reduction::lex_leaders`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LexLeader {
+    pub condition: Option<u32>,
+    pub lesser: Vec<u32>,
+    pub greater: Vec<u32>,
+    /// The group element behind it (an index into [`Group::elements`]).
+    pub symmetry: u32,
 }
 
 /// One representative (the least index) of each orbit of `options` under `group`.

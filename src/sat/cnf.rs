@@ -197,7 +197,7 @@ pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
             }
         }
     }
-    symmetry::add_lex_leaders(reduction, n, &mut cnf, &mut vars);
+    symmetry::add_lex_leaders(reduction, &mut cnf, &mut vars);
     Formula {
         cnf,
         num_primary: n,

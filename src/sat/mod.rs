@@ -18,7 +18,7 @@ pub mod amo;
 pub mod cnf;
 pub mod dimacs;
 mod enumerate;
-mod symmetry;
+pub(crate) mod symmetry;
 mod varisat;
 
 #[cfg(feature = "cadical")]
