@@ -76,7 +76,8 @@ struct ExportArgs {
     #[arg(long, value_enum)]
     format: crate::export::Format,
     /// Which solutions count as the same: the options the mode's reduction keeps are
-    /// written, when that is exact for the format; `none` writes the whole matrix.
+    /// written, and `mzn` and `opb` add its canonical-form check as lex-leader
+    /// constraints (`dlx` refuses a mode that needs one); `none` writes the whole matrix.
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     symmetry: Option<SymmetryMode>,
@@ -885,8 +886,9 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
 }
 
 /// A model with more variables than the puzzle's primary ones must have exactly as many
-/// as one of its CNFs (some encoding, some symmetry mode): otherwise it answers another
-/// formula, which is the thing to say, before any complaint about its cover.
+/// as one of its CNFs (some encoding, some symmetry mode) or OPB models: otherwise it
+/// answers another formula, which is the thing to say, before any complaint about its
+/// cover.
 fn check_model_size(puzzle: &Puzzle, c: &Compiled, lits: &[i64], at: &str) -> Result<()> {
     let primary = c.matrix.num_options() as u64;
     let most = lits.iter().map(|l| l.unsigned_abs()).max().unwrap_or(0);
@@ -896,8 +898,12 @@ fn check_model_size(puzzle: &Puzzle, c: &Compiled, lits: &[i64], at: &str) -> Re
     let mut sizes = Vec::new();
     for &mode in puzzle.symmetry_modes() {
         let p = Problem::new(puzzle.compile(mode)?);
-        for amo in Amo::ALL {
-            let vars = p.formula(amo).num_vars as u64;
+        let opb = crate::export::linear::opb_num_vars(&p) as u64;
+        for vars in Amo::ALL
+            .iter()
+            .map(|&amo| p.formula(amo).num_vars as u64)
+            .chain([opb])
+        {
             if vars == most {
                 return Ok(());
             }
@@ -910,7 +916,7 @@ fn check_model_size(puzzle: &Puzzle, c: &Compiled, lits: &[i64], at: &str) -> Re
         location: at.to_string(),
         reason: format!(
             "the model has {most} variables, but the DIMACS of {} has {primary} primary \
-             variables and {} to {} in all (by encoding and symmetry mode): \
+             variables and {} to {} in all (by encoding, symmetry mode and format): \
              it is a model of another formula (another puzzle?)",
             puzzle.name(),
             sizes[0],
@@ -1027,7 +1033,6 @@ fn export(a: ExportArgs, out: &mut dyn Write) -> Result<i32> {
             })?;
         }
         crate::export::Format::Mzn | crate::export::Format::Opb => {
-            crate::export::dlx::check(&p)?;
             let write = if a.format == crate::export::Format::Mzn {
                 crate::export::linear::write_mzn
             } else {

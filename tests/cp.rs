@@ -27,6 +27,11 @@ fn gecode_counts_the_minizinc_model() {
         ("soma", None, 480),
         ("soma", Some("none"), 11520),
         ("slothouber-graatsma", Some("none"), 8),
+        // The canonical-form check as lex_lesseq constraints: a pinned representative
+        // with a nontrivial stabiliser, and Soma's mirror pairs.
+        ("slothouber-graatsma", None, 1),
+        ("slothouber-graatsma", Some("reflections"), 1),
+        ("soma", Some("reflections"), 240),
         ("hesselink-5", None, 1),
         ("hesselink-5", Some("none"), 8),
         // Optional cells (at most one), count ranges (a pair of bounds) and colours.
@@ -247,6 +252,9 @@ fn cpsat_counts_the_opb_model_and_its_answers_decode() {
         ("soma", None, 480),
         ("hesselink-5", Some("none"), 8),
         ("slothouber-graatsma", Some("none"), 8),
+        // Lex-leader clauses over auxiliary variables: still one count per class.
+        ("slothouber-graatsma", None, 1),
+        ("soma", Some("reflections"), 240),
         ("tests/fixtures/ranges/coloured-bars.toml", Some("none"), 11),
     ] {
         let opb = dir.path().join("model.opb");
@@ -263,5 +271,31 @@ fn cpsat_counts_the_opb_model_and_its_answers_decode() {
     let answer = dir.path().join("bedlam.answer");
     std::fs::write(&answer, cpsat("solve", &opb)).unwrap();
     let out = polycover(&["decode", "bedlam", "--model", answer.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    // An answer that also assigns the lex-leader chains' auxiliary variables decodes
+    // to its placements.
+    let opb = dir.path().join("sg.opb");
+    let text = export("slothouber-graatsma", "opb", None);
+    assert!(text.contains("lex-leader"), "{text}");
+    std::fs::write(&opb, text).unwrap();
+    let answer_text = cpsat("solve", &opb);
+    let n_options = polycover::Puzzle::load("slothouber-graatsma")
+        .unwrap()
+        .compile(polycover::SymmetryMode::Rotations)
+        .unwrap()
+        .matrix
+        .num_options();
+    assert!(
+        answer_text.contains(&format!(" x{}", n_options + 1))
+            || answer_text.contains(&format!(" -x{}", n_options + 1)),
+        "auxiliary variables in the answer"
+    );
+    std::fs::write(&answer, answer_text).unwrap();
+    let out = polycover(&[
+        "decode",
+        "slothouber-graatsma",
+        "--model",
+        answer.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
 }

@@ -8,15 +8,24 @@
 //! exactly-one is one linear constraint.
 //!
 //! Symmetry: the reduction's pinning becomes unit constraints fixing the placements it
-//! removes to 0. That is exact only when the pinned item breaks the whole group; a mode
-//! that needs a canonical-form check after the search is refused
-//! ([`super::dlx::check`]). `--symmetry none` is always exact.
+//! removes to 0, and its canonical-form check ([`Reduction::lex_leaders`]) becomes
+//! lex-leader constraints: MiniZinc's `lex_lesseq` global under the implication
+//! `x[r] = 1 -> ...`, and in OPB the same clausal chain as the CNF's, one `>= 1`
+//! constraint per clause, over auxiliary variables numbered after the placements. Each
+//! auxiliary variable is a function of the placements, so a solver that counts every
+//! assignment still counts solutions. So every symmetry mode is written exactly, and a
+//! solver that knows nothing of the symmetry finds one solution per class.
+//!
+//! [`Reduction::lex_leaders`]: crate::symmetry::Reduction::lex_leaders
 //!
 //! Invariant: variable `x[k]` (MiniZinc) and `xk` (OPB), from 1, is option k-1 in every
 //! mode, as DIMACS variable k is: answers decode with one variable map
 //! (`polycover decode`). The comment header lists each with its meaning.
 
 use std::io::{self, Write};
+
+use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
+use rustsat::types::Var;
 
 use crate::engine::Problem;
 
@@ -67,6 +76,16 @@ fn header(
             None => String::new(),
         }
     )?;
+    let leaders = problem.reduction.lex_leaders().len();
+    if leaders > 0 {
+        writeln!(
+            w,
+            "{comment} and {leaders} lex-leader constraint{} (x[r] = 1 -> h(x) <=lex x, 1 > 0): \
+             of the solutions a symmetry h fixing placement r relates, only the one with the \
+             least placement numbers is kept",
+            if leaders == 1 { "" } else { "s" }
+        )?;
+    }
     writeln!(
         w,
         "{comment} one 0/1 variable per {}: {}",
@@ -89,6 +108,7 @@ fn header(
 pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     let matrix = &problem.compiled.matrix;
     header(w, problem, "%", &|k| format!("x[{}]", k + 1))?;
+    writeln!(w, "include \"lex_lesseq.mzn\";")?;
     writeln!(w, "int: n = {};", matrix.num_options())?;
     writeln!(w, "array[1..n] of var 0..1: x;")?;
     for (i, options) in covering(problem).iter().enumerate() {
@@ -111,14 +131,50 @@ pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
             o + 1
         )?;
     }
+    let group = problem.reduction.group();
+    for leader in problem.reduction.lex_leaders() {
+        let list = |options: &[u32]| {
+            let terms: Vec<String> = options.iter().map(|o| format!("x[{}]", o + 1)).collect();
+            format!("[{}]", terms.join(", "))
+        };
+        let lex = format!(
+            "lex_lesseq({}, {})",
+            list(&leader.lesser),
+            list(&leader.greater)
+        );
+        let name = &group.elements()[leader.symmetry as usize].name;
+        match leader.condition {
+            Some(r) => writeln!(
+                w,
+                "constraint x[{}] = 1 -> {lex}; % least of its class under {name}",
+                r + 1
+            )?,
+            None => writeln!(w, "constraint {lex}; % least of its class under {name}")?,
+        }
+    }
     writeln!(w, "solve satisfy;")?;
     writeln!(w, "output [\"x = \", show(x), \"\\n\"];")?;
     Ok(())
 }
 
+/// The lex-leader chains of the OPB model as clauses, and the number of its variables
+/// (placements, then the chains' auxiliary variables; at least 1, as OPB wants).
+fn lex_chains(problem: &Problem) -> (Cnf, u32) {
+    let n = problem.compiled.matrix.num_options() as u32;
+    let mut vars = BasicVarManager::from_next_free(Var::new(n));
+    let mut chains = Cnf::new();
+    crate::sat::symmetry::add_lex_leaders(&problem.reduction, &mut chains, &mut vars);
+    (chains, vars.n_used().max(n).max(1))
+}
+
+/// How many variables the OPB model has, so that `decode` knows an answer to it.
+pub fn opb_num_vars(problem: &Problem) -> u32 {
+    lex_chains(problem).1
+}
+
 /// The model in OPB: `* #variable= N #constraint= M`, the variable map as `*` comments,
 /// one `= k ;` constraint per item, or a `>=` pair for a range (one `>=` on the negated
-/// sum for an optional cell).
+/// sum for an optional cell), then `= 0` units and the lex-leader clauses.
 pub fn write_opb(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     let matrix = &problem.compiled.matrix;
     let mut constraints = Vec::with_capacity(matrix.num_items());
@@ -156,13 +212,34 @@ pub fn write_opb(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     for o in removed(problem) {
         constraints.push(format!("+1 x{} = 0 ;", o + 1));
     }
+    // The lex-leader chains, as the CNF has them: a clause is "at least one literal".
+    let n = matrix.num_options() as u32;
+    let (chains, num_vars) = lex_chains(problem);
+    for clause in chains.iter() {
+        let terms: Vec<String> = clause
+            .iter()
+            .map(|l| {
+                let sign = if l.is_neg() { "~" } else { "" };
+                format!("+1 {sign}x{}", l.var().idx() + 1)
+            })
+            .collect();
+        constraints.push(format!("{} >= 1 ;", terms.join(" ")));
+    }
     writeln!(
         w,
-        "* #variable= {} #constraint= {}",
-        matrix.num_options().max(1),
+        "* #variable= {num_vars} #constraint= {}",
         constraints.len()
     )?;
     header(w, problem, "*", &|k| format!("x{}", k + 1))?;
+    if num_vars > n.max(1) {
+        writeln!(
+            w,
+            "* x{}..x{}: the lex-leader chains' prefix-equal variables, each a function of \
+             the placements",
+            n + 1,
+            num_vars
+        )?;
+    }
     for c in constraints {
         writeln!(w, "{c}")?;
     }
