@@ -160,7 +160,9 @@ struct BenchArgs {
     amo: String,
     /// Engines, comma-separated: dlx, bits, sat-cadical (MRV decisions),
     /// sat-cadical-solver (CaDiCaL's own decisions), sat-varisat, and the programs cadical
-    /// and ganak. The DLX is always measured, as the reference for the ratios.
+    /// and ganak (on the DIMACS), minizinc (Gecode, on the MiniZinc model) and cpsat
+    /// (OR-Tools CP-SAT on the OPB model, run by python3 or $POLYCOVER_PYTHON). The DLX
+    /// is always measured, as the reference for the ratios.
     #[arg(
         long,
         value_delimiter = ',',

@@ -129,3 +129,150 @@ fn bench_rejects_an_unknown_encoding() {
         stderr(&out)
     );
 }
+
+/// The rows of a `bench --csv` file, as maps from column name to value.
+fn csv_rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// Gecode (through MiniZinc) and CP-SAT (through tests/cpsat.py, built into the binary)
+/// are rows like any engine: first solution and count, checked, with ratios to the DLX.
+/// Slothouber-Graatsma's model carries lex-leader constraints.
+#[test]
+fn bench_runs_minizinc_and_cpsat_on_the_linear_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("cp.csv");
+    let python = python();
+    let out = polycover_env(
+        &[
+            "bench",
+            "soma",
+            "slothouber-graatsma",
+            "--solvers",
+            "minizinc,cpsat",
+            "--timeout",
+            "120",
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
+        &[("POLYCOVER_PYTHON", python.as_str())],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 2 * 3, "{rows:?}");
+    for (puzzle, want) in [("Soma cube", "480"), ("Slothouber-Graatsma", "1")] {
+        for engine in ["minizinc", "cpsat"] {
+            let row = rows
+                .iter()
+                .find(|r| r["puzzle"] == puzzle && r["engine"] == engine)
+                .unwrap_or_else(|| panic!("no {puzzle} {engine} row: {rows:?}"));
+            assert_eq!(row["status"], "ok", "{row:?}");
+            assert_eq!(row["solutions"], want, "{row:?}");
+            assert_eq!(row["complete"], "true", "{row:?}");
+            assert!(row["first_s"].parse::<f64>().unwrap() > 0.0, "{row:?}");
+            assert!(row["first_vs_dlx"].parse::<f64>().unwrap() > 0.0, "{row:?}");
+            assert_eq!(row["amo"], "", "a linear model has no at-most-one encoding");
+        }
+    }
+}
+
+/// Missing programs are skipped rows; a program that prints a wrong answer fails the
+/// bench (exit 1): here a stand-in `minizinc` that prints Gecode's one Soma solution
+/// twice when asked for all of them.
+#[test]
+fn bench_skips_missing_cp_solvers_and_fails_on_a_wrong_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let csv = dir.path().join("skipped.csv");
+    let out = polycover_env(
+        &[
+            "bench",
+            "soma",
+            "--solvers",
+            "minizinc,cpsat",
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
+        &[
+            ("PATH", empty.to_str().unwrap()),
+            ("POLYCOVER_PYTHON", "/nonexistent/python3"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let rows = csv_rows(&csv);
+    let status = |engine: &str| {
+        rows.iter()
+            .find(|r| r["engine"] == engine)
+            .map(|r| r["status"].clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(status("minizinc"), "skipped: minizinc not on PATH");
+    assert!(
+        status("cpsat").starts_with("skipped: /nonexistent/python3 cannot import ortools"),
+        "{rows:?}"
+    );
+
+    // One real solution, from Gecode.
+    let model = dir.path().join("soma.mzn");
+    let out = polycover(&[
+        "export",
+        "soma",
+        "--format",
+        "mzn",
+        "-o",
+        model.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let gecode = std::process::Command::new("minizinc")
+        .args(["--solver", "gecode"])
+        .arg(&model)
+        .output()
+        .expect("minizinc: run `bash .ci/run`, which installs it");
+    let line = String::from_utf8_lossy(&gecode.stdout)
+        .lines()
+        .find(|l| l.starts_with("x = ["))
+        .expect("a solution")
+        .to_string();
+    let fake = dir.path().join("fake");
+    std::fs::create_dir(&fake).unwrap();
+    let answer = dir.path().join("answer.txt");
+    std::fs::write(
+        &answer,
+        format!("{line}\n----------\n{line}\n----------\n==========\n"),
+    )
+    .unwrap();
+    let script = fake.join("minizinc");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = --solvers ]; then echo org.gecode.gecode; exit 0; fi\ncat '{}'\n",
+            answer.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:/usr/bin:/bin", fake.display());
+    let out = polycover_env(
+        &["bench", "soma", "--solvers", "minizinc"],
+        &[("PATH", path.as_str())],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("the same solution was printed twice"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -148,3 +148,9 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// The Python with OR-Tools (the virtualenv `.ci/run` makes), or `$POLYCOVER_PYTHON`.
+pub fn python() -> String {
+    let venv = format!("{}/target/venv/bin/python", env!("CARGO_MANIFEST_DIR"));
+    std::env::var("POLYCOVER_PYTHON").unwrap_or(venv)
+}

@@ -222,12 +222,6 @@ fn decode_checks_minizinc_and_opb_answers() {
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
 }
 
-/// The Python with OR-Tools (a virtualenv made by `.ci/run`).
-fn python() -> String {
-    let venv = format!("{}/target/venv/bin/python", env!("CARGO_MANIFEST_DIR"));
-    std::env::var("POLYCOVER_PYTHON").unwrap_or(venv)
-}
-
 fn cpsat(command: &str, opb: &std::path::Path) -> String {
     let script = format!("{}/tests/cpsat.py", env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(python())

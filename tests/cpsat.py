@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Count or solve a polycover OPB model with OR-Tools CP-SAT.
 
-Usage: cpsat.py count|solve MODEL.opb
+Usage: cpsat.py count|solve MODEL.opb [--time-limit SECONDS]
 
 The OPB is what `polycover export --format opb` writes: `* ...` comment lines, then
 linear constraints `+1 x3 +1 x7 ... = k ;` over 0/1 variables x1..xN (with `~xN` for a
@@ -12,6 +12,11 @@ count: enumerates every solution (CP-SAT's enumerate_all_solutions, one worker, 
 requires for enumeration) and prints `s mc N`.
 solve: prints `s SATISFIABLE` and one `v x1 -x2 ...` line, the pseudo-Boolean output
 format that `polycover decode` reads, or `s UNSATISFIABLE`.
+
+--time-limit: CP-SAT stops there. A count stopped early prints `c partial count N` and
+`s UNKNOWN`, never `s mc`, and exits 1, as does a solve that found nothing by then.
+
+`polycover bench --solvers cpsat` runs a copy of this script (built into the binary).
 """
 import re
 import sys
@@ -70,18 +75,29 @@ class Counter(cp_model.CpSolverSolutionCallback):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("count", "solve"):
+    args = sys.argv[1:]
+    limit = None
+    if len(args) == 4 and args[2] == "--time-limit":
+        limit = float(args[3])
+        args = args[:2]
+    if len(args) != 2 or args[0] not in ("count", "solve"):
         sys.exit(__doc__)
-    model, variables = read_opb(sys.argv[2])
+    model, variables = read_opb(args[1])
     solver = cp_model.CpSolver()
-    if sys.argv[1] == "count":
+    if limit is not None:
+        solver.parameters.max_time_in_seconds = limit
+    if args[0] == "count":
         solver.parameters.enumerate_all_solutions = True
         solver.parameters.num_workers = 1
         counter = Counter()
         status = solver.Solve(model, counter)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE):
-            sys.exit(f"c CP-SAT stopped: {solver.StatusName(status)}")
-        print(f"c CP-SAT {solver.WallTime():.3f} s")
+        print(f"c CP-SAT {solver.WallTime():.3f} s, {solver.StatusName(status)}")
+        # An enumeration that ran to the end is OPTIMAL (or INFEASIBLE); FEASIBLE and
+        # UNKNOWN mean the time limit stopped it.
+        if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+            print(f"c partial count {counter.count}")
+            print("s UNKNOWN")
+            sys.exit(1)
         print(f"s mc {counter.count}")
     else:
         status = solver.Solve(model)
@@ -95,7 +111,9 @@ def main():
         elif status == cp_model.INFEASIBLE:
             print("s UNSATISFIABLE")
         else:
-            sys.exit(f"c CP-SAT stopped: {solver.StatusName(status)}")
+            print(f"c CP-SAT stopped: {solver.StatusName(status)}")
+            print("s UNKNOWN")
+            sys.exit(1)
 
 
 if __name__ == "__main__":

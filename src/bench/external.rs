@@ -1,10 +1,22 @@
-//! The programs on PATH that `bench` measures on polycover's DIMACS: `cadical` (time to
-//! the first model, which must decode into a solution) and `ganak` (time to count the
-//! projected models). Their answers are read with the same readers as `decode`.
+//! The programs on PATH that `bench` measures, each checked against polycover's own
+//! answers:
+//! - on our DIMACS: `cadical` (time to the first model, which must decode into a
+//!   solution) and `ganak` (time to count the projected models);
+//! - on our linear models ([`crate::export::linear`]): `minizinc` with Gecode (time to
+//!   the first solution, then to count all with `--all-solutions`) and OR-Tools CP-SAT
+//!   through `tests/cpsat.py` (built into the binary, run by `python3` or
+//!   `$POLYCOVER_PYTHON`). Every solution they print is decoded and checked: an exact
+//!   cover, one of the reduced problem's placements, the canonical member of its class,
+//!   and never printed twice.
 //!
-//! Invariant: a program is killed at the plan's timeout, and its row then says so; a
-//! program that is not on PATH gives a skipped row, not an error.
+//! Their answers are read with the same readers as `decode`.
+//!
+//! Invariant: a program is stopped at the plan's timeout (its own time limit where it
+//! has one, and a kill of its whole process group in any case), and its row then says
+//! so; a program that is not installed gives a skipped row, not an error. A program
+//! that fails otherwise, or prints a wrong solution, is an error (exit 1).
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -12,10 +24,14 @@ use std::time::{Duration, Instant};
 
 use super::{CnfSize, Plan, Row, Spread};
 use crate::engine::Problem;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::export::{answers, linear};
 use crate::memory;
 use crate::sat::dimacs::{self, Answer, Projection};
 use crate::sat::Amo;
+
+/// The OR-Tools CP-SAT driver, the same file the tests run.
+const CPSAT_SCRIPT: &str = include_str!("../../tests/cpsat.py");
 
 /// A program `bench` can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,15 +40,21 @@ pub enum Program {
     Cadical,
     /// `ganak`: the time to count the projected models.
     Ganak,
+    /// `minizinc --solver gecode` on the MiniZinc model: first solution and count.
+    Minizinc,
+    /// OR-Tools CP-SAT on the OPB model: first solution and count.
+    Cpsat,
 }
 
 impl Program {
-    pub const NAMES: [&'static str; 2] = ["cadical", "ganak"];
+    pub const NAMES: [&'static str; 4] = ["cadical", "ganak", "minizinc", "cpsat"];
 
     pub fn from_name(name: &str) -> Option<Program> {
         match name {
             "cadical" => Some(Program::Cadical),
             "ganak" => Some(Program::Ganak),
+            "minizinc" => Some(Program::Minizinc),
+            "cpsat" => Some(Program::Cpsat),
             _ => None,
         }
     }
@@ -41,7 +63,14 @@ impl Program {
         match self {
             Program::Cadical => "cadical",
             Program::Ganak => "ganak",
+            Program::Minizinc => "minizinc",
+            Program::Cpsat => "cpsat",
         }
+    }
+
+    /// Whether it reads the CNF (one row per encoding) rather than a linear model.
+    pub fn uses_cnf(self) -> bool {
+        matches!(self, Program::Cadical | Program::Ganak)
     }
 }
 
@@ -86,34 +115,46 @@ fn on_path(program: &str) -> bool {
 /// What one run of a program gave.
 struct Run {
     stdout: String,
+    stderr: String,
     seconds: f64,
     peak_mib: Option<f64>,
     finished: bool,
+    success: bool,
 }
 
-/// Runs a program, killing it at the timeout, sampling its peak memory meanwhile.
+/// Runs a program, killing it (and whatever it started) at the timeout, sampling its
+/// peak memory meanwhile. The peak is the started process's own: for `minizinc` that is
+/// the driver, not the solver it starts, so that row has none.
 fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run> {
     let t = Instant::now();
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(args)
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()?;
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = io::Read::read_to_string(&mut stdout, &mut s);
-        s
-    });
+        .stderr(Stdio::piped());
+    // Its own process group, so that a kill reaches the solver `minizinc` starts.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command.spawn()?;
+    let read = |mut pipe: Box<dyn io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = pipe.read_to_string(&mut s);
+            s
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().expect("piped")));
+    let stderr = read(Box::new(child.stderr.take().expect("piped")));
     let mut peak: Option<f64> = None;
-    let finished = loop {
-        if child.try_wait()?.is_some() {
-            break true;
+    let (finished, success) = loop {
+        if let Some(status) = child.try_wait()? {
+            break (true, status.success());
         }
         if t.elapsed() >= timeout {
-            let _ = child.kill();
+            kill_group(&mut child);
             let _ = child.wait();
-            break false;
+            break (false, false);
         }
         // A process caught before or after its run reports 0; that is no sample.
         if let Some(p) = memory::peak_mib(Some(child.id())).filter(|&p| p > 0.0) {
@@ -122,16 +163,28 @@ fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run> {
         std::thread::sleep(Duration::from_millis(5));
     };
     let seconds = t.elapsed().as_secs_f64();
-    let stdout = reader.join().unwrap_or_default();
     Ok(Run {
-        stdout,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
         seconds,
         peak_mib: peak,
         finished,
+        success,
     })
 }
 
-/// Measures `program` on the problem's DIMACS in encoding `amo`, written into `dir`.
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    // Safety: kill(2) with a negative pid signals the process group the child leads
+    // (made by process_group(0) above); it touches no memory of ours.
+    unsafe {
+        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+    }
+    let _ = child.kill();
+}
+
+/// Measures `program` (`cadical` or `ganak`, [`Program::uses_cnf`]) on the problem's
+/// DIMACS in encoding `amo`, written into `dir`.
 pub(super) fn row(
     label: &str,
     program: Program,
@@ -168,7 +221,7 @@ pub(super) fn row(
     for _ in 0..plan.repeat.max(1) {
         let args: Vec<&str> = match program {
             Program::Cadical => vec!["-q", &path_str],
-            Program::Ganak => vec![&path_str],
+            _ => vec![&path_str],
         };
         let r = run(name, &args, plan.timeout)?;
         peak = match (peak, r.peak_mib) {
@@ -193,7 +246,7 @@ pub(super) fn row(
                 // A first-model figure: one model (or none) is all it finds.
                 row.complete = false;
             }
-            Program::Ganak => {
+            _ => {
                 row.solutions = dimacs::parse_count(&r.stdout);
                 row.complete = row.solutions.is_some();
             }
@@ -203,8 +256,267 @@ pub(super) fn row(
     let spread = Spread::of(times);
     match program {
         Program::Cadical => row.first = spread,
-        Program::Ganak => row.count = spread,
+        _ => row.count = spread,
     }
+    row.peak_mib = peak;
+    Ok(row)
+}
+
+/// The interpreter that runs the CP-SAT script.
+fn python() -> String {
+    std::env::var("POLYCOVER_PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+/// Why a linear-model program cannot run here, if it cannot.
+fn unavailable(program: Program) -> Option<String> {
+    let quiet = |cmd: &mut Command| {
+        cmd.stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+    };
+    match program {
+        Program::Minizinc => {
+            if !on_path("minizinc") {
+                return Some("minizinc not on PATH".into());
+            }
+            // The driver lists the solvers it can start; Gecode comes in Debian's
+            // `flatzinc` package, not in `minizinc`.
+            let solvers = quiet(Command::new("minizinc").arg("--solvers")).unwrap_or_default();
+            (!solvers.contains("org.gecode.gecode"))
+                .then(|| "minizinc has no Gecode solver (Debian package flatzinc)".into())
+        }
+        Program::Cpsat => {
+            let py = python();
+            quiet(Command::new(&py).args(["-c", "import ortools.sat.python.cp_model"]))
+                .is_none()
+                .then(|| {
+                    format!(
+                        "{py} cannot import ortools (pip install ortools or set POLYCOVER_PYTHON)"
+                    )
+                })
+        }
+        Program::Cadical | Program::Ganak => None,
+    }
+}
+
+/// Checks one solution a linear-model solver printed: an exact cover (`decode`'s check),
+/// made of placements the reduction kept, the canonical member of its class, and not
+/// printed before. A wrong answer fails the bench.
+fn check_answer(
+    p: &Problem,
+    kept: &[bool],
+    lits: &[i64],
+    source: &str,
+    seen: &mut HashSet<Vec<u32>>,
+) -> Result<()> {
+    let bad = |reason: String| Error::Failed(format!("{source}: {reason}"));
+    let solution =
+        dimacs::decode_model(&p.compiled.matrix, lits, source).map_err(|e| bad(e.to_string()))?;
+    if let Some(&o) = solution.iter().find(|&&o| !kept[o as usize]) {
+        return Err(bad(format!(
+            "placement {} is one the symmetry reduction fixed to 0",
+            o + 1
+        )));
+    }
+    if !p.reduction.is_canonical(&solution) {
+        return Err(bad(
+            "the solution is not the canonical member of its symmetry class".into(),
+        ));
+    }
+    if !seen.insert(solution) {
+        return Err(bad("the same solution was printed twice".into()));
+    }
+    Ok(())
+}
+
+/// The answers in a linear-model solver's output (empty when it printed none).
+fn answers_in(text: &str, source: &str) -> Result<Vec<Answer>> {
+    match answers::parse(text, source) {
+        Some(parsed) => parsed.map_err(|e| Error::Failed(e.to_string())),
+        None if text
+            .lines()
+            .any(|l| l.trim() == "=====UNSATISFIABLE=====" || l.trim() == "s UNSATISFIABLE") =>
+        {
+            Ok(vec![Answer::Unsatisfiable])
+        }
+        None => Ok(Vec::new()),
+    }
+}
+
+/// A program that stopped with an error of its own (not the timeout) fails the bench.
+fn failed(name: &str, r: &Run) -> Error {
+    let why = r
+        .stderr
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no message");
+    Error::Failed(format!("{name} failed: {why}"))
+}
+
+/// Measures `minizinc` (Gecode) or CP-SAT on the problem's linear model, written into
+/// `dir`: the time to the first solution (one thread), then the time to count them all
+/// (Gecode on the plan's threads; CP-SAT enumerates on one worker only).
+pub(super) fn linear_row(
+    label: &str,
+    program: Program,
+    p: &Problem,
+    plan: &Plan,
+    dir: &Path,
+) -> Result<Row> {
+    let name = program.name();
+    if let Some(why) = unavailable(program) {
+        return Ok(Row::skipped(label, name, None, &why));
+    }
+    let mut row = Row::new(label, name, None);
+    let stem = p.puzzle().name().replace(' ', "_");
+    let t = Instant::now();
+    let (model, script) = match program {
+        Program::Minizinc => (dir.join(format!("{stem}.mzn")), None),
+        _ => {
+            let script = dir.join("cpsat.py");
+            std::fs::write(&script, CPSAT_SCRIPT)?;
+            (dir.join(format!("{stem}.opb")), Some(script))
+        }
+    };
+    crate::output::write(&model, &mut io::sink(), &[], &mut |w| {
+        Ok(match program {
+            Program::Minizinc => linear::write_mzn(w, p)?,
+            _ => linear::write_opb(w, p)?,
+        })
+    })?;
+    let compile = t.elapsed().as_secs_f64();
+    let model_str = model.display().to_string();
+    let script_str = script.map(|s| s.display().to_string()).unwrap_or_default();
+    // The solver's own limit first, so that it stops cleanly and says what it found; the
+    // kill, a little later, catches one that does not (start-up, MiniZinc's flattening).
+    let limit_ms = (plan.timeout.as_secs_f64() * 1000.0).ceil().min(1e12) as u64;
+    let limit_ms_str = limit_ms.to_string();
+    let limit_s_str = format!("{:.3}", limit_ms as f64 / 1000.0);
+    let kill_after = plan.timeout.saturating_add(Duration::from_secs(10));
+    let threads_str = plan.threads.to_string();
+    let (command, interpreter) = match program {
+        Program::Minizinc => ("minizinc".to_string(), false),
+        _ => (python(), true),
+    };
+    let kept = p.reduction.kept_mask();
+    row.threads = match program {
+        Program::Minizinc => plan.threads,
+        _ => 1,
+    };
+    let (mut firsts, mut counts, mut peak) = (Vec::new(), Vec::new(), None::<f64>);
+    let mut note_peak = |r: &Run| {
+        if program != Program::Minizinc {
+            peak = match (peak, r.peak_mib) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
+        }
+    };
+    for _ in 0..plan.repeat.max(1) {
+        // The first solution.
+        let args: Vec<&str> = if interpreter {
+            vec![
+                &script_str,
+                "solve",
+                &model_str,
+                "--time-limit",
+                &limit_s_str,
+            ]
+        } else {
+            vec![
+                "--solver",
+                "gecode",
+                "--time-limit",
+                &limit_ms_str,
+                &model_str,
+            ]
+        };
+        let r = run(&command, &args, kill_after)?;
+        note_peak(&r);
+        let source = format!("{name} on {model_str}");
+        let answers = answers_in(&r.stdout, &source)?;
+        match answers.first() {
+            Some(Answer::Satisfiable(lits)) => {
+                check_answer(p, &kept, lits, &source, &mut HashSet::new())?;
+                firsts.push(r.seconds);
+            }
+            Some(Answer::Unsatisfiable) => {}
+            _ if r.finished && !r.success && !r.stdout.contains("s UNKNOWN") => {
+                return Err(failed(name, &r))
+            }
+            _ => {
+                row.status = "timeout".into();
+                firsts.push(r.seconds);
+            }
+        }
+        // The count.
+        let mut args: Vec<&str> = if interpreter {
+            vec![
+                &script_str,
+                "count",
+                &model_str,
+                "--time-limit",
+                &limit_s_str,
+            ]
+        } else {
+            vec![
+                "--solver",
+                "gecode",
+                "--all-solutions",
+                "--time-limit",
+                &limit_ms_str,
+            ]
+        };
+        if !interpreter {
+            if plan.threads > 1 {
+                args.extend(["-p", &threads_str]);
+            }
+            args.push(&model_str);
+        }
+        let r = run(&command, &args, kill_after)?;
+        note_peak(&r);
+        counts.push(r.seconds);
+        let (solutions, complete) = if interpreter {
+            let partial = r.stdout.lines().find_map(|l| {
+                l.strip_prefix("c partial count ")
+                    .and_then(|n| n.trim().parse::<u64>().ok())
+            });
+            match (dimacs::parse_count(&r.stdout), partial) {
+                (Some(n), _) => (Some(n), true),
+                (None, Some(n)) => (Some(n), false),
+                (None, None) if r.finished => return Err(failed(name, &r)),
+                (None, None) => (None, false),
+            }
+        } else {
+            if r.finished && !r.success {
+                return Err(failed(name, &r));
+            }
+            // Every solution Gecode printed is checked, even of a count cut short.
+            let mut seen = HashSet::new();
+            for answer in answers_in(&r.stdout, &source)? {
+                if let Answer::Satisfiable(lits) = answer {
+                    check_answer(p, &kept, &lits, &source, &mut seen)?;
+                }
+            }
+            let done = r.finished
+                && r.stdout
+                    .lines()
+                    .any(|l| l.trim() == "==========" || l.trim() == "=====UNSATISFIABLE=====");
+            (Some(seen.len() as u64), done)
+        };
+        row.solutions = solutions;
+        row.complete = complete;
+        if !complete {
+            row.status = "timeout".into();
+        }
+    }
+    row.compile = Spread::of(vec![compile]);
+    row.first = Spread::of(firsts);
+    row.count = Spread::of(counts);
     row.peak_mib = peak;
     Ok(row)
 }

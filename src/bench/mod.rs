@@ -2,7 +2,8 @@
 //! requested puzzle, each row measured against the DLX in the same process.
 //!
 //! One file per job: this one plans and runs the rows (`crate::memory` reads peak memory);
-//! `external` runs the programs on PATH; `table` writes the text and CSV lines;
+//! `external` runs the programs on PATH (SAT solvers and counters on the DIMACS, CP
+//! solvers on the linear models); `table` writes the text and CSV lines;
 //! `chart` draws the SVG.
 //!
 //! Invariants:
@@ -13,7 +14,8 @@
 //!   is an error (exit 1), not a row.
 //! - The timeout is checked at each solution for the native engines, inside the solve
 //!   call for CaDiCaL, and between solver calls for varisat, where one long call can
-//!   overrun it. External programs are killed at the timeout.
+//!   overrun it. External programs get it as their own time limit where they have one,
+//!   and are killed a little after it in any case.
 //! - `count_vs_dlx` compares time *per solution*, so a row stopped by the timeout still
 //!   has a ratio; `first_vs_dlx` compares the times to the first solution.
 
@@ -42,7 +44,7 @@ pub enum Entrant {
 
 impl Entrant {
     /// Parses one name of `--solvers`: an engine ([`Engine::NAMES`], `sat` meaning
-    /// `sat-varisat`), or a program (`cadical`, `ganak`).
+    /// `sat-varisat`), or a program ([`Program::NAMES`]).
     pub fn parse(name: &str) -> std::result::Result<Entrant, String> {
         let name = name.trim();
         if name == "sat" {
@@ -65,7 +67,10 @@ impl Entrant {
     }
 
     fn uses_cnf(&self) -> bool {
-        !matches!(self, Entrant::Engine(Engine::Dlx | Engine::Bits))
+        match self {
+            Entrant::Engine(e) => !matches!(e, Engine::Dlx | Engine::Bits),
+            Entrant::Program(p) => p.uses_cnf(),
+        }
     }
 }
 
@@ -223,7 +228,14 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
                         let problem = Problem::new(puzzle.compile(mode)?);
                         external::row(&label, *program, a, &problem, plan, dir.path())?
                     }
-                    (Entrant::Program(_), None) => unreachable!("CNF engines get an encoding"),
+                    (Entrant::Program(program), None) => {
+                        let dir = match &cnf_dir {
+                            Some(d) => d,
+                            None => cnf_dir.insert(tempfile::tempdir()?),
+                        };
+                        let problem = Problem::new(puzzle.compile(mode)?);
+                        external::linear_row(&label, *program, &problem, plan, dir.path())?
+                    }
                 };
                 compare(&mut row, &reference)?;
                 log(&row);
