@@ -10,6 +10,9 @@ constraint; no encoding is needed.
 
 count: enumerates every solution (CP-SAT's enumerate_all_solutions, one worker, as CP-SAT
 requires for enumeration) and prints `s mc N`.
+
+Both print CP-SAT's own wall time on a `c CP-SAT ... s` line: the search, without
+Python's start-up and the reading of the file.
 solve: prints `s SATISFIABLE` and one `v x1 -x2 ...` line, the pseudo-Boolean output
 format that `polycover decode` reads, or `s UNSATISFIABLE`.
 
@@ -101,6 +104,7 @@ def main():
         print(f"s mc {counter.count}")
     else:
         status = solver.Solve(model)
+        print(f"c CP-SAT {solver.WallTime():.3f} s, {solver.StatusName(status)}")
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             print("s SATISFIABLE")
             lits = [
