@@ -383,10 +383,11 @@ pub(super) fn linear_row(
         }
     };
     crate::output::write(&model, &mut io::sink(), &[], &mut |w| {
-        Ok(match program {
+        match program {
             Program::Minizinc => linear::write_mzn(w, p)?,
             _ => linear::write_opb(w, p)?,
-        })
+        }
+        Ok(())
     })?;
     let compile = t.elapsed().as_secs_f64();
     let model_str = model.display().to_string();
