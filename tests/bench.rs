@@ -154,11 +154,14 @@ fn bench_runs_minizinc_and_cpsat_on_the_linear_models() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("cp.csv");
     let python = python();
+    // No solution: both solvers say so, and that is a finished count of 0.
+    let five_t = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
     let out = polycover_env(
         &[
             "bench",
             "soma",
             "slothouber-graatsma",
+            &five_t,
             "--solvers",
             "minizinc,cpsat",
             "--timeout",
@@ -170,7 +173,16 @@ fn bench_runs_minizinc_and_cpsat_on_the_linear_models() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let rows = csv_rows(&csv);
-    assert_eq!(rows.len(), 2 * 3, "{rows:?}");
+    assert_eq!(rows.len(), 3 * 3, "{rows:?}");
+    for engine in ["minizinc", "cpsat"] {
+        let row = rows
+            .iter()
+            .find(|r| r["solutions"] == "0" && r["engine"] == engine)
+            .unwrap_or_else(|| panic!("no unsolvable {engine} row: {rows:?}"));
+        assert_eq!(row["status"], "ok", "{row:?}");
+        assert_eq!(row["complete"], "true", "{row:?}");
+        assert_eq!(row["first_s"], "", "no first solution: {row:?}");
+    }
     for (puzzle, want) in [("Soma cube", "480"), ("Slothouber-Graatsma", "1")] {
         for engine in ["minizinc", "cpsat"] {
             let row = rows

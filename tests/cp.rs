@@ -298,3 +298,28 @@ fn cpsat_counts_the_opb_model_and_its_answers_decode() {
     ]);
     assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
 }
+
+/// A model with no solution: Gecode prints only MiniZinc's `=====UNSATISFIABLE=====`,
+/// which `decode` reads as an unsatisfiable answer (exit 20).
+#[test]
+fn decode_reads_gecodes_unsatisfiable_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let five_t = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
+    let model = dir.path().join("five-t.mzn");
+    std::fs::write(&model, export(&five_t, "mzn", None)).unwrap();
+    let out = Command::new("minizinc")
+        .args(["--solver", "gecode"])
+        .arg(&model)
+        .output()
+        .expect("minizinc: run `bash .ci/run`, which installs it");
+    let answer = dir.path().join("answer.txt");
+    std::fs::write(&answer, &out.stdout).unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("=====UNSATISFIABLE====="),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = polycover(&["decode", &five_t, "--model", answer.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(20), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().last(), Some("s UNSATISFIABLE"));
+}

@@ -332,18 +332,17 @@ fn check_answer(
     Ok(())
 }
 
-/// The answers in a linear-model solver's output (empty when it printed none).
+/// The answers in a linear-model solver's output, read as `decode` reads them; empty
+/// when it printed nothing (stopped before its first line).
 fn answers_in(text: &str, source: &str) -> Result<Vec<Answer>> {
-    match answers::parse(text, source) {
-        Some(parsed) => parsed.map_err(|e| Error::Failed(e.to_string())),
-        None if text
-            .lines()
-            .any(|l| l.trim() == "=====UNSATISFIABLE=====" || l.trim() == "s UNSATISFIABLE") =>
-        {
-            Ok(vec![Answer::Unsatisfiable])
-        }
-        None => Ok(Vec::new()),
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
     }
+    match answers::parse(text, source) {
+        Some(parsed) => parsed,
+        None => dimacs::parse_answers(text.as_bytes(), source),
+    }
+    .map_err(|e| Error::Failed(e.to_string()))
 }
 
 /// A program that stopped with an error of its own (not the timeout) fails the bench.
@@ -446,10 +445,10 @@ pub(super) fn linear_row(
                 firsts.push(r.seconds);
             }
             Some(Answer::Unsatisfiable) => {}
-            _ if r.finished && !r.success && !r.stdout.contains("s UNKNOWN") => {
-                return Err(failed(name, &r))
-            }
-            _ => {
+            // Nothing to read from a program that ended by itself: it failed.
+            None if r.finished => return Err(failed(name, &r)),
+            // Stopped by its own time limit (`UNKNOWN`) or killed.
+            Some(Answer::Unknown) | None => {
                 row.status = "timeout".into();
                 firsts.push(r.seconds);
             }
@@ -498,15 +497,16 @@ pub(super) fn linear_row(
             }
             // Every solution Gecode printed is checked, even of a count cut short.
             let mut seen = HashSet::new();
-            for answer in answers_in(&r.stdout, &source)? {
+            let counted = answers_in(&r.stdout, &source)?;
+            for answer in &counted {
                 if let Answer::Satisfiable(lits) = answer {
-                    check_answer(p, &kept, &lits, &source, &mut seen)?;
+                    check_answer(p, &kept, lits, &source, &mut seen)?;
                 }
             }
+            // MiniZinc's `==========`: the search space was exhausted.
             let done = r.finished
-                && r.stdout
-                    .lines()
-                    .any(|l| l.trim() == "==========" || l.trim() == "=====UNSATISFIABLE=====");
+                && (r.stdout.lines().any(|l| l.trim() == "==========")
+                    || counted.contains(&Answer::Unsatisfiable));
             (Some(seen.len() as u64), done)
         };
         row.solutions = solutions;

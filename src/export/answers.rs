@@ -9,9 +9,19 @@
 use crate::error::{Error, Result};
 use crate::sat::dimacs::Answer;
 
-/// The answers in `text`, if it is MiniZinc or OPB solver output.
+/// MiniZinc's lines that end a search without a solution.
+const MINIZINC_UNSATISFIABLE: &str = "=====UNSATISFIABLE=====";
+const MINIZINC_UNKNOWN: &str = "=====UNKNOWN=====";
+
+/// The answers in `text`, if it is MiniZinc or OPB solver output. MiniZinc output is
+/// known by a solution line or by a status line alone: an unsatisfiable model prints
+/// no `x = [...]`.
 pub fn parse(text: &str, name: &str) -> Option<Result<Vec<Answer>>> {
-    if text.lines().any(|l| l.trim_start().starts_with("x = [")) {
+    if text
+        .lines()
+        .map(str::trim)
+        .any(|l| l.starts_with("x = [") || l == MINIZINC_UNSATISFIABLE || l == MINIZINC_UNKNOWN)
+    {
         return Some(minizinc(text, name));
     }
     let opb = text.lines().any(|l| {
@@ -33,8 +43,12 @@ fn minizinc(text: &str, name: &str) -> Result<Vec<Answer>> {
     let mut answers = Vec::new();
     for (k, line) in text.lines().enumerate() {
         let line = line.trim();
-        if line == "=====UNSATISFIABLE=====" {
+        if line == MINIZINC_UNSATISFIABLE {
             answers.push(Answer::Unsatisfiable);
+            continue;
+        }
+        if line == MINIZINC_UNKNOWN {
+            answers.push(Answer::Unknown);
             continue;
         }
         let Some(list) = line.strip_prefix("x = [") else {
