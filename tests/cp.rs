@@ -278,10 +278,7 @@ fn cpsat_counts_the_opb_model_and_its_answers_decode() {
     assert!(text.contains("lex-leader"), "{text}");
     std::fs::write(&opb, text).unwrap();
     let answer_text = cpsat("solve", &opb);
-    let n_options = polycover::Puzzle::load("slothouber-graatsma")
-        .unwrap()
-        .compile(polycover::SymmetryMode::Rotations)
-        .unwrap()
+    let n_options = compile("slothouber-graatsma", polycover::SymmetryMode::Rotations)
         .matrix
         .num_options();
     assert!(

@@ -173,6 +173,14 @@ fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run> {
     })
 }
 
+/// The higher of two peak-memory readings, either of which may be missing.
+fn higher(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 fn kill_group(child: &mut std::process::Child) {
     #[cfg(unix)]
     // Safety: kill(2) with a negative pid signals the process group the child leads
@@ -224,10 +232,7 @@ pub(super) fn row(
             _ => vec![&path_str],
         };
         let r = run(name, &args, plan.timeout)?;
-        peak = match (peak, r.peak_mib) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
-        };
+        peak = higher(peak, r.peak_mib);
         times.push(r.seconds);
         if !r.finished {
             row.status = "timeout".into();
@@ -371,20 +376,21 @@ pub(super) fn linear_row(
         return Ok(Row::skipped(label, name, None, &why));
     }
     let mut row = Row::new(label, name, None);
+    let cpsat = program == Program::Cpsat;
     let stem = p.puzzle().name().replace(' ', "_");
     let t = Instant::now();
-    let (model, script) = match program {
-        Program::Minizinc => (dir.join(format!("{stem}.mzn")), None),
-        _ => {
-            let script = dir.join("cpsat.py");
-            std::fs::write(&script, CPSAT_SCRIPT)?;
-            (dir.join(format!("{stem}.opb")), Some(script))
-        }
+    let (model, script) = if cpsat {
+        let script = dir.join("cpsat.py");
+        std::fs::write(&script, CPSAT_SCRIPT)?;
+        (dir.join(format!("{stem}.opb")), Some(script))
+    } else {
+        (dir.join(format!("{stem}.mzn")), None)
     };
     crate::output::write(&model, &mut io::sink(), &[], &mut |w| {
-        match program {
-            Program::Minizinc => linear::write_mzn(w, p)?,
-            _ => linear::write_opb(w, p)?,
+        if cpsat {
+            linear::write_opb(w, p)?
+        } else {
+            linear::write_mzn(w, p)?
         }
         Ok(())
     })?;
@@ -398,46 +404,36 @@ pub(super) fn linear_row(
     let limit_s_str = format!("{:.3}", limit_ms as f64 / 1000.0);
     let kill_after = plan.timeout.saturating_add(Duration::from_secs(10));
     let threads_str = plan.threads.to_string();
-    let (command, interpreter) = match program {
-        Program::Minizinc => ("minizinc".to_string(), false),
-        _ => (python(), true),
+    let command = if cpsat { python() } else { "minizinc".into() };
+    // The command line for the first solution, or for the count of all of them.
+    let args = |count: bool| -> Vec<&str> {
+        if cpsat {
+            let task = if count { "count" } else { "solve" };
+            return vec![&script_str, task, &model_str, "--time-limit", &limit_s_str];
+        }
+        let mut args = vec!["--solver", "gecode", "--time-limit", &limit_ms_str];
+        if count {
+            args.push("--all-solutions");
+            if plan.threads > 1 {
+                args.extend(["-p", &threads_str]);
+            }
+        }
+        args.push(&model_str);
+        args
     };
     let kept = p.reduction.kept_mask();
-    row.threads = match program {
-        Program::Minizinc => plan.threads,
-        _ => 1,
-    };
+    let source = format!("{name} on {model_str}");
+    row.threads = if cpsat { 1 } else { plan.threads };
     let (mut firsts, mut counts, mut peak) = (Vec::new(), Vec::new(), None::<f64>);
     let mut note_peak = |r: &Run| {
-        if program != Program::Minizinc {
-            peak = match (peak, r.peak_mib) {
-                (Some(a), Some(b)) => Some(a.max(b)),
-                (a, b) => a.or(b),
-            };
+        if cpsat {
+            peak = higher(peak, r.peak_mib);
         }
     };
     for _ in 0..plan.repeat.max(1) {
         // The first solution.
-        let args: Vec<&str> = if interpreter {
-            vec![
-                &script_str,
-                "solve",
-                &model_str,
-                "--time-limit",
-                &limit_s_str,
-            ]
-        } else {
-            vec![
-                "--solver",
-                "gecode",
-                "--time-limit",
-                &limit_ms_str,
-                &model_str,
-            ]
-        };
-        let r = run(&command, &args, kill_after)?;
+        let r = run(&command, &args(false), kill_after)?;
         note_peak(&r);
-        let source = format!("{name} on {model_str}");
         let answers = answers_in(&r.stdout, &source)?;
         match answers.first() {
             Some(Answer::Satisfiable(lits)) => {
@@ -454,33 +450,10 @@ pub(super) fn linear_row(
             }
         }
         // The count.
-        let mut args: Vec<&str> = if interpreter {
-            vec![
-                &script_str,
-                "count",
-                &model_str,
-                "--time-limit",
-                &limit_s_str,
-            ]
-        } else {
-            vec![
-                "--solver",
-                "gecode",
-                "--all-solutions",
-                "--time-limit",
-                &limit_ms_str,
-            ]
-        };
-        if !interpreter {
-            if plan.threads > 1 {
-                args.extend(["-p", &threads_str]);
-            }
-            args.push(&model_str);
-        }
-        let r = run(&command, &args, kill_after)?;
+        let r = run(&command, &args(true), kill_after)?;
         note_peak(&r);
         counts.push(r.seconds);
-        let (solutions, complete) = if interpreter {
+        let (solutions, complete) = if cpsat {
             let partial = r.stdout.lines().find_map(|l| {
                 l.strip_prefix("c partial count ")
                     .and_then(|n| n.trim().parse::<u64>().ok())

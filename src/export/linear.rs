@@ -47,9 +47,11 @@ fn removed(problem: &Problem) -> Vec<usize> {
     (0..kept.len()).filter(|&o| !kept[o]).collect()
 }
 
+/// The comment header; `leaders` is the number of lex-leader constraints written.
 fn header(
     w: &mut dyn Write,
     problem: &Problem,
+    leaders: usize,
     comment: &str,
     var: &dyn Fn(usize) -> String,
 ) -> io::Result<()> {
@@ -76,7 +78,6 @@ fn header(
             None => String::new(),
         }
     )?;
-    let leaders = problem.reduction.lex_leaders().len();
     if leaders > 0 {
         writeln!(
             w,
@@ -107,7 +108,8 @@ fn header(
 /// 1 per placement.
 pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     let matrix = &problem.compiled.matrix;
-    header(w, problem, "%", &|k| format!("x[{}]", k + 1))?;
+    let leaders = problem.reduction.lex_leaders();
+    header(w, problem, leaders.len(), "%", &|k| format!("x[{}]", k + 1))?;
     writeln!(w, "include \"lex_lesseq.mzn\";")?;
     writeln!(w, "int: n = {};", matrix.num_options())?;
     writeln!(w, "array[1..n] of var 0..1: x;")?;
@@ -132,7 +134,7 @@ pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
         )?;
     }
     let group = problem.reduction.group();
-    for leader in problem.reduction.lex_leaders() {
+    for leader in &leaders {
         let list = |options: &[u32]| {
             let terms: Vec<String> = options.iter().map(|o| format!("x[{}]", o + 1)).collect();
             format!("[{}]", terms.join(", "))
@@ -158,13 +160,14 @@ pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
 }
 
 /// The lex-leader chains of the OPB model as clauses, and the number of its variables
-/// (placements, then the chains' auxiliary variables; at least 1, as OPB wants).
-fn lex_chains(problem: &Problem) -> (Cnf, u32) {
+/// (placements, then the chains' auxiliary variables; at least 1, as OPB wants), and how
+/// many chains there are.
+fn lex_chains(problem: &Problem) -> (Cnf, u32, usize) {
     let n = problem.compiled.matrix.num_options() as u32;
     let mut vars = BasicVarManager::from_next_free(Var::new(n));
     let mut chains = Cnf::new();
-    crate::sat::symmetry::add_lex_leaders(&problem.reduction, &mut chains, &mut vars);
-    (chains, vars.n_used().max(n).max(1))
+    let leaders = crate::sat::symmetry::add_lex_leaders(&problem.reduction, &mut chains, &mut vars);
+    (chains, vars.n_used().max(n).max(1), leaders)
 }
 
 /// How many variables the OPB model has, so that `decode` knows an answer to it.
@@ -214,7 +217,7 @@ pub fn write_opb(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     }
     // The lex-leader chains, as the CNF has them: a clause is "at least one literal".
     let n = matrix.num_options() as u32;
-    let (chains, num_vars) = lex_chains(problem);
+    let (chains, num_vars, leaders) = lex_chains(problem);
     for clause in chains.iter() {
         let terms: Vec<String> = clause
             .iter()
@@ -230,7 +233,7 @@ pub fn write_opb(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
         "* #variable= {num_vars} #constraint= {}",
         constraints.len()
     )?;
-    header(w, problem, "*", &|k| format!("x{}", k + 1))?;
+    header(w, problem, leaders, "*", &|k| format!("x{}", k + 1))?;
     if num_vars > n.max(1) {
         writeln!(
             w,

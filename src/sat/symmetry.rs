@@ -43,13 +43,19 @@ pub(super) fn add_removed(kept: &[bool], cnf: &mut Cnf) {
     }
 }
 
-/// Adds the lex-leader chains of the stabilisers the reduction left to check. Fresh
-/// variables come from `vars`: the OPB export numbers them after the placements as the
-/// CNF does.
-pub(crate) fn add_lex_leaders(reduction: &Reduction, cnf: &mut Cnf, vars: &mut BasicVarManager) {
-    for leader in reduction.lex_leaders() {
-        lex_chain(&leader, cnf, vars);
+/// Adds the lex-leader chains of the stabilisers the reduction left to check, and says
+/// how many. Fresh variables come from `vars`: the OPB export numbers them after the
+/// placements as the CNF does.
+pub(crate) fn add_lex_leaders(
+    reduction: &Reduction,
+    cnf: &mut Cnf,
+    vars: &mut BasicVarManager,
+) -> usize {
+    let leaders = reduction.lex_leaders();
+    for leader in &leaders {
+        lex_chain(leader, cnf, vars);
     }
+    leaders.len()
 }
 
 /// Adds `condition -> lesser <=lex greater` (`1 > 0`): at the first position where the
