@@ -67,6 +67,16 @@ enum Command {
     /// Write the puzzle for another program: `dlx` (Knuth's DLX input), `burrtools`,
     /// `mzn` (MiniZinc), `opb` (pseudo-Boolean).
     Export(ExportArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell), made from
+    /// these very argument definitions. For bash:
+    /// `polycover completions bash > ~/.local/share/bash-completion/completions/polycover`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), made from these argument definitions:
+    /// `polycover man > polycover.1; man ./polycover.1`.
+    Man,
 }
 
 #[derive(Args, Debug)]
@@ -141,6 +151,7 @@ struct GenerateArgs {
     /// Number of cubes (and colours), 1 to 26.
     #[arg(long)]
     cubes: usize,
+    /// Seed of the random choices: the same seed gives the same puzzle.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Plant a solution, so the instance is solvable.
@@ -276,8 +287,8 @@ struct DimacsArgs {
     /// Projection line for model counters.
     #[arg(long, value_enum, default_value = "show")]
     projection: Projection,
-    /// Output file (`.gz` compresses), or `-` for standard output.
-    #[arg(short, long)]
+    /// Output file (`.gz` compresses), or `-` for standard output (the default).
+    #[arg(short, long, default_value = "-")]
     output: PathBuf,
     /// Only part K of N (as `count --part`): the part's subproblems become clauses, so
     /// that any solver or model counter can do one part.
@@ -401,12 +412,14 @@ enum Format {
 struct EnumerateArgs {
     #[command(flatten)]
     search: SearchArgs,
-    /// Stop after this many solutions.
-    #[arg(long)]
+    /// Stop after this many solutions (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     limit: Option<u64>,
     /// Write to this file instead of standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// `text`: each solution as `solution N` and its z-layers; `jsonl`: one JSON object
+    /// per line.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Also draw each solution as an SVG picture in this directory (created if needed):
@@ -421,8 +434,12 @@ struct EnumerateArgs {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     crate::interrupt::install();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    if cli.command.product_on_stdout() {
+        crate::interrupt::watch_stdout();
+    }
+    // Line buffered: each `c` line reaches a pipe or file when it is printed (a run
+    // killed later keeps it), and so does each solution record, written with one write.
+    let mut out = io::stdout().lock();
     let result = run(cli, &mut out).and_then(|code| out.flush().map(|_| code).map_err(Error::from));
     match result {
         Ok(code) => code,
@@ -430,6 +447,25 @@ pub fn main() -> i32 {
         Err(e) => {
             eprintln!("polycover: error: {e}");
             e.exit_code()
+        }
+    }
+}
+
+impl Command {
+    /// Whether what the command makes goes to standard output, so that a reader closing
+    /// it makes the rest of the run pointless.
+    fn product_on_stdout(&self) -> bool {
+        let to_stdout = |o: &std::path::Path| o.as_os_str() == "-";
+        match self {
+            Command::Enumerate(a) => a.output.as_deref().is_none_or(to_stdout),
+            Command::Dimacs(a) => to_stdout(&a.output),
+            Command::Export(a) => to_stdout(&a.output),
+            Command::Import(a) => to_stdout(&a.output),
+            Command::Generate(a) => to_stdout(&a.output),
+            Command::Merge(a) => a.output.is_none(),
+            Command::Bench(a) => a.csv.is_none() && a.svg.is_none(),
+            Command::Solve(a) => a.svg.is_none(),
+            _ => true,
         }
     }
 }
@@ -447,6 +483,16 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<i32> {
         Command::Check(a) => check(a, out),
         Command::Bench(a) => bench(a, out),
         Command::Generate(a) => generate(a, out),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "polycover", out);
+            Ok(0)
+        }
+        Command::Man => {
+            let command = <Cli as clap::CommandFactory>::command();
+            clap_mangen::Man::new(command).render(out)?;
+            Ok(0)
+        }
         Command::Merge(a) => parts::merge(a, out),
         Command::Import(a) => import(a, out),
         Command::Export(a) => export(a, out),
@@ -529,13 +575,13 @@ fn peak_memory() -> String {
 }
 
 /// Why a run that did not finish stopped, for its `c stopped...` line.
-fn stopped_by(report: &Report) -> &'static str {
+fn stopped_by(report: &Report) -> String {
     if report.interrupted {
-        " by Ctrl-C"
+        format!(" by {}", crate::interrupt::cause())
     } else if report.timed_out {
-        " by the timeout"
+        " by the timeout".into()
     } else {
-        ""
+        String::new()
     }
 }
 
@@ -550,10 +596,11 @@ fn interrupted(report: &Report) -> Result<()> {
     Ok(())
 }
 
-/// A progress bar on a terminal's standard error.
+/// A progress bar on a terminal's standard error. It stays hidden until the first report
+/// gives it a length: an empty total would draw as a full bar ("0/0").
 fn progress_bar() -> Option<indicatif::ProgressBar> {
     io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(0);
+        let bar = indicatif::ProgressBar::hidden();
         bar.set_style(
             indicatif::ProgressStyle::with_template(
                 "c {bar:30} {pos}/{len} {prefix}, {msg}, {elapsed} elapsed, eta {eta}",
@@ -562,6 +609,13 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
         );
         bar
     })
+}
+
+/// Shows `bar` once a report says how many parts there are.
+fn show_progress(bar: &indicatif::ProgressBar, parts: usize) {
+    if bar.is_hidden() && parts > 0 {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    }
 }
 
 fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
@@ -579,6 +633,7 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
             b.set_prefix(q.unit);
             b.set_length(q.parts as u64);
             b.set_position(q.parts_done as u64);
+            show_progress(b, q.parts);
             b.set_message(format!(
                 "{} solutions, {:.1}/s",
                 q.solutions,
@@ -624,7 +679,7 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
         )?;
         writeln!(out, "s UNKNOWN")?;
         return Ok(if report.interrupted {
-            crate::interrupt::EXIT_CODE
+            crate::interrupt::exit_code()
         } else {
             1
         });
@@ -701,33 +756,39 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     let engine = a.search.engine()?;
     if a.parts.given() {
         if a.svg.is_some() {
-            return Err(Error::Usage(
-                "--svg with --part: draw the solutions of the merged file instead".into(),
-            ));
+            return Err(Error::Usage(format!(
+                "--svg does not go with {}: a split or resumable enumeration writes only \
+                 its solution file; run `enumerate` without it to draw the solutions",
+                if a.parts.part.is_some() {
+                    "--part"
+                } else {
+                    "--checkpoint"
+                }
+            )));
         }
         return parts::enumerate(&a, &engine, out);
     }
+    let target = a.output.clone().unwrap_or_else(|| PathBuf::from("-"));
+    // Every output is checked before the search, not after it.
+    output::check_writable(&target, &[&a.search.puzzle.puzzle])?;
     let p = a.search.load()?;
     let pictures = a.svg.as_deref().map(picture_directory).transpose()?;
-    let target = a.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     let mut written = 0u64;
     let mut report = None;
-    output::write(&target, out, &[&a.search.puzzle.puzzle], &mut |sink| {
+    output::write_records(&target, out, &[&a.search.puzzle.puzzle], &mut |sink| {
         let mut failure = None;
         let r = p.for_each_solution(&engine, &a.search.run_options(), &mut |solution| {
-            if a.limit == Some(0) {
-                return ControlFlow::Break(());
-            }
-            // One write per record, so that a stop never cuts one in half.
+            // One write per record, so that a stop never cuts one in half, and a flush,
+            // so that a reader (a pipe, `tail -f`) has each solution when it is found.
             let record = format_solution(a.format, p.puzzle(), solution, written + 1);
-            if let Err(e) = sink.write_all(record.as_bytes()) {
+            if let Err(e) = sink.write_all(record.as_bytes()).and_then(|_| sink.flush()) {
                 failure = Some(e.into());
                 return ControlFlow::Break(());
             }
             if let Some(dir) = &pictures {
                 let path = dir.join(format!("solution-{:06}.svg", written + 1));
                 let drawn = p.puzzle().svg(solution).and_then(|picture| {
-                    output::write(&path, &mut io::sink(), &[], &mut |w| {
+                    output::write_records(&path, &mut io::sink(), &[], &mut |w| {
                         Ok(w.write_all(picture.as_bytes())?)
                     })
                 });
@@ -748,24 +809,33 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
         if let Some(e) = failure {
             return Err(e);
         }
-        if r.interrupted {
-            eprintln!("c stopped by Ctrl-C: {written} solutions found");
-            return Err(Error::Interrupted(match &a.output {
-                Some(path) => format!("{} not written", path.display()),
-                None => format!("{written} solutions written"),
-            }));
-        }
+        // A stopped enumeration keeps the whole solutions it wrote: they are valid.
         report = Some(r);
         Ok(())
     })?;
-    if report.is_some_and(|r| r.timed_out) {
-        eprintln!("c stopped by the timeout: {written} solutions written");
-        return Ok(1);
+    let to = match &a.output {
+        Some(path) if path.as_os_str() != "-" => format!(" to {}", path.display()),
+        _ => String::new(),
+    };
+    match report {
+        Some(r) if r.interrupted => {
+            eprintln!(
+                "c stopped by {}: {written} solutions written{to}",
+                crate::interrupt::cause()
+            );
+            Err(Error::Interrupted(format!("{written} solutions written{to}")))
+        }
+        Some(r) if r.timed_out => {
+            eprintln!("c stopped by the timeout: {written} solutions written{to}");
+            Ok(1)
+        }
+        _ => {
+            if !to.is_empty() {
+                eprintln!("c wrote {written} solutions{to}");
+            }
+            Ok(0)
+        }
     }
-    if a.output.is_some() {
-        eprintln!("c wrote {written} solutions");
-    }
-    Ok(0)
 }
 
 /// The directory for `enumerate --svg`: created if missing, refused if it is a file.
@@ -784,6 +854,7 @@ fn picture_directory(dir: &std::path::Path) -> Result<PathBuf> {
 }
 
 fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {
+    output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
     let p = a.puzzle.problem(a.symmetry)?;
     let mut formula = p.formula(a.amo);
     let mut notes = Vec::new();
@@ -1026,6 +1097,7 @@ fn burrtools_bytes(path: &std::path::Path) -> Result<Option<Vec<u8>>> {
 }
 
 fn export(a: ExportArgs, out: &mut dyn Write) -> Result<i32> {
+    output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
     let p = a.puzzle.problem(a.symmetry)?;
     match a.format {
         crate::export::Format::Dlx => {
@@ -1206,6 +1278,7 @@ fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
 }
 
 fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<i32> {
+    output::check_writable(&a.output, &[])?;
     let text = match a.kind {
         GenerateKind::ColoredCubes => {
             crate::puzzle::colored::generate(a.cubes, a.seed, a.solvable)?

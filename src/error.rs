@@ -8,7 +8,7 @@
 //! | 10, 20 | answers, not errors: satisfiable, unsatisfiable |
 //! | 2    | bad input or usage: a bad puzzle file, model or option, a missing file |
 //! | 1    | a failure while running: a count that differs from the file's `[expect]` or from another engine, a solver that failed, an output that cannot be written, a run stopped by its deadline |
-//! | 130  | interrupted by Ctrl-C |
+//! | 130, 143, 129 | interrupted: by Ctrl-C (SIGINT), SIGTERM or SIGHUP (128 + the signal) |
 
 use std::path::PathBuf;
 
@@ -47,7 +47,7 @@ pub enum Error {
     #[error(transparent)]
     Io(#[from] std::io::Error),
 
-    /// Ctrl-C stopped a run; the text says how far it got.
+    /// Ctrl-C, SIGTERM or SIGHUP stopped a run; the text says how far it got.
     #[error("interrupted: {0}")]
     Interrupted(String),
 }
@@ -60,7 +60,7 @@ impl Error {
         match self {
             Error::Puzzle { .. } | Error::Model { .. } | Error::Usage(_) | Error::Read { .. } => 2,
             Error::Failed(_) | Error::Write { .. } | Error::Io(_) => 1,
-            Error::Interrupted(_) => crate::interrupt::EXIT_CODE,
+            Error::Interrupted(_) => crate::interrupt::exit_code(),
         }
     }
 

@@ -1,39 +1,114 @@
-//! Ctrl-C: a clean stop for the searches that can stop cleanly, and the usual immediate
-//! exit (code 130) for everything else.
+//! Stopping: Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout(1)`, Slurm's cancel and time
+//! limit) and SIGHUP, and a reader that closes the pipe on standard output.
 //!
-//! Invariant: the handler sets the flag only while some search has said, with a
-//! [`Listening`] guard, that it polls [`requested`]; otherwise the process exits at once,
-//! as it would without a handler.
+//! Invariants:
+//! - A signal sets the stop flag only while some search or writer has said, with a
+//!   [`Listening`] guard, that it polls [`requested`]; otherwise, and at a second signal,
+//!   the process ends at once with `128 + signal` (130, 143, 129).
+//! - Ending at once never leaves a temporary output behind: writers [`register`] their
+//!   temporary files, and the immediate exit removes every registered one first.
+//! - The immediate exit is `_exit`: no destructors or exit handlers run while other
+//!   threads (a SAT solver's C++ code) are still working. Standard output is line
+//!   buffered, so the `c` lines printed so far have already reached it.
+//! - When the command's product goes to standard output and that is a pipe, a watcher
+//!   notices the reader closing it (`enumerate ... | head -1`) while the search is still
+//!   inside a long step (a SAT call), and ends the process quietly with exit code 0, as a
+//!   broken pipe does.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Once;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Mutex, Once};
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
 static LISTENERS: AtomicUsize = AtomicUsize::new(0);
 static INSTALL: Once = Once::new();
+/// Temporary files to remove before an immediate exit.
+static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+const SIGINT: i32 = 2;
+const SIGHUP: i32 = 1;
+const SIGTERM: i32 = 15;
 
 /// The exit code of a run stopped by Ctrl-C (128 + SIGINT).
-pub const EXIT_CODE: i32 = 130;
+pub const EXIT_CODE: i32 = 128 + SIGINT;
 
-/// Installs the handler (once per process; later calls do nothing). A process that cannot
-/// install it keeps the default behaviour.
+/// The exit code of a run stopped by the signal that stopped it: 130 (Ctrl-C), 143
+/// (SIGTERM) or 129 (SIGHUP).
+pub fn exit_code() -> i32 {
+    match SIGNAL.load(Ordering::SeqCst) {
+        0 => EXIT_CODE,
+        s => 128 + s,
+    }
+}
+
+/// What stopped the run, for the `c stopped by ...` lines.
+pub fn cause() -> &'static str {
+    match SIGNAL.load(Ordering::SeqCst) {
+        SIGTERM => "SIGTERM",
+        SIGHUP => "SIGHUP",
+        _ => "Ctrl-C",
+    }
+}
+
+/// Installs the handlers for SIGINT, SIGTERM and SIGHUP (once per process; later calls do
+/// nothing). A process that cannot install them keeps the default behaviour.
 pub fn install() {
     INSTALL.call_once(|| {
-        let _ = ctrlc::set_handler(|| {
-            if LISTENERS.load(Ordering::SeqCst) == 0 || REQUESTED.swap(true, Ordering::SeqCst) {
-                // Nobody polls, or this is the second Ctrl-C: stop now.
-                std::process::exit(EXIT_CODE);
-            }
-        });
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+            let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+            else {
+                return;
+            };
+            let _ = std::thread::Builder::new()
+                .name("signals".into())
+                .spawn(move || {
+                    for signal in signals.forever() {
+                        stop_by(signal);
+                    }
+                });
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = ctrlc::set_handler(|| stop_by(SIGINT));
+        }
     });
 }
 
-/// Whether Ctrl-C was pressed while a search was listening.
+/// The stop request of `signal`: the flag for a listening run, else (or the second time)
+/// the immediate exit.
+fn stop_by(signal: i32) {
+    let _ = SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+    if LISTENERS.load(Ordering::SeqCst) == 0 || REQUESTED.swap(true, Ordering::SeqCst) {
+        exit_now(128 + signal);
+    }
+}
+
+/// Removes the registered temporary files and ends the process with `code`.
+fn exit_now(code: i32) -> ! {
+    if let Ok(files) = TEMPORARY.lock() {
+        for f in files.iter() {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+    #[cfg(unix)]
+    // Safety: _exit takes a plain integer and never returns; it runs no destructors, so
+    // threads still inside a solver are not torn down under their feet.
+    unsafe {
+        libc::_exit(code)
+    }
+    #[cfg(not(unix))]
+    std::process::exit(code)
+}
+
+/// Whether a stop was requested while a search was listening.
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::Relaxed)
 }
 
-/// Held by a search that polls [`requested`] and stops cleanly.
+/// Held by a search or writer that polls [`requested`] and stops cleanly.
 pub struct Listening(());
 
 impl Listening {
@@ -46,5 +121,64 @@ impl Listening {
 impl Drop for Listening {
     fn drop(&mut self) {
         LISTENERS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A temporary file that an immediate exit removes, while the guard lives.
+pub struct Registered(PathBuf);
+
+/// Registers `path` for removal at an immediate exit, until the guard is dropped.
+pub fn register(path: &Path) -> Registered {
+    if let Ok(mut files) = TEMPORARY.lock() {
+        files.push(path.to_path_buf());
+    }
+    Registered(path.to_path_buf())
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if let Ok(mut files) = TEMPORARY.lock() {
+            if let Some(i) = files.iter().rposition(|f| *f == self.0) {
+                files.swap_remove(i);
+            }
+        }
+    }
+}
+
+/// Watches standard output when it is a pipe: once its reader is gone, nothing the
+/// command still does can reach anyone, so the process ends (exit 0, quietly, as for a
+/// broken pipe) instead of finishing a search whose results would be thrown away. Call it
+/// only when standard output carries the command's product, not when that goes to a file.
+pub fn watch_stdout() {
+    #[cfg(target_os = "linux")]
+    {
+    static WATCH: Once = Once::new();
+    WATCH.call_once(|| {
+        use std::os::unix::fs::FileTypeExt;
+        let is_pipe = std::fs::metadata("/proc/self/fd/1").is_ok_and(|m| m.file_type().is_fifo());
+        if !is_pipe {
+            return;
+        }
+        let _ = std::thread::Builder::new()
+            .name("stdout-watch".into())
+            .spawn(|| loop {
+                let mut fd = libc::pollfd {
+                    fd: 1,
+                    events: 0,
+                    revents: 0,
+                };
+                // Safety: one valid pollfd; POLLERR and POLLHUP are reported without
+                // being asked for, and a pipe's write end gets POLLERR once no reader is
+                // left.
+                let n = unsafe { libc::poll(&mut fd, 1, -1) };
+                if n > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+                    exit_now(0);
+                }
+                if n < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
+                {
+                    return;
+                }
+            });
+    });
     }
 }

@@ -13,6 +13,7 @@ mod exit_codes;
 mod export;
 mod external;
 mod geometry;
+mod outputs;
 mod parts;
 mod pictures;
 mod properties;

@@ -117,6 +117,7 @@ pub(super) fn count(
             b.set_prefix(q.unit);
             b.set_length(q.parts as u64);
             b.set_position(q.parts_done as u64);
+            super::show_progress(b, q.parts);
             b.set_message(format!("{} solutions", before + q.solutions));
         }
     };
@@ -168,7 +169,7 @@ pub(super) fn count(
         }
         writeln!(out, "s UNKNOWN")?;
         return Ok(if report.interrupted {
-            crate::interrupt::EXIT_CODE
+            crate::interrupt::exit_code()
         } else {
             1
         });
@@ -222,6 +223,17 @@ pub(super) fn enumerate(a: &EnumerateArgs, engine: &Engine, out: &mut dyn Write)
     .flatten()
     .collect();
     output::check_writable(&target, &inputs)?;
+    if let Some(cp) = &a.parts.checkpoint {
+        output::check_not_same(cp, &target, "--checkpoint", "-o")?;
+        // Resumed in place: the output must be a file that can be cut back.
+        if !matches!(output::destination(&target)?, output::Destination::File { .. }) {
+            return Err(Error::Usage(format!(
+                "{}: a checkpointed enumeration writes a regular file (it is cut back on \
+                 resume), not a device or FIFO",
+                target.display()
+            )));
+        }
+    }
     let format = format_name(a.format).to_string();
     let opts = a.search.run_options();
     let (written, report) = match &a.parts.checkpoint {
@@ -393,6 +405,11 @@ pub(super) fn enumerate(a: &EnumerateArgs, engine: &Engine, out: &mut dyn Write)
 
 /// `merge RESULTS... [-o FILE]`.
 pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<i32> {
+    // The joined file must not replace one of the result files it is made from.
+    if let Some(target) = &a.output {
+        let results: Vec<&Path> = a.results.iter().map(|p| p.as_path()).collect();
+        output::check_writable(target, &results)?;
+    }
     // Every `c part` line, with where it was read.
     let mut results: Vec<(PartResult, String)> = Vec::new();
     for path in &a.results {
