@@ -280,3 +280,72 @@ fn the_solver_line_names_the_kernel_that_runs() {
     let out = polycover(&["solve", path.to_str().unwrap(), "--solver", "dlx"]);
     assert!(stdout(&out).contains("c solver dlx\n"), "{}", stdout(&out));
 }
+
+/// Completions and the manual page come from the argument definitions: every command
+/// is in them, and bash can load the script.
+#[test]
+fn completions_and_the_manual_page_name_every_command() {
+    let commands = [
+        "count", "solve", "enumerate", "info", "list", "dimacs", "decode", "check", "bench",
+        "generate", "merge", "import", "export",
+    ];
+    for shell in ["bash", "zsh", "fish"] {
+        let out = polycover(&["completions", shell]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        for c in commands {
+            assert!(text.contains(c), "{shell}: {c} missing");
+        }
+    }
+    let script = stdout(&polycover(&["completions", "bash"]));
+    let loaded = Command::new("bash")
+        .args(["-c", "source /dev/stdin && complete -p polycover"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(script.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(loaded.status.success(), "bash could not load the completion script");
+    let man = stdout(&polycover(&["man"]));
+    assert!(man.starts_with(".ie") || man.contains(".TH"), "{man}");
+    for c in commands {
+        assert!(man.contains(c), "man: {c} missing");
+    }
+}
+
+/// Usage that was accepted in silence or gave a wrong hint.
+#[test]
+fn options_say_what_they_do() {
+    // --limit 0 printed nothing and exited 0.
+    let out = polycover(&["enumerate", "soma", "--limit", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // dimacs defaults to standard output, as export, import and generate do.
+    let out = polycover(&["dimacs", "soma"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("\np cnf "));
+    // --format (enumerate) and --seed (generate) have help texts.
+    let help = stdout(&polycover(&["enumerate", "--help"]));
+    let format = help.lines().skip_while(|l| !l.contains("--format")).nth(1);
+    assert!(format.is_some_and(|l| l.contains("jsonl") || l.contains("text")), "{help}");
+    let help = stdout(&polycover(&["generate", "--help"]));
+    assert!(help.contains("same seed"), "{help}");
+    // --svg with a checkpoint (no --part) names --checkpoint, and no made-up command.
+    let dir = tempfile::tempdir().unwrap();
+    let out = polycover(&[
+        "enumerate",
+        "soma",
+        "-o",
+        dir.path().join("s.txt").to_str().unwrap(),
+        "--checkpoint",
+        dir.path().join("s.cp").to_str().unwrap(),
+        "--svg",
+        dir.path().join("pictures").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("--checkpoint") && !err.contains("--part"), "{err}");
+}
