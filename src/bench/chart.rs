@@ -144,7 +144,11 @@ pub fn svg(rows: &[Row]) -> Result<String> {
         .enumerate()
         .map(|(k, p)| (p.clone(), Some(k), Kind::Solution))
         .collect();
-    legend.push(("first solution, finished count".into(), None, Kind::Solution));
+    legend.push((
+        "first solution, finished count".into(),
+        None,
+        Kind::Solution,
+    ));
     if counts.iter().any(|p| p.kind == Kind::Stopped) {
         legend.push(("count stopped by the timeout".into(), None, Kind::Stopped));
     }
@@ -196,7 +200,15 @@ pub fn svg(rows: &[Row]) -> Result<String> {
     for (i, (text, puzzle, kind)) in legend.iter().enumerate() {
         let y = TOP + 16.0 + i as f64 * 20.0;
         let colour = puzzle.map_or("#444", |k| PALETTE[k % PALETTE.len()]);
-        marker(&mut s, legend_x + 16.0, y, colour, *kind, "legend-marker", "");
+        marker(
+            &mut s,
+            legend_x + 16.0,
+            y,
+            colour,
+            *kind,
+            "legend-marker",
+            "",
+        );
         let _ = writeln!(
             s,
             r#"<text x="{:.1}" y="{:.1}" font-size="{FONT}">{}</text>"#,

@@ -1,5 +1,5 @@
 //! The benchmark harness behind `polycover bench`: every requested engine on every
-//! requested puzzle, each row measured against the DLX in the same process.
+//! requested puzzle, each row measured against the DLX of the same run.
 //!
 //! One file per job: this one plans and runs the rows (`crate::memory` reads peak memory);
 //! `isolate` measures a run of an in-process engine in a fresh polycover process;
@@ -217,21 +217,18 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
     if plan.isolate.is_some() {
         for spec in specs.iter_mut().filter(|s| s.as_os_str() == "-") {
             let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(
-                |e| Error::Read {
+            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|e| {
+                Error::Read {
                     path: spec.clone(),
                     source: e,
-                },
-            )?;
+                }
+            })?;
             *spec = stdin_dir.path().join("stdin");
             std::fs::write(&*spec, bytes)?;
         }
     }
     // Every puzzle is read before the first run: a bad name fails at once.
-    let puzzles = specs
-        .iter()
-        .map(Puzzle::load)
-        .collect::<Result<Vec<_>>>()?;
+    let puzzles = specs.iter().map(Puzzle::load).collect::<Result<Vec<_>>>()?;
     for (spec, puzzle) in specs.iter().zip(puzzles) {
         let label = puzzle.name().to_string();
         let mode = plan.symmetry.unwrap_or(puzzle.default_symmetry());
