@@ -182,6 +182,10 @@ fn bench_runs_minizinc_and_cpsat_on_the_linear_models() {
         assert_eq!(row["status"], "ok", "{row:?}");
         assert_eq!(row["complete"], "true", "{row:?}");
         assert_eq!(row["first_s"], "", "no first solution: {row:?}");
+        assert!(
+            row["unsat_s"].parse::<f64>().unwrap() > 0.0,
+            "a time to UNSAT: {row:?}"
+        );
     }
     for (puzzle, want) in [("Soma cube", "480"), ("Slothouber-Graatsma", "1")] {
         for engine in ["minizinc", "cpsat"] {
