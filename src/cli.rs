@@ -169,11 +169,13 @@ struct BenchArgs {
     /// At-most-one encodings for the CNF engines: `all`, or a comma-separated list.
     #[arg(long, default_value = "product")]
     amo: String,
-    /// Engines, comma-separated: dlx, bits, sat-cadical (MRV decisions),
-    /// sat-cadical-solver (CaDiCaL's own decisions), sat-varisat, and the programs cadical
-    /// and ganak (on the DIMACS), minizinc (Gecode, on the MiniZinc model) and cpsat
-    /// (OR-Tools CP-SAT on the OPB model, run by python3 or $POLYCOVER_PYTHON). The DLX
-    /// is always measured, as the reference for the ratios.
+    /// Engines, comma-separated: dlx, bits, sat (what `count --solver sat` runs: the
+    /// build's default backend, sat-cadical, or sat-varisat without the cadical
+    /// feature), sat-cadical (MRV decisions), sat-cadical-solver (CaDiCaL's own
+    /// decisions), sat-varisat, and the programs cadical and ganak (on the DIMACS),
+    /// minizinc (Gecode, on the MiniZinc model) and cpsat (OR-Tools CP-SAT on the OPB
+    /// model, run by python3 or $POLYCOVER_PYTHON). The DLX is always measured, as the
+    /// reference for the ratios.
     #[arg(
         long,
         value_delimiter = ',',
@@ -199,6 +201,10 @@ struct BenchArgs {
     /// Draw the times as an SVG chart (log scale).
     #[arg(long)]
     svg: Option<PathBuf>,
+    /// Internal: measure one run of the one engine on the one puzzle in this process and
+    /// print it as JSON (how `bench` measures each run in a fresh process).
+    #[arg(long, hide = true)]
+    measure_once: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -1236,6 +1242,17 @@ fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
         repeat: a.repeat as usize,
         timeout: a.timeout,
         threads: a.threads,
+        isolate: None,
+    };
+    if a.measure_once {
+        crate::bench::measure_child(&plan, out)?;
+        return Ok(0);
+    }
+    // Each run in a fresh process, so that a row's peak memory owes nothing to the rows
+    // before it.
+    let plan = crate::bench::Plan {
+        isolate: crate::bench::polycover_executable(),
+        ..plan
     };
     writeln!(
         out,
@@ -1246,6 +1263,12 @@ fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<i32> {
         plan.symmetry.map_or("default", |m| m.as_str()),
         plan.threads
     )?;
+    if plan.isolate.is_none() {
+        writeln!(
+            out,
+            "c peak memory measured in this process: a row's may include memory kept from earlier rows"
+        )?;
+    }
     out.flush()?;
     let mut failure = None;
     let rows = crate::bench::run(&plan, &mut |row| {

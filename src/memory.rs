@@ -4,14 +4,17 @@
 //! with a message instead of Rust's default abort (SIGABRT, exit 134).
 //!
 //! Invariants: [`reset_peak`] is called before a measurement, so that [`peak_mib`] of
-//! this process covers that measurement only, not what earlier rows left behind. The
+//! this process covers that measurement only. The reset can only go down to what is
+//! resident at that moment, heap the allocator kept from earlier work included, so
+//! `bench` measures each run in a fresh process and resets there too. The
 //! allocator's failure path allocates nothing and runs no destructors or exit handlers:
 //! it writes a fixed message with `write(2)` and leaves with `_exit`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
-/// Resets the process's peak-memory mark (`/proc/self/clear_refs`). The allocator first
-/// hands freed memory back, or the mark would start at what earlier rows left.
+/// Resets the process's peak-memory mark (`/proc/self/clear_refs`) to what is resident
+/// now. The allocator first hands back what it can of freed memory, or the mark would
+/// start higher still at what earlier work left; where `/proc` is missing, nothing happens.
 pub fn reset_peak() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // Safety: malloc_trim only releases free heap pages; it has no preconditions.

@@ -1,7 +1,7 @@
 //! The programs on PATH that `bench` measures, each checked against polycover's own
 //! answers:
 //! - on our DIMACS: `cadical` (time to the first model, which must decode into a
-//!   solution) and `ganak` (time to count the projected models);
+//!   solution, or to UNSAT) and `ganak` (time to count the projected models);
 //! - on our linear models ([`crate::export::linear`]): `minizinc` with Gecode (time to
 //!   the first solution, then to count all with `--all-solutions`) and OR-Tools CP-SAT
 //!   through `tests/cpsat.py` (built into the binary, run by `python3` or
@@ -174,7 +174,7 @@ fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run> {
 }
 
 /// The higher of two peak-memory readings, either of which may be missing.
-fn higher(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+pub(super) fn higher(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.max(b)),
         (a, b) => a.or(b),
@@ -225,7 +225,10 @@ pub(super) fn row(
             Projection::Show,
         )?)
     })?;
-    let (mut times, mut peak) = (Vec::new(), None::<f64>);
+    // Times to a model, to UNSAT, and to a count; a run stopped by the timeout gives
+    // none of them (its row says `timeout`).
+    let (mut firsts, mut unsats, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+    let mut peak = None::<f64>;
     for _ in 0..plan.repeat.max(1) {
         let args: Vec<&str> = match program {
             Program::Cadical => vec!["-q", &path_str],
@@ -233,7 +236,6 @@ pub(super) fn row(
         };
         let r = run(name, &args, plan.timeout)?;
         peak = higher(peak, r.peak_mib);
-        times.push(r.seconds);
         if !r.finished {
             row.status = "timeout".into();
             row.complete = false;
@@ -243,26 +245,29 @@ pub(super) fn row(
         match program {
             Program::Cadical => {
                 // The answer must decode into a solution, or the row is an error.
-                if let Answer::Satisfiable(lits) =
-                    dimacs::parse_answer(r.stdout.as_bytes(), &source)?
-                {
-                    dimacs::decode_model(&p.compiled.matrix, &lits, &source)?;
+                match dimacs::parse_answer(r.stdout.as_bytes(), &source)? {
+                    Answer::Satisfiable(lits) => {
+                        dimacs::decode_model(&p.compiled.matrix, &lits, &source)?;
+                        firsts.push(r.seconds);
+                    }
+                    // No solution: a time to UNSAT, never a first solution.
+                    Answer::Unsatisfiable => unsats.push(r.seconds),
+                    Answer::Unknown => row.status = "timeout".into(),
                 }
                 // A first-model figure: one model (or none) is all it finds.
                 row.complete = false;
             }
             _ => {
+                counts.push(r.seconds);
                 row.solutions = dimacs::parse_count(&r.stdout);
                 row.complete = row.solutions.is_some();
             }
         }
     }
     row.compile = Spread::of(vec![compile]);
-    let spread = Spread::of(times);
-    match program {
-        Program::Cadical => row.first = spread,
-        _ => row.count = spread,
-    }
+    row.first = Spread::of(firsts);
+    row.unsat = Spread::of(unsats);
+    row.count = Spread::of(counts);
     row.peak_mib = peak;
     Ok(row)
 }
@@ -424,7 +429,8 @@ pub(super) fn linear_row(
     let kept = p.reduction.kept_mask();
     let source = format!("{name} on {model_str}");
     row.threads = if cpsat { 1 } else { plan.threads };
-    let (mut firsts, mut counts, mut peak) = (Vec::new(), Vec::new(), None::<f64>);
+    let (mut firsts, mut unsats, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+    let mut peak = None::<f64>;
     let mut note_peak = |r: &Run| {
         if cpsat {
             peak = higher(peak, r.peak_mib);
@@ -440,14 +446,12 @@ pub(super) fn linear_row(
                 check_answer(p, &kept, lits, &source, &mut HashSet::new())?;
                 firsts.push(r.seconds);
             }
-            Some(Answer::Unsatisfiable) => {}
+            // No solution: a time to UNSAT, never a first solution.
+            Some(Answer::Unsatisfiable) => unsats.push(r.seconds),
             // Nothing to read from a program that ended by itself: it failed.
             None if r.finished => return Err(failed(name, &r)),
-            // Stopped by its own time limit (`UNKNOWN`) or killed.
-            Some(Answer::Unknown) | None => {
-                row.status = "timeout".into();
-                firsts.push(r.seconds);
-            }
+            // Stopped by its own time limit (`UNKNOWN`) or killed: no time to anything.
+            Some(Answer::Unknown) | None => row.status = "timeout".into(),
         }
         // The count.
         let r = run(&command, &args(true), kill_after)?;
@@ -490,6 +494,7 @@ pub(super) fn linear_row(
     }
     row.compile = Spread::of(vec![compile]);
     row.first = Spread::of(firsts);
+    row.unsat = Spread::of(unsats);
     row.count = Spread::of(counts);
     row.peak_mib = peak;
     Ok(row)

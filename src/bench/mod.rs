@@ -1,7 +1,8 @@
 //! The benchmark harness behind `polycover bench`: every requested engine on every
-//! requested puzzle, each row measured against the DLX in the same process.
+//! requested puzzle, each row measured against the DLX of the same run.
 //!
 //! One file per job: this one plans and runs the rows (`crate::memory` reads peak memory);
+//! `isolate` measures a run of an in-process engine in a fresh polycover process;
 //! `external` runs the programs on PATH (SAT solvers and counters on the DIMACS, CP
 //! solvers on the linear models); `table` writes the text and CSV lines;
 //! `chart` draws the SVG.
@@ -18,9 +19,17 @@
 //!   and are killed a little after it in any case.
 //! - `count_vs_dlx` compares time *per solution*, so a row stopped by the timeout still
 //!   has a ratio; `first_vs_dlx` compares the times to the first solution.
+//! - A time to the first solution is only ever the time to a solution: a search that
+//!   proved there is none gives a time to UNSAT (`unsat`), and one stopped by the timeout
+//!   gives neither.
+//! - A row's peak memory does not depend on the rows before it: with [`Plan::isolate`]
+//!   every run of an in-process engine is measured in a fresh process (as the external
+//!   programs are); without it, in this process after [`memory::reset_peak`], which may
+//!   still include memory the allocator kept from earlier rows.
 
 mod chart;
 mod external;
+mod isolate;
 mod table;
 
 use std::time::{Duration, Instant};
@@ -33,6 +42,7 @@ use crate::sat::{Amo, Strategy};
 
 pub use chart::svg;
 pub use external::Program;
+pub use isolate::{measure_child, polycover_executable};
 pub use table::{csv_line, table_line, write_csv, CSV_HEADER};
 
 /// What `bench --solvers` names: an in-process engine, or a program on PATH.
@@ -43,26 +53,31 @@ pub enum Entrant {
 }
 
 impl Entrant {
-    /// Parses one name of `--solvers`: an engine ([`Engine::NAMES`], `sat` meaning
-    /// `sat-varisat`), or a program ([`Program::NAMES`]).
+    /// The names of `--solvers`: `sat` (the build's default SAT engine, as `count
+    /// --solver sat` runs it), the engines of [`Engine::NAMES`] and the programs of
+    /// [`Program::NAMES`].
+    pub fn names() -> Vec<&'static str> {
+        let mut names = vec!["sat"];
+        names.extend(Engine::NAMES);
+        names.extend(Program::NAMES);
+        names
+    }
+
+    /// Parses one name of `--solvers` ([`Entrant::names`]). `sat` means what it means to
+    /// `count --solver sat`: the build's default backend (CaDiCaL, with the MRV
+    /// decisions), so its rows are named `sat-cadical` (`sat-varisat` in a build without
+    /// the cadical feature).
     pub fn parse(name: &str) -> std::result::Result<Entrant, String> {
         let name = name.trim();
-        if name == "sat" {
-            return Ok(Entrant::Engine(
-                Engine::from_name("sat-varisat").expect("a known engine"),
-            ));
-        }
         if let Some(e) = Engine::from_name(name) {
             return Ok(Entrant::Engine(e));
         }
         if let Some(p) = Program::from_name(name) {
             return Ok(Entrant::Program(p));
         }
-        let mut known: Vec<&str> = Engine::NAMES.to_vec();
-        known.extend(Program::NAMES);
         Err(format!(
             "unknown solver `{name}` (known: {})",
-            known.join(", ")
+            Entrant::names().join(", ")
         ))
     }
 
@@ -86,10 +101,14 @@ pub struct Plan {
     pub timeout: Duration,
     /// Threads for every count (the DLX's too).
     pub threads: usize,
+    /// The polycover executable ([`polycover_executable`]) that measures each run of an
+    /// in-process engine in a fresh process, so that its peak memory owes nothing to
+    /// earlier rows. `None`: every run is measured in this process.
+    pub isolate: Option<std::path::PathBuf>,
 }
 
 /// Median, minimum and maximum of repeated timings, in seconds.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Spread {
     pub median: f64,
     pub min: f64,
@@ -111,7 +130,7 @@ impl Spread {
 }
 
 /// The size of a CNF.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CnfSize {
     pub vars: u32,
     pub clauses: usize,
@@ -131,7 +150,10 @@ pub struct Row {
     pub status: String,
     pub cnf: Option<CnfSize>,
     pub compile: Option<Spread>,
+    /// Time to the first solution (only of runs that found one).
     pub first: Option<Spread>,
+    /// Time to prove that there is no solution (UNSAT), of the runs that did.
+    pub unsat: Option<Spread>,
     /// Time to count every solution, or until the timeout stopped the count.
     pub count: Option<Spread>,
     pub solutions: Option<u64>,
@@ -143,7 +165,8 @@ pub struct Row {
 }
 
 impl Row {
-    pub(crate) fn new(puzzle: &str, engine: &str, amo: Option<Amo>) -> Row {
+    /// A row with nothing measured yet: status `ok`, one thread.
+    pub fn new(puzzle: &str, engine: &str, amo: Option<Amo>) -> Row {
         Row {
             puzzle: puzzle.to_string(),
             engine: engine.to_string(),
@@ -153,6 +176,7 @@ impl Row {
             cnf: None,
             compile: None,
             first: None,
+            unsat: None,
             count: None,
             solutions: None,
             complete: false,
@@ -186,16 +210,35 @@ impl Row {
 /// Runs the plan; `log` gets a line as each row finishes.
 pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
+    // A puzzle read from standard input is kept in a file, so that the fresh processes
+    // that measure its rows can read it too.
+    let stdin_dir = tempfile::tempdir()?;
+    let mut specs = plan.puzzles.clone();
+    if plan.isolate.is_some() {
+        for spec in specs.iter_mut().filter(|s| s.as_os_str() == "-") {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|e| {
+                Error::Read {
+                    path: spec.clone(),
+                    source: e,
+                }
+            })?;
+            *spec = stdin_dir.path().join("stdin");
+            std::fs::write(&*spec, bytes)?;
+        }
+    }
     // Every puzzle is read before the first run: a bad name fails at once.
-    let puzzles = plan
-        .puzzles
-        .iter()
-        .map(Puzzle::load)
-        .collect::<Result<Vec<_>>>()?;
-    for puzzle in puzzles {
+    let puzzles = specs.iter().map(Puzzle::load).collect::<Result<Vec<_>>>()?;
+    for (spec, puzzle) in specs.iter().zip(puzzles) {
         let label = puzzle.name().to_string();
         let mode = plan.symmetry.unwrap_or(puzzle.default_symmetry());
-        let dlx = engine_row(&label, &Engine::Dlx, &puzzle, mode, plan)?;
+        let measured = Measured {
+            label: &label,
+            spec,
+            puzzle: &puzzle,
+            mode,
+        };
+        let dlx = engine_row(&measured, &Engine::Dlx, plan)?;
         log(&dlx);
         let reference = dlx.clone();
         rows.push(dlx);
@@ -218,7 +261,7 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
                             Some(a) => engine.clone().with_amo(a),
                             None => engine.clone(),
                         };
-                        engine_row(&label, &engine, &puzzle, mode, plan)?
+                        engine_row(&measured, &engine, plan)?
                     }
                     (Entrant::Program(program), Some(a)) => {
                         let dir = match &cnf_dir {
@@ -269,53 +312,99 @@ fn compare(row: &mut Row, dlx: &Row) -> Result<()> {
     Ok(())
 }
 
-/// Measures an in-process engine: the compile (matrix, reduction, and the CNF for a SAT
-/// engine), the first solution on one thread, and the count on the plan's threads.
-fn engine_row(
-    label: &str,
-    engine: &Engine,
-    puzzle: &Puzzle,
+/// The puzzle a row measures: its label, how it was named (for a fresh process), and
+/// the puzzle read.
+struct Measured<'a> {
+    label: &'a str,
+    spec: &'a std::path::Path,
+    puzzle: &'a Puzzle,
     mode: SymmetryMode,
-    plan: &Plan,
-) -> Result<Row> {
-    let mut row = Row::new(label, engine.name(), engine.amo());
+}
+
+/// One run of an in-process engine: what a fresh process reports to `bench`.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Sample {
+    /// Seconds to compile: the matrix, the reduction, and the CNF of a SAT engine.
+    pub compile: f64,
+    /// Seconds to the first solution, when there is one.
+    pub first: Option<f64>,
+    /// Seconds to prove that there is no solution, when there is none.
+    pub unsat: Option<f64>,
+    /// Seconds the count took (until the timeout, if it stopped it).
+    pub count: f64,
+    pub solutions: u64,
+    pub complete: bool,
+    /// The CNF's size, for a SAT engine.
+    pub cnf: Option<CnfSize>,
+    /// Peak resident memory of the run, in MiB (Linux only).
+    pub peak_mib: Option<f64>,
+}
+
+/// Measures an in-process engine: the compile (matrix, reduction, and the CNF for a SAT
+/// engine), the first solution on one thread, and the count on the plan's threads; each
+/// run in a fresh process when the plan can start one.
+fn engine_row(m: &Measured, engine: &Engine, plan: &Plan) -> Result<Row> {
+    let mut row = Row::new(m.label, engine.name(), engine.amo());
     row.threads = plan.threads;
     let mut samples = Samples::default();
     for _ in 0..plan.repeat.max(1) {
-        memory::reset_peak();
-        let t = Instant::now();
-        let problem = Problem::new(puzzle.compile(mode)?);
-        problem.prepare(engine, Strategy::Cubes);
-        samples.compile.push(t.elapsed().as_secs_f64());
-        if let (None, Some(amo)) = (row.cnf, engine.amo()) {
-            row.cnf = Some(external::cnf_size(&problem, amo)?);
-        }
-        let (first, report) = problem.first(
-            engine,
-            &RunOptions {
-                deadline: deadline_after(plan.timeout),
-                ..RunOptions::default()
-            },
-        )?;
-        interrupted(report.interrupted)?;
-        if first.is_some() {
-            samples.first.push(report.seconds);
-        }
-        let report = problem.count(
-            engine,
-            &RunOptions {
-                threads: plan.threads,
-                deadline: deadline_after(plan.timeout),
-                progress: None,
-            },
-        )?;
-        interrupted(report.interrupted)?;
-        samples.count.push(report.seconds);
-        row.solutions = Some(report.solutions);
-        row.complete = report.complete;
-        samples.note_peak();
+        let sample = match &plan.isolate {
+            Some(exe) => isolate::sample(exe, m.spec, m.label, engine, m.mode, plan)?,
+            None => sample(m.puzzle, engine, m.mode, plan.threads, plan.timeout)?,
+        };
+        samples.add(sample);
     }
     Ok(samples.into_row(row))
+}
+
+/// One run of an in-process engine in this process. Its peak memory is read after
+/// [`memory::reset_peak`]; in a fresh process that is the run's own.
+pub(crate) fn sample(
+    puzzle: &Puzzle,
+    engine: &Engine,
+    mode: SymmetryMode,
+    threads: usize,
+    timeout: Duration,
+) -> Result<Sample> {
+    memory::reset_peak();
+    let t = Instant::now();
+    let problem = Problem::new(puzzle.compile(mode)?);
+    problem.prepare(engine, Strategy::Cubes);
+    let mut sample = Sample {
+        compile: t.elapsed().as_secs_f64(),
+        ..Sample::default()
+    };
+    if let Some(amo) = engine.amo() {
+        sample.cnf = Some(external::cnf_size(&problem, amo)?);
+    }
+    let (first, report) = problem.first(
+        engine,
+        &RunOptions {
+            deadline: deadline_after(timeout),
+            ..RunOptions::default()
+        },
+    )?;
+    interrupted(report.interrupted)?;
+    if first.is_some() {
+        sample.first = Some(report.seconds);
+    } else if report.complete {
+        // The whole search ran and found nothing: a time to UNSAT, not to a solution.
+        sample.unsat = Some(report.seconds);
+    }
+    let report = problem.count(
+        engine,
+        &RunOptions {
+            threads,
+            deadline: deadline_after(timeout),
+            progress: None,
+        },
+    )?;
+    interrupted(report.interrupted)?;
+    sample.count = report.seconds;
+    sample.solutions = report.solutions;
+    sample.complete = report.complete;
+    sample.peak_mib = memory::peak_mib(None);
+    Ok(sample)
 }
 
 /// The repeated measurements of one in-process row.
@@ -323,21 +412,35 @@ fn engine_row(
 struct Samples {
     compile: Vec<f64>,
     first: Vec<f64>,
+    unsat: Vec<f64>,
     count: Vec<f64>,
-    peak: f64,
+    peak: Option<f64>,
+    last: Option<Sample>,
 }
 
 impl Samples {
-    fn note_peak(&mut self) {
-        self.peak = self.peak.max(memory::peak_mib(None).unwrap_or(0.0));
+    fn add(&mut self, s: Sample) {
+        self.compile.push(s.compile);
+        self.first.extend(s.first);
+        self.unsat.extend(s.unsat);
+        self.count.push(s.count);
+        self.peak = external::higher(self.peak, s.peak_mib.filter(|&p| p > 0.0));
+        self.last = Some(s);
     }
 
-    /// Folds the samples into the row (medians with min and max).
+    /// Folds the samples into the row (medians with min and max; the count of the last
+    /// run).
     fn into_row(self, mut row: Row) -> Row {
         row.compile = Spread::of(self.compile);
         row.first = Spread::of(self.first);
+        row.unsat = Spread::of(self.unsat);
         row.count = Spread::of(self.count);
-        row.peak_mib = (self.peak > 0.0).then_some(self.peak);
+        row.peak_mib = self.peak;
+        if let Some(last) = self.last {
+            row.cnf = last.cnf;
+            row.solutions = Some(last.solutions);
+            row.complete = last.complete;
+        }
         if !row.complete {
             row.status = "timeout".into();
         }

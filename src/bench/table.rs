@@ -1,5 +1,8 @@
 //! Rows as text: one line per row for the terminal, and CSV (one header, one line per
 //! row, fields quoted where they need it).
+//!
+//! A time to UNSAT has its own column (`unsat_s`) and its own words in the table
+//! (`first none, UNSAT 0.012 s`), never the first solution's.
 
 use std::io::{self, Write};
 
@@ -7,7 +10,7 @@ use super::{Row, Spread};
 
 /// The CSV header; [`csv_line`] writes the fields in this order.
 pub const CSV_HEADER: &str = "puzzle,engine,amo,threads,status,vars,clauses,literals,dimacs_bytes,\
-compile_s,first_s,first_min_s,first_max_s,count_s,count_min_s,count_max_s,solutions,\
+compile_s,first_s,first_min_s,first_max_s,unsat_s,count_s,count_min_s,count_max_s,solutions,\
 complete,solutions_per_s,peak_mib,first_vs_dlx,count_vs_dlx";
 
 fn opt<T: std::fmt::Display>(x: Option<T>) -> String {
@@ -47,6 +50,7 @@ pub fn csv_line(r: &Row) -> String {
         secs(r.first.map(|s| s.median)),
         secs(r.first.map(|s| s.min)),
         secs(r.first.map(|s| s.max)),
+        secs(r.unsat.map(|s| s.median)),
         secs(r.count.map(|s| s.median)),
         secs(r.count.map(|s| s.min)),
         secs(r.count.map(|s| s.max)),
@@ -82,12 +86,17 @@ pub fn table_line(r: &Row) -> String {
             c.vars, c.clauses, c.literals, c.dimacs_bytes
         )
     });
+    // A search that found no solution shows its time to UNSAT instead.
+    let first = match (r.first, r.unsat) {
+        (None, Some(u)) => format!("none, UNSAT {}", t(Some(u))),
+        (f, _) => t(f),
+    };
     format!(
         "{:<18} {:<28} {}t first {:<24} {} count {:<24} {} solutions {:<8} {:<9} peak {:>7} MiB  compile {}  {}",
         r.puzzle,
         r.label(),
         r.threads,
-        t(r.first),
+        first,
         ratio(r.first_vs_dlx),
         t(r.count),
         ratio(r.count_vs_dlx),
