@@ -660,6 +660,8 @@ fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
     let p = a.search.load()?;
     if let Some(svg) = &a.svg {
         output::check_writable(svg, &[&a.search.puzzle.puzzle])?;
+        // A puzzle too large to draw is refused now, not after the search.
+        p.puzzle().check_drawable()?;
     }
     header(out, &p, &engine, Strategy::Plain)?;
     let (first, report) = p.first(&engine, &a.search.run_options())?;
@@ -708,6 +710,10 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
         return parts::enumerate(&a, &engine, out);
     }
     let p = a.search.load()?;
+    if a.svg.is_some() {
+        // A puzzle too large to draw is refused before the first solution.
+        p.puzzle().check_drawable()?;
+    }
     let pictures = a.svg.as_deref().map(picture_directory).transpose()?;
     let target = a.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     let mut written = 0u64;
