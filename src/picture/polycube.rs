@@ -565,10 +565,8 @@ impl Ink<'_> {
                         .then(|| self.owner.get(&at(column, row + 1)))
                         .flatten(),
                 );
-                if here.is_some() || right.is_some() {
-                    if here != right {
-                        svg.line((sx + side, sy), (sx + side, sy + side), dark, heavy);
-                    }
+                if (here.is_some() || right.is_some()) && here != right {
+                    svg.line((sx + side, sy), (sx + side, sy + side), dark, heavy);
                 }
                 if (here.is_some() || below.is_some()) && here != below {
                     svg.line((sx, sy + side), (sx + side, sy + side), dark, heavy);
@@ -583,8 +581,9 @@ impl Ink<'_> {
         }
     }
 
-    /// The key's entries: a swatch (colour, symbol in it, attributes) and what it means.
-    fn key(&self, pieces: bool) -> (Vec<(Rgb, String, String, String)>, Option<String>) {
+    /// The key's entries (pieces, when `pieces`, and some need naming; then the colour
+    /// constraints), with a note explaining the colour marks.
+    fn key(&self, pieces: bool) -> (Vec<KeyEntry>, Option<String>) {
         let mut entries = Vec::new();
         let names_needed = self
             .bodies
@@ -592,19 +591,24 @@ impl Ink<'_> {
             .any(|b| b.label.is_some() || b.copies > 1 || b.symbol.to_string() != b.name);
         if pieces && names_needed {
             for (b, body) in self.bodies.iter().enumerate() {
-                entries.push((
-                    self.colours[b],
-                    body.symbol.to_string(),
-                    format!(" class=\"swatch\"{}", marker(body)),
-                    caption(body, true),
-                ));
+                entries.push(KeyEntry {
+                    colour: self.colours[b],
+                    symbol: body.symbol.to_string(),
+                    attributes: format!(" class=\"swatch\"{}", marker(body)),
+                    meaning: caption(body, true),
+                });
             }
         }
         let mut note = None;
         if !self.target_marks.is_empty() || !self.piece_marks.is_empty() {
             for (k, name) in self.colors.iter().enumerate() {
                 let (colour, attributes) = self.constraint(k as u32 + 1, "key");
-                entries.push((colour, String::new(), attributes, format!("colour {name}")));
+                entries.push(KeyEntry {
+                    colour,
+                    symbol: String::new(),
+                    attributes,
+                    meaning: format!("colour {name}"),
+                });
             }
             note = Some(
                 "Colour constraints: a triangle in a cell's top-left corner is the target \
@@ -615,6 +619,15 @@ impl Ink<'_> {
         }
         (entries, note)
     }
+}
+
+/// One entry of the key: a swatch of `colour` with `symbol` in it (or none), its SVG
+/// attributes, and what it means.
+struct KeyEntry {
+    colour: Rgb,
+    symbol: String,
+    attributes: String,
+    meaning: String,
 }
 
 /// `A = name #2 (label)`: the symbol as the slices show it, then what it stands for.
@@ -640,7 +653,7 @@ const GREY: Rgb = Rgb(0x55, 0x55, 0x55);
 
 /// The key panel's layout: entries in rows of equal columns, then the note's lines.
 struct KeyLayout {
-    entries: Vec<(Rgb, String, String, String)>,
+    entries: Vec<KeyEntry>,
     note: Vec<String>,
     column: f64,
     per_row: usize,
@@ -652,19 +665,15 @@ impl KeyLayout {
     const ROW: f64 = 24.0;
 
     /// The width it would like, and the layout for a panel `width` wide.
-    fn natural_width(entries: &[(Rgb, String, String, String)]) -> f64 {
+    fn natural_width(entries: &[KeyEntry]) -> f64 {
         entries
             .iter()
-            .map(|e| Self::SWATCH + 8.0 + text_width(&e.3, 12.0).min(260.0) + MARGIN)
+            .map(|e| Self::SWATCH + 8.0 + text_width(&e.meaning, 12.0).min(260.0) + MARGIN)
             .fold(0.0, f64::max)
             + 2.0 * MARGIN
     }
 
-    fn new(
-        entries: Vec<(Rgb, String, String, String)>,
-        note: Option<String>,
-        width: f64,
-    ) -> KeyLayout {
+    fn new(entries: Vec<KeyEntry>, note: Option<String>, width: f64) -> KeyLayout {
         let room = width - 8.0 - 2.0 * MARGIN;
         let column = (Self::natural_width(&entries) - 2.0 * MARGIN)
             .min(room)
@@ -684,7 +693,13 @@ impl KeyLayout {
 
     fn draw(&self, svg: &mut Svg, top: f64, width: f64) {
         svg.panel("key", 4.0, top, width - 8.0, self.height, "key");
-        for (k, (colour, symbol, attributes, meaning)) in self.entries.iter().enumerate() {
+        for (k, entry) in self.entries.iter().enumerate() {
+            let KeyEntry {
+                colour,
+                symbol,
+                attributes,
+                meaning,
+            } = entry;
             let x = MARGIN + (k % self.per_row) as f64 * self.column;
             let y = top + HEADING + (k / self.per_row) as f64 * Self::ROW;
             svg.rect(
