@@ -721,6 +721,8 @@ fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<i32> {
     let p = a.search.load()?;
     if let Some(svg) = &a.svg {
         output::check_writable(svg, &[&a.search.puzzle.puzzle])?;
+        // A puzzle too large to draw is refused now, not after the search.
+        p.puzzle().check_drawable()?;
     }
     header(out, &p, &engine, Strategy::Plain)?;
     let (first, report) = p.first(&engine, &a.search.run_options())?;
@@ -778,6 +780,10 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
     // Every output is checked before the search, not after it.
     output::check_writable(&target, &[&a.search.puzzle.puzzle])?;
     let p = a.search.load()?;
+    if a.svg.is_some() {
+        // A puzzle too large to draw is refused before the first solution.
+        p.puzzle().check_drawable()?;
+    }
     let pictures = a.svg.as_deref().map(picture_directory).transpose()?;
     let mut written = 0u64;
     let mut report = None;

@@ -7,11 +7,11 @@
 //! of colours, in letter order, so every solution of a puzzle uses the same colours.
 
 use super::svg::{escape, Svg};
-use super::{palette, Rgb};
+use super::{palette, title, title_height, Rgb};
 
 /// Draws `column`: each cube's faces after its turn, in face order left, front, right,
 /// back, top, bottom, as colour numbers into `letters`.
-pub fn picture(title: &str, letters: &[char], column: &[[u8; 6]]) -> String {
+pub fn picture(name: &str, letters: &[char], column: &[[u8; 6]]) -> String {
     let colours = palette(letters.len());
     let square = 36.0;
     let margin = 16.0;
@@ -21,10 +21,10 @@ pub fn picture(title: &str, letters: &[char], column: &[[u8; 6]]) -> String {
     let hidden = ["top", "bottom"];
     let width = margin * 2.0 + label_w + 4.0 * square + 30.0 + 2.0 * square + margin;
     let panel_h = heading + 22.0 + column.len() as f64 * square + margin;
-    let height = 30.0 + panel_h + margin;
-    let mut svg = Svg::new(width, height, title);
-    svg.text(margin, 22.0, 18.0, Rgb(0, 0, 0), title, "start");
-    let top = 30.0;
+    let top = title_height(name, width, margin);
+    let height = top + panel_h + margin;
+    let mut svg = Svg::new(width, height, name);
+    title(&mut svg, name, width, margin);
     svg.panel(
         "sides",
         4.0,

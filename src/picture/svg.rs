@@ -45,7 +45,7 @@ impl Svg {
         self.out.push_str("</g>\n");
     }
 
-    /// A panel: its group and its frame, with a heading above the area.
+    /// A panel: its group and its frame, with a heading (cut to fit) at its top.
     pub fn panel(&mut self, id: &str, x: f64, y: f64, w: f64, h: f64, heading: &str) {
         self.open(&[("class", "panel".into()), ("id", id.into())]);
         let _ = writeln!(
@@ -53,12 +53,14 @@ impl Svg {
             "<rect class=\"frame\" x=\"{x:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{h:.2}\" \
              fill=\"none\" stroke=\"#dddddd\"/>"
         );
+        // Cut to the frame, so that a narrow panel keeps its heading inside.
+        let heading = super::text::fit(heading, 14.0, w - 16.0);
         self.text(
             x + 8.0,
             y + 18.0,
             14.0,
             Rgb(0x33, 0x33, 0x33),
-            heading,
+            &heading,
             "start",
         );
     }
@@ -83,8 +85,9 @@ impl Svg {
         );
     }
 
-    /// A filled polygon; `extra` holds more attributes, with a leading space.
-    pub fn polygon(&mut self, points: &[(f64, f64)], fill: Rgb, opacity: f64, extra: &str) {
+    /// A filled polygon, outlined with `stroke` (colour, width); `extra` holds more
+    /// attributes, with a leading space. Always opaque.
+    pub fn polygon(&mut self, points: &[(f64, f64)], fill: Rgb, stroke: (Rgb, f64), extra: &str) {
         self.out.push_str("<polygon points=\"");
         for (k, (x, y)) in points.iter().enumerate() {
             if k > 0 {
@@ -92,13 +95,12 @@ impl Svg {
             }
             let _ = write!(self.out, "{x:.2},{y:.2}");
         }
-        let _ = write!(self.out, "\" fill=\"{}\"", fill.hex());
-        if opacity < 1.0 {
-            let _ = write!(self.out, " fill-opacity=\"{opacity:.2}\"");
-        }
         let _ = writeln!(
             self.out,
-            " stroke=\"#222222\" stroke-width=\"0.6\" stroke-linejoin=\"round\"{extra}/>"
+            "\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{:.2}\" stroke-linejoin=\"round\"{extra}/>",
+            fill.hex(),
+            stroke.0.hex(),
+            stroke.1
         );
     }
 

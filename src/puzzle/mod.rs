@@ -70,6 +70,11 @@ pub trait Kind: fmt::Debug + Send + Sync {
     fn item_legend(&self) -> String;
     /// A solution as a self-contained SVG picture ([`crate::picture`]).
     fn svg(&self, solution: &[u32]) -> Result<String>;
+    /// Whether [`Kind::svg`] can draw this puzzle's solutions, known before solving: the
+    /// error `svg` would give, or `Ok`.
+    fn check_drawable(&self) -> Result<()> {
+        Ok(())
+    }
     /// The rows `polycover info` prints.
     fn info(&self, out: &mut dyn Write) -> Result<()>;
     /// The puzzle's row in `polycover list`.

@@ -30,7 +30,7 @@ use super::{Polycube, EMPTY};
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner, Isometry};
 use crate::matrix::{Item, Matrix};
-use crate::picture::{palette, polycube::Body, Rgb};
+use crate::picture::polycube::{Body, Scene};
 use crate::puzzle::{About, Kind, Summary, SymmetryMode, VariableMap};
 use crate::symmetry::{Group, Symmetry};
 
@@ -129,18 +129,6 @@ fn names_legend(p: &Polycube) -> String {
         line += &entry;
     }
     out + &format!("pieces  {line}\n")
-}
-
-/// The colour of copy `copy` of piece `piece`: units are numbered piece by piece, copies
-/// within a piece, so colours depend on the puzzle only.
-fn colours(p: &Polycube) -> HashMap<(u32, u32), Rgb> {
-    let units: Vec<(u32, u32)> = p
-        .pieces
-        .iter()
-        .enumerate()
-        .flat_map(|(k, piece)| (0..piece.count).map(move |c| (k as u32, c)))
-        .collect();
-    units.iter().copied().zip(palette(units.len())).collect()
 }
 
 /// The layers of a solution, one `Vec` of rows per z.
@@ -417,8 +405,20 @@ impl Kind for Polycube {
         )
     }
 
+    fn check_drawable(&self) -> Result<()> {
+        if crate::picture::polycube::drawable(&self.target) {
+            return Ok(());
+        }
+        Err(Error::Usage(format!(
+            "{}: the target's bounding box has more than {} cells, too many to draw; \
+             the text output lists the cells",
+            self.source,
+            crate::picture::polycube::MAX_BOX_CELLS
+        )))
+    }
+
     fn svg(&self, solution: &[u32]) -> Result<String> {
-        let colours = colours(self);
+        self.check_drawable()?;
         let symbol_of = copy_symbols(self).map(|(s, _)| s);
         let bodies: Vec<Body> = self
             .copies(solution)
@@ -432,23 +432,24 @@ impl Kind for Polycube {
                     symbol: symbol_of.as_ref().map_or(piece.symbol, |s| s[&key]),
                     copy: copy + 1,
                     copies: piece.count,
-                    color: colours[&key],
                     cells: placement
                         .cells
                         .iter()
                         .map(|&c| self.target[c as usize])
                         .collect(),
+                    colors: placement.colors.clone(),
                 }
             })
             .collect();
-        crate::picture::polycube::picture(&self.name, &self.target, &bodies).ok_or_else(|| {
-            Error::Usage(format!(
-                "{}: the target's bounding box has more than {} cells, too many to draw; \
-                 the text output lists the cells",
-                self.source,
-                crate::picture::polycube::MAX_BOX_CELLS
-            ))
-        })
+        let scene = Scene {
+            title: &self.name,
+            target: &self.target,
+            cell_colors: &self.cell_colors,
+            colors: &self.colors,
+            bodies: &bodies,
+        };
+        crate::picture::polycube::picture(&scene)
+            .ok_or_else(|| Error::Usage("the picture could not be drawn".into()))
     }
 
     fn info(&self, out: &mut dyn Write) -> Result<()> {
