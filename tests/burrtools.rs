@@ -332,7 +332,10 @@ fn polycover_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
 #[test]
 fn info_and_import_read_a_burrtools_file_from_standard_input() {
     let demo = std::fs::read(burrtools("DemoMirrorParadox.xmpuzzle")).unwrap();
-    let from_file = polycover(&["info", burrtools("DemoMirrorParadox.xmpuzzle").to_str().unwrap()]);
+    let from_file = polycover(&[
+        "info",
+        burrtools("DemoMirrorParadox.xmpuzzle").to_str().unwrap(),
+    ]);
     let out = polycover_stdin(&["info", "-"], &demo);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains("problem     2"), "{}", stdout(&out));
@@ -358,7 +361,11 @@ fn info_and_import_read_a_burrtools_file_from_standard_input() {
     assert_eq!(strip(&toml), strip(&stdout(&from_file)));
     let out = polycover(&["import", "no-such.xmpuzzle"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("cannot read no-such.xmpuzzle"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot read no-such.xmpuzzle"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// A gzip file of 300 kB that inflates to 300 MiB of spaces: refused at the documented
@@ -381,7 +388,11 @@ fn a_gzip_bomb_is_refused_at_the_puzzle_limit() {
     let bomb = dir.path().join("bomb.xmpuzzle");
     std::fs::write(&bomb, gzip_bomb()).unwrap();
     let path = bomb.to_str().unwrap();
-    for args in [vec!["info", path], vec!["count", path], vec!["import", path]] {
+    for args in [
+        vec!["info", path],
+        vec!["count", path],
+        vec!["import", path],
+    ] {
         let out = polycover(&args);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
@@ -419,7 +430,10 @@ fn out_of_memory_advice_fits_the_command() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("out of memory"), "{err}");
-    assert!(!err.contains("--solver") && !err.contains("--threads"), "{err}");
+    assert!(
+        !err.contains("--solver") && !err.contains("--threads"),
+        "{err}"
+    );
     let out = limited("count");
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");

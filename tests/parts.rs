@@ -381,8 +381,14 @@ fn a_checkpoint_of_another_part_names_the_parts() {
     let out = polycover(&["count", "soma", "--part", "2/4", "--checkpoint", cp]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     for (part, says) in [
-        ("1/4", "the checkpoint records part 2/4, this run is part 1/4"),
-        ("2/3", "the checkpoint records part 2/4, this run is part 2/3"),
+        (
+            "1/4",
+            "the checkpoint records part 2/4, this run is part 1/4",
+        ),
+        (
+            "2/3",
+            "the checkpoint records part 2/4, this run is part 2/3",
+        ),
     ] {
         let out = polycover(&["count", "soma", "--part", part, "--checkpoint", cp]);
         let err = stderr(&out);
@@ -406,8 +412,17 @@ fn decode_reads_an_answer_to_a_part_cnf() {
     });
     // 1/1 has no selectors, 3/4 one per subproblem.
     for part in ["1/1", "3/4"] {
-        let cnf = dir.path().join(format!("soma-{}.cnf", part.replace('/', "of")));
-        let out = polycover(&["dimacs", "soma", "--part", part, "-o", cnf.to_str().unwrap()]);
+        let cnf = dir
+            .path()
+            .join(format!("soma-{}.cnf", part.replace('/', "of")));
+        let out = polycover(&[
+            "dimacs",
+            "soma",
+            "--part",
+            part,
+            "-o",
+            cnf.to_str().unwrap(),
+        ]);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let text = std::fs::read_to_string(&cnf).unwrap();
         let vars: usize = text
@@ -435,7 +450,9 @@ fn decode_reads_an_answer_to_a_part_cnf() {
                 )
             }
         };
-        let path = dir.path().join(format!("answer-{}", part.replace('/', "of")));
+        let path = dir
+            .path()
+            .join(format!("answer-{}", part.replace('/', "of")));
         std::fs::write(&path, answer).unwrap();
         let model = path.to_str().unwrap();
         let out = polycover(&["decode", "soma", "--part", part, "--model", model]);
@@ -495,7 +512,10 @@ fn merge_prints_nothing_when_it_fails_and_names_the_directory() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
-        err.contains(&format!("cannot read soma-1.txt (in {})", elsewhere.display())),
+        err.contains(&format!(
+            "cannot read soma-1.txt (in {})",
+            elsewhere.display()
+        )),
         "{err}"
     );
     assert_eq!(stdout(&out), "", "a failed merge printed a result");

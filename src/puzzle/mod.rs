@@ -394,11 +394,13 @@ pub const MAX_PUZZLE_BYTES: u64 = 256 << 20;
 /// Everything `r` holds, refused past [`MAX_PUZZLE_BYTES`]; `path` names it in messages.
 fn read_capped(r: impl std::io::Read, path: &Path) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    std::io::Read::read_to_end(&mut std::io::Read::take(r, MAX_PUZZLE_BYTES + 1), &mut bytes).map_err(|e| {
-        Error::Read {
-            path: path.to_path_buf(),
-            source: e,
-        }
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(r, MAX_PUZZLE_BYTES + 1),
+        &mut bytes,
+    )
+    .map_err(|e| Error::Read {
+        path: path.to_path_buf(),
+        source: e,
     })?;
     if bytes.len() as u64 > MAX_PUZZLE_BYTES {
         return Err(Error::Read {

@@ -166,9 +166,9 @@ pub fn inflated_too_large(limit: u64, what: &str) -> io::Error {
 pub fn size_name(bytes: u64) -> String {
     const GIB: u64 = 1 << 30;
     const MIB: u64 = 1 << 20;
-    if bytes >= GIB && bytes % GIB == 0 {
+    if bytes >= GIB && bytes.is_multiple_of(GIB) {
         format!("{} GiB", bytes / GIB)
-    } else if bytes >= MIB && bytes % MIB == 0 {
+    } else if bytes >= MIB && bytes.is_multiple_of(MIB) {
         format!("{} MiB", bytes / MIB)
     } else {
         format!("{bytes} bytes")
@@ -187,7 +187,9 @@ impl<R: io::Read> io::Read for Capped<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         // One byte past the limit is asked for, so that a stream of exactly `limit`
         // bytes still reads whole.
-        let want = buf.len().min(usize::try_from(self.left.saturating_add(1)).unwrap_or(usize::MAX));
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left.saturating_add(1)).unwrap_or(usize::MAX));
         let n = self.inner.read(&mut buf[..want])?;
         if n as u64 > self.left {
             return Err(inflated_too_large(self.limit, self.what));
