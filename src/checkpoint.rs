@@ -158,28 +158,43 @@ impl Checkpoint {
             )));
         }
         let id = &self.id;
+        let refuse = |what: String| {
+            Error::Usage(format!(
+                "{path}: {what}; use another checkpoint file, or remove this one to start over"
+            ))
+        };
         let differs = [
-            ("puzzle", seen.puzzle != id.puzzle, &seen.puzzle, &id.puzzle),
-            ("symmetry mode", seen.mode != id.mode, &seen.mode, &id.mode),
-            (
-                "fingerprint",
-                seen.fingerprint != id.fingerprint,
-                &seen.fingerprint,
-                &id.fingerprint,
-            ),
+            ("puzzle", &seen.puzzle, &id.puzzle),
+            ("symmetry mode", &seen.mode, &id.mode),
         ];
-        for (what, differ, theirs, ours) in differs {
-            if differ {
-                return Err(Error::Usage(format!(
-                    "{path}: the checkpoint is for {what} `{theirs}`, this run has `{ours}`; \
-                     use another checkpoint file, or remove this one to start over"
+        for (what, theirs, ours) in differs {
+            if theirs != ours {
+                return Err(refuse(format!(
+                    "the checkpoint is for {what} `{theirs}`, this run has `{ours}`"
                 )));
             }
         }
+        // The part before the fingerprint: the fingerprint depends on the number of
+        // parts, and "another part" says more than "another fingerprint".
         if seen.part != id.part {
-            return Err(Error::Usage(format!(
-                "{path}: the checkpoint is for part {}, this run is part {}",
-                seen.part, id.part
+            let show = |p: PartSpec| {
+                if p == PartSpec::WHOLE {
+                    "the whole search (no --part)".to_string()
+                } else {
+                    format!("part {p}")
+                }
+            };
+            return Err(refuse(format!(
+                "the checkpoint records {}, this run is {} (one checkpoint per part)",
+                show(seen.part),
+                show(id.part)
+            )));
+        }
+        if seen.fingerprint != id.fingerprint {
+            return Err(refuse(format!(
+                "the checkpoint is for fingerprint `{}`, this run has `{}` (another split: \
+                 another puzzle file, reduction or program)",
+                seen.fingerprint, id.fingerprint
             )));
         }
         if seen.output != id.output {

@@ -309,6 +309,10 @@ struct DecodeArgs {
     /// The solver's output: `s SATISFIABLE` and `v ... 0` lines, plain or gzip.
     #[arg(long)]
     model: PathBuf,
+    /// The answer is to `dimacs --part K/N`: also accept the variable count of that
+    /// part's formula (its selector variables come after the others).
+    #[arg(long, value_name = "K/N")]
+    part: Option<PartSpec>,
 }
 
 #[derive(Args, Debug)]
@@ -478,6 +482,9 @@ impl Command {
 
 /// Runs a parsed command line, writing standard output to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<i32> {
+    if let Command::Count(_) | Command::Solve(_) | Command::Enumerate(_) = cli.command {
+        crate::memory::advise_engine_options();
+    }
     match cli.command {
         Command::Count(a) => count(a, out),
         Command::Solve(a) => solve(a, out),
@@ -928,6 +935,13 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
             Some(answers) => answers?,
             None => dimacs::parse_answers(&bytes[..], &name)?,
         },
+        // A gzip bomb is refused at once, not read a second time.
+        Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+            return Err(Error::Read {
+                path: a.model.clone(),
+                source: e,
+            })
+        }
         Err(_) => dimacs::read_answers(&a.model)?,
     };
     let location = a.model.display().to_string();
@@ -939,7 +953,7 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
             } else {
                 location.clone()
             };
-            check_model_size(&puzzle, &c, lits, &at)?;
+            check_model_size(&puzzle, &c, lits, &at, a.part)?;
             solutions.push(dimacs::decode_model(&c.matrix, lits, &at)?);
         }
     }
@@ -966,47 +980,90 @@ fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<i32> {
         writeln!(out, "s UNSATISFIABLE")?;
         return Ok(20);
     }
+    // The solver stopped without an answer (a time or memory limit): no answer is a
+    // failure while running, exit 1, as for polycover's own stopped runs.
+    writeln!(out, "c the solver stopped without an answer")?;
     writeln!(out, "s UNKNOWN")?;
-    Ok(0)
+    Ok(1)
 }
 
-/// A model with more variables than the puzzle's primary ones must have exactly as many
-/// as one of its CNFs (some encoding, some symmetry mode) or OPB models: otherwise it
-/// answers another formula, which is the thing to say, before any complaint about its
-/// cover.
-fn check_model_size(puzzle: &Puzzle, c: &Compiled, lits: &[i64], at: &str) -> Result<()> {
+/// A model must have as many variables as the puzzle has primary ones (MiniZinc, a
+/// projected model), or as one of its CNFs (some encoding, some symmetry mode; with
+/// `--part`, also that part's formula) or OPB models: otherwise it answers another
+/// formula, which is the thing to say, before any complaint about its cover. A model
+/// with fewer variables may also be cut short; the message says both.
+fn check_model_size(
+    puzzle: &Puzzle,
+    c: &Compiled,
+    lits: &[i64],
+    at: &str,
+    part: Option<PartSpec>,
+) -> Result<()> {
     let primary = c.matrix.num_options() as u64;
     let most = lits.iter().map(|l| l.unsigned_abs()).max().unwrap_or(0);
-    if most <= primary {
+    if most == primary {
         return Ok(());
     }
     let mut sizes = Vec::new();
-    for &mode in puzzle.symmetry_modes() {
-        let p = Problem::new(puzzle.compile(mode)?);
-        let opb = crate::export::linear::opb_num_vars(&p) as u64;
-        for vars in Amo::ALL
-            .iter()
-            .map(|&amo| p.formula(amo).num_vars as u64)
-            .chain([opb])
-        {
-            if vars == most {
-                return Ok(());
+    if most > primary {
+        for &mode in puzzle.symmetry_modes() {
+            let p = Problem::new(puzzle.compile(mode)?);
+            // What `Formula::restricted_to` adds for the part `dimacs --part` writes:
+            // nothing for units or the whole search, a selector per subproblem for
+            // several, one variable for an empty part.
+            let added = part.map_or(0, |spec| {
+                let split = p.split(spec.n);
+                let mine = split.part(spec.k);
+                match mine.len() {
+                    _ if mine.iter().any(|&j| split.prefix(j).is_empty()) => 0,
+                    0 => 1,
+                    1 => 0,
+                    k => k as u64,
+                }
+            });
+            let opb = crate::export::linear::opb_num_vars(&p) as u64;
+            for vars in Amo::ALL
+                .iter()
+                .map(|&amo| p.formula(amo).num_vars as u64 + added)
+                .chain([opb])
+            {
+                if vars == most {
+                    return Ok(());
+                }
+                sizes.push(vars);
             }
-            sizes.push(vars);
         }
     }
     sizes.sort_unstable();
     sizes.dedup();
+    let formulas = match part {
+        Some(spec) => format!("the DIMACS of {} part {spec}", puzzle.name()),
+        None => format!("the DIMACS of {}", puzzle.name()),
+    };
+    let reason = if most < primary {
+        format!(
+            "the model has {most} variables, but {formulas} has {primary} primary \
+             variables: it is a model of another formula (another puzzle?), or a partial \
+             model (cut short)"
+        )
+    } else {
+        format!(
+            "the model has {most} variables, but {formulas} has {primary} primary \
+             variables and {} to {} in all (by encoding, symmetry mode and format): \
+             it is a model of another formula ({})",
+            sizes[0],
+            sizes[sizes.len() - 1],
+            if part.is_none() {
+                "another puzzle, or a part: an answer to `dimacs --part K/N` decodes \
+                 with `decode --part K/N`"
+            } else {
+                "another puzzle, or another part?"
+            }
+        )
+    };
     Err(Error::Model {
         location: at.to_string(),
-        reason: format!(
-            "the model has {most} variables, but the DIMACS of {} has {primary} primary \
-             variables and {} to {} in all (by encoding, symmetry mode and format): \
-             it is a model of another formula (another puzzle?)",
-            puzzle.name(),
-            sizes[0],
-            sizes[sizes.len() - 1]
-        ),
+        reason,
     })
 }
 
@@ -1074,10 +1131,11 @@ fn format_solution(format: Format, puzzle: &Puzzle, solution: &[u32], index: u64
 }
 
 fn info(a: PuzzleArg, out: &mut dyn Write) -> Result<i32> {
+    // A file or standard input is read once: `-` cannot be read twice.
+    let input = Puzzle::read_input(&a.puzzle)?;
     // A BurrTools file: its problems first; with several and none picked, only those.
-    if let Some(bytes) = burrtools_bytes(&a.puzzle)? {
-        let source = a.puzzle.display().to_string();
-        let problems = burrtools::problems(&source, &bytes)?;
+    if let Some((source, bytes)) = input.as_ref().filter(|(_, b)| burrtools::is_burrtools(b)) {
+        let problems = burrtools::problems(source, bytes)?;
         for p in &problems {
             let count = p
                 .assemblies
@@ -1092,20 +1150,12 @@ fn info(a: PuzzleArg, out: &mut dyn Write) -> Result<i32> {
         }
         writeln!(out)?;
     }
-    a.load()?.info(out)?;
+    let puzzle = match input {
+        Some((source, bytes)) => Puzzle::from_bytes(&source, bytes, a.problem.as_deref())?,
+        None => a.load()?,
+    };
+    puzzle.info(out)?;
     Ok(0)
-}
-
-/// The bytes of `path` when it is a BurrTools file.
-fn burrtools_bytes(path: &std::path::Path) -> Result<Option<Vec<u8>>> {
-    if !path.is_file() {
-        return Ok(None);
-    }
-    let bytes = std::fs::read(path).map_err(|source| Error::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    Ok(burrtools::is_burrtools(&bytes).then_some(bytes))
 }
 
 fn export(a: ExportArgs, out: &mut dyn Write) -> Result<i32> {
@@ -1154,11 +1204,18 @@ fn export(a: ExportArgs, out: &mut dyn Write) -> Result<i32> {
 }
 
 fn import(a: ImportArgs, out: &mut dyn Write) -> Result<i32> {
-    let source = a.file.display().to_string();
-    let bytes = std::fs::read(&a.file).map_err(|source| Error::Read {
-        path: a.file.clone(),
-        source,
-    })?;
+    // `-` reads standard input, as every command's puzzle does.
+    let Some((source, bytes)) = Puzzle::read_input(&a.file)? else {
+        let why = if a.file.exists() {
+            io::Error::other("not a file")
+        } else {
+            io::Error::new(io::ErrorKind::NotFound, "no such file")
+        };
+        return Err(Error::Read {
+            path: a.file.clone(),
+            source: why,
+        });
+    };
     if !burrtools::is_burrtools(&bytes) {
         return Err(Error::puzzle(
             source,

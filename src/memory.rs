@@ -46,22 +46,37 @@ pub fn peak_mib(pid: Option<u32>) -> Option<f64> {
 /// the target.
 pub struct ExitOnOutOfMemory;
 
-/// What the failure path prints. Fixed text: formatting the size could allocate.
+/// What the failure path prints. Fixed text: formatting the size could allocate. Only
+/// the searches (`count`, `solve`, `enumerate`) have `--solver` and `--threads` to
+/// suggest: they call [`advise_engine_options`].
 const OUT_OF_MEMORY: &[u8] = b"polycover: error: out of memory (an allocation failed); \
+try a machine with more memory, or a higher memory limit\n";
+const OUT_OF_MEMORY_SEARCH: &[u8] = b"polycover: error: out of memory (an allocation failed); \
 try --solver dlx, fewer --threads, or a machine with more memory\n";
+static ENGINE_ADVICE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes an allocation failure suggest `--solver dlx` and fewer `--threads`.
+pub fn advise_engine_options() {
+    ENGINE_ADVICE.store(true, std::sync::atomic::Ordering::Relaxed);
+}
 
 fn out_of_memory() -> ! {
+    let message = if ENGINE_ADVICE.load(std::sync::atomic::Ordering::Relaxed) {
+        OUT_OF_MEMORY_SEARCH
+    } else {
+        OUT_OF_MEMORY
+    };
     #[cfg(unix)]
     // Safety: write(2) and _exit(2) are async-signal-safe and take plain buffers; nothing
     // here allocates, and _exit never returns.
     unsafe {
-        libc::write(2, OUT_OF_MEMORY.as_ptr().cast(), OUT_OF_MEMORY.len());
+        libc::write(2, message.as_ptr().cast(), message.len());
         libc::_exit(1)
     }
     #[cfg(not(unix))]
     {
         use std::io::Write;
-        let _ = std::io::stderr().write_all(OUT_OF_MEMORY);
+        let _ = std::io::stderr().write_all(message);
         std::process::exit(1)
     }
 }

@@ -309,3 +309,133 @@ fn exported_burrtools_files_read_back_to_the_same_counts() {
         stderr(&out)
     );
 }
+
+/// Runs the binary with `input` as standard input.
+fn polycover_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The program may stop reading early (a refused bomb): a closed pipe is no failure.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// `-` reads a BurrTools file from standard input in `info` and `import` too, as in every
+/// other command: once, known by its content.
+#[test]
+fn info_and_import_read_a_burrtools_file_from_standard_input() {
+    let demo = std::fs::read(burrtools("DemoMirrorParadox.xmpuzzle")).unwrap();
+    let from_file = polycover(&[
+        "info",
+        burrtools("DemoMirrorParadox.xmpuzzle").to_str().unwrap(),
+    ]);
+    let out = polycover_stdin(&["info", "-"], &demo);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("problem     2"), "{}", stdout(&out));
+    assert_eq!(stdout(&out), stdout(&from_file));
+    let out = polycover_stdin(&["info", "-", "--problem", "1"], &demo);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("problem     1"), "{}", stdout(&out));
+
+    let al = burrtools("AlPackino.xmpuzzle");
+    let from_file = polycover(&["import", al.to_str().unwrap()]);
+    assert_eq!(from_file.status.code(), Some(0), "{}", stderr(&from_file));
+    let out = polycover_stdin(&["import", "-"], &std::fs::read(&al).unwrap());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The same puzzle file, but for the source it names in its comments.
+    let toml = stdout(&out);
+    assert!(toml.contains("name = \"Box\""), "{toml}");
+    let strip = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(strip(&toml), strip(&stdout(&from_file)));
+    let out = polycover(&["import", "no-such.xmpuzzle"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cannot read no-such.xmpuzzle"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A gzip file of 300 kB that inflates to 300 MiB of spaces: refused at the documented
+/// limit (256 MiB), with exit 2 and a message naming it, from a file and from standard
+/// input, before it is parsed as XML.
+fn gzip_bomb() -> Vec<u8> {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(b"<?xml version=\"1.0\"?>\n<puzzle>").unwrap();
+    let spaces = vec![b' '; 1 << 20];
+    for _ in 0..300 {
+        gz.write_all(&spaces).unwrap();
+    }
+    gz.finish().unwrap()
+}
+
+#[test]
+fn a_gzip_bomb_is_refused_at_the_puzzle_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let bomb = dir.path().join("bomb.xmpuzzle");
+    std::fs::write(&bomb, gzip_bomb()).unwrap();
+    let path = bomb.to_str().unwrap();
+    for args in [
+        vec!["info", path],
+        vec!["count", path],
+        vec!["import", path],
+    ] {
+        let out = polycover(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("bomb.xmpuzzle") && err.contains("more than 256 MiB"),
+            "{args:?}: {err}"
+        );
+    }
+    for command in ["info", "import"] {
+        let out = polycover_stdin(&[command, "-"], &std::fs::read(&bomb).unwrap());
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{command} -: {err}");
+        assert!(err.contains("more than 256 MiB"), "{command} -: {err}");
+    }
+}
+
+/// Out of memory, the message's advice fits the command: `info` has no `--solver` or
+/// `--threads` to suggest; a search does.
+#[test]
+#[cfg(target_os = "linux")]
+fn out_of_memory_advice_fits_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let bomb = dir.path().join("bomb.xmpuzzle");
+    std::fs::write(&bomb, gzip_bomb()).unwrap();
+    let limited = |command: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v 100000 && exec \"$0\" {command} \"$1\""))
+            .arg(env!("CARGO_BIN_EXE_polycover"))
+            .arg(&bomb)
+            .output()
+            .unwrap()
+    };
+    let out = limited("info");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("out of memory"), "{err}");
+    assert!(
+        !err.contains("--solver") && !err.contains("--threads"),
+        "{err}"
+    );
+    let out = limited("count");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("try --solver dlx, fewer --threads"), "{err}");
+}

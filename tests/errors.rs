@@ -204,3 +204,67 @@ fn a_piece_colours_a_cell_it_lacks() {
         &[":9:8:", "piece d", "[0, 1, 0] is not a cell of the piece"],
     );
 }
+
+/// A solution of `name` as one solver answer (`s SATISFIABLE` and a `v` line of its
+/// primary variables).
+fn answer_of(name: &str) -> String {
+    let p = polycover::Problem::load(name, None).unwrap();
+    let (first, _) = p
+        .first(&polycover::Engine::Dlx, &polycover::RunOptions::default())
+        .unwrap();
+    let lits = model_literals(p.compiled.matrix.num_options(), &first.unwrap());
+    format!("s SATISFIABLE\nv {lits} 0\n")
+}
+
+/// An answer with fewer variables than the puzzle's primary ones (Soma's, read as
+/// Bedlam's) is a model of another formula too, not "primary variables unassigned".
+#[test]
+fn a_model_of_a_smaller_puzzle_is_one_of_another_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    let soma = dir.path().join("soma.answer");
+    std::fs::write(&soma, answer_of("soma")).unwrap();
+    let out = polycover(&["decode", "bedlam", "--model", soma.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the model has 688 variables")
+            && err.contains("4188 primary variables")
+            && err.contains("a model of another formula"),
+        "{err}"
+    );
+    assert!(!err.contains("unassigned"), "{err}");
+}
+
+/// A solver that stopped (`s UNKNOWN`) gave no answer: exit 1, as for polycover's own
+/// stopped runs, not 0.
+#[test]
+fn an_unknown_answer_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let unknown = dir.path().join("unknown.answer");
+    std::fs::write(&unknown, "c stopped by a limit\ns UNKNOWN\n").unwrap();
+    let out = polycover(&["decode", "soma", "--model", unknown.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().last(), Some("s UNKNOWN"));
+}
+
+/// A gzip answer of 1.1 MB that inflates past 1 GiB (of newlines) is refused at the
+/// documented limit for answers, exit 2, naming the file and the limit.
+#[test]
+fn a_gzip_bomb_is_refused_at_the_answer_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    // One gzip member of 1 MiB, repeated: a gzip file may hold many members.
+    let member = {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        std::io::Write::write_all(&mut gz, &vec![b'\n'; 1 << 20]).unwrap();
+        gz.finish().unwrap()
+    };
+    let bomb = dir.path().join("bomb.answer.gz");
+    std::fs::write(&bomb, member.repeat(1100)).unwrap();
+    let out = polycover(&["decode", "soma", "--model", bomb.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("bomb.answer.gz") && err.contains("more than 1 GiB"),
+        "{err}"
+    );
+}

@@ -169,3 +169,38 @@ fn a_reduction_dlx_cannot_express_is_refused() {
     ]);
     assert_eq!(dlx_count(&read_dlx(&stdout(&out))), 32);
 }
+
+/// MiniZinc output for `decode`: `x = [...]` is read with or without a closing `;` (an
+/// output item that prints the assignment as a statement), not refused as cut short.
+#[test]
+fn decode_reads_a_minizinc_line_with_a_semicolon() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = polycover::Problem::load("soma", None).unwrap();
+    let (first, _) = p
+        .first(&polycover::Engine::Dlx, &polycover::RunOptions::default())
+        .unwrap();
+    let first = first.unwrap();
+    let values: Vec<&str> = (0..p.compiled.matrix.num_options() as u32)
+        .map(|o| if first.contains(&o) { "1" } else { "0" })
+        .collect();
+    for (name, line) in [
+        ("plain.txt", format!("x = [{}]", values.join(", "))),
+        ("semicolon.txt", format!("x = [{}];", values.join(", "))),
+        ("spaced.txt", format!("x = [{}] ; ", values.join(","))),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("{line}\n----------\n")).unwrap();
+        let out = polycover(&["decode", "soma", "--model", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(10), "{name}: {}", stderr(&out));
+        assert!(
+            stdout(&out).contains("c the model is a valid solution of Soma cube"),
+            "{name}"
+        );
+    }
+    // Still cut short: no closing bracket.
+    let path = dir.path().join("cut.txt");
+    std::fs::write(&path, format!("x = [{};\n", values.join(", "))).unwrap();
+    let out = polycover(&["decode", "soma", "--model", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cut short"), "{}", stderr(&out));
+}

@@ -215,7 +215,10 @@ fn a_checkpoint_of_another_run_is_refused() {
     for (args, says) in [
         (&["count", "pentomino-6x10"][..], "puzzle"),
         (&["count", "soma", "--symmetry", "none"], "symmetry mode"),
-        (&["count", "soma", "--part", "1/2"], "fingerprint"),
+        (
+            &["count", "soma", "--part", "1/2"],
+            "the checkpoint records the whole search (no --part), this run is part 1/2",
+        ),
     ] {
         let mut a = args.to_vec();
         a.extend(["--checkpoint", cp]);
@@ -366,4 +369,172 @@ fn part_options_are_checked() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
     }
+}
+
+/// A checkpoint of one part, continued by another: refused naming both parts (the
+/// fingerprint, which depends on the number of parts, is not what the message is about).
+#[test]
+fn a_checkpoint_of_another_part_names_the_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp");
+    let cp = cp.to_str().unwrap();
+    let out = polycover(&["count", "soma", "--part", "2/4", "--checkpoint", cp]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for (part, says) in [
+        (
+            "1/4",
+            "the checkpoint records part 2/4, this run is part 1/4",
+        ),
+        (
+            "2/3",
+            "the checkpoint records part 2/4, this run is part 2/3",
+        ),
+    ] {
+        let out = polycover(&["count", "soma", "--part", part, "--checkpoint", cp]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{part}: {err}");
+        assert!(err.contains(says), "{part}: {err}");
+        assert!(!err.contains("fingerprint"), "{part}: {err}");
+    }
+}
+
+/// `decode --part K/N` reads an answer to `dimacs --part K/N`, whose selector variables
+/// come after the others; without `--part` it is a model of another formula, and the
+/// message says how to read it. CaDiCaL solves the part when it is installed; otherwise
+/// the answer is built from a solution with the part CNF's variable count.
+#[test]
+fn decode_reads_an_answer_to_a_part_cnf() {
+    let dir = tempfile::tempdir().unwrap();
+    let cadical = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("cadical"))
+            .find(|p| p.is_file())
+    });
+    // 1/1 has no selectors, 3/4 one per subproblem.
+    for part in ["1/1", "3/4"] {
+        let cnf = dir
+            .path()
+            .join(format!("soma-{}.cnf", part.replace('/', "of")));
+        let out = polycover(&[
+            "dimacs",
+            "soma",
+            "--part",
+            part,
+            "-o",
+            cnf.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = std::fs::read_to_string(&cnf).unwrap();
+        let vars: usize = text
+            .lines()
+            .find_map(|l| l.strip_prefix("p cnf "))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap();
+        let answer = match &cadical {
+            Some(cadical) => {
+                let out = Command::new(cadical).arg("-q").arg(&cnf).output().unwrap();
+                assert_eq!(out.status.code(), Some(10), "cadical on part {part}");
+                String::from_utf8(out.stdout).unwrap()
+            }
+            None => {
+                let p = polycover::Problem::load("soma", None).unwrap();
+                let (first, _) = p
+                    .first(&polycover::Engine::Dlx, &polycover::RunOptions::default())
+                    .unwrap();
+                let n = p.compiled.matrix.num_options();
+                let rest: String = (n + 1..=vars).map(|v| format!(" -{v}")).collect();
+                format!(
+                    "s SATISFIABLE\nv {}{rest} 0\n",
+                    model_literals(n, &first.unwrap())
+                )
+            }
+        };
+        let path = dir
+            .path()
+            .join(format!("answer-{}", part.replace('/', "of")));
+        std::fs::write(&path, answer).unwrap();
+        let model = path.to_str().unwrap();
+        let out = polycover(&["decode", "soma", "--part", part, "--model", model]);
+        assert_eq!(out.status.code(), Some(10), "{part}: {}", stderr(&out));
+        assert!(stdout(&out).contains("c the model is a valid solution of Soma cube"));
+        if part == "3/4" {
+            let out = polycover(&["decode", "soma", "--model", model]);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{err}");
+            assert!(
+                err.contains(&format!("the model has {vars} variables"))
+                    && err.contains("a model of another formula")
+                    && err.contains("decode --part K/N"),
+                "{err}"
+            );
+        }
+    }
+}
+
+/// `merge` checks everything, and writes the joined file, before it prints a result: a
+/// missing part's file fails it with no `c merged` line and no `s mc`. A relative path
+/// that cannot be read is named with the directory it was read in.
+#[test]
+fn merge_prints_nothing_when_it_fails_and_names_the_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let mut results = Vec::new();
+    for k in 1..=2 {
+        let part = format!("{k}/2");
+        // Run in `work`, with a relative file name, as a job script would.
+        let out = Command::new(env!("CARGO_BIN_EXE_polycover"))
+            .current_dir(&work)
+            .args(["enumerate", "soma", "--part", &part, "-o"])
+            .arg(format!("soma-{k}.txt"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let r = work.join(format!("r{k}.txt"));
+        std::fs::write(&r, &out.stdout).unwrap();
+        results.push(r);
+    }
+    let merge_in = |cwd: &Path, target: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_polycover"))
+            .current_dir(cwd)
+            .arg("merge")
+            .args(&results)
+            .arg("-o")
+            .arg(target)
+            .output()
+            .unwrap()
+    };
+    // From another directory, the parts' relative files are not there.
+    let out = merge_in(&elsewhere, &elsewhere.join("all.txt"));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "cannot read soma-1.txt (in {})",
+            elsewhere.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(stdout(&out), "", "a failed merge printed a result");
+    assert!(!elsewhere.join("all.txt").exists());
+    // In `work`, with one part's file gone: the same, and nothing printed.
+    std::fs::remove_file(work.join("soma-2.txt")).unwrap();
+    let out = merge_in(&work, &work.join("all.txt"));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "", "a failed merge printed a result");
+    // And a merge that works prints its lines as before.
+    let out = Command::new(env!("CARGO_BIN_EXE_polycover"))
+        .current_dir(&work)
+        .args(["enumerate", "soma", "--part", "2/2", "-o", "soma-2.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = merge_in(&work, &work.join("all.txt"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("c merged 2 parts"), "{text}");
+    assert!(text.ends_with("s mc 480\n"), "{text}");
 }

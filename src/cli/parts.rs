@@ -9,7 +9,7 @@
 //!   file back to the end of the last finished subproblem.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, Seek, Write};
+use std::io::{BufRead, Read, Seek, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -413,12 +413,9 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<i32> {
     // Every `c part` line, with where it was read.
     let mut results: Vec<(PartResult, String)> = Vec::new();
     for path in &a.results {
-        let reader = crate::sat::dimacs::open(path)?;
+        let reader = open_input(path, crate::sat::dimacs::MAX_INFLATED_ANSWER)?;
         for (n, line) in reader.lines().enumerate() {
-            let line = line.map_err(|e| Error::Read {
-                path: path.clone(),
-                source: e,
-            })?;
+            let line = line.map_err(|e| read_error(path, e))?;
             let at = format!("{}:{}", path.display(), n + 1);
             match PartResult::parse(&line) {
                 Some(Ok(r)) => results.push((r, at)),
@@ -471,7 +468,8 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<i32> {
         ));
     }
     let total: u64 = parts.values().map(|(r, _)| r.solutions).sum();
-    writeln!(out, "c merged {n} parts, fingerprint {}", first.fingerprint)?;
+    // Everything is checked, and the joined file written, before the result is printed:
+    // a merge that fails prints no total.
     if let Some(target) = &a.output {
         if files.is_empty() {
             return Err(Error::Usage(
@@ -479,10 +477,38 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<i32> {
             ));
         }
         join(target, &parts, out)?;
+    }
+    writeln!(out, "c merged {n} parts, fingerprint {}", first.fingerprint)?;
+    if let Some(target) = &a.output {
         writeln!(out, "c wrote {total} solutions to {}", target.display())?;
     }
     writeln!(out, "s mc {total}")?;
     Ok(0)
+}
+
+/// The longest line `merge` reads from a part's solution file: a record is a few kB, so
+/// a longer line is no record (and a gzip bomb of one endless line does not fill memory).
+const MAX_LINE: u64 = 64 << 20;
+
+/// `cannot read PATH`: a relative path also names the directory it was read in, since
+/// `merge` reads the parts' files from where it runs, not from where they were written.
+fn read_error(path: &Path, source: std::io::Error) -> Error {
+    let path = match std::env::current_dir() {
+        Ok(dir) if path.is_relative() => {
+            PathBuf::from(format!("{} (in {})", path.display(), dir.display()))
+        }
+        _ => path.to_path_buf(),
+    };
+    Error::Read { path, source }
+}
+
+/// Opens one of `merge`'s inputs (plain or gzip, inflating to at most `limit` bytes),
+/// naming the directory of a relative path when it cannot be read.
+fn open_input(path: &Path, limit: u64) -> Result<Box<dyn BufRead>> {
+    crate::sat::dimacs::open_capped(path, limit, "a file merge reads").map_err(|e| match e {
+        Error::Read { source, .. } => read_error(path, source),
+        other => other,
+    })
 }
 
 /// Joins the parts' solution files into `target`, in part order, numbering the
@@ -500,17 +526,46 @@ fn join(
         let mut index = 0u64;
         for (r, at) in parts.values() {
             let (format, path) = r.file.as_ref().expect("every part has a file");
-            let reader = crate::sat::dimacs::open(path)?;
+            // A part's file is streamed, never held whole: no limit on its size, only
+            // on a line's.
+            let mut reader = open_input(path, u64::MAX)?;
             let before = index;
-            for line in reader.lines() {
-                let line = line.map_err(|e| Error::Read {
-                    path: path.clone(),
-                    source: e,
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                let n = (&mut reader)
+                    .take(MAX_LINE + 1)
+                    .read_until(b'\n', &mut bytes)
+                    .map_err(|e| read_error(path, e))?;
+                if n == 0 {
+                    break;
+                }
+                if bytes.len() as u64 > MAX_LINE {
+                    return Err(Error::Usage(format!(
+                        "{}: a line longer than {}: not a solution file",
+                        path.display(),
+                        crate::sat::dimacs::size_name(MAX_LINE)
+                    )));
+                }
+                if bytes.ends_with(b"\n") {
+                    bytes.pop();
+                    if bytes.ends_with(b"\r") {
+                        bytes.pop();
+                    }
+                }
+                let line = std::str::from_utf8(&bytes).map_err(|_| {
+                    read_error(
+                        path,
+                        std::io::Error::new(
+                            std::io::ErrorKind::InvalidData,
+                            "stream did not contain valid UTF-8",
+                        ),
+                    )
                 })?;
                 let renumbered = match format.as_str() {
                     "jsonl" if !line.trim().is_empty() => {
                         index += 1;
-                        let mut record: serde_json::Value = serde_json::from_str(&line)
+                        let mut record: serde_json::Value = serde_json::from_str(line)
                             .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
                         record["index"] = index.into();
                         record.to_string()
@@ -520,9 +575,9 @@ fn join(
                             index += 1;
                             format!("solution {index}")
                         }
-                        _ => line,
+                        _ => line.to_string(),
                     },
-                    _ => line,
+                    _ => line.to_string(),
                 };
                 writeln!(w, "{renumbered}")?;
             }

@@ -1,6 +1,6 @@
 //! Reading back what solvers print for the linear models ([`super::linear`]), for
 //! `polycover decode`: MiniZinc's `x = [0, 1, ...]` lines (one per solution, as the model
-//! prints them) and pseudo-Boolean competition output (`s ...`, `v x1 -x2 ...`).
+//! prints them, with or without a closing `;`) and pseudo-Boolean competition output (`s ...`, `v x1 -x2 ...`).
 //!
 //! Both become the same [`Answer`]s as DIMACS output, with variable k meaning option
 //! k-1, so one decoder checks every route. Text that is neither is left to the DIMACS
@@ -54,6 +54,9 @@ fn minizinc(text: &str, name: &str) -> Result<Vec<Answer>> {
         let Some(list) = line.strip_prefix("x = [") else {
             continue;
         };
+        // `x = [...];` (a statement, as some output items print it) is the same line.
+        let list = list.trim_end();
+        let list = list.strip_suffix(';').map_or(list, str::trim_end);
         let list = list
             .strip_suffix(']')
             .ok_or_else(|| bad(name, k + 1, "the x = [...] line is cut short".into()))?;

@@ -36,13 +36,22 @@ pub fn is_burrtools(bytes: &[u8]) -> bool {
     head.starts_with("<?xml") || head.starts_with("<puzzle")
 }
 
-/// The XML text of a BurrTools file (gunzipped when gzipped).
+/// The XML text of a BurrTools file (gunzipped when gzipped). What the gzip inflates to
+/// is refused past [`super::MAX_PUZZLE_BYTES`]: a bomb fails before it fills memory.
 fn xml_text(source: &str, bytes: &[u8]) -> Result<String> {
     let mut raw = Vec::new();
     if bytes.starts_with(&[0x1f, 0x8b]) {
+        let limit = super::MAX_PUZZLE_BYTES;
         flate2::read::MultiGzDecoder::new(bytes)
+            .take(limit + 1)
             .read_to_end(&mut raw)
             .map_err(|e| Error::puzzle(source, format!("not a readable gzip file: {e}")))?;
+        if raw.len() as u64 > limit {
+            return Err(Error::puzzle(
+                source,
+                crate::sat::dimacs::inflated_too_large(limit, "a puzzle file").to_string(),
+            ));
+        }
     } else {
         raw = bytes.to_vec();
     }

@@ -8,6 +8,9 @@
 //! [`Kind`] trait. A new kind implements it and adds one line to [`KINDS`]; nothing
 //! downstream of [`Compiled`] (engines, CNF, DIMACS, the command line) names a kind.
 //!
+//! Reading: a puzzle input (a file, standard input, or what a gzipped BurrTools file
+//! inflates to) holds at most [`MAX_PUZZLE_BYTES`]; more is refused, never read whole.
+//!
 //! Invariant: option `o` of a kind's matrix is the kind's option number `o` in every
 //! [`Kind`] method that takes options (the matrix is built from the kind's own table).
 
@@ -300,18 +303,8 @@ impl Puzzle {
     /// `None` for them.
     pub fn load_problem(spec: impl AsRef<Path>, problem: Option<&str>) -> Result<Puzzle> {
         let path = spec.as_ref();
-        if path.as_os_str() == "-" {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|e| {
-                Error::Read {
-                    path: path.to_path_buf(),
-                    source: e,
-                }
-            })?;
-            return Puzzle::from_bytes("<stdin>", bytes, problem);
-        }
-        if path.is_file() {
-            return Puzzle::read_file(path, problem);
+        if let Some((source, bytes)) = Puzzle::read_input(path)? {
+            return Puzzle::from_bytes(&source, bytes, problem);
         }
         let name = path.to_str();
         if let Some(entry) = name.and_then(catalog::find) {
@@ -344,16 +337,36 @@ impl Puzzle {
     }
 
     pub fn read_file(path: &Path, problem: Option<&str>) -> Result<Puzzle> {
-        let bytes = std::fs::read(path).map_err(|e| Error::Read {
+        let file = std::fs::File::open(path).map_err(|e| Error::Read {
             path: path.to_path_buf(),
             source: e,
         })?;
+        let bytes = read_capped(file, path)?;
         Puzzle::from_bytes(&path.display().to_string(), bytes, problem)
+    }
+
+    /// The bytes of a puzzle input that is read, not looked up: `-` (standard input, read
+    /// once; its name in messages is `<stdin>`) or an existing file, with that name.
+    /// `None` for anything else (a catalog name, a directory, a missing file), which
+    /// [`Puzzle::load_problem`] explains.
+    pub fn read_input(path: &Path) -> Result<Option<(String, Vec<u8>)>> {
+        if path.as_os_str() == "-" {
+            let bytes = read_capped(std::io::stdin().lock(), path)?;
+            return Ok(Some(("<stdin>".into(), bytes)));
+        }
+        if !path.is_file() {
+            return Ok(None);
+        }
+        let file = std::fs::File::open(path).map_err(|e| Error::Read {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        Ok(Some((path.display().to_string(), read_capped(file, path)?)))
     }
 
     /// Parses a file's bytes; `source` names it in messages. A BurrTools file is known by
     /// its content (gzip, or XML with a `<puzzle>` root), whatever its name.
-    fn from_bytes(source: &str, bytes: Vec<u8>, problem: Option<&str>) -> Result<Puzzle> {
+    pub fn from_bytes(source: &str, bytes: Vec<u8>, problem: Option<&str>) -> Result<Puzzle> {
         if burrtools::is_burrtools(&bytes) {
             let converted = burrtools::convert(source, &bytes, problem)?;
             return Puzzle::parse(source, &converted.toml).map_err(|e| {
@@ -375,4 +388,36 @@ impl Puzzle {
         })?;
         Puzzle::parse(source, &text)
     }
+}
+
+/// The most bytes a puzzle input may hold: 256 MiB, read from a file or standard input,
+/// and again for what a gzipped BurrTools file inflates to. The largest puzzle files
+/// shipped are a few kB; the limit is there so that a gzip bomb (megabytes that inflate to
+/// gigabytes) or `/dev/zero` fails with a message instead of filling memory.
+pub const MAX_PUZZLE_BYTES: u64 = 256 << 20;
+
+/// Everything `r` holds, refused past [`MAX_PUZZLE_BYTES`]; `path` names it in messages.
+fn read_capped(r: impl std::io::Read, path: &Path) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(r, MAX_PUZZLE_BYTES + 1),
+        &mut bytes,
+    )
+    .map_err(|e| Error::Read {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
+    if bytes.len() as u64 > MAX_PUZZLE_BYTES {
+        return Err(Error::Read {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                format!(
+                    "more than {}, polycover's limit for a puzzle file",
+                    crate::sat::dimacs::size_name(MAX_PUZZLE_BYTES)
+                ),
+            ),
+        });
+    }
+    Ok(bytes)
 }
