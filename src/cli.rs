@@ -386,7 +386,8 @@ fn parse_seconds(s: &str) -> std::result::Result<Duration, String> {
         .trim()
         .parse()
         .map_err(|_| format!("`{s}` is not a number of seconds"))?;
-    if !(x > 0.0) {
+    // `x > 0.0` is false for NaN too, which must be refused as well.
+    if x.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return Err(format!("`{s}`: the time must be positive"));
     }
     Duration::try_from_secs_f64(x).map_err(|_| format!("`{s}` seconds is too long a time"))

@@ -20,7 +20,7 @@
 //! - A device, FIFO or symlink is never replaced by a file.
 //! - An output is never one of the inputs: the same file (by identity, not by name: a
 //!   link or a `./` prefix is caught too) is refused before anything is written.
-//! - [`check_writable`] refuses, before the work starts, every path that [`write`] would
+//! - [`check_writable`] refuses, before the work starts, every path that [`write()`] would
 //!   refuse at the end.
 //!
 //! A name ending in `.gz` is compressed.
@@ -235,7 +235,7 @@ pub fn write(
     write_with(path, stdout, inputs, Keep::Complete, body)
 }
 
-/// Writes records (solutions) to `path`: as [`write`], except that a stop does not fail
+/// Writes records (solutions) to `path`: as [`write()`], except that a stop does not fail
 /// the writes, and whatever `body` wrote before it returned, even after a stop, is kept:
 /// `body` writes whole records and ends its search when a stop is requested. An error
 /// still keeps nothing. Each record should be flushed by `body`, so that a reader of a

@@ -358,7 +358,7 @@ fn dimacs_header_and_projection() {
     assert!(comments
         .iter()
         .any(|l| l.starts_with("c encoding at-most-one=product")));
-    assert!(comments.iter().any(|l| *l == "c t pmc"));
+    assert!(comments.contains(&"c t pmc"));
     assert!(comments
         .iter()
         .any(|l| l.starts_with("c p show 1 2 3 ") && l.ends_with(" 688 0")));

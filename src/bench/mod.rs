@@ -24,7 +24,7 @@
 //!   gives neither.
 //! - A row's peak memory does not depend on the rows before it: with [`Plan::isolate`]
 //!   every run of an in-process engine is measured in a fresh process (as the external
-//!   programs are); without it, in this process after [`memory::reset_peak`], which may
+//!   programs are); without it, in this process after `memory::reset_peak`, which may
 //!   still include memory the allocator kept from earlier rows.
 
 mod chart;

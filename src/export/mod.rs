@@ -1,6 +1,6 @@
 //! Writing a compiled puzzle in other programs' input formats (`polycover export`).
 //!
-//! Every format is written from the same [`Problem`]: its matrix and its symmetry
+//! Every format is written from the same [`Problem`](crate::Problem): its matrix and its symmetry
 //! reduction. Formats that cannot express what the reduction needs refuse the mode with
 //! a clear message instead of writing a file whose count would mean something else.
 

@@ -42,7 +42,7 @@ pub fn write(
     write_with_notes(w, compiled, reduction, formula, projection, &[])
 }
 
-/// [`write`], with more `c` lines (without the `c `) after the symmetry line: what part
+/// [`write()`], with more `c` lines (without the `c `) after the symmetry line: what part
 /// of the search a restricted formula holds.
 pub fn write_with_notes(
     w: &mut dyn Write,
@@ -166,9 +166,9 @@ pub fn inflated_too_large(limit: u64, what: &str) -> io::Error {
 pub fn size_name(bytes: u64) -> String {
     const GIB: u64 = 1 << 30;
     const MIB: u64 = 1 << 20;
-    if bytes >= GIB && bytes.is_multiple_of(GIB) {
+    if bytes >= GIB && bytes % GIB == 0 {
         format!("{} GiB", bytes / GIB)
-    } else if bytes >= MIB && bytes.is_multiple_of(MIB) {
+    } else if bytes >= MIB && bytes % MIB == 0 {
         format!("{} MiB", bytes / MIB)
     } else {
         format!("{bytes} bytes")

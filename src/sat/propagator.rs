@@ -418,8 +418,8 @@ impl Mrv {
         }
         let g = &self.groups;
         let row = &self.overlaps[o * m..(o + 1) * m];
-        for h in 0..m {
-            if self.covered[h] != 0 || !g.is_group[h] || self.live[h] > row[h] as u32 {
+        for (h, &overlapping) in row.iter().enumerate() {
+            if self.covered[h] != 0 || !g.is_group[h] || self.live[h] > overlapping as u32 {
                 continue;
             }
             if g.groups_of(o).contains(&(h as u32)) {
@@ -457,14 +457,14 @@ impl Mrv {
             }
             on_trail[o] = true;
         }
-        for o in 0..self.value.len() {
-            if g.kept[o] && (self.value[o] != UNASSIGNED) != on_trail[o] {
+        for (o, &value) in self.value.iter().enumerate() {
+            if g.kept[o] && (value != UNASSIGNED) != on_trail[o] {
                 return Err(format!(
-                    "option {o}: value {} but on trail {}",
-                    self.value[o], on_trail[o]
+                    "option {o}: value {value} but on trail {}",
+                    on_trail[o]
                 ));
             }
-            if !g.kept[o] && self.value[o] != FALSE {
+            if !g.kept[o] && value != FALSE {
                 return Err(format!("removed option {o} is not false"));
             }
         }

@@ -22,6 +22,10 @@
 //! Items live in a fixed array of `W` words, chosen at run time from the matrix size, so
 //! the inner loops are a handful of word operations the compiler unrolls.
 
+// The word loops index `0..W` on purpose: each reads as the bit operation it does on
+// word w of several masks at once, and W is a constant the compiler unrolls.
+#![allow(clippy::needless_range_loop)]
+
 use super::compact::{keep_disjoint, Kernel};
 use super::descent::{Levels, Path};
 use super::dlx::Dlx;

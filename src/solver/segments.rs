@@ -17,6 +17,10 @@
 //!   whole list.
 //! - An option is identified by (segment, mask): only for reported solutions.
 
+// The word loops index `0..W` on purpose: each reads as the bit operation it does on
+// word w of several masks at once, and W is a constant the compiler unrolls.
+#![allow(clippy::needless_range_loop)]
+
 use std::collections::HashMap;
 
 use super::compact::{keep_disjoint_segments, Kernel, Segment};

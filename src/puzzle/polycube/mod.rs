@@ -14,7 +14,7 @@
 //!   output, are unique too (by default a name's first character).
 //!
 //! Cells are given as coordinates (`cells`, `box`/`target`) or drawn as layers
-//! (`layers`, see [`super::drawing`]); a file may mix both.
+//! (`layers`, see `puzzle::drawing`); a file may mix both.
 //!
 //! The matrix: items are the target cells (covered once; an optional cell at most once),
 //! then one item per piece, covered between its `min_count` and `count` times. Options
