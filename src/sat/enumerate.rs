@@ -13,7 +13,8 @@
 //! - Cubes are disjoint (each is a prefix of the native search tree), so workers never
 //!   find the same model, and the total is the same for any number of threads.
 //! - A stop (the caller's `Break`, the deadline, Ctrl-C, a failed check) reaches every
-//!   solver: CaDiCaL through its terminate callback, inside a call; varisat between calls.
+//!   solver: CaDiCaL through its terminate callback, inside a call; varisat between calls;
+//!   and both while they load the formula (every [`LOAD_STOP_EVERY`] clauses).
 //!
 //! # Strategies
 //!
@@ -117,6 +118,9 @@ pub struct SatEngine {
     pub strategy: Option<Strategy>,
     /// CaDiCaL options (`NAME`, `VALUE`), set after polycover's defaults.
     pub cadical_options: Vec<(String, i32)>,
+    /// Build the CNF even when its size passes the limit ([`super::cnf::MAX_CLAUSES`],
+    /// [`super::cnf::MAX_LITERALS`]); otherwise such a run is refused before it builds.
+    pub force: bool,
     /// Check the propagator's invariants after every callback (always on in debug builds).
     #[doc(hidden)]
     pub paranoid: bool,
@@ -130,6 +134,7 @@ impl Default for SatEngine {
             decide: Decide::Mrv,
             strategy: None,
             cadical_options: Vec::new(),
+            force: false,
             paranoid: false,
         }
     }
@@ -174,6 +179,9 @@ pub struct SatStats {
     pub stopped: bool,
     /// Ctrl-C stopped it.
     pub interrupted: bool,
+    /// Workers that ran, each with its own solver (one for a plain search, at most one
+    /// per cube).
+    pub threads: u64,
 }
 
 /// How many cubes to aim for. varisat, measured on the 8x8 pentomino square (65 models):
@@ -268,6 +276,10 @@ pub(crate) enum Outcome {
     Stopped,
 }
 
+/// Clauses a solver loads between two looks at the stop: loading a formula of millions
+/// of clauses takes seconds, and a deadline or Ctrl-C must not wait for it.
+pub(crate) const LOAD_STOP_EVERY: usize = 1 << 16;
+
 /// One worker's solver.
 enum Worker {
     Varisat(super::varisat::Solver),
@@ -282,14 +294,13 @@ impl Worker {
         #[cfg(feature = "cadical")] groups: Option<&Arc<Groups>>,
         sink: ModelSink,
         stop: Stop,
-    ) -> Result<Worker> {
+    ) -> Result<Option<Worker>> {
         let engine = opts.engine;
         match engine.backend {
-            Backend::Varisat => Ok(Worker::Varisat(super::varisat::Solver::new(
-                formula, sink, stop,
-            ))),
+            Backend::Varisat => Ok(super::varisat::Solver::new(formula, sink, stop)
+                .map(Worker::Varisat)),
             #[cfg(feature = "cadical")]
-            Backend::Cadical => Ok(Worker::Cadical(super::cadical::Solver::new(
+            Backend::Cadical => Ok(super::cadical::Solver::new(
                 formula,
                 Arc::clone(groups.expect("groups are built for CaDiCaL")),
                 engine.decide,
@@ -297,7 +308,8 @@ impl Worker {
                 sink,
                 stop,
                 engine.paranoid,
-            )?)),
+            )?
+            .map(Worker::Cadical)),
             #[cfg(not(feature = "cadical"))]
             Backend::Cadical => Err(Error::Usage(
                 "this polycover was built without CaDiCaL (`--no-default-features`): \
@@ -368,6 +380,7 @@ pub fn for_each_model(
     let next = AtomicUsize::new(0);
     let mut stats = SatStats {
         cubes: cubes.len() as u64,
+        threads: threads as u64,
         ..SatStats::default()
     };
     let mut failure: Option<Error> = None;
@@ -399,7 +412,9 @@ pub fn for_each_model(
                     stop.clone(),
                 );
                 let mut worker = match worker {
-                    Ok(w) => w,
+                    Ok(Some(w)) => w,
+                    // Stopped while loading the formula: no cube was searched.
+                    Ok(None) => return,
                     Err(e) => {
                         stop.set();
                         let _ = tx.send(Event::Failed(e));
