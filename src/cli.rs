@@ -958,6 +958,10 @@ fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
         "c {:<22} {:>10} {:>10} {:>10} {:>12}",
         "engine", "count", "seconds", "variables", "clauses"
     )?;
+    // Every encoding's size first: a refusal comes before the reference count.
+    for amo in Amo::ALL {
+        p.check_cnf_size(amo, a.force)?;
+    }
     let reference = p.count(&Engine::Dlx, &RunOptions::default())?;
     writeln!(
         out,

@@ -281,8 +281,8 @@ impl Problem {
         if size.over_limit() {
             return Err(Error::Usage(format!(
                 "the CNF ({} encoding) would have {} clauses and {} literals, past the limit \
-                 of {} clauses or {} literals (several GB with a solver loaded): use --force \
-                 to build it anyway, or a native engine (--solver bits or dlx)",
+                 of {} clauses or {} literals (gigabytes once a solver holds it): use --force \
+                 to build it anyway, or another --amo encoding or engine",
                 amo.name(),
                 size.clauses,
                 size.literals,

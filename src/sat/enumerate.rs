@@ -62,12 +62,35 @@ impl Strategy {
 }
 
 /// The embedded SAT solvers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     /// CaDiCaL with the MRV propagator (the default; not in `--no-default-features` builds).
     Cadical,
     /// varisat, pure Rust: the portable reference.
     Varisat,
+}
+
+/// `--backend` takes only the solvers this build has: a build without CaDiCaL refuses
+/// `--backend cadical` as the arguments are parsed, before any work or output.
+impl clap::ValueEnum for Backend {
+    fn value_variants<'a>() -> &'a [Self] {
+        if cfg!(feature = "cadical") {
+            &[Backend::Cadical, Backend::Varisat]
+        } else {
+            &[Backend::Varisat]
+        }
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use clap::builder::PossibleValue;
+        Some(match self {
+            Backend::Cadical => PossibleValue::new("cadical")
+                .help("CaDiCaL with the MRV propagator (the default where built in)"),
+            Backend::Varisat => {
+                PossibleValue::new("varisat").help("varisat, pure Rust: the portable reference")
+            }
+        })
+    }
 }
 
 impl Backend {
