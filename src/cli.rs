@@ -228,6 +228,10 @@ struct SatArgs {
     /// (inprocessing=0 restart=0 chrono=2 bump=0 walk=0 lucky=0 shrinkreap=0).
     #[arg(long = "sat-option", value_name = "NAME=VALUE", value_parser = parse_sat_option)]
     sat_options: Vec<(String, i32)>,
+    /// Build the CNF (with --solver sat) even when its size passes the limit (10 M
+    /// clauses or 50 M literals).
+    #[arg(long)]
+    force: bool,
 }
 
 fn parse_sat_option(s: &str) -> std::result::Result<(String, i32), String> {
@@ -263,6 +267,7 @@ impl SatArgs {
             decide: self.decide.unwrap_or(Decide::Mrv),
             strategy: self.strategy,
             cadical_options: self.sat_options.clone(),
+            force: self.force,
             paranoid: false,
         })
     }
@@ -275,6 +280,7 @@ impl SatArgs {
             ("--decide", self.decide.is_some()),
             ("--strategy", self.strategy.is_some()),
             ("--sat-option", !self.sat_options.is_empty()),
+            ("--force", self.force),
         ]
         .into_iter()
         .find_map(|(flag, given)| given.then_some(flag))
@@ -300,6 +306,9 @@ struct DimacsArgs {
     /// that any solver or model counter can do one part.
     #[arg(long, value_name = "K/N")]
     part: Option<PartSpec>,
+    /// Write the CNF even when its size passes the limit (10 M clauses or 50 M literals).
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -325,6 +334,10 @@ struct CheckArgs {
     /// Default: cadical (varisat in builds without default features).
     #[arg(long, value_enum)]
     backend: Option<Backend>,
+    /// Build the CNFs even when their size passes the limit (10 M clauses or 50 M
+    /// literals).
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -576,7 +589,7 @@ fn header(out: &mut dyn Write, p: &Problem, engine: &Engine, strategy: Strategy)
         c.group.order()
     )?;
     // Said before the run, and flushed: a long run should say what it is doing.
-    for line in p.prepare(engine, strategy) {
+    for line in p.describe(engine, strategy) {
         writeln!(out, "c {line}")?;
     }
     out.flush()?;
@@ -671,9 +684,14 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
     } else {
         String::new()
     };
+    // The threads that ran: a plain SAT search runs one solver, whatever was asked.
+    let used = match report.threads {
+        n if n == threads => format!("{n}"),
+        n => format!("{n} (of {threads} asked)"),
+    };
     writeln!(
         out,
-        "c threads {threads}, time {:.3} s, {parts}{}{}",
+        "c threads {used}, time {:.3} s, {parts}{}{}",
         report.seconds,
         report.statistics,
         peak_memory()
@@ -876,7 +894,7 @@ fn picture_directory(dir: &std::path::Path) -> Result<PathBuf> {
 fn write_dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<i32> {
     output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
     let p = a.puzzle.problem(a.symmetry)?;
-    let mut formula = p.formula(a.amo);
+    let mut formula = p.formula_checked(a.amo, a.force)?;
     let mut notes = Vec::new();
     if let Some(spec) = a.part {
         let split = p.split(spec.n);
@@ -1081,6 +1099,10 @@ fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
         "c {:<22} {:>10} {:>10} {:>10} {:>12}",
         "engine", "count", "seconds", "variables", "clauses"
     )?;
+    // Every encoding's size first: a refusal comes before the reference count.
+    for amo in Amo::ALL {
+        p.check_cnf_size(amo, a.force)?;
+    }
     let reference = p.count(&Engine::Dlx, &RunOptions::default())?;
     writeln!(
         out,
@@ -1093,10 +1115,11 @@ fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
         let engine = Engine::Sat(SatEngine {
             backend,
             amo,
+            force: a.force,
             ..SatEngine::default()
         });
         let t = Instant::now();
-        let formula = p.formula(amo);
+        let formula = p.formula_checked(amo, a.force)?;
         let report = p.count(&engine, &RunOptions::default())?;
         interrupted(&report)?;
         let differs = report.solutions != reference.solutions;

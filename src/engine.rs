@@ -3,7 +3,9 @@
 //! An [`Engine`] names what searches: a native engine (the DLX, the bitset engine) or the
 //! SAT path with its backend, at-most-one encoding, strategy and decision mode. A
 //! [`Problem`] is a compiled puzzle with its symmetry reduction, computed once; the CNF
-//! is compiled the first time a SAT engine asks for it, once per encoding. The command
+//! is compiled the first time a SAT engine asks for it, once per encoding: counted first,
+//! refused past the size limit unless forced, and built under the run's deadline and
+//! Ctrl-C (a stop while building is a stopped run, with no solution). The command
 //! line, `check` and `bench` choose an engine and call [`Problem::count`],
 //! [`Problem::first`] or [`Problem::for_each_solution`]; the dispatch lives here only.
 //!
@@ -18,11 +20,11 @@ use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::parts::{Split, Step};
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 pub use crate::sat::SatEngine;
-use crate::sat::{self, Amo, Backend, Decide, Formula, SatOptions, Strategy};
+use crate::sat::{self, Amo, Backend, Decide, Formula, SatOptions, Size, Strategy};
 use crate::solver;
 use crate::symmetry::Reduction;
 
@@ -180,6 +182,9 @@ pub struct Report {
     /// engine does not split).
     pub parts_done: u64,
     pub parts: u64,
+    /// Worker threads the search ran on: those asked for a native count; for SAT the
+    /// solvers that ran (one for a plain search, at most one per cube).
+    pub threads: usize,
 }
 
 /// Some subproblems of a split, to run instead of the whole search: a part, or what a
@@ -231,24 +236,83 @@ impl Problem {
         &self.compiled.puzzle
     }
 
-    /// The CNF in encoding `amo`, compiled on first use.
+    /// The CNF in encoding `amo`, compiled on first use, whatever its size and however
+    /// long it takes (see [`Problem::formula_checked`] for the command line's way).
     pub fn formula(&self, amo: Amo) -> Arc<Formula> {
-        let mut formulas = self.formulas.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(f) = formulas.iter().find(|f| f.amo == amo) {
-            return Arc::clone(f);
-        }
-        let f = Arc::new(sat::compile(&self.compiled.matrix, &self.reduction, amo));
-        formulas.push(Arc::clone(&f));
-        f
+        self.formula_until(amo, &|| false)
+            .expect("nothing stops this compilation")
     }
 
-    /// Builds what `engine` needs (the CNF) and says what will run, as `c` line texts
-    /// without the `c `.
-    pub fn prepare(&self, engine: &Engine, strategy: Strategy) -> Vec<String> {
+    /// The CNF in encoding `amo`, compiled on first use with `stop` asked every few
+    /// thousand clauses; `None` when it said stop.
+    fn formula_until(&self, amo: Amo, stop: &dyn Fn() -> bool) -> Option<Arc<Formula>> {
+        let mut formulas = self.formulas.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = formulas.iter().find(|f| f.amo == amo) {
+            return Some(Arc::clone(f));
+        }
+        let f = Arc::new(
+            sat::compile_until(&self.compiled.matrix, &self.reduction, amo, stop).ok()?,
+        );
+        formulas.push(Arc::clone(&f));
+        Some(f)
+    }
+
+    /// The size of the CNF in encoding `amo`: counted exactly without building it, or
+    /// read off the formula once built.
+    pub fn cnf_size(&self, amo: Amo) -> Size {
+        let formulas = self.formulas.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = formulas.iter().find(|f| f.amo == amo) {
+            return Size {
+                variables: f.num_vars as u64,
+                clauses: f.num_clauses() as u64,
+                literals: f.num_literals() as u64,
+            };
+        }
+        drop(formulas);
+        sat::cnf::size(&self.compiled.matrix, &self.reduction, amo)
+    }
+
+    /// Refuses (exit 2) a CNF past the size limit that is not built yet, unless `force`.
+    pub fn check_cnf_size(&self, amo: Amo, force: bool) -> Result<()> {
+        if force || self.has_formula(amo) {
+            return Ok(());
+        }
+        let size = self.cnf_size(amo);
+        if size.over_limit() {
+            return Err(Error::Usage(format!(
+                "the CNF ({} encoding) would have {} clauses and {} literals, past the limit \
+                 of {} clauses or {} literals (gigabytes once a solver holds it): use --force \
+                 to build it anyway, or another --amo encoding or engine",
+                amo.name(),
+                size.clauses,
+                size.literals,
+                sat::cnf::MAX_CLAUSES,
+                sat::cnf::MAX_LITERALS
+            )));
+        }
+        Ok(())
+    }
+
+    fn has_formula(&self, amo: Amo) -> bool {
+        let formulas = self.formulas.lock().unwrap_or_else(|e| e.into_inner());
+        formulas.iter().any(|f| f.amo == amo)
+    }
+
+    /// The CNF in encoding `amo` for a command that writes or checks it: refused past the
+    /// size limit unless `force`, and stopped by Ctrl-C (exit 130) while it is built.
+    pub fn formula_checked(&self, amo: Amo, force: bool) -> Result<Arc<Formula>> {
+        self.check_cnf_size(amo, force)?;
+        let _listening = crate::interrupt::Listening::start();
+        self.formula_until(amo, &crate::interrupt::requested)
+            .ok_or_else(|| Error::Interrupted("the CNF was not finished".into()))
+    }
+
+    /// Says what will run, as `c` line texts without the `c `, building nothing: for a
+    /// SAT engine the CNF's size is counted, not compiled (the run compiles it, within
+    /// its deadline).
+    pub fn describe(&self, engine: &Engine, strategy: Strategy) -> Vec<String> {
         match engine {
             Engine::Sat(s) => {
-                let t = Instant::now();
-                let f = self.formula(s.amo);
                 let mut line = format!(
                     "solver sat: backend {}, at-most-one {}, strategy {}",
                     s.backend.name(),
@@ -261,14 +325,20 @@ impl Problem {
                         line += &format!(", {k}={v}");
                     }
                 }
+                let size = self.cnf_size(s.amo);
                 vec![
                     line,
                     format!(
-                        "cnf {} variables ({} primary), {} clauses, compiled in {:.3} s",
-                        f.num_vars,
-                        f.num_primary,
-                        f.num_clauses(),
-                        t.elapsed().as_secs_f64()
+                        "cnf {} variables ({} primary), {} clauses, {} literals{}",
+                        size.variables,
+                        self.compiled.matrix.num_options(),
+                        size.clauses,
+                        size.literals,
+                        if size.over_limit() {
+                            " (past the limit)"
+                        } else {
+                            ""
+                        }
                     ),
                 ]
             }
@@ -280,6 +350,17 @@ impl Problem {
                 )]
             }
         }
+    }
+
+    /// Builds what `engine` needs (the CNF, unless it is past the size limit and not
+    /// forced: the run then refuses) and says what will run, as [`Problem::describe`].
+    pub fn prepare(&self, engine: &Engine, strategy: Strategy) -> Vec<String> {
+        if let Engine::Sat(s) = engine {
+            if s.force || !self.cnf_size(s.amo).over_limit() {
+                self.formula(s.amo);
+            }
+        }
+        self.describe(engine, strategy)
     }
 
     /// Counts the distinct solutions.
@@ -312,7 +393,9 @@ impl Problem {
                     progress,
                     None,
                 );
-                Ok(native_report(stats, start))
+                let mut report = native_report(stats, start);
+                report.threads = opts.threads;
+                Ok(report)
             }
         }
     }
@@ -379,6 +462,7 @@ impl Problem {
                 );
                 let mut report = native_report(stats, start);
                 report.parts = jobs.len() as u64;
+                report.threads = opts.threads;
                 Ok(report)
             }
         }
@@ -494,7 +578,34 @@ impl Problem {
         cubes: Option<&[Vec<u32>]>,
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report> {
-        let formula = self.formula(s.amo);
+        let start = Instant::now();
+        self.check_cnf_size(s.amo, s.force)?;
+        let compiled_here = !self.has_formula(s.amo);
+        let formula = {
+            // The deadline and Ctrl-C hold while the CNF is built, as during the search.
+            let _listening = crate::interrupt::Listening::start();
+            let stop = || {
+                crate::interrupt::requested() || opts.deadline.is_some_and(|d| Instant::now() >= d)
+            };
+            match self.formula_until(s.amo, &stop) {
+                Some(f) => f,
+                None => {
+                    let interrupted = crate::interrupt::requested();
+                    return Ok(Report {
+                        complete: false,
+                        interrupted,
+                        timed_out: !interrupted,
+                        seconds: start.elapsed().as_secs_f64(),
+                        statistics: format!(
+                            "stopped while compiling the CNF, after {:.3} s",
+                            start.elapsed().as_secs_f64()
+                        ),
+                        ..Report::default()
+                    });
+                }
+            }
+        };
+        let compile_seconds = start.elapsed().as_secs_f64();
         let sat_opts = SatOptions {
             engine: s,
             strategy: s.strategy.unwrap_or(strategy),
@@ -513,7 +624,6 @@ impl Problem {
                 })
             }
         });
-        let start = Instant::now();
         let stats = sat::for_each_model(
             &self.compiled.matrix,
             &self.reduction,
@@ -529,11 +639,18 @@ impl Problem {
             timed_out: stats.stopped && !stats.interrupted,
             seconds: start.elapsed().as_secs_f64(),
             statistics: format!(
-                "solver calls {}, mrv decisions {}",
-                stats.solver_calls, stats.decisions
+                "solver calls {}, mrv decisions {}{}",
+                stats.solver_calls,
+                stats.decisions,
+                if compiled_here {
+                    format!(", cnf compiled in {compile_seconds:.3} s")
+                } else {
+                    String::new()
+                }
             ),
             parts_done: stats.cubes_done,
             parts: stats.cubes,
+            threads: stats.threads as usize,
         })
     }
 }
@@ -548,5 +665,6 @@ fn native_report(stats: solver::Stats, start: Instant) -> Report {
         statistics: format!("nodes {}, raw solutions {}", stats.nodes, stats.found),
         parts_done: 0,
         parts: 0,
+        threads: 1,
     }
 }

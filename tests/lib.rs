@@ -3,6 +3,7 @@
 mod bench;
 mod burrtools;
 mod cli;
+mod cnf;
 mod colored;
 mod common;
 mod counts;

@@ -19,8 +19,10 @@
 //! - product: J. Chen, *A New SAT Encoding of the At-Most-One Constraint*, ModRef 2010.
 
 use rustsat::encodings::am1::{self, Encode};
-use rustsat::instances::{BasicVarManager, Cnf};
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::ManageVars;
 use rustsat::types::Lit;
+use rustsat::OutOfMemory;
 
 /// An at-most-one encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -60,21 +62,24 @@ impl Amo {
         }
     }
 
-    /// Adds "at most one of `lits` is true" to `cnf`.
-    pub fn encode(self, lits: Vec<Lit>, cnf: &mut Cnf, vars: &mut BasicVarManager) {
+    /// Adds "at most one of `lits` is true" to `sink`. An error is the sink's refusal
+    /// (a stopped compilation) or rustsat failing to reserve memory.
+    pub fn encode<C: CollectClauses>(
+        self,
+        lits: Vec<Lit>,
+        sink: &mut C,
+        vars: &mut dyn ManageVars,
+    ) -> Result<(), OutOfMemory> {
         if lits.len() <= 1 {
-            return;
+            return Ok(());
         }
-        let result = match self {
-            Amo::Pairwise => am1::Pairwise::from(lits).encode(cnf, vars),
-            Amo::Ladder => am1::Ladder::from(lits).encode(cnf, vars),
-            Amo::Bitwise => am1::Bitwise::from(lits).encode(cnf, vars),
-            Amo::Commander => am1::Commander::<4, am1::Pairwise>::from(lits).encode(cnf, vars),
-            Amo::Bimander => am1::Bimander::<4, am1::Pairwise>::from(lits).encode(cnf, vars),
-            Amo::Product => am1::TwoProduct::<am1::Pairwise>::from(lits).encode(cnf, vars),
-        };
-        // rustsat reports only a failed reservation here. The binary never sees it (its
-        // allocator exits first, see `memory.rs`); a library user gets a clear panic.
-        result.expect("out of memory while encoding an at-most-one constraint");
+        match self {
+            Amo::Pairwise => am1::Pairwise::from(lits).encode(sink, vars),
+            Amo::Ladder => am1::Ladder::from(lits).encode(sink, vars),
+            Amo::Bitwise => am1::Bitwise::from(lits).encode(sink, vars),
+            Amo::Commander => am1::Commander::<4, am1::Pairwise>::from(lits).encode(sink, vars),
+            Amo::Bimander => am1::Bimander::<4, am1::Pairwise>::from(lits).encode(sink, vars),
+            Amo::Product => am1::TwoProduct::<am1::Pairwise>::from(lits).encode(sink, vars),
+        }
     }
 }

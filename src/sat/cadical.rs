@@ -34,7 +34,7 @@ use pindakaas::solver::{Assumptions, SolveResult, TermSignal, TerminateCallback}
 use pindakaas::{ClauseDatabase, Lit};
 
 use super::cnf::{Blocking, Formula};
-use super::enumerate::{Cube, Decide, ModelSink, Outcome, Stop};
+use super::enumerate::{Cube, Decide, ModelSink, Outcome, Stop, LOAD_STOP_EVERY};
 use super::propagator::{Groups, Mrv};
 use crate::error::{Error, Result};
 
@@ -171,7 +171,8 @@ impl Propagator for Steer {
     }
 }
 
-/// One CaDiCaL with the formula loaded and the propagator connected.
+/// One CaDiCaL with the formula loaded and the propagator connected (`None` from
+/// [`Solver::new`] when the stop came while loading).
 pub(crate) struct Solver {
     solver: Cadical,
     steer: Rc<RefCell<Steer>>,
@@ -187,7 +188,7 @@ impl Solver {
         sink: ModelSink,
         stop: Stop,
         paranoid: bool,
-    ) -> Result<Solver> {
+    ) -> Result<Option<Solver>> {
         let mut solver = Cadical::default();
         for (name, value) in DEFAULT_OPTIONS {
             set_option(&mut solver, name, *value)?;
@@ -197,7 +198,10 @@ impl Solver {
         }
         let _ = solver.new_var_range(formula.num_vars as usize);
         let mut buf: Vec<Lit> = Vec::new();
-        for c in formula.cnf.iter() {
+        for (k, c) in formula.cnf.iter().enumerate() {
+            if k % LOAD_STOP_EVERY == 0 && stop.now() {
+                return Ok(None);
+            }
             buf.clear();
             buf.extend(c.iter().map(|l| lit(l.to_ipasir())));
             // An empty clause makes the formula unsatisfiable; CaDiCaL then reports that.
@@ -224,11 +228,11 @@ impl Solver {
                 TermSignal::Continue
             }
         }));
-        Ok(Solver {
+        Ok(Some(Solver {
             solver,
             steer,
             calls: 0,
-        })
+        }))
     }
 
     /// Enumerates every model that extends `cube` (options set true as assumptions).

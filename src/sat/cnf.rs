@@ -14,22 +14,31 @@
 //!   and at most one (the selected [`Amo`] encoding).
 //! - Each optional cell (a secondary item): at most one, and no at-least-one clause.
 //! - Each item covered k times (k copies of a piece), or between min and max times (a
-//!   count range): rustsat's totalizer over its options with both bounds enforced.
+//!   count range): a cardinality constraint over its options ([`super::card`]: a
+//!   totalizer for small counts, a binary adder, linear in the options, for larger
+//!   ones).
 //! - Symmetry: the clauses of `sat::symmetry`.
 //!
-//! # References
 //!
-//! - Totalizer: O. Bailleux, Y. Boufkhad, *Efficient CNF Encoding of Boolean Cardinality
-//!   Constraints*, CP 2003.
+//! # Size and stops
+//!
+//! [`size`] counts what [`compile`] would build, exactly and cheaply, so that callers can
+//! refuse a formula past [`MAX_CLAUSES`] or [`MAX_LITERALS`] before building it.
+//! [`compile_until`] asks its stop every few thousand clauses, inside every encoding, so
+//! a deadline or Ctrl-C ends even the compilation of one huge constraint.
 
-use rustsat::encodings::card::{BoundBoth, BoundLower, BoundUpper, Totalizer};
+use std::collections::HashMap;
+
+use rustsat::encodings::CollectClauses;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Clause, Lit, Var};
+use rustsat::OutOfMemory;
 
 use crate::matrix::Matrix;
 use crate::symmetry::Reduction;
 
 use super::amo::Amo;
+use super::card;
 use super::symmetry;
 
 /// A compiled formula.
@@ -152,15 +161,232 @@ impl Formula {
     }
 }
 
+/// What one item of the matrix becomes.
+enum ItemClauses {
+    /// Fewer options than it must be covered: the empty clause.
+    Unsatisfiable,
+    /// At most one option (an at-most-one), and at least one when `required`.
+    AtMostOne { required: bool },
+    /// Any number of its options will do: no clause.
+    Free,
+    /// Between `min` and `max` options: [`card::encode`].
+    Count { min: usize, max: usize },
+}
+
+impl ItemClauses {
+    fn of(options: usize, min: usize, max: usize) -> ItemClauses {
+        if options < min {
+            ItemClauses::Unsatisfiable
+        } else if max == 1 {
+            // A cell, a one-copy piece, an optional cell (or a piece used at most once).
+            ItemClauses::AtMostOne { required: min == 1 }
+        } else if min == 0 && max >= options {
+            ItemClauses::Free
+        } else {
+            ItemClauses::Count { min, max }
+        }
+    }
+}
+
+/// Where compiled clauses go: into a CNF, or only counted (for [`size`]). Either way
+/// `stop` is asked every [`STOP_EVERY`] clauses; once it says yes, the sink refuses
+/// further clauses and the encoding in progress gives up (with rustsat's only error).
+struct Sink<'a> {
+    cnf: Option<Cnf>,
+    clauses: usize,
+    literals: usize,
+    stop: &'a dyn Fn() -> bool,
+    next_check: usize,
+    stopped: bool,
+}
+
+/// Clauses between two looks at the stop: a few milliseconds of work.
+const STOP_EVERY: usize = 1 << 14;
+
+impl<'a> Sink<'a> {
+    fn new(keep: bool, stop: &'a dyn Fn() -> bool) -> Sink<'a> {
+        Sink {
+            cnf: keep.then(Cnf::new),
+            clauses: 0,
+            literals: 0,
+            stop,
+            next_check: 0,
+            stopped: false,
+        }
+    }
+
+    fn add(&mut self, clause: Clause) -> Result<(), Stopped> {
+        self.add_clause(clause).map_err(|_| Stopped)
+    }
+}
+
+impl CollectClauses for Sink<'_> {
+    fn n_clauses(&self) -> usize {
+        self.clauses
+    }
+
+    fn extend_clauses<T>(&mut self, clauses: T) -> Result<(), OutOfMemory>
+    where
+        T: IntoIterator<Item = Clause>,
+    {
+        for clause in clauses {
+            if self.stopped {
+                return Err(OutOfMemory::ExternalApi);
+            }
+            if self.clauses >= self.next_check {
+                self.next_check = self.clauses + STOP_EVERY;
+                if (self.stop)() {
+                    self.stopped = true;
+                    return Err(OutOfMemory::ExternalApi);
+                }
+            }
+            self.clauses += 1;
+            self.literals += clause.len();
+            if let Some(cnf) = &mut self.cnf {
+                cnf.add_clause(clause);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A compilation stopped part way (the deadline, Ctrl-C).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
+
+/// Maps an encoder's failure: the sink's refusal is a stop; anything else is rustsat
+/// failing to reserve memory, which the binary never sees (its allocator exits first,
+/// see `memory.rs`), and a library user gets as a clear panic.
+fn stopped(sink: &Sink, result: Result<(), OutOfMemory>) -> Result<(), Stopped> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(_) if sink.stopped => Err(Stopped),
+        Err(e) => panic!("out of memory while encoding a constraint: {e}"),
+    }
+}
+
+/// The size of a formula: what [`compile`] would build, counted without building it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    pub variables: u64,
+    pub clauses: u64,
+    pub literals: u64,
+}
+
+/// The most clauses a formula may have before the commands that build one refuse it
+/// (without `--force`). A clause of the compiled formula and of one loaded solver take
+/// about 150 bytes together (measured: 40.7 M clauses, 6 GB for `solve`), so this is
+/// about 1.5 GB, and as much again per further SAT thread.
+pub const MAX_CLAUSES: u64 = 10_000_000;
+/// The most literals, likewise (long clauses take about 8 bytes per literal in all).
+pub const MAX_LITERALS: u64 = 50_000_000;
+
+impl Size {
+    /// Whether the formula is too large to build without `--force`.
+    pub fn over_limit(&self) -> bool {
+        self.clauses > MAX_CLAUSES || self.literals > MAX_LITERALS
+    }
+}
+
+/// The size of the formula [`compile`] builds for the reduced problem, exactly, in time
+/// and memory linear in the matrix (plus the lex-leader chains): each item's encoding
+/// depends only on its number of options and bounds, so each shape is encoded once into
+/// a counting sink; the pairwise at-most-one is counted by formula.
+pub fn size(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Size {
+    let n = matrix.num_options() as u64;
+    let kept = reduction.kept_mask();
+    let mut shapes: HashMap<(usize, usize, usize), (u64, u64, u64)> = HashMap::new();
+    // The variables, clauses and literals of one item's encoding.
+    let mut shape = |options: usize, min: usize, max: usize| -> (u64, u64, u64) {
+        let m = options as u64;
+        match ItemClauses::of(options, min, max) {
+            ItemClauses::Unsatisfiable => (0, 1, 0),
+            ItemClauses::Free => (0, 0, 0),
+            ItemClauses::AtMostOne { required } => {
+                let least = if required { (0, 1, m) } else { (0, 0, 0) };
+                let most = if options <= 1 {
+                    (0, 0, 0)
+                } else if amo == Amo::Pairwise {
+                    (0, m * (m - 1) / 2, m * (m - 1))
+                } else {
+                    *shapes.entry((options, 0, 1)).or_insert_with(|| {
+                        dry_run(options, |lits, sink, vars| amo.encode(lits, sink, vars))
+                    })
+                };
+                (least.0 + most.0, least.1 + most.1, least.2 + most.2)
+            }
+            ItemClauses::Count { min, max } => {
+                *shapes.entry((options, min, max)).or_insert_with(|| {
+                    dry_run(options, |lits, sink, vars| {
+                        card::encode(lits, min, max, sink, vars)
+                    })
+                })
+            }
+        }
+    };
+    let mut size = Size {
+        variables: n,
+        clauses: kept.iter().filter(|&&k| !k).count() as u64,
+        literals: kept.iter().filter(|&&k| !k).count() as u64,
+    };
+    for (i, column) in matrix.columns().iter().enumerate() {
+        let options = column.iter().filter(|&&o| kept[o as usize]).count();
+        let item = &matrix.items()[i];
+        let (v, c, l) = shape(options, item.min as usize, item.max as usize);
+        size.variables += v;
+        size.clauses += c;
+        size.literals += l;
+    }
+    for leader in reduction.lex_leaders() {
+        let (v, c, l) = symmetry::chain_size(leader.lesser.len(), leader.condition.is_some());
+        size.variables += v;
+        size.clauses += c;
+        size.literals += l;
+    }
+    size
+}
+
+/// Encodes one item of `options` options over fresh literals into a counting sink.
+fn dry_run(
+    options: usize,
+    encode: impl FnOnce(Vec<Lit>, &mut Sink, &mut BasicVarManager) -> Result<(), OutOfMemory>,
+) -> (u64, u64, u64) {
+    let never = || false;
+    let mut sink = Sink::new(false, &never);
+    let mut vars = BasicVarManager::from_next_free(Var::new(options as u32));
+    let lits = (0..options as u32).map(option_lit).collect();
+    encode(lits, &mut sink, &mut vars).expect("a counting sink never refuses");
+    (
+        (vars.n_used() - options as u32) as u64,
+        sink.clauses as u64,
+        sink.literals as u64,
+    )
+}
+
 /// Compiles the reduced problem: `matrix` is the original matrix (its options are the
 /// primary variables) and `reduction` says which options are removed and which
 /// stabilisers remain.
 pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
+    compile_until(matrix, reduction, amo, &|| false).expect("nothing stops this compilation")
+}
+
+/// [`compile`], asking `stop` every few thousand clauses; `Err(Stopped)` once it says
+/// yes (the deadline passed, Ctrl-C), with what was built so far dropped.
+pub fn compile_until(
+    matrix: &Matrix,
+    reduction: &Reduction,
+    amo: Amo,
+    stop: &dyn Fn() -> bool,
+) -> Result<Formula, Stopped> {
     let n = matrix.num_options() as u32;
     let mut vars = BasicVarManager::from_next_free(Var::new(n));
-    let mut cnf = Cnf::new();
+    let mut sink = Sink::new(true, stop);
     let kept = reduction.kept_mask();
-    symmetry::add_removed(&kept, &mut cnf);
+    for (o, &k) in kept.iter().enumerate() {
+        if !k {
+            sink.add(symmetry::removed(o as u32))?;
+        }
+    }
     for (i, column) in matrix.columns().iter().enumerate() {
         let lits: Vec<Lit> = column
             .iter()
@@ -168,41 +394,32 @@ pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
             .map(|&o| option_lit(o))
             .collect();
         let item = &matrix.items()[i];
-        let (min, max) = (item.min as usize, item.max as usize);
-        if lits.len() < min {
-            cnf.add_clause(Clause::new()); // cannot be covered min times: unsatisfiable
-        } else if max == 1 {
-            // A cell, a one-copy piece, an optional cell (or a piece used at most once).
-            if min == 1 {
-                cnf.add_clause(lits.iter().copied().collect());
+        match ItemClauses::of(lits.len(), item.min as usize, item.max as usize) {
+            // Cannot be covered min times: unsatisfiable.
+            ItemClauses::Unsatisfiable => sink.add(Clause::new())?,
+            ItemClauses::Free => {}
+            ItemClauses::AtMostOne { required } => {
+                if required {
+                    sink.add(lits.iter().copied().collect())?;
+                }
+                let result = amo.encode(lits, &mut sink, &mut vars);
+                stopped(&sink, result)?;
             }
-            amo.encode(lits, &mut cnf, &mut vars);
-        } else if min == 0 && max >= lits.len() {
-            // Any number of its options will do.
-        } else {
-            let n_lits = lits.len();
-            let mut totalizer: Totalizer = lits.into_iter().collect();
-            totalizer
-                .encode_both(min..=max, &mut cnf, &mut vars)
-                .expect("out of memory while encoding a totalizer");
-            let mut units = Vec::new();
-            if min > 0 {
-                units.extend(totalizer.enforce_lb(min).expect("encoded for min"));
-            }
-            if max < n_lits {
-                units.extend(totalizer.enforce_ub(max).expect("encoded for max"));
-            }
-            for unit in units {
-                cnf.add_clause(Clause::from([unit]));
+            ItemClauses::Count { min, max } => {
+                let result = card::encode(lits, min, max, &mut sink, &mut vars);
+                stopped(&sink, result)?;
             }
         }
     }
-    symmetry::add_lex_leaders(reduction, &mut cnf, &mut vars);
-    Formula {
-        cnf,
+    for leader in reduction.lex_leaders() {
+        let result = symmetry::lex_chain(&leader, &mut sink, &mut vars);
+        stopped(&sink, result)?;
+    }
+    Ok(Formula {
+        cnf: sink.cnf.take().expect("a keeping sink"),
         num_primary: n,
         num_vars: vars.n_used(),
         amo,
         exact: matrix.is_exact(),
-    }
+    })
 }

@@ -13,7 +13,8 @@
 //! - Cubes are disjoint (each is a prefix of the native search tree), so workers never
 //!   find the same model, and the total is the same for any number of threads.
 //! - A stop (the caller's `Break`, the deadline, Ctrl-C, a failed check) reaches every
-//!   solver: CaDiCaL through its terminate callback, inside a call; varisat between calls.
+//!   solver: CaDiCaL through its terminate callback, inside a call; varisat between calls;
+//!   and both while they load the formula (every [`LOAD_STOP_EVERY`] clauses).
 //!
 //! # Strategies
 //!
@@ -61,12 +62,35 @@ impl Strategy {
 }
 
 /// The embedded SAT solvers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     /// CaDiCaL with the MRV propagator (the default; not in `--no-default-features` builds).
     Cadical,
     /// varisat, pure Rust: the portable reference.
     Varisat,
+}
+
+/// `--backend` takes only the solvers this build has: a build without CaDiCaL refuses
+/// `--backend cadical` as the arguments are parsed, before any work or output.
+impl clap::ValueEnum for Backend {
+    fn value_variants<'a>() -> &'a [Self] {
+        if cfg!(feature = "cadical") {
+            &[Backend::Cadical, Backend::Varisat]
+        } else {
+            &[Backend::Varisat]
+        }
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use clap::builder::PossibleValue;
+        Some(match self {
+            Backend::Cadical => PossibleValue::new("cadical")
+                .help("CaDiCaL with the MRV propagator (the default where built in)"),
+            Backend::Varisat => {
+                PossibleValue::new("varisat").help("varisat, pure Rust: the portable reference")
+            }
+        })
+    }
 }
 
 impl Backend {
@@ -117,6 +141,9 @@ pub struct SatEngine {
     pub strategy: Option<Strategy>,
     /// CaDiCaL options (`NAME`, `VALUE`), set after polycover's defaults.
     pub cadical_options: Vec<(String, i32)>,
+    /// Build the CNF even when its size passes the limit ([`super::cnf::MAX_CLAUSES`],
+    /// [`super::cnf::MAX_LITERALS`]); otherwise such a run is refused before it builds.
+    pub force: bool,
     /// Check the propagator's invariants after every callback (always on in debug builds).
     #[doc(hidden)]
     pub paranoid: bool,
@@ -130,6 +157,7 @@ impl Default for SatEngine {
             decide: Decide::Mrv,
             strategy: None,
             cadical_options: Vec::new(),
+            force: false,
             paranoid: false,
         }
     }
@@ -174,6 +202,9 @@ pub struct SatStats {
     pub stopped: bool,
     /// Ctrl-C stopped it.
     pub interrupted: bool,
+    /// Workers that ran, each with its own solver (one for a plain search, at most one
+    /// per cube).
+    pub threads: u64,
 }
 
 /// How many cubes to aim for. varisat, measured on the 8x8 pentomino square (65 models):
@@ -268,6 +299,10 @@ pub(crate) enum Outcome {
     Stopped,
 }
 
+/// Clauses a solver loads between two looks at the stop: loading a formula of millions
+/// of clauses takes seconds, and a deadline or Ctrl-C must not wait for it.
+pub(crate) const LOAD_STOP_EVERY: usize = 1 << 16;
+
 /// One worker's solver.
 enum Worker {
     Varisat(super::varisat::Solver),
@@ -282,14 +317,13 @@ impl Worker {
         #[cfg(feature = "cadical")] groups: Option<&Arc<Groups>>,
         sink: ModelSink,
         stop: Stop,
-    ) -> Result<Worker> {
+    ) -> Result<Option<Worker>> {
         let engine = opts.engine;
         match engine.backend {
-            Backend::Varisat => Ok(Worker::Varisat(super::varisat::Solver::new(
-                formula, sink, stop,
-            ))),
+            Backend::Varisat => Ok(super::varisat::Solver::new(formula, sink, stop)
+                .map(Worker::Varisat)),
             #[cfg(feature = "cadical")]
-            Backend::Cadical => Ok(Worker::Cadical(super::cadical::Solver::new(
+            Backend::Cadical => Ok(super::cadical::Solver::new(
                 formula,
                 Arc::clone(groups.expect("groups are built for CaDiCaL")),
                 engine.decide,
@@ -297,7 +331,8 @@ impl Worker {
                 sink,
                 stop,
                 engine.paranoid,
-            )?)),
+            )?
+            .map(Worker::Cadical)),
             #[cfg(not(feature = "cadical"))]
             Backend::Cadical => Err(Error::Usage(
                 "this polycover was built without CaDiCaL (`--no-default-features`): \
@@ -368,6 +403,7 @@ pub fn for_each_model(
     let next = AtomicUsize::new(0);
     let mut stats = SatStats {
         cubes: cubes.len() as u64,
+        threads: threads as u64,
         ..SatStats::default()
     };
     let mut failure: Option<Error> = None;
@@ -399,7 +435,9 @@ pub fn for_each_model(
                     stop.clone(),
                 );
                 let mut worker = match worker {
-                    Ok(w) => w,
+                    Ok(Some(w)) => w,
+                    // Stopped while loading the formula: no cube was searched.
+                    Ok(None) => return,
                     Err(e) => {
                         stop.set();
                         let _ = tx.send(Event::Failed(e));

@@ -3,6 +3,7 @@
 //!
 //! - [`cnf`]: the compiler (one primary variable per option, exactly-one per item);
 //! - [`amo`]: the selectable at-most-one encodings;
+//! - [`card`]: the cardinality constraints of items covered more than once;
 //! - `symmetry`: the clauses that keep one model per orbit of solutions;
 //! - [`dimacs`]: DIMACS out, SAT-competition answers in;
 //! - enumeration (`for_each_model`, reached through [`crate::Problem`]): models found by an embedded solver and blocked one by
@@ -15,6 +16,7 @@
 //! - each solution the native engines count is reported exactly once.
 
 pub mod amo;
+pub mod card;
 pub mod cnf;
 pub mod dimacs;
 mod enumerate;
@@ -27,7 +29,7 @@ mod cadical;
 mod propagator;
 
 pub use amo::Amo;
-pub use cnf::{compile, Formula};
+pub use cnf::{compile, compile_until, Formula, Size, Stopped};
 pub use enumerate::{Backend, Decide, SatEngine, Strategy};
 // The enumeration itself is reached through `crate::Problem`.
 pub(crate) use enumerate::{for_each_model, Progress, SatOptions};

@@ -27,20 +27,18 @@
 //! - F. Aloul, I. Markov, K. Sakallah: *Efficient Symmetry Breaking for Boolean
 //!   Satisfiability*, IEEE Trans. Computers 55(5), 2006.
 
+use rustsat::encodings::CollectClauses;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
+use rustsat::OutOfMemory;
 
 use crate::symmetry::{LexLeader, Reduction};
 
 use super::cnf::option_lit;
 
-/// Adds a unit clause `-x` for each option the reduction removed (`kept[o]` false).
-pub(super) fn add_removed(kept: &[bool], cnf: &mut Cnf) {
-    for (o, &k) in kept.iter().enumerate() {
-        if !k {
-            cnf.add_clause(Clause::from([!option_lit(o as u32)]));
-        }
-    }
+/// The unit clause `-x` for option `o`, which the reduction removed.
+pub(super) fn removed(o: u32) -> Clause {
+    Clause::from([!option_lit(o)])
 }
 
 /// Adds the lex-leader chains of the stabilisers the reduction left to check, and says
@@ -53,16 +51,36 @@ pub(crate) fn add_lex_leaders(
 ) -> usize {
     let leaders = reduction.lex_leaders();
     for leader in &leaders {
-        lex_chain(leader, cnf, vars);
+        lex_chain(leader, cnf, vars).expect("a CNF takes every clause");
     }
     leaders.len()
+}
+
+/// The variables, clauses and literals [`lex_chain`] adds for a leader of `len`
+/// positions, with a condition or not: per position its clause (the guard, the previous
+/// `e`, two literals), and before every position but the last the four or five clauses
+/// that define its `e`.
+pub(super) fn chain_size(len: usize, guarded: bool) -> (u64, u64, u64) {
+    if len == 0 {
+        return (0, 0, 0);
+    }
+    let (len, g) = (len as u64, guarded as u64);
+    let links = len - 1; // the positions followed by another, each with its `e`
+    let later = len.saturating_sub(2); // those that also have a previous `e`
+    let clauses = len + 4 * links + later;
+    let literals = len * (g + 2) + (len - 1) + 12 * links + 4 * later;
+    (links, clauses, literals)
 }
 
 /// Adds `condition -> lesser <=lex greater` (`1 > 0`): at the first position where the
 /// two sequences differ, `lesser` has the 0. `e_k` is defined as "equal up to and
 /// including the k-th position", in both directions, so every auxiliary variable is a
 /// function of the primary ones and the model count is not inflated.
-fn lex_chain(leader: &LexLeader, cnf: &mut Cnf, vars: &mut BasicVarManager) {
+pub(super) fn lex_chain<C: CollectClauses>(
+    leader: &LexLeader,
+    cnf: &mut C,
+    vars: &mut BasicVarManager,
+) -> Result<(), OutOfMemory> {
     let guard: Vec<Lit> = leader
         .condition
         .map(|c| !option_lit(c))
@@ -76,23 +94,24 @@ fn lex_chain(leader: &LexLeader, cnf: &mut Cnf, vars: &mut BasicVarManager) {
         let mut c: Vec<Lit> = guard.clone();
         c.extend(prefix_equal.map(|e| !e));
         c.extend([!low, high]);
-        cnf.add_clause(c.into_iter().collect());
+        cnf.add_clause(c.into_iter().collect())?;
         if k + 1 == last {
             break;
         }
         let e = vars.new_var().pos_lit();
         // e <-> prefix_equal and (low <-> high)
         if let Some(p) = prefix_equal {
-            cnf.add_clause(Clause::from([!e, p]));
+            cnf.add_clause(Clause::from([!e, p]))?;
         }
-        cnf.add_clause(Clause::from([!e, !low, high]));
-        cnf.add_clause(Clause::from([!e, low, !high]));
+        cnf.add_clause(Clause::from([!e, !low, high]))?;
+        cnf.add_clause(Clause::from([!e, low, !high]))?;
         let mut both_true: Vec<Lit> = prefix_equal.map(|p| !p).into_iter().collect();
         both_true.extend([!low, !high, e]);
-        cnf.add_clause(both_true.into_iter().collect());
+        cnf.add_clause(both_true.into_iter().collect())?;
         let mut both_false: Vec<Lit> = prefix_equal.map(|p| !p).into_iter().collect();
         both_false.extend([low, high, e]);
-        cnf.add_clause(both_false.into_iter().collect());
+        cnf.add_clause(both_false.into_iter().collect())?;
         prefix_equal = Some(e);
     }
+    Ok(())
 }

@@ -9,7 +9,7 @@
 use varisat::ExtendFormula;
 
 use super::cnf::{Blocking, Formula};
-use super::enumerate::{Cube, ModelSink, Outcome, Stop};
+use super::enumerate::{Cube, ModelSink, Outcome, Stop, LOAD_STOP_EVERY};
 use crate::error::{Error, Result};
 
 fn lits(dimacs: &[i32]) -> Vec<varisat::Lit> {
@@ -30,12 +30,16 @@ pub(crate) struct Solver {
 }
 
 impl Solver {
-    pub(crate) fn new(formula: &Formula, sink: ModelSink, stop: Stop) -> Solver {
+    /// The formula loaded; `None` when the stop came while loading.
+    pub(crate) fn new(formula: &Formula, sink: ModelSink, stop: Stop) -> Option<Solver> {
         let mut solver = varisat::Solver::new();
-        for c in formula.clauses() {
+        for (k, c) in formula.clauses().enumerate() {
+            if k % LOAD_STOP_EVERY == 0 && stop.now() {
+                return None;
+            }
             solver.add_clause(&lits(&c));
         }
-        Solver {
+        Some(Solver {
             solver,
             next_var: formula.num_vars as i32,
             num_primary: formula.num_primary,
@@ -43,7 +47,7 @@ impl Solver {
             sink,
             stop,
             calls: 0,
-        }
+        })
     }
 
     /// Enumerates every model that extends `cube` (options set true as assumptions).
