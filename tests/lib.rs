@@ -19,5 +19,6 @@ mod parts;
 mod pictures;
 mod properties;
 mod ranges;
+mod readme;
 mod reliability;
 mod sat;

@@ -12,7 +12,7 @@
 //!
 //! Copies of one piece look alike, so in text each copy gets its own symbol (the first
 //! keeps the piece's symbol, the others take letters and digits no piece uses) and a
-//! `copies  D: Dab` legend line follows the layers. When symbols are not the names
+//! `copies  D: Dde` legend line follows the layers. When symbols are not the names
 //! (long names), `pieces  a Alpha, b Beta` lines say which is which.
 //!
 //! A sparse target (one that fills less than an eighth of its bounding box) prints as a
@@ -68,21 +68,28 @@ fn cell_list(p: &Polycube, solution: &[u32]) -> String {
 type CopySymbols = HashMap<(u32, u32), char>;
 
 /// One symbol per copy of a piece, so that copies can be told apart: the first copy
-/// keeps the piece's name, the others take letters and digits no piece uses. With the
-/// legend (`D: D e f` per piece with copies); `None` when the spare symbols run out.
+/// keeps the piece's name, the second takes its lowercase form when no piece uses that,
+/// and the others take lowercase letters, then digits, that no piece uses. Capitals
+/// come last: pieces are usually named by capitals, and a copy drawn as an unused
+/// capital reads as another piece. With the legend (`D: Dde` per piece with copies);
+/// `None` when the spare symbols run out.
 fn copy_symbols(p: &Polycube) -> Option<(CopySymbols, Option<String>)> {
     let names: Vec<char> = p.pieces.iter().map(|q| q.symbol).collect();
-    let mut spare = ('A'..='Z')
-        .chain('a'..='z')
-        .chain('0'..='9')
-        .filter(|c| !names.contains(c));
+    let mut taken: Vec<char> = names.clone();
     let mut symbol_of: HashMap<(u32, u32), char> = HashMap::new();
     let mut legend = Vec::new();
     for (k, piece) in p.pieces.iter().enumerate() {
         let mut these = vec![piece.symbol];
         symbol_of.insert((k as u32, 0), piece.symbol);
         for copy in 1..piece.count {
-            let c = spare.next()?;
+            let own = piece.symbol.to_lowercase().next().filter(|_| copy == 1);
+            let c = own
+                .into_iter()
+                .chain('a'..='z')
+                .chain('0'..='9')
+                .chain('A'..='Z')
+                .find(|c| !taken.contains(c))?;
+            taken.push(c);
             symbol_of.insert((k as u32, copy), c);
             these.push(c);
         }

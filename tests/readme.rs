@@ -1,0 +1,115 @@
+//! The README's commands: every `polycover ...` command in its `sh` blocks parses (its
+//! subcommand, flags and values are accepted), and the ones whose comment promises a
+//! count (`s mc N`) print that count when run, except the few that take minutes.
+
+use std::process::Command;
+
+use crate::common::{stderr, stdout};
+
+/// `polycover` command lines of the README's `sh` blocks, each with its comment.
+fn commands() -> Vec<(String, String)> {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let mut found = Vec::new();
+    let mut in_sh = false;
+    for line in readme.lines() {
+        let t = line.trim();
+        if t.starts_with("```") {
+            in_sh = t == "```sh";
+            continue;
+        }
+        if !in_sh {
+            continue;
+        }
+        let (code, comment) = match t.find(" #") {
+            Some(i) => (&t[..i], t[i + 2..].trim()),
+            None => (t, ""),
+        };
+        // Each command of a shell line (`a; b`, `a | b`, `a && b`), without redirections.
+        for part in code.split(&[';', '|'][..]).flat_map(|p| p.split("&&")) {
+            let part = part.split('>').next().unwrap_or("").trim();
+            if let Some(args) = part.strip_prefix("polycover ") {
+                // Placeholders and shell variables are not real arguments.
+                if args.contains("...") || args.contains('$') || args.contains('<') {
+                    continue;
+                }
+                found.push((args.to_string(), comment.to_string()));
+            }
+        }
+    }
+    found
+}
+
+fn words(args: &str) -> Vec<&str> {
+    args.split_whitespace().collect()
+}
+
+#[test]
+fn every_readme_command_parses() {
+    let found = commands();
+    assert!(found.len() > 40, "only {} commands found", found.len());
+    for (args, _) in &found {
+        // `--help` at the end: clap checks every argument before it, then prints help
+        // instead of running.
+        let out = Command::new(env!("CARGO_BIN_EXE_polycover"))
+            .args(words(args))
+            .arg("--help")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "README: `polycover {args}` does not parse: {}",
+            stderr(&out)
+        );
+    }
+}
+
+/// Commands that take minutes (full SAT counts of Bedlam, the unreduced Bedlam count,
+/// benchmarks): their figures are measured, not promised by a test.
+fn slow(args: &str) -> bool {
+    let w = words(args);
+    let bedlam = w.contains(&"bedlam");
+    (bedlam && (w.contains(&"sat") || w.contains(&"none") || w.contains(&"--part")))
+        || w[0] == "bench"
+        || args.contains("pentomino")
+        || args.contains("--checkpoint")
+}
+
+#[test]
+fn the_readme_counts_are_what_the_commands_print() {
+    let mut checked = 0;
+    for (args, comment) in commands() {
+        let Some(i) = comment.find("s mc ") else {
+            continue;
+        };
+        let w = words(&args);
+        // Only commands on catalog names or the repository's files; not those on files the
+        // README's reader makes first (parts, BurrTools downloads).
+        let local = w[1..].iter().all(|a| {
+            a.starts_with('-')
+                || !a.contains('.')
+                || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(a).exists()
+        });
+        if !matches!(w[0], "count" | "check") || slow(&args) || w.contains(&"-") || !local {
+            continue;
+        }
+        let want: String = comment[i..]
+            .chars()
+            .take_while(|c| *c != '"' && *c != ')' && *c != ',' && *c != ';')
+            .collect();
+        let want = want.trim().replace(',', "");
+        let out = Command::new(env!("CARGO_BIN_EXE_polycover"))
+            .args(&w)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        let text = stdout(&out);
+        assert!(
+            text.lines().any(|l| l == want),
+            "README: `polycover {args}` promises `{want}`, but printed:\n{text}{}",
+            stderr(&out)
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} README counts were checked");
+}
