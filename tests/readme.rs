@@ -93,11 +93,12 @@ fn the_readme_counts_are_what_the_commands_print() {
         if !matches!(w[0], "count" | "check") || slow(&args) || w.contains(&"-") || !local {
             continue;
         }
-        let want: String = comment[i..]
+        let digits: String = comment[i + 5..]
             .chars()
-            .take_while(|c| *c != '"' && *c != ')' && *c != ',' && *c != ';')
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
+            .filter(char::is_ascii_digit)
             .collect();
-        let want = want.trim().replace(',', "");
+        let want = format!("s mc {digits}");
         let out = Command::new(env!("CARGO_BIN_EXE_polycover"))
             .args(&w)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
