@@ -22,7 +22,6 @@ use std::sync::{Mutex, Once};
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 static LISTENERS: AtomicUsize = AtomicUsize::new(0);
-static INSTALL: Once = Once::new();
 /// Temporary files to remove before an immediate exit.
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
@@ -53,7 +52,9 @@ pub fn cause() -> &'static str {
 
 /// Installs the handlers for SIGINT, SIGTERM and SIGHUP (once per process; later calls do
 /// nothing). A process that cannot install them keeps the default behaviour.
+#[cfg(feature = "cli")]
 pub fn install() {
+    static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
         #[cfg(unix)]
         {
@@ -77,6 +78,7 @@ pub fn install() {
     });
 }
 
+#[cfg(feature = "cli")]
 /// The stop request of `signal`: the flag for a listening run, else (or the second time)
 /// the immediate exit.
 fn stop_by(signal: i32) {

@@ -23,9 +23,13 @@
 //! assert_eq!(report.solutions, 480);
 //! ```
 
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod bench;
 pub mod catalog;
 pub mod checkpoint;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cli;
 pub mod engine;
 pub mod error;
@@ -33,6 +37,8 @@ pub mod export;
 pub mod geometry;
 pub mod interrupt;
 pub mod matrix;
+// Peak-memory readings and the out-of-memory advice serve the command line.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod memory;
 pub mod output;
 pub mod parts;

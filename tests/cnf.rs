@@ -451,7 +451,7 @@ fn the_library_refuses_and_forces_too() {
 }
 
 /// A build without CaDiCaL refuses `--backend cadical` as it parses the arguments: no
-/// header, no CNF, exit 2 (`cargo test --no-default-features --test lib -- cnf::`).
+/// header, no CNF, exit 2 (`cargo test --no-default-features --features cli --test lib -- cnf::`).
 #[cfg(not(feature = "cadical"))]
 #[test]
 fn cadical_is_refused_at_once_in_a_build_without_it() {

@@ -25,7 +25,8 @@ use rustsat::types::Lit;
 use rustsat::OutOfMemory;
 
 /// An at-most-one encoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Amo {
     /// One binary clause per pair: no auxiliary variables, quadratic size.
     Pairwise,

@@ -44,7 +44,8 @@ use crate::symmetry::Reduction;
 pub(crate) type Cube = Vec<u32>;
 
 /// How models are enumerated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Strategy {
     /// One search over the whole problem, on one thread.
     Plain,
@@ -72,6 +73,7 @@ pub enum Backend {
 
 /// `--backend` takes only the solvers this build has: a build without CaDiCaL refuses
 /// `--backend cadical` as the arguments are parsed, before any work or output.
+#[cfg(feature = "cli")]
 impl clap::ValueEnum for Backend {
     fn value_variants<'a>() -> &'a [Self] {
         if cfg!(feature = "cadical") {
@@ -112,7 +114,8 @@ impl Backend {
 }
 
 /// Who chooses CaDiCaL's decisions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Decide {
     /// Minimum remaining values: a placement of the most constrained cell or piece.
     Mrv,
@@ -335,7 +338,7 @@ impl Worker {
             .map(Worker::Cadical)),
             #[cfg(not(feature = "cadical"))]
             Backend::Cadical => Err(Error::Usage(
-                "this polycover was built without CaDiCaL (`--no-default-features`): \
+                "this polycover was built without CaDiCaL (without the `cadical` feature): \
                  use `--backend varisat`, or rebuild with the default features"
                     .into(),
             )),
