@@ -861,7 +861,9 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
                 "c stopped by {}: {written} solutions written{to}",
                 crate::interrupt::cause()
             );
-            Err(Error::Interrupted(format!("{written} solutions written{to}")))
+            Err(Error::Interrupted(format!(
+                "{written} solutions written{to}"
+            )))
         }
         Some(r) if r.timed_out => {
             eprintln!("c stopped by the timeout: {written} solutions written{to}");

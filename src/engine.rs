@@ -250,9 +250,8 @@ impl Problem {
         if let Some(f) = formulas.iter().find(|f| f.amo == amo) {
             return Some(Arc::clone(f));
         }
-        let f = Arc::new(
-            sat::compile_until(&self.compiled.matrix, &self.reduction, amo, stop).ok()?,
-        );
+        let f =
+            Arc::new(sat::compile_until(&self.compiled.matrix, &self.reduction, amo, stop).ok()?);
         formulas.push(Arc::clone(&f));
         Some(f)
     }

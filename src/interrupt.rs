@@ -154,33 +154,35 @@ impl Drop for Registered {
 pub fn watch_stdout() {
     #[cfg(target_os = "linux")]
     {
-    static WATCH: Once = Once::new();
-    WATCH.call_once(|| {
-        use std::os::unix::fs::FileTypeExt;
-        let is_pipe = std::fs::metadata("/proc/self/fd/1").is_ok_and(|m| m.file_type().is_fifo());
-        if !is_pipe {
-            return;
-        }
-        let _ = std::thread::Builder::new()
-            .name("stdout-watch".into())
-            .spawn(|| loop {
-                let mut fd = libc::pollfd {
-                    fd: 1,
-                    events: 0,
-                    revents: 0,
-                };
-                // Safety: one valid pollfd; POLLERR and POLLHUP are reported without
-                // being asked for, and a pipe's write end gets POLLERR once no reader is
-                // left.
-                let n = unsafe { libc::poll(&mut fd, 1, -1) };
-                if n > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
-                    exit_now(0);
-                }
-                if n < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
-                {
-                    return;
-                }
-            });
-    });
+        static WATCH: Once = Once::new();
+        WATCH.call_once(|| {
+            use std::os::unix::fs::FileTypeExt;
+            let is_pipe =
+                std::fs::metadata("/proc/self/fd/1").is_ok_and(|m| m.file_type().is_fifo());
+            if !is_pipe {
+                return;
+            }
+            let _ = std::thread::Builder::new()
+                .name("stdout-watch".into())
+                .spawn(|| loop {
+                    let mut fd = libc::pollfd {
+                        fd: 1,
+                        events: 0,
+                        revents: 0,
+                    };
+                    // Safety: one valid pollfd; POLLERR and POLLHUP are reported without
+                    // being asked for, and a pipe's write end gets POLLERR once no reader is
+                    // left.
+                    let n = unsafe { libc::poll(&mut fd, 1, -1) };
+                    if n > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+                        exit_now(0);
+                    }
+                    if n < 0
+                        && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
+                    {
+                        return;
+                    }
+                });
+        });
     }
 }

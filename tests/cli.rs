@@ -285,8 +285,19 @@ fn the_solver_line_names_the_kernel_that_runs() {
 #[test]
 fn completions_and_the_manual_page_name_every_command() {
     let commands = [
-        "count", "solve", "enumerate", "info", "list", "dimacs", "decode", "check", "bench",
-        "generate", "merge", "import", "export",
+        "count",
+        "solve",
+        "enumerate",
+        "info",
+        "list",
+        "dimacs",
+        "decode",
+        "check",
+        "bench",
+        "generate",
+        "merge",
+        "import",
+        "export",
     ];
     for shell in ["bash", "zsh", "fish"] {
         let out = polycover(&["completions", shell]);
@@ -308,7 +319,10 @@ fn completions_and_the_manual_page_name_every_command() {
             child.wait_with_output()
         })
         .unwrap();
-    assert!(loaded.status.success(), "bash could not load the completion script");
+    assert!(
+        loaded.status.success(),
+        "bash could not load the completion script"
+    );
     let man = stdout(&polycover(&["man"]));
     assert!(man.starts_with(".ie") || man.contains(".TH"), "{man}");
     for c in commands {
@@ -329,7 +343,10 @@ fn options_say_what_they_do() {
     // --format (enumerate) and --seed (generate) have help texts.
     let help = stdout(&polycover(&["enumerate", "--help"]));
     let format = help.lines().skip_while(|l| !l.contains("--format")).nth(1);
-    assert!(format.is_some_and(|l| l.contains("jsonl") || l.contains("text")), "{help}");
+    assert!(
+        format.is_some_and(|l| l.contains("jsonl") || l.contains("text")),
+        "{help}"
+    );
     let help = stdout(&polycover(&["generate", "--help"]));
     assert!(help.contains("same seed"), "{help}");
     // --svg with a checkpoint (no --part) names --checkpoint, and no made-up command.
@@ -346,5 +363,8 @@ fn options_say_what_they_do() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("--checkpoint") && !err.contains("--part"), "{err}");
+    assert!(
+        err.contains("--checkpoint") && !err.contains("--part"),
+        "{err}"
+    );
 }

@@ -101,7 +101,10 @@ fn run_guarded(args: &[&str], interrupt: bool) -> (String, String, Option<i32>) 
     ended.store(true, Ordering::Relaxed);
     let killed = watchdog.join().unwrap();
     let err = error_reader.join().unwrap();
-    assert!(!killed, "polycover {args:?} still ran after the hang guard:\n{text}{err}");
+    assert!(
+        !killed,
+        "polycover {args:?} still ran after the hang guard:\n{text}{err}"
+    );
     (text, err, status.code())
 }
 
@@ -109,7 +112,12 @@ fn run_guarded(args: &[&str], interrupt: bool) -> (String, String, Option<i32>) 
 fn figure(text: &str, prefix: &str, key: &str) -> Option<f64> {
     let line = text.lines().find(|l| l.starts_with(prefix))?;
     let (before, _) = line.split_once(key)?;
-    before.split_whitespace().last()?.trim_matches(',').parse().ok()
+    before
+        .split_whitespace()
+        .last()?
+        .trim_matches(',')
+        .parse()
+        .ok()
 }
 
 /// 2,048 dominoes in a 16x16x16 box with `--timeout 2`: a stopped run (or a refusal),
@@ -122,9 +130,20 @@ fn a_timeout_stops_the_dominoes_box() {
     let puzzle = puzzle.to_str().unwrap();
     for command in ["count", "solve"] {
         let args = [
-            command, puzzle, "--solver", "sat", "--timeout", "2", "--threads", "1",
+            command,
+            puzzle,
+            "--solver",
+            "sat",
+            "--timeout",
+            "2",
+            "--threads",
+            "1",
         ];
-        let args = if command == "count" { &args[..] } else { &args[..6] };
+        let args = if command == "count" {
+            &args[..]
+        } else {
+            &args[..6]
+        };
         let (out, err, code) = run_guarded(args, false);
         assert!(!out.contains("s mc"), "{command}: {out}");
         if code == Some(2) {

@@ -50,7 +50,14 @@ fn an_output_that_cannot_be_written_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     // A directory that is not there (a directory itself is a usage error: exit 2).
     let missing = dir.path().join("not-there").join("out.txt");
-    let out = polycover(&["enumerate", "soma", "--limit", "1", "-o", missing.to_str().unwrap()]);
+    let out = polycover(&[
+        "enumerate",
+        "soma",
+        "--limit",
+        "1",
+        "-o",
+        missing.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
 }

@@ -39,7 +39,13 @@ fn writers(puzzle: &str) -> Vec<Vec<String>> {
 
 fn with_out(args: &[String], out: &Path) -> Vec<String> {
     args.iter()
-        .map(|a| if a == "OUT" { out.display().to_string() } else { a.clone() })
+        .map(|a| {
+            if a == "OUT" {
+                out.display().to_string()
+            } else {
+                a.clone()
+            }
+        })
         .collect()
 }
 
@@ -86,7 +92,10 @@ fn a_character_device_is_written_through_not_replaced() {
             "{args:?} replaced the device {}",
             device.display()
         );
-        assert_eq!(leftovers(dir.path(), &["d.toml", "null"]), Vec::<String>::new());
+        assert_eq!(
+            leftovers(dir.path(), &["d.toml", "null"]),
+            Vec::<String>::new()
+        );
     }
 }
 
@@ -96,7 +105,11 @@ fn a_fifo_gets_the_whole_output_as_a_stream() {
     let puzzle = dir.path().join("d.toml");
     std::fs::write(&puzzle, DOMINOES).unwrap();
     let fifo = dir.path().join("fifo");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
     for args in writers(puzzle.to_str().unwrap()) {
         let reader = {
             let fifo = fifo.clone();
@@ -122,7 +135,10 @@ fn a_fifo_gets_the_whole_output_as_a_stream() {
         let got = reader.join().unwrap();
         assert!(!got.is_empty(), "{args:?}: the FIFO's reader got nothing");
         assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
-        assert_eq!(leftovers(dir.path(), &["d.toml", "fifo"]), Vec::<String>::new());
+        assert_eq!(
+            leftovers(dir.path(), &["d.toml", "fifo"]),
+            Vec::<String>::new()
+        );
     }
     // What the FIFO's reader gets is what a file gets.
     let file = dir.path().join("d.cnf");
@@ -173,7 +189,12 @@ fn a_symlink_is_followed_and_a_file_keeps_its_mode() {
     // A dangling link makes the file it names.
     let link = dir.path().join("dangling");
     std::os::unix::fs::symlink("made.cnf", &link).unwrap();
-    let out = polycover(&["dimacs", puzzle.to_str().unwrap(), "-o", link.to_str().unwrap()]);
+    let out = polycover(&[
+        "dimacs",
+        puzzle.to_str().unwrap(),
+        "-o",
+        link.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(std::fs::read_to_string(dir.path().join("made.cnf"))
         .unwrap()
@@ -204,16 +225,40 @@ fn outputs_are_checked_before_the_work() {
     let with_slash = format!("{}/", dir.path().join("new").display());
     for (args, says) in [
         (
-            vec!["enumerate", "bedlam", "--symmetry", "none", "-o", sub.to_str().unwrap()],
+            vec![
+                "enumerate",
+                "bedlam",
+                "--symmetry",
+                "none",
+                "-o",
+                sub.to_str().unwrap(),
+            ],
             "is a directory",
         ),
         (
-            vec!["dimacs", "bedlam", "--amo", "pairwise", "-o", sub.to_str().unwrap()],
+            vec![
+                "dimacs",
+                "bedlam",
+                "--amo",
+                "pairwise",
+                "-o",
+                sub.to_str().unwrap(),
+            ],
             "is a directory",
         ),
-        (vec!["dimacs", "bedlam", "-o", &with_slash], "names a directory"),
         (
-            vec!["export", "bedlam", "--format", "opb", "-o", sub.to_str().unwrap()],
+            vec!["dimacs", "bedlam", "-o", &with_slash],
+            "names a directory",
+        ),
+        (
+            vec![
+                "export",
+                "bedlam",
+                "--format",
+                "opb",
+                "-o",
+                sub.to_str().unwrap(),
+            ],
             "is a directory",
         ),
     ] {
@@ -226,7 +271,12 @@ fn outputs_are_checked_before_the_work() {
         let status = wait_at_most(&mut child, Duration::from_secs(60))
             .unwrap_or_else(|| panic!("{args:?} worked instead of refusing the output"));
         let mut err = String::new();
-        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
         assert_eq!(status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
@@ -303,7 +353,16 @@ fn collect(child: &mut Child) -> std::thread::JoinHandle<String> {
 fn sigterm_and_sighup_stop_a_count_cleanly() {
     for (name, code) in [("TERM", 143), ("HUP", 129)] {
         let mut child = bin()
-            .args(["count", "bedlam", "--symmetry", "none", "--solver", "dlx", "--threads", "1"])
+            .args([
+                "count",
+                "bedlam",
+                "--symmetry",
+                "none",
+                "--solver",
+                "dlx",
+                "--threads",
+                "1",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -315,7 +374,10 @@ fn sigterm_and_sighup_stop_a_count_cleanly() {
         let text = text.join().unwrap();
         assert_eq!(status.code(), Some(code), "SIG{name}: {text}");
         assert!(text.starts_with("c polycover"), "{text}");
-        assert!(text.contains(&format!("c stopped by SIG{name}: ")), "{text}");
+        assert!(
+            text.contains(&format!("c stopped by SIG{name}: ")),
+            "{text}"
+        );
         assert_eq!(text.lines().last(), Some("s UNKNOWN"), "{text}");
         assert!(!text.contains("s mc"), "{text}");
     }
@@ -335,7 +397,11 @@ fn timeout_1_keeps_an_enumerations_whole_solutions() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
-    assert!(stderr(&out).contains("c stopped by SIGTERM: "), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("c stopped by SIGTERM: "),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(leftovers(dir.path(), &["x.txt"]), Vec::<String>::new());
     let text = std::fs::read_to_string(&file).unwrap();
     let records: Vec<&str> = text.split_terminator("\n\n").collect();
@@ -378,7 +444,16 @@ fn sigterm_abandons_a_dimacs_file_cleanly() {
 #[test]
 fn a_closed_pipe_ends_even_a_long_sat_call() {
     let mut child = bin()
-        .args(["count", "bedlam", "--solver", "sat", "--backend", "varisat", "--threads", "1"])
+        .args([
+            "count",
+            "bedlam",
+            "--solver",
+            "sat",
+            "--backend",
+            "varisat",
+            "--threads",
+            "1",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -413,7 +488,16 @@ fn a_closed_pipe_ends_even_a_long_sat_call() {
 #[test]
 fn c_lines_reach_a_pipe_before_the_long_work() {
     let mut child = bin()
-        .args(["count", "bedlam", "--symmetry", "none", "--solver", "dlx", "--threads", "1"])
+        .args([
+            "count",
+            "bedlam",
+            "--symmetry",
+            "none",
+            "--solver",
+            "dlx",
+            "--threads",
+            "1",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

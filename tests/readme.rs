@@ -88,7 +88,9 @@ fn the_readme_counts_are_what_the_commands_print() {
         let local = w[1..].iter().all(|a| {
             a.starts_with('-')
                 || !a.contains('.')
-                || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(a).exists()
+                || std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join(a)
+                    .exists()
         });
         if !matches!(w[0], "count" | "check") || slow(&args) || w.contains(&"-") || !local {
             continue;

@@ -395,7 +395,10 @@ fn copies_of_a_piece_are_told_apart() {
         // The piece's own letter, its lowercase form, then lowercase letters: no capital
         // that could pass for another piece.
         assert!(record.contains("copies  D: Dda"), "{record}");
-        assert!(symbols.iter().filter(|c| c.is_uppercase()).eq(['D'].iter()), "{record}");
+        assert!(
+            symbols.iter().filter(|c| c.is_uppercase()).eq(['D'].iter()),
+            "{record}"
+        );
     }
     assert!(solutions > 1);
     let out = polycover(&["enumerate", p, "--limit", "1", "--format", "jsonl"]);

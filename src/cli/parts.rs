@@ -226,7 +226,10 @@ pub(super) fn enumerate(a: &EnumerateArgs, engine: &Engine, out: &mut dyn Write)
     if let Some(cp) = &a.parts.checkpoint {
         output::check_not_same(cp, &target, "--checkpoint", "-o")?;
         // Resumed in place: the output must be a file that can be cut back.
-        if !matches!(output::destination(&target)?, output::Destination::File { .. }) {
+        if !matches!(
+            output::destination(&target)?,
+            output::Destination::File { .. }
+        ) {
             return Err(Error::Usage(format!(
                 "{}: a checkpointed enumeration writes a regular file (it is cut back on \
                  resume), not a device or FIFO",

@@ -158,7 +158,10 @@ fn sum_bits<C: CollectClauses>(
         }
         i += 1;
     }
-    Ok(queues.into_iter().filter_map(|mut q| q.pop_front()).collect())
+    Ok(queues
+        .into_iter()
+        .filter_map(|mut q| q.pop_front())
+        .collect())
 }
 
 /// `sum <-> a xor b xor c`, `carry <-> at least two of a, b, c`.
@@ -237,8 +240,7 @@ mod tests {
                         let lit = |l: isize| varisat::Lit::from_dimacs(l);
                         let mut solver = varisat::Solver::new();
                         for c in cnf.iter() {
-                            let c: Vec<_> =
-                                c.iter().map(|l| lit(l.to_ipasir() as isize)).collect();
+                            let c: Vec<_> = c.iter().map(|l| lit(l.to_ipasir() as isize)).collect();
                             solver.add_clause(&c);
                         }
                         let mut next = total;
@@ -257,9 +259,7 @@ mod tests {
                             let model = solver.model().unwrap();
                             next += 1;
                             let mut block = vec![lit(-next)];
-                            block.extend(
-                                model.iter().filter(|l| l.index() >= n).map(|&l| !l),
-                            );
+                            block.extend(model.iter().filter(|l| l.index() >= n).map(|&l| !l));
                             solver.add_clause(&block);
                             assume.push(lit(next));
                             solver.assume(&assume);

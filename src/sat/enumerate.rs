@@ -323,8 +323,9 @@ impl Worker {
     ) -> Result<Option<Worker>> {
         let engine = opts.engine;
         match engine.backend {
-            Backend::Varisat => Ok(super::varisat::Solver::new(formula, sink, stop)
-                .map(Worker::Varisat)),
+            Backend::Varisat => {
+                Ok(super::varisat::Solver::new(formula, sink, stop).map(Worker::Varisat))
+            }
             #[cfg(feature = "cadical")]
             Backend::Cadical => Ok(super::cadical::Solver::new(
                 formula,
