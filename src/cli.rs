@@ -630,7 +630,7 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
         let bar = indicatif::ProgressBar::hidden();
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "c {bar:30} {pos}/{len} {prefix}, {msg}, {elapsed} elapsed, eta {eta}",
+                "c {bar:30} {prefix}, {msg}, {elapsed} elapsed, eta {eta}",
             )
             .expect("a valid template"),
         );
@@ -638,9 +638,21 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
     })
 }
 
-/// Shows `bar` once a report says how many parts there are.
-fn show_progress(bar: &indicatif::ProgressBar, parts: usize) {
-    if bar.is_hidden() && parts > 0 {
+/// Steps of the bar: it moves by the estimated work done, so that its ETA follows the work
+/// and not the count of subproblems, whose sizes differ by orders of magnitude.
+const BAR_STEPS: u64 = 10_000;
+
+/// Moves `bar` to where `q` says the run stands, with `message` after the part counts. The
+/// bar stays hidden until a report says how many parts there are: no empty first frame.
+fn show_progress(bar: &indicatif::ProgressBar, q: &Progress, message: String) {
+    if q.parts == 0 {
+        return;
+    }
+    bar.set_length(BAR_STEPS);
+    bar.set_position((q.work.clamp(0.0, 1.0) * BAR_STEPS as f64) as u64);
+    bar.set_prefix(format!("{}/{} {}", q.parts_done, q.parts, q.unit));
+    bar.set_message(message);
+    if bar.is_hidden() {
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
     }
 }
@@ -657,15 +669,8 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
     let bar = progress_bar();
     let progress = |q: &Progress| {
         if let Some(b) = &bar {
-            b.set_prefix(q.unit);
-            b.set_length(q.parts as u64);
-            b.set_position(q.parts_done as u64);
-            show_progress(b, q.parts);
-            b.set_message(format!(
-                "{} solutions, {:.1}/s",
-                q.solutions,
-                q.solutions as f64 / q.elapsed.max(1e-9)
-            ));
+            let rate = q.solutions as f64 / q.elapsed.max(1e-9);
+            show_progress(b, q, format!("{} solutions, {rate:.1}/s", q.solutions));
         }
     };
     let report = p.count(
@@ -684,14 +689,10 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<i32> {
     } else {
         String::new()
     };
-    // The threads that ran: a plain SAT search runs one solver, whatever was asked.
-    let used = match report.threads {
-        n if n == threads => format!("{n}"),
-        n => format!("{n} (of {threads} asked)"),
-    };
     writeln!(
         out,
-        "c threads {used}, time {:.3} s, {parts}{}{}",
+        "c threads {}, time {:.3} s, {parts}{}{}",
+        threads_used(report.threads, threads),
         report.seconds,
         report.statistics,
         peak_memory()
@@ -875,6 +876,16 @@ fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<i32> {
             }
             Ok(0)
         }
+    }
+}
+
+/// The threads that ran, for the `c threads` line: a plain SAT search runs one solver,
+/// whatever was asked, and the line must not claim more.
+fn threads_used(ran: usize, asked: usize) -> String {
+    if ran == asked {
+        format!("{ran}")
+    } else {
+        format!("{ran} (of {asked} asked)")
     }
 }
 

@@ -161,6 +161,9 @@ pub struct Progress {
     pub parts: usize,
     /// Distinct solutions so far.
     pub solutions: u64,
+    /// The estimated share of the search done, from 0 to 1: by estimated subproblem size
+    /// for the native engines, by cubes done for SAT.
+    pub work: f64,
     pub elapsed: f64,
 }
 
@@ -372,12 +375,13 @@ impl Problem {
             native => {
                 let build = native.native().expect("a native engine");
                 let progress = opts.progress.map(|p| {
-                    move |done: usize, total: usize, solutions: u64| {
+                    move |done: usize, total: usize, solutions: u64, work: f64| {
                         p(&Progress {
                             unit: "subproblems",
                             parts_done: done,
                             parts: total,
                             solutions,
+                            work,
                             elapsed: start.elapsed().as_secs_f64(),
                         })
                     }
@@ -438,12 +442,13 @@ impl Problem {
                 let build = native.native().expect("a native engine");
                 let jobs = scope.native_jobs(&self.reduction);
                 let progress = opts.progress.map(|p| {
-                    move |done: usize, total: usize, solutions: u64| {
+                    move |done: usize, total: usize, solutions: u64, work: f64| {
                         p(&Progress {
                             unit: "subproblems",
                             parts_done: done,
                             parts: total,
                             solutions,
+                            work,
                             elapsed: start.elapsed().as_secs_f64(),
                         })
                     }
@@ -619,6 +624,7 @@ impl Problem {
                     parts_done: q.cubes_done,
                     parts: q.cubes,
                     solutions: q.models,
+                    work: q.cubes_done as f64 / q.cubes.max(1) as f64,
                     elapsed: q.elapsed,
                 })
             }

@@ -368,3 +368,31 @@ fn options_say_what_they_do() {
         "{err}"
     );
 }
+
+/// On a terminal, a count's progress bar appears with its parts already counted (never a
+/// full bar over "0/0 subproblems"), and it moves by the estimated work done. Run under
+/// `script(1)`, which gives the run a pseudo-terminal as a user's shell would.
+#[test]
+fn the_progress_bar_starts_with_its_parts_counted() {
+    let command = format!(
+        "{} count pentomino-6x10 --threads 1 --symmetry none",
+        crate::common::bin_path()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .output()
+        .expect("script(1) from util-linux runs");
+    let text = stdout(&out);
+    assert!(text.contains("s mc 9356"), "{text}");
+    let frames: Vec<&str> = text
+        .split(['\r', '\n'])
+        .filter(|l| l.contains(" subproblems, "))
+        .collect();
+    assert!(!frames.is_empty(), "no progress bar on a terminal:\n{text}");
+    for frame in &frames {
+        assert!(
+            !frame.contains(" 0/0 ") && !frame.contains(", , "),
+            "{frame}"
+        );
+    }
+}

@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use polycover::sat::{Amo, Backend};
@@ -51,12 +51,7 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 fn run_guarded(args: &[&str], interrupt: bool) -> (String, String, Option<i32>) {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polycover"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::common::spawn(args);
     // The hang guard: kills the run after 180 s. No assertion on the time itself.
     let ended = Arc::new(AtomicBool::new(false));
     let watchdog = {
@@ -87,11 +82,7 @@ fn run_guarded(args: &[&str], interrupt: bool) -> (String, String, Option<i32>) 
         if interrupt && line.starts_with("c cnf ") {
             // The compilation starts right after this line and takes seconds.
             std::thread::sleep(Duration::from_millis(300));
-            let status = Command::new("kill")
-                .args(["-INT", &child.id().to_string()])
-                .status()
-                .unwrap();
-            assert!(status.success());
+            crate::common::signal(&child, "INT");
             lines.read_to_string(&mut text).unwrap();
             break;
         }

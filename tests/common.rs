@@ -1,10 +1,10 @@
 //! Helpers shared by the integration tests.
 
 use std::collections::HashSet;
+use std::io::Read;
 use std::ops::ControlFlow;
-use std::process::{Command, Output};
-
-use std::time::Instant;
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use polycover::sat::Amo;
 use polycover::{solver, SymmetryMode};
@@ -110,11 +110,67 @@ pub fn count_orbits_by_brute_force(c: &Compiled) -> u64 {
     seen.len() as u64
 }
 
+/// The binary under test; `POLYCOVER_TEST_BIN` runs the tests against another build (an
+/// older one, to see a test fail).
+pub fn bin() -> Command {
+    Command::new(bin_path())
+}
+
+/// The path of the binary under test (see [`bin`]).
+pub fn bin_path() -> String {
+    std::env::var("POLYCOVER_TEST_BIN").unwrap_or(env!("CARGO_BIN_EXE_polycover").into())
+}
+
 pub fn polycover(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polycover"))
+    bin()
         .args(args)
         .output()
         .expect("the polycover binary runs")
+}
+
+/// Starts the binary with its standard output and error piped.
+pub fn spawn(args: &[&str]) -> Child {
+    bin()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the polycover binary starts")
+}
+
+/// Sends signal `name` (`INT`, `TERM`, `HUP`, `KILL`) to `child`.
+pub fn signal(child: &Child, name: &str) {
+    let ok = Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{name} failed");
+}
+
+/// Waits for `child` at most `limit`, then kills it and returns `None`: a guard against
+/// hangs, never a timing check.
+pub fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// Reads `child`'s standard output in the background.
+pub fn collect(child: &mut Child) -> std::thread::JoinHandle<String> {
+    let mut pipe = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = pipe.read_to_string(&mut s);
+        s
+    })
 }
 
 /// A solution as the literals of a solver's `v` line: every primary variable, positive
@@ -134,7 +190,7 @@ pub fn model_literals(num_options: usize, solution: &[u32]) -> String {
 
 /// Runs the binary with extra environment variables.
 pub fn polycover_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polycover"))
+    bin()
         .args(args)
         .envs(env.iter().copied())
         .output()

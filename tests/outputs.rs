@@ -6,22 +6,10 @@
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use crate::common::{stderr, stdout, DOMINOES};
-
-/// The binary under test; `POLYCOVER_TEST_BIN` runs these tests against another build
-/// (an older one, to see them fail).
-fn bin() -> Command {
-    Command::new(
-        std::env::var("POLYCOVER_TEST_BIN").unwrap_or(env!("CARGO_BIN_EXE_polycover").into()),
-    )
-}
-
-fn polycover(args: &[&str]) -> std::process::Output {
-    bin().args(args).output().unwrap()
-}
+use crate::common::{bin, collect, polycover, signal, stderr, stdout, wait_at_most, DOMINOES};
 
 /// Every command that writes an output file, with `OUT` where the path goes.
 fn writers(puzzle: &str) -> Vec<Vec<String>> {
@@ -201,20 +189,6 @@ fn a_symlink_is_followed_and_a_file_keeps_its_mode() {
         .starts_with("c "));
 }
 
-/// Waits for `child` at most `limit` (a guard against hangs, not a timing check).
-fn wait_at_most(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if let Some(status) = child.try_wait().unwrap() {
-            return Some(status);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
-}
-
 /// A directory, a name ending in `/`, and a FIFO for a checkpointed enumeration are
 /// refused before the search: the Bedlam enumeration below would run for minutes.
 #[test]
@@ -326,25 +300,6 @@ fn one_file_cannot_be_both_output_and_checkpoint_or_a_merge_input() {
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(std::fs::read(&results[0]).unwrap(), before);
-}
-
-fn signal(child: &Child, name: &str) {
-    let ok = Command::new("kill")
-        .args([&format!("-{name}"), &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
-}
-
-/// Reads `child`'s standard output in the background.
-fn collect(child: &mut Child) -> std::thread::JoinHandle<String> {
-    let mut pipe = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = pipe.read_to_string(&mut s);
-        s
-    })
 }
 
 /// SIGTERM and SIGHUP stop a count as Ctrl-C does: `c` lines, the partial count,

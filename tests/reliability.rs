@@ -71,20 +71,7 @@ fn timeout_stops_count_solve_and_enumerate() {
 /// Sends SIGINT to a running child, after `after`.
 fn interrupt_after(child: &std::process::Child, after: std::time::Duration) {
     std::thread::sleep(after);
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
-fn spawn(args: &[&str]) -> std::process::Child {
-    std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap()
+    crate::common::signal(child, "INT");
 }
 
 /// Ctrl-C at a random moment of `enumerate -o FILE`, 20 times: FILE is absent or holds

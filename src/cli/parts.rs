@@ -114,11 +114,7 @@ pub(super) fn count(
     let bar = progress_bar();
     let progress = |q: &Progress| {
         if let Some(b) = &bar {
-            b.set_prefix(q.unit);
-            b.set_length(q.parts as u64);
-            b.set_position(q.parts_done as u64);
-            super::show_progress(b, q.parts);
-            b.set_message(format!("{} solutions", before + q.solutions));
+            super::show_progress(b, q, format!("{} solutions", before + q.solutions));
         }
     };
     let report = p.count_in(
@@ -147,7 +143,8 @@ pub(super) fn count(
     let total = before + report.solutions;
     writeln!(
         out,
-        "c threads {threads}, time {:.3} s, {}{}",
+        "c threads {}, time {:.3} s, {}{}",
+        super::threads_used(report.threads, threads),
         report.seconds,
         report.statistics,
         peak_memory()

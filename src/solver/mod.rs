@@ -18,6 +18,7 @@ mod compact;
 mod descent;
 mod dlx;
 mod engine;
+mod estimate;
 mod mask;
 mod segments;
 
@@ -63,8 +64,10 @@ pub struct Stats {
     pub interrupted: bool,
 }
 
-/// Called as subproblems finish, with (finished, total, distinct solutions so far).
-pub type Progress<'a> = &'a (dyn Fn(usize, usize, u64) + Sync);
+/// Called as subproblems finish, with (finished, total, distinct solutions so far, the
+/// estimated share of the search done, from 0 to 1). The share weighs each subproblem by
+/// its estimated tree size, so that an ETA drawn from it follows the work, not the count.
+pub type Progress<'a> = &'a (dyn Fn(usize, usize, u64, f64) + Sync);
 
 /// The machine's core count, the default for `--threads`.
 pub fn default_threads() -> usize {
@@ -158,6 +161,13 @@ pub fn count(
             &own
         }
     };
+    // Sizes only for a progress display: a few random probes per subproblem.
+    let sizes = match progress {
+        Some(_) => estimate::tree_sizes(root.as_mut(), jobs),
+        None => Vec::new(),
+    };
+    let all: f64 = sizes.iter().sum();
+    let work_done = Mutex::new(0.0f64);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let so_far = AtomicU64::new(0);
@@ -203,7 +213,12 @@ pub fn count(
                 + (local.solutions - before);
             let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
             if let Some(p) = progress {
-                p(finished, jobs.len(), found);
+                let share = {
+                    let mut w = work_done.lock().unwrap_or_else(|e| e.into_inner());
+                    *w += sizes[k];
+                    (*w / all).min(1.0)
+                };
+                p(finished, jobs.len(), found, share);
             }
         }
         local.nodes = engine.nodes();
