@@ -14,6 +14,7 @@ mod exit_codes;
 mod export;
 mod external;
 mod geometry;
+mod golden;
 mod outputs;
 mod parts;
 mod pictures;

@@ -1,0 +1,252 @@
+//! Behaviour pinned byte for byte: a fixed list of commands over the catalog, a BurrTools
+//! file and a coloured-cube file, whose exit code, standard output and error are recorded in
+//! `tests/golden/*.out`. A refactoring must leave every one unchanged (issue 23).
+//!
+//! What varies from run to run is masked before the comparison, and only that: decimal
+//! numbers on `c ` lines (times, rates, memory), and every decimal number in `bench`'s
+//! output. Outputs over 64 KiB are recorded as their length, an FNV-1a hash and their
+//! first lines.
+//!
+//! To record the outputs anew after an intended change:
+//! `POLYCOVER_BLESS=1 cargo test --release --test lib golden::` — then read the diff.
+
+use std::path::Path;
+
+use crate::common::bin;
+
+/// The commands, run in order in one scratch directory that holds `AlPackino.xmpuzzle`,
+/// `soma.model` (CaDiCaL's answer to `dimacs soma`) and `cubes.toml` (five coloured cubes).
+/// `> FILE` keeps the standard output in the scratch directory for a later command.
+const COMMANDS: &[&str] = &[
+    "list",
+    "count soma --threads 2",
+    "count soma --solver dlx --threads 1",
+    "count soma --symmetry none --threads 2",
+    "count soma --solver sat --threads 1",
+    "count soma --solver sat --backend varisat --threads 1",
+    "count pentomino-6x10 --threads 2",
+    "count pentomino-3x20 --solver dlx --threads 1",
+    "count pentomino-8x8-hole --threads 2",
+    "count slothouber-graatsma --threads 2",
+    "count hesselink-5 --threads 2",
+    "count hesselink-5 --solver sat --threads 1",
+    "count AlPackino.xmpuzzle --threads 2",
+    "count cubes.toml --threads 1",
+    "count soma --part 1/2 --threads 1 > part1.txt",
+    "count soma --part 2/2 --threads 1 > part2.txt",
+    "merge part1.txt part2.txt",
+    "solve soma",
+    "solve soma --solver sat",
+    "solve bedlam",
+    "solve hesselink-5",
+    "solve cubes.toml",
+    "solve AlPackino.xmpuzzle",
+    "solve pentomino-4x15 --solver dlx",
+    "enumerate soma --limit 3",
+    "enumerate soma --limit 2 --format jsonl",
+    "enumerate pentomino-5x12 --limit 2 --solver sat",
+    "enumerate hesselink-5 --limit 2",
+    "info soma",
+    "info bedlam",
+    "info hesselink-5",
+    "info AlPackino.xmpuzzle",
+    "info cubes.toml",
+    "dimacs soma",
+    "dimacs soma --amo pairwise",
+    "dimacs soma --symmetry none",
+    "dimacs bedlam",
+    "dimacs hesselink-5",
+    "dimacs soma --part 2/3",
+    "export soma --format dlx",
+    "export soma --format burrtools -o -",
+    "export soma --format mzn",
+    "export soma --format opb",
+    "export hesselink-5 --format mzn",
+    "export hesselink-5 --format opb",
+    "export pentomino-6x10 --format dlx --symmetry none",
+    "export AlPackino.xmpuzzle --format dlx",
+    "import AlPackino.xmpuzzle",
+    "decode soma --model soma.model",
+    "decode bedlam --model soma.model",
+    "check soma",
+    "check hesselink-5",
+    "bench soma --solvers dlx,bits --csv -",
+    "count nosuchpuzzle",
+    "count soma --solver nosuch",
+];
+
+/// Recorded outputs longer than this are kept as a hash and their first lines.
+const FULL_LIMIT: usize = 64 * 1024;
+
+#[test]
+fn outputs_are_unchanged() {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let bless = std::env::var_os("POLYCOVER_BLESS").is_some();
+    let scratch = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::fs::copy(
+        fixtures.join("burrtools/AlPackino.xmpuzzle"),
+        scratch.path().join("AlPackino.xmpuzzle"),
+    )
+    .unwrap();
+    std::fs::copy(golden.join("soma.model"), scratch.path().join("soma.model")).unwrap();
+    std::fs::copy(golden.join("cubes.toml"), scratch.path().join("cubes.toml")).unwrap();
+
+    let mut differ = Vec::new();
+    for (n, command) in COMMANDS.iter().enumerate() {
+        let (args, keep) = match command.split_once(" > ") {
+            Some((args, file)) => (args, Some(file)),
+            None => (*command, None),
+        };
+        let out = bin()
+            .args(args.split_whitespace())
+            // The same `c solver` line on every CPU.
+            .env("POLYCOVER_SIMD", "portable")
+            .current_dir(scratch.path())
+            .output()
+            .unwrap();
+        if let Some(file) = keep {
+            std::fs::write(scratch.path().join(file), &out.stdout).unwrap();
+        }
+        let record = record(command, &out);
+        let path = golden.join(format!("{:02}-{}.out", n + 1, slug(command)));
+        if bless {
+            std::fs::write(&path, &record).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        if want != record {
+            differ.push(format!(
+                "`polycover {command}` ({}):\n{}",
+                path.display(),
+                first_difference(&want, &record)
+            ));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of {} commands changed their output:\n\n{}",
+        differ.len(),
+        COMMANDS.len(),
+        differ.join("\n\n")
+    );
+}
+
+/// The recorded form of one run: the command, its exit code and its masked outputs.
+fn record(command: &str, out: &std::process::Output) -> String {
+    let code = out
+        .status
+        .code()
+        .map_or("signal".to_string(), |c| c.to_string());
+    let everywhere = command.starts_with("bench");
+    format!(
+        "$ polycover {command}\nexit {code}\n{}--- standard error\n{}",
+        shown(&out.stdout, everywhere),
+        shown(&out.stderr, everywhere)
+    )
+}
+
+/// One output stream as recorded: masked text, or the length and hash of binary data or
+/// of a long text.
+fn shown(bytes: &[u8], everywhere: bool) -> String {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return format!(
+            "[{} bytes of binary, fnv1a-64 {:016x}]\n",
+            bytes.len(),
+            fnv1a(bytes)
+        );
+    };
+    let masked: String = text
+        .split_inclusive('\n')
+        .map(|line| {
+            if everywhere || line.starts_with("c ") {
+                mask_decimals(line)
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    if masked.len() <= FULL_LIMIT {
+        masked
+    } else {
+        let head: String = masked.split_inclusive('\n').take(40).collect();
+        format!(
+            "[{} bytes, fnv1a-64 {:016x}; the first 40 lines:]\n{head}",
+            masked.len(),
+            fnv1a(masked.as_bytes())
+        )
+    }
+}
+
+/// `1.25` becomes `#`: digits with a decimal point are times, rates and sizes.
+fn mask_decimals(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = chars[i].is_ascii_digit() && (i == 0 || !chars[i - 1].is_alphanumeric());
+        if starts {
+            let mut j = i;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j + 1 < chars.len() && chars[j] == '.' && chars[j + 1].is_ascii_digit() {
+                j += 1;
+                while j < chars.len() && chars[j].is_ascii_digit() {
+                    j += 1;
+                }
+                out.push('#');
+                i = j;
+                continue;
+            }
+            out.extend(&chars[i..j]);
+            i = j;
+            continue;
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// A file name for a command: its words joined by `-`, without characters a file name
+/// should not hold.
+fn slug(command: &str) -> String {
+    let s: String = command
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let mut out = String::new();
+    for part in s.split('-').filter(|p| !p.is_empty()) {
+        if !out.is_empty() {
+            out.push('-');
+        }
+        out.push_str(part);
+    }
+    out.chars().take(60).collect()
+}
+
+/// The first line where two records differ, with its number.
+fn first_difference(want: &str, got: &str) -> String {
+    if want.is_empty() {
+        return "no recorded output (run with POLYCOVER_BLESS=1 to record it)".into();
+    }
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    for k in 0..w.len().max(g.len()) {
+        if w.get(k) != g.get(k) {
+            return format!(
+                "line {}:\n  recorded: {:?}\n  now:      {:?}",
+                k + 1,
+                w.get(k).unwrap_or(&"<end>"),
+                g.get(k).unwrap_or(&"<end>")
+            );
+        }
+    }
+    "they differ in line endings only".into()
+}
