@@ -26,9 +26,9 @@ fn main() {
         "list compaction: {} (POLYCOVER_SIMD=portable forces the portable one)",
         solver::Kernel::detect().name()
     );
-    let mut configs = vec![(Engine::Bits, 1), (Engine::Bits, 2)];
+    let mut configs = vec![(Engine::bits(), 1), (Engine::bits(), 2)];
     if std::env::var_os("BEDLAM_DLX").is_some() {
-        configs.push((Engine::Dlx, 2));
+        configs.push((Engine::dlx(), 2));
     }
     let mut medians = Vec::new();
     for (engine, threads) in &configs {

@@ -22,7 +22,7 @@ fn placements(c: &mut Criterion) {
 
 fn soma(c: &mut Criterion) {
     let soma = Problem::load("soma", Some(SymmetryMode::Rotations)).unwrap();
-    for engine in [Engine::Dlx, Engine::Bits] {
+    for engine in [Engine::dlx(), Engine::bits()] {
         c.bench_function(&format!("soma count 480, {}", engine.name()), |b| {
             b.iter(|| {
                 let r = soma.count(&engine, &RunOptions::default()).unwrap();
@@ -49,7 +49,7 @@ fn soma_sat(c: &mut Criterion) {
     let mut group = c.benchmark_group("soma count 480");
     group.sample_size(10);
     for backend in [Backend::default_for_build(), Backend::Varisat] {
-        let engine = Engine::Sat(SatEngine {
+        let engine = Engine::sat(SatEngine {
             backend,
             ..SatEngine::default()
         });

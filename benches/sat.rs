@@ -21,7 +21,7 @@ fn main() {
     }
     let run = RunOptions::default();
     let bedlam = Problem::load("bedlam", Some(SymmetryMode::Rotations)).unwrap();
-    let (_, dlx) = bedlam.first(&Engine::Dlx, &run).unwrap();
+    let (_, dlx) = bedlam.first(&Engine::dlx(), &run).unwrap();
     println!(
         "bedlam first solution  dlx                {:>8.3} s",
         dlx.seconds
@@ -50,7 +50,7 @@ fn main() {
         }
     }
     let soma = Problem::load("soma", Some(SymmetryMode::Rotations)).unwrap();
-    let dlx = soma.count(&Engine::Dlx, &run).unwrap();
+    let dlx = soma.count(&Engine::dlx(), &run).unwrap();
     let n = dlx.solutions;
     println!(
         "soma count {n}         dlx                {:>8.3} s",

@@ -17,7 +17,7 @@ fn main() -> Result<(), polycover::Error> {
             }
         };
         let report = problem.count(
-            &Engine::Bits,
+            &Engine::bits(),
             &RunOptions {
                 threads: 2,
                 ..RunOptions::default()

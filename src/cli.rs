@@ -373,7 +373,7 @@ struct SearchArgs {
     #[arg(long, value_enum)]
     symmetry: Option<SymmetryMode>,
     /// The engine: `bits` (fast), `dlx` (dancing links, the reference) or `sat`.
-    #[arg(long, default_value = "bits", value_parser = clap::builder::PossibleValuesParser::new(Engine::SOLVER_NAMES))]
+    #[arg(long, default_value = "bits", value_parser = clap::builder::PossibleValuesParser::new(Engine::solver_names()))]
     solver: String,
     #[command(flatten)]
     sat: SatArgs,
@@ -546,7 +546,7 @@ impl SearchArgs {
     /// The `--solver` engine; `sat` takes the SAT options, which no other engine does.
     fn engine(&self) -> Result<Engine> {
         match Engine::from_name(&self.solver) {
-            Some(Engine::Sat(_)) => Ok(Engine::Sat(self.sat.engine()?)),
+            Some(e) if e.sat_settings().is_some() => Ok(Engine::sat(self.sat.engine()?)),
             Some(native) => match self.sat.first_given() {
                 Some(flag) => Err(Error::Usage(format!(
                     "{flag} applies to --solver sat only, not --solver {}",
@@ -554,7 +554,7 @@ impl SearchArgs {
                 ))),
                 None => Ok(native),
             },
-            None => unreachable!("clap accepts only Engine::SOLVER_NAMES"),
+            None => unreachable!("clap accepts only Engine::solver_names()"),
         }
     }
 }
@@ -1116,16 +1116,38 @@ fn check(a: CheckArgs, out: &mut dyn Write) -> Result<i32> {
     for amo in Amo::ALL {
         p.check_cnf_size(amo, a.force)?;
     }
-    let reference = p.count(&Engine::Dlx, &RunOptions::default())?;
+    let reference = p.count(&Engine::dlx(), &RunOptions::default())?;
     writeln!(
         out,
         "c {:<22} {:>10} {:>10.3} {:>10} {:>12}",
         "dlx", reference.solutions, reference.seconds, "-", "-"
     )?;
     let mut disagree = false;
+    // Every other engine of the registry that does not run on the CNF, then the SAT
+    // backend in every encoding.
+    for entry in crate::engine::ENGINES {
+        let engine = (entry.make)();
+        if engine.name() == "dlx" || engine.amo().is_some() || engine.available().is_err() {
+            continue;
+        }
+        let report = p.count(&engine, &RunOptions::default())?;
+        interrupted(&report)?;
+        let differs = report.solutions != reference.solutions;
+        disagree |= differs;
+        writeln!(
+            out,
+            "c {:<22} {:>10} {:>10.3} {:>10} {:>12}{}",
+            engine.name(),
+            report.solutions,
+            report.seconds,
+            "-",
+            "-",
+            if differs { "  DIFFERS" } else { "" }
+        )?;
+    }
     let backend = a.backend.unwrap_or(Backend::default_for_build());
     for amo in Amo::ALL {
-        let engine = Engine::Sat(SatEngine {
+        let engine = Engine::sat(SatEngine {
             backend,
             amo,
             force: a.force,

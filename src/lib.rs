@@ -19,7 +19,7 @@
 //! ```
 //! use polycover::{Engine, Problem, RunOptions};
 //! let soma = Problem::load("soma", None).unwrap(); // rotations, the default
-//! let report = soma.count(&Engine::Bits, &RunOptions::default()).unwrap();
+//! let report = soma.count(&Engine::bits(), &RunOptions::default()).unwrap();
 //! assert_eq!(report.solutions, 480);
 //! ```
 

@@ -395,7 +395,7 @@ fn copies_count_as_the_dlx_counts() {
     for (text, modes) in &puzzles {
         for &mode in *modes {
             let c = compile_text(text, mode);
-            let dlx = count(&c, Engine::Dlx, 1);
+            let dlx = count(&c, Engine::dlx(), 1);
             assert!(dlx > 0, "{}", c.puzzle.name());
             for &backend in &backends {
                 let run = SatRun {
@@ -445,7 +445,7 @@ fn a_plain_count_reports_the_thread_it_ran_on() {
 fn the_library_refuses_and_forces_too() {
     let p = Problem::new(compile_text(PAST_THE_LIMIT, SymmetryMode::Rotations));
     let engine = |force| {
-        Engine::Sat(SatEngine {
+        Engine::sat(SatEngine {
             amo: Amo::Pairwise,
             force,
             ..SatEngine::default()

@@ -35,7 +35,7 @@ fn hesselink_5_has_one_solution_up_to_the_stack_and_eight_raw() {
     let stack = puzzle.compile(SymmetryMode::Stack).unwrap();
     let none = puzzle.compile(SymmetryMode::None).unwrap();
     assert_eq!(stack.group.order(), 8);
-    for solver in [Engine::Dlx, Engine::Bits] {
+    for solver in [Engine::dlx(), Engine::bits()] {
         assert_eq!(count(&stack, solver.clone(), 1), 1, "{solver:?}");
         assert_eq!(count(&none, solver.clone(), 2), 8, "{solver:?}");
     }
@@ -108,16 +108,16 @@ fn generated_instances_agree_three_ways() {
             let puzzle = Puzzle::parse(&format!("gen-{h}-{seed}"), &text).unwrap();
             let none = puzzle.compile(SymmetryMode::None).unwrap();
             let stack = puzzle.compile(SymmetryMode::Stack).unwrap();
-            let raw = count(&none, Engine::Dlx, 1);
+            let raw = count(&none, Engine::dlx(), 1);
             let staged = colored::staged_raw_count(&cubes_of(&puzzle).cubes);
             assert_eq!(raw, staged, "H={h} seed {seed}: dlx vs staged");
-            assert_eq!(count(&none, Engine::Bits, 1), raw, "H={h} seed {seed}");
+            assert_eq!(count(&none, Engine::bits(), 1), raw, "H={h} seed {seed}");
             assert_eq!(
                 sat_count_both(&none, Amo::Product),
                 raw,
                 "H={h} seed {seed}: sat"
             );
-            let up_to_stack = count(&stack, Engine::Dlx, 1);
+            let up_to_stack = count(&stack, Engine::dlx(), 1);
             assert_eq!(
                 sat_count_both(&stack, Amo::Ladder),
                 up_to_stack,
@@ -191,7 +191,7 @@ fn dimacs_and_decode_round_trip() {
     let puzzle = Puzzle::load("hesselink-5").unwrap();
     let c = puzzle.compile(SymmetryMode::Stack).unwrap();
     let solution = Problem::new(c.clone())
-        .first(&Engine::Sat(SatEngine::default()), &RunOptions::default())
+        .first(&Engine::sat(SatEngine::default()), &RunOptions::default())
         .unwrap()
         .0
         .expect("a solution");

@@ -12,8 +12,8 @@ const MODES: [SymmetryMode; 3] = [NoSymmetry, Rotations, Reflections];
 fn soma_counts_in_every_mode_with_both_engines() {
     for (mode, want) in [(NoSymmetry, 11_520), (Rotations, 480), (Reflections, 240)] {
         let c = compile("soma", mode);
-        assert_eq!(count(&c, Engine::Dlx, 1), want, "dlx {mode:?}");
-        assert_eq!(count(&c, Engine::Bits, 2), want, "bits {mode:?}");
+        assert_eq!(count(&c, Engine::dlx(), 1), want, "dlx {mode:?}");
+        assert_eq!(count(&c, Engine::bits(), 2), want, "bits {mode:?}");
     }
 }
 
@@ -32,8 +32,8 @@ fn small_catalog_puzzles_match_expectations_and_brute_force() {
             let Ok(c) = puzzle.compile(mode) else {
                 continue;
             };
-            let dlx = count(&c, Engine::Dlx, 1);
-            let bits = count(&c, Engine::Bits, 2);
+            let dlx = count(&c, Engine::dlx(), 1);
+            let bits = count(&c, Engine::bits(), 2);
             assert_eq!(dlx, bits, "{name} {mode:?}: engines disagree");
             assert_eq!(
                 count_orbits_by_brute_force(&c),
@@ -52,10 +52,10 @@ fn small_catalog_puzzles_match_expectations_and_brute_force() {
 #[test]
 fn a_solution_fixed_by_a_three_fold_rotation_counts_once() {
     let raw = compile("slothouber-graatsma", NoSymmetry);
-    assert_eq!(count(&raw, Engine::Dlx, 1), 8);
+    assert_eq!(count(&raw, Engine::dlx(), 1), 8);
     let rot = compile("slothouber-graatsma", Rotations);
-    assert_eq!(count(&rot, Engine::Dlx, 1), 1);
-    assert_eq!(count(&rot, Engine::Bits, 1), 1);
+    assert_eq!(count(&rot, Engine::dlx(), 1), 1);
+    assert_eq!(count(&rot, Engine::bits(), 1), 1);
 }
 
 /// Only symmetric pieces (dominoes), all copies of one piece: no piece can be pinned to
@@ -66,11 +66,11 @@ fn only_symmetric_pieces() {
     for mode in MODES {
         let c = compile_text(text, mode);
         let brute = count_orbits_by_brute_force(&c);
-        assert_eq!(count(&c, Engine::Dlx, 1), brute, "{mode:?}");
-        assert_eq!(count(&c, Engine::Bits, 1), brute, "{mode:?}");
+        assert_eq!(count(&c, Engine::dlx(), 1), brute, "{mode:?}");
+        assert_eq!(count(&c, Engine::bits(), 1), brute, "{mode:?}");
     }
     // 2x2x3 has 32 domino tilings.
-    assert_eq!(count(&compile_text(text, NoSymmetry), Engine::Dlx, 1), 32);
+    assert_eq!(count(&compile_text(text, NoSymmetry), Engine::dlx(), 1), 32);
 }
 
 /// Copies are indistinguishable: naming them apart multiplies the raw count by 4!.
@@ -100,18 +100,21 @@ fn copies_are_counted_once() {
         name = "e"
         cells = [[0,0,0], [1,0,0], [0,1,0]]
     "#;
-    let c = count(&compile_text(copies, NoSymmetry), Engine::Dlx, 1);
-    let n = count(&compile_text(named, NoSymmetry), Engine::Dlx, 1);
+    let c = count(&compile_text(copies, NoSymmetry), Engine::dlx(), 1);
+    let n = count(&compile_text(named, NoSymmetry), Engine::dlx(), 1);
     assert!(c > 0);
     assert_eq!(n, 24 * c);
-    assert_eq!(count(&compile_text(copies, NoSymmetry), Engine::Bits, 1), c);
+    assert_eq!(
+        count(&compile_text(copies, NoSymmetry), Engine::bits(), 1),
+        c
+    );
 }
 
 #[test]
 fn threads_do_not_change_counts() {
     let c = compile("soma", NoSymmetry);
-    assert_eq!(count(&c, Engine::Bits, 1), count(&c, Engine::Bits, 3));
-    assert_eq!(count(&c, Engine::Dlx, 2), 11_520);
+    assert_eq!(count(&c, Engine::bits(), 1), count(&c, Engine::bits(), 3));
+    assert_eq!(count(&c, Engine::dlx(), 2), 11_520);
 }
 
 /// Heavier checks run only in release builds (`cargo test --release`).
@@ -124,10 +127,10 @@ fn pentomino_rectangles() {
         ("pentomino-4x15", 368),
     ] {
         let c = compile(name, Rotations);
-        assert_eq!(count(&c, Engine::Bits, 2), want, "{name}");
-        assert_eq!(count(&c, Engine::Dlx, 2), want, "{name} dlx");
+        assert_eq!(count(&c, Engine::bits(), 2), want, "{name}");
+        assert_eq!(count(&c, Engine::dlx(), 2), want, "{name} dlx");
         let raw = compile(name, NoSymmetry);
-        assert_eq!(count(&raw, Engine::Bits, 2), 4 * want, "{name} raw");
+        assert_eq!(count(&raw, Engine::bits(), 2), 4 * want, "{name} raw");
     }
     let c = compile("pentomino-6x10", Rotations);
     assert_eq!(count_orbits_by_brute_force(&c), 2339);
@@ -137,7 +140,7 @@ fn pentomino_rectangles() {
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
 fn bedlam_19186_up_to_rotation() {
     let c = compile("bedlam", Rotations);
-    assert_eq!(count(&c, Engine::Bits, 2), 19_186);
+    assert_eq!(count(&c, Engine::bits(), 2), 19_186);
 }
 
 /// Both engines branch by the same rule, so they walk the same search tree. Soma and the
@@ -156,7 +159,7 @@ fn engines_walk_the_same_tree() {
             // Node and raw-solution counts, and the distinct solutions.
             (r.statistics, r.solutions)
         };
-        let (dlx, bits) = (run(&Engine::Dlx), run(&Engine::Bits));
+        let (dlx, bits) = (run(&Engine::dlx()), run(&Engine::bits()));
         assert!(dlx.0.starts_with("nodes "), "{dlx:?}");
         assert_eq!(dlx, bits, "{name}");
     }

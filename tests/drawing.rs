@@ -64,8 +64,8 @@ fn drawn_catalog_puzzles_equal_their_coordinate_versions() {
         for &(mode, want) in modes {
             for text in [drawn_text, plain_text.as_str()] {
                 let c = compile_text(text, mode);
-                assert_eq!(count(&c, Engine::Bits, 1), want, "{name} {mode:?} bits");
-                assert_eq!(count(&c, Engine::Dlx, 1), want, "{name} {mode:?} dlx");
+                assert_eq!(count(&c, Engine::bits(), 1), want, "{name} {mode:?} bits");
+                assert_eq!(count(&c, Engine::dlx(), 1), want, "{name} {mode:?} dlx");
             }
         }
     }

@@ -210,7 +210,7 @@ fn a_piece_colours_a_cell_it_lacks() {
 fn answer_of(name: &str) -> String {
     let p = polycover::Problem::load(name, None).unwrap();
     let (first, _) = p
-        .first(&polycover::Engine::Dlx, &polycover::RunOptions::default())
+        .first(&polycover::Engine::dlx(), &polycover::RunOptions::default())
         .unwrap();
     let lits = model_literals(p.compiled.matrix.num_options(), &first.unwrap());
     format!("s SATISFIABLE\nv {lits} 0\n")

@@ -177,7 +177,7 @@ fn decode_reads_a_minizinc_line_with_a_semicolon() {
     let dir = tempfile::tempdir().unwrap();
     let p = polycover::Problem::load("soma", None).unwrap();
     let (first, _) = p
-        .first(&polycover::Engine::Dlx, &polycover::RunOptions::default())
+        .first(&polycover::Engine::dlx(), &polycover::RunOptions::default())
         .unwrap();
     let first = first.unwrap();
     let values: Vec<&str> = (0..p.compiled.matrix.num_options() as u32)

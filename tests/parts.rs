@@ -440,7 +440,7 @@ fn decode_reads_an_answer_to_a_part_cnf() {
             None => {
                 let p = polycover::Problem::load("soma", None).unwrap();
                 let (first, _) = p
-                    .first(&polycover::Engine::Dlx, &polycover::RunOptions::default())
+                    .first(&polycover::Engine::dlx(), &polycover::RunOptions::default())
                     .unwrap();
                 let n = p.compiled.matrix.num_options();
                 let rest: String = (n + 1..=vars).map(|v| format!(" -{v}")).collect();

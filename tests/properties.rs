@@ -181,12 +181,12 @@ proptest! {
         let puzzle = Puzzle::parse("random.toml", &text).unwrap();
         for mode in [SymmetryMode::None, SymmetryMode::Rotations] {
             let c = puzzle.compile(mode).unwrap();
-            let dlx = count(&c, Engine::Dlx, 1);
-            prop_assert_eq!(count(&c, Engine::Bits, 2), dlx, "{}", text);
+            let dlx = count(&c, Engine::dlx(), 1);
+            prop_assert_eq!(count(&c, Engine::bits(), 2), dlx, "{}", text);
             prop_assert_eq!(count_orbits_by_brute_force(&c), dlx, "{}", text);
         }
         let p = Problem::new(puzzle.compile(SymmetryMode::None).unwrap());
-        if let (Some(s), _) = p.first(&Engine::Dlx, &RunOptions::default()).unwrap() {
+        if let (Some(s), _) = p.first(&Engine::dlx(), &RunOptions::default()).unwrap() {
             let lits = model_literals(p.compiled.matrix.num_options(), &s);
             let answer = format!("s SATISFIABLE\nv {lits} 0\n");
             let read = dimacs::parse_answer(BufReader::new(answer.as_bytes()), "model").unwrap();
@@ -205,7 +205,7 @@ proptest! {
     fn random_puzzles_count_alike_through_sat(text in random_puzzle(), amo in 0..6usize) {
         let puzzle = Puzzle::parse("random.toml", &text).unwrap();
         let c = puzzle.compile(SymmetryMode::Rotations).unwrap();
-        let dlx = count(&c, Engine::Dlx, 1);
+        let dlx = count(&c, Engine::dlx(), 1);
         let amo = Amo::ALL[amo];
         let run = SatRun {
             engine: SatEngine { amo, ..SatEngine::default() },

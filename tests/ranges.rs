@@ -373,8 +373,8 @@ fn classes(spec: &Spec, solutions: &[Vec<Placed>]) -> usize {
 /// backend (CaDiCaL with MRV decisions, varisat).
 fn engines() -> Vec<(String, Engine)> {
     let mut out = vec![
-        ("dlx".to_string(), Engine::Dlx),
-        ("bits".into(), Engine::Bits),
+        ("dlx".to_string(), Engine::dlx()),
+        ("bits".into(), Engine::bits()),
     ];
     for backend in [Backend::Cadical, Backend::Varisat] {
         if cfg!(not(feature = "cadical")) && backend == Backend::Cadical {
@@ -383,7 +383,7 @@ fn engines() -> Vec<(String, Engine)> {
         for amo in [Amo::Pairwise, Amo::Product] {
             out.push((
                 format!("sat {} {}", backend.name(), amo.name()),
-                Engine::Sat(SatEngine {
+                Engine::sat(SatEngine {
                     backend,
                     amo,
                     ..SatEngine::default()

@@ -555,9 +555,9 @@ fn progress_names_its_parts() {
     use std::sync::Mutex;
     let p = Problem::load("soma", None).unwrap();
     for (engine, unit) in [
-        (Engine::Bits, "subproblems"),
-        (Engine::Dlx, "subproblems"),
-        (Engine::Sat(SatEngine::default()), "cubes"),
+        (Engine::bits(), "subproblems"),
+        (Engine::dlx(), "subproblems"),
+        (Engine::sat(SatEngine::default()), "cubes"),
     ] {
         let seen = Mutex::new(Vec::new());
         let progress = |q: &polycover::engine::Progress| seen.lock().unwrap().push(q.unit);
@@ -589,7 +589,7 @@ fn decode_reads_many_models_and_names_a_foreign_one() {
     let soma = Problem::load("soma", Some(SymmetryMode::None)).unwrap();
     let n = soma.compiled.matrix.num_options();
     let mut text = String::new();
-    soma.for_each_solution(&Engine::Dlx, &RunOptions::default(), &mut |s| {
+    soma.for_each_solution(&Engine::dlx(), &RunOptions::default(), &mut |s| {
         text += &format!("s SATISFIABLE\nv {} 0\n", model_literals(n, s));
         if text.matches("s SAT").count() == 3 {
             ControlFlow::Break(())
@@ -611,7 +611,9 @@ fn decode_reads_many_models_and_names_a_foreign_one() {
     assert_eq!(shown.matches("solution ").count(), 3 + 1, "{shown}");
 
     let bedlam = Problem::load("bedlam", None).unwrap();
-    let (first, _) = bedlam.first(&Engine::Bits, &RunOptions::default()).unwrap();
+    let (first, _) = bedlam
+        .first(&Engine::bits(), &RunOptions::default())
+        .unwrap();
     let lits = model_literals(bedlam.compiled.matrix.num_options(), &first.unwrap());
     let path = dir.path().join("bedlam.txt");
     std::fs::write(&path, format!("s SATISFIABLE\nv {lits} 0\n")).unwrap();

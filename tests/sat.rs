@@ -64,7 +64,7 @@ fn sat_counts_equal_dlx_counts_on_small_puzzles() {
     for (name, puzzle) in small_puzzles() {
         for mode in modes(&puzzle) {
             let c = puzzle.compile(mode).unwrap();
-            let dlx = count(&c, Engine::Dlx, 1);
+            let dlx = count(&c, Engine::dlx(), 1);
             for amo in Amo::ALL {
                 for (strategy, threads) in [
                     (Strategy::Plain, 1),
@@ -90,7 +90,7 @@ fn cadical_with_its_own_decisions_counts_right() {
     for (name, puzzle) in small_puzzles() {
         for mode in modes(&puzzle) {
             let c = puzzle.compile(mode).unwrap();
-            let dlx = count(&c, Engine::Dlx, 1);
+            let dlx = count(&c, Engine::dlx(), 1);
             let o = opts(Backend::Cadical, Decide::Solver, Strategy::Plain, 1);
             assert_eq!(sat_count(&c, Amo::Product, &o), dlx, "{name} {mode:?}");
         }
@@ -105,7 +105,7 @@ fn varisat_counts_equal_dlx_counts() {
     let puzzle = Puzzle::load("slothouber-graatsma").unwrap();
     for mode in modes(&puzzle) {
         let c = puzzle.compile(mode).unwrap();
-        let dlx = count(&c, Engine::Dlx, 1);
+        let dlx = count(&c, Engine::dlx(), 1);
         for amo in Amo::ALL {
             for strategy in [Strategy::Plain, Strategy::Cubes] {
                 let n = sat_count(&c, amo, &varisat(strategy));
@@ -115,7 +115,7 @@ fn varisat_counts_equal_dlx_counts() {
     }
     for mode in [SymmetryMode::Rotations, SymmetryMode::Reflections] {
         let c = compile("soma", mode);
-        let dlx = count(&c, Engine::Dlx, 1);
+        let dlx = count(&c, Engine::dlx(), 1);
         for amo in Amo::ALL {
             if cfg!(debug_assertions) && amo != Amo::Product {
                 continue; // release builds check them all
@@ -272,7 +272,7 @@ fn break_stops_after_exactly_the_models_taken() {
     let p = Problem::new(compile("soma", SymmetryMode::Rotations));
     for backend in [Backend::default_for_build(), Backend::Varisat] {
         let mut taken = 0;
-        let engine = Engine::Sat(SatEngine {
+        let engine = Engine::sat(SatEngine {
             backend,
             ..SatEngine::default()
         });
@@ -390,7 +390,7 @@ fn good_model() -> String {
     let p = Problem::new(compile("slothouber-graatsma", SymmetryMode::Rotations));
     let c = &p.compiled;
     let solution = p
-        .first(&Engine::Dlx, &RunOptions::default())
+        .first(&Engine::dlx(), &RunOptions::default())
         .unwrap()
         .0
         .unwrap();
@@ -588,7 +588,7 @@ fn sat_keeps_the_same_representatives_as_the_dlx() {
         let p = Problem::new(c.clone());
         assert!(p.reduction.needs_check(), "{}", c.puzzle.name());
         let mut native = Vec::new();
-        p.for_each_solution(&Engine::Dlx, &RunOptions::default(), &mut |s| {
+        p.for_each_solution(&Engine::dlx(), &RunOptions::default(), &mut |s| {
             let mut s = s.to_vec();
             s.sort_unstable();
             native.push(s);

@@ -53,12 +53,11 @@ pub enum Entrant {
 }
 
 impl Entrant {
-    /// The names of `--solvers`: `sat` (the build's default SAT engine, as `count
-    /// --solver sat` runs it), the engines of [`Engine::NAMES`] and the programs of
+    /// The names of `--solvers`: the engines of [`crate::engine::ENGINES`] (`sat` is the
+    /// build's default SAT engine, as `count --solver sat` runs it) and the programs of
     /// [`Program::NAMES`].
     pub fn names() -> Vec<&'static str> {
-        let mut names = vec!["sat"];
-        names.extend(Engine::NAMES);
+        let mut names = Engine::bench_names();
         names.extend(Program::NAMES);
         names
     }
@@ -83,7 +82,7 @@ impl Entrant {
 
     fn uses_cnf(&self) -> bool {
         match self {
-            Entrant::Engine(e) => !matches!(e, Engine::Dlx | Engine::Bits),
+            Entrant::Engine(e) => e.amo().is_some(),
             Entrant::Program(p) => p.uses_cnf(),
         }
     }
@@ -238,7 +237,7 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
             puzzle: &puzzle,
             mode,
         };
-        let dlx = engine_row(&measured, &Engine::Dlx, plan)?;
+        let dlx = engine_row(&measured, &Engine::dlx(), plan)?;
         log(&dlx);
         let reference = dlx.clone();
         rows.push(dlx);
@@ -251,7 +250,7 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
             };
             for amo in amos {
                 let mut row = match (entrant, amo) {
-                    (Entrant::Engine(Engine::Dlx), _) => continue,
+                    (Entrant::Engine(e), _) if e.name() == "dlx" => continue,
                     (Entrant::Engine(engine), a) if engine.available().is_err() => {
                         let why = engine.available().unwrap_err();
                         Row::skipped(&label, engine.name(), a, why)
@@ -377,19 +376,22 @@ pub(crate) fn sample(
     if let Some(amo) = engine.amo() {
         sample.cnf = Some(external::cnf_size(&problem, amo)?);
     }
-    let (first, report) = problem.first(
-        engine,
-        &RunOptions {
-            deadline: deadline_after(timeout),
-            ..RunOptions::default()
-        },
-    )?;
-    interrupted(report.interrupted)?;
-    if first.is_some() {
-        sample.first = Some(report.seconds);
-    } else if report.complete {
-        // The whole search ran and found nothing: a time to UNSAT, not to a solution.
-        sample.unsat = Some(report.seconds);
+    // An engine that only counts has no first solution to time.
+    if engine.lists_solutions() {
+        let (first, report) = problem.first(
+            engine,
+            &RunOptions {
+                deadline: deadline_after(timeout),
+                ..RunOptions::default()
+            },
+        )?;
+        interrupted(report.interrupted)?;
+        if first.is_some() {
+            sample.first = Some(report.seconds);
+        } else if report.complete {
+            // The whole search ran and found nothing: a time to UNSAT, not to a solution.
+            sample.unsat = Some(report.seconds);
+        }
     }
     let report = problem.count(
         engine,

@@ -1,0 +1,358 @@
+//! The engine seam: one trait every search implements, and one list of engines.
+//!
+//! An engine is a type behind [`Search`]: the DLX and the bitset engine
+//! ([`native`](self::native)), the SAT path with its backend, encoding and decisions
+//! ([`sat`](self::sat)). An [`Engine`] is a cheap, shareable handle to one. [`ENGINES`]
+//! lists every engine by name, as `puzzle::KINDS` lists the puzzle kinds: `--solver`,
+//! `bench --solvers`, `check` and the help texts all read it, so a new engine is one file
+//! and one line there.
+//!
+//! The [`Problem`] is what engines read: the compiled puzzle, its symmetry reduction
+//! (computed once) and what several engines share (the CNF per encoding, compiled on first
+//! use). An engine builds its own search state inside each run, once per run or once per
+//! worker thread.
+//!
+//! Invariants:
+//! - Every engine reports each distinct solution (one per orbit of the symmetry group)
+//!   exactly once, as sorted options of the original matrix, checked as an exact cover.
+//! - A [`Report`] with `complete == false` holds a lower bound: a deadline, Ctrl-C, or the
+//!   caller's `Break` stopped the run. Callers never present it as a count.
+//! - An engine may decline a job it cannot do (a counter that never sees its solutions
+//!   declines [`Search::for_each`]; a backend missing from this build declines all): it
+//!   returns [`Error::Usage`] before any work, and says so in [`Search::declines`].
+
+mod native;
+mod problem;
+mod sat;
+#[cfg(test)]
+mod toy;
+
+use std::fmt;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, Result};
+use crate::parts::{Split, Step};
+pub use crate::sat::SatEngine;
+use crate::sat::{Amo, Strategy};
+
+pub use problem::Problem;
+
+/// A search over a [`Problem`]: what every engine implements.
+pub trait Search: Send + Sync + fmt::Debug {
+    /// The engine's name, as `--solver` and `bench --solvers` take it.
+    fn name(&self) -> &'static str;
+
+    /// What will run, as `c` line texts without the `c ` (the first starts `solver `),
+    /// building nothing expensive: a SAT engine counts its CNF's size, it does not
+    /// compile it.
+    fn describe(&self, problem: &Problem, strategy: Strategy) -> Vec<String>;
+
+    /// Builds what runs share on `problem` ahead of the runs (the CNF), so that a
+    /// benchmark can time it apart. Doing nothing is fine: the runs build what they need.
+    fn prepare(&self, _problem: &Problem) {}
+
+    /// Counts the distinct solutions: of the whole search, or of the subproblems of
+    /// `within` (calling its `finished` as each one ends).
+    fn count(
+        &self,
+        problem: &Problem,
+        opts: &RunOptions,
+        within: Option<Within<'_>>,
+    ) -> Result<Report>;
+
+    /// Calls `f` with each distinct solution ([`Step::Solution`]) and, with `scope`, with
+    /// the end of each of its subproblems ([`Step::Finished`], with its index in the
+    /// split). `strategy` says whether the caller wants the first solution soon
+    /// ([`Strategy::Plain`]) or all of them. `f` returns `Break` to stop.
+    ///
+    /// An engine that only counts declines this, with [`Error::Usage`].
+    fn for_each(
+        &self,
+        problem: &Problem,
+        opts: &RunOptions,
+        strategy: Strategy,
+        scope: Option<Scope<'_>>,
+        f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
+    ) -> Result<Report>;
+
+    /// The jobs this engine declines in this build, and why (`None`: it takes all).
+    fn declines(&self) -> Option<Declines> {
+        None
+    }
+
+    /// The SAT settings, for an engine that runs on the CNF.
+    fn sat(&self) -> Option<&SatEngine> {
+        None
+    }
+
+    /// The same engine with the at-most-one encoding `amo` (engines without a CNF are
+    /// their own).
+    fn with_amo(&self, _amo: Amo) -> Option<Engine> {
+        None
+    }
+}
+
+/// What an engine will not do, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Declines {
+    /// Nothing at all in this build (a backend compiled out).
+    pub everything: bool,
+    /// Listing solutions: the engine only counts.
+    pub solutions: bool,
+    pub why: &'static str,
+}
+
+/// Some subproblems of a count, and who hears as each one ends.
+#[derive(Clone, Copy)]
+pub struct Within<'a> {
+    pub scope: Scope<'a>,
+    /// Called (on any thread) with a subproblem's index in the split and its count as it
+    /// ends; subproblems that a stop cut short are not reported.
+    pub finished: &'a (dyn Fn(usize, u64) + Sync),
+}
+
+/// One engine: a handle to a [`Search`], cheap to clone and share between threads.
+#[derive(Clone)]
+pub struct Engine(Arc<dyn Search>);
+
+impl Engine {
+    pub fn new(search: impl Search + 'static) -> Engine {
+        Engine(Arc::new(search))
+    }
+
+    /// Dancing links: the reference.
+    pub fn dlx() -> Engine {
+        Engine::new(native::Native::DLX)
+    }
+
+    /// Bitset Algorithm X: the fast native engine.
+    pub fn bits() -> Engine {
+        Engine::new(native::Native::BITS)
+    }
+
+    /// The CNF encoding, enumerated by an embedded SAT solver.
+    pub fn sat(settings: SatEngine) -> Engine {
+        Engine::new(sat::Sat(settings))
+    }
+
+    /// An engine of [`ENGINES`] by name, with its defaults.
+    pub fn from_name(name: &str) -> Option<Engine> {
+        ENGINES.iter().find(|e| e.name == name).map(|e| (e.make)())
+    }
+
+    /// The names of `--solver` (count, solve, enumerate), in the order of [`ENGINES`].
+    pub fn solver_names() -> Vec<&'static str> {
+        ENGINES
+            .iter()
+            .filter(|e| e.on_solver)
+            .map(|e| e.name)
+            .collect()
+    }
+
+    /// The names `bench --solvers` takes, in the order of [`ENGINES`].
+    pub fn bench_names() -> Vec<&'static str> {
+        ENGINES.iter().map(|e| e.name).collect()
+    }
+
+    /// The search behind the handle.
+    pub fn search(&self) -> &dyn Search {
+        &*self.0
+    }
+
+    /// The short name, without the encoding: `dlx`, `sat-cadical`.
+    pub fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    /// The SAT settings of an engine that runs on the CNF.
+    pub fn sat_settings(&self) -> Option<&SatEngine> {
+        self.0.sat()
+    }
+
+    /// The at-most-one encoding of an engine that runs on the CNF.
+    pub fn amo(&self) -> Option<Amo> {
+        self.0.sat().map(|s| s.amo)
+    }
+
+    /// The same engine with another encoding (engines without a CNF are returned as
+    /// they are).
+    pub fn with_amo(self, amo: Amo) -> Engine {
+        self.0.with_amo(amo).unwrap_or(self)
+    }
+
+    /// Whether this build can run the engine; the reason when it cannot.
+    pub fn available(&self) -> std::result::Result<(), &'static str> {
+        match self.0.declines() {
+            Some(d) if d.everything => Err(d.why),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether the engine lists solutions, or only counts them.
+    pub fn lists_solutions(&self) -> bool {
+        self.0
+            .declines()
+            .is_none_or(|d| !d.solutions && !d.everything)
+    }
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Two handles are equal when they run the same engine with the same settings.
+impl PartialEq for Engine {
+    fn eq(&self, other: &Engine) -> bool {
+        format!("{:?}", self.0) == format!("{:?}", other.0)
+    }
+}
+
+impl Eq for Engine {}
+
+/// One entry of [`ENGINES`].
+pub struct Entry {
+    pub name: &'static str,
+    /// One line for help texts.
+    pub about: &'static str,
+    /// A value of `--solver` (count, solve, enumerate); every entry is one of `bench
+    /// --solvers` and of `check`'s cross-checks.
+    pub on_solver: bool,
+    pub make: fn() -> Engine,
+}
+
+/// Every engine, by name: the one list that `--solver`, `bench --solvers`, `check` and
+/// the help texts read. A new engine adds one line here.
+pub static ENGINES: &[Entry] = &[
+    Entry {
+        name: "bits",
+        about: "bitset Algorithm X: the fast native engine",
+        on_solver: true,
+        make: Engine::bits,
+    },
+    Entry {
+        name: "dlx",
+        about: "dancing links: the reference",
+        on_solver: true,
+        make: Engine::dlx,
+    },
+    Entry {
+        name: "sat",
+        about: "the CNF by the build's default SAT backend (CaDiCaL with MRV decisions)",
+        on_solver: true,
+        make: || Engine::sat(SatEngine::default()),
+    },
+    Entry {
+        name: "sat-cadical",
+        about: "CaDiCaL steered by the MRV propagator",
+        on_solver: false,
+        make: || Engine::sat(sat::settings(crate::sat::Backend::Cadical, true)),
+    },
+    Entry {
+        name: "sat-cadical-solver",
+        about: "CaDiCaL with its own decisions",
+        on_solver: false,
+        make: || Engine::sat(sat::settings(crate::sat::Backend::Cadical, false)),
+    },
+    Entry {
+        name: "sat-varisat",
+        about: "varisat, pure Rust",
+        on_solver: false,
+        make: || Engine::sat(sat::settings(crate::sat::Backend::Varisat, true)),
+    },
+    #[cfg(test)]
+    Entry {
+        name: "toy",
+        about: "a counter for the crate's own tests (the dlx, listing nothing)",
+        on_solver: true,
+        make: || Engine::new(toy::Toy),
+    },
+];
+
+/// The instant `after` from now; `None` (no deadline) when that lies beyond what the
+/// clock can represent.
+pub fn deadline_after(after: Duration) -> Option<Instant> {
+    Instant::now().checked_add(after)
+}
+
+/// The most worker threads a run takes: more only costs memory and start-up time.
+pub const MAX_THREADS: usize = 1024;
+
+/// How a run runs.
+#[derive(Clone, Copy)]
+pub struct RunOptions<'a> {
+    /// Worker threads for counts and SAT enumerations; a native enumeration runs on the
+    /// caller's thread.
+    pub threads: usize,
+    /// Stop when this instant passes; the report is then incomplete.
+    pub deadline: Option<Instant>,
+    /// Called as parts of the search finish.
+    pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+}
+
+impl Default for RunOptions<'_> {
+    fn default() -> Self {
+        RunOptions {
+            threads: 1,
+            deadline: None,
+            progress: None,
+        }
+    }
+}
+
+/// Where a run stands.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// What the parts are: `subproblems` (native) or `cubes` (SAT).
+    pub unit: &'static str,
+    pub parts_done: usize,
+    pub parts: usize,
+    /// Distinct solutions so far.
+    pub solutions: u64,
+    /// The estimated share of the search done, from 0 to 1: by estimated subproblem size
+    /// for the native engines, by cubes done for SAT.
+    pub work: f64,
+    pub elapsed: f64,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// Distinct solutions found (all of them when `complete`).
+    pub solutions: u64,
+    /// The search ran to the end.
+    pub complete: bool,
+    /// Ctrl-C stopped it.
+    pub interrupted: bool,
+    /// The deadline stopped it.
+    pub timed_out: bool,
+    pub seconds: f64,
+    /// The engine's own statistics, one line: nodes, or cubes, solver calls, decisions.
+    pub statistics: String,
+    /// Parts of the search finished, of all (subproblems or cubes; 0 of 0 when the
+    /// engine does not split).
+    pub parts_done: u64,
+    pub parts: u64,
+    /// Worker threads the search ran on: those asked for a native count; for SAT the
+    /// solvers that ran (one for a plain search, at most one per cube).
+    pub threads: usize,
+}
+
+/// Some subproblems of a split, to run instead of the whole search: a part, or what a
+/// checkpoint has left of one.
+#[derive(Clone, Copy)]
+pub struct Scope<'a> {
+    pub split: &'a Split,
+    /// Indices of the split's subproblems, in the order to run them.
+    pub subproblems: &'a [usize],
+}
+
+/// The refusal of an engine that only counts, asked for solutions.
+pub(crate) fn counts_only(name: &str) -> Error {
+    Error::Usage(format!(
+        "--solver {name} counts solutions without listing them: use it with `count`"
+    ))
+}

@@ -1,0 +1,155 @@
+//! The native engines behind [`Search`]: the DLX and the bitset engine, both run by the
+//! driver in [`crate::solver`] over the problem's reduced matrix.
+//!
+//! Invariant: a native search is deterministic: the same problem and jobs give the same
+//! solutions in the same order on one thread, and the same node counts.
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use super::{Problem, Progress, Report, RunOptions, Scope, Search, Within};
+use crate::error::Result;
+use crate::parts::Step;
+use crate::sat::Strategy;
+use crate::solver;
+use crate::symmetry::Reduction;
+
+/// A native engine: its name and how the driver builds it for a matrix.
+#[derive(Clone, Copy)]
+pub(super) struct Native {
+    name: &'static str,
+    build: solver::Build,
+}
+
+impl Native {
+    pub(super) const DLX: Native = Native {
+        name: "dlx",
+        build: solver::dlx,
+    };
+    pub(super) const BITS: Native = Native {
+        name: "bits",
+        build: solver::bits,
+    };
+}
+
+impl std::fmt::Debug for Native {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.name)
+    }
+}
+
+impl Search for Native {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn describe(&self, problem: &Problem, _strategy: Strategy) -> Vec<String> {
+        vec![format!(
+            "solver {}",
+            (self.build)(problem.reduction.matrix()).describe()
+        )]
+    }
+
+    fn count(
+        &self,
+        problem: &Problem,
+        opts: &RunOptions,
+        within: Option<Within<'_>>,
+    ) -> Result<Report> {
+        let start = Instant::now();
+        let progress = opts.progress.map(|p| {
+            move |done: usize, total: usize, solutions: u64, work: f64| {
+                p(&Progress {
+                    unit: "subproblems",
+                    parts_done: done,
+                    parts: total,
+                    solutions,
+                    work,
+                    elapsed: start.elapsed().as_secs_f64(),
+                })
+            }
+        });
+        let progress = progress.as_ref().map(|p| p as solver::Progress<'_>);
+        let jobs = within.map(|w| jobs(&w.scope, &problem.reduction));
+        let done = within.map(|w| move |k: usize, n: u64| (w.finished)(w.scope.subproblems[k], n));
+        let stats = solver::count(
+            &problem.reduction,
+            self.build,
+            jobs.as_deref(),
+            opts.threads,
+            opts.deadline,
+            progress,
+            done.as_ref().map(|d| d as solver::Finished<'_>),
+        );
+        let mut report = report(stats, start);
+        report.parts = jobs.map_or(0, |j| j.len() as u64);
+        report.threads = opts.threads;
+        Ok(report)
+    }
+
+    fn for_each(
+        &self,
+        problem: &Problem,
+        opts: &RunOptions,
+        _strategy: Strategy,
+        scope: Option<Scope<'_>>,
+        f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
+    ) -> Result<Report> {
+        let start = Instant::now();
+        let (stats, parts) = match scope {
+            None => (
+                solver::for_each(&problem.reduction, self.build, opts.deadline, &mut |s| {
+                    f(Step::Solution(s))
+                }),
+                0,
+            ),
+            Some(scope) => {
+                let jobs = jobs(&scope, &problem.reduction);
+                let stats = solver::for_each_in(
+                    &problem.reduction,
+                    self.build,
+                    &jobs,
+                    opts.deadline,
+                    &mut |step| match step {
+                        Step::Finished {
+                            subproblem,
+                            solutions,
+                        } => f(Step::Finished {
+                            subproblem: scope.subproblems[subproblem],
+                            solutions,
+                        }),
+                        solution => f(solution),
+                    },
+                );
+                (stats, jobs.len() as u64)
+            }
+        };
+        let mut report = report(stats, start);
+        report.parts = parts;
+        Ok(report)
+    }
+}
+
+/// The subproblems of `scope` as the native search's jobs: their prefixes in the reduced
+/// matrix's option numbers.
+fn jobs(scope: &Scope, reduction: &Reduction) -> Vec<Vec<u32>> {
+    scope
+        .subproblems
+        .iter()
+        .map(|&j| solver::reduced_prefix(reduction, scope.split.prefix(j)))
+        .collect()
+}
+
+fn report(stats: solver::Stats, start: Instant) -> Report {
+    Report {
+        solutions: stats.solutions,
+        complete: !stats.stopped,
+        interrupted: stats.interrupted,
+        timed_out: stats.timed_out,
+        seconds: start.elapsed().as_secs_f64(),
+        statistics: format!("nodes {}, raw solutions {}", stats.nodes, stats.found),
+        parts_done: 0,
+        parts: 0,
+        threads: 1,
+    }
+}
