@@ -116,3 +116,40 @@ fn the_readme_counts_are_what_the_commands_print() {
     }
     assert!(checked >= 5, "only {checked} README counts were checked");
 }
+
+/// The README's library example, built and run as a crate of its own that depends on
+/// polycover without default features (no clap, no CaDiCaL): the core alone counts Soma.
+#[test]
+fn the_readme_library_example_runs_in_a_crate_of_its_own() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let start = readme
+        .find("```rust\n")
+        .expect("a rust block in the README")
+        + 8;
+    let code = &readme[start..start + readme[start..].find("```").unwrap()];
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("src/main.rs"), code).unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"soma-count\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\npolycover = {{ path = {root:?}, default-features = false }}\n\n\
+             [workspace]\n"
+        ),
+    )
+    .unwrap();
+    // The same dependency versions as polycover's own build.
+    std::fs::copy(format!("{root}/Cargo.lock"), dir.path().join("Cargo.lock")).unwrap();
+    let out = Command::new(env!("CARGO"))
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(dir.path().join("Cargo.toml"))
+        // A target directory of its own, kept between runs: the features differ from the
+        // main build's, and a second cargo must not wait for the first one's lock.
+        .env("CARGO_TARGET_DIR", format!("{root}/target/readme-crate"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "480 solutions\n");
+}
