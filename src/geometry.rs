@@ -9,6 +9,10 @@
 
 use std::sync::OnceLock;
 
+/// Coordinates beyond this, in absolute value, are a mistake in a puzzle file, not a
+/// puzzle: the bound for coordinates, box sizes and drawings alike.
+pub const MAX_COORDINATE: i64 = 1024;
+
 /// A unit cube of the lattice, as `[x, y, z]`.
 pub type Cell = [i32; 3];
 

@@ -33,8 +33,7 @@ use super::Expect;
 use crate::error::{Error, Result};
 use crate::geometry::{min_corner, Cell, Isometry, Shape};
 
-/// Coordinates beyond this are a mistake, not a puzzle.
-pub const MAX_COORDINATE: i64 = 1024;
+pub use crate::geometry::MAX_COORDINATE;
 /// More target cells than this would make a matrix no engine here can search.
 pub const MAX_TARGET_CELLS: usize = 65_536;
 /// Copies of one piece.
@@ -399,9 +398,13 @@ fn colored_orientations(piece: &Piece, group: &[Isometry]) -> (Vec<Shape>, Vec<V
 }
 
 impl Polycube {
-    pub fn parse(source: &str, text: &str) -> Result<Polycube> {
-        let raw: RawFile =
-            toml::from_str(text).map_err(|e| super::toml_util::error(source, text, &e))?;
+    /// Reads a polycube file: `document` is `text` parsed once (see [`super::KINDS`]).
+    pub fn parse(
+        source: &str,
+        text: &str,
+        document: super::toml_util::Document<'_>,
+    ) -> Result<Polycube> {
+        let raw: RawFile = super::toml_util::deserialize(source, text, document)?;
         if raw.name.trim().is_empty() {
             return Err(Error::puzzle(source, "`name` must not be empty"));
         }
