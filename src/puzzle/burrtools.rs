@@ -23,6 +23,8 @@
 
 use std::collections::HashSet;
 
+use itertools::Itertools;
+
 use crate::error::{Error, Result};
 use crate::input;
 
@@ -279,7 +281,6 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
         all.iter()
             .enumerate()
             .map(|(k, p)| format!("{} \"{}\"", k + 1, p.attribute("name").unwrap_or("")))
-            .collect::<Vec<_>>()
             .join(", ")
     };
     let k = match problem {
@@ -413,7 +414,7 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
         let base = voxels
             .name
             .as_deref()
-            .map(|n| n.split_whitespace().collect::<Vec<_>>().join("-"))
+            .map(|n| n.split_whitespace().join("-"))
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| format!("S{}", id + 1));
         let mut name: String = base.chars().take(60).collect();
@@ -457,11 +458,11 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
 /// One `cK = [cells]` line per colour number K of `colors`, in increasing order: the
 /// body of a `[colors]` or `[piece.colors]` table.
 fn color_lines(colors: &[([usize; 3], u32)]) -> String {
-    let mut numbers: Vec<u32> = colors.iter().map(|&(_, k)| k).collect();
-    numbers.sort_unstable();
-    numbers.dedup();
-    numbers
-        .into_iter()
+    colors
+        .iter()
+        .map(|&(_, k)| k)
+        .sorted_unstable()
+        .dedup()
         .map(|k| {
             let these: Vec<[usize; 3]> = colors
                 .iter()
@@ -478,7 +479,6 @@ fn triples(cells: &[[usize; 3]]) -> String {
     cells
         .iter()
         .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
-        .collect::<Vec<_>>()
         .join(", ")
 }
 

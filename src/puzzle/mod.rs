@@ -26,6 +26,8 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
+use itertools::Itertools;
+
 use crate::catalog;
 use crate::error::{Error, Result};
 use crate::input;
@@ -217,12 +219,11 @@ impl Puzzle {
     pub fn compile(&self, mode: SymmetryMode) -> Result<Compiled> {
         let modes = self.symmetry_modes();
         if !modes.contains(&mode) {
-            let names: Vec<&str> = modes.iter().map(|m| m.as_str()).collect();
             return Err(Error::Usage(format!(
                 "{}: this puzzle counts with --symmetry {} (the default: {}), not {}",
                 self.source(),
-                names.join(", "),
-                names[0],
+                modes.iter().map(|m| m.as_str()).join(", "),
+                modes[0].as_str(),
                 mode.as_str()
             )));
         }
@@ -257,13 +258,10 @@ impl Puzzle {
                 .ok_or_else(|| Error::puzzle(source, "`kind` must be a string"))?,
         };
         let Some((_, parse)) = KINDS.iter().find(|(name, _)| *name == kind) else {
-            let known: Vec<String> = KINDS.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+            let known = KINDS.iter().map(|(n, _)| format!("\"{n}\"")).join(", ");
             return Err(Error::puzzle(
                 source,
-                format!(
-                    "unknown puzzle kind \"{kind}\" (known: {})",
-                    known.join(", ")
-                ),
+                format!("unknown puzzle kind \"{kind}\" (known: {known})"),
             ));
         };
         let puzzle = Puzzle(parse(source, text, document)?);

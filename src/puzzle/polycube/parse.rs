@@ -8,6 +8,7 @@
 //! or, with optional cells or count ranges, for some choice of counts). Every message
 //! carries the file (and line, when one value is at fault).
 
+use itertools::{iproduct, Itertools};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -168,15 +169,8 @@ impl Polycube {
                         format!("`box` {dims:?} has {cells} cells; at most {MAX_TARGET_CELLS} are supported"),
                     ));
                 }
-                let mut cells = Vec::with_capacity(cells as usize);
-                for x in 0..dims[0] as i32 {
-                    for y in 0..dims[1] as i32 {
-                        for z in 0..dims[2] as i32 {
-                            cells.push([x, y, z]);
-                        }
-                    }
-                }
-                cells
+                let [x, y, z] = [0, 1, 2].map(|a| 0..dims[a] as i32);
+                iproduct!(x, y, z).map(|(x, y, z)| [x, y, z]).collect()
             }
             (None, Some(t)) => {
                 if t.get_ref().len() > MAX_TARGET_CELLS {
@@ -342,7 +336,6 @@ fn check_volume(source: &str, pieces: &[Piece], optional: &[bool]) -> Result<()>
                         format!("{}:{}", p.name, p.shape.len())
                     }
                 })
-                .collect::<Vec<_>>()
                 .join(" ");
             return Err(Error::puzzle(
                 source,
@@ -363,7 +356,6 @@ fn check_volume(source: &str, pieces: &[Piece], optional: &[bool]) -> Result<()>
                 };
                 format!("{}:{n}x{}", p.name, p.shape.len())
             })
-            .collect::<Vec<_>>()
             .join(" ");
         return Err(Error::puzzle(
             source,
