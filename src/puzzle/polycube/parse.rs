@@ -345,7 +345,7 @@ fn check_volume(source: &str, pieces: &[Piece], optional: &[bool]) -> Result<()>
                 ),
             ));
         }
-    } else if !reachable_volume(&pieces, required, target_len) {
+    } else if !reachable_volume(pieces, required, target_len) {
         let detail = pieces
             .iter()
             .map(|p| {
