@@ -9,6 +9,12 @@
 
 use std::sync::OnceLock;
 
+use itertools::iproduct;
+
+/// Coordinates beyond this, in absolute value, are a mistake in a puzzle file, not a
+/// puzzle: the bound for coordinates, box sizes and drawings alike.
+pub const MAX_COORDINATE: i64 = 1024;
+
 /// A unit cube of the lattice, as `[x, y, z]`.
 pub type Cell = [i32; 3];
 
@@ -174,17 +180,12 @@ impl Isometry {
                 [2, 0, 1],
                 [2, 1, 0],
             ];
-            let mut all = Vec::with_capacity(48);
-            for perm in perms {
-                for bits in 0..8u8 {
-                    let sign = [
-                        if bits & 1 == 0 { 1 } else { -1 },
-                        if bits & 2 == 0 { 1 } else { -1 },
-                        if bits & 4 == 0 { 1 } else { -1 },
-                    ];
-                    all.push(Isometry { perm, sign });
-                }
-            }
+            let mut all: Vec<Isometry> = iproduct!(perms, 0..8u8)
+                .map(|(perm, bits)| {
+                    let sign = [1, 2, 4].map(|bit| if bits & bit == 0 { 1 } else { -1 });
+                    Isometry { perm, sign }
+                })
+                .collect();
             // Stable partition keeps the identity (perm [0,1,2], no signs) first.
             all.sort_by_key(|g| !g.is_proper());
             all

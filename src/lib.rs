@@ -35,6 +35,7 @@ pub mod engine;
 pub mod error;
 pub mod export;
 pub mod geometry;
+mod input;
 pub mod interrupt;
 pub mod matrix;
 // Peak-memory readings and the out-of-memory advice serve the command line.

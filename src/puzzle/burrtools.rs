@@ -22,13 +22,15 @@
 //! like polycover's default, it counts assemblies up to the rotations of the result.
 
 use std::collections::HashSet;
-use std::io::Read;
+
+use itertools::Itertools;
 
 use crate::error::{Error, Result};
+use crate::input;
 
 /// Whether `bytes` look like a BurrTools file: gzip, or XML whose root is `<puzzle`.
 pub fn is_burrtools(bytes: &[u8]) -> bool {
-    if bytes.starts_with(&[0x1f, 0x8b]) {
+    if input::is_gzip(bytes) {
         return true;
     }
     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(512)]);
@@ -37,24 +39,19 @@ pub fn is_burrtools(bytes: &[u8]) -> bool {
 }
 
 /// The XML text of a BurrTools file (gunzipped when gzipped). What the gzip inflates to
-/// is refused past [`super::MAX_PUZZLE_BYTES`]: a bomb fails before it fills memory.
+/// is refused past [`input::MAX_PUZZLE_BYTES`]: a bomb fails before it fills memory.
 fn xml_text(source: &str, bytes: &[u8]) -> Result<String> {
-    let mut raw = Vec::new();
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        let limit = super::MAX_PUZZLE_BYTES;
-        flate2::read::MultiGzDecoder::new(bytes)
-            .take(limit + 1)
-            .read_to_end(&mut raw)
-            .map_err(|e| Error::puzzle(source, format!("not a readable gzip file: {e}")))?;
-        if raw.len() as u64 > limit {
-            return Err(Error::puzzle(
-                source,
-                crate::sat::dimacs::inflated_too_large(limit, "a puzzle file").to_string(),
-            ));
-        }
+    let raw = if input::is_gzip(bytes) {
+        input::inflate(bytes, input::MAX_PUZZLE_BYTES, "a puzzle file").map_err(|e| {
+            if e.kind() == std::io::ErrorKind::FileTooLarge {
+                Error::puzzle(source, e.to_string())
+            } else {
+                Error::puzzle(source, format!("not a readable gzip file: {e}"))
+            }
+        })?
     } else {
-        raw = bytes.to_vec();
-    }
+        bytes.to_vec()
+    };
     String::from_utf8(raw).map_err(|_| Error::puzzle(source, "the XML is not UTF-8 text"))
 }
 
@@ -284,7 +281,6 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
         all.iter()
             .enumerate()
             .map(|(k, p)| format!("{} \"{}\"", k + 1, p.attribute("name").unwrap_or("")))
-            .collect::<Vec<_>>()
             .join(", ")
     };
     let k = match problem {
@@ -418,7 +414,7 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
         let base = voxels
             .name
             .as_deref()
-            .map(|n| n.split_whitespace().collect::<Vec<_>>().join("-"))
+            .map(|n| n.split_whitespace().join("-"))
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| format!("S{}", id + 1));
         let mut name: String = base.chars().take(60).collect();
@@ -462,11 +458,11 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
 /// One `cK = [cells]` line per colour number K of `colors`, in increasing order: the
 /// body of a `[colors]` or `[piece.colors]` table.
 fn color_lines(colors: &[([usize; 3], u32)]) -> String {
-    let mut numbers: Vec<u32> = colors.iter().map(|&(_, k)| k).collect();
-    numbers.sort_unstable();
-    numbers.dedup();
-    numbers
-        .into_iter()
+    colors
+        .iter()
+        .map(|&(_, k)| k)
+        .sorted_unstable()
+        .dedup()
         .map(|k| {
             let these: Vec<[usize; 3]> = colors
                 .iter()
@@ -483,7 +479,6 @@ fn triples(cells: &[[usize; 3]]) -> String {
     cells
         .iter()
         .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
-        .collect::<Vec<_>>()
         .join(", ")
 }
 

@@ -21,10 +21,10 @@ use toml::Spanned;
 
 use super::toml_util::location;
 use crate::error::{Error, Result};
-use crate::geometry::Cell;
+use crate::geometry::{Cell, MAX_COORDINATE};
 
 /// The widest and tallest drawing accepted: the same bound as coordinates.
-const MAX_SIDE: usize = super::polycube::MAX_COORDINATE as usize;
+const MAX_SIDE: usize = MAX_COORDINATE as usize;
 
 /// Where the characters of one TOML string are in the file, when that can be known.
 struct Located<'a> {

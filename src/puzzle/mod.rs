@@ -26,27 +26,33 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
+use itertools::Itertools;
+
 use crate::catalog;
 use crate::error::{Error, Result};
+use crate::input;
 use crate::matrix::Matrix;
 use crate::symmetry::Group;
 
+pub use crate::input::MAX_PUZZLE_BYTES;
 pub use colored::ColoredCubes;
 pub use polycube::Polycube;
+use toml_util::Document;
 
 /// The registered kinds: the value of a puzzle file's `kind` key and the parser. A file
 /// without `kind` is the first entry's.
 pub const KINDS: &[(&str, Parser)] = &[
-    ("polycubes", |source, text| {
-        Ok(Arc::new(Polycube::parse(source, text)?))
+    ("polycubes", |source, text, document| {
+        Ok(Arc::new(Polycube::parse(source, text, document)?))
     }),
-    ("colored-cubes", |source, text| {
-        Ok(Arc::new(ColoredCubes::parse(source, text)?))
+    ("colored-cubes", |source, text, document| {
+        Ok(Arc::new(ColoredCubes::parse(source, text, document)?))
     }),
 ];
 
-/// Parses a puzzle file of one kind: (file name for messages, text).
-pub type Parser = fn(&str, &str) -> Result<Arc<dyn Kind>>;
+/// Reads a puzzle file of one kind: (file name for messages, its text, that text parsed
+/// once as TOML; the spans in the document are byte ranges of the text).
+pub type Parser = fn(&str, &str, Document<'_>) -> Result<Arc<dyn Kind>>;
 
 /// What a puzzle kind knows: everything that depends on what its items and options mean.
 pub trait Kind: fmt::Debug + Send + Sync {
@@ -213,12 +219,11 @@ impl Puzzle {
     pub fn compile(&self, mode: SymmetryMode) -> Result<Compiled> {
         let modes = self.symmetry_modes();
         if !modes.contains(&mode) {
-            let names: Vec<&str> = modes.iter().map(|m| m.as_str()).collect();
             return Err(Error::Usage(format!(
                 "{}: this puzzle counts with --symmetry {} (the default: {}), not {}",
                 self.source(),
-                names.join(", "),
-                names[0],
+                modes.iter().map(|m| m.as_str()).join(", "),
+                modes[0].as_str(),
                 mode.as_str()
             )));
         }
@@ -238,31 +243,28 @@ impl Puzzle {
         if text.trim().is_empty() {
             return Err(Error::puzzle(source, "the file is empty"));
         }
-        let table: toml::Table =
-            toml::from_str(text).map_err(|e| toml_util::error(source, text, &e))?;
-        if table.is_empty() {
+        let document = toml_util::parse(source, text)?;
+        if document.get_ref().is_empty() {
             return Err(Error::puzzle(
                 source,
                 "the file has no keys (is it a puzzle file?)",
             ));
         }
-        let kind = match table.get("kind") {
+        let kind = match document.get_ref().get("kind") {
             None => KINDS[0].0,
             Some(k) => k
+                .get_ref()
                 .as_str()
                 .ok_or_else(|| Error::puzzle(source, "`kind` must be a string"))?,
         };
         let Some((_, parse)) = KINDS.iter().find(|(name, _)| *name == kind) else {
-            let known: Vec<String> = KINDS.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+            let known = KINDS.iter().map(|(n, _)| format!("\"{n}\"")).join(", ");
             return Err(Error::puzzle(
                 source,
-                format!(
-                    "unknown puzzle kind \"{kind}\" (known: {})",
-                    known.join(", ")
-                ),
+                format!("unknown puzzle kind \"{kind}\" (known: {known})"),
             ));
         };
-        let puzzle = Puzzle(parse(source, text)?);
+        let puzzle = Puzzle(parse(source, text, document)?);
         puzzle.check_expect(source, text)?;
         Ok(puzzle)
     }
@@ -338,11 +340,7 @@ impl Puzzle {
     }
 
     pub fn read_file(path: &Path, problem: Option<&str>) -> Result<Puzzle> {
-        let file = std::fs::File::open(path).map_err(|e| Error::Read {
-            path: path.to_path_buf(),
-            source: e,
-        })?;
-        let bytes = read_capped(file, path)?;
+        let bytes = input::read_puzzle_file(path)?;
         Puzzle::from_bytes(&path.display().to_string(), bytes, problem)
     }
 
@@ -351,18 +349,7 @@ impl Puzzle {
     /// `None` for anything else (a catalog name, a directory, a missing file), which
     /// [`Puzzle::load_problem`] explains.
     pub fn read_input(path: &Path) -> Result<Option<(String, Vec<u8>)>> {
-        if path.as_os_str() == "-" {
-            let bytes = read_capped(std::io::stdin().lock(), path)?;
-            return Ok(Some(("<stdin>".into(), bytes)));
-        }
-        if !path.is_file() {
-            return Ok(None);
-        }
-        let file = std::fs::File::open(path).map_err(|e| Error::Read {
-            path: path.to_path_buf(),
-            source: e,
-        })?;
-        Ok(Some((path.display().to_string(), read_capped(file, path)?)))
+        input::read_puzzle_input(path)
     }
 
     /// Parses a file's bytes; `source` names it in messages. A BurrTools file is known by
@@ -389,36 +376,4 @@ impl Puzzle {
         })?;
         Puzzle::parse(source, &text)
     }
-}
-
-/// The most bytes a puzzle input may hold: 256 MiB, read from a file or standard input,
-/// and again for what a gzipped BurrTools file inflates to. The largest puzzle files
-/// shipped are a few kB; the limit is there so that a gzip bomb (megabytes that inflate to
-/// gigabytes) or `/dev/zero` fails with a message instead of filling memory.
-pub const MAX_PUZZLE_BYTES: u64 = 256 << 20;
-
-/// Everything `r` holds, refused past [`MAX_PUZZLE_BYTES`]; `path` names it in messages.
-fn read_capped(r: impl std::io::Read, path: &Path) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(r, MAX_PUZZLE_BYTES + 1),
-        &mut bytes,
-    )
-    .map_err(|e| Error::Read {
-        path: path.to_path_buf(),
-        source: e,
-    })?;
-    if bytes.len() as u64 > MAX_PUZZLE_BYTES {
-        return Err(Error::Read {
-            path: path.to_path_buf(),
-            source: std::io::Error::new(
-                std::io::ErrorKind::FileTooLarge,
-                format!(
-                    "more than {}, polycover's limit for a puzzle file",
-                    crate::sat::dimacs::size_name(MAX_PUZZLE_BYTES)
-                ),
-            ),
-        });
-    }
-    Ok(bytes)
 }

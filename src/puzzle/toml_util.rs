@@ -1,8 +1,31 @@
-//! Small helpers that turn TOML byte spans into `file:line:column` locations.
+//! A puzzle file's TOML, parsed once into a [`Document`] that keeps the byte span of
+//! every key and value, and helpers that turn those spans into `file:line:column`
+//! locations.
+//!
+//! Invariant: every span is a byte range of the text the document was parsed from, so
+//! that text is passed along with the document to place messages.
 
 use std::ops::Range;
 
-use crate::error::Error;
+use crate::error::{Error, Result};
+
+/// A parsed TOML document: its tables and values with their spans in the text.
+pub type Document<'i> = toml::Spanned<toml::de::DeTable<'i>>;
+
+/// Parses `text`; a syntax error is located in `source`.
+pub fn parse<'i>(source: &str, text: &'i str) -> Result<Document<'i>> {
+    toml::de::DeTable::parse(text).map_err(|e| error(source, text, &e))
+}
+
+/// Reads a kind's file format out of a parsed document (as `toml::from_str` would out of
+/// its text); a schema error is located in `source`.
+pub fn deserialize<'i, T: serde::Deserialize<'i>>(
+    source: &str,
+    text: &str,
+    document: Document<'i>,
+) -> Result<T> {
+    T::deserialize(toml::de::Deserializer::from(document)).map_err(|e| error(source, text, &e))
+}
 
 /// `file:line:column` for the start of `span` in `text` (1-based).
 pub fn location(source: &str, text: &str, span: Option<Range<usize>>) -> String {

@@ -116,8 +116,13 @@ struct Raw {
 }
 
 impl ColoredCubes {
-    pub fn parse(source: &str, text: &str) -> Result<ColoredCubes> {
-        let raw: Raw = toml::from_str(text).map_err(|e| toml_util::error(source, text, &e))?;
+    /// Reads a coloured-cubes file: `document` is `text` parsed once (see [`super::KINDS`]).
+    pub fn parse(
+        source: &str,
+        text: &str,
+        document: toml_util::Document<'_>,
+    ) -> Result<ColoredCubes> {
+        let raw: Raw = toml_util::deserialize(source, text, document)?;
         let at = |span: std::ops::Range<usize>| toml_util::line(source, text, span);
         if raw.cubes.get_ref().is_empty() {
             return Err(Error::puzzle(at(raw.cubes.span()), "`cubes` is empty"));

@@ -1,0 +1,190 @@
+//! Reading inputs: a path or `-` (standard input), plain or gzip, within a size cap.
+//!
+//! Every reader here is bounded: a puzzle input holds at most [`MAX_PUZZLE_BYTES`], and a
+//! gzip stream may inflate to at most the limit its caller gives (a gzip bomb, megabytes
+//! that inflate to gigabytes, fails with a message instead of filling memory). Gzip is
+//! recognised by its magic bytes (1f 8b), whatever the file is called.
+//!
+//! Messages: an input that is too large is an [`Error::Read`] of kind
+//! [`io::ErrorKind::FileTooLarge`] naming the limit in people's units ([`size_name`]);
+//! a gzip stream that inflates too far says so ([`inflated_too_large`]).
+//!
+//! This module knows no puzzle, formula or answer format: the puzzle loader and the
+//! DIMACS answer reader both read through it.
+
+use std::io::{self, BufRead, Read};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// The most bytes a puzzle input may hold: 256 MiB, read from a file or standard input,
+/// and again for what a gzipped BurrTools file inflates to. The largest puzzle files
+/// shipped are a few kB; the limit is there so that a gzip bomb (megabytes that inflate to
+/// gigabytes) or `/dev/zero` fails with a message instead of filling memory.
+pub const MAX_PUZZLE_BYTES: u64 = 256 << 20;
+
+/// Whether `bytes` start with the gzip magic number.
+pub fn is_gzip(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0x1f, 0x8b])
+}
+
+/// The bytes of an input that is read, not looked up: `-` (standard input, read once; its
+/// name in messages is `<stdin>`) or an existing file, with its name. `None` for anything
+/// else (a catalog name, a directory, a missing file), which the caller explains.
+pub fn read_puzzle_input(path: &Path) -> Result<Option<(String, Vec<u8>)>> {
+    if path.as_os_str() == "-" {
+        let bytes = read_capped(io::stdin().lock(), path)?;
+        return Ok(Some(("<stdin>".into(), bytes)));
+    }
+    if !path.is_file() {
+        return Ok(None);
+    }
+    Ok(Some((path.display().to_string(), read_puzzle_file(path)?)))
+}
+
+/// The bytes of the file at `path`, refused past [`MAX_PUZZLE_BYTES`].
+pub fn read_puzzle_file(path: &Path) -> Result<Vec<u8>> {
+    let file = std::fs::File::open(path).map_err(|e| Error::Read {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
+    read_capped(file, path)
+}
+
+/// Everything `r` holds, refused past [`MAX_PUZZLE_BYTES`]; `path` names it in messages.
+fn read_capped(r: impl Read, path: &Path) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    r.take(MAX_PUZZLE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::Read {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+    if bytes.len() as u64 > MAX_PUZZLE_BYTES {
+        return Err(Error::Read {
+            path: path.to_path_buf(),
+            source: io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!(
+                    "more than {}, polycover's limit for a puzzle file",
+                    size_name(MAX_PUZZLE_BYTES)
+                ),
+            ),
+        });
+    }
+    Ok(bytes)
+}
+
+/// What the gzip data `bytes` inflate to, at most `limit` bytes (the limit for `what`):
+/// past it, the error of [`inflated_too_large`].
+pub fn inflate(bytes: &[u8], limit: u64, what: &'static str) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    Capped::new(flate2::read::MultiGzDecoder::new(bytes), limit, what).read_to_end(&mut out)?;
+    Ok(out)
+}
+
+/// Opens a file for reading, decompressing gzip when its first two bytes are the gzip
+/// magic number, with `limit` bytes for what a gzip stream inflates to, the limit for
+/// `what` (in the message; see [`inflated_too_large`]).
+pub fn open_capped(path: &Path, limit: u64, what: &'static str) -> Result<Box<dyn BufRead>> {
+    let rerr = |e: io::Error| Error::Read {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let mut file = io::BufReader::new(std::fs::File::open(path).map_err(rerr)?);
+    let magic = file.fill_buf().map_err(rerr)?;
+    if is_gzip(magic) {
+        Ok(Box::new(io::BufReader::new(Capped::new(
+            flate2::read::MultiGzDecoder::new(file),
+            limit,
+            what,
+        ))))
+    } else {
+        Ok(Box::new(file))
+    }
+}
+
+/// The error of a gzip stream that inflates past `limit` bytes, the limit for `what`.
+pub fn inflated_too_large(limit: u64, what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!(
+            "the gzip data inflates to more than {}, polycover's limit for {what} \
+             (a gzip bomb?)",
+            size_name(limit)
+        ),
+    )
+}
+
+/// `256 MiB`, `1 GiB`: a limit as people read it.
+pub fn size_name(bytes: u64) -> String {
+    const GIB: u64 = 1 << 30;
+    const MIB: u64 = 1 << 20;
+    if bytes >= GIB && bytes % GIB == 0 {
+        format!("{} GiB", bytes / GIB)
+    } else if bytes >= MIB && bytes % MIB == 0 {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// A reader that fails once more than `limit` bytes have come out of `inner`.
+struct Capped<R> {
+    inner: R,
+    left: u64,
+    limit: u64,
+    what: &'static str,
+}
+
+impl<R> Capped<R> {
+    fn new(inner: R, limit: u64, what: &'static str) -> Capped<R> {
+        Capped {
+            inner,
+            left: limit,
+            limit,
+            what,
+        }
+    }
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        // One byte past the limit is asked for, so that a stream of exactly `limit`
+        // bytes still reads whole.
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left.saturating_add(1)).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        if n as u64 > self.left {
+            return Err(inflated_too_large(self.limit, self.what));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_as_people_read_them() {
+        assert_eq!(size_name(MAX_PUZZLE_BYTES), "256 MiB");
+        assert_eq!(size_name(1 << 30), "1 GiB");
+        assert_eq!(size_name(1000), "1000 bytes");
+    }
+
+    #[test]
+    fn inflating_stops_at_the_limit() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&[0u8; 1000]).unwrap();
+        let bytes = gz.finish().unwrap();
+        assert!(is_gzip(&bytes));
+        assert_eq!(inflate(&bytes, 1000, "a test").unwrap().len(), 1000);
+        let e = inflate(&bytes, 999, "a test").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
+        assert!(e.to_string().contains("limit for a test"), "{e}");
+    }
+}

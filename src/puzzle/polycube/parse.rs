@@ -1,0 +1,394 @@
+//! Reading a polycube puzzle file: the file-level keys (`name`, the target as `box`,
+//! `target` or `layers`, `holes`, `optional`, `[colors]`, `mirror`, `[expect]`), the
+//! pieces (each read by [`super::piece`]) and the checks that need all of them.
+//!
+//! Invariants of what [`Polycube::parse`] returns are those of [`Polycube`]; here in
+//! particular: the target is sorted and free of duplicates and holes; `optional` and
+//! `cell_colors` are parallel to it; the pieces' volume can fill the target (exactly,
+//! or, with optional cells or count ranges, for some choice of counts). Every message
+//! carries the file (and line, when one value is at fault).
+
+use itertools::{iproduct, Itertools};
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::piece::{parse_piece, triple, RawPiece};
+use super::{Piece, Polycube, MAX_COORDINATE, MAX_TARGET_CELLS};
+use crate::error::{Error, Result};
+use crate::geometry::Cell;
+use crate::puzzle::toml_util::{self, line, location, Document};
+use crate::puzzle::{drawing, Expect};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    name: String,
+    #[allow(dead_code)]
+    kind: Option<String>,
+    #[serde(rename = "box")]
+    box_size: Option<Spanned<Vec<Spanned<toml::Value>>>>,
+    holes: Option<Vec<Spanned<toml::Value>>>,
+    target: Option<Spanned<Vec<Spanned<toml::Value>>>>,
+    layers: Option<Spanned<Vec<Spanned<String>>>>,
+    optional: Option<Vec<Spanned<toml::Value>>>,
+    colors: Option<std::collections::BTreeMap<String, Spanned<Vec<Spanned<toml::Value>>>>>,
+    #[serde(default)]
+    mirror: bool,
+    #[serde(default)]
+    expect: Expect,
+    piece: Vec<Spanned<RawPiece>>,
+}
+
+impl Polycube {
+    /// Reads a polycube file: `document` is `text` parsed once (see [`crate::puzzle::KINDS`]).
+    pub fn parse(source: &str, text: &str, document: Document<'_>) -> Result<Polycube> {
+        let raw: RawFile = toml_util::deserialize(source, text, document)?;
+        if raw.name.trim().is_empty() {
+            return Err(Error::puzzle(source, "`name` must not be empty"));
+        }
+        // Layer art of the target may use the pieces' symbols, as printed solutions do.
+        let symbols: Vec<char> = raw
+            .piece
+            .iter()
+            .filter_map(|p| {
+                let p = p.get_ref();
+                match &p.symbol {
+                    Some(s) => s.get_ref().chars().next(),
+                    None => p.name.get_ref().chars().next(),
+                }
+            })
+            .collect();
+        let (target, drawn_optional) = Self::parse_target(source, text, &raw, &symbols)?;
+        let optional = Self::parse_optional(source, text, &raw, &target, &drawn_optional)?;
+        let (colors, cell_colors) = Self::parse_colors(source, text, &raw, &target)?;
+
+        if raw.piece.is_empty() {
+            return Err(Error::puzzle(
+                source,
+                "no pieces: add at least one [[piece]] table",
+            ));
+        }
+        let mut pieces: Vec<Piece> = Vec::with_capacity(raw.piece.len());
+        let mut lines = Vec::with_capacity(raw.piece.len());
+        for p in &raw.piece {
+            let (piece, at) = parse_piece(source, text, p.get_ref(), &colors, &pieces, &lines)?;
+            pieces.push(piece);
+            lines.push(at);
+        }
+        check_volume(source, &pieces, &optional)?;
+        Polycube::with_placements(
+            Polycube {
+                name: raw.name,
+                source: source.to_string(),
+                target,
+                optional,
+                cell_colors,
+                colors,
+                mirror: raw.mirror,
+                expect: raw.expect,
+                pieces,
+                orientations: Vec::new(),
+                orientation_colors: Vec::new(),
+                placements: Vec::new(),
+            },
+            &lines,
+        )
+    }
+
+    fn parse_target(
+        source: &str,
+        text: &str,
+        raw: &RawFile,
+        symbols: &[char],
+    ) -> Result<(Vec<Cell>, Vec<Cell>)> {
+        let given = [
+            raw.box_size.as_ref().map(|b| ("box", b.span())),
+            raw.target.as_ref().map(|t| ("target", t.span())),
+            raw.layers.as_ref().map(|l| ("layers", l.span())),
+        ];
+        let given: Vec<_> = given.into_iter().flatten().collect();
+        if given.len() > 1 {
+            return Err(Error::puzzle(
+                line(source, text, given[1].1.clone()),
+                format!(
+                    "`{}` and `{}`: give one of `box`, `target` or `layers`",
+                    given[0].0, given[1].0
+                ),
+            ));
+        }
+        if let Some(layers) = &raw.layers {
+            let is_cell =
+                |c: char| c == '#' || c == '+' || c.is_ascii_alphanumeric() || symbols.contains(&c);
+            let marked = drawing::marked_cells(
+                source,
+                text,
+                layers,
+                "target",
+                &is_cell,
+                "`#`, a letter, a digit or a piece's symbol, or `+` for an optional cell",
+            )?;
+            let optional = marked
+                .iter()
+                .filter(|(_, c)| *c == '+')
+                .map(|(cell, _)| *cell)
+                .collect();
+            let mut cells = marked.into_iter().map(|(cell, _)| cell).collect();
+            Self::finish_target(source, text, raw, &mut cells)?;
+            return Ok((cells, optional));
+        }
+        let mut target: Vec<Cell> = match (&raw.box_size, &raw.target) {
+            (Some(_), Some(_)) => unreachable!("refused above"),
+            (None, None) => {
+                return Err(Error::puzzle(
+                    source,
+                    "missing key `box` (or `target`, or `layers`): the shape to fill",
+                ))
+            }
+            (Some(b), None) => {
+                let at = line(source, text, b.span());
+                let dims: Vec<i64> = b
+                    .get_ref()
+                    .iter()
+                    .filter_map(|v| v.get_ref().as_integer())
+                    .collect();
+                if dims.len() != 3 || b.get_ref().len() != 3 {
+                    return Err(Error::puzzle(at, "`box` must be three integers [x, y, z]"));
+                }
+                if dims.iter().any(|&d| !(1..=MAX_COORDINATE).contains(&d)) {
+                    return Err(Error::puzzle(
+                        at,
+                        format!(
+                            "`box` sizes must be between 1 and {MAX_COORDINATE}, found {dims:?}"
+                        ),
+                    ));
+                }
+                let cells = dims[0] * dims[1] * dims[2];
+                if cells as usize > MAX_TARGET_CELLS {
+                    return Err(Error::puzzle(
+                        at,
+                        format!("`box` {dims:?} has {cells} cells; at most {MAX_TARGET_CELLS} are supported"),
+                    ));
+                }
+                let [x, y, z] = [0, 1, 2].map(|a| 0..dims[a] as i32);
+                iproduct!(x, y, z).map(|(x, y, z)| [x, y, z]).collect()
+            }
+            (None, Some(t)) => {
+                if t.get_ref().len() > MAX_TARGET_CELLS {
+                    return Err(Error::puzzle(
+                        line(source, text, t.span()),
+                        format!("`target` has more than {MAX_TARGET_CELLS} cells"),
+                    ));
+                }
+                let mut cells = Vec::with_capacity(t.get_ref().len());
+                for v in t.get_ref() {
+                    let c = triple(source, text, v, "target")?;
+                    if cells.contains(&c) {
+                        return Err(Error::puzzle(
+                            location(source, text, Some(v.span())),
+                            format!("target: duplicate cell {c:?}"),
+                        ));
+                    }
+                    cells.push(c);
+                }
+                cells
+            }
+        };
+        Self::finish_target(source, text, raw, &mut target)?;
+        Ok((target, Vec::new()))
+    }
+
+    /// Which target cells are optional: the `+` cells of the drawing and the `optional`
+    /// list, each a cell of the target.
+    fn parse_optional(
+        source: &str,
+        text: &str,
+        raw: &RawFile,
+        target: &[Cell],
+        drawn: &[Cell],
+    ) -> Result<Vec<bool>> {
+        let mut optional = vec![false; target.len()];
+        // A drawn `+` that `holes` removed is no cell at all.
+        for c in drawn {
+            if let Ok(k) = target.binary_search(c) {
+                optional[k] = true;
+            }
+        }
+        for v in raw.optional.iter().flatten() {
+            let c = triple(source, text, v, "optional")?;
+            match target.binary_search(&c) {
+                Ok(k) if !optional[k] => optional[k] = true,
+                Ok(_) => {
+                    return Err(Error::puzzle(
+                        location(source, text, Some(v.span())),
+                        format!("optional: {c:?} is listed twice"),
+                    ))
+                }
+                Err(_) => {
+                    return Err(Error::puzzle(
+                        location(source, text, Some(v.span())),
+                        format!(
+                            "optional: {c:?} is not a cell of the target (an optional cell is \
+                             a target cell that may stay empty)"
+                        ),
+                    ))
+                }
+            }
+        }
+        if optional.iter().all(|&o| o) {
+            return Err(Error::puzzle(
+                source,
+                "every target cell is optional: at least one cell must be filled",
+            ));
+        }
+        Ok(optional)
+    }
+
+    /// The `[colors]` table: colour names (numbered from 1 in name order) and each
+    /// target cell's colour.
+    fn parse_colors(
+        source: &str,
+        text: &str,
+        raw: &RawFile,
+        target: &[Cell],
+    ) -> Result<(Vec<String>, Vec<u32>)> {
+        let mut names = Vec::new();
+        let mut cell_colors = vec![0u32; target.len()];
+        for (k, (name, cells)) in raw.colors.iter().flatten().enumerate() {
+            let what = format!("colors.{name}");
+            if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                return Err(Error::puzzle(
+                    line(source, text, cells.span()),
+                    format!("{what}: a colour name is one word"),
+                ));
+            }
+            names.push(name.clone());
+            for v in cells.get_ref() {
+                let c = triple(source, text, v, &what)?;
+                let at = || location(source, text, Some(v.span()));
+                let Ok(t) = target.binary_search(&c) else {
+                    return Err(Error::puzzle(
+                        at(),
+                        format!("{what}: {c:?} is not a cell of the target"),
+                    ));
+                };
+                if cell_colors[t] != 0 {
+                    return Err(Error::puzzle(
+                        at(),
+                        format!(
+                            "{what}: {c:?} already has colour {}",
+                            names[cell_colors[t] as usize - 1]
+                        ),
+                    ));
+                }
+                cell_colors[t] = k as u32 + 1;
+            }
+        }
+        Ok((names, cell_colors))
+    }
+
+    /// Removes the holes from `target`, checks it is not empty, and sorts it.
+    fn finish_target(
+        source: &str,
+        text: &str,
+        raw: &RawFile,
+        target: &mut Vec<Cell>,
+    ) -> Result<()> {
+        for h in raw.holes.iter().flatten() {
+            let c = triple(source, text, h, "holes")?;
+            match target.iter().position(|&t| t == c) {
+                Some(k) => {
+                    target.swap_remove(k);
+                }
+                None => {
+                    return Err(Error::puzzle(
+                        location(source, text, Some(h.span())),
+                        format!("holes: {c:?} is not a cell of the target (or is listed twice)"),
+                    ))
+                }
+            }
+        }
+        if target.is_empty() {
+            return Err(Error::puzzle(source, "the target has no cells"));
+        }
+        target.sort_unstable();
+        Ok(())
+    }
+}
+
+/// The pieces' cells (times their counts) must fill the target: exactly, or, with
+/// optional cells or count ranges, for some choice of counts in the ranges.
+fn check_volume(source: &str, pieces: &[Piece], optional: &[bool]) -> Result<()> {
+    let target_len = optional.len();
+    let required = optional.iter().filter(|&&o| !o).count();
+    let exact = required == target_len && pieces.iter().all(|p| p.min_count == p.count);
+    if exact {
+        let volume: usize = pieces
+            .iter()
+            .map(|p| p.shape.len() * p.count as usize)
+            .sum();
+        if volume != target_len {
+            let detail = pieces
+                .iter()
+                .map(|p| {
+                    if p.count > 1 {
+                        format!("{}:{}x{}", p.name, p.count, p.shape.len())
+                    } else {
+                        format!("{}:{}", p.name, p.shape.len())
+                    }
+                })
+                .join(" ");
+            return Err(Error::puzzle(
+                source,
+                format!(
+                    "the pieces have {volume} cells but the target has {} ({detail})",
+                    target_len
+                ),
+            ));
+        }
+    } else if !reachable_volume(pieces, required, target_len) {
+        let detail = pieces
+            .iter()
+            .map(|p| {
+                let n = if p.min_count == p.count {
+                    format!("{}", p.count)
+                } else {
+                    format!("{}-{}", p.min_count, p.count)
+                };
+                format!("{}:{n}x{}", p.name, p.shape.len())
+            })
+            .join(" ");
+        return Err(Error::puzzle(
+            source,
+            format!(
+                "no choice of piece counts fills the target: {required} of its cells must \
+                 be filled and {} may stay empty, so the pieces must cover between \
+                 {required} and {} cells, and no counts in the given ranges do \
+                 (piece:count x cells: {detail})",
+                target_len - required,
+                target_len
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether some counts within the pieces' ranges cover between `required` and `total`
+/// cells (a subset-sum over the reachable totals, bounded by `total`).
+fn reachable_volume(pieces: &[Piece], required: usize, total: usize) -> bool {
+    let mut reach = vec![false; total + 1];
+    reach[0] = true;
+    for p in pieces {
+        let size = p.shape.len();
+        let mut next = vec![false; total + 1];
+        for v in (0..=total).filter(|&v| reach[v]) {
+            for c in p.min_count as usize..=p.count as usize {
+                match v.checked_add(c * size) {
+                    Some(w) if w <= total => next[w] = true,
+                    _ => break,
+                }
+            }
+        }
+        reach = next;
+    }
+    reach[required..].iter().any(|&r| r)
+}
