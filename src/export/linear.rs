@@ -166,7 +166,7 @@ fn lex_chains(problem: &Problem) -> (Cnf, u32, usize) {
     let n = problem.compiled.matrix.num_options() as u32;
     let mut vars = BasicVarManager::from_next_free(Var::new(n));
     let mut chains = Cnf::new();
-    let leaders = crate::sat::symmetry::add_lex_leaders(&problem.reduction, &mut chains, &mut vars);
+    let leaders = crate::sat::lex::add_lex_leaders(&problem.reduction, &mut chains, &mut vars);
     (chains, vars.n_used().max(n).max(1), leaders)
 }
 
