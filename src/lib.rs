@@ -35,6 +35,8 @@ pub mod engine;
 pub mod error;
 pub mod export;
 pub mod geometry;
+// gzip-or-plain file reading with an inflation cap: puzzle files, answers, merged parts.
+pub(crate) mod gzip;
 pub mod interrupt;
 pub mod matrix;
 // Peak-memory readings and the out-of-memory advice serve the command line.

@@ -14,6 +14,8 @@
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 
+use itertools::Itertools;
+
 use crate::error::{Error, Result};
 use crate::matrix::Matrix;
 use crate::puzzle::Compiled;
@@ -108,12 +110,8 @@ pub fn write_with_notes(
 /// `c p show 1 2 ... n 0`, wrapped so that no line is very long (the formats allow
 /// several lines; each ends in 0).
 fn write_var_list(w: &mut dyn Write, prefix: &str, n: u32) -> io::Result<()> {
-    for chunk in (1..=n).collect::<Vec<_>>().chunks(1000) {
-        write!(w, "{prefix}")?;
-        for v in chunk {
-            write!(w, " {v}")?;
-        }
-        writeln!(w, " 0")?;
+    for chunk in &(1..=n).chunks(1000) {
+        writeln!(w, "{prefix} {} 0", chunk.format(" "))?;
     }
     Ok(())
 }
@@ -123,82 +121,16 @@ fn write_var_list(w: &mut dyn Write, prefix: &str, n: u32) -> io::Result<()> {
 /// small file that inflates past it is refused (a gzip bomb) instead of filling memory.
 pub const MAX_INFLATED_ANSWER: u64 = 1 << 30;
 
-/// Opens a file for reading, decompressing gzip when its first two bytes are the gzip
-/// magic number (1f 8b). A gzip stream that inflates past [`MAX_INFLATED_ANSWER`] fails
-/// with [`io::ErrorKind::FileTooLarge`] (see [`inflated_too_large`]).
+/// Opens an answer file for reading, decompressing gzip when its first two bytes are the
+/// gzip magic number (1f 8b). A gzip stream that inflates past [`MAX_INFLATED_ANSWER`]
+/// fails with [`io::ErrorKind::FileTooLarge`] (see [`inflated_too_large`]).
 pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
     open_capped(path, MAX_INFLATED_ANSWER, "a gzip answer")
 }
 
-/// [`open`], with `limit` bytes for what a gzip stream inflates to, the limit for `what`
-/// (in the message).
-pub fn open_capped(path: &Path, limit: u64, what: &'static str) -> Result<Box<dyn BufRead>> {
-    let rerr = |e: io::Error| Error::Read {
-        path: path.to_path_buf(),
-        source: e,
-    };
-    let mut file = io::BufReader::new(std::fs::File::open(path).map_err(rerr)?);
-    let magic = file.fill_buf().map_err(rerr)?;
-    if magic.starts_with(&[0x1f, 0x8b]) {
-        Ok(Box::new(io::BufReader::new(Capped {
-            inner: flate2::read::MultiGzDecoder::new(file),
-            left: limit,
-            limit,
-            what,
-        })))
-    } else {
-        Ok(Box::new(file))
-    }
-}
-
-/// The error of a gzip stream that inflates past `limit` bytes, the limit for `what`.
-pub fn inflated_too_large(limit: u64, what: &str) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::FileTooLarge,
-        format!(
-            "the gzip data inflates to more than {}, polycover's limit for {what} \
-             (a gzip bomb?)",
-            size_name(limit)
-        ),
-    )
-}
-
-/// `256 MiB`, `1 GiB`: a limit as people read it.
-pub fn size_name(bytes: u64) -> String {
-    const GIB: u64 = 1 << 30;
-    const MIB: u64 = 1 << 20;
-    if bytes >= GIB && bytes % GIB == 0 {
-        format!("{} GiB", bytes / GIB)
-    } else if bytes >= MIB && bytes % MIB == 0 {
-        format!("{} MiB", bytes / MIB)
-    } else {
-        format!("{bytes} bytes")
-    }
-}
-
-/// A reader that fails once more than `limit` bytes have come out of `inner`.
-struct Capped<R> {
-    inner: R,
-    left: u64,
-    limit: u64,
-    what: &'static str,
-}
-
-impl<R: io::Read> io::Read for Capped<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        // One byte past the limit is asked for, so that a stream of exactly `limit`
-        // bytes still reads whole.
-        let want = buf
-            .len()
-            .min(usize::try_from(self.left.saturating_add(1)).unwrap_or(usize::MAX));
-        let n = self.inner.read(&mut buf[..want])?;
-        if n as u64 > self.left {
-            return Err(inflated_too_large(self.limit, self.what));
-        }
-        self.left -= n as u64;
-        Ok(n)
-    }
-}
+// Reading a file that may be gzip is no SAT matter: puzzle files and `merge`'s parts read
+// the same way. These paths are kept for the callers that still use them.
+pub use crate::gzip::{inflated_too_large, open_capped, size_name};
 
 /// A solver's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]

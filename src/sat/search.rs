@@ -20,11 +20,11 @@ use crate::interrupt;
 use crate::matrix::Matrix;
 
 /// A cube: options of the original matrix assumed true.
-pub(crate) type Cube = Vec<u32>;
+pub(super) type Cube = Vec<u32>;
 
 /// The reasons to stop, shared by the workers, their solvers' callbacks and the caller.
 #[derive(Clone)]
-pub(crate) struct Stop(Arc<StopState>);
+pub(super) struct Stop(Arc<StopState>);
 
 struct StopState {
     flag: AtomicBool,
@@ -45,7 +45,7 @@ impl Stop {
     }
 
     /// Whether to stop now.
-    pub(crate) fn now(&self) -> bool {
+    pub(super) fn now(&self) -> bool {
         self.0.flag.load(Ordering::Relaxed)
             || interrupt::requested()
             || self.0.deadline.is_some_and(|d| Instant::now() >= d)
@@ -65,7 +65,7 @@ pub(super) enum Event {
 }
 
 /// Where a worker's solver puts its models: checked, then sent to the caller.
-pub(crate) struct ModelSink {
+pub(super) struct ModelSink {
     matrix: Arc<Matrix>,
     /// The position of the cube the worker is searching.
     cube: Arc<AtomicUsize>,
@@ -91,7 +91,7 @@ impl ModelSink {
 
     /// Takes a model (sorted true primary options); `false` when the enumeration is to
     /// stop.
-    pub(crate) fn model(&self, solution: &[u32]) -> bool {
+    pub(super) fn model(&self, solution: &[u32]) -> bool {
         if let Err(e) = self.matrix.check_solution(solution) {
             self.stop.set();
             let _ = self.events.send(Event::Failed(Error::Failed(format!(
@@ -113,11 +113,11 @@ impl ModelSink {
 
 /// How a worker's search of one cube ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Outcome {
+pub(super) enum Outcome {
     Exhausted,
     Stopped,
 }
 
 /// Clauses a solver loads between two looks at the stop: loading a formula of millions
 /// of clauses takes seconds, and a deadline or Ctrl-C must not wait for it.
-pub(crate) const LOAD_STOP_EVERY: usize = 1 << 16;
+pub(super) const LOAD_STOP_EVERY: usize = 1 << 16;
