@@ -18,7 +18,7 @@
 //!   totalizer for small counts, a binary adder, linear in the options, for larger
 //!   ones).
 //! - Symmetry: a unit clause `-x` for every option the [`Reduction`] removed (the pinned
-//!   item's non-representative options), and the lex-leader chains of [`super::lex`].
+//!   item's non-representative options), and the lex-leader chains of `lex.rs`.
 //!
 //! # Size and stops
 //!
