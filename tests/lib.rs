@@ -1,5 +1,6 @@
 //! All integration tests, built as one binary.
 
+mod architecture;
 mod bench;
 mod burrtools;
 mod cli;

@@ -23,6 +23,8 @@
 
 use std::io::{self, Write};
 
+use itertools::Itertools;
+
 use crate::engine::Problem;
 use crate::error::{Error, Result};
 
@@ -116,12 +118,12 @@ pub fn write(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     }
     writeln!(w, "{line}")?;
     for &o in kept {
-        let line: Vec<&str> = matrix
+        let line = matrix
             .option_items(o)
             .iter()
-            .map(|&i| names[i as usize].as_str())
-            .collect();
-        writeln!(w, "{}", line.join(" "))?;
+            .map(|&i| &names[i as usize])
+            .join(" ");
+        writeln!(w, "{line}")?;
     }
     Ok(())
 }

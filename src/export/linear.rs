@@ -24,6 +24,7 @@
 
 use std::io::{self, Write};
 
+use itertools::Itertools;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::Var;
 
@@ -115,8 +116,8 @@ pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     writeln!(w, "array[1..n] of var 0..1: x;")?;
     for (i, options) in covering(problem).iter().enumerate() {
         let item = &matrix.items()[i];
-        let terms: Vec<String> = options.iter().map(|k| format!("x[{}]", k + 1)).collect();
-        let sum = format!("sum([{}])", terms.join(", "));
+        let terms = options.iter().map(|k| format!("x[{}]", k + 1)).join(", ");
+        let sum = format!("sum([{terms}])");
         let bound = if item.is_exact() {
             format!("{sum} = {}", item.min)
         } else if item.min == 0 {
@@ -136,8 +137,8 @@ pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     let group = problem.reduction.group();
     for leader in &leaders {
         let list = |options: &[u32]| {
-            let terms: Vec<String> = options.iter().map(|o| format!("x[{}]", o + 1)).collect();
-            format!("[{}]", terms.join(", "))
+            let terms = options.iter().map(|o| format!("x[{}]", o + 1)).join(", ");
+            format!("[{terms}]")
         };
         let lex = format!(
             "lex_lesseq({}, {})",
@@ -166,7 +167,7 @@ fn lex_chains(problem: &Problem) -> (Cnf, u32, usize) {
     let n = problem.compiled.matrix.num_options() as u32;
     let mut vars = BasicVarManager::from_next_free(Var::new(n));
     let mut chains = Cnf::new();
-    let leaders = crate::sat::symmetry::add_lex_leaders(&problem.reduction, &mut chains, &mut vars);
+    let leaders = crate::sat::lex::add_lex_leaders(&problem.reduction, &mut chains, &mut vars);
     (chains, vars.n_used().max(n).max(1), leaders)
 }
 
@@ -197,7 +198,6 @@ pub fn write_opb(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
             options
                 .iter()
                 .map(|k| format!("{sign}1 x{}", k + 1))
-                .collect::<Vec<_>>()
                 .join(" ")
         };
         if item.is_exact() {
@@ -219,14 +219,14 @@ pub fn write_opb(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     let n = matrix.num_options() as u32;
     let (chains, num_vars, leaders) = lex_chains(problem);
     for clause in chains.iter() {
-        let terms: Vec<String> = clause
+        let terms = clause
             .iter()
             .map(|l| {
                 let sign = if l.is_neg() { "~" } else { "" };
                 format!("+1 {sign}x{}", l.var().idx() + 1)
             })
-            .collect();
-        constraints.push(format!("{} >= 1 ;", terms.join(" ")));
+            .join(" ");
+        constraints.push(format!("{terms} >= 1 ;"));
     }
     writeln!(
         w,

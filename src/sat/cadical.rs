@@ -34,8 +34,9 @@ use pindakaas::solver::{Assumptions, SolveResult, TermSignal, TerminateCallback}
 use pindakaas::{ClauseDatabase, Lit};
 
 use super::cnf::{Blocking, Formula};
-use super::enumerate::{Cube, Decide, ModelSink, Outcome, Stop, LOAD_STOP_EVERY};
+use super::config::Decide;
 use super::propagator::{Groups, Mrv};
+use super::search::{Cube, ModelSink, Outcome, Stop, LOAD_STOP_EVERY};
 use crate::error::{Error, Result};
 
 fn lit(l: i32) -> Lit {

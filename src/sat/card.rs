@@ -18,7 +18,7 @@
 //! - Every auxiliary variable of the adder is defined in both directions (a function of
 //!   the options), so model counts are the same projected or not.
 //! - The encoding's shape depends only on n, `min` and `max`, never on which literals
-//!   they are: [`super::cnf::size`] counts it once per shape.
+//!   they are: the compiler's `size` counts it once per shape.
 //!
 //! # References
 //!

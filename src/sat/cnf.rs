@@ -17,8 +17,8 @@
 //!   count range): a cardinality constraint over its options ([`super::card`]: a
 //!   totalizer for small counts, a binary adder, linear in the options, for larger
 //!   ones).
-//! - Symmetry: the clauses of `sat::symmetry`.
-//!
+//! - Symmetry: a unit clause `-x` for every option the [`Reduction`] removed (the pinned
+//!   item's non-representative options), and the lex-leader chains of `lex.rs`.
 //!
 //! # Size and stops
 //!
@@ -39,7 +39,8 @@ use crate::symmetry::Reduction;
 
 use super::amo::Amo;
 use super::card;
-use super::symmetry;
+use super::lex;
+pub use super::vars::option_lit;
 
 /// A compiled formula.
 #[derive(Clone, Debug)]
@@ -84,11 +85,6 @@ impl Blocking {
         }
         clause
     }
-}
-
-/// The primary literal of option `o`.
-pub fn option_lit(o: u32) -> Lit {
-    Lit::positive(o)
 }
 
 impl Formula {
@@ -338,7 +334,7 @@ pub fn size(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Size {
         size.literals += l;
     }
     for leader in reduction.lex_leaders() {
-        let (v, c, l) = symmetry::chain_size(leader.lesser.len(), leader.condition.is_some());
+        let (v, c, l) = lex::chain_size(leader.lesser.len(), leader.condition.is_some());
         size.variables += v;
         size.clauses += c;
         size.literals += l;
@@ -384,7 +380,7 @@ pub fn compile_until(
     let kept = reduction.kept_mask();
     for (o, &k) in kept.iter().enumerate() {
         if !k {
-            sink.add(symmetry::removed(o as u32))?;
+            sink.add(Clause::from([!option_lit(o as u32)]))?;
         }
     }
     for (i, column) in matrix.columns().iter().enumerate() {
@@ -412,7 +408,7 @@ pub fn compile_until(
         }
     }
     for leader in reduction.lex_leaders() {
-        let result = symmetry::lex_chain(&leader, &mut sink, &mut vars);
+        let result = lex::lex_chain(&leader, &mut sink, &mut vars);
         stopped(&sink, result)?;
     }
     Ok(Formula {

@@ -14,6 +14,8 @@
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 
+use itertools::Itertools;
+
 use crate::error::{Error, Result};
 use crate::matrix::Matrix;
 use crate::puzzle::Compiled;
@@ -108,12 +110,8 @@ pub fn write_with_notes(
 /// `c p show 1 2 ... n 0`, wrapped so that no line is very long (the formats allow
 /// several lines; each ends in 0).
 fn write_var_list(w: &mut dyn Write, prefix: &str, n: u32) -> io::Result<()> {
-    for chunk in (1..=n).collect::<Vec<_>>().chunks(1000) {
-        write!(w, "{prefix}")?;
-        for v in chunk {
-            write!(w, " {v}")?;
-        }
-        writeln!(w, " 0")?;
+    for chunk in &(1..=n).chunks(1000) {
+        writeln!(w, "{prefix} {} 0", chunk.format(" "))?;
     }
     Ok(())
 }
@@ -123,9 +121,9 @@ fn write_var_list(w: &mut dyn Write, prefix: &str, n: u32) -> io::Result<()> {
 /// small file that inflates past it is refused (a gzip bomb) instead of filling memory.
 pub const MAX_INFLATED_ANSWER: u64 = 1 << 30;
 
-/// Opens a file for reading, decompressing gzip when its first two bytes are the gzip
-/// magic number (1f 8b). A gzip stream that inflates past [`MAX_INFLATED_ANSWER`] fails
-/// with [`io::ErrorKind::FileTooLarge`] (see [`inflated_too_large`]).
+/// Opens an answer file for reading, decompressing gzip when its first two bytes are the
+/// gzip magic number (1f 8b). A gzip stream that inflates past [`MAX_INFLATED_ANSWER`]
+/// fails with [`io::ErrorKind::FileTooLarge`] (see [`inflated_too_large`]).
 pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
     open_capped(path, MAX_INFLATED_ANSWER, "a gzip answer")
 }

@@ -14,7 +14,7 @@
 //!   find the same model, and the total is the same for any number of threads.
 //! - A stop (the caller's `Break`, the deadline, Ctrl-C, a failed check) reaches every
 //!   solver: CaDiCaL through its terminate callback, inside a call; varisat between calls;
-//!   and both while they load the formula (every [`LOAD_STOP_EVERY`] clauses).
+//!   and both while they load the formula (every [`LOAD_STOP_EVERY`](super::search::LOAD_STOP_EVERY) clauses).
 //!
 //! # Strategies
 //!
@@ -25,146 +25,22 @@
 //!   assumptions. Workers take cubes from a shared queue.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::sync_channel;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::amo::Amo;
-use super::cnf::Formula;
-#[cfg(feature = "cadical")]
-use super::propagator::Groups;
 use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::matrix::Matrix;
 use crate::parts::Step;
 use crate::symmetry::Reduction;
 
-/// A cube: options of the original matrix assumed true.
-pub(crate) type Cube = Vec<u32>;
-
-/// How models are enumerated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Strategy {
-    /// One search over the whole problem, on one thread.
-    Plain,
-    /// Cube and conquer: disjoint cubes from the native search, solved under assumptions.
-    Cubes,
-}
-
-impl Strategy {
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Plain => "plain",
-            Strategy::Cubes => "cubes",
-        }
-    }
-}
-
-/// The embedded SAT solvers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// CaDiCaL with the MRV propagator (the default; not in `--no-default-features` builds).
-    Cadical,
-    /// varisat, pure Rust: the portable reference.
-    Varisat,
-}
-
-/// `--backend` takes only the solvers this build has: a build without CaDiCaL refuses
-/// `--backend cadical` as the arguments are parsed, before any work or output.
-#[cfg(feature = "cli")]
-impl clap::ValueEnum for Backend {
-    fn value_variants<'a>() -> &'a [Self] {
-        if cfg!(feature = "cadical") {
-            &[Backend::Cadical, Backend::Varisat]
-        } else {
-            &[Backend::Varisat]
-        }
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use clap::builder::PossibleValue;
-        Some(match self {
-            Backend::Cadical => PossibleValue::new("cadical")
-                .help("CaDiCaL with the MRV propagator (the default where built in)"),
-            Backend::Varisat => {
-                PossibleValue::new("varisat").help("varisat, pure Rust: the portable reference")
-            }
-        })
-    }
-}
-
-impl Backend {
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Cadical => "cadical",
-            Backend::Varisat => "varisat",
-        }
-    }
-
-    /// CaDiCaL where it is built in, varisat otherwise.
-    pub fn default_for_build() -> Backend {
-        if cfg!(feature = "cadical") {
-            Backend::Cadical
-        } else {
-            Backend::Varisat
-        }
-    }
-}
-
-/// Who chooses CaDiCaL's decisions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Decide {
-    /// Minimum remaining values: a placement of the most constrained cell or piece.
-    Mrv,
-    /// CaDiCaL's own heuristics (models are still checked and blocked in one call).
-    Solver,
-}
-
-impl Decide {
-    pub fn name(self) -> &'static str {
-        match self {
-            Decide::Mrv => "mrv",
-            Decide::Solver => "solver",
-        }
-    }
-}
-
-/// How the SAT path runs: what [`crate::Engine::Sat`] carries.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SatEngine {
-    pub backend: Backend,
-    /// The at-most-one encoding of the CNF.
-    pub amo: Amo,
-    /// Who picks CaDiCaL's decisions.
-    pub decide: Decide,
-    /// `None`: one plain search for the first solution, cubes for everything else.
-    pub strategy: Option<Strategy>,
-    /// CaDiCaL options (`NAME`, `VALUE`), set after polycover's defaults.
-    pub cadical_options: Vec<(String, i32)>,
-    /// Build the CNF even when its size passes the limit ([`super::cnf::MAX_CLAUSES`],
-    /// [`super::cnf::MAX_LITERALS`]); otherwise such a run is refused before it builds.
-    pub force: bool,
-    /// Check the propagator's invariants after every callback (always on in debug builds).
-    #[doc(hidden)]
-    pub paranoid: bool,
-}
-
-impl Default for SatEngine {
-    fn default() -> Self {
-        SatEngine {
-            backend: Backend::default_for_build(),
-            amo: Amo::Product,
-            decide: Decide::Mrv,
-            strategy: None,
-            cadical_options: Vec::new(),
-            force: false,
-            paranoid: false,
-        }
-    }
-}
+use super::cnf::Formula;
+use super::config::{Backend, SatEngine, Strategy};
+#[cfg(feature = "cadical")]
+use super::propagator::Groups;
+use super::search::{Cube, Event, ModelSink, Outcome, Stop};
 
 /// One enumeration: the engine, and how this run goes.
 #[derive(Clone, Debug)]
@@ -221,90 +97,6 @@ fn cubes_wanted(backend: Backend, threads: usize) -> usize {
         Backend::Cadical => 64 * threads.max(1),
     }
 }
-
-/// The reasons to stop, shared by the workers, their solvers' callbacks and the caller.
-#[derive(Clone)]
-pub(crate) struct Stop(Arc<StopState>);
-
-struct StopState {
-    flag: AtomicBool,
-    deadline: Option<Instant>,
-}
-
-impl Stop {
-    fn new(deadline: Option<Instant>) -> Stop {
-        Stop(Arc::new(StopState {
-            flag: AtomicBool::new(false),
-            deadline,
-        }))
-    }
-
-    fn set(&self) {
-        self.0.flag.store(true, Ordering::Relaxed);
-    }
-
-    /// Whether to stop now.
-    pub(crate) fn now(&self) -> bool {
-        self.0.flag.load(Ordering::Relaxed)
-            || interrupt::requested()
-            || self.0.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-}
-
-/// What a worker tells the caller.
-enum Event {
-    /// A model found in the cube at this position of the cube list.
-    Model(usize, Vec<u32>),
-    CubeDone(usize),
-    Failed(Error),
-    Finished {
-        calls: u64,
-        decisions: u64,
-    },
-}
-
-/// Where a worker's solver puts its models: checked, then sent to the caller.
-pub(crate) struct ModelSink {
-    matrix: Arc<Matrix>,
-    /// The position of the cube the worker is searching.
-    cube: Arc<AtomicUsize>,
-    events: SyncSender<Event>,
-    stop: Stop,
-}
-
-impl ModelSink {
-    /// Takes a model (sorted true primary options); `false` when the enumeration is to
-    /// stop.
-    pub(crate) fn model(&self, solution: &[u32]) -> bool {
-        if let Err(e) = self.matrix.check_solution(solution) {
-            self.stop.set();
-            let _ = self.events.send(Event::Failed(Error::Failed(format!(
-                "internal error: a SAT model is not a solution: {e}"
-            ))));
-            return false;
-        }
-        let cube = self.cube.load(Ordering::Relaxed);
-        if self
-            .events
-            .send(Event::Model(cube, solution.to_vec()))
-            .is_err()
-        {
-            return false;
-        }
-        !self.stop.now()
-    }
-}
-
-/// How a worker's search of one cube ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Outcome {
-    Exhausted,
-    Stopped,
-}
-
-/// Clauses a solver loads between two looks at the stop: loading a formula of millions
-/// of clauses takes seconds, and a deadline or Ctrl-C must not wait for it.
-pub(crate) const LOAD_STOP_EVERY: usize = 1 << 16;
 
 /// One worker's solver.
 enum Worker {
@@ -424,12 +216,12 @@ pub fn for_each_model(
             let (shared_matrix, next) = (&shared_matrix, &next);
             scope.spawn(move || {
                 let current = Arc::new(AtomicUsize::new(0));
-                let sink = ModelSink {
-                    matrix: Arc::clone(shared_matrix),
-                    cube: Arc::clone(&current),
-                    events: tx.clone(),
-                    stop: stop.clone(),
-                };
+                let sink = ModelSink::new(
+                    Arc::clone(shared_matrix),
+                    Arc::clone(&current),
+                    tx.clone(),
+                    stop.clone(),
+                );
                 let worker = Worker::new(
                     opts,
                     formula,

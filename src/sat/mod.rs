@@ -4,7 +4,9 @@
 //! - [`cnf`]: the compiler (one primary variable per option, exactly-one per item);
 //! - [`amo`]: the selectable at-most-one encodings;
 //! - [`card`]: the cardinality constraints of items covered more than once;
-//! - `symmetry`: the clauses that keep one model per orbit of solutions;
+//! - `lex`: the lex-leader chains that keep one model per orbit of solutions (shared
+//!   with the OPB export);
+//! - `vars`: the primary variables' numbering, which every clause builder shares;
 //! - [`dimacs`]: DIMACS out, SAT-competition answers in;
 //! - enumeration (`for_each_model`, reached through [`crate::Problem`]): models found by an embedded solver and blocked one by
 //!   one, over cubes from the native search, on any number of threads;
@@ -18,10 +20,13 @@
 pub mod amo;
 pub mod card;
 pub mod cnf;
+mod config;
 pub mod dimacs;
 mod enumerate;
-pub(crate) mod symmetry;
+pub(crate) mod lex;
+mod search;
 mod varisat;
+mod vars;
 
 #[cfg(feature = "cadical")]
 mod cadical;
@@ -30,6 +35,6 @@ mod propagator;
 
 pub use amo::Amo;
 pub use cnf::{compile, compile_until, Formula, Size, Stopped};
-pub use enumerate::{Backend, Decide, SatEngine, Strategy};
+pub use config::{Backend, Decide, SatEngine, Strategy};
 // The enumeration itself is reached through `crate::Problem`.
 pub(crate) use enumerate::{for_each_model, Progress, SatOptions};

@@ -9,7 +9,7 @@
 use varisat::ExtendFormula;
 
 use super::cnf::{Blocking, Formula};
-use super::enumerate::{Cube, ModelSink, Outcome, Stop, LOAD_STOP_EVERY};
+use super::search::{Cube, ModelSink, Outcome, Stop, LOAD_STOP_EVERY};
 use crate::error::{Error, Result};
 
 fn lits(dimacs: &[i32]) -> Vec<varisat::Lit> {

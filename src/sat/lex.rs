@@ -1,24 +1,29 @@
-//! The symmetry-breaking clauses: what the CNF adds so that each orbit of solutions under
-//! the puzzle's [`Group`] has exactly one model.
+//! The lex-leader chains: the one clausal construction of "this solution is the least of
+//! its class", shared by the CNF compiler (`cnf.rs`) and the OPB export
+//! (`export/linear.rs`), so that both keep exactly the same solutions. It depends on
+//! nothing in `sat` but the variable numbering, and the compiler and the export depend on
+//! it, never the other way.
 //!
 //! Invariants:
-//! - Only primary variables (`o + 1` for option `o`) and fresh auxiliary variables appear;
-//!   every auxiliary variable is a function of the primary ones, so model counts projected
-//!   on the primary variables equal the counts over all variables.
-//! - The clauses keep exactly the solutions the native engines keep
-//!   ([`Reduction::is_canonical`]), not merely as many: `docs/symmetry.md` has the
-//!   argument, and a test compares the enumerations.
+//! - Only primary variables (`o + 1` for option `o`, [`super::vars`]) and fresh
+//!   auxiliary variables appear; every auxiliary variable is a function of the primary
+//!   ones, so model counts projected on the primary variables equal the counts over all
+//!   variables.
+//! - With the unit clauses `-x` for the options the [`Reduction`] removed (the pinned
+//!   item's non-representative options, added by the compiler), the chains keep exactly
+//!   the solutions the native engines keep ([`Reduction::is_canonical`]), not merely as
+//!   many: `docs/symmetry.md` has the argument, and a test compares the enumerations.
+//! - [`chain_size`] counts exactly what [`lex_chain`] adds, so that the compiler can size
+//!   a formula without building it.
 //!
 //! # The clauses
 //!
-//! - A unit clause `-x` for every option the [`Reduction`] removed (the pinned item's
-//!   non-representative options).
-//! - For each [`LexLeader`] of the reduction (one per representative `r` and element `h`
-//!   of its stabiliser; one per group element when nothing was pinned), the chain
-//!   `x_r -> h(x) <=lex x` (Crawford et al. 1996; the linear chain of Aloul et al. 2006),
-//!   where `x` is the vector of primary variables and `1 > 0`. Among the solutions that
-//!   use `r`, one `Stab(r)`-orbit is one orbit of solutions, and exactly one member of
-//!   it, the one with the least sorted option list, satisfies every chain.
+//! For each [`LexLeader`] of the reduction (one per representative `r` and element `h`
+//! of its stabiliser; one per group element when nothing was pinned), the chain
+//! `x_r -> h(x) <=lex x` (Crawford et al. 1996; the linear chain of Aloul et al. 2006),
+//! where `x` is the vector of primary variables and `1 > 0`. Among the solutions that
+//! use `r`, one `Stab(r)`-orbit is one orbit of solutions, and exactly one member of
+//! it, the one with the least sorted option list, satisfies every chain.
 //!
 //! # References
 //!
@@ -34,16 +39,11 @@ use rustsat::OutOfMemory;
 
 use crate::symmetry::{LexLeader, Reduction};
 
-use super::cnf::option_lit;
-
-/// The unit clause `-x` for option `o`, which the reduction removed.
-pub(super) fn removed(o: u32) -> Clause {
-    Clause::from([!option_lit(o)])
-}
+use super::vars::option_lit;
 
 /// Adds the lex-leader chains of the stabilisers the reduction left to check, and says
-/// how many. Fresh variables come from `vars`: the OPB export numbers them after the
-/// placements as the CNF does.
+/// how many: the OPB export's entry. Fresh variables come from `vars`, numbered after the
+/// placements as in the CNF.
 pub(crate) fn add_lex_leaders(
     reduction: &Reduction,
     cnf: &mut Cnf,

@@ -9,8 +9,9 @@
 //!
 //! # Data
 //!
-//! - [`Groups`] (shared, read-only): for each option the groups it belongs to; for each
-//!   group its options that survived the symmetry reduction, least constraining first.
+//! - [`Groups`] (`groups.rs`; shared, read-only): for each option the groups it belongs
+//!   to; for each group its options that survived the symmetry reduction, least
+//!   constraining first.
 //! - [`Mrv`] (one per solver): the value of each option (true, false, unassigned); for
 //!   each group `live` (options not false) and `covered` (options true); a trail of the
 //!   options assigned, and where each decision level starts on it; and the overlap
@@ -42,118 +43,9 @@
 
 use std::sync::Arc;
 
-use crate::matrix::Matrix;
+mod groups;
 
-/// The exactly-one groups of a matrix under a symmetry reduction.
-#[derive(Debug)]
-pub(crate) struct Groups {
-    /// Groups of option `o`: `option_groups[option_start[o]..option_start[o + 1]]`.
-    option_start: Vec<u32>,
-    option_groups: Vec<u32>,
-    /// Kept options of each group, least constraining first (empty for items that are no
-    /// group).
-    group_options: Vec<Vec<u32>>,
-    is_group: Vec<bool>,
-    kept: Vec<bool>,
-}
-
-/// The largest overlap table a solver keeps, in entries (2 bytes each); forward checking
-/// is off for bigger matrices.
-const MAX_OVERLAPS: usize = 8 << 20;
-
-impl Groups {
-    /// `kept[o]`: option `o` survived the symmetry reduction.
-    pub(crate) fn new(matrix: &Matrix, kept: &[bool]) -> Groups {
-        let is_group: Vec<bool> = (0..matrix.num_items() as u32)
-            .map(|i| matrix.is_unit(i))
-            .collect();
-        let mut option_start = vec![0u32];
-        let mut option_groups = Vec::new();
-        let mut group_options = vec![Vec::new(); matrix.num_items()];
-        for o in 0..matrix.num_options() as u32 {
-            let first = option_groups.len();
-            for &i in matrix.option_items(o) {
-                if is_group[i as usize] {
-                    option_groups.push(i);
-                    if kept[o as usize] {
-                        group_options[i as usize].push(o);
-                    }
-                }
-            }
-            option_groups[first..].sort_unstable();
-            option_start.push(option_groups.len() as u32);
-        }
-        let mut groups = Groups {
-            option_start,
-            option_groups,
-            group_options,
-            is_group,
-            kept: kept.to_vec(),
-        };
-        groups.order_least_constraining();
-        groups
-    }
-
-    /// Orders each group's options so that the decision tries first the placement that
-    /// takes the fewest options away from the other groups (the least constraining
-    /// value), estimated by the sizes of the groups it covers. The order does not change
-    /// what is enumerated, only when: the first Bedlam model comes after about 170
-    /// decisions instead of 2,400.
-    fn order_least_constraining(&mut self) {
-        let weight: Vec<usize> = (0..self.kept.len())
-            .map(|o| {
-                self.groups_of(o)
-                    .iter()
-                    .map(|&g| self.group_options[g as usize].len())
-                    .sum()
-            })
-            .collect();
-        for options in &mut self.group_options {
-            options.sort_by_key(|&o| (weight[o as usize], o));
-        }
-    }
-
-    /// Whether the overlap table fits (see [`MAX_OVERLAPS`]).
-    fn overlaps_fit(&self) -> bool {
-        self.kept.len().saturating_mul(self.is_group.len()) <= MAX_OVERLAPS
-    }
-
-    /// Fills `row[h]` with how many options of group `h` share a group with option `o`
-    /// (and so go when `o` is chosen). `seen` is scratch, one entry per option, none of
-    /// them holding `stamp` on entry.
-    fn overlap_row(&self, o: usize, seen: &mut [u32], stamp: u32, row: &mut [u16]) {
-        row.fill(0);
-        for &g in self.groups_of(o) {
-            for &p in &self.group_options[g as usize] {
-                if p as usize == o || seen[p as usize] == stamp {
-                    continue;
-                }
-                seen[p as usize] = stamp;
-                for &h in self.groups_of(p as usize) {
-                    row[h as usize] = row[h as usize].saturating_add(1);
-                }
-            }
-        }
-    }
-
-    /// Whether options `o` and `p` share a group (both lists are sorted).
-    fn overlap(&self, o: usize, p: usize) -> bool {
-        let (a, b) = (self.groups_of(o), self.groups_of(p));
-        let (mut i, mut j) = (0, 0);
-        while i < a.len() && j < b.len() {
-            match a[i].cmp(&b[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => return true,
-            }
-        }
-        false
-    }
-
-    fn groups_of(&self, o: usize) -> &[u32] {
-        &self.option_groups[self.option_start[o] as usize..self.option_start[o + 1] as usize]
-    }
-}
+pub(crate) use groups::Groups;
 
 /// An option's value.
 const UNASSIGNED: i8 = 0;
@@ -504,8 +396,10 @@ impl Mrv {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matrix::Matrix;
     use crate::puzzle::{Puzzle, SymmetryMode};
     use crate::symmetry::Reduction;
+    use itertools::Itertools;
 
     fn soma() -> (Arc<Groups>, Matrix) {
         let c = Puzzle::load("soma")
@@ -525,14 +419,13 @@ mod tests {
         let o = mrv.decide().expect("a decision at the root");
         mrv.assign_all([o as i32 + 1]);
         // Everything sharing a group with `o` becomes false, as the clauses would say.
-        let mut falsified = Vec::new();
-        for &g in groups.groups_of(o as usize) {
-            for &p in &groups.group_options[g as usize] {
-                if p != o && !falsified.contains(&p) {
-                    falsified.push(p);
-                }
-            }
-        }
+        let falsified: Vec<u32> = groups
+            .groups_of(o as usize)
+            .iter()
+            .flat_map(|&g| groups.group_options[g as usize].iter().copied())
+            .filter(|&p| p != o)
+            .unique()
+            .collect();
         mrv.assign_all(falsified.iter().map(|&p| -(p as i32 + 1)));
         for &g in groups.groups_of(o as usize) {
             assert_eq!(mrv.covered[g as usize], 1);
@@ -566,14 +459,13 @@ mod tests {
             mrv.new_level();
             let Some(o) = mrv.decide() else { break };
             chosen.push(o);
-            let mut falsified = Vec::new();
-            for &g in groups.groups_of(o as usize) {
-                for &p in &groups.group_options[g as usize] {
-                    if p != o && mrv.value[p as usize] == UNASSIGNED && !falsified.contains(&p) {
-                        falsified.push(p);
-                    }
-                }
-            }
+            let falsified: Vec<u32> = groups
+                .groups_of(o as usize)
+                .iter()
+                .flat_map(|&g| groups.group_options[g as usize].iter().copied())
+                .filter(|&p| p != o && mrv.value[p as usize] == UNASSIGNED)
+                .unique()
+                .collect();
             mrv.assign_all(
                 std::iter::once(o as i32 + 1).chain(falsified.iter().map(|&p| -(p as i32 + 1))),
             );

@@ -1,0 +1,131 @@
+//! How the SAT path is configured: the embedded solver ([`Backend`]), who decides
+//! ([`Decide`]), how the search is split ([`Strategy`]), and all of it with the CNF's
+//! encoding as one [`SatEngine`], the value an engine choice carries.
+//!
+//! Invariant: these are plain values, read by the enumeration and its backends; nothing
+//! here runs a solver, so the backends depend on this module and never the reverse.
+
+use super::amo::Amo;
+
+/// How models are enumerated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Strategy {
+    /// One search over the whole problem, on one thread.
+    Plain,
+    /// Cube and conquer: disjoint cubes from the native search, solved under assumptions.
+    Cubes,
+}
+
+impl Strategy {
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Plain => "plain",
+            Strategy::Cubes => "cubes",
+        }
+    }
+}
+
+/// The embedded SAT solvers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// CaDiCaL with the MRV propagator (the default; not in `--no-default-features` builds).
+    Cadical,
+    /// varisat, pure Rust: the portable reference.
+    Varisat,
+}
+
+/// `--backend` takes only the solvers this build has: a build without CaDiCaL refuses
+/// `--backend cadical` as the arguments are parsed, before any work or output.
+#[cfg(feature = "cli")]
+impl clap::ValueEnum for Backend {
+    fn value_variants<'a>() -> &'a [Self] {
+        if cfg!(feature = "cadical") {
+            &[Backend::Cadical, Backend::Varisat]
+        } else {
+            &[Backend::Varisat]
+        }
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use clap::builder::PossibleValue;
+        Some(match self {
+            Backend::Cadical => PossibleValue::new("cadical")
+                .help("CaDiCaL with the MRV propagator (the default where built in)"),
+            Backend::Varisat => {
+                PossibleValue::new("varisat").help("varisat, pure Rust: the portable reference")
+            }
+        })
+    }
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Cadical => "cadical",
+            Backend::Varisat => "varisat",
+        }
+    }
+
+    /// CaDiCaL where it is built in, varisat otherwise.
+    pub fn default_for_build() -> Backend {
+        if cfg!(feature = "cadical") {
+            Backend::Cadical
+        } else {
+            Backend::Varisat
+        }
+    }
+}
+
+/// Who chooses CaDiCaL's decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Decide {
+    /// Minimum remaining values: a placement of the most constrained cell or piece.
+    Mrv,
+    /// CaDiCaL's own heuristics (models are still checked and blocked in one call).
+    Solver,
+}
+
+impl Decide {
+    pub fn name(self) -> &'static str {
+        match self {
+            Decide::Mrv => "mrv",
+            Decide::Solver => "solver",
+        }
+    }
+}
+
+/// How the SAT path runs: what [`crate::Engine::Sat`] carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SatEngine {
+    pub backend: Backend,
+    /// The at-most-one encoding of the CNF.
+    pub amo: Amo,
+    /// Who picks CaDiCaL's decisions.
+    pub decide: Decide,
+    /// `None`: one plain search for the first solution, cubes for everything else.
+    pub strategy: Option<Strategy>,
+    /// CaDiCaL options (`NAME`, `VALUE`), set after polycover's defaults.
+    pub cadical_options: Vec<(String, i32)>,
+    /// Build the CNF even when its size passes the limit ([`super::cnf::MAX_CLAUSES`],
+    /// [`super::cnf::MAX_LITERALS`]); otherwise such a run is refused before it builds.
+    pub force: bool,
+    /// Check the propagator's invariants after every callback (always on in debug builds).
+    #[doc(hidden)]
+    pub paranoid: bool,
+}
+
+impl Default for SatEngine {
+    fn default() -> Self {
+        SatEngine {
+            backend: Backend::default_for_build(),
+            amo: Amo::Product,
+            decide: Decide::Mrv,
+            strategy: None,
+            cadical_options: Vec::new(),
+            force: false,
+            paranoid: false,
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! The exactly-one groups the MRV propagator counts: for each option the groups it
+//! belongs to, for each group its options that survived the symmetry reduction, least
+//! constraining first, and the overlaps forward checking needs. Built once per
+//! enumeration and shared, read-only, by every CaDiCaL worker; the search state is
+//! [`super::Mrv`]'s.
+//!
+//! Invariants:
+//! - A group is an item covered exactly once (a cell, a one-copy piece,
+//!   [`Matrix::is_unit`]); the other items have no options here.
+//! - `groups_of(o)` is sorted, and lists every group option `o` covers, kept or not; a
+//!   group's options are only the kept ones.
+
+use crate::matrix::Matrix;
+
+/// The exactly-one groups of a matrix under a symmetry reduction.
+#[derive(Debug)]
+pub(crate) struct Groups {
+    /// Groups of option `o`: `option_groups[option_start[o]..option_start[o + 1]]`.
+    option_start: Vec<u32>,
+    option_groups: Vec<u32>,
+    /// Kept options of each group, least constraining first (empty for items that are no
+    /// group).
+    pub(super) group_options: Vec<Vec<u32>>,
+    pub(super) is_group: Vec<bool>,
+    /// Whether each option survived the symmetry reduction.
+    pub(super) kept: Vec<bool>,
+}
+
+/// The largest overlap table a solver keeps, in entries (2 bytes each); forward checking
+/// is off for bigger matrices.
+const MAX_OVERLAPS: usize = 8 << 20;
+
+impl Groups {
+    /// `kept[o]`: option `o` survived the symmetry reduction.
+    pub(crate) fn new(matrix: &Matrix, kept: &[bool]) -> Groups {
+        let is_group: Vec<bool> = (0..matrix.num_items() as u32)
+            .map(|i| matrix.is_unit(i))
+            .collect();
+        let mut option_start = vec![0u32];
+        let mut option_groups = Vec::new();
+        let mut group_options = vec![Vec::new(); matrix.num_items()];
+        for o in 0..matrix.num_options() as u32 {
+            let first = option_groups.len();
+            for &i in matrix.option_items(o) {
+                if is_group[i as usize] {
+                    option_groups.push(i);
+                    if kept[o as usize] {
+                        group_options[i as usize].push(o);
+                    }
+                }
+            }
+            option_groups[first..].sort_unstable();
+            option_start.push(option_groups.len() as u32);
+        }
+        let mut groups = Groups {
+            option_start,
+            option_groups,
+            group_options,
+            is_group,
+            kept: kept.to_vec(),
+        };
+        groups.order_least_constraining();
+        groups
+    }
+
+    /// Orders each group's options so that the decision tries first the placement that
+    /// takes the fewest options away from the other groups (the least constraining
+    /// value), estimated by the sizes of the groups it covers. The order does not change
+    /// what is enumerated, only when: the first Bedlam model comes after about 170
+    /// decisions instead of 2,400.
+    fn order_least_constraining(&mut self) {
+        let weight: Vec<usize> = (0..self.kept.len())
+            .map(|o| {
+                self.groups_of(o)
+                    .iter()
+                    .map(|&g| self.group_options[g as usize].len())
+                    .sum()
+            })
+            .collect();
+        for options in &mut self.group_options {
+            options.sort_by_key(|&o| (weight[o as usize], o));
+        }
+    }
+
+    /// Whether the overlap table fits (see [`MAX_OVERLAPS`]).
+    pub(super) fn overlaps_fit(&self) -> bool {
+        self.kept.len().saturating_mul(self.is_group.len()) <= MAX_OVERLAPS
+    }
+
+    /// Fills `row[h]` with how many options of group `h` share a group with option `o`
+    /// (and so go when `o` is chosen). `seen` is scratch, one entry per option, none of
+    /// them holding `stamp` on entry.
+    pub(super) fn overlap_row(&self, o: usize, seen: &mut [u32], stamp: u32, row: &mut [u16]) {
+        row.fill(0);
+        for &g in self.groups_of(o) {
+            for &p in &self.group_options[g as usize] {
+                if p as usize == o || seen[p as usize] == stamp {
+                    continue;
+                }
+                seen[p as usize] = stamp;
+                for &h in self.groups_of(p as usize) {
+                    row[h as usize] = row[h as usize].saturating_add(1);
+                }
+            }
+        }
+    }
+
+    /// Whether options `o` and `p` share a group (both lists are sorted).
+    pub(super) fn overlap(&self, o: usize, p: usize) -> bool {
+        let (a, b) = (self.groups_of(o), self.groups_of(p));
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => return true,
+            }
+        }
+        false
+    }
+
+    pub(super) fn groups_of(&self, o: usize) -> &[u32] {
+        &self.option_groups[self.option_start[o] as usize..self.option_start[o + 1] as usize]
+    }
+}
