@@ -21,12 +21,10 @@
 // word w of several masks at once, and W is a constant the compiler unrolls.
 #![allow(clippy::needless_range_loop)]
 
-use std::collections::HashMap;
-
 use super::compact::{keep_disjoint_segments, Kernel, Segment};
 use super::descent::{Levels, Path};
 use super::engine::Branch;
-use super::mask::{has, set, uncoverable, Counts, Mask};
+use super::mask::{has, set, uncoverable, Counts, Mask, OptionMap};
 use crate::matrix::Matrix;
 
 struct Level<const W: usize> {
@@ -45,7 +43,7 @@ pub struct Segmented<const W: usize> {
     cell_mask: Mask<W>,
     /// Every option as (segment, cell mask), in segment order.
     initial: Vec<(u32, Mask<W>)>,
-    option_of: HashMap<(u32, Mask<W>), u32>,
+    option_of: OptionMap<(u32, Mask<W>)>,
     key_of: Vec<(u32, Mask<W>)>,
     levels: Vec<Level<W>>,
     path: Path<(u32, Mask<W>)>,
@@ -82,7 +80,8 @@ impl<const W: usize> Segmented<W> {
         let parts = matrix.num_items() - cells;
         assert!(cells <= W * 64);
         let mut initial = Vec::with_capacity(matrix.num_options());
-        let mut option_of = HashMap::with_capacity(matrix.num_options());
+        let mut option_of =
+            OptionMap::with_capacity_and_hasher(matrix.num_options(), Default::default());
         for o in 0..matrix.num_options() as u32 {
             let items = matrix.option_items(o);
             let mut m = [0u64; W];
