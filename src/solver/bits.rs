@@ -34,8 +34,8 @@ use super::mask::{has, set, uncoverable, Counts, Mask, OptionMap};
 use super::segments::{partition, Segmented};
 use crate::matrix::Matrix;
 
-/// The bitset engine sized for the matrix: pieces as list segments when every piece has
-/// one copy and the cells fit in two words, otherwise plain masks of the narrowest width
+/// The bitset engine sized for the matrix: pieces as list segments (with any number of
+/// copies) when the cells fit in two words, otherwise plain masks of the narrowest width
 /// that holds every item. The DLX takes over for matrices that are not exact (optional
 /// cells, count ranges), with more than 4096 items, with
 /// two options that cover the same items, or whose copied lists could outgrow

@@ -1,20 +1,25 @@
 //! The bitset engine for matrices with a *partition*: a suffix of items (the pieces) such
-//! that every option contains exactly one of them. Used for polycube puzzles whose pieces
-//! all have one copy; the same walk (`descent.rs`) and the same tree as the plain-mask
-//! search (`bits.rs`) and the DLX.
+//! that every option contains exactly one of them. Used for polycube puzzles, whose pieces
+//! may have copies (a piece item covered exactly `count` times); the same walk
+//! (`descent.rs`) and the same tree as the plain-mask search (`bits.rs`) and the DLX.
 //!
 //! The partition items are taken out of the masks: the options of piece `p` form one
 //! segment of each level's list, and a piece's count of options is its segment's length.
 //! Bedlam's masks shrink from 77 bits (two words) to its 64 cells (one word), and the
-//! segment of a placed piece is skipped without a look.
+//! segment of a placed piece is skipped without a look. 32 dominoes in an 8x8 box have
+//! 65 items (two words) but 64 cells (one word, the vector kernel).
+//!
+//! A piece with copies keeps its segment until its last copy is placed. As in the other
+//! engines, only unit items are branched on (cells, and pieces with one copy), and a node
+//! is dead when a piece has fewer viable options than copies still to place.
 //!
 //! Invariants:
-//! - Items `0..cells` are the non-partition items; `cells..cells + parts` the partition
-//!   items; all items are unit items.
-//! - A level's list holds, segment after segment, the viable options of each piece not
-//!   yet placed, as cell masks; `segments` names exactly the pieces not yet placed, in
-//!   piece order, with their ranges; `counts` holds the bit-sliced cell counts of the
-//!   whole list.
+//! - Items `0..cells` are the non-partition items, all unit items; `cells..cells + parts`
+//!   the partition items, each covered exactly `copies` times (`min == max`).
+//! - A level's list holds, segment after segment, the viable options of each piece with
+//!   copies still to place, as cell masks; `segments` names exactly those pieces, in piece
+//!   order, with their ranges and the copies left; `counts` holds the bit-sliced cell
+//!   counts of the whole list.
 //! - An option is identified by (segment, mask): only for reported solutions.
 
 // The word loops index `0..W` on purpose: each reads as the bit operation it does on
@@ -43,6 +48,8 @@ pub struct Segmented<const W: usize> {
     cell_mask: Mask<W>,
     /// Every option as (segment, cell mask), in segment order.
     initial: Vec<(u32, Mask<W>)>,
+    /// How many times each piece is placed.
+    copies: Vec<u32>,
     option_of: OptionMap<(u32, Mask<W>)>,
     key_of: Vec<(u32, Mask<W>)>,
     levels: Vec<Level<W>>,
@@ -51,12 +58,13 @@ pub struct Segmented<const W: usize> {
 }
 
 /// The number of non-partition items, when the matrix has a partition suffix as the
-/// module docs describe and no multiplicity items.
+/// module docs describe: every item is covered an exact number of times, and only
+/// partition items (pieces) more than once.
 pub fn partition(matrix: &Matrix) -> Option<usize> {
     let n = matrix.num_items();
     if n == 0
         || matrix.num_options() == 0
-        || matrix.items().iter().any(|i| i.min != 1 || i.max != 1)
+        || matrix.items().iter().any(|i| i.min != i.max || i.max == 0)
     {
         return None;
     }
@@ -71,7 +79,8 @@ pub fn partition(matrix: &Matrix) -> Option<usize> {
             cells = cells.max(items[items.len() - 2] as usize + 1);
         }
     }
-    (cells <= lowest_part && cells < n && cells > 0).then_some(cells)
+    let cells_unit = matrix.items()[..cells.min(n)].iter().all(|i| i.max == 1);
+    (cells <= lowest_part && cells < n && cells > 0 && cells_unit).then_some(cells)
 }
 
 impl<const W: usize> Segmented<W> {
@@ -105,6 +114,7 @@ impl<const W: usize> Segmented<W> {
             parts,
             cell_mask,
             initial,
+            copies: matrix.items()[cells..].iter().map(|i| i.max).collect(),
             option_of,
             key_of,
             levels: Vec::new(),
@@ -163,6 +173,7 @@ impl<const W: usize> Levels for Segmented<W> {
                 piece,
                 start: 0,
                 end: 0,
+                copies: self.copies[piece as usize],
             }));
         for (k, &(s, m)) in self.initial.iter().enumerate() {
             level.list.push(m);
@@ -180,7 +191,8 @@ impl<const W: usize> Levels for Segmented<W> {
     }
 
     /// Fills level `d + 1` after choosing the option (`segment`, `chosen`); false when
-    /// the child is dead because a cell or a piece has no option left.
+    /// the child is dead because a cell has no option left or a piece fewer options than
+    /// copies to place.
     fn descend(&mut self, d: usize, (segment, chosen): (u32, Mask<W>)) -> bool {
         self.level(d + 1);
         let (lower, upper) = self.levels.split_at_mut(d + 1);
@@ -189,15 +201,22 @@ impl<const W: usize> Levels for Segmented<W> {
             child.covered[w] = parent.covered[w] | chosen[w];
         }
         child.segments.clear();
-        child
-            .segments
-            .extend(parent.segments.iter().filter(|s| s.piece != segment));
+        for s in &parent.segments {
+            if s.piece != segment {
+                child.segments.push(*s);
+            } else if s.copies > 1 {
+                child.segments.push(Segment {
+                    copies: s.copies - 1,
+                    ..*s
+                });
+            }
+        }
         let covered = child.covered;
         if child.list.len() < parent.len {
             child.list.resize(parent.len, [0; W]);
         }
         let mut union = [0u64; W];
-        let (len, empty_piece) = keep_disjoint_segments(
+        let (len, short_piece) = keep_disjoint_segments(
             self.kernel,
             &parent.list[..parent.len],
             &mut child.list,
@@ -206,7 +225,7 @@ impl<const W: usize> Levels for Segmented<W> {
             &mut union,
         );
         child.len = len;
-        if empty_piece || uncoverable(&self.cell_mask, &covered, &union) {
+        if short_piece || uncoverable(&self.cell_mask, &covered, &union) {
             return false;
         }
         child.counts.count(&child.list[..len]);
@@ -214,13 +233,23 @@ impl<const W: usize> Levels for Segmented<W> {
     }
 
     /// The item to branch on, in the matrix's numbering: fewest options, ties to the
-    /// item listed last (pieces come after cells), as in the other engines.
+    /// item listed last (pieces come after cells), as in the other engines. Pieces with
+    /// copies are not branched on; they only make a node dead (too few options), and a
+    /// node with every cell covered is a solution only when no copies are left.
     fn choose(&self, d: usize) -> Branch<u32> {
         let level = &self.levels[d];
         let mut piece: Option<(u32, u32)> = None;
+        let mut copies_left = false;
         for s in &level.segments {
             let n = s.end - s.start;
-            if piece.is_none_or(|(_, best)| n <= best) {
+            if n < s.copies {
+                return Branch::Dead;
+            }
+            // A piece placed more than once is never branched on, even at its last
+            // copy: its item is not a unit item, and the DLX does not branch on it.
+            if self.copies[s.piece as usize] > 1 {
+                copies_left = true;
+            } else if piece.is_none_or(|(_, best)| n <= best) {
                 piece = Some((s.piece, n));
             }
         }
@@ -232,6 +261,7 @@ impl<const W: usize> Levels for Segmented<W> {
         }
         let cell = (any != 0).then(|| level.counts.least(open));
         let (item, count) = match (cell, piece) {
+            (None, None) if copies_left => return Branch::Dead,
             (None, None) => return Branch::Solution,
             (Some(c), None) => c,
             (None, Some((s, n))) => (self.cells as u32 + s, n),
