@@ -50,7 +50,12 @@ pub struct Segmented<const W: usize> {
     initial: Vec<(u32, Mask<W>)>,
     /// How many times each piece is placed.
     copies: Vec<u32>,
-    option_of: OptionMap<(u32, Mask<W>)>,
+    /// The options by anchor (piece, lowest cell): those of anchor `a` are
+    /// `anchored[anchors[a]..anchors[a + 1]]`, as (cell mask, option). An anchor holds at
+    /// most the piece's orientations, so a lookup scans a handful of masks; a hash lookup
+    /// per reported option was a tenth of the 8x8 dominoes' run.
+    anchors: Vec<u32>,
+    anchored: Vec<(Mask<W>, u32)>,
     key_of: Vec<(u32, Mask<W>)>,
     levels: Vec<Level<W>>,
     path: Path<(u32, Mask<W>)>,
@@ -83,6 +88,16 @@ pub fn partition(matrix: &Matrix) -> Option<usize> {
     (cells <= lowest_part && cells < n && cells > 0 && cells_unit).then_some(cells)
 }
 
+/// The anchor of an option of `piece` with cell mask `m`: (piece, lowest cell), with
+/// `cells` standing for an option that covers no cell.
+#[inline]
+fn anchor<const W: usize>(cells: usize, piece: u32, m: &Mask<W>) -> usize {
+    let lowest = (0..W)
+        .find(|&w| m[w] != 0)
+        .map_or(cells, |w| w * 64 + m[w].trailing_zeros() as usize);
+    piece as usize * (cells + 1) + lowest
+}
+
 impl<const W: usize> Segmented<W> {
     /// `None` when two options of one piece cover the same cells.
     pub fn new(matrix: &Matrix, cells: usize) -> Option<Self> {
@@ -91,6 +106,7 @@ impl<const W: usize> Segmented<W> {
         let mut initial = Vec::with_capacity(matrix.num_options());
         let mut option_of =
             OptionMap::with_capacity_and_hasher(matrix.num_options(), Default::default());
+        // (Only to refuse two options with the same key.)
         for o in 0..matrix.num_options() as u32 {
             let items = matrix.option_items(o);
             let mut m = [0u64; W];
@@ -104,6 +120,21 @@ impl<const W: usize> Segmented<W> {
             initial.push((segment, m));
         }
         let key_of = initial.clone();
+        let anchor = |&(piece, m): &(u32, Mask<W>)| anchor::<W>(cells, piece, &m);
+        let mut anchors = vec![0u32; parts * (cells + 1) + 1];
+        for key in &key_of {
+            anchors[anchor(key) + 1] += 1;
+        }
+        for a in 1..anchors.len() {
+            anchors[a] += anchors[a - 1];
+        }
+        let mut anchored = vec![([0u64; W], 0); key_of.len()];
+        let mut next = anchors.clone();
+        for (o, key) in key_of.iter().enumerate() {
+            let a = anchor(key);
+            anchored[next[a] as usize] = (key.1, o as u32);
+            next[a] += 1;
+        }
         initial.sort_by_key(|&(s, _)| s); // stable: keeps option order within a segment
         let mut cell_mask = [0u64; W];
         for i in 0..cells as u32 {
@@ -115,7 +146,8 @@ impl<const W: usize> Segmented<W> {
             cell_mask,
             initial,
             copies: matrix.items()[cells..].iter().map(|i| i.max).collect(),
-            option_of,
+            anchors,
+            anchored,
             key_of,
             levels: Vec::new(),
             path: Path::default(),
@@ -123,7 +155,17 @@ impl<const W: usize> Segmented<W> {
         })
     }
 
+    /// Makes sure level `d` exists: a check per node, the growth out of line.
+    #[inline]
     fn level(&mut self, d: usize) {
+        if self.levels.len() <= d {
+            self.grow(d);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, d: usize) {
         while self.levels.len() <= d {
             self.levels.push(Level {
                 list: Vec::new(),
@@ -159,7 +201,13 @@ impl<const W: usize> Levels for Segmented<W> {
     }
 
     fn option(&self, key: &(u32, Mask<W>)) -> u32 {
-        self.option_of[key]
+        let a = anchor::<W>(self.cells, key.0, &key.1);
+        let range = self.anchors[a] as usize..self.anchors[a + 1] as usize;
+        self.anchored[range]
+            .iter()
+            .find(|(m, _)| *m == key.1)
+            .expect("a key of this matrix")
+            .1
     }
 
     fn reset(&mut self) {
