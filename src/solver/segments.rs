@@ -50,6 +50,8 @@ pub struct Segmented<const W: usize> {
     initial: Vec<(u32, Mask<W>)>,
     /// How many times each piece is placed.
     copies: Vec<u32>,
+    /// Some piece is placed more than once.
+    with_copies: bool,
     /// The options by anchor (piece, lowest cell): those of anchor `a` are
     /// `anchored[anchors[a]..anchors[a + 1]]`, as (cell mask, option). An anchor holds at
     /// most the piece's orientations, so a lookup scans a handful of masks; a hash lookup
@@ -146,6 +148,7 @@ impl<const W: usize> Segmented<W> {
             cell_mask,
             initial,
             copies: matrix.items()[cells..].iter().map(|i| i.max).collect(),
+            with_copies: matrix.items()[cells..].iter().any(|i| i.max > 1),
             anchors,
             anchored,
             key_of,
@@ -249,15 +252,21 @@ impl<const W: usize> Levels for Segmented<W> {
             child.covered[w] = parent.covered[w] | chosen[w];
         }
         child.segments.clear();
-        for s in &parent.segments {
-            if s.piece != segment {
-                child.segments.push(*s);
-            } else if s.copies > 1 {
-                child.segments.push(Segment {
-                    copies: s.copies - 1,
-                    ..*s
-                });
+        if self.with_copies {
+            for s in &parent.segments {
+                if s.piece != segment {
+                    child.segments.push(*s);
+                } else if s.copies > 1 {
+                    child.segments.push(Segment {
+                        copies: s.copies - 1,
+                        ..*s
+                    });
+                }
             }
+        } else {
+            child
+                .segments
+                .extend(parent.segments.iter().filter(|s| s.piece != segment));
         }
         let covered = child.covered;
         if child.list.len() < parent.len {
@@ -290,14 +299,20 @@ impl<const W: usize> Levels for Segmented<W> {
         let mut copies_left = false;
         for s in &level.segments {
             let n = s.end - s.start;
-            if n < s.copies {
-                return Branch::Dead;
+            // (A test of a constant per engine: puzzles without copies, such as Bedlam,
+            // skip it.)
+            if self.with_copies {
+                if n < s.copies {
+                    return Branch::Dead;
+                }
+                // A piece placed more than once is never branched on, even at its last
+                // copy: its item is not a unit item, and the DLX does not branch on it.
+                if self.copies[s.piece as usize] > 1 {
+                    copies_left = true;
+                    continue;
+                }
             }
-            // A piece placed more than once is never branched on, even at its last
-            // copy: its item is not a unit item, and the DLX does not branch on it.
-            if self.copies[s.piece as usize] > 1 {
-                copies_left = true;
-            } else if piece.is_none_or(|(_, best)| n <= best) {
+            if piece.is_none_or(|(_, best)| n <= best) {
                 piece = Some((s.piece, n));
             }
         }
