@@ -41,12 +41,15 @@ fn dominoes(c: &mut Criterion) {
     let puzzle = Puzzle::parse("dominoes.toml", text).unwrap();
     let dominoes = Problem::new(puzzle.compile(SymmetryMode::None).unwrap());
     for engine in [Engine::Dlx, Engine::Bits] {
-        c.bench_function(&format!("6x6 dominoes count 6728, {}", engine.name()), |b| {
-            b.iter(|| {
-                let r = dominoes.count(&engine, &RunOptions::default()).unwrap();
-                assert_eq!(r.solutions, 6728);
-            })
-        });
+        c.bench_function(
+            &format!("6x6 dominoes count 6728, {}", engine.name()),
+            |b| {
+                b.iter(|| {
+                    let r = dominoes.count(&engine, &RunOptions::default()).unwrap();
+                    assert_eq!(r.solutions, 6728);
+                })
+            },
+        );
     }
 }
 

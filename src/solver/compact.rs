@@ -326,6 +326,68 @@ mod tests {
         }
     }
 
+    /// Over several segments with copies to place, every kernel keeps the same masks,
+    /// rewrites the same ranges and reports the same shortfall: a segment that keeps fewer
+    /// masks than its copies (only then) makes the node dead.
+    #[test]
+    fn kernels_agree_on_segments_with_copies() {
+        let mut state = 0x2545_f491_4f6c_dd1d;
+        for round in 0..200 {
+            let lens = [round % 7, 3, (round / 7) % 9, 0, 5];
+            let total: usize = lens.iter().sum();
+            let from: Vec<[u64; 1]> = (0..total)
+                .map(|_| [xorshift(&mut state) & xorshift(&mut state)])
+                .collect();
+            let covered = [xorshift(&mut state) & xorshift(&mut state)];
+            let mut start = 0;
+            let segments: Vec<Segment> = lens
+                .iter()
+                .enumerate()
+                .map(|(piece, &len)| {
+                    let s = Segment {
+                        piece: piece as u32,
+                        start: start as u32,
+                        end: (start + len) as u32,
+                        copies: 1 + (xorshift(&mut state) % 3) as u32,
+                    };
+                    start += len;
+                    s
+                })
+                .collect();
+            // What the kernels must report, segment by segment.
+            let kept: Vec<usize> = segments
+                .iter()
+                .map(|s| {
+                    from[s.start as usize..s.end as usize]
+                        .iter()
+                        .filter(|m| m[0] & covered[0] == 0)
+                        .count()
+                })
+                .collect();
+            let short = segments
+                .iter()
+                .zip(&kept)
+                .any(|(s, &k)| (k as u32) < s.copies);
+            for &kernel in kernels() {
+                let mut to = vec![[0u64]; total];
+                let mut got = segments.clone();
+                let mut union = [0u64];
+                let (n, s) =
+                    keep_disjoint_segments(kernel, &from, &mut to, &mut got, &covered, &mut union);
+                assert_eq!((n, s), (kept.iter().sum(), short), "{kernel:?}");
+                for (g, (old, &k)) in got.iter().zip(segments.iter().zip(&kept)) {
+                    assert_eq!(
+                        (g.piece, g.copies, g.end - g.start),
+                        (old.piece, old.copies, k as u32)
+                    );
+                }
+                let want: Vec<_> = from.iter().filter(|m| m[0] & covered[0] == 0).collect();
+                assert!(to[..n].iter().eq(want.iter().copied()), "{kernel:?}");
+                assert_eq!(union[0], want.iter().fold(0, |u, m| u | m[0]), "{kernel:?}");
+            }
+        }
+    }
+
     /// The vector kernel agrees with the portable one on every length from 0 to 40 (all
     /// tail sizes) and on sparse and dense masks.
     #[test]
