@@ -144,8 +144,8 @@ fn bedlam_19186_up_to_rotation() {
 }
 
 /// Both engines branch by the same rule, so they walk the same search tree. Soma and the
-/// pentominoes run the bitset engine's segmented form (one copy of each piece), the
-/// Slothouber-Graatsma copies its general form.
+/// pentominoes run the bitset engine's segmented form with one copy of each piece, the
+/// Slothouber-Graatsma cube with copies.
 #[test]
 fn engines_walk_the_same_tree() {
     for (name, mode) in [
@@ -162,5 +162,64 @@ fn engines_walk_the_same_tree() {
         let (dlx, bits) = (run(&Engine::dlx()), run(&Engine::bits()));
         assert!(dlx.0.starts_with("nodes "), "{dlx:?}");
         assert_eq!(dlx, bits, "{name}");
+    }
+}
+
+/// Dominoes in a `w`x`h` box, `--symmetry none`.
+fn dominoes(w: u32, h: u32) -> String {
+    format!(
+        "name = \"dominoes\"\nbox = [{w}, {h}, 1]\n[[piece]]\nname = \"d\"\n\
+         cells = [[0,0,0], [1,0,0]]\ncount = {}\n",
+        w * h / 2
+    )
+}
+
+/// Puzzles with copies run the bitset engine's segmented form (cell masks without the
+/// piece items: the 8x8 dominoes fit one word) and give the DLX's counts, node counts
+/// and raw solutions: the domino tilings of 4x4 and 4x5 (36 and 95), L and I trominoes
+/// (copies of two pieces, so the last copy of a piece is still not branched on), and a
+/// mix of one-copy and many-copy pieces.
+#[test]
+fn copies_run_segmented_and_walk_the_dlx_tree() {
+    let trominoes = |l: u32, i: u32, w: u32, h: u32| {
+        format!(
+            "name = \"trominoes\"\nbox = [{w}, {h}, 1]\n\
+             [[piece]]\nname = \"L\"\ncells = [[0,0,0], [1,0,0], [0,1,0]]\ncount = {l}\n\
+             [[piece]]\nname = \"I\"\ncells = [[0,0,0], [1,0,0], [2,0,0]]\ncount = {i}\n"
+        )
+    };
+    let mixed = "name = \"mixed\"\nbox = [4, 3, 1]\n\
+         [[piece]]\nname = \"L\"\ncells = [[0,0,0], [1,0,0], [0,1,0]]\n\
+         [[piece]]\nname = \"T\"\ncells = [[0,0,0], [1,0,0], [2,0,0], [1,1,0]]\n\
+         [[piece]]\nname = \"d\"\ncells = [[0,0,0], [1,0,0]]\ncount = 2\n\
+         [[piece]]\nname = \"m\"\ncells = [[0,0,0]]\n";
+    let kernel = polycover::solver::Kernel::detect().name();
+    for (text, want) in [
+        (dominoes(4, 4), Some(36)),
+        (dominoes(4, 5), Some(95)),
+        (DOMINOES.to_string(), Some(32)),
+        (trominoes(7, 7, 7, 6), Some(14_504)),
+        (trominoes(2, 2, 4, 3), Some(16)),
+        (mixed.to_string(), None),
+    ] {
+        let p = Problem::new(compile_text(&text, NoSymmetry));
+        let solver = p.describe(&Engine::Bits, polycover::sat::Strategy::Plain);
+        assert_eq!(
+            solver,
+            [format!(
+                "solver bits: piece segments, cell masks of 1 word(s), {kernel} list compaction"
+            )],
+            "{text}"
+        );
+        let run = |engine: &Engine| {
+            let r = p.count(engine, &RunOptions::default()).unwrap();
+            (r.statistics, r.solutions)
+        };
+        let (dlx, bits) = (run(&Engine::Dlx), run(&Engine::Bits));
+        assert_eq!(dlx, bits, "{text}");
+        assert!(dlx.1 > 0, "{text}");
+        if let Some(want) = want {
+            assert_eq!(dlx.1, want, "{text}");
+        }
     }
 }

@@ -30,12 +30,12 @@ use super::compact::{keep_disjoint, Kernel};
 use super::descent::{Levels, Path};
 use super::dlx::Dlx;
 use super::engine::{Branch, Engine, Visit};
-use super::mask::{has, set, uncoverable, Counts, Mask};
+use super::mask::{has, set, uncoverable, Counts, Mask, OptionMap};
 use super::segments::{partition, Segmented};
 use crate::matrix::Matrix;
 
-/// The bitset engine sized for the matrix: pieces as list segments when every piece has
-/// one copy and the cells fit in two words, otherwise plain masks of the narrowest width
+/// The bitset engine sized for the matrix: pieces as list segments (with any number of
+/// copies) when the cells fit in two words, otherwise plain masks of the narrowest width
 /// that holds every item. The DLX takes over for matrices that are not exact (optional
 /// cells, count ranges), with more than 4096 items, with
 /// two options that cover the same items, or whose copied lists could outgrow
@@ -169,7 +169,7 @@ struct Level<const W: usize> {
 
 pub struct Search<const W: usize> {
     mask: Vec<Mask<W>>,
-    option_of: std::collections::HashMap<Mask<W>, u32>,
+    option_of: OptionMap<Mask<W>>,
     unit_mask: Mask<W>,
     multiplicity: Vec<u32>,
     multiplicity_items: Vec<u32>,
@@ -186,7 +186,8 @@ impl<const W: usize> Search<W> {
         let n = matrix.num_items();
         assert!(n <= W * 64);
         let mut mask = Vec::with_capacity(matrix.num_options());
-        let mut option_of = std::collections::HashMap::with_capacity(matrix.num_options());
+        let mut option_of =
+            OptionMap::with_capacity_and_hasher(matrix.num_options(), Default::default());
         for o in 0..matrix.num_options() as u32 {
             let mut m = [0u64; W];
             for &i in matrix.option_items(o) {

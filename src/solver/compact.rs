@@ -86,21 +86,25 @@ pub(super) fn keep_disjoint<const W: usize>(
         piece: 0,
         start: 0,
         end: from.len() as u32,
+        copies: 0,
     }];
     keep_disjoint_segments(kernel, from, to, &mut whole, covered, union).0
 }
 
-/// A run of one piece's options in a list: `list[start..end]`.
+/// A run of one piece's options in a list: `list[start..end]`, and how many copies of the
+/// piece are still to place (the kernels rewrite the range and leave the rest alone).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Segment {
     pub piece: u32,
     pub start: u32,
     pub end: u32,
+    pub copies: u32,
 }
 
 /// [`keep_disjoint`] for each segment of `from` in turn, written back to back into `to`;
 /// each segment's range is rewritten to where its kept masks landed. Returns the new
-/// length and whether some segment kept nothing. One call per node rather than one per
+/// length and whether some segment kept fewer masks than its piece has copies to place
+/// (then no solution extends the node). One call per node rather than one per
 /// segment: the vector kernel cannot be inlined into its caller, and Bedlam's segments
 /// are often only a few masks long.
 #[inline(always)]
@@ -127,25 +131,22 @@ pub(super) fn keep_disjoint_segments<const W: usize>(
         };
         // Safety: `Kernel::Avx2` is only chosen when the CPU reports AVX2, and the
         // segments were checked to lie inside `from`.
-        let (n, empty, u) = unsafe { avx2::keep_disjoint_segments(from, to, segments, covered[0]) };
+        let (n, short, u) = unsafe { avx2::keep_disjoint_segments(from, to, segments, covered[0]) };
         union[0] |= u;
-        return (n, empty);
+        return (n, short);
     }
     let _ = kernel;
     let mut len = 0;
-    let mut empty = false;
+    let mut short = false;
     for s in segments {
         let part = &from[s.start as usize..s.end as usize];
         let kept = portable(part, &mut to[len..], covered, union);
-        *s = Segment {
-            piece: s.piece,
-            start: len as u32,
-            end: (len + kept) as u32,
-        };
+        s.start = len as u32;
+        s.end = (len + kept) as u32;
         len += kept;
-        empty |= kept == 0;
+        short |= (kept as u32) < s.copies;
     }
-    (len, empty)
+    (len, short)
 }
 
 /// Branch-free: every mask is written and the write position advances only for a kept
@@ -208,7 +209,7 @@ mod avx2 {
     }
 
     /// [`super::keep_disjoint_segments`] for one-word masks: the new length, whether a
-    /// segment kept nothing, and the OR of the kept masks.
+    /// segment kept fewer masks than its copies, and the OR of the kept masks.
     ///
     /// # Safety
     /// The CPU must support AVX2, `to.len() >= from.len()`, and every segment lies inside
@@ -223,7 +224,7 @@ mod avx2 {
         let cov = _mm256_set1_epi64x(covered as i64);
         let mut union = _mm256_setzero_si256();
         let mut len = 0;
-        let mut empty = false;
+        let mut short = false;
         for s in segments {
             // Safety: the segment lies inside `from`, and the kept masks of the segments
             // so far number at most the lengths of those segments, so `len` plus this
@@ -235,9 +236,9 @@ mod avx2 {
             s.start = len as u32;
             len += kept;
             s.end = len as u32;
-            empty |= kept == 0;
+            short |= (kept as u32) < s.copies;
         }
-        (len, empty, fold(union))
+        (len, short, fold(union))
     }
 
     /// Compacts `from` into `dst`, ORing the kept masks into `union`; returns how many
@@ -322,6 +323,68 @@ mod tests {
             &[Kernel::Portable, Kernel::Avx2]
         } else {
             &[Kernel::Portable]
+        }
+    }
+
+    /// Over several segments with copies to place, every kernel keeps the same masks,
+    /// rewrites the same ranges and reports the same shortfall: a segment that keeps fewer
+    /// masks than its copies (only then) makes the node dead.
+    #[test]
+    fn kernels_agree_on_segments_with_copies() {
+        let mut state = 0x2545_f491_4f6c_dd1d;
+        for round in 0..200 {
+            let lens = [round % 7, 3, (round / 7) % 9, 0, 5];
+            let total: usize = lens.iter().sum();
+            let from: Vec<[u64; 1]> = (0..total)
+                .map(|_| [xorshift(&mut state) & xorshift(&mut state)])
+                .collect();
+            let covered = [xorshift(&mut state) & xorshift(&mut state)];
+            let mut start = 0;
+            let segments: Vec<Segment> = lens
+                .iter()
+                .enumerate()
+                .map(|(piece, &len)| {
+                    let s = Segment {
+                        piece: piece as u32,
+                        start: start as u32,
+                        end: (start + len) as u32,
+                        copies: 1 + (xorshift(&mut state) % 3) as u32,
+                    };
+                    start += len;
+                    s
+                })
+                .collect();
+            // What the kernels must report, segment by segment.
+            let kept: Vec<usize> = segments
+                .iter()
+                .map(|s| {
+                    from[s.start as usize..s.end as usize]
+                        .iter()
+                        .filter(|m| m[0] & covered[0] == 0)
+                        .count()
+                })
+                .collect();
+            let short = segments
+                .iter()
+                .zip(&kept)
+                .any(|(s, &k)| (k as u32) < s.copies);
+            for &kernel in kernels() {
+                let mut to = vec![[0u64]; total];
+                let mut got = segments.clone();
+                let mut union = [0u64];
+                let (n, s) =
+                    keep_disjoint_segments(kernel, &from, &mut to, &mut got, &covered, &mut union);
+                assert_eq!((n, s), (kept.iter().sum(), short), "{kernel:?}");
+                for (g, (old, &k)) in got.iter().zip(segments.iter().zip(&kept)) {
+                    assert_eq!(
+                        (g.piece, g.copies, g.end - g.start),
+                        (old.piece, old.copies, k as u32)
+                    );
+                }
+                let want: Vec<_> = from.iter().filter(|m| m[0] & covered[0] == 0).collect();
+                assert!(to[..n].iter().eq(want.iter().copied()), "{kernel:?}");
+                assert_eq!(union[0], want.iter().fold(0, |u, m| u | m[0]), "{kernel:?}");
+            }
         }
     }
 

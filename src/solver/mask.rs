@@ -147,3 +147,61 @@ impl<const W: usize> Counts<W> {
         (best, self.count_of(best))
     }
 }
+
+/// A map from option keys (masks, or a piece and a mask) to option numbers, with
+/// [`MaskHasher`]: the engines look an option up for each reported solution.
+pub(super) type OptionMap<K> = std::collections::HashMap<K, u32, MaskHasherBuilder>;
+
+/// Builds [`MaskHasher`]s.
+pub(super) type MaskHasherBuilder = std::hash::BuildHasherDefault<MaskHasher>;
+
+/// A multiply-rotate hash (as FxHash) for option keys. The keys are the puzzle's own
+/// options, not input an adversary picks, so the DoS resistance of the standard SipHash
+/// buys nothing here, and SipHash cost ten times more per lookup.
+#[derive(Default)]
+pub(super) struct MaskHasher {
+    hash: u64,
+}
+
+impl MaskHasher {
+    #[inline(always)]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for MaskHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("eight bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+}
