@@ -40,7 +40,7 @@ fn dominoes(c: &mut Criterion) {
                 cells = [[0,0,0], [1,0,0]]\ncount = 18\n";
     let puzzle = Puzzle::parse("dominoes.toml", text).unwrap();
     let dominoes = Problem::new(puzzle.compile(SymmetryMode::None).unwrap());
-    for engine in [Engine::Dlx, Engine::Bits] {
+    for engine in [Engine::dlx(), Engine::bits()] {
         c.bench_function(
             &format!("6x6 dominoes count 6728, {}", engine.name()),
             |b| {

@@ -203,7 +203,7 @@ fn copies_run_segmented_and_walk_the_dlx_tree() {
         (mixed.to_string(), None),
     ] {
         let p = Problem::new(compile_text(&text, NoSymmetry));
-        let solver = p.describe(&Engine::Bits, polycover::sat::Strategy::Plain);
+        let solver = p.describe(&Engine::bits(), polycover::sat::Strategy::Plain);
         assert_eq!(
             solver,
             [format!(
@@ -215,7 +215,7 @@ fn copies_run_segmented_and_walk_the_dlx_tree() {
             let r = p.count(engine, &RunOptions::default()).unwrap();
             (r.statistics, r.solutions)
         };
-        let (dlx, bits) = (run(&Engine::Dlx), run(&Engine::Bits));
+        let (dlx, bits) = (run(&Engine::dlx()), run(&Engine::bits()));
         assert_eq!(dlx, bits, "{text}");
         assert!(dlx.1 > 0, "{text}");
         if let Some(want) = want {
