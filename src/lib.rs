@@ -47,6 +47,7 @@ pub mod picture;
 pub mod puzzle;
 pub mod sat;
 pub mod solver;
+pub mod subproblems;
 pub mod symmetry;
 
 pub use engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};

@@ -12,7 +12,7 @@
 //! Invariants:
 //! - The split depends only on the compiled matrix, the symmetry reduction and `N`, never
 //!   on the engine, the thread count or the machine: it is always made by the same
-//!   native search (`solver::subproblems`), which is deterministic.
+//!   native search (`subproblems::subproblems`), which is deterministic.
 //! - The fingerprint is a hash of everything the split depends on, and of the split
 //!   itself: two runs with the same fingerprint count the same subproblems. It is a
 //!   fixed 64-bit FNV-1a over a byte encoding that does not depend on the platform.
@@ -21,15 +21,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::matrix::Matrix;
+pub use crate::subproblems::Step;
 use crate::symmetry::Reduction;
-
-/// One step of a run over subproblems: a distinct solution (sorted options of the
-/// original matrix), or the end of a subproblem with the distinct solutions it had.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step<'s> {
-    Solution(&'s [u32]),
-    Finished { subproblem: usize, solutions: u64 },
-}
 
 /// `K/N`: part K (from 1) of N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,7 +82,7 @@ impl Split {
     /// subproblems dealt into `parts` parts.
     pub fn new(matrix: &Matrix, reduction: &Reduction, mode: &str, parts: usize) -> Split {
         assert!((1..=MAX_PARTS).contains(&parts));
-        let subproblems = crate::solver::subproblems(reduction, Split::wanted(parts));
+        let subproblems = crate::subproblems::subproblems(reduction, Split::wanted(parts));
         let mut h = Fnv::new();
         h.bytes(b"polycover split 1");
         h.bytes(mode.as_bytes());

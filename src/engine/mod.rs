@@ -33,9 +33,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use crate::parts::{Split, Step};
+use crate::parts::Split;
 pub use crate::sat::SatEngine;
 use crate::sat::{Amo, Strategy};
+use crate::subproblems::Step;
 
 pub use problem::Problem;
 

@@ -10,9 +10,10 @@ use std::sync::{Arc, Mutex};
 
 use super::{Engine, Report, RunOptions, Scope, Within};
 use crate::error::{Error, Result};
-use crate::parts::{Split, Step};
+use crate::parts::Split;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 use crate::sat::{self, Amo, Formula, Size, Strategy};
+use crate::subproblems::Step;
 use crate::symmetry::Reduction;
 
 /// A compiled puzzle, its symmetry reduction, and its CNF per encoding once asked for.

@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use super::{Declines, Engine, Problem, Progress, Report, RunOptions, Scope, Search, Within};
 use crate::error::Result;
-use crate::parts::Step;
 use crate::sat::{self, Amo, Backend, Decide, SatEngine, SatOptions, Strategy};
+use crate::subproblems::Step;
 
 /// The SAT path with its settings.
 #[derive(Debug)]

@@ -10,8 +10,8 @@ use std::ops::ControlFlow;
 use super::native::Native;
 use super::{Declines, Problem, Report, RunOptions, Scope, Search, Within};
 use crate::error::Result;
-use crate::parts::Step;
 use crate::sat::Strategy;
+use crate::subproblems::Step;
 
 #[derive(Debug)]
 pub(super) struct Toy;

@@ -33,7 +33,7 @@ use std::time::Instant;
 use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::matrix::Matrix;
-use crate::parts::Step;
+use crate::subproblems::Step;
 use crate::symmetry::Reduction;
 
 use super::cnf::Formula;
@@ -177,7 +177,7 @@ pub fn for_each_model(
             &own
         }
         (None, Strategy::Cubes) => {
-            own = crate::solver::subproblems(
+            own = crate::subproblems::subproblems(
                 reduction,
                 cubes_wanted(opts.engine.backend, opts.threads),
             );

@@ -208,7 +208,7 @@ mod avx2 {
         table
     }
 
-    /// [`super::keep_disjoint_segments`] for one-word masks: the new length, whether a
+    /// [`crate::solver::compact::keep_disjoint_segments`] for one-word masks: the new length, whether a
     /// segment kept fewer masks than its copies, and the OR of the kept masks.
     ///
     /// # Safety
@@ -218,7 +218,7 @@ mod avx2 {
     pub(super) unsafe fn keep_disjoint_segments(
         from: &[u64],
         to: &mut [u64],
-        segments: &mut [super::Segment],
+        segments: &mut [crate::solver::compact::Segment],
         covered: u64,
     ) -> (usize, bool, u64) {
         let cov = _mm256_set1_epi64x(covered as i64);

@@ -13,11 +13,11 @@
 //! same rule the two engines walk the same tree and report the same node counts, which
 //! the tests check.
 
-mod bits;
+pub(crate) mod bits;
 mod compact;
 mod descent;
 mod dlx;
-mod engine;
+pub(crate) mod engine;
 mod estimate;
 mod mask;
 mod segments;
@@ -28,7 +28,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::matrix::Matrix;
-use crate::parts::Step;
+use crate::subproblems::{split, Step};
 use crate::symmetry::Reduction;
 
 pub use compact::Kernel;
@@ -72,60 +72,6 @@ pub type Progress<'a> = &'a (dyn Fn(usize, usize, u64, f64) + Sync);
 /// The machine's core count, the default for `--threads`.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// Splits the search into subproblems (prefixes of chosen options), breadth first, until
-/// there are at least `want` of them (or the search is eight levels deep).
-fn split(engine: &mut dyn Engine, want: usize) -> Vec<Vec<u32>> {
-    let mut frontier: Vec<Vec<u32>> = vec![Vec::new()];
-    let mut leaves = Vec::new();
-    for _depth in 0..8 {
-        if frontier.len() >= want {
-            break;
-        }
-        let mut next = Vec::new();
-        for prefix in frontier {
-            match engine.branch(&prefix) {
-                Branch::On(options) => next.extend(options.into_iter().map(|o| {
-                    let mut p = prefix.clone();
-                    p.push(o);
-                    p
-                })),
-                Branch::Solution => leaves.push(prefix),
-                Branch::Dead => {}
-            }
-        }
-        frontier = next;
-    }
-    leaves.extend(frontier);
-    leaves
-}
-
-/// Splits the reduced problem into at least `want` disjoint subproblems where it can:
-/// every solution of the reduced matrix extends exactly one returned prefix. Prefixes are
-/// options of the *original* matrix: SAT cubes, and the subproblems of
-/// [`crate::parts::Split`]. Always made by the bitset engine, so that the split does not
-/// depend on the engine that later runs it.
-pub fn subproblems(reduction: &Reduction, want: usize) -> Vec<Vec<u32>> {
-    let mut engine = bits(reduction.matrix());
-    split(engine.as_mut(), want)
-        .into_iter()
-        .map(|p| p.into_iter().map(|o| reduction.original(o)).collect())
-        .collect()
-}
-
-/// A prefix of original options as options of the reduced matrix. Every option of a
-/// prefix from [`subproblems`] is kept by the reduction.
-pub fn reduced_prefix(reduction: &Reduction, prefix: &[u32]) -> Vec<u32> {
-    prefix
-        .iter()
-        .map(|o| {
-            reduction
-                .kept()
-                .binary_search(o)
-                .expect("a subproblem's options are kept by the reduction") as u32
-        })
-        .collect()
 }
 
 /// Called as a subproblem of a given list finishes: its position in the list and the
