@@ -1,8 +1,8 @@
 //! The engine seam: one trait every search implements, and one list of engines.
 //!
 //! An engine is a type behind [`Search`]: the DLX and the bitset engine
-//! ([`native`](self::native)), the SAT path with its backend, encoding and decisions
-//! ([`sat`](self::sat)). An [`Engine`] is a cheap, shareable handle to one. [`ENGINES`]
+//! (`native.rs`), the SAT path with its backend, encoding and decisions
+//! (`sat.rs`). An [`Engine`] is a cheap, shareable handle to one. [`ENGINES`]
 //! lists every engine by name, as `puzzle::KINDS` lists the puzzle kinds: `--solver`,
 //! `bench --solvers`, `check` and the help texts all read it, so a new engine is one file
 //! and one line there.

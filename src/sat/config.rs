@@ -96,7 +96,7 @@ impl Decide {
     }
 }
 
-/// How the SAT path runs: what [`crate::Engine::Sat`] carries.
+/// How the SAT path runs: the settings of [`crate::Engine::sat`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SatEngine {
     pub backend: Backend,
