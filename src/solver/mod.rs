@@ -82,8 +82,8 @@ pub type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
 /// deadline is checked at each solution found, so a stretch of search with none can
 /// overrun it.
 ///
-/// `jobs`: only these subproblems (prefixes of reduced options, from [`subproblems`]
-/// through [`reduced_prefix`]), with `finished` called as each one ends. `None`: the whole
+/// `jobs`: only these subproblems (prefixes of reduced options, from [`crate::subproblems::subproblems`]
+/// through [`crate::subproblems::reduced_prefix`]), with `finished` called as each one ends. `None`: the whole
 /// search, split as suits the thread count.
 #[allow(clippy::too_many_arguments)]
 pub fn count(
