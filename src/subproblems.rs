@@ -34,6 +34,22 @@ impl Step<'_> {
     }
 }
 
+/// Where a run over subproblems (or SAT cubes) stands: the one progress report of every
+/// engine.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// What the parts are: `subproblems` (native) or `cubes` (SAT).
+    pub unit: &'static str,
+    pub parts_done: usize,
+    pub parts: usize,
+    /// Distinct solutions so far.
+    pub solutions: u64,
+    /// The estimated share of the search done, from 0 to 1: by estimated subproblem size
+    /// for the native engines, by cubes done for SAT.
+    pub work: f64,
+    pub elapsed: f64,
+}
+
 /// Splits the search into subproblems (prefixes of chosen options), breadth first, until
 /// there are at least `want` of them (or the search is eight levels deep).
 pub(crate) fn split(engine: &mut dyn Engine, want: usize) -> Vec<Vec<u32>> {

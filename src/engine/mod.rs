@@ -38,6 +38,7 @@ pub use crate::sat::SatEngine;
 use crate::sat::{Amo, Strategy};
 use crate::subproblems::Step;
 
+pub use crate::subproblems::Progress;
 pub use problem::Problem;
 
 /// A search over a [`Problem`]: what every engine implements.
@@ -302,21 +303,6 @@ impl Default for RunOptions<'_> {
             progress: None,
         }
     }
-}
-
-/// Where a run stands.
-#[derive(Clone, Copy, Debug)]
-pub struct Progress {
-    /// What the parts are: `subproblems` (native) or `cubes` (SAT).
-    pub unit: &'static str,
-    pub parts_done: usize,
-    pub parts: usize,
-    /// Distinct solutions so far.
-    pub solutions: u64,
-    /// The estimated share of the search done, from 0 to 1: by estimated subproblem size
-    /// for the native engines, by cubes done for SAT.
-    pub work: f64,
-    pub elapsed: f64,
 }
 
 /// What a run did.

@@ -7,7 +7,7 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use super::{Problem, Progress, Report, RunOptions, Scope, Search, Within};
+use super::{Problem, Report, RunOptions, Scope, Search, Within};
 use crate::error::Result;
 use crate::parts::Step;
 use crate::sat::Strategy;
@@ -57,19 +57,6 @@ impl Search for Native {
         within: Option<Within<'_>>,
     ) -> Result<Report> {
         let start = Instant::now();
-        let progress = opts.progress.map(|p| {
-            move |done: usize, total: usize, solutions: u64, work: f64| {
-                p(&Progress {
-                    unit: "subproblems",
-                    parts_done: done,
-                    parts: total,
-                    solutions,
-                    work,
-                    elapsed: start.elapsed().as_secs_f64(),
-                })
-            }
-        });
-        let progress = progress.as_ref().map(|p| p as solver::Progress<'_>);
         let jobs = within.map(|w| jobs(&w.scope, &problem.reduction));
         let done = within.map(|w| move |k: usize, n: u64| (w.finished)(w.scope.subproblems[k], n));
         let stats = solver::count(
@@ -78,7 +65,7 @@ impl Search for Native {
             jobs.as_deref(),
             opts.threads,
             opts.deadline,
-            progress,
+            opts.progress,
             done.as_ref().map(|d| d as solver::Finished<'_>),
         );
         let mut report = report(stats, start);

@@ -199,24 +199,12 @@ impl Sat {
             deadline: opts.deadline,
             cubes,
         };
-        let progress = opts.progress.map(|p| {
-            move |q: &sat::Progress| {
-                p(&Progress {
-                    unit: "cubes",
-                    parts_done: q.cubes_done,
-                    parts: q.cubes,
-                    solutions: q.models,
-                    work: q.cubes_done as f64 / q.cubes.max(1) as f64,
-                    elapsed: q.elapsed,
-                })
-            }
-        });
         let stats = sat::for_each_model(
             &problem.compiled.matrix,
             &problem.reduction,
             &formula,
             &sat_opts,
-            progress.as_ref().map(|p| p as &dyn Fn(&sat::Progress)),
+            opts.progress.map(|p| p as &dyn Fn(&Progress)),
             f,
         )?;
         Ok(Report {

@@ -33,7 +33,7 @@ use std::time::Instant;
 use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::matrix::Matrix;
-use crate::subproblems::Step;
+use crate::subproblems::{Progress, Step};
 use crate::symmetry::Reduction;
 
 use super::cnf::Formula;
@@ -55,15 +55,6 @@ pub struct SatOptions<'a> {
     /// These cubes (options of the original matrix, disjoint, from
     /// [`crate::solver::subproblems`]) instead of the strategy's: a part of a split.
     pub cubes: Option<&'a [Cube]>,
-}
-
-/// Where an enumeration stands, for progress displays.
-#[derive(Clone, Copy, Debug)]
-pub struct Progress {
-    pub models: u64,
-    pub cubes_done: usize,
-    pub cubes: usize,
-    pub elapsed: f64,
 }
 
 /// What an enumeration did.
@@ -264,9 +255,11 @@ pub fn for_each_model(
         let report = |stats: &SatStats| {
             if let Some(p) = progress {
                 p(&Progress {
-                    models: stats.models,
-                    cubes_done: stats.cubes_done as usize,
-                    cubes: cubes.len(),
+                    unit: "cubes",
+                    parts_done: stats.cubes_done as usize,
+                    parts: cubes.len(),
+                    solutions: stats.models,
+                    work: stats.cubes_done as f64 / cubes.len().max(1) as f64,
                     elapsed: start.elapsed().as_secs_f64(),
                 });
             }

@@ -37,4 +37,4 @@ pub use amo::Amo;
 pub use cnf::{compile, compile_until, Formula, Size, Stopped};
 pub use config::{Backend, Decide, SatEngine, Strategy};
 // The enumeration itself is reached through `crate::Problem`.
-pub(crate) use enumerate::{for_each_model, Progress, SatOptions};
+pub(crate) use enumerate::{for_each_model, SatOptions};

@@ -28,7 +28,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::matrix::Matrix;
-use crate::subproblems::{split, Step};
+use crate::subproblems::{split, Progress, Step};
 use crate::symmetry::Reduction;
 
 pub use compact::Kernel;
@@ -64,10 +64,9 @@ pub struct Stats {
     pub interrupted: bool,
 }
 
-/// Called as subproblems finish, with (finished, total, distinct solutions so far, the
-/// estimated share of the search done, from 0 to 1). The share weighs each subproblem by
-/// its estimated tree size, so that an ETA drawn from it follows the work, not the count.
-pub type Progress<'a> = &'a (dyn Fn(usize, usize, u64, f64) + Sync);
+/// Called as subproblems finish. The share of work done weighs each subproblem by its
+/// estimated tree size, so that an ETA drawn from it follows the work, not the count.
+pub type OnProgress<'a> = &'a (dyn Fn(&Progress) + Sync);
 
 /// The machine's core count, the default for `--threads`.
 pub fn default_threads() -> usize {
@@ -92,10 +91,11 @@ pub fn count(
     jobs: Option<&[Vec<u32>]>,
     threads: usize,
     deadline: Option<Instant>,
-    progress: Option<Progress<'_>>,
+    progress: Option<OnProgress<'_>>,
     finished: Option<Finished<'_>>,
 ) -> Stats {
     let _listening = crate::interrupt::Listening::start();
+    let start = Instant::now();
     let matrix = reduction.matrix();
     let mut root = build(matrix);
     let own;
@@ -164,7 +164,14 @@ pub fn count(
                     *w += sizes[k];
                     (*w / all).min(1.0)
                 };
-                p(finished, jobs.len(), found, share);
+                p(&Progress {
+                    unit: "subproblems",
+                    parts_done: finished,
+                    parts: jobs.len(),
+                    solutions: found,
+                    work: share,
+                    elapsed: start.elapsed().as_secs_f64(),
+                });
             }
         }
         local.nodes = engine.nodes();
