@@ -22,7 +22,6 @@ use crate::symmetry::Reduction;
 
 /// Which projection line a DIMACS file carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Projection {
     /// `c t pmc` and `c p show 1 .. N 0` (model-counting competition format; d4, ganak).
     Show,
