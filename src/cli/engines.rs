@@ -100,13 +100,17 @@ pub(super) fn describe(p: &Problem, engine: &Engine, strategy: Strategy) -> Vec<
     p.describe(engine, strategy)
 }
 
-/// Counts the whole search, or only the subproblems of a scope, calling its `finished`
-/// with each subproblem's index in the split and count as it ends (on any thread).
+/// Called with a subproblem's index in the split and its count as it ends, on any
+/// thread.
+pub(super) type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
+
+/// Counts the whole search, or only the subproblems of a scope, calling its
+/// [`Finished`] as each one ends.
 pub(super) fn count(
     p: &Problem,
     engine: &Engine,
     opts: &RunOptions,
-    scope: Option<(Scope, &(dyn Fn(usize, u64) + Sync))>,
+    scope: Option<(Scope, Finished)>,
 ) -> Result<Report> {
     match scope {
         None => p.count(engine, opts),

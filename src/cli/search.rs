@@ -62,7 +62,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
         &p,
         &engine,
         &opts,
-        scope.map(|s| (s, &finished as &(dyn Fn(usize, u64) + Sync))),
+        scope.map(|s| (s, &finished as engines::Finished)),
     )?;
     bar.finish();
     let counted = match part {
