@@ -81,13 +81,7 @@ mod tests {
     #[cfg(feature = "cli")]
     #[test]
     fn it_appears_in_solver_bench_and_check() {
-        use clap::Parser;
-        let run = |args: &[&str]| {
-            let cli = crate::cli::Cli::try_parse_from(args).expect("the arguments parse");
-            let mut out = Vec::new();
-            let code = crate::cli::run(cli, &mut out);
-            (code, String::from_utf8(out).unwrap())
-        };
+        let run = crate::cli::run_in_process;
         let (code, out) = run(&[
             "polycover",
             "count",
@@ -97,12 +91,12 @@ mod tests {
             "--threads",
             "1",
         ]);
-        assert_eq!(code.unwrap(), 0, "{out}");
+        assert_eq!(code, 0, "{out}");
         assert!(out.contains("c solver toy: counts with the dlx"), "{out}");
         assert!(out.ends_with("s mc 480\n"), "{out}");
 
         let (code, _) = run(&["polycover", "enumerate", "soma", "--solver", "toy"]);
-        assert_eq!(code.unwrap_err().exit_code(), 2);
+        assert_eq!(code, 2);
 
         let entrant = crate::bench::Entrant::parse("toy").unwrap();
         let plan = crate::bench::Plan {
@@ -120,7 +114,7 @@ mod tests {
         assert_eq!(toy.solutions, Some(480));
 
         let (code, out) = run(&["polycover", "check", "soma"]);
-        assert_eq!(code.unwrap(), 0, "{out}");
+        assert_eq!(code, 0, "{out}");
         assert!(
             out.lines()
                 .any(|l| l.starts_with("c toy ") && l.contains(" 480 ")),

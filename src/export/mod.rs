@@ -11,7 +11,6 @@ pub mod linear;
 
 /// The formats `export` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// Knuth's exact-cover input (dlx1, dlx2; dlx3 for pieces with copies).
     Dlx,

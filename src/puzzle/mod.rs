@@ -125,7 +125,6 @@ pub struct Summary {
 
 /// Which solutions count as "the same".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum SymmetryMode {
     /// Every solution counts.
     None,

@@ -26,7 +26,6 @@ use rustsat::OutOfMemory;
 
 /// An at-most-one encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Amo {
     /// One binary clause per pair: no auxiliary variables, quadratic size.
     Pairwise,

@@ -9,7 +9,6 @@ use super::amo::Amo;
 
 /// How models are enumerated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Strategy {
     /// One search over the whole problem, on one thread.
     Plain,
@@ -35,30 +34,6 @@ pub enum Backend {
     Varisat,
 }
 
-/// `--backend` takes only the solvers this build has: a build without CaDiCaL refuses
-/// `--backend cadical` as the arguments are parsed, before any work or output.
-#[cfg(feature = "cli")]
-impl clap::ValueEnum for Backend {
-    fn value_variants<'a>() -> &'a [Self] {
-        if cfg!(feature = "cadical") {
-            &[Backend::Cadical, Backend::Varisat]
-        } else {
-            &[Backend::Varisat]
-        }
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use clap::builder::PossibleValue;
-        Some(match self {
-            Backend::Cadical => PossibleValue::new("cadical")
-                .help("CaDiCaL with the MRV propagator (the default where built in)"),
-            Backend::Varisat => {
-                PossibleValue::new("varisat").help("varisat, pure Rust: the portable reference")
-            }
-        })
-    }
-}
-
 impl Backend {
     pub fn name(self) -> &'static str {
         match self {
@@ -79,7 +54,6 @@ impl Backend {
 
 /// Who chooses CaDiCaL's decisions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Decide {
     /// Minimum remaining values: a placement of the most constrained cell or piece.
     Mrv,

@@ -24,7 +24,6 @@ use crate::symmetry::Reduction;
 
 /// Which projection line a DIMACS file carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Projection {
     /// `c t pmc` and `c p show 1 .. N 0` (model-counting competition format; d4, ganak).
     Show,
@@ -123,13 +122,13 @@ pub const MAX_INFLATED_ANSWER: u64 = 1 << 30;
 
 /// Opens an answer file for reading, decompressing gzip when its first two bytes are the
 /// gzip magic number (1f 8b). A gzip stream that inflates past [`MAX_INFLATED_ANSWER`]
-/// fails with [`io::ErrorKind::FileTooLarge`] (see [`inflated_too_large`]).
+/// fails with [`io::ErrorKind::FileTooLarge`] (the message says the limit).
 pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
     open_capped(path, MAX_INFLATED_ANSWER, "a gzip answer")
 }
 
 // Gzip recognition and the caps live with the other input readers.
-pub use crate::input::{inflated_too_large, open_capped, size_name};
+use crate::input::open_capped;
 
 /// A solver's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,469 @@
+//! The command line's arguments: the clap types, the only ones in the crate.
+//!
+//! Invariants:
+//! - The core types (`Amo`, `Projection`, `Strategy`, `Decide`, `Backend`, `SymmetryMode`,
+//!   the export `Format`) know nothing of clap: each has a mirror here, with the same
+//!   variants and the same doc comments (they are the help texts), converted both ways by
+//!   exhaustive matches, so that a variant added to a core type fails to compile here
+//!   until the command line offers it too.
+//! - A default is written once: the SAT options' defaults are the engine's own
+//!   (`SatEngine::default()`), read by clap where it shows one and by the code that
+//!   applies the options; the help texts that name a default in prose are checked
+//!   against it by a test.
+//! - Parsing only: what a command does with its arguments is in its own file.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::engine::{deadline_after, Engine, Problem, RunOptions, SatEngine};
+use crate::error::Result;
+use crate::parts::PartSpec;
+use crate::puzzle::Puzzle;
+use crate::sat::Amo;
+
+mod values;
+
+use values::{parse_sat_option, parse_seconds, parse_threads};
+pub(super) use values::{
+    AmoArg, BackendArg, DecideArg, ExportFormatArg, ProjectionArg, StrategyArg, SymmetryArg,
+};
+
+/// The file name that means standard input or output.
+pub(super) const STDIO: &str = "-";
+
+/// Whether `path` means standard input or output (`-`).
+pub(super) fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == STDIO
+}
+
+/// The at-most-one encoding when none is given: the SAT engine's default.
+fn default_amo() -> Amo {
+    SatEngine::default().amo
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "polycover",
+    version,
+    about = "Every solution of a packing puzzle: Dancing Links, bitsets, CNF and DIMACS"
+)]
+pub(super) struct Cli {
+    #[command(subcommand)]
+    pub(super) command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub(super) enum Command {
+    /// Count the distinct solutions; the last line is `s mc N`.
+    Count(CountArgs),
+    /// Print one solution as z-layers (exit 10), or `s UNSATISFIABLE` (exit 20).
+    Solve(SolveArgs),
+    /// Stream the distinct solutions.
+    Enumerate(EnumerateArgs),
+    /// Show the pieces, their orientations and placements, and the symmetry group.
+    Info(PuzzleArg),
+    /// List the puzzles shipped in the catalog.
+    List,
+    /// Write the puzzle as DIMACS CNF for external solvers and model counters.
+    Dimacs(DimacsArgs),
+    /// Read a SAT solver's answer (s/v lines, plain or gzip), check it and print it.
+    Decode(DecodeArgs),
+    /// Count with the DLX and with SAT in every encoding; fail if any two disagree.
+    Check(CheckArgs),
+    /// Measure engines and encodings against the DLX: a table, and optionally CSV and SVG.
+    Bench(BenchArgs),
+    /// Write a random puzzle file.
+    Generate(GenerateArgs),
+    /// Add up the `c part` lines of `count --part` or `enumerate --part` runs (refusing a
+    /// missing, duplicated or foreign part); join enumerations' files with `-o`.
+    Merge(MergeArgs),
+    /// Turn one problem of a BurrTools .xmpuzzle file into a polycover puzzle file.
+    Import(ImportArgs),
+    /// Write the puzzle for another program: `dlx` (Knuth's DLX input), `burrtools`,
+    /// `mzn` (MiniZinc), `opb` (pseudo-Boolean).
+    Export(ExportArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell), made from
+    /// these very argument definitions. For bash:
+    /// `polycover completions bash > ~/.local/share/bash-completion/completions/polycover`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), made from these argument definitions:
+    /// `polycover man > polycover.1; man ./polycover.1`.
+    Man,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct ExportArgs {
+    #[command(flatten)]
+    pub(super) puzzle: PuzzleArg,
+    #[arg(long, value_enum)]
+    pub(super) format: ExportFormatArg,
+    /// Which solutions count as the same: the options the mode's reduction keeps are
+    /// written, and `mzn` and `opb` add its canonical-form check as lex-leader
+    /// constraints (`dlx` refuses a mode that needs one); `none` writes the whole matrix.
+    /// Default: rotations (polycubes), stack (coloured cubes).
+    #[arg(long, value_enum)]
+    pub(super) symmetry: Option<SymmetryArg>,
+    /// Output file (`.gz` compresses), or `-` for standard output.
+    #[arg(short, long, default_value = STDIO)]
+    pub(super) output: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct ImportArgs {
+    /// The BurrTools file (gzipped or plain XML).
+    pub(super) file: PathBuf,
+    /// Which problem (its name, or its number from 1) when the file holds several.
+    #[arg(long, value_name = "NAME|N")]
+    pub(super) problem: Option<String>,
+    /// The puzzle file to write, or `-` for standard output.
+    #[arg(short, long, default_value = STDIO)]
+    pub(super) output: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct MergeArgs {
+    /// Files holding the parts' `c part` lines (their standard output, plain or gzip).
+    #[arg(required = true)]
+    pub(super) results: Vec<PathBuf>,
+    /// Enumerations: join the parts' solution files into this file, in part order,
+    /// numbered anew.
+    #[arg(short, long)]
+    pub(super) output: Option<PathBuf>,
+}
+
+/// Splitting a run into parts, and resuming it.
+#[derive(Args, Debug, Clone)]
+pub(super) struct PartArgs {
+    /// Run part K of N only: the search is cut into subproblems near the root, dealt
+    /// round-robin into N parts. Ends with a `c part` line for `merge`.
+    #[arg(long, value_name = "K/N")]
+    pub(super) part: Option<PartSpec>,
+    /// Record each finished subproblem in FILE; when FILE exists, continue the run it
+    /// records (run the same command again after Ctrl-C, a kill or a crash).
+    #[arg(long, value_name = "FILE")]
+    pub(super) checkpoint: Option<PathBuf>,
+}
+
+impl PartArgs {
+    pub(super) fn given(&self) -> bool {
+        self.part.is_some() || self.checkpoint.is_some()
+    }
+}
+
+/// Puzzle kinds `generate` can write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum GenerateKind {
+    /// H coloured cubes with H colours (Instant Insanity).
+    ColoredCubes,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct GenerateArgs {
+    pub(super) kind: GenerateKind,
+    /// Number of cubes (and colours), 1 to 26.
+    #[arg(long)]
+    pub(super) cubes: usize,
+    /// Seed of the random choices: the same seed gives the same puzzle.
+    #[arg(long, default_value_t = 1)]
+    pub(super) seed: u64,
+    /// Plant a solution, so the instance is solvable.
+    #[arg(long)]
+    pub(super) solvable: bool,
+    /// Output file, or `-` for standard output.
+    #[arg(short, long, default_value = STDIO)]
+    pub(super) output: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct BenchArgs {
+    /// Puzzle files or catalog names (default: soma).
+    pub(super) puzzles: Vec<PathBuf>,
+    /// At-most-one encodings for the CNF engines: `all`, or a comma-separated list.
+    #[arg(long, default_value = default_amo().name())]
+    pub(super) amo: String,
+    /// Engines, comma-separated: dlx, bits, sat (what `count --solver sat` runs: the
+    /// build's default backend, sat-cadical, or sat-varisat without the cadical
+    /// feature), sat-cadical (MRV decisions), sat-cadical-solver (CaDiCaL's own
+    /// decisions), sat-varisat, and the programs cadical and ganak (on the DIMACS),
+    /// minizinc (Gecode, on the MiniZinc model) and cpsat (OR-Tools CP-SAT on the OPB
+    /// model, run by python3 or $POLYCOVER_PYTHON). The DLX is always measured, as the
+    /// reference for the ratios.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "dlx,bits,sat-cadical",
+        value_parser = crate::bench::Entrant::parse
+    )]
+    pub(super) solvers: Vec<crate::bench::Entrant>,
+    /// Default: rotations (polycubes), stack (coloured cubes).
+    #[arg(long, value_enum)]
+    pub(super) symmetry: Option<SymmetryArg>,
+    /// Threads for every count, the DLX's included (the first solution: one thread).
+    #[arg(long, default_value = "1", value_parser = parse_threads)]
+    pub(super) threads: usize,
+    /// Runs of each measurement; the table shows medians with min and max.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(super) repeat: u32,
+    /// Seconds after which a count stops (it then reports solutions per second).
+    #[arg(long, default_value = "60", value_parser = parse_seconds)]
+    pub(super) timeout: Duration,
+    /// Write the rows as CSV.
+    #[arg(long)]
+    pub(super) csv: Option<PathBuf>,
+    /// Draw the times as an SVG chart (log scale).
+    #[arg(long)]
+    pub(super) svg: Option<PathBuf>,
+    /// Internal: measure one run of the one engine on the one puzzle in this process and
+    /// print it as JSON (how `bench` measures each run in a fresh process).
+    #[arg(long, hide = true)]
+    pub(super) measure_once: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub(super) struct SatArgs {
+    /// At-most-one encoding for the CNF (with --solver sat). Default: product.
+    #[arg(long, value_enum)]
+    pub(super) amo: Option<AmoArg>,
+    /// Embedded SAT solver (with --solver sat). Default: cadical (varisat in builds
+    /// without default features).
+    #[arg(long, value_enum)]
+    pub(super) backend: Option<BackendArg>,
+    /// Who picks CaDiCaL's decisions: `mrv`, a placement of the most constrained cell or
+    /// piece, or `solver`, CaDiCaL's own heuristics. Default: mrv.
+    #[arg(long, value_enum)]
+    pub(super) decide: Option<DecideArg>,
+    /// How the SAT solver enumerates (with --solver sat). Default: `plain` for `solve`
+    /// (the first model comes fastest without cubes), `cubes` otherwise.
+    #[arg(long, value_enum)]
+    pub(super) strategy: Option<StrategyArg>,
+    /// A CaDiCaL option, NAME=VALUE (repeatable), set after polycover's defaults
+    /// (inprocessing=0 restart=0 chrono=2 bump=0 walk=0 lucky=0 shrinkreap=0).
+    #[arg(long = "sat-option", value_name = "NAME=VALUE", value_parser = parse_sat_option)]
+    pub(super) sat_options: Vec<(String, i32)>,
+    /// Build the CNF (with --solver sat) even when its size passes the limit (10 M
+    /// clauses or 50 M literals).
+    #[arg(long)]
+    pub(super) force: bool,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct DimacsArgs {
+    #[command(flatten)]
+    pub(super) puzzle: PuzzleArg,
+    /// Default: rotations (polycubes), stack (coloured cubes).
+    #[arg(long, value_enum)]
+    pub(super) symmetry: Option<SymmetryArg>,
+    #[arg(long, value_enum, default_value_t = default_amo().into())]
+    pub(super) amo: AmoArg,
+    /// Projection line for model counters.
+    #[arg(long, value_enum, default_value = "show")]
+    pub(super) projection: ProjectionArg,
+    /// Output file (`.gz` compresses), or `-` for standard output (the default).
+    #[arg(short, long, default_value = STDIO)]
+    pub(super) output: PathBuf,
+    /// Only part K of N (as `count --part`): the part's subproblems become clauses, so
+    /// that any solver or model counter can do one part.
+    #[arg(long, value_name = "K/N")]
+    pub(super) part: Option<PartSpec>,
+    /// Write the CNF even when its size passes the limit (10 M clauses or 50 M literals).
+    #[arg(long)]
+    pub(super) force: bool,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct DecodeArgs {
+    #[command(flatten)]
+    pub(super) puzzle: PuzzleArg,
+    /// The solver's output: `s SATISFIABLE` and `v ... 0` lines, plain or gzip.
+    #[arg(long)]
+    pub(super) model: PathBuf,
+    /// The answer is to `dimacs --part K/N`: also accept the variable count of that
+    /// part's formula (its selector variables come after the others).
+    #[arg(long, value_name = "K/N")]
+    pub(super) part: Option<PartSpec>,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct CheckArgs {
+    #[command(flatten)]
+    pub(super) puzzle: PuzzleArg,
+    /// Default: rotations (polycubes), stack (coloured cubes).
+    #[arg(long, value_enum)]
+    pub(super) symmetry: Option<SymmetryArg>,
+    /// Default: cadical (varisat in builds without default features).
+    #[arg(long, value_enum)]
+    pub(super) backend: Option<BackendArg>,
+    /// Build the CNFs even when their size passes the limit (10 M clauses or 50 M
+    /// literals).
+    #[arg(long)]
+    pub(super) force: bool,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct PuzzleArg {
+    /// A puzzle file (polycover's TOML, or a BurrTools .xmpuzzle), the name of a catalog
+    /// puzzle (see `polycover list`), or `-` for standard input.
+    pub(super) puzzle: PathBuf,
+    /// Which problem of a BurrTools file (its name, or its number from 1) when it holds
+    /// several; `info` lists them.
+    #[arg(long, value_name = "NAME|N")]
+    pub(super) problem: Option<String>,
+}
+
+impl PuzzleArg {
+    pub(super) fn load(&self) -> Result<Puzzle> {
+        Puzzle::load_problem(&self.puzzle, self.problem.as_deref())
+    }
+
+    /// The puzzle compiled in `mode` (its default when `None`), with its reduction.
+    pub(super) fn problem(&self, mode: Option<SymmetryArg>) -> Result<Problem> {
+        let puzzle = self.load()?;
+        let mode = mode.map_or(puzzle.default_symmetry(), Into::into);
+        Ok(Problem::new(puzzle.compile(mode)?))
+    }
+}
+
+#[derive(Args, Debug)]
+pub(super) struct SearchArgs {
+    #[command(flatten)]
+    pub(super) puzzle: PuzzleArg,
+    /// Which solutions count as the same.
+    /// Default: rotations (polycubes), stack (coloured cubes).
+    #[arg(long, value_enum)]
+    pub(super) symmetry: Option<SymmetryArg>,
+    /// The engine: `bits` (fast), `dlx` (dancing links, the reference) or `sat`.
+    #[arg(long, default_value = "bits", value_parser = clap::builder::PossibleValuesParser::new(Engine::solver_names()))]
+    pub(super) solver: String,
+    #[command(flatten)]
+    pub(super) sat: SatArgs,
+    /// Stop after this many seconds: the run reports what it found on `c` lines (a count
+    /// then ends with `s UNKNOWN`) and exits 1.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(super) timeout: Option<Duration>,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct CountArgs {
+    #[command(flatten)]
+    pub(super) search: SearchArgs,
+    /// Worker threads, 1 to 1024 (default: the number of cores).
+    #[arg(long, value_parser = parse_threads)]
+    pub(super) threads: Option<usize>,
+    #[command(flatten)]
+    pub(super) parts: PartArgs,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct SolveArgs {
+    #[command(flatten)]
+    pub(super) search: SearchArgs,
+    /// Also draw the solution as an SVG picture in this file.
+    #[arg(long, value_name = "FILE")]
+    pub(super) svg: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum RecordFormat {
+    Text,
+    Jsonl,
+}
+
+impl RecordFormat {
+    /// The name a `c part` line and a checkpoint record.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            RecordFormat::Text => "text",
+            RecordFormat::Jsonl => "jsonl",
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub(super) struct EnumerateArgs {
+    #[command(flatten)]
+    pub(super) search: SearchArgs,
+    /// Stop after this many solutions (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(super) limit: Option<u64>,
+    /// Write to this file instead of standard output.
+    #[arg(short, long)]
+    pub(super) output: Option<PathBuf>,
+    /// `text`: each solution as `solution N` and its z-layers; `jsonl`: one JSON object
+    /// per line.
+    #[arg(long, value_enum, default_value = "text")]
+    pub(super) format: RecordFormat,
+    /// Also draw each solution as an SVG picture in this directory (created if needed):
+    /// solution-000001.svg, ...
+    #[arg(long, value_name = "DIR")]
+    pub(super) svg: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) parts: PartArgs,
+}
+
+impl Command {
+    /// Whether what the command makes goes to standard output, so that a reader closing
+    /// it makes the rest of the run pointless.
+    pub(super) fn product_on_stdout(&self) -> bool {
+        let to_stdout = is_stdio;
+        match self {
+            Command::Enumerate(a) => a.output.as_deref().is_none_or(to_stdout),
+            Command::Dimacs(a) => to_stdout(&a.output),
+            Command::Export(a) => to_stdout(&a.output),
+            Command::Import(a) => to_stdout(&a.output),
+            Command::Generate(a) => to_stdout(&a.output),
+            Command::Merge(a) => a.output.is_none(),
+            Command::Bench(a) => a.csv.is_none() && a.svg.is_none(),
+            Command::Solve(a) => a.svg.is_none(),
+            _ => true,
+        }
+    }
+}
+
+impl SearchArgs {
+    pub(super) fn load(&self) -> Result<Problem> {
+        self.puzzle.problem(self.symmetry)
+    }
+
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        self.timeout.and_then(deadline_after)
+    }
+
+    /// One thread (the first solution, an enumeration in order) and the deadline.
+    pub(super) fn run_options(&self) -> RunOptions<'static> {
+        RunOptions {
+            deadline: self.deadline(),
+            ..RunOptions::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// The long help of `polycover count --NAME`.
+    fn help(name: &str) -> String {
+        let command = Cli::command();
+        let count = command.find_subcommand("count").expect("count");
+        let arg = count
+            .get_arguments()
+            .find(|a| a.get_id() == name)
+            .unwrap_or_else(|| panic!("--{name}"));
+        arg.get_help().expect("a help text").to_string()
+    }
+
+    /// The defaults the help texts name in prose are the engine's.
+    #[test]
+    fn help_texts_name_the_engines_defaults() {
+        let defaults = SatEngine::default();
+        assert!(help("amo").ends_with(&format!("Default: {}", defaults.amo.name())));
+        assert!(help("decide").ends_with(&format!("Default: {}", defaults.decide.name())));
+    }
+}

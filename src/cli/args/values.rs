@@ -1,0 +1,226 @@
+//! The values of the command line's options: mirrors of the core enums, and the parsers
+//! of threads, seconds and CaDiCaL options.
+//!
+//! Invariants: each mirror has the core enum's variants and doc comments (they are the
+//! help texts, so `--help`, the completions and the man page read the same), converted
+//! both ways by exhaustive matches: a variant added to a core type fails to compile here
+//! until the command line offers it.
+
+use std::time::Duration;
+
+use clap::ValueEnum;
+
+use crate::engine::MAX_THREADS;
+use crate::export::Format as ExportFormat;
+use crate::puzzle::SymmetryMode;
+use crate::sat::dimacs::Projection;
+use crate::sat::{Amo, Backend, Decide, Strategy};
+
+/// A mirror of a core enum for clap: the same variants, with their help texts, and
+/// exhaustive conversions both ways.
+macro_rules! value_enum {
+    ($(#[$meta:meta])* $name:ident => $core:ident { $($(#[$vmeta:meta])* $variant:ident,)* }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+        pub(in crate::cli) enum $name {
+            $($(#[$vmeta])* $variant,)*
+        }
+
+        impl From<$name> for $core {
+            fn from(v: $name) -> $core {
+                match v {
+                    $($name::$variant => $core::$variant,)*
+                }
+            }
+        }
+
+        impl From<$core> for $name {
+            fn from(v: $core) -> $name {
+                match v {
+                    $($core::$variant => $name::$variant,)*
+                }
+            }
+        }
+    };
+}
+
+value_enum! {
+    /// `--amo`.
+    AmoArg => Amo {
+        /// One binary clause per pair: no auxiliary variables, quadratic size.
+        Pairwise,
+        /// A ladder (order encoding) of n-1 auxiliary variables.
+        Ladder,
+        /// Binary (log) encoding of the chosen index.
+        Bitwise,
+        /// Groups of 4 with a commander variable each, recursively.
+        Commander,
+        /// Groups of 4 with bitwise-encoded commanders.
+        Bimander,
+        /// Chen's 2-product: a grid of row and column variables.
+        Product,
+    }
+}
+
+value_enum! {
+    /// `--projection`.
+    ProjectionArg => Projection {
+        /// `c t pmc` and `c p show 1 .. N 0` (model-counting competition format; d4, ganak).
+        Show,
+        /// `c ind 1 .. N 0` (CryptoMiniSat, ApproxMC).
+        Ind,
+        /// No projection line.
+        None,
+    }
+}
+
+value_enum! {
+    /// `--strategy`.
+    StrategyArg => Strategy {
+        /// One search over the whole problem, on one thread.
+        Plain,
+        /// Cube and conquer: disjoint cubes from the native search, solved under assumptions.
+        Cubes,
+    }
+}
+
+value_enum! {
+    /// `--decide`.
+    DecideArg => Decide {
+        /// Minimum remaining values: a placement of the most constrained cell or piece.
+        Mrv,
+        /// CaDiCaL's own heuristics (models are still checked and blocked in one call).
+        Solver,
+    }
+}
+
+value_enum! {
+    /// `export --format`.
+    ExportFormatArg => ExportFormat {
+        /// Knuth's exact-cover input (dlx1, dlx2; dlx3 for pieces with copies).
+        Dlx,
+        /// A BurrTools `.xmpuzzle` (gzipped XML) that BurrTools opens.
+        Burrtools,
+        /// A MiniZinc model: one 0/1 variable per placement, one sum per item.
+        Mzn,
+        /// The same model in OPB, the pseudo-Boolean competition format.
+        Opb,
+    }
+}
+
+value_enum! {
+    /// `--symmetry`.
+    SymmetryArg => SymmetryMode {
+        /// Every solution counts.
+        None,
+        /// Solutions that differ by a rotation of the target are the same (the default).
+        Rotations,
+        /// Rotations and mirror images of the target are the same; the piece set must be its
+        /// own mirror image.
+        Reflections,
+        /// Coloured cubes: columns that differ by a turn of the whole stack (about the
+        /// vertical axis, or upside down) are the same (their default).
+        Stack,
+    }
+}
+
+/// `--backend`: the embedded SAT solvers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::cli) struct BackendArg(Backend);
+
+impl From<BackendArg> for Backend {
+    fn from(b: BackendArg) -> Backend {
+        b.0
+    }
+}
+
+/// `--backend` takes only the solvers this build has: a build without CaDiCaL refuses
+/// `--backend cadical` as the arguments are parsed, before any work or output.
+impl ValueEnum for BackendArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        if cfg!(feature = "cadical") {
+            &[BackendArg(Backend::Cadical), BackendArg(Backend::Varisat)]
+        } else {
+            &[BackendArg(Backend::Varisat)]
+        }
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use clap::builder::PossibleValue;
+        Some(match self.0 {
+            Backend::Cadical => PossibleValue::new("cadical")
+                .help("CaDiCaL with the MRV propagator (the default where built in)"),
+            Backend::Varisat => {
+                PossibleValue::new("varisat").help("varisat, pure Rust: the portable reference")
+            }
+        })
+    }
+}
+
+/// A thread count from 1 to [`MAX_THREADS`].
+pub(super) fn parse_threads(s: &str) -> std::result::Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{s}`: the thread count must be a whole number from 1 to {MAX_THREADS}"
+        )),
+    }
+}
+
+/// A positive number of seconds that a clock can count.
+pub(super) fn parse_seconds(s: &str) -> std::result::Result<Duration, String> {
+    let x: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    // `x > 0.0` is false for NaN too, which must be refused as well.
+    if x.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+        return Err(format!("`{s}`: the time must be positive"));
+    }
+    Duration::try_from_secs_f64(x).map_err(|_| format!("`{s}` seconds is too long a time"))
+}
+
+pub(super) fn parse_sat_option(s: &str) -> std::result::Result<(String, i32), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let value = value
+        .trim()
+        .parse::<i32>()
+        .map_err(|_| format!("`{value}` is not an integer (in `{s}`)"))?;
+    Ok((name.trim().to_string(), value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(v: impl ValueEnum) -> String {
+        v.to_possible_value()
+            .expect("no variant is skipped")
+            .get_name()
+            .to_string()
+    }
+
+    /// Each mirror offers the core variants under the names the core gives them (in
+    /// `c` lines, bench rows and checkpoints).
+    #[test]
+    fn mirrors_name_their_core_variants_alike() {
+        for amo in Amo::ALL {
+            assert_eq!(name(AmoArg::from(amo)), amo.name());
+            assert_eq!(Amo::from(AmoArg::from(amo)), amo);
+        }
+        for s in [Strategy::Plain, Strategy::Cubes] {
+            assert_eq!(name(StrategyArg::from(s)), s.name());
+        }
+        for d in [Decide::Mrv, Decide::Solver] {
+            assert_eq!(name(DecideArg::from(d)), d.name());
+        }
+        for m in SymmetryArg::value_variants() {
+            assert_eq!(name(*m), SymmetryMode::from(*m).as_str());
+        }
+        for b in BackendArg::value_variants() {
+            assert_eq!(name(*b), Backend::from(*b).name());
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! The command line's one door to the engines: the engine its options name, and the
+//! runs its commands ask for. Every call from a command into the engine API
+//! (`Engine`, `Problem::count`, `first`, `for_each_solution`, `count_in`, `for_each_in`,
+//! `describe`) is in this file.
+//!
+//! Invariants:
+//! - `--solver` is checked by clap against [`Engine::solver_names`] and made into an
+//!   engine here, once; the SAT options change that engine's own defaults, so the
+//!   defaults (`product`, `mrv`, the build's backend) are the engine's, never restated.
+//! - An option the chosen engine would ignore is refused before any work.
+
+use std::ops::ControlFlow;
+
+use super::args::{BackendArg, SatArgs};
+use crate::engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};
+use crate::error::{Error, Result};
+use crate::parts::Step;
+use crate::sat::{Amo, Backend, Strategy};
+
+/// The engine that `--solver` names, with the SAT options applied to a SAT engine and
+/// refused for the others.
+pub(super) fn chosen(solver: &str, sat: &SatArgs) -> Result<Engine> {
+    match Engine::from_name(solver) {
+        Some(e) if e.sat_settings().is_some() => {
+            let base = e.sat_settings().cloned().unwrap_or_default();
+            Ok(Engine::sat(with_options(base, sat)?))
+        }
+        Some(native) => match first_given(sat) {
+            Some(flag) => Err(Error::Usage(format!(
+                "{flag} applies to --solver sat only, not --solver {solver}"
+            ))),
+            None => Ok(native),
+        },
+        None => unreachable!("clap accepts only Engine::solver_names()"),
+    }
+}
+
+/// `base` with the options given on the command line, refusing CaDiCaL's options for
+/// another backend.
+fn with_options(base: SatEngine, a: &SatArgs) -> Result<SatEngine> {
+    let backend = a.backend.map_or(base.backend, Into::into);
+    if backend != Backend::Cadical {
+        let cadical_only = [
+            ("--decide", a.decide.is_some()),
+            ("--sat-option", !a.sat_options.is_empty()),
+        ];
+        if let Some((flag, _)) = cadical_only.iter().find(|(_, given)| *given) {
+            return Err(Error::Usage(format!(
+                "{flag} applies to the cadical backend only, not {}",
+                backend.name()
+            )));
+        }
+    }
+    let mut cadical_options = base.cadical_options;
+    cadical_options.extend(a.sat_options.iter().cloned());
+    Ok(SatEngine {
+        backend,
+        amo: a.amo.map_or(base.amo, Into::into),
+        decide: a.decide.map_or(base.decide, Into::into),
+        strategy: a.strategy.map(Into::into).or(base.strategy),
+        cadical_options,
+        force: base.force || a.force,
+        ..base
+    })
+}
+
+/// The first SAT option given, for the message when the solver is not SAT.
+fn first_given(a: &SatArgs) -> Option<&'static str> {
+    [
+        ("--amo", a.amo.is_some()),
+        ("--backend", a.backend.is_some()),
+        ("--decide", a.decide.is_some()),
+        ("--strategy", a.strategy.is_some()),
+        ("--sat-option", !a.sat_options.is_empty()),
+        ("--force", a.force),
+    ]
+    .into_iter()
+    .find_map(|(flag, given)| given.then_some(flag))
+}
+
+/// The engine `check` compares the others with.
+pub(super) fn reference() -> Engine {
+    Engine::dlx()
+}
+
+/// `check`'s other engines that do not run on the CNF: every one of the registry this
+/// build can run, but the reference.
+pub(super) fn check_native() -> Vec<Engine> {
+    crate::engine::ENGINES
+        .iter()
+        .map(|entry| (entry.make)())
+        .filter(|e| e.name() != "dlx" && e.amo().is_none() && e.available().is_ok())
+        .collect()
+}
+
+/// `check`'s SAT engine in encoding `amo`, `backend` (the build's default when not
+/// given) with its defaults otherwise, and its name in `check`'s table.
+pub(super) fn check_sat(backend: Option<BackendArg>, amo: Amo, force: bool) -> (Engine, String) {
+    let base = SatEngine::default();
+    let backend = backend.map_or(base.backend, Into::into);
+    let name = format!("sat {} {}", backend.name(), amo.name());
+    let engine = Engine::sat(SatEngine {
+        backend,
+        amo,
+        force,
+        ..base
+    });
+    (engine, name)
+}
+
+/// The `c` line texts that say what will run (without the `c `).
+pub(super) fn describe(p: &Problem, engine: &Engine, strategy: Strategy) -> Vec<String> {
+    p.describe(engine, strategy)
+}
+
+/// Called with a subproblem's index in the split and its count as it ends, on any
+/// thread.
+pub(super) type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
+
+/// Counts the whole search, or only the subproblems of a scope, calling its
+/// [`Finished`] as each one ends.
+pub(super) fn count(
+    p: &Problem,
+    engine: &Engine,
+    opts: &RunOptions,
+    scope: Option<(Scope, Finished)>,
+) -> Result<Report> {
+    match scope {
+        None => p.count(engine, opts),
+        Some((scope, finished)) => p.count_in(engine, opts, scope, finished),
+    }
+}
+
+/// Calls `f` with each distinct solution of the whole search, or with each solution and
+/// the end of each subproblem of `scope`; `f` returns `Break` to stop.
+pub(super) fn solutions(
+    p: &Problem,
+    engine: &Engine,
+    opts: &RunOptions,
+    scope: Option<Scope>,
+    f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
+) -> Result<Report> {
+    match scope {
+        None => p.for_each_solution(engine, opts, &mut |s| f(Step::Solution(s))),
+        Some(scope) => p.for_each_in(engine, opts, scope, f),
+    }
+}
+
+/// The first distinct solution, if the search finds one before it stops.
+pub(super) fn first(
+    p: &Problem,
+    engine: &Engine,
+    opts: &RunOptions,
+) -> Result<(Option<Vec<u32>>, Report)> {
+    p.first(engine, opts)
+}

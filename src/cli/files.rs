@@ -1,0 +1,318 @@
+//! The commands that turn a puzzle into files and back: `dimacs`, `decode`, `export`,
+//! `import` and `generate`.
+//!
+//! Invariants:
+//! - Every output is checked before any work: it must be writable and must not be one
+//!   of the inputs.
+//! - A file other than standard output is named on standard error when written (`c
+//!   wrote ...`), so that standard output carries the product alone.
+//! - `decode` checks a model's size against every formula the puzzle has before its
+//!   cover: a model of another formula is told as such.
+
+use std::io::{self, Read, Write};
+
+use super::args::{
+    is_stdio, DecodeArgs, DimacsArgs, ExportArgs, GenerateArgs, GenerateKind, ImportArgs,
+};
+use super::outcome::Outcome;
+use crate::engine::Problem;
+use crate::error::{Error, Result};
+use crate::export::Format as ExportFormat;
+use crate::output;
+use crate::parts::PartSpec;
+use crate::puzzle::burrtools;
+use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
+use crate::sat::dimacs::{self, Answer};
+use crate::sat::Amo;
+
+pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
+    output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
+    let p = a.puzzle.problem(a.symmetry)?;
+    let mut formula = p.formula_checked(a.amo.into(), a.force)?;
+    let mut notes = Vec::new();
+    if let Some(spec) = a.part {
+        let split = p.split(spec.n);
+        let mine = split.part(spec.k);
+        let prefixes: Vec<&[u32]> = mine.iter().map(|&j| split.prefix(j)).collect();
+        formula = std::sync::Arc::new(formula.restricted_to(&prefixes));
+        notes.push(format!(
+            "part {spec}: {} of {} subproblems, fingerprint {}",
+            mine.len(),
+            split.len(),
+            split.fingerprint()
+        ));
+        notes.push(
+            "the part's subproblems are clauses at the end (units for one subproblem, \
+             else one selector variable per subproblem, after the others): \
+             the parts' model counts add up to the whole count"
+                .into(),
+        );
+    }
+    output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+        Ok(dimacs::write_with_notes(
+            w,
+            &p.compiled,
+            &p.reduction,
+            &formula,
+            a.projection.into(),
+            &notes,
+        )?)
+    })?;
+    if !is_stdio(&a.output) {
+        eprintln!(
+            "c wrote {}: {} variables ({} primary), {} clauses",
+            a.output.display(),
+            formula.num_vars,
+            formula.num_primary,
+            formula.num_clauses()
+        );
+    }
+    Ok(Outcome::Done)
+}
+
+pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
+    let puzzle = a.puzzle.load()?;
+    // The variable map is the same in every mode: variable `o + 1` is option `o`.
+    let c = puzzle.compile(SymmetryMode::None)?;
+    // MiniZinc and pseudo-Boolean output first (their answers use the same variable
+    // map); anything else is SAT-competition output. The file is read once (gzip by its
+    // magic bytes, as `dimacs::open` does); should that fail part way, the streaming
+    // DIMACS reader reports where.
+    let name = a.model.display().to_string();
+    let mut bytes = Vec::new();
+    let answers = match dimacs::open(&a.model)?.read_to_end(&mut bytes) {
+        Ok(_) => match std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(|t| crate::export::answers::parse(t, &name))
+        {
+            Some(answers) => answers?,
+            None => dimacs::parse_answers(&bytes[..], &name)?,
+        },
+        // A gzip bomb is refused at once, not read a second time.
+        Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+            return Err(Error::Read {
+                path: a.model.clone(),
+                source: e,
+            })
+        }
+        Err(_) => dimacs::read_answers(&a.model)?,
+    };
+    let location = a.model.display().to_string();
+    let mut solutions = Vec::new();
+    for (k, answer) in answers.iter().enumerate() {
+        if let Answer::Satisfiable(lits) = answer {
+            let at = if answers.len() > 1 {
+                format!("{location} (answer {})", k + 1)
+            } else {
+                location.clone()
+            };
+            check_model_size(&puzzle, &c, lits, &at, a.part)?;
+            solutions.push(dimacs::decode_model(&c.matrix, lits, &at)?);
+        }
+    }
+    if let [solution] = &solutions[..] {
+        writeln!(out, "c the model is a valid solution of {}", puzzle.name())?;
+        writeln!(out, "s SATISFIABLE")?;
+        write!(out, "{}", puzzle.text(solution))?;
+        return Ok(Outcome::Satisfiable);
+    }
+    if !solutions.is_empty() {
+        for (k, solution) in solutions.iter().enumerate() {
+            write!(out, "solution {}\n{}\n", k + 1, puzzle.text(solution))?;
+        }
+        writeln!(
+            out,
+            "c {} models, each a valid solution of {}",
+            solutions.len(),
+            puzzle.name()
+        )?;
+        writeln!(out, "s SATISFIABLE")?;
+        return Ok(Outcome::Satisfiable);
+    }
+    if answers.contains(&Answer::Unsatisfiable) {
+        writeln!(out, "s UNSATISFIABLE")?;
+        return Ok(Outcome::Unsatisfiable);
+    }
+    // The solver stopped without an answer (a time or memory limit): no answer is a
+    // failure while running, exit 1, as for polycover's own stopped runs.
+    writeln!(out, "c the solver stopped without an answer")?;
+    writeln!(out, "s UNKNOWN")?;
+    Ok(Outcome::Stopped)
+}
+
+/// A model must have as many variables as the puzzle has primary ones (MiniZinc, a
+/// projected model), or as one of its CNFs (some encoding, some symmetry mode; with
+/// `--part`, also that part's formula) or OPB models: otherwise it answers another
+/// formula, which is the thing to say, before any complaint about its cover. A model
+/// with fewer variables may also be cut short; the message says both.
+fn check_model_size(
+    puzzle: &Puzzle,
+    c: &Compiled,
+    lits: &[i64],
+    at: &str,
+    part: Option<PartSpec>,
+) -> Result<()> {
+    let primary = c.matrix.num_options() as u64;
+    let most = lits.iter().map(|l| l.unsigned_abs()).max().unwrap_or(0);
+    if most == primary {
+        return Ok(());
+    }
+    let mut sizes = Vec::new();
+    if most > primary {
+        for &mode in puzzle.symmetry_modes() {
+            let p = Problem::new(puzzle.compile(mode)?);
+            // What `Formula::restricted_to` adds for the part `dimacs --part` writes:
+            // nothing for units or the whole search, a selector per subproblem for
+            // several, one variable for an empty part.
+            let added = part.map_or(0, |spec| {
+                let split = p.split(spec.n);
+                let mine = split.part(spec.k);
+                match mine.len() {
+                    _ if mine.iter().any(|&j| split.prefix(j).is_empty()) => 0,
+                    0 => 1,
+                    1 => 0,
+                    k => k as u64,
+                }
+            });
+            let opb = crate::export::linear::opb_num_vars(&p) as u64;
+            for vars in Amo::ALL
+                .iter()
+                .map(|&amo| p.formula(amo).num_vars as u64 + added)
+                .chain([opb])
+            {
+                if vars == most {
+                    return Ok(());
+                }
+                sizes.push(vars);
+            }
+        }
+    }
+    sizes.sort_unstable();
+    sizes.dedup();
+    let formulas = match part {
+        Some(spec) => format!("the DIMACS of {} part {spec}", puzzle.name()),
+        None => format!("the DIMACS of {}", puzzle.name()),
+    };
+    let reason = if most < primary {
+        format!(
+            "the model has {most} variables, but {formulas} has {primary} primary \
+             variables: it is a model of another formula (another puzzle?), or a partial \
+             model (cut short)"
+        )
+    } else {
+        format!(
+            "the model has {most} variables, but {formulas} has {primary} primary \
+             variables and {} to {} in all (by encoding, symmetry mode and format): \
+             it is a model of another formula ({})",
+            sizes[0],
+            sizes[sizes.len() - 1],
+            if part.is_none() {
+                "another puzzle, or a part: an answer to `dimacs --part K/N` decodes \
+                 with `decode --part K/N`"
+            } else {
+                "another puzzle, or another part?"
+            }
+        )
+    };
+    Err(Error::Model {
+        location: at.to_string(),
+        reason,
+    })
+}
+
+pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
+    output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
+    let p = a.puzzle.problem(a.symmetry)?;
+    match ExportFormat::from(a.format) {
+        ExportFormat::Dlx => {
+            crate::export::dlx::check(&p)?;
+            output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+                Ok(crate::export::dlx::write(w, &p)?)
+            })?;
+        }
+        format @ (ExportFormat::Mzn | ExportFormat::Opb) => {
+            let write = if format == ExportFormat::Mzn {
+                crate::export::linear::write_mzn
+            } else {
+                crate::export::linear::write_opb
+            };
+            output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+                Ok(write(w, &p)?)
+            })?;
+        }
+        ExportFormat::Burrtools => {
+            if a.symmetry
+                .is_some_and(|m| SymmetryMode::from(m) != SymmetryMode::None)
+            {
+                return Err(Error::Usage(
+                    "--symmetry: a BurrTools file holds the puzzle, not a reduced matrix; \
+                     BurrTools removes symmetric assemblies itself"
+                        .into(),
+                ));
+            }
+            let polycube = crate::export::burrtools::check(p.puzzle())?;
+            output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+                Ok(crate::export::burrtools::write(w, polycube)?)
+            })?;
+        }
+    }
+    if !is_stdio(&a.output) {
+        eprintln!(
+            "c wrote {}: {} items, {} options",
+            a.output.display(),
+            p.compiled.matrix.num_items(),
+            p.reduction.kept().len()
+        );
+    }
+    Ok(Outcome::Done)
+}
+
+pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
+    // `-` reads standard input, as every command's puzzle does.
+    let Some((source, bytes)) = Puzzle::read_input(&a.file)? else {
+        let why = if a.file.exists() {
+            io::Error::other("not a file")
+        } else {
+            io::Error::new(io::ErrorKind::NotFound, "no such file")
+        };
+        return Err(Error::Read {
+            path: a.file.clone(),
+            source: why,
+        });
+    };
+    if !burrtools::is_burrtools(&bytes) {
+        return Err(Error::puzzle(
+            source,
+            "not a BurrTools file (neither gzip nor XML with a <puzzle> root)",
+        ));
+    }
+    let converted = burrtools::convert(&source, &bytes, a.problem.as_deref())?;
+    // What is written must read back: the same checks as any puzzle file.
+    let puzzle = Puzzle::parse(&source, &converted.toml)?;
+    output::write(&a.output, out, &[&a.file], &mut |w| {
+        Ok(w.write_all(converted.toml.as_bytes())?)
+    })?;
+    if !is_stdio(&a.output) {
+        eprintln!(
+            "c wrote {}: problem {} \"{}\", {} pieces",
+            a.output.display(),
+            converted.problem.number,
+            converted.problem.name,
+            puzzle.summary().pieces
+        );
+    }
+    Ok(Outcome::Done)
+}
+
+pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> {
+    output::check_writable(&a.output, &[])?;
+    let text = match a.kind {
+        GenerateKind::ColoredCubes => {
+            crate::puzzle::colored::generate(a.cubes, a.seed, a.solvable)?
+        }
+    };
+    output::write(&a.output, out, &[], &mut |w| {
+        Ok(w.write_all(text.as_bytes())?)
+    })?;
+    Ok(Outcome::Done)
+}

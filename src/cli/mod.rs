@@ -1,0 +1,100 @@
+//! The command line: parse the arguments, run one command, map how it ended to the exit
+//! code. Not the library's API: the binary's own (hidden from the docs).
+//!
+//! - `args`: the clap types, the only ones in the crate;
+//! - `engines`: the one door to the engines (the engine the options name, the runs);
+//! - `report`: the `c`/`s` lines and the progress bar; `records`: solution records, and
+//!   the one loop that writes them;
+//! - one file per command or small group: `search` (count, solve, enumerate), `parts`
+//!   (their `--part` and `--checkpoint` runs), `merge`, `files` (dimacs, decode, export,
+//!   import, generate), `inspect` (info, list, check), `bench`; `completions` and `man`
+//!   are here;
+//! - `outcome`: how a command ended, and the one mapping to exit codes.
+//!
+//! Invariants:
+//! - Every command writes its product to the `Write` it is given (standard output, line
+//!   buffered), diagnostics to standard error, and returns `Result<Outcome>`.
+//! - Errors go to standard error as `polycover: error: ...`, with the exit code
+//!   `outcome::exit_code` gives.
+
+use std::io::{self, Write};
+
+use clap::{CommandFactory, Parser};
+
+use args::{Cli, Command};
+use outcome::Outcome;
+
+use crate::error::Result;
+
+mod args;
+mod bench;
+mod engines;
+mod files;
+mod inspect;
+mod merge;
+mod outcome;
+mod parts;
+mod records;
+mod report;
+mod search;
+
+/// Parses the arguments and runs; returns the exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    crate::interrupt::install();
+    if cli.command.product_on_stdout() {
+        crate::interrupt::watch_stdout();
+    }
+    // Line buffered: each `c` line reaches a pipe or file when it is printed (a run
+    // killed later keeps it), and so does each solution record, written with one write.
+    let mut out = io::stdout().lock();
+    let result = run(cli, &mut out).and_then(|outcome| Ok(out.flush().map(|_| outcome)?));
+    match &result {
+        Err(e) if !e.is_broken_pipe() => eprintln!("polycover: error: {e}"),
+        _ => {}
+    }
+    outcome::exit_code(&result)
+}
+
+/// Runs the command line `args` (the program's name first) in this process, as `main`
+/// would but without signal handlers: its exit code and standard output. For the crate's
+/// own tests, which run engines that only they register.
+#[cfg(test)]
+pub(crate) fn run_in_process(args: &[&str]) -> (i32, String) {
+    let mut out = Vec::new();
+    let code = match Cli::try_parse_from(args) {
+        Ok(cli) => outcome::exit_code(&run(cli, &mut out)),
+        Err(e) => e.exit_code(),
+    };
+    (code, String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Runs a parsed command line, writing standard output to `out`.
+fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
+    if let Command::Count(_) | Command::Solve(_) | Command::Enumerate(_) = cli.command {
+        crate::memory::advise_engine_options();
+    }
+    match cli.command {
+        Command::Count(a) => search::count(a, out),
+        Command::Solve(a) => search::solve(a, out),
+        Command::Enumerate(a) => search::enumerate(a, out),
+        Command::Info(a) => inspect::info(a, out),
+        Command::List => inspect::list(out),
+        Command::Dimacs(a) => files::dimacs(a, out),
+        Command::Decode(a) => files::decode(a, out),
+        Command::Check(a) => inspect::check(a, out),
+        Command::Bench(a) => bench::bench(a, out),
+        Command::Generate(a) => files::generate(a, out),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "polycover", out);
+            Ok(Outcome::Done)
+        }
+        Command::Man => {
+            clap_mangen::Man::new(Cli::command()).render(out)?;
+            Ok(Outcome::Done)
+        }
+        Command::Merge(a) => merge::merge(a, out),
+        Command::Import(a) => files::import(a, out),
+        Command::Export(a) => files::export(a, out),
+    }
+}

@@ -1,0 +1,65 @@
+//! How a command ended, and the one mapping from that to the process exit code.
+//!
+//! Invariants:
+//! - Command bodies return `Result<Outcome>`, never a bare exit code; [`exit_code`] is the
+//!   only place a code is chosen (an error's through [`Error::exit_code`]).
+//! - A run stopped by its deadline exits 1 on every path: as [`Outcome::Stopped`] where
+//!   the command reports the stop on `c`/`s` lines, as [`Error::Failed`] where it refuses
+//!   to keep what it made (a part's file that is not whole).
+
+use crate::engine::Report;
+use crate::error::{Error, Result};
+
+/// How a command that did not fail ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// A count, a listing, a file written: exit 0.
+    Done,
+    /// A solution (`s SATISFIABLE`): exit 10.
+    Satisfiable,
+    /// None (`s UNSATISFIABLE`): exit 20.
+    Unsatisfiable,
+    /// The deadline stopped the run, or a solver stopped without an answer, and what it
+    /// found is reported (`s UNKNOWN`): exit 1, a failure while running.
+    Stopped,
+    /// A signal stopped the run and what it found is reported: 128 + the signal.
+    Interrupted,
+}
+
+impl Outcome {
+    /// How a run that did not finish ended: by a signal, else by its deadline.
+    pub(super) fn unfinished(report: &Report) -> Outcome {
+        if report.interrupted {
+            Outcome::Interrupted
+        } else {
+            Outcome::Stopped
+        }
+    }
+}
+
+/// The process exit code for a command's result.
+pub(super) fn exit_code(result: &Result<Outcome>) -> i32 {
+    match result {
+        Ok(Outcome::Done) => 0,
+        Ok(Outcome::Satisfiable) => 10,
+        Ok(Outcome::Unsatisfiable) => 20,
+        Ok(Outcome::Stopped) => 1,
+        Ok(Outcome::Interrupted) => crate::interrupt::exit_code(),
+        // A closed pipe on standard output (`polycover enumerate bedlam | head`) is a
+        // normal way to stop reading, not a failure.
+        Err(e) if e.is_broken_pipe() => 0,
+        Err(e) => e.exit_code(),
+    }
+}
+
+/// Ctrl-C during a search whose command keeps nothing of a stopped run: an error, with
+/// the signal's exit code.
+pub(super) fn refuse_interrupted(report: &Report) -> Result<()> {
+    if report.interrupted {
+        return Err(Error::Interrupted(format!(
+            "{} solutions so far",
+            report.solutions
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,120 @@
+//! Solution records, and the one loop that writes a run's solutions: plain enumerations,
+//! parts and checkpointed runs all write through [`Records::write`].
+//!
+//! Invariants:
+//! - A record is `solution N` and the text rendering, or one JSON line, and it goes out
+//!   in one write, so that a stop never cuts one in half.
+//! - Records are numbered from 1 in the order written, a resumed run continuing the
+//!   numbers of the records it keeps.
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+use super::args::RecordFormat;
+use super::engines;
+use crate::engine::{Engine, Problem, Report, RunOptions, Scope};
+use crate::error::{Error, Result};
+use crate::output;
+use crate::parts::Step;
+use crate::puzzle::Puzzle;
+
+/// How a run's solutions are written.
+pub(super) struct Records<'a> {
+    pub(super) format: RecordFormat,
+    pub(super) puzzle: &'a Puzzle,
+    /// Records written so far, those a resumed run keeps included: the next one is
+    /// numbered one more.
+    pub(super) written: u64,
+    /// Flush after each record, so that a reader (a pipe, `tail -f`) has each solution
+    /// when it is found.
+    pub(super) flush_each: bool,
+    /// Stop at the N-th record, not when the (N+1)-th turns up: that one may take far
+    /// longer to find (or not exist).
+    pub(super) limit: Option<u64>,
+    /// Also draw each solution as `solution-NNNNNN.svg` in this directory.
+    pub(super) pictures: Option<PathBuf>,
+    /// The file written, named by the error when a write fails.
+    pub(super) path: Option<PathBuf>,
+}
+
+/// One solution as a record: `solution N` and the text rendering, or one JSON line.
+fn format(format: RecordFormat, puzzle: &Puzzle, solution: &[u32], index: u64) -> String {
+    match format {
+        RecordFormat::Text => format!("solution {index}\n{}\n", puzzle.text(solution)),
+        RecordFormat::Jsonl => format!("{}\n", puzzle.json(solution, index)),
+    }
+}
+
+impl Records<'_> {
+    /// Runs `engine` over the whole search or the subproblems of `scope`, writing each
+    /// solution to `sink`, and calling `finished` with the sink, the subproblem's index in
+    /// the split and its count at the end of each subproblem. A failed write or
+    /// `finished` stops the run and is the result.
+    pub(super) fn write<W: Write + ?Sized>(
+        &mut self,
+        p: &Problem,
+        engine: &Engine,
+        opts: &RunOptions,
+        scope: Option<Scope>,
+        sink: &mut W,
+        finished: &mut dyn FnMut(&mut W, usize, u64) -> Result<()>,
+    ) -> Result<Report> {
+        let mut failure = None;
+        let report = engines::solutions(p, engine, opts, scope, &mut |step| {
+            let result = match step {
+                Step::Solution(s) => self.solution(sink, s),
+                Step::Finished {
+                    subproblem,
+                    solutions,
+                } => finished(sink, subproblem, solutions).map(ControlFlow::Continue),
+            };
+            result.unwrap_or_else(|e| {
+                failure = Some(e);
+                ControlFlow::Break(())
+            })
+        })?;
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(report),
+        }
+    }
+
+    /// Writes one record (and its picture); `Break` at the limit.
+    fn solution<W: Write + ?Sized>(
+        &mut self,
+        sink: &mut W,
+        solution: &[u32],
+    ) -> Result<ControlFlow<()>> {
+        let index = self.written + 1;
+        let record = format(self.format, self.puzzle, solution, index);
+        let mut written = sink.write_all(record.as_bytes());
+        if self.flush_each {
+            written = written.and_then(|_| sink.flush());
+        }
+        written.map_err(|e| self.write_error(e))?;
+        if let Some(dir) = &self.pictures {
+            let path = dir.join(format!("solution-{index:06}.svg"));
+            let picture = self.puzzle.svg(solution)?;
+            output::write_records(&path, &mut io::sink(), &[], &mut |w| {
+                Ok(w.write_all(picture.as_bytes())?)
+            })?;
+        }
+        self.written = index;
+        Ok(if self.limit.is_some_and(|l| self.written >= l) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        })
+    }
+
+    fn write_error(&self, source: io::Error) -> Error {
+        match &self.path {
+            Some(path) => Error::Write {
+                path: path.clone(),
+                source,
+            },
+            None => source.into(),
+        }
+    }
+}

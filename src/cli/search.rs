@@ -1,0 +1,208 @@
+//! `count`, `solve` and `enumerate`: the searching commands.
+//!
+//! A plain `count` and a `--part`/`--checkpoint` one are the same body (the part only
+//! narrows the search to its subproblems and adds its lines); a plain `enumerate`
+//! streams to its output, and a split or checkpointed one is `parts::enumerate`, both
+//! writing through the one loop in `records`.
+//!
+//! Invariants:
+//! - The options are checked first, the outputs next: a wrong one fails before any work.
+//! - A stopped enumeration keeps the whole solutions it wrote: they are valid.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::args::{is_stdio, CountArgs, EnumerateArgs, SolveArgs, STDIO};
+use super::engines;
+use super::outcome::{refuse_interrupted, Outcome};
+use super::parts::{self, CountPart};
+use super::records::Records;
+use super::report::{self, Bar, Counted};
+use crate::engine::{Progress, RunOptions};
+use crate::error::{Error, Result};
+use crate::output;
+use crate::sat::Strategy;
+use crate::solver;
+
+pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
+    let engine = engines::chosen(&a.search.solver, &a.search.sat)?;
+    let p = a.search.load()?;
+    let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
+    let part = if a.parts.given() {
+        Some(CountPart::open(&a, &p)?)
+    } else {
+        None
+    };
+    report::header(out, &p, &engine, Strategy::Cubes)?;
+    if let Some(part) = &part {
+        part.header(out)?;
+    }
+    let bar = Bar::new();
+    let progress = |q: &Progress| {
+        bar.show(q, |q| match &part {
+            Some(part) => format!("{} solutions", part.before() + q.solutions),
+            None => {
+                let rate = q.solutions as f64 / q.elapsed.max(1e-9);
+                format!("{} solutions, {rate:.1}/s", q.solutions)
+            }
+        })
+    };
+    let opts = RunOptions {
+        threads,
+        deadline: a.search.deadline(),
+        progress: Some(&progress),
+    };
+    let finished = |j: usize, solutions: u64| {
+        if let Some(part) = &part {
+            part.finished(j, solutions);
+        }
+    };
+    let scope = part.as_ref().map(|part| part.scope());
+    let report = engines::count(
+        &p,
+        &engine,
+        &opts,
+        scope.map(|s| (s, &finished as engines::Finished)),
+    )?;
+    bar.finish();
+    let counted = match part {
+        Some(part) => part.close(&report)?,
+        None => Counted::Whole,
+    };
+    report::count_end(out, &p, &report, threads, &counted)
+}
+
+pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
+    let engine = engines::chosen(&a.search.solver, &a.search.sat)?;
+    let p = a.search.load()?;
+    if let Some(svg) = &a.svg {
+        output::check_writable(svg, &[&a.search.puzzle.puzzle])?;
+        // A puzzle too large to draw is refused now, not after the search.
+        p.puzzle().check_drawable()?;
+    }
+    report::header(out, &p, &engine, Strategy::Plain)?;
+    let (first, report) = engines::first(&p, &engine, &a.search.run_options())?;
+    refuse_interrupted(&report)?;
+    writeln!(
+        out,
+        "c time {:.3} s, {}{}",
+        report.seconds,
+        report.statistics,
+        report::peak_memory()
+    )?;
+    match first {
+        None if report.timed_out => {
+            writeln!(
+                out,
+                "c stopped{} before a solution",
+                report::stopped_by(&report)
+            )?;
+            writeln!(out, "s UNKNOWN")?;
+            Ok(Outcome::Stopped)
+        }
+        Some(solution) => {
+            if let Some(path) = &a.svg {
+                let picture = p.puzzle().svg(&solution)?;
+                output::write(path, out, &[&a.search.puzzle.puzzle], &mut |w| {
+                    Ok(w.write_all(picture.as_bytes())?)
+                })?;
+                writeln!(out, "c picture {}", path.display())?;
+            }
+            writeln!(out, "s SATISFIABLE")?;
+            write!(out, "{}", p.puzzle().text(&solution))?;
+            Ok(Outcome::Satisfiable)
+        }
+        None => {
+            writeln!(out, "s UNSATISFIABLE")?;
+            Ok(Outcome::Unsatisfiable)
+        }
+    }
+}
+
+pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome> {
+    let engine = engines::chosen(&a.search.solver, &a.search.sat)?;
+    if a.parts.given() {
+        if a.svg.is_some() {
+            return Err(Error::Usage(format!(
+                "--svg does not go with {}: a split or resumable enumeration writes only \
+                 its solution file; run `enumerate` without it to draw the solutions",
+                if a.parts.part.is_some() {
+                    "--part"
+                } else {
+                    "--checkpoint"
+                }
+            )));
+        }
+        return parts::enumerate(&a, &engine, out);
+    }
+    let target = a.output.clone().unwrap_or_else(|| PathBuf::from(STDIO));
+    output::check_writable(&target, &[&a.search.puzzle.puzzle])?;
+    let p = a.search.load()?;
+    if a.svg.is_some() {
+        // A puzzle too large to draw is refused before the first solution.
+        p.puzzle().check_drawable()?;
+    }
+    let mut records = Records {
+        format: a.format,
+        puzzle: p.puzzle(),
+        written: 0,
+        flush_each: true,
+        limit: a.limit,
+        pictures: a.svg.as_deref().map(picture_directory).transpose()?,
+        path: None,
+    };
+    let mut report = None;
+    output::write_records(&target, out, &[&a.search.puzzle.puzzle], &mut |sink| {
+        let r = records.write(
+            &p,
+            &engine,
+            &a.search.run_options(),
+            None,
+            sink,
+            &mut |_, _, _| Ok(()),
+        )?;
+        report = Some(r);
+        Ok(())
+    })?;
+    let written = records.written;
+    let to = match &a.output {
+        Some(path) if !is_stdio(path) => format!(" to {}", path.display()),
+        _ => String::new(),
+    };
+    match report {
+        Some(r) if r.interrupted => {
+            eprintln!(
+                "c stopped by {}: {written} solutions written{to}",
+                crate::interrupt::cause()
+            );
+            Err(Error::Interrupted(format!(
+                "{written} solutions written{to}"
+            )))
+        }
+        Some(r) if r.timed_out => {
+            eprintln!("c stopped by the timeout: {written} solutions written{to}");
+            Ok(Outcome::Stopped)
+        }
+        _ => {
+            if !to.is_empty() {
+                eprintln!("c wrote {written} solutions{to}");
+            }
+            Ok(Outcome::Done)
+        }
+    }
+}
+
+/// The directory for `enumerate --svg`: created if missing, refused if it is a file.
+fn picture_directory(dir: &Path) -> Result<PathBuf> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "--svg {}: not a directory (enumerate writes one picture per solution into it)",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|source| Error::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    Ok(dir.to_path_buf())
+}
