@@ -177,14 +177,23 @@ impl Problem {
 
     /// Calls `f` with each distinct solution (sorted options of the original matrix);
     /// `f` returns `Break` to stop. Native engines run on this thread; SAT engines on
-    /// `threads` workers, with `f` still called here.
+    /// `threads` workers over cubes (one search without cubes on one thread), with `f`
+    /// still called here.
     pub fn for_each_solution(
         &self,
         engine: &Engine,
         opts: &RunOptions,
         f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Result<Report> {
-        self.each(engine, opts, Strategy::Cubes, f)
+        // On one thread, one SAT search over everything beats cubes searched one after the
+        // other: Bedlam's first model in 0.1 s against 0.9 s, and 400 models in 33-37 s
+        // against 43-49 s. Cubes pay only when solvers run side by side.
+        let strategy = if opts.threads > 1 {
+            Strategy::Cubes
+        } else {
+            Strategy::Plain
+        };
+        self.each(engine, opts, strategy, f)
     }
 
     /// The first distinct solution, if there is one; `None` too when the deadline or

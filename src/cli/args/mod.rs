@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::engine::{deadline_after, Engine, Problem, RunOptions, SatEngine};
+use crate::engine::{deadline_after, Problem, RunOptions, SatEngine};
 use crate::error::Result;
 use crate::parts::PartSpec;
 use crate::puzzle::Puzzle;
@@ -238,7 +238,8 @@ pub(super) struct SatArgs {
     #[arg(long, value_enum)]
     pub(super) decide: Option<DecideArg>,
     /// How the SAT solver enumerates (with --solver sat). Default: `plain` for `solve`
-    /// (the first model comes fastest without cubes), `cubes` otherwise.
+    /// and `enumerate` (one solver: the first model comes fastest without cubes), `cubes`
+    /// for `count` and split or resumed runs.
     #[arg(long, value_enum)]
     pub(super) strategy: Option<StrategyArg>,
     /// A CaDiCaL option, NAME=VALUE (repeatable), set after polycover's defaults
@@ -336,8 +337,8 @@ pub(super) struct SearchArgs {
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     pub(super) symmetry: Option<SymmetryArg>,
-    /// The engine: `bits` (fast), `dlx` (dancing links, the reference) or `sat`.
-    #[arg(long, default_value = "bits", value_parser = clap::builder::PossibleValuesParser::new(Engine::solver_names()))]
+    /// The engine (`sat` takes the SAT options below).
+    #[arg(long, default_value = "bits", value_parser = values::solver_values())]
     pub(super) solver: String,
     #[command(flatten)]
     pub(super) sat: SatArgs,

@@ -224,3 +224,14 @@ mod tests {
         }
     }
 }
+
+/// The values of `--solver`, with their help, from the engine registry: a new engine
+/// registered for `--solver` shows up here and in `--help` by itself.
+pub(crate) fn solver_values() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        crate::engine::ENGINES
+            .iter()
+            .filter(|e| e.on_solver)
+            .map(|e| clap::builder::PossibleValue::new(e.name).help(e.about)),
+    )
+}
