@@ -191,6 +191,17 @@ pub(super) fn parse_sat_option(s: &str) -> std::result::Result<(String, i32), St
     Ok((name.trim().to_string(), value))
 }
 
+/// The values of `--solver`, with their help, from the engine registry: a new engine
+/// registered for `--solver` shows up here and in `--help` by itself.
+pub(crate) fn solver_values() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        crate::engine::ENGINES
+            .iter()
+            .filter(|e| e.on_solver)
+            .map(|e| clap::builder::PossibleValue::new(e.name).help(e.about)),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,15 +234,4 @@ mod tests {
             assert_eq!(name(*b), Backend::from(*b).name());
         }
     }
-}
-
-/// The values of `--solver`, with their help, from the engine registry: a new engine
-/// registered for `--solver` shows up here and in `--help` by itself.
-pub(crate) fn solver_values() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(
-        crate::engine::ENGINES
-            .iter()
-            .filter(|e| e.on_solver)
-            .map(|e| clap::builder::PossibleValue::new(e.name).help(e.about)),
-    )
 }
