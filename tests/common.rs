@@ -96,7 +96,7 @@ pub fn count_orbits_by_brute_force(c: &Compiled) -> u64 {
     let none = Reduction::none(&c.matrix);
     let mut seen = HashSet::new();
     let mut image = Vec::new();
-    solver::for_each(&none, solver::dlx, None, &mut |s| {
+    solver::for_each(&none, &solver::dlx, None, &mut |s| {
         let mut least = s.to_vec();
         for g in c.group.elements() {
             g.apply_sorted(s, &mut image);

@@ -165,8 +165,16 @@ fn the_opb_model_is_the_exact_cover() {
         let text = export(puzzle, "opb", mode);
         assert!(text.starts_with("* #variable= "), "{text}");
         let m = read_opb(&text);
-        let n =
-            solver::count(&Reduction::none(&m), solver::dlx, None, 1, None, None, None).solutions;
+        let n = solver::count(
+            &Reduction::none(&m),
+            &solver::dlx,
+            None,
+            1,
+            None,
+            None,
+            None,
+        )
+        .solutions;
         assert_eq!(n, want, "{puzzle} {mode:?}");
     }
 }

@@ -131,25 +131,55 @@ fn the_readme_library_example_runs_in_a_crate_of_its_own() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("src")).unwrap();
     std::fs::write(dir.path().join("src/main.rs"), code).unwrap();
+    // The release profile of polycover's own manifest, so that the dependencies built by
+    // `.ci/run`'s `cargo build --release --lib --no-default-features` are reused below.
     std::fs::write(
         dir.path().join("Cargo.toml"),
         format!(
             "[package]\nname = \"soma-count\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
              [dependencies]\npolycover = {{ path = {root:?}, default-features = false }}\n\n\
-             [workspace]\n"
+             [profile.release]\ncodegen-units = 4\n\n[workspace]\n"
         ),
     )
     .unwrap();
     // The same dependency versions as polycover's own build.
     std::fs::copy(format!("{root}/Cargo.lock"), dir.path().join("Cargo.lock")).unwrap();
+    // A target directory of its own, kept between runs: a second cargo must not wait for the
+    // lock that `cargo test` holds on the main one. On a fresh clone it is seeded with hard
+    // links to the main build's compiled dependencies, which cargo finds fresh (their
+    // features and profile match); only polycover itself is compiled again (about 20 s
+    // instead of 4 minutes). Cargo writes new files for what it rebuilds, under other hashes,
+    // so the main build's files are never written through the links.
+    let target = std::path::PathBuf::from(format!("{root}/target/readme-crate"));
+    if !target.join("release").exists() {
+        for sub in ["deps", "build", ".fingerprint"] {
+            let from = std::path::PathBuf::from(format!("{root}/target/release/{sub}"));
+            if from.is_dir() {
+                link_tree(&from, &target.join("release").join(sub));
+            }
+        }
+    }
     let out = Command::new(env!("CARGO"))
-        .args(["run", "--quiet", "--manifest-path"])
+        .args(["run", "--release", "--quiet", "--manifest-path"])
         .arg(dir.path().join("Cargo.toml"))
-        // A target directory of its own, kept between runs: the features differ from the
-        // main build's, and a second cargo must not wait for the first one's lock.
-        .env("CARGO_TARGET_DIR", format!("{root}/target/readme-crate"))
+        .env("CARGO_TARGET_DIR", &target)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "480 solutions\n");
+}
+
+/// Mirrors the directory `from` at `to` with hard links (copies where linking fails).
+fn link_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let dest = to.join(entry.file_name());
+        let kind = entry.file_type().unwrap();
+        if kind.is_dir() {
+            link_tree(&entry.path(), &dest);
+        } else if kind.is_file() && std::fs::hard_link(entry.path(), &dest).is_err() {
+            std::fs::copy(entry.path(), &dest).unwrap();
+        }
+    }
 }

@@ -12,7 +12,7 @@ use super::args::{CheckArgs, PuzzleArg};
 use super::engines;
 use super::outcome::{refuse_interrupted, Outcome};
 use crate::catalog;
-use crate::engine::RunOptions;
+use crate::engine::{Report, RunOptions};
 use crate::error::{Error, Result};
 use crate::puzzle::burrtools;
 use crate::puzzle::Puzzle;
@@ -90,46 +90,39 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
         p.check_cnf_size(amo, a.force)?;
     }
     let reference = engines::count(&p, &engines::reference(), &RunOptions::default(), None)?;
-    writeln!(
-        out,
-        "c {:<22} {:>10} {:>10.3} {:>10} {:>12}",
-        "dlx", reference.solutions, reference.seconds, "-", "-"
-    )?;
+    let row = |out: &mut dyn Write,
+               name: &str,
+               report: &Report,
+               seconds: f64,
+               size: Option<(usize, usize)>| {
+        let differs = report.solutions != reference.solutions;
+        let (variables, clauses) = size.map_or(("-".into(), "-".into()), |(v, c)| {
+            (v.to_string(), c.to_string())
+        });
+        writeln!(
+            out,
+            "c {name:<22} {:>10} {seconds:>10.3} {variables:>10} {clauses:>12}{}",
+            report.solutions,
+            if differs { "  DIFFERS" } else { "" }
+        )?;
+        Ok::<bool, Error>(differs)
+    };
+    row(out, "dlx", &reference, reference.seconds, None)?;
     let mut disagree = false;
     for engine in engines::check_native() {
         let report = engines::count(&p, &engine, &RunOptions::default(), None)?;
         refuse_interrupted(&report)?;
-        let differs = report.solutions != reference.solutions;
-        disagree |= differs;
-        writeln!(
-            out,
-            "c {:<22} {:>10} {:>10.3} {:>10} {:>12}{}",
-            engine.name(),
-            report.solutions,
-            report.seconds,
-            "-",
-            "-",
-            if differs { "  DIFFERS" } else { "" }
-        )?;
+        disagree |= row(out, engine.name(), &report, report.seconds, None)?;
     }
     for amo in Amo::ALL {
         let (engine, name) = engines::check_sat(a.backend, amo, a.force);
+        // The SAT rows' seconds include compiling the CNF.
         let t = Instant::now();
         let formula = p.formula_checked(amo, a.force)?;
         let report = engines::count(&p, &engine, &RunOptions::default(), None)?;
         refuse_interrupted(&report)?;
-        let differs = report.solutions != reference.solutions;
-        disagree |= differs;
-        writeln!(
-            out,
-            "c {:<22} {:>10} {:>10.3} {:>10} {:>12}{}",
-            name,
-            report.solutions,
-            t.elapsed().as_secs_f64(),
-            formula.num_vars,
-            formula.num_clauses(),
-            if differs { "  DIFFERS" } else { "" }
-        )?;
+        let size = Some((formula.num_vars as usize, formula.num_clauses()));
+        disagree |= row(out, &name, &report, t.elapsed().as_secs_f64(), size)?;
     }
     if disagree {
         writeln!(out, "s DISAGREE")?;

@@ -337,6 +337,23 @@ pub struct Scope<'a> {
     pub subproblems: &'a [usize],
 }
 
+impl Scope<'_> {
+    /// `step` of a run over these subproblems, told in the split's numbering: a run
+    /// numbers its subproblems by position in [`Scope::subproblems`].
+    pub(crate) fn in_split<'s>(&self, step: Step<'s>) -> Step<'s> {
+        match step {
+            Step::Finished {
+                subproblem,
+                solutions,
+            } => Step::Finished {
+                subproblem: self.subproblems[subproblem],
+                solutions,
+            },
+            solution => solution,
+        }
+    }
+}
+
 /// The refusal of an engine that only counts, asked for solutions.
 pub(crate) fn counts_only(name: &str) -> Error {
     Error::Usage(format!(

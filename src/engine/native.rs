@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use super::{Problem, Report, RunOptions, Scope, Search, Within};
 use crate::error::Result;
+use crate::matrix::Matrix;
 use crate::parts::Step;
 use crate::sat::Strategy;
 use crate::solver;
@@ -32,6 +33,34 @@ impl Native {
     };
 }
 
+impl Native {
+    /// Builds the engine for each worker thread, the first from the one
+    /// [`Search::describe`] parked in the problem when there is one.
+    fn builder<'p>(
+        &self,
+        problem: &'p Problem,
+    ) -> impl Fn(&Matrix) -> Box<dyn solver::Engine> + Sync + 'p {
+        let (name, build) = (self.name, self.build);
+        move |matrix| {
+            problem
+                .take_parked(name)
+                .unwrap_or_else(|| built(build, matrix))
+        }
+    }
+}
+
+fn built(build: solver::Build, matrix: &Matrix) -> Box<dyn solver::Engine> {
+    #[cfg(test)]
+    BUILDS.with(|n| n.set(n.get() + 1));
+    build(matrix)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Engines built on this thread, for the test that a run builds one per thread.
+    static BUILDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl std::fmt::Debug for Native {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.name)
@@ -43,11 +72,14 @@ impl Search for Native {
         self.name
     }
 
+    /// The description needs the built engine (the bitset engine picks its layout and
+    /// kernel as it is built), so the engine is parked in the problem for the run's first
+    /// thread: it is built once either way.
     fn describe(&self, problem: &Problem, _strategy: Strategy) -> Vec<String> {
-        vec![format!(
-            "solver {}",
-            (self.build)(problem.reduction.matrix()).describe()
-        )]
+        let engine = built(self.build, problem.reduction.matrix());
+        let line = format!("solver {}", engine.describe());
+        problem.park(self.name, engine);
+        vec![line]
     }
 
     fn count(
@@ -61,7 +93,7 @@ impl Search for Native {
         let done = within.map(|w| move |k: usize, n: u64| (w.finished)(w.scope.subproblems[k], n));
         let stats = solver::count(
             &problem.reduction,
-            self.build,
+            &self.builder(problem),
             jobs.as_deref(),
             opts.threads,
             opts.deadline,
@@ -85,28 +117,22 @@ impl Search for Native {
         let start = Instant::now();
         let (stats, parts) = match scope {
             None => (
-                solver::for_each(&problem.reduction, self.build, opts.deadline, &mut |s| {
-                    f(Step::Solution(s))
-                }),
+                solver::for_each(
+                    &problem.reduction,
+                    &self.builder(problem),
+                    opts.deadline,
+                    &mut |s| f(Step::Solution(s)),
+                ),
                 0,
             ),
             Some(scope) => {
                 let jobs = jobs(&scope, &problem.reduction);
                 let stats = solver::for_each_in(
                     &problem.reduction,
-                    self.build,
+                    &self.builder(problem),
                     &jobs,
                     opts.deadline,
-                    &mut |step| match step {
-                        Step::Finished {
-                            subproblem,
-                            solutions,
-                        } => f(Step::Finished {
-                            subproblem: scope.subproblems[subproblem],
-                            solutions,
-                        }),
-                        solution => f(solution),
-                    },
+                    &mut |step| f(scope.in_split(step)),
                 );
                 (stats, jobs.len() as u64)
             }
@@ -138,5 +164,36 @@ fn report(stats: solver::Stats, start: Instant) -> Report {
         parts_done: 0,
         parts: 0,
         threads: 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Engine, RunOptions};
+    use crate::puzzle::SymmetryMode;
+
+    /// `count` after `describe` (what the command line does) builds the engine once on
+    /// one thread; so does `enumerate`.
+    #[test]
+    fn a_run_builds_its_engine_once() {
+        let problem = Problem::load("soma", Some(SymmetryMode::Rotations)).unwrap();
+        for engine in [Engine::bits(), Engine::dlx()] {
+            let before = BUILDS.with(|n| n.get());
+            problem.describe(&engine, Strategy::Plain);
+            let report = problem.count(&engine, &RunOptions::default()).unwrap();
+            assert_eq!(report.solutions, 480);
+            assert_eq!(BUILDS.with(|n| n.get()) - before, 1, "{engine:?}");
+            problem.describe(&engine, Strategy::Plain);
+            let mut n = 0;
+            problem
+                .for_each_solution(&engine, &RunOptions::default(), &mut |_| {
+                    n += 1;
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+            assert_eq!(n, 480);
+            assert_eq!(BUILDS.with(|n| n.get()) - before, 2, "{engine:?}");
+        }
     }
 }

@@ -21,6 +21,9 @@ pub struct Problem {
     pub compiled: Compiled,
     pub reduction: Reduction,
     formulas: Mutex<Vec<Arc<Formula>>>,
+    /// A native engine built to describe it, kept for the run that follows (by engine
+    /// name): see [`Problem::park`].
+    parked: Mutex<Option<(&'static str, Box<dyn crate::solver::Engine>)>>,
 }
 
 impl Problem {
@@ -30,6 +33,7 @@ impl Problem {
             compiled,
             reduction,
             formulas: Mutex::new(Vec::new()),
+            parked: Mutex::new(None),
         }
     }
 
@@ -113,6 +117,25 @@ impl Problem {
         let _listening = crate::interrupt::Listening::start();
         self.formula_until(amo, &crate::interrupt::requested)
             .ok_or_else(|| Error::Interrupted("the CNF was not finished".into()))
+    }
+
+    /// Keeps `engine` (built for the reduced matrix by the engine named `name`) for the
+    /// next run of that engine, so that describing a native engine does not cost a
+    /// second build.
+    pub(super) fn park(&self, name: &'static str, engine: Box<dyn crate::solver::Engine>) {
+        *self.parked.lock().unwrap_or_else(|e| e.into_inner()) = Some((name, engine));
+    }
+
+    /// The engine [`Problem::park`] kept for `name`, once.
+    pub(super) fn take_parked(&self, name: &str) -> Option<Box<dyn crate::solver::Engine>> {
+        let mut parked = self.parked.lock().unwrap_or_else(|e| e.into_inner());
+        match parked.take() {
+            Some((n, engine)) if n == name => Some(engine),
+            other => {
+                *parked = other;
+                None
+            }
+        }
     }
 
     /// Says what will run, as `c` line texts without the `c `, building nothing: for a

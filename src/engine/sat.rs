@@ -115,22 +115,9 @@ impl Search for Sat {
             .iter()
             .map(|&j| scope.split.prefix(j).to_vec())
             .collect();
-        self.run(
-            problem,
-            opts,
-            Strategy::Cubes,
-            Some(&cubes),
-            &mut |step| match step {
-                Step::Finished {
-                    subproblem,
-                    solutions,
-                } => f(Step::Finished {
-                    subproblem: scope.subproblems[subproblem],
-                    solutions,
-                }),
-                solution => f(solution),
-            },
-        )
+        self.run(problem, opts, Strategy::Cubes, Some(&cubes), &mut |step| {
+            f(scope.in_split(step))
+        })
     }
 
     fn declines(&self) -> Option<Declines> {

@@ -37,6 +37,10 @@ pub use engine::{Branch, Engine, Visit};
 /// How a native engine is built for a matrix: [`dlx`] or [`bits`].
 pub type Build = fn(&Matrix) -> Box<dyn Engine>;
 
+/// What the driver calls for each worker thread's engine: a [`Build`], or one that hands
+/// out an engine built earlier (see `engine::native`, which builds one to describe it).
+pub type Builder<'a> = &'a (dyn Fn(&Matrix) -> Box<dyn Engine> + Sync);
+
 /// Dancing links: the reference.
 pub fn dlx(matrix: &Matrix) -> Box<dyn Engine> {
     Box::new(dlx::Dlx::new(matrix))
@@ -87,7 +91,7 @@ pub type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
 #[allow(clippy::too_many_arguments)]
 pub fn count(
     reduction: &Reduction,
-    build: Build,
+    build: Builder<'_>,
     jobs: Option<&[Vec<u32>]>,
     threads: usize,
     deadline: Option<Instant>,
@@ -202,7 +206,7 @@ pub fn count(
 /// checked at each solution.
 pub fn for_each(
     reduction: &Reduction,
-    build: Build,
+    build: Builder<'_>,
     deadline: Option<Instant>,
     f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
 ) -> Stats {
@@ -222,7 +226,7 @@ pub fn for_each(
 /// other: `f` also hears when each ends ([`Step::Finished`] with its position in `jobs`).
 pub fn for_each_in(
     reduction: &Reduction,
-    build: Build,
+    build: Builder<'_>,
     jobs: &[Vec<u32>],
     deadline: Option<Instant>,
     f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
