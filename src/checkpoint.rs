@@ -36,6 +36,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::parts::PartSpec;
 
@@ -57,7 +58,7 @@ pub struct Checkpoint {
     path: PathBuf,
     id: RunId,
     /// Subproblem -> (distinct solutions, output offset).
-    done: BTreeMap<usize, (u64, Option<u64>)>,
+    done: BTreeMap<usize, (Count, Option<u64>)>,
     saved: std::time::Instant,
     /// Finished subproblems not yet on disk.
     unsaved: bool,
@@ -136,6 +137,10 @@ impl Checkpoint {
                             .ok_or_else(|| bad(n, format!("a bad `done` line: `{line}`")))
                     };
                     let j = number(0)? as usize;
+                    let count: Count = fields
+                        .get(1)
+                        .and_then(|f| f.parse().ok())
+                        .ok_or_else(|| bad(n, format!("a bad `done` line: `{line}`")))?;
                     let offset = if fields.len() > 2 {
                         Some(number(2)?)
                     } else {
@@ -144,7 +149,7 @@ impl Checkpoint {
                     if j >= self.id.subproblems.max(seen.subproblems) {
                         return Err(bad(n, format!("subproblem {j} does not exist")));
                     }
-                    self.done.insert(j, (number(1)?, offset));
+                    self.done.insert(j, (count, offset));
                 }
                 "" | "c" => {}
                 other => return Err(bad(n, format!("unknown key `{other}`"))),
@@ -258,7 +263,7 @@ impl Checkpoint {
     /// Records subproblem `j` as finished, and saves when the file is [`Self::EVERY`]
     /// old. For an enumeration, `offset` is the output's length with every solution
     /// up to this subproblem flushed.
-    pub fn record(&mut self, j: usize, solutions: u64, offset: Option<u64>) -> Result<()> {
+    pub fn record(&mut self, j: usize, solutions: Count, offset: Option<u64>) -> Result<()> {
         self.done.insert(j, (solutions, offset));
         self.unsaved = true;
         if self.saved.elapsed() >= Self::EVERY {
@@ -284,16 +289,16 @@ impl Checkpoint {
     }
 
     /// Distinct solutions in the finished subproblems.
-    pub fn solutions(&self) -> u64 {
-        self.done.values().map(|d| d.0).sum()
+    pub fn solutions(&self) -> Count {
+        self.done.values().map(|d| &d.0).sum()
     }
 
     /// Distinct solutions in those of `subproblems` that are finished.
-    pub fn solutions_in(&self, subproblems: &[usize]) -> u64 {
+    pub fn solutions_in(&self, subproblems: &[usize]) -> Count {
         subproblems
             .iter()
             .filter_map(|j| self.done.get(j))
-            .map(|d| d.0)
+            .map(|d| &d.0)
             .sum()
     }
 

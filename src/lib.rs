@@ -31,6 +31,7 @@ pub mod checkpoint;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
+pub mod count;
 pub mod engine;
 pub mod error;
 pub mod export;
@@ -50,6 +51,7 @@ pub mod solver;
 pub mod subproblems;
 pub mod symmetry;
 
+pub use count::Count;
 pub use engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};
 pub use error::{Error, Result};
 pub use matrix::{Item, Matrix};

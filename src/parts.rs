@@ -20,6 +20,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::count::Count;
 use crate::matrix::Matrix;
 pub use crate::subproblems::Step;
 use crate::symmetry::Reduction;
@@ -157,7 +158,7 @@ impl Split {
 pub struct PartResult {
     pub part: PartSpec,
     pub fingerprint: String,
-    pub solutions: u64,
+    pub solutions: Count,
     /// An enumeration's solutions: their format and file.
     pub file: Option<(String, std::path::PathBuf)>,
 }
@@ -263,7 +264,7 @@ mod tests {
         let r = PartResult {
             part: PartSpec { k: 2, n: 8 },
             fingerprint: "00112233aabbccdd".into(),
-            solutions: 1440,
+            solutions: 1440u64.into(),
             file: Some(("jsonl".into(), "my parts/p 2.jsonl".into())),
         };
         assert_eq!(PartResult::parse(&r.to_string()), Some(Ok(r.clone())));

@@ -493,7 +493,7 @@ fn bench_chart_keeps_labels_legend_and_points_apart() {
         let mut r = Row::new(puzzle, engine, None);
         r.first = spread(first);
         r.count = spread(count);
-        r.solutions = Some(n);
+        r.solutions = Some(n.into());
         r.complete = true;
         r
     };
@@ -514,7 +514,7 @@ fn bench_chart_keeps_labels_legend_and_points_apart() {
     let mut unsat = Row::new("Gamma (unsolvable)", "dlx", None);
     unsat.unsat = spread(0.003);
     unsat.count = spread(0.003);
-    unsat.solutions = Some(0);
+    unsat.solutions = Some(0u64.into());
     unsat.complete = true;
     rows.push(unsat);
 

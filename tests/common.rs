@@ -37,6 +37,7 @@ pub fn compile_text(text: &str, mode: SymmetryMode) -> Compiled {
 
 /// Distinct solutions through the symmetry reduction, counted by `engine`.
 pub fn count(c: &Compiled, engine: Engine, threads: usize) -> u64 {
+    // Every count these tests make fits a u64.
     let report = Problem::new(c.clone())
         .count(
             &engine,
@@ -47,7 +48,7 @@ pub fn count(c: &Compiled, engine: Engine, threads: usize) -> u64 {
         )
         .unwrap_or_else(|e| panic!("{}: {e}", c.puzzle.name()));
     assert!(report.complete);
-    report.solutions
+    report.solutions.to_u64().expect("a count that fits a u64")
 }
 
 /// A SAT engine, and how it runs.

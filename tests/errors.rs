@@ -268,3 +268,28 @@ fn a_gzip_bomb_is_refused_at_the_answer_limit() {
         "{err}"
     );
 }
+
+#[test]
+fn expect_count_not_a_number() {
+    rejects(
+        "expect-not-a-count.toml",
+        &[":7:", "a count is decimal digits only", "about 2"],
+    );
+}
+
+/// A count in `[expect]` may be a string of digits (for counts past 2^63 - 1), and is
+/// checked like any other.
+#[test]
+fn expect_count_as_digits() {
+    let path = format!(
+        "{}/tests/fixtures/big-expect.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = polycover(&["count", &path, "--symmetry", "none"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("c expected 2 (matches)\ns mc 2\n"),
+        "{}",
+        stdout(&out)
+    );
+}

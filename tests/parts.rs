@@ -538,3 +538,79 @@ fn merge_prints_nothing_when_it_fails_and_names_the_directory() {
     assert!(text.starts_with("c merged 2 parts"), "{text}");
     assert!(text.ends_with("s mc 480\n"), "{text}");
 }
+
+/// Counts past 2^64 add up exactly in `merge` and through a checkpoint: a memo count of a
+/// big box of dominoes reaches 10^31, and a part's line and a checkpoint carry it as
+/// digits. The lines are edited by hand here, the way a far larger count would write them.
+#[test]
+fn counts_past_u64_add_up_in_merge_and_checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = count_parts(dir.path(), "r.txt", 2, &["soma"]);
+    let text = std::fs::read_to_string(&results).unwrap();
+    let big: String = text
+        .lines()
+        .map(|l| match l.strip_prefix("c part ") {
+            Some(rest) => {
+                let at = rest.find(" solutions ").unwrap();
+                let n = if rest.starts_with("1/2") {
+                    "18446744073709551615" // 2^64 - 1
+                } else {
+                    "1180591620717411303424" // 2^70
+                };
+                format!("c part {} solutions {n}\n", &rest[..at])
+            }
+            None => format!("{l}\n"),
+        })
+        .collect();
+    std::fs::write(&results, big).unwrap();
+    let out = merge(&[&results]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with("s mc 1199038364791120855039\n"),
+        "{}",
+        stdout(&out)
+    );
+
+    // A checkpoint whose finished subproblems hold 2^64 + 5 solutions, and one subproblem
+    // left: the resumed count adds that subproblem's solutions to it.
+    let cp = dir.path().join("soma.cp");
+    let cp_arg = cp.to_str().unwrap();
+    let out = polycover(&[
+        "count",
+        "soma",
+        "--symmetry",
+        "none",
+        "--checkpoint",
+        cp_arg,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&cp).unwrap();
+    let done: Vec<&str> = text.lines().filter(|l| l.starts_with("done ")).collect();
+    let last = done.last().unwrap();
+    let last_count: u64 = last.split(' ').nth(2).unwrap().parse().unwrap();
+    let edited: String = text
+        .lines()
+        .filter(|l| l != last)
+        .map(|l| match l.strip_prefix("done 0 ") {
+            Some(_) => "done 0 18446744073709551616\n".to_string(),
+            None => format!("{l}\n"),
+        })
+        .collect();
+    let first_count: u64 = done[0].split(' ').nth(2).unwrap().parse().unwrap();
+    std::fs::write(&cp, edited).unwrap();
+    let out = polycover(&[
+        "count",
+        "soma",
+        "--symmetry",
+        "none",
+        "--checkpoint",
+        cp_arg,
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let want = 18446744073709551616u128 + 11520 - first_count as u128;
+    assert!(
+        stdout(&out).contains(&format!("s mc {want}\n")),
+        "{} (the last subproblem had {last_count})",
+        stdout(&out)
+    );
+}

@@ -23,6 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::{CnfSize, Plan, Row, Spread};
+use crate::count::Count;
 use crate::engine::Problem;
 use crate::error::{Error, Result};
 use crate::export::{answers, linear};
@@ -464,7 +465,7 @@ pub(super) fn linear_row(
             });
             match (dimacs::parse_count(&r.stdout), partial) {
                 (Some(n), _) => (Some(n), true),
-                (None, Some(n)) => (Some(n), false),
+                (None, Some(n)) => (Some(Count::from(n)), false),
                 (None, None) if r.finished => return Err(failed(name, &r)),
                 (None, None) => (None, false),
             }
@@ -484,7 +485,7 @@ pub(super) fn linear_row(
             let done = r.finished
                 && (r.stdout.lines().any(|l| l.trim() == "==========")
                     || counted.contains(&Answer::Unsatisfiable));
-            (Some(seen.len() as u64), done)
+            (Some(Count::from(seen.len() as u64)), done)
         };
         row.solutions = solutions;
         row.complete = complete;

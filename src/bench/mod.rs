@@ -34,6 +34,7 @@ mod table;
 
 use std::time::{Duration, Instant};
 
+use crate::count::Count;
 use crate::engine::{deadline_after, Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::memory;
@@ -155,7 +156,7 @@ pub struct Row {
     pub unsat: Option<Spread>,
     /// Time to count every solution, or until the timeout stopped the count.
     pub count: Option<Spread>,
-    pub solutions: Option<u64>,
+    pub solutions: Option<Count>,
     pub complete: bool,
     /// Peak resident memory during the row, in MiB (Linux only).
     pub peak_mib: Option<f64>,
@@ -201,8 +202,8 @@ impl Row {
 
     /// Seconds per solution of the count (median), when anything was counted.
     pub fn seconds_per_solution(&self) -> Option<f64> {
-        let s = self.solutions.filter(|&n| n > 0)?;
-        Some(self.count?.median / s as f64)
+        let s = self.solutions.as_ref().filter(|n| !n.is_zero())?;
+        Some(self.count?.median / s.to_f64())
     }
 }
 
@@ -331,7 +332,7 @@ pub struct Sample {
     pub unsat: Option<f64>,
     /// Seconds the count took (until the timeout, if it stopped it).
     pub count: f64,
-    pub solutions: u64,
+    pub solutions: Count,
     pub complete: bool,
     /// The CNF's size, for a SAT engine.
     pub cnf: Option<CnfSize>,
@@ -403,7 +404,7 @@ pub(crate) fn sample(
     )?;
     interrupted(report.interrupted)?;
     sample.count = report.seconds;
-    sample.solutions = report.solutions;
+    sample.solutions = report.solutions.clone();
     sample.complete = report.complete;
     sample.peak_mib = memory::peak_mib(None);
     Ok(sample)
@@ -440,7 +441,7 @@ impl Samples {
         row.peak_mib = self.peak;
         if let Some(last) = self.last {
             row.cnf = last.cnf;
-            row.solutions = Some(last.solutions);
+            row.solutions = Some(last.solutions.clone());
             row.complete = last.complete;
         }
         if !row.complete {
@@ -467,10 +468,10 @@ mod tests {
     #[test]
     fn a_count_that_differs_from_the_dlx_is_a_failure() {
         let mut dlx = Row::new("p", "dlx", None);
-        dlx.solutions = Some(3);
+        dlx.solutions = Some(3u64.into());
         dlx.complete = true;
         let mut other = Row::new("p", "bits", None);
-        other.solutions = Some(4);
+        other.solutions = Some(4u64.into());
         other.complete = true;
         let err = compare(&mut other, &dlx).unwrap_err();
         assert_eq!(err.exit_code(), 1, "{err}");

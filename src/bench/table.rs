@@ -32,8 +32,8 @@ fn field(s: &str) -> String {
 
 pub fn csv_line(r: &Row) -> String {
     let cnf = r.cnf;
-    let rate = match (r.solutions, r.count) {
-        (Some(n), Some(c)) if c.median > 0.0 => Some(format!("{:.3}", n as f64 / c.median)),
+    let rate = match (&r.solutions, r.count) {
+        (Some(n), Some(c)) if c.median > 0.0 => Some(format!("{:.3}", n.to_f64() / c.median)),
         _ => None,
     };
     [
@@ -54,7 +54,7 @@ pub fn csv_line(r: &Row) -> String {
         secs(r.count.map(|s| s.median)),
         secs(r.count.map(|s| s.min)),
         secs(r.count.map(|s| s.max)),
-        opt(r.solutions),
+        opt(r.solutions.as_ref()),
         r.complete.to_string(),
         opt(rate),
         r.peak_mib.map_or(String::new(), |m| format!("{m:.1}")),
@@ -100,7 +100,7 @@ pub fn table_line(r: &Row) -> String {
         ratio(r.first_vs_dlx),
         t(r.count),
         ratio(r.count_vs_dlx),
-        opt(r.solutions),
+        opt(r.solutions.as_ref()),
         r.status,
         r.peak_mib.map_or("-".into(), |m| format!("{m:.1}")),
         t(r.compile),

@@ -12,6 +12,7 @@
 use std::ops::ControlFlow;
 
 use super::args::{BackendArg, SatArgs};
+use crate::count::Count;
 use crate::engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};
 use crate::error::{Error, Result};
 use crate::parts::Step;
@@ -115,7 +116,7 @@ pub(super) fn describe(p: &Problem, engine: &Engine, strategy: Strategy) -> Vec<
 
 /// Called with a subproblem's index in the split and its count as it ends, on any
 /// thread.
-pub(super) type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
+pub(super) type Finished<'a> = &'a (dyn Fn(usize, Count) + Sync);
 
 /// Counts the whole search, or only the subproblems of a scope, calling its
 /// [`Finished`] as each one ends.

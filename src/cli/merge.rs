@@ -15,6 +15,7 @@ use itertools::Itertools;
 
 use super::args::MergeArgs;
 use super::outcome::Outcome;
+use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::output;
 use crate::parts::PartResult;
@@ -83,7 +84,7 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
             "some parts are enumerations (with a file) and some are counts".into(),
         ));
     }
-    let total: u64 = parts.values().map(|(r, _)| r.solutions).sum();
+    let total: Count = parts.values().map(|(r, _)| &r.solutions).sum();
     // Everything is checked, and the joined file written, before the result is printed:
     // a merge that fails prints no total.
     if let Some(target) = &a.output {
@@ -197,7 +198,7 @@ fn join(
                 };
                 writeln!(w, "{renumbered}")?;
             }
-            if index - before != r.solutions {
+            if r.solutions != index - before {
                 return Err(Error::Usage(format!(
                     "{}: {} solutions, but part {} ({at}) reported {}",
                     path.display(),

@@ -21,6 +21,7 @@ use super::outcome::Outcome;
 use super::records::Records;
 use super::report::{self, Counted};
 use crate::checkpoint::{Checkpoint, RunId};
+use crate::count::Count;
 use crate::engine::{Engine, Problem, Report, Scope};
 use crate::error::{Error, Result};
 use crate::output;
@@ -55,7 +56,7 @@ pub(super) struct CountPart {
     /// The part's subproblems that the checkpoint does not hold yet.
     remaining: Vec<usize>,
     /// Solutions of the subproblems the checkpoint held before this run.
-    before: u64,
+    before: Count,
     checkpoint: Mutex<Option<Checkpoint>>,
     /// The first failure to record a subproblem.
     failure: Mutex<Option<Error>>,
@@ -73,7 +74,7 @@ impl CountPart {
             }
             None => None,
         };
-        let before = checkpoint.as_ref().map_or(0, |c| c.solutions());
+        let before = checkpoint.as_ref().map_or(Count::zero(), |c| c.solutions());
         let remaining = mine
             .iter()
             .copied()
@@ -102,8 +103,8 @@ impl CountPart {
         )
     }
 
-    pub(super) fn before(&self) -> u64 {
-        self.before
+    pub(super) fn before(&self) -> &Count {
+        &self.before
     }
 
     /// What is left to count.
@@ -115,7 +116,7 @@ impl CountPart {
     }
 
     /// Records subproblem `j` with its count (called on any thread).
-    pub(super) fn finished(&self, j: usize, solutions: u64) {
+    pub(super) fn finished(&self, j: usize, solutions: Count) {
         if let Some(cp) = lock(&self.checkpoint).as_mut() {
             if let Err(e) = cp.record(j, solutions, None) {
                 lock(&self.failure).get_or_insert(e);
@@ -135,7 +136,7 @@ impl CountPart {
         if let Some(cp) = checkpoint.as_mut() {
             cp.flush()?;
         }
-        let total = self.before + report.solutions;
+        let total = self.before + &report.solutions;
         let resume = checkpoint.map(|cp| {
             format!(
                 "c checkpoint {} holds {} of {} subproblems: run the same command to continue",
@@ -147,7 +148,7 @@ impl CountPart {
         let result = self.given.then(|| PartResult {
             part: self.spec,
             fingerprint: self.split.fingerprint(),
-            solutions: total,
+            solutions: total.clone(),
             file: None,
         });
         Ok(Counted::Part {
@@ -260,7 +261,12 @@ pub(super) fn enumerate(
             )?;
             let done = mine.iter().take_while(|&&j| cp.is_done(j)).count();
             let offset = cp.offset(&mine);
-            records.written = cp.solutions_in(&mine[..done]);
+            records.written = cp.solutions_in(&mine[..done]).to_u64().ok_or_else(|| {
+                Error::Usage(format!(
+                    "{}: more solutions than an enumeration can have written",
+                    cp_path.display()
+                ))
+            })?;
             records.path = Some(target.clone());
             report::header(&mut std::io::stderr(), &p, engine, Strategy::Cubes)?;
             report::part_header(&mut std::io::stderr(), spec, &split, &mine, Some(&cp))?;
@@ -284,7 +290,7 @@ pub(super) fn enumerate(
                         .flush()
                         .and_then(|_| file.get_mut().stream_position())
                         .map_err(werr)?;
-                    cp.record(subproblem, solutions, Some(end))
+                    cp.record(subproblem, solutions.into(), Some(end))
                 },
             );
             file.flush().map_err(werr)?;
@@ -322,7 +328,7 @@ pub(super) fn enumerate(
         let result = PartResult {
             part: spec,
             fingerprint: split.fingerprint(),
-            solutions: written,
+            solutions: written.into(),
             file: Some((format, target.clone())),
         };
         writeln!(out, "{result}")?;

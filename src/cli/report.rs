@@ -15,6 +15,7 @@ use std::io::{self, IsTerminal, Write};
 use super::engines;
 use super::outcome::Outcome;
 use crate::checkpoint::Checkpoint;
+use crate::count::Count;
 use crate::engine::{Engine, Problem, Progress, Report};
 use crate::error::{Error, Result};
 use crate::parts::{PartResult, PartSpec, Split};
@@ -114,7 +115,7 @@ pub(super) enum Counted {
     Part {
         spec: PartSpec,
         /// The part's count, with what a checkpoint recorded before this run.
-        total: u64,
+        total: Count,
         /// How to continue a stopped run (a checkpoint's line).
         resume: Option<String>,
         /// The `c part` line for `merge` (with `--part`).
@@ -133,8 +134,8 @@ pub(super) fn count_end(
 ) -> Result<Outcome> {
     let cubes = matches!(counted, Counted::Whole) && report.parts > 0;
     let total = match counted {
-        Counted::Whole => report.solutions,
-        Counted::Part { total, .. } => *total,
+        Counted::Whole => &report.solutions,
+        Counted::Part { total, .. } => total,
     };
     writeln!(
         out,
@@ -187,7 +188,7 @@ pub(super) fn count_end(
 }
 
 /// The end of a whole count: the `[expect]` verdict and `s mc N`.
-fn whole_count(out: &mut dyn Write, p: &Problem, solutions: u64) -> Result<Outcome> {
+fn whole_count(out: &mut dyn Write, p: &Problem, solutions: &Count) -> Result<Outcome> {
     let expected = p.puzzle().expect().get(p.compiled.mode);
     if let Some(expected) = expected {
         let verdict = if expected == solutions {

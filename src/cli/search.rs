@@ -18,6 +18,7 @@ use super::outcome::{refuse_interrupted, Outcome};
 use super::parts::{self, CountPart};
 use super::records::Records;
 use super::report::{self, Bar, Counted};
+use crate::count::Count;
 use crate::engine::{Progress, RunOptions};
 use crate::error::{Error, Result};
 use crate::output;
@@ -40,7 +41,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let bar = Bar::new();
     let progress = |q: &Progress| {
         bar.show(q, |q| match &part {
-            Some(part) => format!("{} solutions", part.before() + q.solutions),
+            Some(part) => format!("{} solutions", part.before().clone() + q.solutions),
             None => {
                 let rate = q.solutions as f64 / q.elapsed.max(1e-9);
                 format!("{} solutions, {rate:.1}/s", q.solutions)
@@ -52,7 +53,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
         deadline: a.search.deadline(),
         progress: Some(&progress),
     };
-    let finished = |j: usize, solutions: u64| {
+    let finished = |j: usize, solutions: Count| {
         if let Some(part) = &part {
             part.finished(j, solutions);
         }

@@ -32,6 +32,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::parts::Split;
 pub use crate::sat::SatEngine;
@@ -112,7 +113,7 @@ pub struct Within<'a> {
     pub scope: Scope<'a>,
     /// Called (on any thread) with a subproblem's index in the split and its count as it
     /// ends; subproblems that a stop cut short are not reported.
-    pub finished: &'a (dyn Fn(usize, u64) + Sync),
+    pub finished: &'a (dyn Fn(usize, Count) + Sync),
 }
 
 /// One engine: a handle to a [`Search`], cheap to clone and share between threads.
@@ -309,7 +310,7 @@ impl Default for RunOptions<'_> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
     /// Distinct solutions found (all of them when `complete`).
-    pub solutions: u64,
+    pub solutions: Count,
     /// The search ran to the end.
     pub complete: bool,
     /// Ctrl-C stopped it.

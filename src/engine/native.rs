@@ -90,7 +90,8 @@ impl Search for Native {
     ) -> Result<Report> {
         let start = Instant::now();
         let jobs = within.map(|w| jobs(&w.scope, &problem.reduction));
-        let done = within.map(|w| move |k: usize, n: u64| (w.finished)(w.scope.subproblems[k], n));
+        let done =
+            within.map(|w| move |k: usize, n: u64| (w.finished)(w.scope.subproblems[k], n.into()));
         let stats = solver::count(
             &problem.reduction,
             &self.builder(problem),
@@ -155,7 +156,7 @@ fn jobs(scope: &Scope, reduction: &Reduction) -> Vec<Vec<u32>> {
 
 fn report(stats: solver::Stats, start: Instant) -> Report {
     Report {
-        solutions: stats.solutions,
+        solutions: stats.solutions.into(),
         complete: !stats.stopped,
         interrupted: stats.interrupted,
         timed_out: stats.timed_out,

@@ -9,6 +9,7 @@ use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
 use super::{Engine, Report, RunOptions, Scope, Within};
+use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::parts::Split;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
@@ -176,7 +177,7 @@ impl Problem {
         engine: &Engine,
         opts: &RunOptions,
         scope: Scope,
-        finished: &(dyn Fn(usize, u64) + Sync),
+        finished: &(dyn Fn(usize, Count) + Sync),
     ) -> Result<Report> {
         engine
             .search()

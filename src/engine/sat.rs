@@ -90,7 +90,7 @@ impl Search for Sat {
                     solutions,
                 } = step
                 {
-                    (w.finished)(subproblem, solutions);
+                    (w.finished)(subproblem, solutions.into());
                 }
                 ControlFlow::Continue(())
             }),
@@ -195,7 +195,7 @@ impl Sat {
             f,
         )?;
         Ok(Report {
-            solutions: stats.models,
+            solutions: stats.models.into(),
             complete: stats.cubes_done == stats.cubes,
             interrupted: stats.interrupted,
             timed_out: stats.stopped && !stats.interrupted,

@@ -111,7 +111,7 @@ mod tests {
         };
         let rows = crate::bench::run(&plan, &mut |_| {}).unwrap();
         let toy = rows.iter().find(|r| r.engine == "toy").expect("a toy row");
-        assert_eq!(toy.solutions, Some(480));
+        assert_eq!(toy.solutions, Some(480u64.into()));
 
         let (code, out) = run(&["polycover", "check", "soma"]);
         assert_eq!(code, 0, "{out}");

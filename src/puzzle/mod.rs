@@ -29,6 +29,7 @@ use std::sync::Arc;
 use itertools::Itertools;
 
 use crate::catalog;
+use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::input;
 use crate::matrix::Matrix;
@@ -164,19 +165,19 @@ impl std::ops::Deref for Puzzle {
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expect {
-    pub rotations: Option<u64>,
-    pub reflections: Option<u64>,
-    pub none: Option<u64>,
-    pub stack: Option<u64>,
+    pub rotations: Option<Count>,
+    pub reflections: Option<Count>,
+    pub none: Option<Count>,
+    pub stack: Option<Count>,
 }
 
 impl Expect {
-    pub fn get(&self, mode: SymmetryMode) -> Option<u64> {
+    pub fn get(&self, mode: SymmetryMode) -> Option<&Count> {
         match mode {
-            SymmetryMode::None => self.none,
-            SymmetryMode::Rotations => self.rotations,
-            SymmetryMode::Reflections => self.reflections,
-            SymmetryMode::Stack => self.stack,
+            SymmetryMode::None => self.none.as_ref(),
+            SymmetryMode::Rotations => self.rotations.as_ref(),
+            SymmetryMode::Reflections => self.reflections.as_ref(),
+            SymmetryMode::Stack => self.stack.as_ref(),
         }
     }
 }

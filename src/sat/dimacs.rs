@@ -16,6 +16,7 @@ use std::path::Path;
 
 use itertools::Itertools;
 
+use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::matrix::Matrix;
 use crate::puzzle::Compiled;
@@ -243,7 +244,7 @@ pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
 
 /// The count in a model counter's output: the model-counting competition's `s mc N`, or
 /// ganak's `c s exact arb int N`. `None` when there is neither.
-pub fn parse_count(output: &str) -> Option<u64> {
+pub fn parse_count(output: &str) -> Option<Count> {
     output.lines().find_map(|l| {
         l.strip_prefix("c s exact arb int ")
             .or_else(|| l.strip_prefix("s mc "))

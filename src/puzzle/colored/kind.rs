@@ -221,7 +221,7 @@ impl Kind for ColoredCubes {
                 g.order()
             )?;
         }
-        for (mode, n) in [("none", self.expect.none), ("stack", self.expect.stack)] {
+        for (mode, n) in [("none", &self.expect.none), ("stack", &self.expect.stack)] {
             if let Some(n) = n {
                 writeln!(out, "expect      {mode} {n}")?;
             }
@@ -243,7 +243,7 @@ impl Kind for ColoredCubes {
         Summary {
             pieces: self.height() as u64,
             cells: None,
-            expected: self.expect.stack.map(|n| format!("{n} (stack)")),
+            expected: self.expect.stack.as_ref().map(|n| format!("{n} (stack)")),
         }
     }
 

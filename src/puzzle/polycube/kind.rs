@@ -516,9 +516,9 @@ impl Kind for Polycube {
             }
         }
         for (mode, n) in [
-            ("none", self.expect.none),
-            ("rotations", self.expect.rotations),
-            ("reflections", self.expect.reflections),
+            ("none", &self.expect.none),
+            ("rotations", &self.expect.rotations),
+            ("reflections", &self.expect.reflections),
         ] {
             if let Some(n) = n {
                 writeln!(out, "expect      {mode} {n}")?;
@@ -574,7 +574,7 @@ impl Kind for Polycube {
         Summary {
             pieces: self.pieces.iter().map(|q| q.count as u64).sum(),
             cells: Some(self.target.len() as u64),
-            expected: self.expect.rotations.map(|n| n.to_string()),
+            expected: self.expect.rotations.as_ref().map(|n| n.to_string()),
         }
     }
 
