@@ -16,6 +16,7 @@ mod export;
 mod external;
 mod geometry;
 mod golden;
+mod memo;
 mod outputs;
 mod parts;
 mod pictures;
