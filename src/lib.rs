@@ -26,6 +26,7 @@
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod bench;
+pub mod burnside;
 pub mod catalog;
 pub mod checkpoint;
 #[cfg(feature = "cli")]
