@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use polycover::Puzzle;
+
 use crate::common::*;
 
 fn burrtools(name: &str) -> PathBuf {
@@ -438,4 +440,165 @@ fn out_of_memory_advice_fits_the_command() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("try --solver dlx, fewer --threads"), "{err}");
+}
+
+/// A BurrTools file of one problem: shapes given as `(x, y, z, voxel text)`, the result
+/// the last shape, every other shape a piece once, and a colour rule allowing each of
+/// `colours` onto itself.
+fn burrtools_xml(shapes: &[(usize, usize, usize, &str)], colours: u32) -> String {
+    let voxels: String = shapes
+        .iter()
+        .map(|(x, y, z, text)| {
+            format!("<voxel x=\"{x}\" y=\"{y}\" z=\"{z}\" type=\"0\">{text}</voxel>\n")
+        })
+        .collect();
+    let pieces: String = (0..shapes.len() - 1)
+        .map(|id| format!("<shape id=\"{id}\" count=\"1\"/>"))
+        .collect();
+    let pairs: String = (0..colours)
+        .map(|k| format!("<pair piece=\"{k}\" result=\"{k}\"/>"))
+        .collect();
+    format!(
+        "<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n<gridType type=\"0\"/>\n\
+         <shapes>\n{voxels}</shapes>\n<problems><problem name=\"p\" state=\"0\">\
+         <shapes>{pieces}</shapes>\n<result id=\"{}\"/><bitmap>{pairs}</bitmap></problem>\
+         </problems>\n</puzzle>\n",
+        shapes.len() - 1
+    )
+}
+
+/// The fields of two polycube puzzles, one by one (a `Polycube` has no `PartialEq`: its
+/// tables are compared where they differ, to say which).
+fn assert_same_polycube(what: &str, typed: &Puzzle, text: &Puzzle) {
+    use polycover::puzzle::Polycube;
+    let a = typed.downcast_ref::<Polycube>().expect("a polycube puzzle");
+    let b = text.downcast_ref::<Polycube>().expect("a polycube puzzle");
+    assert_eq!(a.name, b.name, "{what}: name");
+    assert_eq!(a.source, b.source, "{what}: source");
+    assert_eq!(a.target, b.target, "{what}: target");
+    assert_eq!(a.optional, b.optional, "{what}: optional");
+    assert_eq!(a.cell_colors, b.cell_colors, "{what}: cell colours");
+    assert_eq!(a.colors, b.colors, "{what}: colours");
+    assert_eq!(a.mirror, b.mirror, "{what}: mirror");
+    assert_eq!(a.expect, b.expect, "{what}: expect");
+    assert_eq!(a.pieces, b.pieces, "{what}: pieces");
+    assert_eq!(a.orientations, b.orientations, "{what}: orientations");
+    assert_eq!(
+        a.orientation_colors, b.orientation_colors,
+        "{what}: orientation colours"
+    );
+    assert_eq!(a.placements, b.placements, "{what}: placements");
+    let info = |p: &Puzzle| {
+        let mut out = Vec::new();
+        p.info(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    assert_eq!(info(typed), info(text), "{what}: info");
+}
+
+/// The two routes from a BurrTools problem to a puzzle agree: the typed one every command
+/// takes (`Puzzle::from_burrtools`) and `import`'s text read back by `Puzzle::parse`; for
+/// every BurrTools file these tests read (the fixtures, the exports, eleven colours whose
+/// names sort as text: c1, c10, c11, c2) and every problem in them.
+#[test]
+fn the_typed_route_and_the_imported_text_make_the_same_puzzle() {
+    use polycover::puzzle::burrtools;
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = vec![
+        burrtools("AlPackino.xmpuzzle"),
+        burrtools("DemoMirrorParadox.xmpuzzle"),
+    ];
+    for puzzle in [
+        "tests/fixtures/ranges/coloured-bars.toml",
+        "tests/fixtures/ranges/optional-corner.toml",
+        "soma",
+        "slothouber-graatsma",
+        "pentomino-8x8-hole",
+    ] {
+        let name = puzzle.rsplit('/').next().unwrap().trim_end_matches(".toml");
+        let file = dir.path().join(format!("{name}.xmpuzzle"));
+        let out = polycover(&[
+            "export",
+            puzzle,
+            "--format",
+            "burrtools",
+            "-o",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        files.push(file);
+    }
+    // Eleven colours on a bar; the piece's voxels start at x = 1, so its colours are
+    // moved with its cells to its least corner.
+    let colours: String = (1..=11).map(|k| format!("#{k}")).collect();
+    let eleven = dir.path().join("eleven.xmpuzzle");
+    let xml = burrtools_xml(
+        &[(12, 1, 1, &format!("_{colours}")), (11, 1, 1, &colours)],
+        11,
+    );
+    std::fs::write(&eleven, xml).unwrap();
+    files.push(eleven.clone());
+
+    let mut problems = 0;
+    for file in &files {
+        let source = file.display().to_string();
+        let bytes = std::fs::read(file).unwrap();
+        let listed = burrtools::read(&source, &bytes, None).unwrap().problems;
+        assert!(!listed.is_empty(), "{source}");
+        for p in listed {
+            let what = format!("{source} problem {}", p.number);
+            let number = p.number.to_string();
+            let problem = burrtools::read(&source, &bytes, Some(&number))
+                .unwrap()
+                .chosen
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let typed = Puzzle::from_burrtools(&problem).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let text =
+                Puzzle::parse(&source, &problem.toml()).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_same_polycube(&what, &typed, &text);
+            problems += 1;
+        }
+    }
+    assert_eq!(
+        problems,
+        files.len() + 1,
+        "DemoMirrorParadox holds two problems"
+    );
+    // The eleven colours in the order the file route numbers them.
+    let bytes = std::fs::read(&eleven).unwrap();
+    let problem = burrtools::read("eleven", &bytes, None)
+        .unwrap()
+        .chosen
+        .unwrap();
+    let puzzle = Puzzle::from_burrtools(&problem).unwrap();
+    let colours = &puzzle
+        .downcast_ref::<polycover::puzzle::Polycube>()
+        .unwrap()
+        .colors;
+    assert_eq!(colours[..4], ["c1", "c10", "c11", "c2"]);
+}
+
+/// What polycover's own checks refuse in a BurrTools problem is located by problem and
+/// shape, the numbers BurrTools shows, and said once per run of `count` and `info`.
+#[test]
+fn a_burrtools_piece_that_fits_nowhere_is_named_by_problem_and_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long.xmpuzzle");
+    // A straight four in a 2x2 square: the volumes agree, the piece fits nowhere.
+    std::fs::write(
+        &file,
+        burrtools_xml(&[(4, 1, 1, "####"), (2, 2, 1, "####")], 0),
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    for command in ["count", "info"] {
+        let out = polycover(&[command, path]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{command}: {err}");
+        assert!(
+            err.contains(&format!("{path} problem 1, shape 1: piece S1"))
+                && err.contains("it fits nowhere in the target"),
+            "{command}: {err}"
+        );
+    }
 }

@@ -286,18 +286,19 @@ pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
             "not a BurrTools file (neither gzip nor XML with a <puzzle> root)",
         ));
     }
-    let converted = burrtools::convert(&source, &bytes, a.problem.as_deref())?;
+    let problem = burrtools::read(&source, &bytes, a.problem.as_deref())?.chosen?;
+    let toml = problem.toml();
     // What is written must read back: the same checks as any puzzle file.
-    let puzzle = Puzzle::parse(&source, &converted.toml)?;
+    let puzzle = Puzzle::parse(&source, &toml)?;
     output::write(&a.output, out, &[&a.file], &mut |w| {
-        Ok(w.write_all(converted.toml.as_bytes())?)
+        Ok(w.write_all(toml.as_bytes())?)
     })?;
     if !is_stdio(&a.output) {
         eprintln!(
             "c wrote {}: problem {} \"{}\", {} pieces",
             a.output.display(),
-            converted.problem.number,
-            converted.problem.name,
+            problem.info.number,
+            problem.info.name,
             puzzle.summary().pieces
         );
     }

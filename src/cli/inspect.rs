@@ -20,25 +20,25 @@ use crate::sat::Amo;
 
 pub(super) fn info(a: PuzzleArg, out: &mut dyn Write) -> Result<Outcome> {
     // A file or standard input is read once: `-` cannot be read twice.
-    let input = Puzzle::read_input(&a.puzzle)?;
-    // A BurrTools file: its problems first; with several and none picked, only those.
-    if let Some((source, bytes)) = input.as_ref().filter(|(_, b)| burrtools::is_burrtools(b)) {
-        let problems = burrtools::problems(source, bytes)?;
-        for p in &problems {
-            let count = p
-                .assemblies
-                .map_or("not solved in BurrTools".to_string(), |n| {
-                    format!("BurrTools counted {n} assemblies")
-                });
-            writeln!(out, "problem     {} \"{}\" ({count})", p.number, p.name)?;
+    let puzzle = match Puzzle::read_input(&a.puzzle)? {
+        // A BurrTools file: its problems first; with several and none picked, only those.
+        Some((source, bytes)) if burrtools::is_burrtools(&bytes) => {
+            let file = burrtools::read(&source, &bytes, a.problem.as_deref())?;
+            for p in &file.problems {
+                let count = p
+                    .assemblies
+                    .map_or("not solved in BurrTools".to_string(), |n| {
+                        format!("BurrTools counted {n} assemblies")
+                    });
+                writeln!(out, "problem     {} \"{}\" ({count})", p.number, p.name)?;
+            }
+            if file.problems.len() > 1 && a.problem.is_none() {
+                writeln!(out, "c pick a problem with --problem NAME or NUMBER")?;
+                return Ok(Outcome::Done);
+            }
+            writeln!(out)?;
+            Puzzle::from_burrtools(&file.chosen?)?
         }
-        if problems.len() > 1 && a.problem.is_none() {
-            writeln!(out, "c pick a problem with --problem NAME or NUMBER")?;
-            return Ok(Outcome::Done);
-        }
-        writeln!(out)?;
-    }
-    let puzzle = match input {
         Some((source, bytes)) => Puzzle::from_bytes(&source, bytes, a.problem.as_deref())?,
         None => a.load()?,
     };

@@ -352,17 +352,24 @@ impl Puzzle {
         input::read_puzzle_input(path)
     }
 
+    /// The puzzle a BurrTools problem makes: its typed values checked as a puzzle file's
+    /// are, with no puzzle file in between.
+    pub fn from_burrtools(problem: &burrtools::Problem) -> Result<Puzzle> {
+        let source = &problem.source;
+        let polycube = Polycube::from_spec(source, &problem.puzzle).map_err(|e| {
+            Error::puzzle(
+                source,
+                format!("the BurrTools problem does not make a polycover puzzle: {e}"),
+            )
+        })?;
+        Ok(Puzzle(Arc::new(polycube)))
+    }
+
     /// Parses a file's bytes; `source` names it in messages. A BurrTools file is known by
     /// its content (gzip, or XML with a `<puzzle>` root), whatever its name.
     pub fn from_bytes(source: &str, bytes: Vec<u8>, problem: Option<&str>) -> Result<Puzzle> {
         if burrtools::is_burrtools(&bytes) {
-            let converted = burrtools::convert(source, &bytes, problem)?;
-            return Puzzle::parse(source, &converted.toml).map_err(|e| {
-                Error::puzzle(
-                    source,
-                    format!("the BurrTools problem does not make a polycover puzzle: {e}"),
-                )
-            });
+            return Puzzle::from_burrtools(&burrtools::read(source, &bytes, problem)?.chosen?);
         }
         if problem.is_some() {
             return Err(Error::Usage(format!(

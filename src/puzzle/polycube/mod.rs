@@ -22,7 +22,8 @@
 //! lie in the target, each coloured piece cell on a target cell of its colour.
 //!
 //! Files: `parse.rs` reads a file's keys and checks what needs all of them, `piece.rs`
-//! reads one `[[piece]]`, `placements.rs` builds the option table, `kind.rs` is the
+//! reads one `[[piece]]`, `spec.rs` builds a puzzle from typed values (BurrTools') with
+//! the same checks, `placements.rs` builds the option table, `kind.rs` is the
 //! [`crate::puzzle::Kind`] (matrix, groups, renderings); this file holds the types and
 //! the queries on a parsed puzzle (mirror partners, target symmetries, copies).
 
@@ -30,11 +31,13 @@ mod kind;
 mod parse;
 mod piece;
 mod placements;
+mod spec;
 
 use super::Expect;
 use crate::geometry::{min_corner, Cell, Isometry, Shape};
 
 pub use crate::geometry::MAX_COORDINATE;
+pub use spec::{PieceSpec, Spec};
 /// More target cells than this would make a matrix no engine here can search.
 pub const MAX_TARGET_CELLS: usize = 65_536;
 /// Copies of one piece.

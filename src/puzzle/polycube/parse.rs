@@ -12,7 +12,7 @@ use itertools::{iproduct, Itertools};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::piece::{parse_piece, triple, RawPiece};
+use super::piece::{parse_piece, triple, Checked, RawPiece};
 use super::{Piece, Polycube, MAX_COORDINATE, MAX_TARGET_CELLS};
 use crate::error::{Error, Result};
 use crate::geometry::Cell;
@@ -43,9 +43,7 @@ impl Polycube {
     /// Reads a polycube file: `document` is `text` parsed once (see [`crate::puzzle::KINDS`]).
     pub fn parse(source: &str, text: &str, document: Document<'_>) -> Result<Polycube> {
         let raw: RawFile = toml_util::deserialize(source, text, document)?;
-        if raw.name.trim().is_empty() {
-            return Err(Error::puzzle(source, "`name` must not be empty"));
-        }
+        check_name(source, &raw.name)?;
         // Layer art of the target may use the pieces' symbols, as printed solutions do.
         let symbols: Vec<char> = raw
             .piece
@@ -173,22 +171,13 @@ impl Polycube {
                 iproduct!(x, y, z).map(|(x, y, z)| [x, y, z]).collect()
             }
             (None, Some(t)) => {
-                if t.get_ref().len() > MAX_TARGET_CELLS {
-                    return Err(Error::puzzle(
-                        line(source, text, t.span()),
-                        format!("`target` has more than {MAX_TARGET_CELLS} cells"),
-                    ));
-                }
+                check_target_size(t.get_ref().len())
+                    .map_err(|m| Error::puzzle(line(source, text, t.span()), m))?;
                 let mut cells = Vec::with_capacity(t.get_ref().len());
                 for v in t.get_ref() {
                     let c = triple(source, text, v, "target")?;
-                    if cells.contains(&c) {
-                        return Err(Error::puzzle(
-                            location(source, text, Some(v.span())),
-                            format!("target: duplicate cell {c:?}"),
-                        ));
-                    }
-                    cells.push(c);
+                    add_target_cell(&mut cells, c)
+                        .map_err(|m| Error::puzzle(location(source, text, Some(v.span())), m))?;
                 }
                 cells
             }
@@ -215,31 +204,10 @@ impl Polycube {
         }
         for v in raw.optional.iter().flatten() {
             let c = triple(source, text, v, "optional")?;
-            match target.binary_search(&c) {
-                Ok(k) if !optional[k] => optional[k] = true,
-                Ok(_) => {
-                    return Err(Error::puzzle(
-                        location(source, text, Some(v.span())),
-                        format!("optional: {c:?} is listed twice"),
-                    ))
-                }
-                Err(_) => {
-                    return Err(Error::puzzle(
-                        location(source, text, Some(v.span())),
-                        format!(
-                            "optional: {c:?} is not a cell of the target (an optional cell is \
-                             a target cell that may stay empty)"
-                        ),
-                    ))
-                }
-            }
+            mark_optional(&mut optional, target, c)
+                .map_err(|m| Error::puzzle(location(source, text, Some(v.span())), m))?;
         }
-        if optional.iter().all(|&o| o) {
-            return Err(Error::puzzle(
-                source,
-                "every target cell is optional: at least one cell must be filled",
-            ));
-        }
+        check_some_required(source, &optional)?;
         Ok(optional)
     }
 
@@ -255,32 +223,13 @@ impl Polycube {
         let mut cell_colors = vec![0u32; target.len()];
         for (k, (name, cells)) in raw.colors.iter().flatten().enumerate() {
             let what = format!("colors.{name}");
-            if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
-                return Err(Error::puzzle(
-                    line(source, text, cells.span()),
-                    format!("{what}: a colour name is one word"),
-                ));
-            }
+            check_color_name(name, &what)
+                .map_err(|m| Error::puzzle(line(source, text, cells.span()), m))?;
             names.push(name.clone());
             for v in cells.get_ref() {
                 let c = triple(source, text, v, &what)?;
-                let at = || location(source, text, Some(v.span()));
-                let Ok(t) = target.binary_search(&c) else {
-                    return Err(Error::puzzle(
-                        at(),
-                        format!("{what}: {c:?} is not a cell of the target"),
-                    ));
-                };
-                if cell_colors[t] != 0 {
-                    return Err(Error::puzzle(
-                        at(),
-                        format!(
-                            "{what}: {c:?} already has colour {}",
-                            names[cell_colors[t] as usize - 1]
-                        ),
-                    ));
-                }
-                cell_colors[t] = k as u32 + 1;
+                paint(&mut cell_colors, &names, target, c, k as u32 + 1, &what)
+                    .map_err(|m| Error::puzzle(location(source, text, Some(v.span())), m))?;
             }
         }
         Ok((names, cell_colors))
@@ -307,17 +256,105 @@ impl Polycube {
                 }
             }
         }
-        if target.is_empty() {
-            return Err(Error::puzzle(source, "the target has no cells"));
-        }
-        target.sort_unstable();
-        Ok(())
+        sort_target(source, target)
     }
+}
+
+/// A puzzle's `name` must say something.
+pub(super) fn check_name(source: &str, name: &str) -> Result<()> {
+    if name.trim().is_empty() {
+        return Err(Error::puzzle(source, "`name` must not be empty"));
+    }
+    Ok(())
+}
+
+/// A target given cell by cell has at most [`MAX_TARGET_CELLS`] cells.
+pub(super) fn check_target_size(cells: usize) -> Checked<()> {
+    if cells > MAX_TARGET_CELLS {
+        return Err(format!("`target` has more than {MAX_TARGET_CELLS} cells"));
+    }
+    Ok(())
+}
+
+/// Adds cell `c` to the target's `cells`, which must not hold it yet.
+pub(super) fn add_target_cell(cells: &mut Vec<Cell>, c: Cell) -> Checked<()> {
+    if cells.contains(&c) {
+        return Err(format!("target: duplicate cell {c:?}"));
+    }
+    cells.push(c);
+    Ok(())
+}
+
+/// The finished target (holes removed) must have cells; it is sorted, so that a cell's
+/// index is its item number.
+pub(super) fn sort_target(source: &str, target: &mut [Cell]) -> Result<()> {
+    if target.is_empty() {
+        return Err(Error::puzzle(source, "the target has no cells"));
+    }
+    target.sort_unstable();
+    Ok(())
+}
+
+/// Marks cell `c` of the (sorted) `target` optional, once.
+pub(super) fn mark_optional(optional: &mut [bool], target: &[Cell], c: Cell) -> Checked<()> {
+    match target.binary_search(&c) {
+        Ok(k) if !optional[k] => {
+            optional[k] = true;
+            Ok(())
+        }
+        Ok(_) => Err(format!("optional: {c:?} is listed twice")),
+        Err(_) => Err(format!(
+            "optional: {c:?} is not a cell of the target (an optional cell is \
+             a target cell that may stay empty)"
+        )),
+    }
+}
+
+/// Some target cell must be required.
+pub(super) fn check_some_required(source: &str, optional: &[bool]) -> Result<()> {
+    if optional.iter().all(|&o| o) {
+        return Err(Error::puzzle(
+            source,
+            "every target cell is optional: at least one cell must be filled",
+        ));
+    }
+    Ok(())
+}
+
+/// A colour name is one word.
+pub(super) fn check_color_name(name: &str, what: &str) -> Checked<()> {
+    if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!("{what}: a colour name is one word"));
+    }
+    Ok(())
+}
+
+/// Gives cell `c` of the (sorted) `target` colour `k` (from 1; `names[k - 1]`), which
+/// it must not have another of.
+pub(super) fn paint(
+    cell_colors: &mut [u32],
+    names: &[String],
+    target: &[Cell],
+    c: Cell,
+    k: u32,
+    what: &str,
+) -> Checked<()> {
+    let Ok(t) = target.binary_search(&c) else {
+        return Err(format!("{what}: {c:?} is not a cell of the target"));
+    };
+    if cell_colors[t] != 0 {
+        return Err(format!(
+            "{what}: {c:?} already has colour {}",
+            names[cell_colors[t] as usize - 1]
+        ));
+    }
+    cell_colors[t] = k;
+    Ok(())
 }
 
 /// The pieces' cells (times their counts) must fill the target: exactly, or, with
 /// optional cells or count ranges, for some choice of counts in the ranges.
-fn check_volume(source: &str, pieces: &[Piece], optional: &[bool]) -> Result<()> {
+pub(super) fn check_volume(source: &str, pieces: &[Piece], optional: &[bool]) -> Result<()> {
     let target_len = optional.len();
     let required = optional.iter().filter(|&&o| !o).count();
     let exact = required == target_len && pieces.iter().all(|p| p.min_count == p.count);

@@ -42,32 +42,8 @@ pub(super) fn parse_piece(
     let at = line(source, text, p.name.span());
     let (name, symbol) = name_and_symbol(source, text, p)?;
     let what = format!("piece {name}");
-    if let Some(first) = pieces.iter().position(|q| q.name == name) {
-        return Err(Error::puzzle(
-            at,
-            format!(
-                "{what}: duplicate piece name (first used at {})",
-                lines[first]
-            ),
-        ));
-    }
-    if let Some(first) = pieces.iter().position(|q| q.symbol == symbol) {
-        let how = if p.symbol.is_some() {
-            "its `symbol`"
-        } else {
-            "the first character of its name, by default"
-        };
-        return Err(Error::puzzle(
-            at,
-            format!(
-                "{what}: symbol {symbol:?} ({how}) is already the symbol of piece {} \
-                     (at {}); every piece needs its own: give one of them \
-                     `symbol = \"x\"` (any character but `.`, `+`, `#` and spaces, \
-                     for example a Greek letter once letters and digits run out)",
-                pieces[first].name, lines[first]
-            ),
-        ));
-    }
+    check_unique(&name, symbol, p.symbol.is_some(), pieces, lines)
+        .map_err(|m| Error::puzzle(&at, m))?;
     let cells = match (&p.cells, &p.layers) {
         (Some(_), Some(l)) => {
             return Err(Error::puzzle(
@@ -102,13 +78,8 @@ pub(super) fn parse_piece(
             let mut cells = Vec::with_capacity(list.get_ref().len());
             for v in list.get_ref() {
                 let c = triple(source, text, v, &what)?;
-                if cells.contains(&c) {
-                    return Err(Error::puzzle(
-                        location(source, text, Some(v.span())),
-                        format!("{what}: duplicate cell {c:?}"),
-                    ));
-                }
-                cells.push(c);
+                add_cell(&mut cells, c, &what)
+                    .map_err(|m| Error::puzzle(location(source, text, Some(v.span())), m))?;
             }
             cells
         }
@@ -120,13 +91,8 @@ pub(super) fn parse_piece(
         .or_else(|| p.layers.as_ref().map(|l| l.span()))
         .unwrap();
     let raw_cells = cells.clone();
-    let shape = Shape::new(cells);
-    if !shape.is_face_connected() {
-        return Err(Error::puzzle(
-                line(source, text, cells_span),
-                format!("{what}: the cells are not face-connected (every cube must share a face with another)"),
-            ));
-    }
+    let shape =
+        connected(cells, &what).map_err(|m| Error::puzzle(line(source, text, cells_span), m))?;
     let (min_count, count) = match &p.count {
         None => (1, 1),
         Some(c) => count_range(source, text, c, &what)?,
@@ -150,6 +116,10 @@ pub(super) fn parse_piece(
 /// Longest piece name.
 const MAX_NAME: usize = 64;
 
+/// What a check on typed values gives: the value, or the message (without location; the
+/// caller knows where the value came from: a TOML span, a BurrTools shape).
+pub(super) type Checked<T> = std::result::Result<T, String>;
+
 /// Characters that cannot be a symbol: they mean "empty" (`.`, space) or will mean
 /// "optional cell" (`+`) in layer art, and `#` is "a cell" in every drawing.
 fn symbol_problem(c: char) -> Option<&'static str> {
@@ -162,36 +132,101 @@ fn symbol_problem(c: char) -> Option<&'static str> {
     }
 }
 
-/// The piece's name and symbol, checked.
-fn name_and_symbol(source: &str, text: &str, p: &RawPiece) -> Result<(String, char)> {
-    let at = line(source, text, p.name.span());
-    let name = p.name.get_ref().clone();
+/// A piece name is one word of 1 to [`MAX_NAME`] characters.
+pub(super) fn check_name(name: &str) -> Checked<()> {
     if name.is_empty()
         || name.chars().count() > MAX_NAME
         || name.chars().any(|c| c.is_whitespace() || c.is_control())
     {
-        return Err(Error::puzzle(
-            at,
-            format!(
-                "piece {name:?}: a piece name is one word of 1 to {MAX_NAME} characters, \
-                 without spaces (`label` holds a longer description)"
-            ),
+        return Err(format!(
+            "piece {name:?}: a piece name is one word of 1 to {MAX_NAME} characters, \
+             without spaces (`label` holds a longer description)"
         ));
     }
+    Ok(())
+}
+
+/// A symbol given explicitly: any character [`symbol_problem`] has nothing against.
+pub(super) fn check_symbol(name: &str, c: char) -> Checked<char> {
+    match symbol_problem(c) {
+        None => Ok(c),
+        Some(why) => Err(format!("piece {name}: symbol {c:?} cannot be used: {why}")),
+    }
+}
+
+/// The name and the symbol (given explicitly, or the name's first character) must differ
+/// from those of the pieces before (`pieces`, found at `lines`).
+pub(super) fn check_unique(
+    name: &str,
+    symbol: char,
+    explicit: bool,
+    pieces: &[Piece],
+    lines: &[String],
+) -> Checked<()> {
+    if let Some(first) = pieces.iter().position(|q| q.name == name) {
+        return Err(format!(
+            "piece {name}: duplicate piece name (first used at {})",
+            lines[first]
+        ));
+    }
+    if let Some(first) = pieces.iter().position(|q| q.symbol == symbol) {
+        let how = if explicit {
+            "its `symbol`"
+        } else {
+            "the first character of its name, by default"
+        };
+        return Err(format!(
+            "piece {name}: symbol {symbol:?} ({how}) is already the symbol of piece {} \
+                 (at {}); every piece needs its own: give one of them \
+                 `symbol = \"x\"` (any character but `.`, `+`, `#` and spaces, \
+                 for example a Greek letter once letters and digits run out)",
+            pieces[first].name, lines[first]
+        ));
+    }
+    Ok(())
+}
+
+/// Adds cell `c` to a piece's `cells`, which must not hold it yet.
+pub(super) fn add_cell(cells: &mut Vec<Cell>, c: Cell, what: &str) -> Checked<()> {
+    if cells.contains(&c) {
+        return Err(format!("{what}: duplicate cell {c:?}"));
+    }
+    cells.push(c);
+    Ok(())
+}
+
+/// The piece's shape, which must be face-connected.
+pub(super) fn connected(cells: Vec<Cell>, what: &str) -> Checked<Shape> {
+    let shape = Shape::new(cells);
+    if !shape.is_face_connected() {
+        return Err(format!(
+            "{what}: the cells are not face-connected (every cube must share a face with another)"
+        ));
+    }
+    Ok(shape)
+}
+
+/// One coordinate of a cell, at most [`MAX_COORDINATE`] in absolute value.
+pub(super) fn coordinate(n: i64, what: &str) -> Checked<i32> {
+    if n.abs() > MAX_COORDINATE {
+        return Err(format!(
+            "{what}: coordinate {n} is out of range (at most {MAX_COORDINATE} in absolute value)"
+        ));
+    }
+    Ok(n as i32)
+}
+
+/// The piece's name and symbol, checked.
+fn name_and_symbol(source: &str, text: &str, p: &RawPiece) -> Result<(String, char)> {
+    let at = line(source, text, p.name.span());
+    let name = p.name.get_ref().clone();
+    check_name(&name).map_err(|m| Error::puzzle(&at, m))?;
     let symbol = match &p.symbol {
         Some(sym) => {
             let at = line(source, text, sym.span());
             let mut chars = sym.get_ref().chars();
             match (chars.next(), chars.next()) {
-                (Some(c), None) => match symbol_problem(c) {
-                    None => c,
-                    Some(why) => {
-                        return Err(Error::puzzle(
-                            at,
-                            format!("piece {name}: symbol {c:?} cannot be used: {why}"),
-                        ))
-                    }
-                },
+                (Some(c), None) => check_symbol(&name, c).map_err(|m| Error::puzzle(at, m))?,
                 _ => {
                     return Err(Error::puzzle(
                         at,
@@ -245,13 +280,7 @@ pub(super) fn triple(
     let mut cell = [0i32; 3];
     for (k, x) in arr.iter().enumerate() {
         let n = x.as_integer().ok_or_else(not_a_triple)?;
-        if n.abs() > MAX_COORDINATE {
-            return Err(Error::puzzle(
-                at(),
-                format!("{what}: coordinate {n} is out of range (at most {MAX_COORDINATE} in absolute value)"),
-            ));
-        }
-        cell[k] = n as i32;
+        cell[k] = coordinate(n, what).map_err(|m| Error::puzzle(at(), m))?;
     }
     Ok(cell)
 }
@@ -264,35 +293,42 @@ fn count_range(
     what: &str,
 ) -> Result<(u32, u32)> {
     let at = || line(source, text, c.span());
-    let bad = || {
-        Error::puzzle(
-            at(),
-            format!(
-                "{what}: count must be an integer between 1 and {MAX_COUNT}, or a range \
-                 [min, max] with 0 <= min <= max and 1 <= max <= {MAX_COUNT}; found {}",
-                c.get_ref()
-            ),
-        )
+    let found = c.get_ref();
+    let range = match found {
+        toml::Value::Integer(k) => check_count(*k, *k, what, found),
+        toml::Value::Array(a) if a.len() == 2 => match (a[0].as_integer(), a[1].as_integer()) {
+            (Some(min), Some(max)) => check_count(min, max, what, found),
+            _ => Err(bad_count(what, found)),
+        },
+        _ => Err(bad_count(what, found)),
     };
-    match c.get_ref() {
-        toml::Value::Integer(k) if (1..=MAX_COUNT).contains(k) => Ok((*k as u32, *k as u32)),
-        toml::Value::Array(a) if a.len() == 2 => {
-            let (Some(min), Some(max)) = (a[0].as_integer(), a[1].as_integer()) else {
-                return Err(bad());
-            };
-            if min > max {
-                return Err(Error::puzzle(
-                    at(),
-                    format!("{what}: count [{min}, {max}]: min is greater than max"),
-                ));
-            }
-            if min < 0 || !(1..=MAX_COUNT).contains(&max) {
-                return Err(bad());
-            }
-            Ok((min as u32, max as u32))
-        }
-        _ => Err(bad()),
+    range.map_err(|m| Error::puzzle(at(), m))
+}
+
+/// A count range `min..=max` (`min == max` for an exact count): `0 <= min <= max` and
+/// `1 <= max <=` [`MAX_COUNT`]. `found` is how the count was written.
+pub(super) fn check_count(
+    min: i64,
+    max: i64,
+    what: &str,
+    found: &dyn std::fmt::Display,
+) -> Checked<(u32, u32)> {
+    if min > max {
+        return Err(format!(
+            "{what}: count [{min}, {max}]: min is greater than max"
+        ));
     }
+    if min < 0 || !(1..=MAX_COUNT).contains(&max) {
+        return Err(bad_count(what, found));
+    }
+    Ok((min as u32, max as u32))
+}
+
+fn bad_count(what: &str, found: &dyn std::fmt::Display) -> String {
+    format!(
+        "{what}: count must be an integer between 1 and {MAX_COUNT}, or a range \
+         [min, max] with 0 <= min <= max and 1 <= max <= {MAX_COUNT}; found {found}"
+    )
 }
 
 /// A piece's `colors` table: its coloured cells (given in the piece's own coordinates,
@@ -305,42 +341,56 @@ fn piece_colors(
     colors: &[String],
     what: &str,
 ) -> Result<Vec<(Cell, u32)>> {
-    let lo = min_corner(raw_cells).expect("a piece has cells");
     let mut out: Vec<(Cell, u32)> = Vec::new();
     for (name, cells) in map {
-        let Some(k) = colors.iter().position(|c| c == name) else {
-            return Err(Error::puzzle(
-                line(source, text, cells.span()),
-                format!(
-                    "{what}: colour {name}: no cell of the target has it (the target's \
-                     colours are given in [colors]{})",
-                    if colors.is_empty() {
-                        ", which this puzzle has none of".to_string()
-                    } else {
-                        format!(": {}", colors.join(", "))
-                    }
-                ),
-            ));
-        };
+        let k = color_number(name, colors, what)
+            .map_err(|m| Error::puzzle(line(source, text, cells.span()), m))?;
         for v in cells.get_ref() {
             let c = triple(source, text, v, what)?;
-            let at = || location(source, text, Some(v.span()));
-            if !raw_cells.contains(&c) {
-                return Err(Error::puzzle(
-                    at(),
-                    format!("{what}: colour {name}: {c:?} is not a cell of the piece"),
-                ));
-            }
-            let cell = [c[0] - lo[0], c[1] - lo[1], c[2] - lo[2]];
-            if out.iter().any(|(d, _)| *d == cell) {
-                return Err(Error::puzzle(
-                    at(),
-                    format!("{what}: colour {name}: {c:?} already has a colour"),
-                ));
-            }
-            out.push((cell, k as u32 + 1));
+            add_color(&mut out, raw_cells, c, (name, k), what)
+                .map_err(|m| Error::puzzle(location(source, text, Some(v.span())), m))?;
         }
     }
     out.sort_unstable();
     Ok(out)
+}
+
+/// The number (from 1) of the target's colour `name`, which some target cell must have.
+pub(super) fn color_number(name: &str, colors: &[String], what: &str) -> Checked<u32> {
+    match colors.iter().position(|c| c == name) {
+        Some(k) => Ok(k as u32 + 1),
+        None => Err(format!(
+            "{what}: colour {name}: no cell of the target has it (the target's \
+             colours are given in [colors]{})",
+            if colors.is_empty() {
+                ", which this puzzle has none of".to_string()
+            } else {
+                format!(": {}", colors.join(", "))
+            }
+        )),
+    }
+}
+
+/// Adds to `out` the colour `(name, number)` of the piece's cell `c`, given in the
+/// piece's own coordinates (`raw_cells`, as written) and stored in its shape's (moved
+/// to the origin corner). The caller sorts `out` once every colour is in.
+pub(super) fn add_color(
+    out: &mut Vec<(Cell, u32)>,
+    raw_cells: &[Cell],
+    c: Cell,
+    (name, k): (&str, u32),
+    what: &str,
+) -> Checked<()> {
+    if !raw_cells.contains(&c) {
+        return Err(format!(
+            "{what}: colour {name}: {c:?} is not a cell of the piece"
+        ));
+    }
+    let lo = min_corner(raw_cells).expect("a piece has cells");
+    let cell = [c[0] - lo[0], c[1] - lo[1], c[2] - lo[2]];
+    if out.iter().any(|(d, _)| *d == cell) {
+        return Err(format!("{what}: colour {name}: {c:?} already has a colour"));
+    }
+    out.push((cell, k));
+    Ok(())
 }

@@ -1,5 +1,7 @@
-//! BurrTools puzzle files (`.xmpuzzle`): read, and turned into polycover's own puzzle
-//! format, which is then parsed as any other file.
+//! BurrTools puzzle files (`.xmpuzzle`): read once into typed values, one [`Problem`]
+//! each, which become a polycube puzzle without a detour through text ([`Problem::puzzle`]
+//! is a [`Spec`] for [`crate::puzzle::Polycube::from_spec`]); `toml.rs` writes a problem
+//! as a puzzle file, for `import` alone.
 //!
 //! An `.xmpuzzle` is XML, usually gzipped: `<puzzle>` holds `<gridType type="T"/>`,
 //! `<shapes>` (one `<voxel x y z [name]>` each, its text one character per voxel with x
@@ -8,25 +10,33 @@
 //! `<shape id count|min max>` pieces and a `<result id>`). A solved problem records
 //! BurrTools' count as `assemblies="N"`.
 //!
-//! Invariants of a [`Conversion`]: it is one problem of a cube-grid (type 0) file. The
+//! Invariants of a [`Problem`]: it is one problem of a cube-grid (type 0) file. The
 //! result's `+` voxels become optional cells, `min`/`max` a count range, and voxel
-//! colours the puzzle's `[colors]` (named `c1`, `c2`, ... after BurrTools' numbers).
-//! Everything polycover would read differently is refused by name: other grids, `+`
-//! in a piece, and colour rules other than "a coloured piece voxel goes on a result
-//! voxel of the same colour" (BurrTools allows any listed pair of colours, and lets a
-//! coloured piece voxel sit on an uncoloured result voxel), and anything malformed.
+//! colours the puzzle's colours (named `c1`, `c2`, ... after BurrTools' numbers, listed
+//! in the order of those numbers). Everything polycover would read differently is
+//! refused by name: other grids, `+` in a piece, and colour rules other than "a coloured
+//! piece voxel goes on a result voxel of the same colour" (BurrTools allows any listed
+//! pair of colours, and lets a coloured piece voxel sit on an uncoloured result voxel),
+//! and anything malformed. What polycover's own checks refuse (a piece that fits nowhere,
+//! say) is refused by [`crate::puzzle::Polycube::from_spec`], located at
+//! `FILE problem K, shape N`.
 //!
 //! Conventions. Coordinates are BurrTools' own (x, y, z); a BurrTools shape name becomes
 //! a piece name with spaces turned into `-` (the original is the label) and gets a
 //! symbol of its own. BurrTools' count of a solved problem becomes `[expect] rotations`:
 //! like polycover's default, it counts assemblies up to the rotations of the result.
 
+mod toml;
+
 use std::collections::HashSet;
 
 use itertools::Itertools;
 
 use crate::error::{Error, Result};
+use crate::geometry::Cell;
 use crate::input;
+use crate::puzzle::polycube::{PieceSpec, Spec};
+use crate::puzzle::Expect;
 
 /// Whether `bytes` look like a BurrTools file: gzip, or XML whose root is `<puzzle`.
 pub fn is_burrtools(bytes: &[u8]) -> bool {
@@ -63,21 +73,40 @@ pub struct ProblemInfo {
     pub assemblies: Option<u64>,
 }
 
-/// A BurrTools problem in polycover's puzzle format.
-#[derive(Clone, Debug)]
-pub struct Conversion {
-    pub toml: String,
-    pub problem: ProblemInfo,
+/// One problem of a BurrTools file, read: the puzzle polycover packs, and what `import`
+/// says about where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The file, for messages and `import`'s header.
+    pub source: String,
+    pub info: ProblemInfo,
+    /// The lines of the file's `<comment>` (line ends trimmed), for `import`'s header.
+    pub comment: Vec<String>,
+    /// The puzzle. Its name is the title: the comment's `Name:` line (or the file name),
+    /// with the problem's name when it adds one. Its target cells and each piece's cells
+    /// come in the order of BurrTools' voxels (x fastest), its colours in the order of
+    /// their numbers.
+    pub puzzle: Spec,
 }
 
+/// What reading a BurrTools file once gives: the problems it holds, and the one asked
+/// for, or why there is none (the file holds several and none was picked, say), or why
+/// it makes no puzzle.
+#[derive(Debug)]
+pub struct File {
+    pub problems: Vec<ProblemInfo>,
+    pub chosen: Result<Problem>,
+}
+
+/// One `<voxel>` shape.
 struct Voxels {
     name: Option<String>,
-    /// (x, y, z) of the filled voxels (`#` and `+`).
-    cells: Vec<[usize; 3]>,
+    /// (x, y, z) of the filled voxels (`#` and `+`), in the text's order.
+    cells: Vec<Cell>,
     /// The `+` (variable) voxels among them.
-    variable: Vec<[usize; 3]>,
+    variable: Vec<Cell>,
     /// Coloured voxels with their colour numbers (from 1).
-    colors: Vec<([usize; 3], u32)>,
+    colors: Vec<(Cell, u32)>,
 }
 
 fn attr<T: std::str::FromStr>(
@@ -153,11 +182,14 @@ fn parse_voxels(source: &str, node: roxmltree::Node, id: usize) -> Result<Voxels
                 )
             })?
         };
+        // A coordinate is below the text's length, which the input limit keeps far
+        // below `i32::MAX`; saturated all the same, and then refused as out of range.
         let cell = [
             index % dims[0],
             index / dims[0] % dims[1],
             index / (dims[0] * dims[1]),
-        ];
+        ]
+        .map(|n| i32::try_from(n).unwrap_or(i32::MAX));
         match c {
             '#' | '+' => {
                 cells.push(cell);
@@ -258,48 +290,47 @@ fn info(source: &str, k: usize, problem: roxmltree::Node) -> Result<ProblemInfo>
     })
 }
 
-/// The problems a BurrTools file holds.
-pub fn problems(source: &str, bytes: &[u8]) -> Result<Vec<ProblemInfo>> {
-    let xml = xml_text(source, bytes)?;
-    let doc = parse_xml(source, &xml)?;
-    let puzzle = root(source, &doc)?;
-    problems_of(puzzle)
-        .into_iter()
-        .enumerate()
-        .map(|(k, p)| info(source, k, p))
-        .collect()
-}
-
-/// One problem of a BurrTools file as a puzzle file. `problem` is its name or number
-/// (from 1); it may be left out when the file holds one problem.
-pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conversion> {
+/// Reads a BurrTools file once: the problems it holds, and the one `problem` names (by
+/// name or number from 1; it may be left out when the file holds one problem).
+pub fn read(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<File> {
     let xml = xml_text(source, bytes)?;
     let doc = parse_xml(source, &xml)?;
     let puzzle = root(source, &doc)?;
     let all = problems_of(puzzle);
+    let problems = all
+        .iter()
+        .enumerate()
+        .map(|(k, &p)| info(source, k, p))
+        .collect::<Result<Vec<_>>>()?;
+    let chosen = choose(source, &problems, problem)
+        .and_then(|k| read_problem(source, puzzle, all[k], problems[k].clone()));
+    Ok(File { problems, chosen })
+}
+
+/// The index of the problem `want` names, by name or number from 1; with none asked,
+/// the file's only problem.
+fn choose(source: &str, problems: &[ProblemInfo], want: Option<&str>) -> Result<usize> {
     let listing = || {
-        all.iter()
-            .enumerate()
-            .map(|(k, p)| format!("{} \"{}\"", k + 1, p.attribute("name").unwrap_or("")))
+        problems
+            .iter()
+            .map(|p| format!("{} \"{}\"", p.number, p.name))
             .join(", ")
     };
-    let k = match problem {
-        None if all.len() == 1 => 0,
-        None if all.is_empty() => return Err(Error::puzzle(source, "the file holds no problem")),
-        None => {
-            return Err(Error::Usage(format!(
-                "{source} holds {} problems: {}; pick one with --problem NAME or NUMBER",
-                all.len(),
-                listing()
-            )))
-        }
-        Some(want) => all
+    match want {
+        None if problems.len() == 1 => Ok(0),
+        None if problems.is_empty() => Err(Error::puzzle(source, "the file holds no problem")),
+        None => Err(Error::Usage(format!(
+            "{source} holds {} problems: {}; pick one with --problem NAME or NUMBER",
+            problems.len(),
+            listing()
+        ))),
+        Some(want) => problems
             .iter()
-            .position(|p| p.attribute("name") == Some(want))
+            .position(|p| p.name == want)
             .or_else(|| {
                 want.parse::<usize>()
                     .ok()
-                    .filter(|&n| (1..=all.len()).contains(&n))
+                    .filter(|&n| (1..=problems.len()).contains(&n))
                     .map(|n| n - 1)
             })
             .ok_or_else(|| {
@@ -307,10 +338,17 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
                     "{source}: no problem \"{want}\" (its problems: {})",
                     listing()
                 ))
-            })?,
-    };
-    let node = all[k];
-    let info = info(source, k, node)?;
+            }),
+    }
+}
+
+/// Problem `node` (described by `info`) of the file's root `puzzle`.
+fn read_problem(
+    source: &str,
+    puzzle: roxmltree::Node,
+    node: roxmltree::Node,
+    info: ProblemInfo,
+) -> Result<Problem> {
     let shapes: Vec<roxmltree::Node> = child(puzzle, "shapes")
         .map(|s| s.children().filter(|c| c.has_tag_name("voxel")).collect())
         .unwrap_or_default();
@@ -329,7 +367,6 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
         .ok_or_else(|| Error::puzzle(at(source, result_node), "<result> has no id"))?;
     let result = shape(result_id, result_node)?;
 
-    let mut toml = String::new();
     // The comment's `Name:` (or the file name), and the problem's name when it adds one.
     let base = puzzle_title(puzzle)
         .unwrap_or_else(|| source.rsplit('/').next().unwrap_or(source).to_string());
@@ -338,45 +375,33 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
     } else {
         format!("{base}: {}", info.name)
     };
-    toml += &format!(
-        "# Imported from the BurrTools file {source}, problem {}.\n",
-        k + 1
-    );
-    if let Some(comment) = child(puzzle, "comment").and_then(|c| c.text()) {
-        for line in comment.trim_end().lines() {
-            toml += &format!("# {}\n", line.trim_end());
-        }
-    }
-    toml += &format!("name = {}\n", quote(&title));
-    toml += &format!("target = [{}]\n", triples(&result.cells));
-    if !result.variable.is_empty() {
-        toml += &format!("optional = [{}]\n", triples(&result.variable));
-    }
+    let comment = child(puzzle, "comment")
+        .and_then(|c| c.text())
+        .map(|c| {
+            c.trim_end()
+                .lines()
+                .map(|l| l.trim_end().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
     let pieces_node = child(node, "shapes")
         .ok_or_else(|| Error::puzzle(at(source, node), "the problem lists no pieces (<shapes>)"))?;
     let parts: Vec<roxmltree::Node> = pieces_node
         .children()
         .filter(|c| c.has_tag_name("shape"))
         .collect();
-    let mut pieces = Vec::with_capacity(parts.len());
+    let mut shapes_used = Vec::with_capacity(parts.len());
     for &piece in &parts {
         let id: usize = attr(source, piece, "id")?
             .ok_or_else(|| Error::puzzle(at(source, piece), "<shape> has no id"))?;
-        pieces.push((piece, id, shape(id, piece)?));
+        shapes_used.push((piece, id, shape(id, piece)?));
     }
-    check_colors(source, node, &result, pieces.iter().map(|(_, _, v)| v))?;
-    if !result.colors.is_empty() {
-        toml += "\n[colors]                     # BurrTools' colour numbers\n";
-        toml += &color_lines(&result.colors);
-    }
-    if let Some(n) = info.assemblies {
-        toml += &format!(
-            "\n[expect]                     # BurrTools' own count of this problem\nrotations = {n}\n"
-        );
-    }
+    check_colors(source, node, &result, shapes_used.iter().map(|(_, _, v)| v))?;
+
+    let mut pieces = Vec::with_capacity(shapes_used.len());
     let mut used_names = HashSet::new();
     let mut used_symbols = HashSet::new();
-    for (piece, id, voxels) in pieces {
+    for (piece, id, voxels) in shapes_used {
         let (min, max): (u64, u64) = match (
             attr::<u64>(source, piece, "count")?,
             attr::<u64>(source, piece, "min")?,
@@ -429,57 +454,55 @@ pub fn convert(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<Conv
                 "more pieces than symbols (letters, digits, Greek letters)",
             )
         })?;
-        toml += "\n[[piece]]\n";
-        toml += &format!(
-            "name = {}\nsymbol = {}\n",
-            quote(&name),
-            quote(&symbol.to_string())
-        );
-        if let Some(original) = voxels.name.as_ref().filter(|&o| *o != name) {
-            toml += &format!("label = {}\n", quote(original));
-        }
-        toml += &format!("cells = [{}]\n", triples(&voxels.cells));
-        if min != max {
-            toml += &format!("count = [{min}, {max}]\n");
-        } else if max > 1 {
-            toml += &format!("count = {max}\n");
-        }
-        if !voxels.colors.is_empty() {
-            toml += "[piece.colors]\n";
-            toml += &color_lines(&voxels.colors);
-        }
+        let label = voxels.name.clone().filter(|o| *o != name);
+        pieces.push(PieceSpec {
+            name,
+            symbol: Some(symbol),
+            label,
+            colors: colors_by_number(&voxels.colors),
+            cells: voxels.cells,
+            min_count: min,
+            count: max,
+            at: format!("{source} problem {}, shape {}", info.number, id + 1),
+        });
     }
-    Ok(Conversion {
-        toml,
-        problem: info,
+    Ok(Problem {
+        source: source.to_string(),
+        comment,
+        puzzle: Spec {
+            name: title,
+            at: format!("{source} problem {}", info.number),
+            optional: result.variable,
+            colors: colors_by_number(&result.colors),
+            target: result.cells,
+            mirror: false,
+            expect: Expect {
+                rotations: info.assemblies,
+                ..Expect::default()
+            },
+            pieces,
+        },
+        info,
     })
 }
 
-/// One `cK = [cells]` line per colour number K of `colors`, in increasing order: the
-/// body of a `[colors]` or `[piece.colors]` table.
-fn color_lines(colors: &[([usize; 3], u32)]) -> String {
+/// Coloured voxels grouped by colour number, in increasing order, each named `cK` after
+/// its number K; the cells of each in the voxels' order.
+fn colors_by_number(colors: &[(Cell, u32)]) -> Vec<(String, Vec<Cell>)> {
     colors
         .iter()
         .map(|&(_, k)| k)
         .sorted_unstable()
         .dedup()
         .map(|k| {
-            let these: Vec<[usize; 3]> = colors
+            let these = colors
                 .iter()
                 .filter(|&&(_, c)| c == k)
                 .map(|&(cell, _)| cell)
                 .collect();
-            format!("c{k} = [{}]\n", triples(&these))
+            (format!("c{k}"), these)
         })
         .collect()
-}
-
-/// `[x,y,z], ...` for a TOML list of cells.
-fn triples(cells: &[[usize; 3]]) -> String {
-    cells
-        .iter()
-        .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
-        .join(", ")
 }
 
 /// Refuses colour rules polycover would read differently. BurrTools lets piece colour
@@ -559,20 +582,4 @@ fn pick_symbol(name: &str, used: &mut HashSet<char>) -> Option<char> {
         .chain('0'..='9')
         .chain('α'..='ω');
     candidates.into_iter().find(|&c| used.insert(c))
-}
-
-/// A TOML basic string.
-fn quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out += "\\\"",
-            '\\' => out += "\\\\",
-            '\n' => out += "\\n",
-            '\t' => out += "\\t",
-            c if c.is_control() => out += &format!("\\u{:04x}", c as u32),
-            c => out.push(c),
-        }
-    }
-    out + "\""
 }
