@@ -477,7 +477,7 @@ fn read_problem(
             target: result.cells,
             mirror: false,
             expect: Expect {
-                rotations: info.assemblies,
+                rotations: info.assemblies.map(crate::count::Count::from),
                 ..Expect::default()
             },
             pieces,

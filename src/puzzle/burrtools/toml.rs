@@ -33,7 +33,7 @@ impl Problem {
             toml += "\n[colors]                     # BurrTools' colour numbers\n";
             toml += &color_lines(&spec.colors);
         }
-        if let Some(n) = spec.expect.rotations {
+        if let Some(n) = &spec.expect.rotations {
             toml += &format!(
                 "\n[expect]                     # BurrTools' own count of this problem\nrotations = {n}\n"
             );
