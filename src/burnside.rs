@@ -150,14 +150,13 @@ fn cycles(perm: &[u32]) -> Vec<Vec<u32>> {
 pub fn classes(group: &Group) -> Vec<(usize, usize)> {
     let elements = group.elements();
     let key = |g: &Symmetry| (g.items.clone(), g.options.clone());
-    let index: std::collections::HashMap<(Vec<u32>, Vec<u32>), Vec<usize>> =
-        elements
-            .iter()
-            .enumerate()
-            .fold(Default::default(), |mut m, (k, g)| {
-                m.entry(key(g)).or_default().push(k);
-                m
-            });
+    let index: std::collections::HashMap<(Vec<u32>, Vec<u32>), Vec<usize>> = elements
+        .iter()
+        .enumerate()
+        .fold(Default::default(), |mut m, (k, g)| {
+            m.entry(key(g)).or_default().push(k);
+            m
+        });
     let mut class_of = vec![usize::MAX; elements.len()];
     let mut out = Vec::new();
     for k in 0..elements.len() {
@@ -287,10 +286,15 @@ mod tests {
         let matrix = &problem.compiled.matrix;
         let group = &problem.compiled.group;
         let mut raw = Vec::new();
-        crate::solver::for_each(&Reduction::none(matrix), &crate::solver::dlx, None, &mut |s| {
-            raw.push(s.to_vec());
-            ControlFlow::Continue(())
-        });
+        crate::solver::for_each(
+            &Reduction::none(matrix),
+            &crate::solver::dlx,
+            None,
+            &mut |s| {
+                raw.push(s.to_vec());
+                ControlFlow::Continue(())
+            },
+        );
         let mut image = Vec::new();
         let mut fixed = |g: &Symmetry| {
             raw.iter()
@@ -315,8 +319,14 @@ mod tests {
         assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), group.order());
         let sum: u128 = classes.iter().map(|&(k, size)| size as u128 * fix[k]).sum();
         assert_eq!(sum % group.order() as u128, 0, "{name} {mode:?}");
-        let want = problem.count(&crate::Engine::dlx(), &Default::default()).unwrap();
-        assert_eq!(want.solutions, (sum / group.order() as u128) as u64, "{name} {mode:?}");
+        let want = problem
+            .count(&crate::Engine::dlx(), &Default::default())
+            .unwrap();
+        assert_eq!(
+            want.solutions,
+            (sum / group.order() as u128) as u64,
+            "{name} {mode:?}"
+        );
     }
 
     #[test]

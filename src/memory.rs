@@ -24,6 +24,18 @@ pub fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
+/// The default budget for a table of subproblem counts: a quarter of the machine's
+/// memory (`MemTotal` where `/proc` tells), at most 4 GiB; 1 GiB where nothing tells.
+pub fn default_table_budget() -> usize {
+    const GIB: usize = 1 << 30;
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib.saturating_mul(1024))
+    });
+    total.map_or(GIB, |t| (t / 4).min(4 * GIB))
+}
+
 /// The peak resident memory of process `pid` (or this one) since the last reset, in MiB.
 pub fn peak_mib(pid: Option<u32>) -> Option<f64> {
     let path = match pid {

@@ -399,7 +399,7 @@ pub(crate) fn sample(
         &RunOptions {
             threads,
             deadline: deadline_after(timeout),
-            progress: None,
+            ..RunOptions::default()
         },
     )?;
     interrupted(report.interrupted)?;

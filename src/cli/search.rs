@@ -52,6 +52,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
         threads,
         deadline: a.search.deadline(),
         progress: Some(&progress),
+        memory: a.memory.unwrap_or_else(crate::memory::default_table_budget),
     };
     let finished = |j: usize, solutions: Count| {
         if let Some(part) = &part {

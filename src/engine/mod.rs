@@ -294,6 +294,9 @@ pub struct RunOptions<'a> {
     pub deadline: Option<Instant>,
     /// Called as parts of the search finish.
     pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    /// The most bytes a table of subproblem counts may take (a memo); past it, the
+    /// engine forgets entries, it never stops.
+    pub memory: usize,
 }
 
 impl Default for RunOptions<'_> {
@@ -302,6 +305,7 @@ impl Default for RunOptions<'_> {
             threads: 1,
             deadline: None,
             progress: None,
+            memory: crate::memory::default_table_budget(),
         }
     }
 }

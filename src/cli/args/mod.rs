@@ -25,7 +25,7 @@ use crate::sat::Amo;
 
 mod values;
 
-use values::{parse_sat_option, parse_seconds, parse_threads};
+use values::{parse_memory, parse_sat_option, parse_seconds, parse_threads};
 pub(super) use values::{
     AmoArg, BackendArg, DecideArg, ExportFormatArg, ProjectionArg, StrategyArg, SymmetryArg,
 };
@@ -355,6 +355,11 @@ pub(super) struct CountArgs {
     /// Worker threads, 1 to 1024 (default: the number of cores).
     #[arg(long, value_parser = parse_threads)]
     pub(super) threads: Option<usize>,
+    /// The most memory a counter's table of subproblem counts may take (`--solver memo`),
+    /// like 4G or 512M; past it, it forgets the cheapest entries and goes on. Default: a
+    /// quarter of the machine's memory, at most 4G.
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub(super) memory: Option<usize>,
     #[command(flatten)]
     pub(super) parts: PartArgs,
 }

@@ -167,6 +167,37 @@ pub(super) fn parse_threads(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
+/// A memory size: bytes, or a number with K, M, G or T (powers of 1024; `4G`, `512M`,
+/// `1.5G`), at least 1 MiB.
+pub(super) fn parse_memory(s: &str) -> std::result::Result<usize, String> {
+    let t = s.trim();
+    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((at, _)) => (&t[..at], t[at..].to_ascii_uppercase()),
+        None => (t, String::new()),
+    };
+    let shift = match unit.trim_end_matches(['B', 'I']) {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => {
+            return Err(format!(
+                "`{s}`: a memory size is a number with K, M, G or T, like 4G"
+            ))
+        }
+    };
+    let x: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: a memory size is a number with K, M, G or T, like 4G"))?;
+    let bytes = x * (1u64 << shift) as f64;
+    if !(bytes >= (1 << 20) as f64 && bytes <= usize::MAX as f64) {
+        return Err(format!("`{s}`: the memory size must be at least 1M"));
+    }
+    Ok(bytes as usize)
+}
+
 /// A positive number of seconds that a clock can count.
 pub(super) fn parse_seconds(s: &str) -> std::result::Result<Duration, String> {
     let x: f64 = s
