@@ -42,9 +42,10 @@
 //!
 //! Counts are a `u128` with a checked add, falling back to [`BigUint`] on overflow, so
 //! they never wrap (20x20 dominoes pass 2^128). The table stores a count inline in one
-//! word when it is below 2^63 and in a side arena of big integers above: see the
-//! measurements in the report of issue 24 (one word against two: the same speed, a
-//! smaller table).
+//! word when it is below 2^63 and in a side arena of big integers above. Measured on the
+//! 12x12 and 16x16 domino boxes (one thread, medians of three): an inline `u128` (two
+//! words) took the same time (0.058 s against 0.054 s; 2.58 s against 2.68 s) for a 14%
+//! larger table (403 MB against 353 MB at peak on 16x16), so one word it is.
 //!
 //! # Threads
 //!
@@ -53,7 +54,9 @@
 //! thread. Subproblems with the same key are merged (counted once, multiplied by how
 //! many there are). The threads then take subproblems in turn and share one table,
 //! sharded by hash with a lock per shard: on the domino boxes every subproblem meets the
-//! same lower states, which a table per thread would compute once per thread.
+//! same lower states, which a table per thread would compute once per thread. Measured
+//! on 12x12 dominoes with two threads: 79k nodes and 0.03 s shared, 141k nodes and
+//! 0.07 s with a table per thread (16x16: 1.35 s against 5.1 s).
 //!
 //! Invariants: a returned count is exact; a stopped search returns [`Incomplete`], never
 //! a number; the table never holds more than its byte budget.

@@ -3,6 +3,7 @@
 
 use num_bigint::BigUint;
 
+use super::table::Count;
 use super::{count, Counted, Incomplete, Settings};
 use crate::matrix::{Item, Matrix};
 use crate::puzzle::SymmetryMode;
@@ -132,6 +133,26 @@ fn domino_boxes_match_kasteleyn_and_a_transfer_matrix() {
     let big = memo(&dominoes(14, 14), 2);
     assert!(big > BigUint::from(u64::MAX));
     assert_eq!(big, transfer(14, 14));
+}
+
+#[test]
+fn sixteen_by_sixteen_is_exact_past_2_to_the_100() {
+    let got = memo(&dominoes(16, 16), 2);
+    assert!(got > BigUint::from(1u32) << 100u32);
+    assert_eq!(got, transfer(16, 16));
+}
+
+#[test]
+fn counts_never_wrap() {
+    let mut c = Count::Small(u128::MAX);
+    c.add(&Count::ONE);
+    assert_eq!(c.clone().into_big(), BigUint::from(u128::MAX) + 1u32);
+    c.add(&Count::Small(5));
+    assert_eq!(c.into_big(), BigUint::from(u128::MAX) + 6u32);
+    assert_eq!(
+        Count::Small(u128::MAX).times(3).into_big(),
+        BigUint::from(u128::MAX) * 3u32
+    );
 }
 
 #[test]
@@ -281,7 +302,7 @@ fn random_matrices_count_as_the_dlx() {
 
 #[test]
 fn catalog_puzzles_count_as_the_dlx() {
-    for name in ["soma", "pentomino-3x20", "pentomino-5x12"] {
+    for name in ["soma", "pentomino-3x20"] {
         let problem = crate::engine::Problem::load(name, Some(SymmetryMode::None)).unwrap();
         let m = problem.reduction.matrix();
         let expected = dlx(m);
