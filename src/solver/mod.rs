@@ -20,6 +20,7 @@ mod dlx;
 pub(crate) mod engine;
 mod estimate;
 mod mask;
+pub(crate) mod memo;
 mod segments;
 
 use std::ops::ControlFlow;

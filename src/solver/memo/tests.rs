@@ -1,0 +1,313 @@
+//! The memo counter against published domino counts, two independent formulas, the DLX
+//! on random matrices with every kind of item, and catalog puzzles; a tiny budget; a stop.
+
+use num_bigint::BigUint;
+
+use super::table::Count;
+use super::{count, Counted, Incomplete, Settings};
+use crate::matrix::{Item, Matrix};
+use crate::puzzle::SymmetryMode;
+use crate::symmetry::Reduction;
+
+const MIB: usize = 1 << 20;
+
+fn never() -> bool {
+    false
+}
+
+fn settings(threads: usize, memory: usize, shared: bool) -> Settings<'static> {
+    Settings {
+        threads,
+        memory,
+        shared,
+        stop: &never,
+    }
+}
+
+fn memo(matrix: &Matrix, threads: usize) -> BigUint {
+    count(matrix, &settings(threads, 256 * MIB, true))
+        .count
+        .expect("nothing stops it")
+}
+
+/// The `h` by `w` box as exact cover: each cell a unit item, then one piece item with
+/// `h·w/2` copies; an option is a domino's two cells and the piece.
+fn dominoes(h: usize, w: usize) -> Matrix {
+    let mut items: Vec<Item> = (0..h * w)
+        .map(|c| Item::exact(format!("c{c}"), 1))
+        .collect();
+    let piece = items.len() as u32;
+    items.push(Item::exact("domino", (h * w / 2).max(1) as u32));
+    let mut m = Matrix::new(items);
+    for r in 0..h {
+        for c in 0..w {
+            let cell = (r * w + c) as u32;
+            if c + 1 < w {
+                m.push_option(&[cell, cell + 1, piece]);
+            }
+            if r + 1 < h {
+                m.push_option(&[cell, cell + w as u32, piece]);
+            }
+        }
+    }
+    m
+}
+
+/// Kasteleyn's product (1961): ∏_{j ≤ ⌈h/2⌉} ∏_{k ≤ ⌈w/2⌉} (4cos²(πj/(h+1)) + 4cos²(πk/(w+1))),
+/// exact once rounded for small boards.
+fn kasteleyn(h: usize, w: usize) -> u64 {
+    let mut p = 1.0f64;
+    for j in 1..=h.div_ceil(2) {
+        for k in 1..=w.div_ceil(2) {
+            let a = (std::f64::consts::PI * j as f64 / (h + 1) as f64).cos();
+            let b = (std::f64::consts::PI * k as f64 / (w + 1) as f64).cos();
+            p *= 4.0 * a * a + 4.0 * b * b;
+        }
+    }
+    p.round() as u64
+}
+
+/// Tilings of the `h` by `w` box by a transfer matrix over a broken profile: cells are
+/// filled in row-major order; the state is which of the next `w` cells a vertical domino
+/// from above already fills. Independent of any exact-cover machinery.
+fn transfer(h: usize, w: usize) -> BigUint {
+    let mut ways = vec![BigUint::ZERO; 1 << w];
+    ways[0] = BigUint::from(1u32);
+    for cell in 0..h * w {
+        let c = cell % w;
+        let last_row = cell / w + 1 == h;
+        let mut next = vec![BigUint::ZERO; 1 << w];
+        for (state, n) in ways.iter().enumerate() {
+            if *n == BigUint::ZERO {
+                continue;
+            }
+            let bit = 1 << c;
+            if state & bit != 0 {
+                // Filled from above: the profile bit passes on empty.
+                next[state & !bit] += n;
+                continue;
+            }
+            if !last_row {
+                next[state | bit] += n;
+            }
+            if c + 1 < w && state & (bit << 1) == 0 {
+                // A horizontal domino fills this cell and the next: mark the next as
+                // filled, so that it is skipped (its bit cleared) on its turn.
+                next[state | (bit << 1)] += n;
+            }
+        }
+        ways = next;
+    }
+    ways[0].clone()
+}
+
+#[test]
+fn domino_boxes_match_the_published_counts() {
+    for (h, w, expected) in [
+        (2, 2, 2u64),
+        (4, 4, 36),
+        (6, 6, 6728),
+        (8, 8, 12_988_816),
+        (8, 10, 1_031_151_241),
+        (12, 12, 53_060_477_521_960_000),
+    ] {
+        assert_eq!(memo(&dominoes(h, w), 1), BigUint::from(expected), "{h}x{w}");
+    }
+}
+
+#[test]
+fn domino_boxes_match_kasteleyn_and_a_transfer_matrix() {
+    for h in 1..=7 {
+        for w in 1..=8 {
+            if h * w % 2 == 1 {
+                // No tiling, and the option list would still be valid: the count is 0.
+                assert_eq!(memo(&dominoes(h, w), 1), BigUint::ZERO, "{h}x{w}");
+                continue;
+            }
+            let got = memo(&dominoes(h, w), 1);
+            assert_eq!(got, BigUint::from(kasteleyn(h, w)), "{h}x{w} (Kasteleyn)");
+            assert_eq!(got, transfer(h, w), "{h}x{w} (transfer matrix)");
+        }
+    }
+    // Past 2^64: 14x14 has 112,202,208,776,036,178,000 tilings.
+    let big = memo(&dominoes(14, 14), 2);
+    assert!(big > BigUint::from(u64::MAX));
+    assert_eq!(big, transfer(14, 14));
+}
+
+#[test]
+fn sixteen_by_sixteen_is_exact_past_2_to_the_100() {
+    let got = memo(&dominoes(16, 16), 2);
+    assert!(got > BigUint::from(1u32) << 100u32);
+    assert_eq!(got, transfer(16, 16));
+}
+
+#[test]
+fn counts_never_wrap() {
+    let mut c = Count::Small(u128::MAX);
+    c.add(&Count::ONE);
+    assert_eq!(c.clone().into_big(), BigUint::from(u128::MAX) + 1u32);
+    c.add(&Count::Small(5));
+    assert_eq!(c.into_big(), BigUint::from(u128::MAX) + 6u32);
+    assert_eq!(
+        Count::Small(u128::MAX).times(3).into_big(),
+        BigUint::from(u128::MAX) * 3u32
+    );
+}
+
+#[test]
+fn threads_and_tables_agree() {
+    let m = dominoes(8, 10);
+    let expected = BigUint::from(1_031_151_241u64);
+    for threads in [1, 2, 3] {
+        for shared in [false, true] {
+            let c = count(&m, &settings(threads, 64 * MIB, shared));
+            assert_eq!(
+                c.count,
+                Ok(expected.clone()),
+                "{threads} threads, shared {shared}"
+            );
+            if threads > 1 {
+                assert!(c.stats.subproblems >= 16 * threads);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_tiny_budget_still_counts_right_and_stays_under_it() {
+    for budget in [0, 600, 4096, 64 << 10] {
+        for threads in [1, 2] {
+            let c = count(&dominoes(8, 8), &settings(threads, budget, threads == 2));
+            assert_eq!(c.count, Ok(BigUint::from(12_988_816u64)), "budget {budget}");
+            assert!(c.stats.table.peak_bytes <= budget as u64, "{:?}", c.stats);
+            assert!(c.stats.table.evictions > 0, "{:?}", c.stats);
+        }
+    }
+    // With room, nothing is evicted and the peak is what the table held.
+    let roomy = count(&dominoes(8, 8), &settings(1, 256 * MIB, false));
+    assert_eq!(roomy.stats.table.evictions, 0);
+    assert!(roomy.stats.table.peak_entries > 1000);
+}
+
+#[test]
+fn a_stopped_count_is_incomplete() {
+    let stop = || true;
+    let s = Settings {
+        threads: 1,
+        memory: MIB,
+        shared: false,
+        stop: &stop,
+    };
+    let c: Counted = count(&dominoes(12, 12), &s);
+    assert_eq!(c.count, Err(Incomplete));
+    let c = count(&dominoes(12, 12), &Settings { threads: 2, ..s });
+    assert_eq!(c.count, Err(Incomplete));
+}
+
+/// The DLX's count of `matrix` with no symmetry.
+fn dlx(matrix: &Matrix) -> u64 {
+    let stats = crate::solver::count(
+        &Reduction::none(matrix),
+        crate::solver::dlx,
+        None,
+        1,
+        None,
+        None,
+        None,
+    );
+    assert!(!stats.stopped);
+    stats.solutions
+}
+
+/// A small random matrix with unit items, secondary items, pieces with copies and pieces
+/// with ranges, in a shuffled item order; options without a unit item only where the
+/// matrix is not exact (the matrix invariant).
+fn random_matrix(seed: u64) -> Matrix {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move |n: u32| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as u32
+    };
+    let mut items = Vec::new();
+    for k in 0..1 + next(7) {
+        items.push(Item::exact(format!("u{k}"), 1));
+    }
+    for k in 0..next(3) {
+        items.push(Item::optional(format!("s{k}")));
+    }
+    for k in 0..next(3) {
+        items.push(Item::exact(format!("p{k}"), 2 + next(2)));
+    }
+    for k in 0..next(3) {
+        let min = next(3);
+        items.push(Item::range(format!("r{k}"), min, (min + next(3)).max(1)));
+    }
+    for k in (1..items.len()).rev() {
+        items.swap(k, next(k as u32 + 1) as usize);
+    }
+    let units: Vec<u32> = (0..items.len() as u32)
+        .filter(|&i| items[i as usize].min == 1 && items[i as usize].max == 1)
+        .collect();
+    let others: Vec<u32> = (0..items.len() as u32)
+        .filter(|i| !units.contains(i))
+        .collect();
+    let n = items.len() as u32;
+    let mut m = Matrix::new(items);
+    for _ in 0..2 + next(14) {
+        let mut option = Vec::new();
+        if others.is_empty() || m.is_exact() || next(4) > 0 {
+            option.push(units[next(units.len() as u32) as usize]);
+        } else {
+            option.push(others[next(others.len() as u32) as usize]);
+        }
+        for _ in 0..next(4) {
+            let i = next(n);
+            if !option.contains(&i) {
+                option.push(i);
+            }
+        }
+        m.push_option(&option);
+    }
+    m
+}
+
+#[test]
+fn random_matrices_count_as_the_dlx() {
+    let mut solved = 0;
+    for seed in 0..3000 {
+        let m = random_matrix(seed);
+        let expected = dlx(&m);
+        solved += (expected > 0) as usize;
+        for threads in [1, 2] {
+            assert_eq!(
+                memo(&m, threads),
+                BigUint::from(expected),
+                "seed {seed}, {threads} threads"
+            );
+        }
+        // A budget too small for one bucket: plain counting.
+        let plain = count(&m, &settings(1, 0, false)).count;
+        assert_eq!(
+            plain,
+            Ok(BigUint::from(expected)),
+            "seed {seed} without a table"
+        );
+    }
+    // The generator makes solvable matrices too, not only empty counts.
+    assert!(solved > 300, "{solved}");
+}
+
+#[test]
+fn catalog_puzzles_count_as_the_dlx() {
+    for name in ["soma", "pentomino-3x20"] {
+        let problem = crate::engine::Problem::load(name, Some(SymmetryMode::None)).unwrap();
+        let m = problem.reduction.matrix();
+        let expected = dlx(m);
+        assert!(expected > 0);
+        assert_eq!(memo(m, 1), BigUint::from(expected), "{name}");
+        assert_eq!(memo(m, 2), BigUint::from(expected), "{name}, 2 threads");
+    }
+}
