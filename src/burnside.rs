@@ -36,6 +36,8 @@
 //! option orbit of the original options is listed once; option `k`'s original options
 //! are `orbits[k]`, least first.
 
+use crate::count::Count;
+use crate::error::{Error, Result};
 use crate::matrix::Matrix;
 use crate::symmetry::{Group, Symmetry};
 
@@ -121,6 +123,20 @@ impl Quotient {
             orbits,
         }
     }
+}
+
+/// Burnside's division: the sum of the fixed-solution counts over the group, divided by
+/// its order. A remainder means a fixed-solution count is wrong: a bug, reported as one.
+pub fn divide(sum: Count, order: usize) -> Result<Count> {
+    let order = num_bigint::BigUint::from(order as u64);
+    let n = sum.as_biguint();
+    if (n % &order) != num_bigint::BigUint::ZERO {
+        return Err(Error::Failed(format!(
+            "Burnside's sum of fixed solutions, {sum}, is not a multiple of the group's \
+             order {order}: a fixed-solution count is wrong (please report this)"
+        )));
+    }
+    Ok(Count::from(n / &order))
 }
 
 /// The cycles of a permutation, each least element first, in order of their least
