@@ -70,7 +70,7 @@ pub fn sat_solutions(c: &Compiled, amo: Amo, run: &SatRun) -> (Vec<Vec<u32>>, Re
             &RunOptions {
                 threads: run.threads.max(1),
                 deadline: run.deadline,
-                progress: None,
+                ..RunOptions::default()
             },
             &mut |s| {
                 assert!(seen.insert(s.to_vec()), "a model was reported twice: {s:?}");

@@ -18,9 +18,10 @@ use crate::error::{Error, Result};
 use crate::parts::Step;
 use crate::sat::{Amo, Backend, Strategy};
 
-/// The engine that `--solver` names, with the SAT options applied to a SAT engine and
-/// refused for the others.
-pub(super) fn chosen(solver: &str, sat: &SatArgs) -> Result<Engine> {
+/// The engine that `--solver` names (`bits` when none is named), with the SAT options
+/// applied to a SAT engine and refused for the others.
+pub(super) fn chosen(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
+    let solver = solver.unwrap_or("bits");
     match Engine::from_name(solver) {
         Some(e) if e.sat_settings().is_some() => {
             let base = e.sat_settings().cloned().unwrap_or_default();
@@ -77,6 +78,33 @@ fn first_given(a: &SatArgs) -> Option<&'static str> {
     ]
     .into_iter()
     .find_map(|(flag, given)| given.then_some(flag))
+}
+
+/// `count`'s engine: the one `--solver` names, or when none is named the default for
+/// this problem ([`crate::engine::default_counter`]) with the reason for the `c solver`
+/// line. SAT options without `--solver sat` are refused before the puzzle is read.
+pub(super) fn for_count(
+    solver: Option<&str>,
+    sat: &SatArgs,
+) -> Result<impl FnOnce(&Problem, bool) -> (Engine, Option<String>)> {
+    let named = match solver {
+        Some(_) => Some(chosen(solver, sat)?),
+        None => {
+            if let Some(flag) = first_given(sat) {
+                return Err(Error::Usage(format!(
+                    "{flag} applies to --solver sat only, and no --solver was given"
+                )));
+            }
+            None
+        }
+    };
+    Ok(move |p: &Problem, split: bool| match named {
+        Some(engine) => (engine, None),
+        None => {
+            let (engine, why) = crate::engine::default_counter(p, split);
+            (engine, Some(why))
+        }
+    })
 }
 
 /// The engine `check` compares the others with.

@@ -28,6 +28,18 @@ pub(super) fn header(
     engine: &Engine,
     strategy: Strategy,
 ) -> Result<()> {
+    header_why(out, p, engine, strategy, None)
+}
+
+/// [`header`], with why the engine was chosen (when the command chose it) on the
+/// `c solver` line.
+pub(super) fn header_why(
+    out: &mut dyn Write,
+    p: &Problem,
+    engine: &Engine,
+    strategy: Strategy,
+    why: Option<&str>,
+) -> Result<()> {
     let c = &p.compiled;
     writeln!(out, "c polycover {}", env!("CARGO_PKG_VERSION"))?;
     // Which file was read: a local file may share its name with a catalog entry.
@@ -55,8 +67,11 @@ pub(super) fn header(
         c.mode.as_str(),
         c.group.order()
     )?;
-    for line in engines::describe(p, engine, strategy) {
-        writeln!(out, "c {line}")?;
+    for (k, line) in engines::describe(p, engine, strategy).iter().enumerate() {
+        match why {
+            Some(why) if k == 0 => writeln!(out, "c {line} ({why})")?,
+            _ => writeln!(out, "c {line}")?,
+        }
     }
     out.flush()?;
     Ok(())

@@ -26,15 +26,16 @@ use crate::sat::Strategy;
 use crate::solver;
 
 pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
-    let engine = engines::chosen(&a.search.solver, &a.search.sat)?;
+    let choose = engines::for_count(a.search.solver.as_deref(), &a.search.sat)?;
     let p = a.search.load()?;
+    let (engine, why) = choose(&p, a.parts.given());
     let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
     let part = if a.parts.given() {
         Some(CountPart::open(&a, &p)?)
     } else {
         None
     };
-    report::header(out, &p, &engine, Strategy::Cubes)?;
+    report::header_why(out, &p, &engine, Strategy::Cubes, why.as_deref())?;
     if let Some(part) = &part {
         part.header(out)?;
     }
@@ -75,7 +76,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
 }
 
 pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
-    let engine = engines::chosen(&a.search.solver, &a.search.sat)?;
+    let engine = engines::chosen(a.search.solver.as_deref(), &a.search.sat)?;
     let p = a.search.load()?;
     if let Some(svg) = &a.svg {
         output::check_writable(svg, &[&a.search.puzzle.puzzle])?;
@@ -122,7 +123,7 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
 }
 
 pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome> {
-    let engine = engines::chosen(&a.search.solver, &a.search.sat)?;
+    let engine = engines::chosen(a.search.solver.as_deref(), &a.search.sat)?;
     if a.parts.given() {
         if a.svg.is_some() {
             return Err(Error::Usage(format!(

@@ -21,6 +21,7 @@
 //!   declines [`Search::for_each`]; a backend missing from this build declines all): it
 //!   returns [`Error::Usage`] before any work, and says so in [`Search::declines`].
 
+mod memo;
 mod native;
 mod problem;
 mod sat;
@@ -243,6 +244,12 @@ pub static ENGINES: &[Entry] = &[
         make: Engine::dlx,
     },
     Entry {
+        name: "memo",
+        about: "a table of subproblem counts: counts identical pieces fast, lists nothing",
+        on_solver: true,
+        make: || Engine::new(memo::Memo),
+    },
+    Entry {
         name: "sat",
         about: "the CNF by the build's default SAT backend (CaDiCaL with MRV decisions)",
         on_solver: true,
@@ -274,6 +281,36 @@ pub static ENGINES: &[Entry] = &[
         make: || Engine::new(toy::Toy),
     },
 ];
+
+/// The engine `count` runs when none is named, and why: the memo where identical pieces
+/// make the same subproblems recur (the reduced matrix has an item covered more than
+/// once: a piece with copies, or a count range), the bitset engine elsewhere. With
+/// distinct pieces the memo's table hardly ever hits (Bedlam: 2.5% of lookups) and costs
+/// more than it saves; with copies it counts what the others would visit one by one (the
+/// README's "Choosing the engine" has the measurements).
+///
+/// `split`: the count runs subproblems of a split (a part, a checkpoint); the memo counts
+/// those only when the reduction needs no canonical-form check, since Burnside's sum does
+/// not split.
+pub fn default_counter(problem: &Problem, split: bool) -> (Engine, String) {
+    let matrix = problem.reduction.matrix();
+    let copies = matrix.items().iter().map(|i| i.max).max().unwrap_or(1);
+    if copies <= 1 {
+        return (Engine::bits(), "the default: no piece has copies".into());
+    }
+    if split && problem.reduction.needs_check() {
+        return (
+            Engine::bits(),
+            "the default for a part up to symmetry (the memo counts orbits by Burnside's \
+             lemma, which does not split into parts)"
+                .into(),
+        );
+    }
+    (
+        Engine::new(memo::Memo),
+        format!("the default: a piece may be used up to {copies} times"),
+    )
+}
 
 /// The instant `after` from now; `None` (no deadline) when that lies beyond what the
 /// clock can represent.

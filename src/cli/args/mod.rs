@@ -337,9 +337,10 @@ pub(super) struct SearchArgs {
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     pub(super) symmetry: Option<SymmetryArg>,
-    /// The engine (`sat` takes the SAT options below).
-    #[arg(long, default_value = "bits", value_parser = values::solver_values())]
-    pub(super) solver: String,
+    /// The engine (`sat` takes the SAT options below). Default: bits; `count` takes memo
+    /// when a piece has copies or a count range.
+    #[arg(long, value_parser = values::solver_values())]
+    pub(super) solver: Option<String>,
     #[command(flatten)]
     pub(super) sat: SatArgs,
     /// Stop after this many seconds: the run reports what it found on `c` lines (a count

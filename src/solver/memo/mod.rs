@@ -61,10 +61,7 @@
 //! Invariants: a returned count is exact; a stopped search returns [`Incomplete`], never
 //! a number; the table never holds more than its byte budget.
 
-// The engine registry and the command line call this next (issue 24); until then only the
-// tests do.
-#![allow(dead_code)]
-
+mod input;
 mod search;
 mod table;
 #[cfg(test)]
@@ -76,9 +73,9 @@ use std::sync::Mutex;
 
 use num_bigint::BigUint;
 
-use crate::matrix::Matrix;
 use crate::solver::engine::Branch;
 
+pub use input::Input;
 pub use search::Incomplete;
 use search::Search;
 pub use table::TableStats;
@@ -125,8 +122,26 @@ impl MemoStats {
     }
 }
 
-/// Counts the exact covers of `matrix`.
-pub fn count(matrix: &Matrix, settings: &Settings<'_>) -> Counted {
+impl MemoStats {
+    /// Adds the statistics of a run that came after this one (a Burnside class): its
+    /// table was freed before, so the peaks are the larger, not the sum.
+    pub fn add(&mut self, other: &MemoStats) {
+        self.nodes += other.nodes;
+        self.subproblems += other.subproblems;
+        let (t, o) = (&mut self.table, &other.table);
+        t.hits += o.hits;
+        t.misses += o.misses;
+        t.evictions += o.evictions;
+        t.peak_entries = t.peak_entries.max(o.peak_entries);
+        t.peak_bytes = t.peak_bytes.max(o.peak_bytes);
+    }
+}
+
+/// Counts the exact covers of `input` (a [`crate::matrix::Matrix`], or an [`Input`]
+/// with weights).
+pub fn count(input: impl Into<Input>, settings: &Settings<'_>) -> Counted {
+    let input: Input = input.into();
+    let matrix = &input;
     let stop = AtomicBool::new(false);
     let stopping = || stop.load(Ordering::Relaxed) || (settings.stop)();
     let mut root = Search::new(matrix, &stopping);
@@ -189,6 +204,71 @@ pub fn count(matrix: &Matrix, settings: &Settings<'_>) -> Counted {
     let (sum, nodes, own) = total.into_inner().unwrap_or_else(|e| e.into_inner());
     stats.nodes += nodes;
     stats.table = if settings.shared { shared.stats() } else { own };
+    let count = if stop.into_inner() {
+        Err(Incomplete)
+    } else {
+        Ok(sum.into_big())
+    };
+    Counted { count, stats }
+}
+
+/// Counts the completions of each prefix of `jobs` (options of `input`, as a split of
+/// the search makes them), calling `finished` with each one's position in `jobs` and its
+/// count as it ends; the threads take the jobs in turn and share one table. The count is
+/// the sum, or [`Incomplete`] when a stop cut a job short (the jobs reported before are
+/// exact).
+pub fn count_each(
+    input: impl Into<Input>,
+    jobs: &[Vec<u32>],
+    settings: &Settings<'_>,
+    finished: &(dyn Fn(usize, BigUint) + Sync),
+) -> Counted {
+    let input: Input = input.into();
+    let stop = AtomicBool::new(false);
+    let stopping = || stop.load(Ordering::Relaxed) || (settings.stop)();
+    let key_words = Search::new(&input, &stopping).key_words();
+    let shared = Sharded::new(key_words, settings.memory);
+    let next = AtomicUsize::new(0);
+    let total = Mutex::new((Count::ZERO, 0u64));
+    let work = || {
+        let mut search = Search::new(&input, &stopping);
+        let mut sum = Count::ZERO;
+        let mut memo = &shared;
+        while !stop.load(Ordering::Relaxed) {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(prefix) = jobs.get(k) else { break };
+            for &o in prefix {
+                search.push(o);
+            }
+            let c = search.count(&mut memo);
+            for &o in prefix.iter().rev() {
+                search.pop(o);
+            }
+            match c {
+                Ok(c) => {
+                    sum.add(&c);
+                    finished(k, c.into_big());
+                }
+                Err(Incomplete) => stop.store(true, Ordering::Relaxed),
+            }
+        }
+        let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
+        t.0.add(&sum);
+        t.1 += search.nodes;
+    };
+    let threads = settings.threads.clamp(1, jobs.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 1..threads {
+            s.spawn(work);
+        }
+        work();
+    });
+    let (sum, nodes) = total.into_inner().unwrap_or_else(|e| e.into_inner());
+    let stats = MemoStats {
+        nodes,
+        subproblems: jobs.len(),
+        table: shared.stats(),
+    };
     let count = if stop.into_inner() {
         Err(Incomplete)
     } else {

@@ -22,9 +22,9 @@
 //! Invariant: between calls, every link, `remaining` and `key` are as after [`Search::new`]
 //! (each call undoes its own changes in reverse order, even when stopped).
 
-use crate::matrix::Matrix;
 use crate::solver::engine::Branch;
 
+use super::input::Input;
 use super::table::{hash, Count, Memo};
 
 /// The caller asked the search to stop: the count is incomplete.
@@ -48,6 +48,11 @@ pub(crate) struct Search<'s> {
     slack: Vec<u32>,
     /// The non-unit items, as headers.
     bounded: Vec<u32>,
+    /// How many times each node's option covers its item (1 but in Burnside's quotients).
+    weight: Vec<u32>,
+    /// Some weight is above 1: an option may then still be linked in a column whose
+    /// `remaining` it exceeds, and is skipped where it would be taken.
+    weighted: bool,
     /// Per header: the word and shift of its key field.
     field: Vec<(u32, u32)>,
     key: Vec<u64>,
@@ -58,7 +63,7 @@ pub(crate) struct Search<'s> {
 }
 
 impl<'s> Search<'s> {
-    pub(crate) fn new(matrix: &Matrix, stop: &'s (dyn Fn() -> bool + Sync)) -> Search<'s> {
+    pub(crate) fn new(matrix: &Input, stop: &'s (dyn Fn() -> bool + Sync)) -> Search<'s> {
         let n = matrix.num_items();
         let total = 1 + n + matrix.num_entries();
         let mut s = Search {
@@ -74,6 +79,8 @@ impl<'s> Search<'s> {
             remaining: vec![0; n + 1],
             slack: vec![0; n + 1],
             bounded: Vec::new(),
+            weight: vec![1; total],
+            weighted: matrix.is_weighted(),
             field: vec![(0, 0); n + 1],
             key: vec![0],
             exact: matrix.is_exact(),
@@ -82,10 +89,10 @@ impl<'s> Search<'s> {
         };
         let mut prev = 0u32;
         let mut shift = 0u32;
-        for (k, item) in matrix.items().iter().enumerate() {
+        for (k, &(min, max)) in matrix.items.iter().enumerate() {
             let h = k as u32 + 1;
-            s.remaining[h as usize] = item.max;
-            s.slack[h as usize] = item.max - item.min;
+            s.remaining[h as usize] = max;
+            s.slack[h as usize] = max - min;
             if matrix.is_unit(k as u32) {
                 s.right[prev as usize] = h;
                 s.left[h as usize] = prev;
@@ -96,30 +103,34 @@ impl<'s> Search<'s> {
                 s.left[h as usize] = h;
                 s.right[h as usize] = h;
             }
-            let width = 32 - item.max.leading_zeros();
+            let width = 32 - max.leading_zeros();
             if shift + width > 64 {
                 s.key.push(0);
                 shift = 0;
             }
             let word = s.key.len() - 1;
             s.field[h as usize] = (word as u32, shift);
-            s.key[word] |= (item.max as u64) << shift;
+            s.key[word] |= (max as u64) << shift;
             shift += width;
         }
         s.right[prev as usize] = 0;
         s.left[0] = prev;
         let mut x = n as u32 + 1;
         for o in 0..matrix.num_options() as u32 {
-            let items = matrix.option_items(o);
+            let items = &matrix.options[o as usize];
             // A unit item first: choosing the option covers it and hides the option from
             // its other columns before they are touched (as in the DLX).
-            let first = items.iter().position(|&i| matrix.is_unit(i)).unwrap_or(0);
+            let first = items
+                .iter()
+                .position(|&(i, _)| matrix.is_unit(i))
+                .unwrap_or(0);
             let start = x;
-            for &i in std::iter::once(&items[first])
+            for &(i, w) in std::iter::once(&items[first])
                 .chain(&items[..first])
                 .chain(&items[first + 1..])
             {
                 let h = i + 1;
+                s.weight[x as usize] = w;
                 s.top[x as usize] = h;
                 s.row[x as usize] = o;
                 let last = s.up[h as usize];
@@ -146,15 +157,15 @@ impl<'s> Search<'s> {
     }
 
     #[inline]
-    fn key_sub(&mut self, h: u32) {
+    fn key_sub(&mut self, h: u32, n: u32) {
         let (w, s) = self.field[h as usize];
-        self.key[w as usize] -= 1 << s;
+        self.key[w as usize] -= (n as u64) << s;
     }
 
     #[inline]
-    fn key_add(&mut self, h: u32) {
+    fn key_add(&mut self, h: u32, n: u32) {
         let (w, s) = self.field[h as usize];
-        self.key[w as usize] += 1 << s;
+        self.key[w as usize] += (n as u64) << s;
     }
 
     #[inline]
@@ -193,13 +204,13 @@ impl<'s> Search<'s> {
             let (l, r) = (self.left[h as usize], self.right[h as usize]);
             self.right[l as usize] = r;
             self.left[r as usize] = l;
-            self.key_sub(h);
+            self.key_sub(h, 1);
         }
     }
 
     fn uncover(&mut self, h: u32) {
         if self.unit[h as usize] {
-            self.key_add(h);
+            self.key_add(h, 1);
             let (l, r) = (self.left[h as usize], self.right[h as usize]);
             self.right[l as usize] = h;
             self.left[r as usize] = h;
@@ -223,8 +234,9 @@ impl<'s> Search<'s> {
             if self.unit[h as usize] {
                 self.cover(h);
             } else {
-                self.remaining[h as usize] -= 1;
-                self.key_sub(h);
+                let w = self.weight[q as usize];
+                self.remaining[h as usize] -= w;
+                self.key_sub(h, w);
                 if self.remaining[h as usize] == 0 {
                     self.cover(h);
                 }
@@ -245,8 +257,9 @@ impl<'s> Search<'s> {
                 if self.remaining[h as usize] == 0 {
                     self.uncover(h);
                 }
-                self.remaining[h as usize] += 1;
-                self.key_add(h);
+                let w = self.weight[q as usize];
+                self.remaining[h as usize] += w;
+                self.key_add(h, w);
             }
         }
     }
@@ -273,15 +286,20 @@ impl<'s> Search<'s> {
     /// (the native engines' rule, see the `solver` module).
     fn choose(&self) -> Branch<u32> {
         // Each live option covers an item once: an item needing more covers than it has
-        // live options is beyond reach.
-        if self
-            .bounded
-            .iter()
-            .any(|&h| self.len[h as usize] < self.need(h))
+        // live options is beyond reach. (With weights the bound is not this one: the test
+        // is left to the end, when every unit item is covered.)
+        if !self.weighted
+            && self
+                .bounded
+                .iter()
+                .any(|&h| self.len[h as usize] < self.need(h))
         {
             return Branch::Dead;
         }
         if self.right[0] == 0 {
+            if self.weighted && self.exact && self.bounded.iter().any(|&h| self.need(h) > 0) {
+                return Branch::Dead;
+            }
             return Branch::Solution;
         }
         let mut best = self.right[0];
@@ -309,7 +327,9 @@ impl<'s> Search<'s> {
                 let mut opts = Vec::with_capacity(self.len[h as usize] as usize);
                 let mut r = self.down[h as usize];
                 while r != h {
-                    opts.push(self.row[r as usize]);
+                    if !self.weighted || self.fits(r) {
+                        opts.push(self.row[r as usize]);
+                    }
                     r = self.down[r as usize];
                 }
                 Branch::On(opts)
@@ -356,6 +376,10 @@ impl<'s> Search<'s> {
         let mut result = Ok(());
         let mut r = self.down[h as usize];
         while r != h {
+            if self.weighted && !self.fits(r) {
+                r = self.down[r as usize];
+                continue;
+            }
             self.commit(r);
             let sub = self.count(memo);
             self.uncommit(r);
@@ -370,6 +394,16 @@ impl<'s> Search<'s> {
         }
         self.uncover(h);
         result.map(|()| total)
+    }
+
+    /// Whether the option of node `r` may be taken: each of its items may still be
+    /// covered as many times as it covers it.
+    fn fits(&self, r: u32) -> bool {
+        let (start, end) = self.span[self.row[r as usize] as usize];
+        (start..end).all(|q| {
+            let h = self.top[q as usize];
+            self.unit[h as usize] || self.weight[q as usize] <= self.remaining[h as usize]
+        })
     }
 
     /// Every unit item is covered in a matrix that is not exact: counts the sets of the
@@ -401,16 +435,18 @@ impl<'s> Search<'s> {
         };
         for k in from..linked.len() {
             let (start, end) = self.span[linked[k] as usize];
-            if (start..end).any(|q| self.remaining[self.top[q as usize] as usize] == 0) {
+            if (start..end)
+                .any(|q| self.remaining[self.top[q as usize] as usize] < self.weight[q as usize])
+            {
                 continue;
             }
             self.tick()?;
             for q in start..end {
-                self.remaining[self.top[q as usize] as usize] -= 1;
+                self.remaining[self.top[q as usize] as usize] -= self.weight[q as usize];
             }
             let sub = self.extend(linked, k + 1);
             for q in start..end {
-                self.remaining[self.top[q as usize] as usize] += 1;
+                self.remaining[self.top[q as usize] as usize] += self.weight[q as usize];
             }
             total.add(&sub?);
         }

@@ -209,7 +209,7 @@ fn a_stopped_count_is_incomplete() {
 fn dlx(matrix: &Matrix) -> u64 {
     let stats = crate::solver::count(
         &Reduction::none(matrix),
-        crate::solver::dlx,
+        &crate::solver::dlx,
         None,
         1,
         None,

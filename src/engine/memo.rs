@@ -1,0 +1,201 @@
+//! The memo engine (`--solver memo`): counts with a table of subproblem counts
+//! ([`crate::solver::memo`]) and never sees a solution, so it declines to list them.
+//!
+//! Up to symmetry it cannot keep one canonical member of each orbit, as the native
+//! engines do. It counts:
+//! - with no symmetry (`--symmetry none`), the exact covers of the matrix;
+//! - when the reduction pinned an item and needs no canonical-form check (every
+//!   representative's stabiliser is trivial), the exact covers of the reduced matrix,
+//!   which are one per orbit;
+//! - otherwise by Burnside's lemma ([`crate::burnside`]): the fixed solutions of one
+//!   element per conjugacy class, each a count of its quotient problem.
+//!
+//! Invariants: a count it reports is exact, or marked incomplete (a deadline, Ctrl-C);
+//! the table stays within [`RunOptions::memory`]; a part of a split (`--part`,
+//! `--checkpoint`) is counted subproblem by subproblem on the reduced matrix, so it
+//! needs a reduction without a check (Burnside's sum does not split into subproblems).
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use super::{Declines, Problem, Report, RunOptions, Scope, Search, Within};
+use crate::burnside::{self, Quotient};
+use crate::count::Count;
+use crate::error::{Error, Result};
+use crate::sat::Strategy;
+use crate::solver::memo::{self, Counted, MemoStats, Settings};
+use crate::subproblems::Step;
+
+#[derive(Debug)]
+pub(super) struct Memo;
+
+/// How the memo counts a problem's orbits.
+enum Plan {
+    /// The exact covers of the reduced matrix are the orbits.
+    Direct,
+    /// Burnside's sum over the group's conjugacy classes: (element, class size).
+    Burnside(Vec<(usize, usize)>),
+}
+
+fn plan(problem: &Problem) -> Plan {
+    if problem.reduction.needs_check() {
+        Plan::Burnside(burnside::classes(problem.reduction.group()))
+    } else {
+        Plan::Direct
+    }
+}
+
+impl Search for Memo {
+    fn name(&self) -> &'static str {
+        "memo"
+    }
+
+    fn describe(&self, problem: &Problem, _strategy: Strategy) -> Vec<String> {
+        let how = match plan(problem) {
+            Plan::Direct if problem.reduction.group().order() == 1 => {
+                "every solution counts".to_string()
+            }
+            Plan::Direct => "one solution per orbit by the pinned item".to_string(),
+            Plan::Burnside(classes) => format!(
+                "orbits by Burnside's lemma over {} classes of {} symmetries",
+                classes.len(),
+                problem.reduction.group().order()
+            ),
+        };
+        vec![format!("solver memo: a table of subproblem counts, {how}")]
+    }
+
+    fn count(
+        &self,
+        problem: &Problem,
+        opts: &RunOptions,
+        within: Option<Within<'_>>,
+    ) -> Result<Report> {
+        let start = Instant::now();
+        let _listening = crate::interrupt::Listening::start();
+        let deadline = opts.deadline;
+        let stop = move || {
+            crate::interrupt::requested() || deadline.is_some_and(|d| Instant::now() >= d)
+        };
+        let settings = Settings {
+            threads: opts.threads.max(1),
+            memory: opts.memory,
+            shared: true,
+            stop: &stop,
+        };
+        let mut stats = MemoStats::default();
+        let mut parts = 0;
+        let counted: Option<Count> = match (plan(problem), within) {
+            (Plan::Direct, None) => {
+                take(
+                    memo::count(problem.reduction.matrix(), &settings),
+                    &mut stats,
+                )
+            }
+            (Plan::Direct, Some(w)) => {
+                let jobs: Vec<Vec<u32>> = w
+                    .scope
+                    .subproblems
+                    .iter()
+                    .map(|&j| {
+                        crate::subproblems::reduced_prefix(
+                            &problem.reduction,
+                            w.scope.split.prefix(j),
+                        )
+                    })
+                    .collect();
+                parts = jobs.len() as u64;
+                let finished = |k: usize, n: num_bigint::BigUint| {
+                    (w.finished)(w.scope.subproblems[k], Count::from(n))
+                };
+                take(
+                    memo::count_each(problem.reduction.matrix(), &jobs, &settings, &finished),
+                    &mut stats,
+                )
+            }
+            (Plan::Burnside(_), Some(_)) => {
+                return Err(Error::Usage(
+                    "--solver memo counts a part of a split only where the symmetry reduction \
+                     needs no canonical-form check (for example --symmetry none): up to \
+                     symmetry it counts by Burnside's lemma, which does not split into parts"
+                        .into(),
+                ))
+            }
+            (Plan::Burnside(classes), None) => {
+                let matrix = &problem.compiled.matrix;
+                let group = problem.reduction.group();
+                let mut sum = Count::zero();
+                let mut all = true;
+                for (k, size) in classes {
+                    let quotient = Quotient::new(matrix, &group.elements()[k]);
+                    match take(memo::count(&quotient, &settings), &mut stats) {
+                        Some(fixed) => {
+                            for _ in 0..size {
+                                sum += &fixed;
+                            }
+                        }
+                        None => {
+                            all = false;
+                            break;
+                        }
+                    }
+                }
+                if all {
+                    Some(burnside::divide(sum, group.order())?)
+                } else {
+                    None
+                }
+            }
+        };
+        let complete = counted.is_some();
+        let stopped = !complete;
+        Ok(Report {
+            solutions: counted.unwrap_or_default(),
+            complete,
+            interrupted: stopped && crate::interrupt::requested(),
+            timed_out: stopped && !crate::interrupt::requested(),
+            seconds: start.elapsed().as_secs_f64(),
+            statistics: statistics(&stats),
+            parts_done: 0,
+            parts,
+            threads: opts.threads.max(1),
+        })
+    }
+
+    fn for_each(
+        &self,
+        _problem: &Problem,
+        _opts: &RunOptions,
+        _strategy: Strategy,
+        _scope: Option<Scope<'_>>,
+        _f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
+    ) -> Result<Report> {
+        Err(super::counts_only(self.name()))
+    }
+
+    fn declines(&self) -> Option<Declines> {
+        Some(Declines {
+            everything: false,
+            solutions: true,
+            why: "it counts subproblems without listing solutions",
+        })
+    }
+}
+
+/// The count of one memo run, its statistics added to `stats`; `None` when it stopped.
+fn take(counted: Counted, stats: &mut MemoStats) -> Option<Count> {
+    stats.add(&counted.stats);
+    counted.count.ok().map(Count::from)
+}
+
+fn statistics(stats: &MemoStats) -> String {
+    let t = &stats.table;
+    format!(
+        "nodes {}, table hits {:.1}%, entries {}, table {:.1} MiB, evictions {}",
+        stats.nodes,
+        100.0 * stats.hit_rate(),
+        t.peak_entries,
+        t.peak_bytes as f64 / (1 << 20) as f64,
+        t.evictions
+    )
+}
