@@ -2,7 +2,9 @@
 //! reach 10^30, against a transfer-matrix count written here, independent of the
 //! exact-cover matrix and of every engine.
 
-use polycover::Puzzle;
+use polycover::{Engine, Puzzle, SymmetryMode};
+
+use crate::common::*;
 
 /// Domino tilings of a `w` x `h` rectangle, by a transfer matrix over the cells in row
 /// order: the state is which of the next `w` cells are already covered (by a vertical
@@ -63,4 +65,116 @@ fn catalog_domino_counts_are_the_transfer_matrix_counts() {
         );
     }
     assert!(domino_tilings(16, 16) > 1 << 100);
+}
+
+/// The whole command on the 16x16 box prints the exact count, past 2^100, which is the
+/// transfer matrix's.
+#[test]
+fn sixteen_by_sixteen_prints_its_exact_count() {
+    let out = polycover(&["count", "dominoes-16x16", "--symmetry", "none"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("c solver memo:"), "{text}");
+    assert!(
+        text.ends_with(&format!("s mc {}\n", domino_tilings(16, 16))),
+        "{text}"
+    );
+}
+
+/// Counts up to symmetry by Burnside's lemma equal the native engines' canonical-form
+/// counts, in every mode, on the small catalog puzzles, the coloured cubes and puzzles
+/// with copies and count ranges. (Random puzzles with copies, ranges, optional cells and
+/// colours: `ranges::random_puzzles_...` and `properties::random_puzzles_count_alike`
+/// run the memo too.)
+#[test]
+fn burnside_counts_equal_the_native_counts_in_every_mode() {
+    let fixtures = format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR"));
+    let mut puzzles: Vec<String> = [
+        "soma",
+        "slothouber-graatsma",
+        "pentomino-3x20",
+        "pentomino-8x8-hole",
+        "hesselink-5",
+    ]
+    .map(String::from)
+    .to_vec();
+    puzzles.push(format!("{fixtures}/ranges/optional-corner.toml"));
+    puzzles.push(format!("{fixtures}/ranges/coloured-bars.toml"));
+    puzzles.push(format!("{fixtures}/five-t.toml"));
+    puzzles.push(format!("{fixtures}/chiral-pairs.toml"));
+    let memo = Engine::from_name("memo").unwrap();
+    for name in &puzzles {
+        let puzzle = Puzzle::load(name).unwrap();
+        for &mode in puzzle.symmetry_modes() {
+            let Ok(c) = puzzle.compile(mode) else {
+                continue; // reflections of a chiral set
+            };
+            let dlx = count(&c, Engine::dlx(), 1);
+            assert_eq!(count(&c, memo.clone(), 2), dlx, "{name} {mode:?}");
+        }
+    }
+}
+
+/// The 8x8 box of dominoes up to its 8 rotations (and 16 isometries): Burnside's sum of
+/// fixed tilings against the bitset engine, which lists all 12,988,816 tilings and keeps
+/// the canonical one of each orbit.
+#[test]
+fn eight_by_eight_up_to_symmetry_two_ways() {
+    let memo = Engine::from_name("memo").unwrap();
+    let puzzle = Puzzle::load("dominoes-8x8").unwrap();
+    let c = puzzle.compile(SymmetryMode::Rotations).unwrap();
+    let burnside = count(&c, memo.clone(), 2);
+    assert_eq!(burnside, count(&c, Engine::bits(), 2));
+    assert_eq!(burnside, 1_629_189);
+    let c = puzzle.compile(SymmetryMode::Reflections).unwrap();
+    assert_eq!(count(&c, memo, 2), burnside);
+}
+
+/// A memory cap far below what the table wants: the count is still right, entries are
+/// evicted, and the table stays under the cap.
+#[test]
+fn a_small_memory_cap_evicts_and_counts_right() {
+    let out = polycover(&[
+        "count",
+        "dominoes-12x12",
+        "--symmetry",
+        "none",
+        "--memory",
+        "1M",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.ends_with("s mc 53060477521960000\n"), "{text}");
+    let stats = text.lines().find(|l| l.starts_with("c threads")).unwrap();
+    let field = |name: &str| -> f64 {
+        let at = stats.find(name).unwrap() + name.len();
+        stats[at..]
+            .split(|c: char| !c.is_ascii_digit() && c != '.')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(field("evictions ") > 0.0, "{stats}");
+    let table: f64 = stats[..stats.find(" MiB, evictions").unwrap()]
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(table <= 1.0, "{stats}");
+}
+
+/// `--memory` takes sizes with units and refuses nonsense before any work.
+#[test]
+fn memory_sizes_are_checked() {
+    for bad in ["0", "1K", "lots", "-4G", "4Q"] {
+        let out = polycover(&["count", "soma", &format!("--memory={bad}")]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("memory size"),
+            "{bad}: {}",
+            stderr(&out)
+        );
+    }
 }

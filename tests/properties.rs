@@ -183,6 +183,8 @@ proptest! {
             let c = puzzle.compile(mode).unwrap();
             let dlx = count(&c, Engine::dlx(), 1);
             prop_assert_eq!(count(&c, Engine::bits(), 2), dlx, "{}", text);
+            let memo = Engine::from_name("memo").unwrap();
+            prop_assert_eq!(count(&c, memo, 2), dlx, "memo: {}", text);
             prop_assert_eq!(count_orbits_by_brute_force(&c), dlx, "{}", text);
         }
         let p = Problem::new(puzzle.compile(SymmetryMode::None).unwrap());

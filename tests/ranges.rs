@@ -369,12 +369,14 @@ fn classes(spec: &Spec, solutions: &[Vec<Placed>]) -> usize {
     seen.len()
 }
 
-/// The engines compared: the DLX, the bits engine, and SAT with two encodings on each
+/// The engines compared: the DLX, the bits engine, the memo, and SAT with two encodings on each
 /// backend (CaDiCaL with MRV decisions, varisat).
 fn engines() -> Vec<(String, Engine)> {
     let mut out = vec![
         ("dlx".to_string(), Engine::dlx()),
         ("bits".into(), Engine::bits()),
+        // Counts with a table, and up to symmetry by Burnside's lemma.
+        ("memo".into(), Engine::from_name("memo").unwrap()),
     ];
     for backend in [Backend::Cadical, Backend::Varisat] {
         if cfg!(not(feature = "cadical")) && backend == Backend::Cadical {

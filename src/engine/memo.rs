@@ -74,9 +74,8 @@ impl Search for Memo {
         let start = Instant::now();
         let _listening = crate::interrupt::Listening::start();
         let deadline = opts.deadline;
-        let stop = move || {
-            crate::interrupt::requested() || deadline.is_some_and(|d| Instant::now() >= d)
-        };
+        let stop =
+            move || crate::interrupt::requested() || deadline.is_some_and(|d| Instant::now() >= d);
         let settings = Settings {
             threads: opts.threads.max(1),
             memory: opts.memory,
@@ -86,12 +85,10 @@ impl Search for Memo {
         let mut stats = MemoStats::default();
         let mut parts = 0;
         let counted: Option<Count> = match (plan(problem), within) {
-            (Plan::Direct, None) => {
-                take(
-                    memo::count(problem.reduction.matrix(), &settings),
-                    &mut stats,
-                )
-            }
+            (Plan::Direct, None) => take(
+                memo::count(problem.reduction.matrix(), &settings),
+                &mut stats,
+            ),
             (Plan::Direct, Some(w)) => {
                 let jobs: Vec<Vec<u32>> = w
                     .scope
