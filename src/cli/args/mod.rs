@@ -186,7 +186,8 @@ pub(super) struct BenchArgs {
     /// At-most-one encodings for the CNF engines: `all`, or a comma-separated list.
     #[arg(long, default_value = default_amo().name())]
     pub(super) amo: String,
-    /// Engines, comma-separated: dlx, bits, sat (what `count --solver sat` runs: the
+    /// Engines, comma-separated: dlx, bits, memo (counts only: no first-solution time),
+    /// sat (what `count --solver sat` runs: the
     /// build's default backend, sat-cadical, or sat-varisat without the cadical
     /// feature), sat-cadical (MRV decisions), sat-cadical-solver (CaDiCaL's own
     /// decisions), sat-varisat, and the programs cadical and ganak (on the DIMACS),
