@@ -63,7 +63,7 @@ impl Quotient {
                 orbit_of[i as usize] = k as u32;
             }
         }
-        let items = item_orbits
+        let items: Vec<(u32, u32)> = item_orbits
             .iter()
             .map(|orbit| {
                 let item = &matrix.items()[orbit[0] as usize];
@@ -94,22 +94,25 @@ impl Quotient {
                 .iter()
                 .all(|&i| uses[i as usize] <= matrix.items()[i as usize].max);
             if usable {
-                let mut covers: Vec<(u32, u32)> = Vec::new();
-                for &i in &touched {
-                    let weight = if matrix.items()[i as usize].max == 1 {
-                        // Counted once per orbit below: the orbit is covered whole, once.
-                        1
-                    } else {
-                        uses[i as usize]
-                    };
-                    let k = orbit_of[i as usize];
-                    match covers.iter_mut().find(|(j, _)| *j == k) {
-                        Some((_, w)) if matrix.items()[i as usize].max == 1 => *w = 1,
-                        Some((_, w)) => *w += weight,
-                        None => covers.push((k, weight)),
+                // Raw incidences per item orbit; an orbit of items covered at most once
+                // (its bound is 1) is covered whole, once, by the option orbit.
+                let mut covers: Vec<(u32, u32)> = touched
+                    .iter()
+                    .map(|&i| (orbit_of[i as usize], uses[i as usize]))
+                    .collect();
+                covers.sort_unstable();
+                covers.dedup_by(|later, kept| {
+                    let same = later.0 == kept.0;
+                    if same {
+                        kept.1 += later.1;
+                    }
+                    same
+                });
+                for cover in &mut covers {
+                    if items[cover.0 as usize].1 == 1 {
+                        cover.1 = 1;
                     }
                 }
-                covers.sort_unstable();
                 options.push(covers);
                 orbits.push(orbit.clone());
             }

@@ -15,7 +15,7 @@
 
 use std::fmt;
 use std::iter::Sum;
-use std::ops::{Add, AddAssign};
+use std::ops::{Add, AddAssign, Mul};
 use std::str::FromStr;
 
 use num_bigint::BigUint;
@@ -124,6 +124,13 @@ impl Add<u64> for Count {
     type Output = Count;
     fn add(self, other: u64) -> Count {
         Count(self.0 + other)
+    }
+}
+
+impl Mul<u64> for &Count {
+    type Output = Count;
+    fn mul(self, other: u64) -> Count {
+        Count(&self.0 * other)
     }
 }
 

@@ -126,11 +126,7 @@ impl Search for Memo {
                 for (k, size) in classes {
                     let quotient = Quotient::new(matrix, &group.elements()[k]);
                     match take(memo::count(&quotient, &settings), &mut stats) {
-                        Some(fixed) => {
-                            for _ in 0..size {
-                                sum += &fixed;
-                            }
-                        }
+                        Some(fixed) => sum += &(&fixed * size as u64),
                         None => {
                             all = false;
                             break;
