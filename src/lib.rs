@@ -29,6 +29,10 @@ pub mod bench;
 pub mod burnside;
 pub mod catalog;
 pub mod checkpoint;
+// The sampler's tests (memo and sample) share the integration tests' chi-square test.
+#[cfg(test)]
+#[path = "../tests/chi_square.rs"]
+mod chi_square;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
@@ -47,6 +51,7 @@ pub mod output;
 pub mod parts;
 pub mod picture;
 pub mod puzzle;
+pub mod sample;
 pub mod sat;
 pub mod solver;
 pub mod subproblems;

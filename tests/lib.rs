@@ -3,6 +3,7 @@
 mod architecture;
 mod bench;
 mod burrtools;
+mod chi_square;
 mod cli;
 mod cnf;
 mod colored;
@@ -24,4 +25,5 @@ mod properties;
 mod ranges;
 mod readme;
 mod reliability;
+mod sample;
 mod sat;

@@ -5,7 +5,7 @@
 //! - `engines`: the one door to the engines (the engine the options name, the runs);
 //! - `report`: the `c`/`s` lines and the progress bar; `records`: solution records, and
 //!   the one loop that writes them;
-//! - one file per command or small group: `search` (count, solve, enumerate), `parts`
+//! - one file per command or small group: `search` (count, solve, enumerate), `sample`, `parts`
 //!   (their `--part` and `--checkpoint` runs), `merge`, `files` (dimacs, decode, export,
 //!   import, generate), `inspect` (info, list, check), `bench`; `completions` and `man`
 //!   are here;
@@ -36,6 +36,7 @@ mod outcome;
 mod parts;
 mod records;
 mod report;
+mod sample;
 mod search;
 
 /// Parses the arguments and runs; returns the exit code.
@@ -78,6 +79,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
         Command::Count(a) => search::count(a, out),
         Command::Solve(a) => search::solve(a, out),
         Command::Enumerate(a) => search::enumerate(a, out),
+        Command::Sample(a) => sample::sample(a, out),
         Command::Info(a) => inspect::info(a, out),
         Command::List => inspect::list(out),
         Command::Dimacs(a) => files::dimacs(a, out),

@@ -81,7 +81,7 @@ impl Records<'_> {
     }
 
     /// Writes one record (and its picture); `Break` at the limit.
-    fn solution<W: Write + ?Sized>(
+    pub(super) fn solution<W: Write + ?Sized>(
         &mut self,
         sink: &mut W,
         solution: &[u32],

@@ -196,7 +196,7 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
 }
 
 /// The directory for `enumerate --svg`: created if missing, refused if it is a file.
-fn picture_directory(dir: &Path) -> Result<PathBuf> {
+pub(super) fn picture_directory(dir: &Path) -> Result<PathBuf> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::Usage(format!(
             "--svg {}: not a directory (enumerate writes one picture per solution into it)",

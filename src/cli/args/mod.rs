@@ -62,6 +62,9 @@ pub(super) enum Command {
     Solve(SolveArgs),
     /// Stream the distinct solutions.
     Enumerate(EnumerateArgs),
+    /// Print solutions drawn uniformly at random (up to symmetry: uniform over the
+    /// distinct solutions), from the memo's counts.
+    Sample(SampleArgs),
     /// Show the pieces, their orientations and placements, and the symmetry group.
     Info(PuzzleArg),
     /// List the puzzles shipped in the catalog.
@@ -413,6 +416,40 @@ pub(super) struct EnumerateArgs {
     pub(super) parts: PartArgs,
 }
 
+#[derive(Args, Debug)]
+pub(super) struct SampleArgs {
+    #[command(flatten)]
+    pub(super) puzzle: PuzzleArg,
+    /// Which solutions count as the same: each distinct solution is as likely as any
+    /// other (`none`: each solution). Default: rotations (polycubes), stack (coloured
+    /// cubes).
+    #[arg(long, value_enum)]
+    pub(super) symmetry: Option<SymmetryArg>,
+    /// How many solutions to draw (independently: one may come out twice).
+    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub(super) draws: u64,
+    /// Seed of the random draws: the same seed gives the same solutions. Default: a new
+    /// seed each run, printed on standard error.
+    #[arg(long)]
+    pub(super) seed: Option<u64>,
+    /// The most memory the table of subproblem counts may take, like 4G or 512M.
+    /// Default: a quarter of the machine's memory, at most 4G.
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub(super) memory: Option<usize>,
+    /// Write to this file instead of standard output.
+    #[arg(short, long)]
+    pub(super) output: Option<PathBuf>,
+    /// `text`: each solution as `solution N` and its z-layers; `jsonl`: one JSON object
+    /// per line.
+    #[arg(long, value_enum, default_value = "text")]
+    pub(super) format: RecordFormat,
+    /// Also draw each solution as an SVG picture in this directory (created if needed):
+    /// solution-000001.svg, ...
+    #[arg(long, value_name = "DIR")]
+    pub(super) svg: Option<PathBuf>,
+}
+
 impl Command {
     /// Whether what the command makes goes to standard output, so that a reader closing
     /// it makes the rest of the run pointless.
@@ -420,6 +457,7 @@ impl Command {
         let to_stdout = is_stdio;
         match self {
             Command::Enumerate(a) => a.output.as_deref().is_none_or(to_stdout),
+            Command::Sample(a) => a.output.as_deref().is_none_or(to_stdout),
             Command::Dimacs(a) => to_stdout(&a.output),
             Command::Export(a) => to_stdout(&a.output),
             Command::Import(a) => to_stdout(&a.output),

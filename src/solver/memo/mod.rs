@@ -66,6 +66,7 @@ mod search;
 mod table;
 #[cfg(test)]
 mod tests;
+mod unrank;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -79,6 +80,7 @@ pub use input::Input;
 pub use search::Incomplete;
 use search::Search;
 pub use table::TableStats;
+pub use unrank::Unranker;
 use table::{Count, Memo, Sharded, Table};
 
 /// How to count.

@@ -22,6 +22,8 @@
 //! Invariant: between calls, every link, `remaining` and `key` are as after [`Search::new`]
 //! (each call undoes its own changes in reverse order, even when stopped).
 
+use num_bigint::BigUint;
+
 use crate::solver::engine::Branch;
 
 use super::input::Input;
@@ -410,6 +412,13 @@ impl<'s> Search<'s> {
     /// still-linked options (none has a unit item) that keep every item within its `max`
     /// and bring it to its `min`, as the DLX lists them.
     fn complete(&mut self) -> Result<Count, Incomplete> {
+        let linked = self.linked();
+        self.extend(&linked, 0)
+    }
+
+    /// The options still linked in a column of a non-unit item that may be covered
+    /// again, in increasing order: when every unit item is covered, the options left.
+    fn linked(&self) -> Vec<u32> {
         let mut linked = Vec::new();
         for &h in &self.bounded {
             if self.remaining[h as usize] > 0 {
@@ -422,7 +431,65 @@ impl<'s> Search<'s> {
         }
         linked.sort_unstable();
         linked.dedup();
-        self.extend(&linked, 0)
+        linked
+    }
+
+    /// Completion number `rank` of the current subproblem (every unit item covered, in a
+    /// matrix that is not exact), in the order [`Search::complete`] counts them: its
+    /// options are appended to `out`. The search is left as it was.
+    pub(crate) fn nth_completion(
+        &mut self,
+        rank: &mut BigUint,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Incomplete> {
+        let linked = self.linked();
+        self.nth_extension(&linked, 0, rank, out)
+    }
+
+    fn nth_extension(
+        &mut self,
+        linked: &[u32],
+        from: usize,
+        rank: &mut BigUint,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Incomplete> {
+        // "No more options" is the first completion, where it is one.
+        if self.bounded.iter().all(|&h| self.need(h) == 0) {
+            if *rank == BigUint::ZERO {
+                return Ok(());
+            }
+            *rank -= 1u32;
+        }
+        for k in from..linked.len() {
+            let (start, end) = self.span[linked[k] as usize];
+            if (start..end)
+                .any(|q| self.remaining[self.top[q as usize] as usize] < self.weight[q as usize])
+            {
+                continue;
+            }
+            for q in start..end {
+                self.remaining[self.top[q as usize] as usize] -= self.weight[q as usize];
+            }
+            let below = self.extend(linked, k + 1).map(Count::into_big);
+            let found = match below {
+                Ok(below) if *rank < below => {
+                    out.push(linked[k]);
+                    Some(self.nth_extension(linked, k + 1, rank, out))
+                }
+                Ok(below) => {
+                    *rank -= below;
+                    None
+                }
+                Err(e) => Some(Err(e)),
+            };
+            for q in start..end {
+                self.remaining[self.top[q as usize] as usize] += self.weight[q as usize];
+            }
+            if let Some(result) = found {
+                return result;
+            }
+        }
+        unreachable!("the completions' counts add up to the subproblem's")
     }
 
     /// The completions that take options from `linked[from..]` only, in increasing order

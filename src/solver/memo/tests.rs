@@ -3,8 +3,12 @@
 
 use num_bigint::BigUint;
 
-use super::table::Count;
-use super::{count, Counted, Incomplete, Settings};
+use super::input::Input;
+use super::search::Search;
+use super::table::{Count, Table};
+use super::{count, Counted, Incomplete, Settings, Unranker};
+use crate::solver::engine::Branch;
+use crate::chi_square;
 use crate::matrix::{Item, Matrix};
 use crate::puzzle::SymmetryMode;
 use crate::symmetry::Reduction;
@@ -310,4 +314,113 @@ fn catalog_puzzles_count_as_the_dlx() {
         assert_eq!(memo(m, 1), BigUint::from(expected), "{name}");
         assert_eq!(memo(m, 2), BigUint::from(expected), "{name}, 2 threads");
     }
+}
+
+/// Whether `solution` (options of `m`) covers each item within its bounds.
+fn covers(m: &Matrix, solution: &[u32]) -> bool {
+    let mut used = vec![0u32; m.num_items()];
+    for &o in solution {
+        for &i in m.option_items(o) {
+            used[i as usize] += 1;
+        }
+    }
+    m.items()
+        .iter()
+        .zip(&used)
+        .all(|(item, &u)| item.min <= u && u <= item.max)
+}
+
+/// Every rank gives a different solution, so the ranks are all the solutions (there are
+/// as many as the DLX counts): on random matrices with every kind of item, the
+/// completions of the inexact ones included, and the 4x6 dominoes.
+#[test]
+fn unranking_numbers_every_solution_once() {
+    let mut matrices: Vec<Matrix> = (0..3000).map(random_matrix).collect();
+    matrices.push(dominoes(4, 6));
+    let mut inexact = 0;
+    for (seed, m) in matrices.iter().enumerate() {
+        let expected = dlx(m);
+        let mut unranker = Unranker::new(m, 256 * MIB, &never).unwrap();
+        assert_eq!(*unranker.total(), BigUint::from(expected), "seed {seed}");
+        let mut seen = std::collections::HashSet::new();
+        for rank in 0..expected {
+            let mut s = unranker.unrank(&BigUint::from(rank)).unwrap();
+            assert!(covers(m, &s), "seed {seed}, rank {rank}: {s:?}");
+            s.sort_unstable();
+            assert!(seen.insert(s), "seed {seed}, rank {rank} repeats a solution");
+        }
+        inexact += (!m.is_exact() && expected > 1) as usize;
+    }
+    assert_eq!(dlx(&dominoes(4, 6)), 281);
+    assert!(inexact > 50, "{inexact}");
+}
+
+/// A table too small to keep the counts: a walk counts again what it needs.
+#[test]
+fn unranking_with_no_table_counts_again() {
+    let m = dominoes(4, 6);
+    let mut small = Unranker::new(&m, 0, &never).unwrap();
+    let mut big = Unranker::new(&m, 256 * MIB, &never).unwrap();
+    for rank in [0u32, 1, 100, 280] {
+        let rank = BigUint::from(rank);
+        assert_eq!(small.unrank(&rank), big.unrank(&rank));
+    }
+}
+
+/// Ranks drawn uniformly give solutions drawn uniformly (a chi-square test does not
+/// reject it); a walk that picks each live branch with equal chance, the mistake the
+/// counts are there to prevent, is rejected.
+#[test]
+fn uniform_ranks_pass_and_a_walk_blind_to_the_counts_fails() {
+    use num_bigint::BigRng010;
+    use rand_pcg::rand_core::{Rng, SeedableRng};
+
+    let m = dominoes(4, 6);
+    let draws = 100_000;
+    let mut unranker = Unranker::new(&m, 256 * MIB, &never).unwrap();
+    let total = unranker.total().clone();
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(2024);
+    let tally = |draw: &mut dyn FnMut() -> Vec<u32>| {
+        let mut bins = std::collections::HashMap::new();
+        for _ in 0..draws {
+            let mut s = draw();
+            s.sort_unstable();
+            *bins.entry(s).or_insert(0u64) += 1;
+        }
+        let mut counts: Vec<u64> = bins.into_values().collect();
+        counts.resize(281, 0);
+        counts
+    };
+    let uniform = tally(&mut || {
+        let rank = rng.random_biguint_below(&total);
+        unranker.unrank(&rank).unwrap()
+    });
+    assert!(!chi_square::rejects_uniform(&uniform));
+
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(2024);
+    let input = Input::from(&m);
+    let mut search = Search::new(&input, &never);
+    let mut table = Table::new(search.key_words(), 256 * MIB);
+    let blind = tally(&mut || {
+        let mut taken = Vec::new();
+        while let Branch::On(options) = search.options() {
+            let live: Vec<u32> = options
+                .into_iter()
+                .filter(|&o| {
+                    search.push(o);
+                    let c = search.count(&mut table).unwrap();
+                    search.pop(o);
+                    c.into_big() > BigUint::ZERO
+                })
+                .collect();
+            let o = live[(rng.next_u64() % live.len() as u64) as usize];
+            search.push(o);
+            taken.push(o);
+        }
+        for &o in taken.iter().rev() {
+            search.pop(o);
+        }
+        taken
+    });
+    assert!(chi_square::rejects_uniform(&blind));
 }
