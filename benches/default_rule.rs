@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use polycover::engine::{deadline_after, default_counter};
 use polycover::{Engine, Problem, RunOptions};
 
-const PUZZLES: &str = "soma,pentomino-6x10,bedlam,dominoes-8x8,dominoes-8x10,dominoes-12x12";
+const PUZZLES: &str =
+    "soma,pentomino-6x10,bedlam,tests/fixtures/two-l-6x10.toml,dominoes-8x8,dominoes-8x10,dominoes-12x12";
 
 fn main() {
     // `cargo bench -- <filter>` passes arguments; honour a filter that excludes us.

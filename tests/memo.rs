@@ -81,6 +81,29 @@ fn sixteen_by_sixteen_prints_its_exact_count() {
     );
 }
 
+/// `count` without `--solver` picks the memo for the domino boxes (copies and a large
+/// search) and the bitset engine for a few copies among distinct pieces (a small
+/// search) and for distinct pieces; the `c solver` line says why. Both counts are right.
+#[test]
+fn the_default_engine_follows_copies_and_the_search_size() {
+    for (puzzle, engine, why, count) in [
+        ("dominoes-8x8", "memo", "the search is large", "1629189"),
+        ("tests/fixtures/two-l-6x10.toml", "bits", "the search is small", "21443"),
+        ("soma", "bits", "no piece has copies", "480"),
+    ] {
+        let out = polycover(&["count", puzzle]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = stdout(&out);
+        let solver = text
+            .lines()
+            .find(|l| l.starts_with("c solver "))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(solver.starts_with(&format!("c solver {engine}:")), "{solver}");
+        assert!(solver.contains(why), "{solver}");
+        assert!(text.ends_with(&format!("s mc {count}\n")), "{text}");
+    }
+}
+
 /// Counts up to symmetry by Burnside's lemma equal the native engines' canonical-form
 /// counts, in every mode, on the small catalog puzzles, the coloured cubes and puzzles
 /// with copies and count ranges. (Random puzzles with copies, ranges, optional cells and
@@ -102,6 +125,9 @@ fn burnside_counts_equal_the_native_counts_in_every_mode() {
     puzzles.push(format!("{fixtures}/ranges/coloured-bars.toml"));
     puzzles.push(format!("{fixtures}/five-t.toml"));
     puzzles.push(format!("{fixtures}/chiral-pairs.toml"));
+    // Copies with a pinned piece whose placements have symmetries of their own.
+    puzzles.push(format!("{fixtures}/o-and-dominoes-4x6.toml"));
+    puzzles.push(format!("{fixtures}/dominoes-4x6.toml"));
     let memo = Engine::from_name("memo").unwrap();
     for name in &puzzles {
         let puzzle = Puzzle::load(name).unwrap();

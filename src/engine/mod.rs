@@ -283,11 +283,19 @@ pub static ENGINES: &[Entry] = &[
 ];
 
 /// The engine `count` runs when none is named, and why: the memo where identical pieces
-/// make the same subproblems recur (the reduced matrix has an item covered more than
-/// once: a piece with copies, or a count range), the bitset engine elsewhere. With
-/// distinct pieces the memo's table hardly ever hits (Bedlam: 2.5% of lookups) and costs
-/// more than it saves; with copies it counts what the others would visit one by one (the
-/// README's "Choosing the engine" has the measurements).
+/// make the same subproblems recur and the search is large, the bitset engine elsewhere.
+///
+/// - No item of the reduced matrix is covered more than once (distinct pieces): bits.
+///   The memo's table then hardly ever hits (Bedlam: 2.5% of lookups) and its search is
+///   a dancing-links search, ten times slower per node than the bitset engine's.
+/// - A piece has copies (or a count range), but Knuth's estimate of the native search
+///   is below [`MEMO_FROM_NODES`] nodes (a few seconds of the bitset engine): bits.
+///   Measured on 6x10 pentomino sets with two or three copies of some pieces (5 to 6.4
+///   million nodes), the bitset engine took 0.5-0.7 s and the memo 1.8-6 s: a few
+///   copies among distinct pieces share few subproblems.
+/// - Otherwise the memo: a search that large with copies is where the table pays (8x8
+///   dominoes: 50 million nodes and 7 s for bits, 0.003 s for the memo; 8x10 an hour
+///   against 0.005 s).
 ///
 /// `split`: the count runs subproblems of a split (a part, a checkpoint); the memo counts
 /// those only when the reduction needs no canonical-form check, since Burnside's sum does
@@ -297,6 +305,17 @@ pub fn default_counter(problem: &Problem, split: bool) -> (Engine, String) {
     let copies = matrix.items().iter().map(|i| i.max).max().unwrap_or(1);
     if copies <= 1 {
         return (Engine::bits(), "the default: no piece has copies".into());
+    }
+    let nodes = crate::solver::estimated_nodes(matrix, ESTIMATE_PROBES);
+    if nodes < MEMO_FROM_NODES {
+        return (
+            Engine::bits(),
+            format!(
+                "the default: a piece may be used up to {copies} times, but the search is \
+                 small, about {} nodes by estimate",
+                round(nodes)
+            ),
+        );
     }
     if split && problem.reduction.needs_check() {
         return (
@@ -308,8 +327,33 @@ pub fn default_counter(problem: &Problem, split: bool) -> (Engine, String) {
     }
     (
         Engine::new(memo::Memo),
-        format!("the default: a piece may be used up to {copies} times"),
+        format!(
+            "the default: a piece may be used up to {copies} times, and the search is large, \
+             about {} nodes by estimate",
+            round(nodes)
+        ),
     )
+}
+
+/// Where [`default_counter`] turns to the memo: a native search of this many nodes
+/// (estimated) takes the bitset engine a few seconds, so below it the memo could save
+/// at most that.
+pub const MEMO_FROM_NODES: f64 = 3e7;
+
+/// Random paths for the estimate: milliseconds (16x16 dominoes: 128 levels deep), and
+/// enough to tell a million nodes from a hundred million.
+const ESTIMATE_PROBES: usize = 128;
+
+/// `x` to two significant digits: 550000 for 547,812, 6.5e7 past a million.
+fn round(x: f64) -> String {
+    if x < 100.0 {
+        format!("{x:.0}")
+    } else if x < 1e6 {
+        let scale = 10f64.powi(x.log10().floor() as i32 - 1);
+        format!("{:.0}", (x / scale).round() * scale)
+    } else {
+        format!("{x:.1e}")
+    }
 }
 
 /// The instant `after` from now; `None` (no deadline) when that lies beyond what the

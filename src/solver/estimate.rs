@@ -24,30 +24,40 @@ const PROBES: usize = 8;
 /// The estimated search-tree size of each subproblem in `jobs` (prefixes for `engine`).
 pub(super) fn tree_sizes(engine: &mut dyn Engine, jobs: &[Vec<u32>]) -> Vec<f64> {
     // A fixed seed: the same split gets the same estimates from run to run.
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut path = Vec::new();
+    let mut state = SEED;
     jobs.iter()
-        .map(|prefix| {
-            let mut sum = 0.0;
-            for _ in 0..PROBES {
-                path.clear();
-                path.extend_from_slice(prefix);
-                let mut weight = 1.0f64;
-                let mut nodes = 1.0f64;
-                while let Branch::On(options) = engine.branch(&path) {
-                    if options.is_empty() {
-                        break;
-                    }
-                    weight *= options.len() as f64;
-                    nodes += weight;
-                    let pick = (splitmix(&mut state) % options.len() as u64) as usize;
-                    path.push(options[pick]);
-                }
-                sum += nodes;
-            }
-            (sum / PROBES as f64).clamp(1.0, f64::MAX)
-        })
+        .map(|prefix| tree_size(engine, prefix, PROBES, &mut state))
         .collect()
+}
+
+/// The estimated size of the whole search tree, from `probes` random paths.
+pub(super) fn whole_tree(engine: &mut dyn Engine, probes: usize) -> f64 {
+    tree_size(engine, &[], probes, &mut SEED.clone())
+}
+
+const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The mean of `probes` estimates of the tree below `prefix`.
+fn tree_size(engine: &mut dyn Engine, prefix: &[u32], probes: usize, state: &mut u64) -> f64 {
+    let mut path = Vec::new();
+    let mut sum = 0.0;
+    for _ in 0..probes {
+        path.clear();
+        path.extend_from_slice(prefix);
+        let mut weight = 1.0f64;
+        let mut nodes = 1.0f64;
+        while let Branch::On(options) = engine.branch(&path) {
+            if options.is_empty() {
+                break;
+            }
+            weight *= options.len() as f64;
+            nodes += weight;
+            let pick = (splitmix(state) % options.len() as u64) as usize;
+            path.push(options[pick]);
+        }
+        sum += nodes;
+    }
+    (sum / probes.max(1) as f64).clamp(1.0, f64::MAX)
 }
 
 /// SplitMix64: a tiny generator is all a probe needs, and it keeps estimates reproducible.

@@ -73,6 +73,14 @@ pub struct Stats {
 /// estimated tree size, so that an ETA drawn from it follows the work, not the count.
 pub type OnProgress<'a> = &'a (dyn Fn(&Progress) + Sync);
 
+/// Knuth's estimate of how many nodes the native search of `matrix` visits (the DLX and
+/// the bitset engine walk the same tree), from `probes` random paths: a rough figure
+/// (it is unbiased, but one probe can be off by orders of magnitude), for choosing an
+/// engine.
+pub fn estimated_nodes(matrix: &Matrix, probes: usize) -> f64 {
+    estimate::whole_tree(dlx(matrix).as_mut(), probes)
+}
+
 /// The machine's core count, the default for `--threads`.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -342,7 +342,7 @@ pub(super) struct SearchArgs {
     #[arg(long, value_enum)]
     pub(super) symmetry: Option<SymmetryArg>,
     /// The engine (`sat` takes the SAT options below). Default: bits; `count` takes memo
-    /// when a piece has copies or a count range.
+    /// when a piece has copies and the search is large.
     #[arg(long, value_parser = values::solver_values())]
     pub(super) solver: Option<String>,
     #[command(flatten)]
