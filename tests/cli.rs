@@ -290,6 +290,7 @@ fn completions_and_the_manual_page_name_every_command() {
         "count",
         "solve",
         "enumerate",
+        "sample",
         "info",
         "list",
         "dimacs",

@@ -15,6 +15,7 @@ mod errors;
 mod exit_codes;
 mod export;
 mod external;
+mod generate;
 mod geometry;
 mod golden;
 mod memo;

@@ -307,9 +307,65 @@ pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
 
 pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> {
     output::check_writable(&a.output, &[])?;
+    // An option of the other kind is a mistake to point out, not to ignore.
+    let foreign = match a.kind {
+        GenerateKind::ColoredCubes => [
+            (a.box_size.is_some(), "--box"),
+            (a.pieces.is_some(), "--pieces"),
+            (a.sizes.is_some(), "--sizes"),
+            (a.unique, "--unique"),
+            (a.unsat, "--unsat"),
+        ]
+        .into_iter()
+        .find(|(given, _)| *given),
+        GenerateKind::Polycubes => [(a.cubes.is_some(), "--cubes"), (a.solvable, "--solvable")]
+            .into_iter()
+            .find(|(given, _)| *given),
+    };
+    if let Some((_, flag)) = foreign {
+        let kind = match a.kind {
+            GenerateKind::ColoredCubes => "colored-cubes",
+            GenerateKind::Polycubes => "polycubes",
+        };
+        return Err(Error::Usage(format!(
+            "generate {kind} does not take {flag} (see `polycover generate --help`)"
+        )));
+    }
     let text = match a.kind {
         GenerateKind::ColoredCubes => {
-            crate::puzzle::colored::generate(a.cubes, a.seed, a.solvable)?
+            let Some(cubes) = a.cubes else {
+                return Err(Error::Usage(
+                    "generate colored-cubes needs --cubes H (1 to 26)".into(),
+                ));
+            };
+            crate::puzzle::colored::generate(cubes, a.seed, a.solvable)?
+        }
+        GenerateKind::Polycubes => {
+            let (Some(size), Some(pieces)) = (a.box_size, a.pieces) else {
+                return Err(Error::Usage(
+                    "generate polycubes needs --box X,Y,Z and --pieces N".into(),
+                ));
+            };
+            let volume: usize = size.iter().product();
+            // One below to one above the mean size.
+            let mean = volume as f64 / pieces.max(1) as f64;
+            let sizes = a.sizes.unwrap_or((
+                (mean.floor() as usize).saturating_sub(1).max(1),
+                mean.ceil() as usize + 1,
+            ));
+            let request = crate::puzzle::polycube::generate::Request {
+                size,
+                pieces,
+                sizes,
+                seed: a.seed,
+                unique: a.unique,
+                unsat: a.unsat,
+            };
+            let generated = crate::puzzle::polycube::generate::generate(&request)?;
+            if a.unique || a.unsat {
+                eprintln!("c drew {} puzzles to find this one", generated.tries);
+            }
+            generated.text
         }
     };
     output::write(&a.output, out, &[], &mut |w| {

@@ -161,20 +161,42 @@ impl PartArgs {
 /// Puzzle kinds `generate` can write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(super) enum GenerateKind {
-    /// H coloured cubes with H colours (Instant Insanity).
+    /// H coloured cubes with H colours (Instant Insanity): --cubes H.
     ColoredCubes,
+    /// A box cut into random face-connected pieces, which plants a solution: --box X,Y,Z
+    /// --pieces N.
+    Polycubes,
 }
 
 #[derive(Args, Debug)]
 pub(super) struct GenerateArgs {
     pub(super) kind: GenerateKind,
-    /// Number of cubes (and colours), 1 to 26.
+    /// Number of cubes (and colours), 1 to 26 (colored-cubes).
     #[arg(long)]
-    pub(super) cubes: usize,
+    pub(super) cubes: Option<usize>,
+    /// The box to cut, X,Y,Z (polycubes).
+    #[arg(long = "box", value_name = "X,Y,Z", value_parser = values::parse_box)]
+    pub(super) box_size: Option<[usize; 3]>,
+    /// How many pieces to cut the box into (polycubes).
+    #[arg(long)]
+    pub(super) pieces: Option<usize>,
+    /// Each piece's size in cells, A-B (polycubes). Default: one below to one above the
+    /// mean size.
+    #[arg(long, value_name = "A-B", value_parser = values::parse_size_range)]
+    pub(super) sizes: Option<(usize, usize)>,
+    /// Draw again until the puzzle has exactly one solution up to rotations, and say how
+    /// many were drawn (polycubes).
+    #[arg(long)]
+    pub(super) unique: bool,
+    /// An instance with no solution that is not trivially so: a puzzle with one solution
+    /// with a chiral piece mirrored, kept when the native engine finds no solution
+    /// (polycubes).
+    #[arg(long, conflicts_with = "unique")]
+    pub(super) unsat: bool,
     /// Seed of the random choices: the same seed gives the same puzzle.
     #[arg(long, default_value_t = 1)]
     pub(super) seed: u64,
-    /// Plant a solution, so the instance is solvable.
+    /// Plant a solution, so the instance is solvable (colored-cubes).
     #[arg(long)]
     pub(super) solvable: bool,
     /// Output file, or `-` for standard output.
@@ -342,7 +364,7 @@ pub(super) struct SearchArgs {
     #[arg(long, value_enum)]
     pub(super) symmetry: Option<SymmetryArg>,
     /// The engine (`sat` takes the SAT options below). Default: bits; `count` takes memo
-    /// when a piece has copies and the search is large.
+    /// when pieces with copies make most of a solution and the search is large.
     #[arg(long, value_parser = values::solver_values())]
     pub(super) solver: Option<String>,
     #[command(flatten)]

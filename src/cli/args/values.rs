@@ -233,6 +233,31 @@ pub(crate) fn solver_values() -> clap::builder::PossibleValuesParser {
     )
 }
 
+/// `--box X,Y,Z`: three positive sides.
+pub(super) fn parse_box(s: &str) -> Result<[usize; 3], String> {
+    let sides: Vec<usize> = s
+        .split(',')
+        .map(|v| v.trim().parse::<usize>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("`{s}`: expected three whole numbers, like 4,4,4"))?;
+    match sides[..] {
+        [x, y, z] if x > 0 && y > 0 && z > 0 => Ok([x, y, z]),
+        _ => Err(format!("`{s}`: expected three sides of at least 1, like 4,4,4")),
+    }
+}
+
+/// `--sizes A-B` (or one size, `A`): 1 <= A <= B.
+pub(super) fn parse_size_range(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{s}`: expected A-B with 1 <= A <= B, like 4-6");
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let a: usize = a.trim().parse().map_err(|_| bad())?;
+    let b: usize = b.trim().parse().map_err(|_| bad())?;
+    if a == 0 || a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

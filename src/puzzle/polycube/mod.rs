@@ -27,6 +27,7 @@
 //! [`crate::puzzle::Kind`] (matrix, groups, renderings); this file holds the types and
 //! the queries on a parsed puzzle (mirror partners, target symmetries, copies).
 
+pub mod generate;
 mod kind;
 mod parse;
 mod piece;

@@ -1,0 +1,410 @@
+//! Random polycube puzzles with a planted solution (`polycover generate polycubes`): a
+//! box cut into face-connected pieces, written as a puzzle file.
+//!
+//! # How the box is cut
+//!
+//! The piece sizes are drawn first, each within `--sizes`, summing to the box's volume.
+//! The pieces are then grown one at a time. Each starts at a free cell with the fewest
+//! free neighbours (ties at random), so that corners and pockets are taken before they
+//! could be cut off, and grows by random free face-neighbours, never one whose taking
+//! would split the free cells in two. The free cells therefore stay face-connected, and
+//! the last piece, what is left, is a piece of its drawn size. A piece that cannot grow
+//! to its size starts the cut again, with the generator where it is, so a seed always
+//! gives the same puzzle.
+//!
+//! Pieces of the same shape up to rotation become one piece with a `count`.
+//!
+//! # Unique and unsatisfiable instances
+//!
+//! `unique` draws cuts until the puzzle has exactly one solution up to rotations: the
+//! native engine stops at a second solution, so a rejected draw costs milliseconds.
+//! `unsat` then mirrors one chiral piece of such a puzzle (its mirror image is another
+//! shape, of the same volume and bounding box, so the instance is not trivially
+//! unsolvable) and keeps the result only when the native engine finds no solution;
+//! else it tries the next chiral piece, then a new unique puzzle.
+//!
+//! Invariants: the text parses as a polycube puzzle of the given box; without `unsat`
+//! the cut is one of its solutions; the same arguments give the same text.
+
+use std::ops::ControlFlow;
+
+use rand_pcg::rand_core::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+use crate::engine::{Engine, Problem, RunOptions};
+use crate::error::{Error, Result};
+use crate::geometry::{Cell, Shape};
+use crate::puzzle::{Puzzle, SymmetryMode};
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub size: [usize; 3],
+    pub pieces: usize,
+    /// Each piece's cell count, from `.0` to `.1`.
+    pub sizes: (usize, usize),
+    pub seed: u64,
+    pub unique: bool,
+    pub unsat: bool,
+}
+
+/// The generated puzzle file, and how many puzzles were drawn to find it.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    pub text: String,
+    pub tries: u64,
+}
+
+/// Gives up after this many cuts that cannot be completed (a box and sizes that hardly
+/// admit a cut), or this many puzzles drawn for `unique` or `unsat`.
+const MAX_CUTS: u64 = 100_000;
+const MAX_PUZZLES: u64 = 100_000;
+
+pub fn generate(r: &Request) -> Result<Generated> {
+    let volume: usize = r.size.iter().product();
+    let (lo, hi) = r.sizes;
+    if r.size.contains(&0) || r.pieces == 0 || lo == 0 || lo > hi {
+        return Err(Error::Usage(
+            "generate polycubes: the box's sides, --pieces and the --sizes bounds must be at \
+             least 1, and --sizes A-B needs A <= B"
+                .into(),
+        ));
+    }
+    if volume > 4096 {
+        return Err(Error::Usage(format!(
+            "generate polycubes: a box of {volume} cells is beyond the 4096 this generator \
+             cuts"
+        )));
+    }
+    if volume < r.pieces * lo || volume > r.pieces * hi {
+        return Err(Error::Usage(format!(
+            "generate polycubes: {} pieces of {lo} to {hi} cells cannot fill a box of \
+             {volume} cells",
+            r.pieces
+        )));
+    }
+    let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
+    let mut tries = 0u64;
+    loop {
+        if tries >= MAX_PUZZLES {
+            return Err(Error::Failed(format!(
+                "generate polycubes: no puzzle found in {tries} draws; try other --sizes, \
+                 --pieces or --seed"
+            )));
+        }
+        tries += 1;
+        let pieces = cut(r, &mut rng)?;
+        let text = render(r, &pieces, None);
+        if !r.unique && !r.unsat {
+            return Ok(Generated { text, tries });
+        }
+        if solutions(&text, 2)? != Some(1) {
+            continue;
+        }
+        if !r.unsat {
+            return Ok(Generated { text, tries });
+        }
+        let mut chiral: Vec<usize> = (0..pieces.len())
+            .filter(|&k| {
+                let s = Shape::new(pieces[k].clone());
+                s.canonical() != s.mirrored().canonical()
+            })
+            .collect();
+        shuffle(&mut rng, &mut chiral);
+        for k in chiral {
+            let text = render(r, &pieces, Some(k));
+            if solutions(&text, 1)? == Some(0) {
+                return Ok(Generated { text, tries });
+            }
+        }
+    }
+}
+
+/// The solutions of the puzzle `text` up to rotations, counted up to `at_most`; `None`
+/// when the search did not end within [`CHECK_SECONDS`] (the draw is then passed over).
+fn solutions(text: &str, at_most: u64) -> Result<Option<u64>> {
+    let puzzle = Puzzle::parse("generated.toml", text)?;
+    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    let mut found = 0;
+    let opts = RunOptions {
+        deadline: crate::engine::deadline_after(std::time::Duration::from_secs(CHECK_SECONDS)),
+        ..RunOptions::default()
+    };
+    let report = problem.for_each_solution(&Engine::bits(), &opts, &mut |_| {
+        found += 1;
+        if found >= at_most {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })?;
+    if report.interrupted {
+        return Err(Error::Interrupted(format!("after {found} solutions")));
+    }
+    Ok((found >= at_most || report.complete).then_some(found))
+}
+
+/// How long a draw's check may search: a puzzle whose single solution (or none) takes
+/// longer to prove is passed over, so that `--unique` and `--unsat` give instances that
+/// a native engine settles in seconds.
+const CHECK_SECONDS: u64 = 2;
+
+/// A random cut of the box into `r.pieces` face-connected pieces (cells in box
+/// coordinates).
+fn cut(r: &Request, rng: &mut Pcg64Mcg) -> Result<Vec<Vec<Cell>>> {
+    let [x, y, z] = r.size;
+    let volume = x * y * z;
+    let cell = |i: usize| [(i % x) as i32, ((i / x) % y) as i32, (i / (x * y)) as i32];
+    let index = |c: Cell| c[0] as usize + x * (c[1] as usize + y * c[2] as usize);
+    let neighbours = |i: usize| {
+        let c = cell(i);
+        let mut out = Vec::with_capacity(6);
+        for a in 0..3 {
+            for d in [-1i32, 1] {
+                let mut n = c;
+                n[a] += d;
+                if n[a] >= 0 && (n[a] as usize) < r.size[a] {
+                    out.push(index(n));
+                }
+            }
+        }
+        out
+    };
+    for _ in 0..MAX_CUTS {
+        let sizes = draw_sizes(r, volume, rng);
+        let mut free = vec![true; volume];
+        let mut left = volume;
+        let mut pieces: Vec<Vec<usize>> = Vec::with_capacity(r.pieces);
+        let mut stuck = false;
+        for &size in &sizes[..sizes.len() - 1] {
+            // The free cell with the fewest free neighbours, ties at random.
+            let degree = |i: usize| neighbours(i).iter().filter(|&&n| free[n]).count();
+            let fewest = (0..volume).filter(|&i| free[i]).map(degree).min();
+            let Some(fewest) = fewest else {
+                stuck = true;
+                break;
+            };
+            let starts: Vec<usize> = (0..volume)
+                .filter(|&i| free[i] && degree(i) == fewest)
+                .collect();
+            let start = starts[below(rng, starts.len())];
+            free[start] = false;
+            left -= 1;
+            let mut piece = vec![start];
+            while piece.len() < size {
+                let mut frontier: Vec<usize> = piece
+                    .iter()
+                    .flat_map(|&p| neighbours(p))
+                    .filter(|&n| free[n])
+                    .collect();
+                frontier.sort_unstable();
+                frontier.dedup();
+                shuffle(rng, &mut frontier);
+                let next = frontier.into_iter().find(|&n| {
+                    free[n] = false;
+                    let ok = connected(&free, left - 1, &neighbours);
+                    free[n] = true;
+                    ok
+                });
+                let Some(n) = next else { break };
+                free[n] = false;
+                left -= 1;
+                piece.push(n);
+            }
+            if piece.len() < size || !connected(&free, left, &neighbours) {
+                stuck = true;
+                break;
+            }
+            pieces.push(piece);
+        }
+        if stuck {
+            continue;
+        }
+        pieces.push((0..volume).filter(|&i| free[i]).collect());
+        return Ok(pieces
+            .into_iter()
+            .map(|p| p.into_iter().map(cell).collect())
+            .collect());
+    }
+    Err(Error::Failed(format!(
+        "generate polycubes: no cut of the box into {} pieces of {} to {} cells found in \
+         {MAX_CUTS} tries",
+        r.pieces, r.sizes.0, r.sizes.1
+    )))
+}
+
+/// Whether the `count` free cells are face-connected (none counts as connected).
+fn connected(free: &[bool], count: usize, neighbours: &dyn Fn(usize) -> Vec<usize>) -> bool {
+    let Some(first) = free.iter().position(|&f| f) else {
+        return true;
+    };
+    let mut seen = vec![false; free.len()];
+    seen[first] = true;
+    let mut stack = vec![first];
+    let mut reached = 1;
+    while let Some(i) = stack.pop() {
+        for n in neighbours(i) {
+            if free[n] && !seen[n] {
+                seen[n] = true;
+                reached += 1;
+                stack.push(n);
+            }
+        }
+    }
+    reached == count
+}
+
+/// Piece sizes within the bounds, summing to `volume`, in random order.
+fn draw_sizes(r: &Request, volume: usize, rng: &mut Pcg64Mcg) -> Vec<usize> {
+    let (lo, hi) = r.sizes;
+    let mut sizes = vec![lo; r.pieces];
+    let mut extra = volume - lo * r.pieces;
+    while extra > 0 {
+        let k = below(rng, r.pieces);
+        if sizes[k] < hi {
+            sizes[k] += 1;
+            extra -= 1;
+        }
+    }
+    sizes
+}
+
+/// The puzzle file: the box and the pieces, same shapes merged into counts; `mirrored`
+/// replaces that piece by its mirror image.
+fn render(r: &Request, pieces: &[Vec<Cell>], mirrored: Option<usize>) -> String {
+    let mut shapes: Vec<(Shape, usize)> = Vec::new();
+    for (k, cells) in pieces.iter().enumerate() {
+        let mut shape = Shape::new(cells.clone());
+        if mirrored == Some(k) {
+            shape = shape.mirrored();
+        }
+        let canonical = shape.canonical();
+        match shapes.iter_mut().find(|(s, _)| s.canonical() == canonical) {
+            Some((_, n)) => *n += 1,
+            None => shapes.push((shape, 1)),
+        }
+    }
+    let [x, y, z] = r.size;
+    let (lo, hi) = r.sizes;
+    let mut flags = String::new();
+    if r.unique {
+        flags.push_str(" --unique");
+    }
+    if r.unsat {
+        flags.push_str(" --unsat");
+    }
+    let mut out = format!(
+        "# polycover generate polycubes --box {x},{y},{z} --pieces {} --sizes {lo}-{hi} \
+         --seed {}{flags}\n",
+        r.pieces, r.seed
+    );
+    out.push_str(match (r.unique, r.unsat) {
+        (_, true) => {
+            "# No solution: one chiral piece of a puzzle with a unique solution, mirrored.\n"
+        }
+        (true, false) => "# Exactly one solution up to rotations.\n",
+        _ => "# A random cut of the box: it has at least that solution.\n",
+    });
+    out.push_str(&format!(
+        "name = \"Random {} pieces in {x}x{y}x{z} (seed {})\"\nbox = [{x}, {y}, {z}]\n",
+        r.pieces, r.seed
+    ));
+    if r.unique || r.unsat {
+        out.push_str(&format!(
+            "\n[expect]\nrotations = {}\n",
+            if r.unsat { 0 } else { 1 }
+        ));
+    }
+    for (k, (shape, n)) in shapes.iter().enumerate() {
+        let cells: Vec<String> = shape
+            .cells()
+            .iter()
+            .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
+            .collect();
+        out.push_str(&format!(
+            "\n[[piece]]\nname = \"{}\"\ncells = [{}]\n",
+            name(k),
+            cells.join(", ")
+        ));
+        if *n > 1 {
+            out.push_str(&format!("count = {n}\n"));
+        }
+    }
+    out
+}
+
+/// A, B, ..., Z, AA, AB, ...
+fn name(k: usize) -> String {
+    let letter = |i: usize| (b'A' + i as u8) as char;
+    if k < 26 {
+        letter(k).to_string()
+    } else {
+        format!("{}{}", letter(k / 26 - 1), letter(k % 26))
+    }
+}
+
+fn below(rng: &mut Pcg64Mcg, n: usize) -> usize {
+    // The modulo's bias is below 2^-40 for n under 2^24: immaterial for a puzzle.
+    (rng.next_u64() % n as u64) as usize
+}
+
+fn shuffle<T>(rng: &mut Pcg64Mcg, xs: &mut [T]) {
+    for k in (1..xs.len()).rev() {
+        xs.swap(k, below(rng, k + 1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(seed: u64) -> Request {
+        Request {
+            size: [4, 4, 4],
+            pieces: 13,
+            sizes: (4, 6),
+            seed,
+            unique: false,
+            unsat: false,
+        }
+    }
+
+    /// Every cut fills the box with face-connected pieces of the drawn sizes, and the
+    /// puzzle it writes has a solution.
+    #[test]
+    fn a_cut_is_a_solution_of_its_puzzle() {
+        for seed in 0..20 {
+            let r = request(seed);
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let pieces = cut(&r, &mut rng).unwrap();
+            assert_eq!(pieces.len(), 13);
+            let mut seen = std::collections::HashSet::new();
+            for p in &pieces {
+                assert!((4..=6).contains(&p.len()), "{p:?}");
+                assert!(Shape::new(p.clone()).is_face_connected(), "{p:?}");
+                for c in p {
+                    assert!(seen.insert(*c));
+                }
+            }
+            assert_eq!(seen.len(), 64);
+            let text = render(&r, &pieces, None);
+            assert_eq!(solutions(&text, 1).unwrap(), Some(1), "seed {seed}:\n{text}");
+        }
+    }
+
+    #[test]
+    fn a_seed_gives_one_puzzle() {
+        let a = generate(&request(5)).unwrap().text;
+        assert_eq!(a, generate(&request(5)).unwrap().text);
+        assert_ne!(a, generate(&request(6)).unwrap().text);
+    }
+
+    #[test]
+    fn impossible_sizes_are_refused() {
+        let mut r = request(1);
+        r.sizes = (6, 8);
+        assert!(matches!(generate(&r), Err(Error::Usage(_))));
+        r.sizes = (5, 4);
+        assert!(matches!(generate(&r), Err(Error::Usage(_))));
+    }
+}

@@ -1,0 +1,94 @@
+//! `generate polycubes`: a box cut into random pieces, a puzzle with exactly one solution,
+//! and one with none that is not trivially so; each reproducible by its seed, and each
+//! checked by counting it (native and SAT).
+
+use crate::common::*;
+
+/// Writes `generate polycubes ARGS` to a file in `dir` and returns its path.
+fn generate(dir: &std::path::Path, name: &str, args: &[&str]) -> (String, String) {
+    let path = dir.join(name);
+    let path = path.to_str().unwrap().to_string();
+    let mut all = vec!["generate", "polycubes"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-o", &path]);
+    let o = polycover(&all);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    (path, stderr(&o))
+}
+
+fn last_line(o: &std::process::Output) -> String {
+    stdout(o).lines().last().unwrap_or_default().to_string()
+}
+
+#[test]
+fn a_cut_is_a_solvable_puzzle_and_a_seed_repeats_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--box", "4,4,4", "--pieces", "13", "--sizes", "4-6", "--seed", "3"];
+    let (a, _) = generate(dir.path(), "a.toml", &args);
+    let (b, _) = generate(dir.path(), "b.toml", &args);
+    let text = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&b).unwrap());
+    assert!(text.starts_with("# polycover generate polycubes --box 4,4,4"), "{text}");
+    let o = polycover(&["solve", &a]);
+    assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
+    let (c, _) = generate(dir.path(), "c.toml", &["--box", "4,4,4", "--pieces", "13", "--seed", "4"]);
+    assert_ne!(text, std::fs::read_to_string(&c).unwrap());
+    // `info` reads it as any puzzle file: 64 cells of pieces.
+    let o = polycover(&["info", &a]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Six pieces in the 3x3x3 box with exactly one solution. (13 pieces in the 4x4x4 box,
+/// issue 25's instance, are not found in minutes yet: see the issue's notes.)
+#[test]
+fn unique_gives_one_solution_up_to_rotations() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--box", "3,3,3", "--pieces", "6", "--unique", "--seed", "1"];
+    let (path, err) = generate(dir.path(), "u.toml", &args);
+    assert!(err.contains("c drew "), "{err}");
+    let o = polycover(&["count", &path, "--solver", "dlx"]);
+    assert_eq!(last_line(&o), "s mc 1", "{}", stdout(&o));
+    assert!(stdout(&o).contains("c expected 1 (matches)"), "{}", stdout(&o));
+    let (again, _) = generate(dir.path(), "v.toml", &args);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        std::fs::read_to_string(&again).unwrap()
+    );
+}
+
+/// No solution, said by the native engine and by SAT; same volume, every piece fits.
+#[test]
+fn unsat_has_no_solution_by_both_engines() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--box", "3,3,3", "--pieces", "6", "--unsat", "--seed", "1"];
+    let (path, _) = generate(dir.path(), "n.toml", &args);
+    let o = polycover(&["solve", &path]);
+    assert_eq!(o.status.code(), Some(20), "{}", stdout(&o));
+    let o = polycover(&["solve", &path, "--solver", "sat"]);
+    assert_eq!(o.status.code(), Some(20), "{}", stdout(&o));
+    assert!(stdout(&o).contains("s UNSATISFIABLE"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("rotations = 0"), "{text}");
+}
+
+#[test]
+fn bad_requests_are_refused_clearly() {
+    for (args, says) in [
+        (&["generate", "polycubes", "--pieces", "3"][..], "--box"),
+        (
+            &["generate", "polycubes", "--box", "2,2,2", "--pieces", "3", "--sizes", "4-5"][..],
+            "cannot fill",
+        ),
+        (&["generate", "polycubes", "--box", "2,2", "--pieces", "2"][..], "three"),
+        (
+            &["generate", "polycubes", "--box", "2,2,2", "--pieces", "2", "--solvable"][..],
+            "--solvable",
+        ),
+        (&["generate", "colored-cubes", "--cubes", "4", "--unique"][..], "--unique"),
+        (&["generate", "colored-cubes"][..], "--cubes"),
+    ] {
+        let o = polycover(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}
