@@ -347,7 +347,7 @@ fn bench_sat_means_what_count_solver_sat_means() {
             "`{name}` is not in bench --help:\n{help}"
         );
     }
-    let out = polycover(&["bench", "soma", "--solvers", "sat-minisat"]);
+    let out = polycover(&["bench", "soma", "--solvers", "sat-lingeling"]);
     assert_eq!(out.status.code(), Some(2));
     for name in polycover::bench::Entrant::names() {
         assert!(names_word(&stderr(&out), name), "{}", stderr(&out));

@@ -1,6 +1,7 @@
 //! All integration tests, built as one binary.
 
 mod architecture;
+mod backends;
 mod bench;
 mod burrtools;
 mod chi_square;
@@ -22,6 +23,7 @@ mod memo;
 mod outputs;
 mod parts;
 mod pictures;
+mod proofs;
 mod properties;
 mod ranges;
 mod readme;

@@ -330,8 +330,9 @@ pub struct Sample {
     pub first: Option<f64>,
     /// Seconds to prove that there is no solution, when there is none.
     pub unsat: Option<f64>,
-    /// Seconds the count took (until the timeout, if it stopped it).
-    pub count: f64,
+    /// Seconds the count took (until the timeout, if it stopped it); `None` for an
+    /// engine that finds only the first solution (Kissat).
+    pub count: Option<f64>,
     pub solutions: Count,
     pub complete: bool,
     /// The CNF's size, for a SAT engine.
@@ -394,6 +395,13 @@ pub(crate) fn sample(
             sample.unsat = Some(report.seconds);
         }
     }
+    // An engine that finds only the first solution has no count to time; its search
+    // for the first was complete when it proved that there is none.
+    if !engine.finds_all() {
+        sample.complete = sample.unsat.is_some();
+        sample.peak_mib = memory::peak_mib(None);
+        return Ok(sample);
+    }
     let report = problem.count(
         engine,
         &RunOptions {
@@ -403,7 +411,7 @@ pub(crate) fn sample(
         },
     )?;
     interrupted(report.interrupted)?;
-    sample.count = report.seconds;
+    sample.count = Some(report.seconds);
     sample.solutions = report.solutions.clone();
     sample.complete = report.complete;
     sample.peak_mib = memory::peak_mib(None);
@@ -426,7 +434,7 @@ impl Samples {
         self.compile.push(s.compile);
         self.first.extend(s.first);
         self.unsat.extend(s.unsat);
-        self.count.push(s.count);
+        self.count.extend(s.count);
         self.peak = external::higher(self.peak, s.peak_mib.filter(|&p| p > 0.0));
         self.last = Some(s);
     }
@@ -441,11 +449,16 @@ impl Samples {
         row.peak_mib = self.peak;
         if let Some(last) = self.last {
             row.cnf = last.cnf;
-            row.solutions = Some(last.solutions.clone());
+            // A first-only row that found a solution counted nothing.
+            row.solutions = (last.count.is_some() || last.complete).then(|| last.solutions.clone());
             row.complete = last.complete;
         }
         if !row.complete {
-            row.status = "timeout".into();
+            row.status = if row.count.is_none() && row.first.is_some() {
+                "first only".into()
+            } else {
+                "timeout".into()
+            };
         }
         row
     }

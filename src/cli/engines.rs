@@ -37,6 +37,14 @@ pub(super) fn chosen(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
     }
 }
 
+/// [`chosen`], for a run that needs every solution (count, enumerate): an engine that
+/// finds only the first is refused here, before the puzzle is read.
+pub(super) fn chosen_for_all(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
+    let engine = chosen(solver, sat)?;
+    engine.check_finds_all()?;
+    Ok(engine)
+}
+
 /// `base` with the options given on the command line, refusing CaDiCaL's options for
 /// another backend.
 fn with_options(base: SatEngine, a: &SatArgs) -> Result<SatEngine> {
@@ -88,7 +96,7 @@ pub(super) fn for_count(
     sat: &SatArgs,
 ) -> Result<impl FnOnce(&Problem, bool) -> (Engine, Option<String>)> {
     let named = match solver {
-        Some(_) => Some(chosen(solver, sat)?),
+        Some(_) => Some(chosen_for_all(solver, sat)?),
         None => {
             if let Some(flag) = first_given(sat) {
                 return Err(Error::Usage(format!(
@@ -182,4 +190,45 @@ pub(super) fn first(
     opts: &RunOptions,
 ) -> Result<(Option<Vec<u32>>, Report)> {
     p.first(engine, opts)
+}
+
+/// `solve --proof`'s engine: `--solver sat` with the varisat backend (the default with
+/// `--proof`), the one backend here that writes a proof. Refused for any other, with why.
+pub(super) fn for_proof(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
+    if solver != Some("sat") {
+        return Err(Error::Usage(
+            "--proof goes with --solver sat: the proof is of the CNF's unsatisfiability".into(),
+        ));
+    }
+    if let Some(b) = sat.backend.map(Backend::from) {
+        if b != Backend::Varisat {
+            return Err(Error::Usage(format!(
+                "--proof: the {} backend writes no proof here ({}); use --backend varisat, \
+                 the default with --proof",
+                b.name(),
+                match b {
+                    Backend::Cadical => {
+                        "pindakaas keeps CaDiCaL's proof tracer unstable, and with the MRV \
+                         propagator its reasons would enter the proof unchecked"
+                    }
+                    _ => "rustsat's binding exposes no proof output",
+                }
+            )));
+        }
+    }
+    let base = SatEngine {
+        backend: Backend::Varisat,
+        ..SatEngine::default()
+    };
+    Ok(Engine::sat(with_options(base, sat)?))
+}
+
+/// One solve of the engine's CNF that writes a DRAT proof (see [`Problem::refute`]).
+pub(super) fn refute(
+    p: &Problem,
+    engine: &Engine,
+    proof: &mut dyn std::io::Write,
+) -> Result<crate::sat::proof::Refutation> {
+    let settings = engine.sat_settings().expect("for_proof makes a SAT engine");
+    p.refute(settings.amo, settings.force, proof)
 }

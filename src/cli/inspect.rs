@@ -73,6 +73,11 @@ pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
 }
 
 pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
+    // `check` counts with the SAT backend: one that finds only the first solution is
+    // refused before the puzzle is read.
+    engines::check_sat(a.backend, Amo::Product, a.force)
+        .0
+        .check_finds_all()?;
     let p = a.puzzle.problem(a.symmetry)?;
     writeln!(
         out,

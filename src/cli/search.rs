@@ -76,6 +76,9 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
 }
 
 pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
+    if a.proof.is_some() {
+        return solve_with_proof(a, out);
+    }
     let engine = engines::chosen(a.search.solver.as_deref(), &a.search.sat)?;
     let p = a.search.load()?;
     if let Some(svg) = &a.svg {
@@ -104,16 +107,7 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
             Ok(Outcome::Stopped)
         }
         Some(solution) => {
-            if let Some(path) = &a.svg {
-                let picture = p.puzzle().svg(&solution)?;
-                output::write(path, out, &[&a.search.puzzle.puzzle], &mut |w| {
-                    Ok(w.write_all(picture.as_bytes())?)
-                })?;
-                writeln!(out, "c picture {}", path.display())?;
-            }
-            writeln!(out, "s SATISFIABLE")?;
-            write!(out, "{}", p.puzzle().text(&solution))?;
-            Ok(Outcome::Satisfiable)
+            satisfiable(out, &p, &solution, a.svg.as_deref(), &a.search.puzzle.puzzle)
         }
         None => {
             writeln!(out, "s UNSATISFIABLE")?;
@@ -122,8 +116,81 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
 }
 
+/// A solution found: its picture when asked for, then the answer.
+fn satisfiable(
+    out: &mut dyn Write,
+    p: &crate::engine::Problem,
+    solution: &[u32],
+    svg: Option<&Path>,
+    input: &Path,
+) -> Result<Outcome> {
+    if let Some(path) = svg {
+        let picture = p.puzzle().svg(solution)?;
+        output::write(path, out, &[input], &mut |w| {
+            Ok(w.write_all(picture.as_bytes())?)
+        })?;
+        writeln!(out, "c picture {}", path.display())?;
+    }
+    writeln!(out, "s SATISFIABLE")?;
+    write!(out, "{}", p.puzzle().text(solution))?;
+    Ok(Outcome::Satisfiable)
+}
+
+/// `solve --proof`: one solve by varisat that writes a DRAT proof. The proof file is
+/// written whole when the answer is UNSATISFIABLE, and not at all when a solution exists
+/// (it would prove nothing).
+fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
+    let proof = a.proof.clone().expect("called with --proof");
+    let engine = engines::for_proof(a.search.solver.as_deref(), &a.search.sat)?;
+    let input = a.search.puzzle.puzzle.clone();
+    output::check_writable(&proof, &[&input])?;
+    let p = a.search.load()?;
+    if let Some(svg) = &a.svg {
+        output::check_writable(svg, &[&input])?;
+        output::check_distinct(svg, &[&proof])?;
+        p.puzzle().check_drawable()?;
+    }
+    report::header(out, &p, &engine, Strategy::Plain)?;
+    let start = std::time::Instant::now();
+    let mut found: Option<Vec<u32>> = None;
+    // The solve runs inside the proof's writer, so the proof streams to its file; a
+    // solution abandons the file (the body fails on purpose, and `found` says why).
+    let written = output::write(&proof, out, &[&input], &mut |w| {
+        match engines::refute(&p, &engine, w)? {
+            crate::sat::proof::Refutation::Unsatisfiable => Ok(()),
+            crate::sat::proof::Refutation::Satisfiable(solution) => {
+                found = Some(solution);
+                Err(Error::Failed("a solution: no proof to keep".into()))
+            }
+        }
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    match (written, found) {
+        (_, Some(solution)) => {
+            writeln!(
+                out,
+                "c time {seconds:.3} s, one varisat solve{}",
+                report::peak_memory()
+            )?;
+            writeln!(out, "c no proof written: the CNF has a solution")?;
+            satisfiable(out, &p, &solution, a.svg.as_deref(), &input)
+        }
+        (Ok(()), None) => {
+            writeln!(
+                out,
+                "c time {seconds:.3} s, one varisat solve{}",
+                report::peak_memory()
+            )?;
+            writeln!(out, "c proof {} (DRAT, by varisat)", proof.display())?;
+            writeln!(out, "s UNSATISFIABLE")?;
+            Ok(Outcome::Unsatisfiable)
+        }
+        (Err(e), None) => Err(e),
+    }
+}
+
 pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome> {
-    let engine = engines::chosen(a.search.solver.as_deref(), &a.search.sat)?;
+    let engine = engines::chosen_for_all(a.search.solver.as_deref(), &a.search.sat)?;
     if a.parts.given() {
         if a.svg.is_some() {
             return Err(Error::Usage(format!(

@@ -170,6 +170,7 @@ impl Search for Memo {
         Some(Declines {
             everything: false,
             solutions: true,
+            all: false,
             why: "it counts subproblems without listing solutions",
         })
     }

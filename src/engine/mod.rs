@@ -105,6 +105,9 @@ pub struct Declines {
     pub everything: bool,
     /// Listing solutions: the engine only counts.
     pub solutions: bool,
+    /// Counting or listing every solution: the engine finds the first solution, or
+    /// shows there is none (a solver that is not incremental).
+    pub all: bool,
     pub why: &'static str,
 }
 
@@ -194,6 +197,24 @@ impl Engine {
         }
     }
 
+    /// Whether the engine counts and lists every solution, or finds only the first.
+    pub fn finds_all(&self) -> bool {
+        self.0.declines().is_none_or(|d| !d.all && !d.everything)
+    }
+
+    /// The refusal of a run that needs every solution, from an engine that finds only
+    /// the first.
+    pub(crate) fn check_finds_all(&self) -> Result<()> {
+        match self.0.declines() {
+            Some(d) if d.all => Err(Error::Usage(format!(
+                "{} finds one solution, not all: {}",
+                self.name(),
+                d.why
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Whether the engine lists solutions, or only counts them.
     pub fn lists_solutions(&self) -> bool {
         self.0
@@ -272,6 +293,24 @@ pub static ENGINES: &[Entry] = &[
         about: "varisat, pure Rust",
         on_solver: false,
         make: || Engine::sat(sat::settings(crate::sat::Backend::Varisat, true)),
+    },
+    Entry {
+        name: "sat-minisat",
+        about: "MiniSat 2.2 (rustsat), a model per call",
+        on_solver: false,
+        make: || Engine::sat(sat::settings(crate::sat::Backend::Minisat, true)),
+    },
+    Entry {
+        name: "sat-glucose",
+        about: "Glucose 4 (rustsat), a model per call",
+        on_solver: false,
+        make: || Engine::sat(sat::settings(crate::sat::Backend::Glucose, true)),
+    },
+    Entry {
+        name: "sat-kissat",
+        about: "Kissat 4 (rustsat): the first solution only",
+        on_solver: false,
+        make: || Engine::sat(sat::settings(crate::sat::Backend::Kissat, true)),
     },
     #[cfg(test)]
     Entry {

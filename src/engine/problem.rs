@@ -156,6 +156,7 @@ impl Problem {
 
     /// Counts the distinct solutions.
     pub fn count(&self, engine: &Engine, opts: &RunOptions) -> Result<Report> {
+        engine.check_finds_all()?;
         engine.search().count(self, opts, None)
     }
 
@@ -179,6 +180,7 @@ impl Problem {
         scope: Scope,
         finished: &(dyn Fn(usize, Count) + Sync),
     ) -> Result<Report> {
+        engine.check_finds_all()?;
         engine
             .search()
             .count(self, opts, Some(Within { scope, finished }))
@@ -194,6 +196,7 @@ impl Problem {
         scope: Scope,
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report> {
+        engine.check_finds_all()?;
         engine
             .search()
             .for_each(self, opts, Strategy::Cubes, Some(scope), f)
@@ -212,12 +215,26 @@ impl Problem {
         // On one thread, one SAT search over everything beats cubes searched one after the
         // other: Bedlam's first model in 0.1 s against 0.9 s, and 400 models in 33-37 s
         // against 43-49 s. Cubes pay only when solvers run side by side.
+        engine.check_finds_all()?;
         let strategy = if opts.threads > 1 {
             Strategy::Cubes
         } else {
             Strategy::Plain
         };
         self.each(engine, opts, strategy, f)
+    }
+
+    /// One solve of the CNF in encoding `amo` that writes a DRAT proof to `proof` (see
+    /// [`crate::sat::proof`]): a checked solution, or no solution and a proof ending in
+    /// the empty clause. The CNF is the one `polycover dimacs` writes for this problem.
+    pub fn refute(
+        &self,
+        amo: Amo,
+        force: bool,
+        proof: &mut dyn std::io::Write,
+    ) -> Result<crate::sat::proof::Refutation> {
+        self.check_cnf_size(amo, force)?;
+        crate::sat::proof::refute(&self.formula(amo), &self.compiled.matrix, proof)
     }
 
     /// The first distinct solution, if there is one; `None` too when the deadline or

@@ -30,6 +30,9 @@ impl Search for Sat {
     fn name(&self) -> &'static str {
         match (self.0.backend, self.0.decide) {
             (Backend::Varisat, _) => "sat-varisat",
+            (Backend::Minisat, _) => "sat-minisat",
+            (Backend::Glucose, _) => "sat-glucose",
+            (Backend::Kissat, _) => "sat-kissat",
             (Backend::Cadical, Decide::Mrv) => "sat-cadical",
             (Backend::Cadical, Decide::Solver) => "sat-cadical-solver",
         }
@@ -121,10 +124,26 @@ impl Search for Sat {
     }
 
     fn declines(&self) -> Option<Declines> {
-        (self.0.backend == Backend::Cadical && !cfg!(feature = "cadical")).then_some(Declines {
-            everything: true,
+        let backend = self.0.backend;
+        if let Err(feature) = backend.built() {
+            return Some(Declines {
+                everything: true,
+                solutions: false,
+                all: false,
+                why: if feature == "cadical" {
+                    "built without the cadical feature"
+                } else {
+                    "built without the c-solvers feature"
+                },
+            });
+        }
+        (!backend.incremental()).then_some(Declines {
+            everything: false,
             solutions: false,
-            why: "built without the cadical feature",
+            all: true,
+            why: "Kissat is not incremental (no assumptions, one solve per instance), so \
+                  each further solution would be a new solve from scratch; count with \
+                  --backend minisat, glucose or cadical",
         })
     }
 

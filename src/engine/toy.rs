@@ -49,6 +49,7 @@ impl Search for Toy {
         Some(Declines {
             everything: false,
             solutions: true,
+            all: false,
             why: "it counts without listing solutions",
         })
     }

@@ -32,6 +32,13 @@ pub enum Backend {
     Cadical,
     /// varisat, pure Rust: the portable reference.
     Varisat,
+    /// MiniSat 2.2 (rustsat-minisat; feature `c-solvers`): incremental.
+    Minisat,
+    /// Glucose 4 (rustsat-glucose; feature `c-solvers`): incremental.
+    Glucose,
+    /// Kissat 4 (rustsat-kissat; feature `c-solvers`): not incremental, so it finds the
+    /// first solution (or proves there is none) and declines counting.
+    Kissat,
 }
 
 impl Backend {
@@ -39,7 +46,38 @@ impl Backend {
         match self {
             Backend::Cadical => "cadical",
             Backend::Varisat => "varisat",
+            Backend::Minisat => "minisat",
+            Backend::Glucose => "glucose",
+            Backend::Kissat => "kissat",
         }
+    }
+
+    /// Every backend, built in or not.
+    pub const ALL: [Backend; 5] = [
+        Backend::Cadical,
+        Backend::Varisat,
+        Backend::Minisat,
+        Backend::Glucose,
+        Backend::Kissat,
+    ];
+
+    /// Whether this build has the backend; the feature that brings it when not.
+    pub fn built(self) -> std::result::Result<(), &'static str> {
+        match self {
+            Backend::Cadical if !cfg!(feature = "cadical") => Err("cadical"),
+            Backend::Minisat | Backend::Glucose | Backend::Kissat
+                if !cfg!(feature = "c-solvers") =>
+            {
+                Err("c-solvers")
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether one solver takes one model after another (blocking clauses between
+    /// calls, or inside one call): all but Kissat.
+    pub fn incremental(self) -> bool {
+        self != Backend::Kissat
     }
 
     /// CaDiCaL where it is built in, varisat otherwise.

@@ -84,7 +84,10 @@ pub struct SatStats {
 /// evenly loaded and give the progress display its steps.
 fn cubes_wanted(backend: Backend, threads: usize) -> usize {
     match backend {
-        Backend::Varisat => 256,
+        // MiniSat and Glucose call per model as varisat does; Kissat starts afresh per
+        // model anyway, so fewer cubes mean fewer fresh solvers.
+        Backend::Varisat | Backend::Minisat | Backend::Glucose => 256,
+        Backend::Kissat => 4 * threads.max(1),
         Backend::Cadical => 64 * threads.max(1),
     }
 }
@@ -92,6 +95,12 @@ fn cubes_wanted(backend: Backend, threads: usize) -> usize {
 /// One worker's solver.
 enum Worker {
     Varisat(super::varisat::Solver),
+    #[cfg(feature = "c-solvers")]
+    Minisat(super::bundled::Incremental<rustsat_minisat::core::Minisat>),
+    #[cfg(feature = "c-solvers")]
+    Glucose(super::bundled::Incremental<rustsat_glucose::core::Glucose>),
+    #[cfg(feature = "c-solvers")]
+    Kissat(super::bundled::Kissat),
     #[cfg(feature = "cadical")]
     Cadical(super::cadical::Solver),
 }
@@ -120,18 +129,39 @@ impl Worker {
                 engine.paranoid,
             )?
             .map(Worker::Cadical)),
-            #[cfg(not(feature = "cadical"))]
-            Backend::Cadical => Err(Error::Usage(
-                "this polycover was built without CaDiCaL (without the `cadical` feature): \
-                 use `--backend varisat`, or rebuild with the default features"
-                    .into(),
-            )),
+            #[cfg(feature = "c-solvers")]
+            Backend::Minisat => {
+                super::bundled::Incremental::new(engine.backend, formula, sink, stop)
+                    .map(|s| s.map(Worker::Minisat))
+            }
+            #[cfg(feature = "c-solvers")]
+            Backend::Glucose => {
+                super::bundled::Incremental::new(engine.backend, formula, sink, stop)
+                    .map(|s| s.map(Worker::Glucose))
+            }
+            #[cfg(feature = "c-solvers")]
+            Backend::Kissat => Ok(Some(Worker::Kissat(super::bundled::Kissat::new(
+                formula, sink, stop,
+            )))),
+            #[allow(unreachable_patterns)]
+            other => Err(Error::Usage(format!(
+                "this polycover was built without {} (without the `{}` feature): \
+                 use `--backend varisat`, or rebuild with the default features",
+                other.name(),
+                other.built().err().unwrap_or("default")
+            ))),
         }
     }
 
     fn run(&mut self, cube: &Cube) -> Result<Outcome> {
         match self {
             Worker::Varisat(s) => s.run(cube),
+            #[cfg(feature = "c-solvers")]
+            Worker::Minisat(s) => s.run(cube),
+            #[cfg(feature = "c-solvers")]
+            Worker::Glucose(s) => s.run(cube),
+            #[cfg(feature = "c-solvers")]
+            Worker::Kissat(s) => s.run(cube),
             #[cfg(feature = "cadical")]
             Worker::Cadical(s) => Ok(s.run(cube)),
         }
@@ -140,6 +170,12 @@ impl Worker {
     fn counters(&self) -> (u64, u64) {
         match self {
             Worker::Varisat(s) => (s.calls, 0),
+            #[cfg(feature = "c-solvers")]
+            Worker::Minisat(s) => (s.calls, 0),
+            #[cfg(feature = "c-solvers")]
+            Worker::Glucose(s) => (s.calls, 0),
+            #[cfg(feature = "c-solvers")]
+            Worker::Kissat(s) => (s.calls, 0),
             #[cfg(feature = "cadical")]
             Worker::Cadical(s) => (s.calls, s.decisions()),
         }

@@ -8,10 +8,12 @@
 //!   with the OPB export);
 //! - `vars`: the primary variables' numbering, which every clause builder shares;
 //! - [`dimacs`]: DIMACS out, SAT-competition answers in;
+//! - [`proof`]: a refutation with a DRAT proof, for an independent checker;
 //! - enumeration (`for_each_model`, reached through [`crate::Problem`]): models found by an embedded solver and blocked one by
 //!   one, over cubes from the native search, on any number of threads;
-//! - the backends: CaDiCaL steered by the MRV propagator (`propagator`, `cadical`), and
-//!   varisat (`varisat`), the pure-Rust reference.
+//! - the backends: CaDiCaL steered by the MRV propagator (`propagator`, `cadical`),
+//!   varisat (`varisat`), the pure-Rust reference, and MiniSat, Glucose and Kissat
+//!   through rustsat's solver crates (`bundled`).
 //!
 //! Invariants, for every backend, encoding and symmetry mode:
 //! - a reported model has been checked against the matrix as an exact cover first;
@@ -24,10 +26,13 @@ mod config;
 pub mod dimacs;
 mod enumerate;
 pub(crate) mod lex;
+pub mod proof;
 mod search;
 mod varisat;
 mod vars;
 
+#[cfg(feature = "c-solvers")]
+mod bundled;
 #[cfg(feature = "cadical")]
 mod cadical;
 #[cfg(feature = "cadical")]

@@ -215,7 +215,9 @@ pub(super) struct BenchArgs {
     /// sat (what `count --solver sat` runs: the
     /// build's default backend, sat-cadical, or sat-varisat without the cadical
     /// feature), sat-cadical (MRV decisions), sat-cadical-solver (CaDiCaL's own
-    /// decisions), sat-varisat, and the programs cadical and ganak (on the DIMACS),
+    /// decisions), sat-varisat, sat-minisat, sat-glucose, sat-kissat (Kissat is not
+    /// incremental: its rows time the first solution only), and the programs cadical
+    /// and ganak (on the DIMACS),
     /// minizinc (Gecode, on the MiniZinc model) and cpsat (OR-Tools CP-SAT on the OPB
     /// model, run by python3 or $POLYCOVER_PYTHON). The DLX is always measured, as the
     /// reference for the ratios.
@@ -398,6 +400,13 @@ pub(super) struct SolveArgs {
     /// Also draw the solution as an SVG picture in this file.
     #[arg(long, value_name = "FILE")]
     pub(super) svg: Option<PathBuf>,
+    /// With --solver sat: when the answer is UNSATISFIABLE, write a DRAT proof of it to
+    /// this file, for a checker such as `rate` or `drat-trim` with the CNF that
+    /// `polycover dimacs` writes (same puzzle, --symmetry and --amo). The proof covers
+    /// the symmetry clauses as part of the formula. Made by varisat, in one solve without
+    /// the MRV propagator; no file is written when a solution exists.
+    #[arg(long, value_name = "FILE")]
+    pub(super) proof: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -138,11 +138,14 @@ impl From<BackendArg> for Backend {
 /// `--backend cadical` as the arguments are parsed, before any work or output.
 impl ValueEnum for BackendArg {
     fn value_variants<'a>() -> &'a [Self] {
-        if cfg!(feature = "cadical") {
-            &[BackendArg(Backend::Cadical), BackendArg(Backend::Varisat)]
-        } else {
-            &[BackendArg(Backend::Varisat)]
-        }
+        static BUILT: std::sync::OnceLock<Vec<BackendArg>> = std::sync::OnceLock::new();
+        BUILT.get_or_init(|| {
+            Backend::ALL
+                .into_iter()
+                .filter(|b| b.built().is_ok())
+                .map(BackendArg)
+                .collect()
+        })
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
@@ -153,6 +156,14 @@ impl ValueEnum for BackendArg {
             Backend::Varisat => {
                 PossibleValue::new("varisat").help("varisat, pure Rust: the portable reference")
             }
+            Backend::Minisat => {
+                PossibleValue::new("minisat").help("MiniSat 2.2: one call per model")
+            }
+            Backend::Glucose => {
+                PossibleValue::new("glucose").help("Glucose 4: one call per model")
+            }
+            Backend::Kissat => PossibleValue::new("kissat")
+                .help("Kissat 4: not incremental, the first solution only (solve)"),
         })
     }
 }
