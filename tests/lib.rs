@@ -19,6 +19,7 @@ mod external;
 mod generate;
 mod geometry;
 mod golden;
+mod lazy;
 mod memo;
 mod outputs;
 mod parts;

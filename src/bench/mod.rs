@@ -252,17 +252,24 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
             for amo in amos {
                 let mut row = match (entrant, amo) {
                     (Entrant::Engine(e), _) if e.name() == "dlx" => continue,
-                    (Entrant::Engine(engine), a) if engine.available().is_err() => {
-                        let why = engine.available().unwrap_err();
-                        Row::skipped(&label, engine.name(), a, why)
-                    }
                     (Entrant::Engine(engine), a) => {
                         let engine = match a {
                             Some(a) => engine.clone().with_amo(a),
                             None => engine.clone(),
                         };
-                        engine_row(&measured, &engine, plan)?
+                        // A backend this build lacks, or one without the propagator that
+                        // the lazy at-most-one needs.
+                        match engine.available() {
+                            Err(why) => Row::skipped(&label, engine.name(), a, why),
+                            Ok(()) => engine_row(&measured, &engine, plan)?,
+                        }
                     }
+                    (Entrant::Program(program), Some(a)) if !a.is_eager() => Row::skipped(
+                        &label,
+                        program.name(),
+                        Some(a),
+                        "a program reads the CNF, and the lazy at-most-one is none on its own",
+                    ),
                     (Entrant::Program(program), Some(a)) => {
                         let dir = match &cnf_dir {
                             Some(d) => d,

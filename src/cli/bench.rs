@@ -20,17 +20,17 @@ use crate::sat::Amo;
 /// `--amo`: `all`, or a comma-separated list of encodings.
 fn parse_amos(spec: &str) -> Result<Vec<Amo>> {
     if spec == "all" {
-        return Ok(Amo::ALL.to_vec());
+        return Ok(Amo::EVERY.to_vec());
     }
     spec.split(',')
         .map(|name| {
-            Amo::ALL
+            Amo::EVERY
                 .into_iter()
                 .find(|a| a.name() == name.trim())
                 .ok_or_else(|| {
                     Error::Usage(format!(
                         "unknown at-most-one encoding `{name}`: use `all` or some of {}",
-                        Amo::ALL.iter().map(|a| a.name()).join(", ")
+                        Amo::EVERY.iter().map(|a| a.name()).join(", ")
                     ))
                 })
         })

@@ -61,6 +61,14 @@ fn with_options(base: SatEngine, a: &SatArgs) -> Result<SatEngine> {
             )));
         }
     }
+    let amo: Amo = a.amo.map_or(base.amo, Into::into);
+    if !amo.is_eager() && backend != Backend::Cadical {
+        return Err(Error::Usage(format!(
+            "--amo lazy needs --backend cadical, whose propagator enforces at-most-one; \
+             {} reads the CNF alone",
+            backend.name()
+        )));
+    }
     let mut cadical_options = base.cadical_options;
     cadical_options.extend(a.sat_options.iter().cloned());
     Ok(SatEngine {

@@ -114,6 +114,9 @@ impl Problem {
     /// The CNF in encoding `amo` for a command that writes or checks it: refused past the
     /// size limit unless `force`, and stopped by Ctrl-C (exit 130) while it is built.
     pub fn formula_checked(&self, amo: Amo, force: bool) -> Result<Arc<Formula>> {
+        if !amo.is_eager() {
+            return Err(Error::Usage(Amo::LAZY_NEEDS_PROPAGATOR.into()));
+        }
         self.check_cnf_size(amo, force)?;
         let _listening = crate::interrupt::Listening::start();
         self.formula_until(amo, &crate::interrupt::requested)
@@ -233,6 +236,9 @@ impl Problem {
         force: bool,
         proof: &mut dyn std::io::Write,
     ) -> Result<crate::sat::proof::Refutation> {
+        if !amo.is_eager() {
+            return Err(Error::Usage(Amo::LAZY_NEEDS_PROPAGATOR.into()));
+        }
         self.check_cnf_size(amo, force)?;
         crate::sat::proof::refute(&self.formula(amo), &self.compiled.matrix, proof)
     }

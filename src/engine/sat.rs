@@ -137,6 +137,14 @@ impl Search for Sat {
                 },
             });
         }
+        if !self.0.amo.is_eager() && backend != Backend::Cadical {
+            return Some(Declines {
+                everything: true,
+                solutions: false,
+                all: false,
+                why: "the lazy at-most-one needs the propagator of the cadical backend",
+            });
+        }
         (!backend.incremental()).then_some(Declines {
             everything: false,
             solutions: false,
@@ -171,6 +179,14 @@ impl Sat {
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report> {
         let s = &self.0;
+        if let Some(d) = self.declines().filter(|d| d.everything) {
+            return Err(crate::error::Error::Usage(format!(
+                "{} with --amo {}: {}",
+                self.name(),
+                s.amo.name(),
+                d.why
+            )));
+        }
         let start = Instant::now();
         problem.check_cnf_size(s.amo, s.force)?;
         let compiled_here = !problem.has_formula(s.amo);

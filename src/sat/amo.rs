@@ -1,6 +1,14 @@
-//! The selectable at-most-one encodings. Every one comes from rustsat's
+//! The selectable at-most-one encodings. Every eager one comes from rustsat's
 //! `encodings::am1`; this module only names them for the command line and runs the chosen
 //! one through rustsat's shared `Encode` trait.
+//!
+//! [`Amo::Lazy`] is not a CNF encoding on its own: the CNF keeps only the at-least-one
+//! clause of each exactly-one group (a cell, a one-copy piece), and CaDiCaL's propagator
+//! enforces at-most-one as the search goes, as lazy clause generation does: a placement
+//! set true propagates every other placement of its groups false, with the binary reason
+//! `¬p ∨ ¬q` (`src/sat/propagator/`). Items that are no group (an optional cell, a piece
+//! with copies) keep an eager encoding (product). Only the cadical backend runs it, and
+//! no file is written in it.
 //!
 //! Invariant: each encoding only adds clauses over the given literals and fresh auxiliary
 //! variables taken from the variable manager, so the primary variables keep their numbers.
@@ -17,6 +25,8 @@
 //! - bimander: V.-H. Nguyen and S. T. Mai, *A New Method to Encode the At-Most-One
 //!   Constraint into SAT*, SoICT 2015.
 //! - product: J. Chen, *A New SAT Encoding of the At-Most-One Constraint*, ModRef 2010.
+//! - lazy: O. Ohrimenko, P. J. Stuckey and M. Codish, *Propagation via Lazy Clause
+//!   Generation*, Constraints 14(3), 2009.
 
 use rustsat::encodings::am1::{self, Encode};
 use rustsat::encodings::CollectClauses;
@@ -39,6 +49,9 @@ pub enum Amo {
     Bimander,
     /// Chen's 2-product: a grid of row and column variables.
     Product,
+    /// No clauses for the exactly-one groups' at-most-one: CaDiCaL's propagator sets a
+    /// true placement's rivals false with binary reasons (cadical backend only).
+    Lazy,
 }
 
 impl Amo {
@@ -51,6 +64,27 @@ impl Amo {
         Amo::Product,
     ];
 
+    /// The eager encodings and [`Amo::Lazy`]: what `bench --amo all` measures.
+    pub const EVERY: [Amo; 7] = [
+        Amo::Pairwise,
+        Amo::Ladder,
+        Amo::Bitwise,
+        Amo::Commander,
+        Amo::Bimander,
+        Amo::Product,
+        Amo::Lazy,
+    ];
+
+    /// Whether the CNF alone is the problem (every encoding but [`Amo::Lazy`]).
+    pub fn is_eager(self) -> bool {
+        self != Amo::Lazy
+    }
+
+    /// Why a CNF in this encoding cannot be used without CaDiCaL's propagator.
+    pub const LAZY_NEEDS_PROPAGATOR: &'static str = "the lazy at-most-one is not a CNF on its \
+        own (the propagator of the cadical backend enforces at-most-one): use an eager \
+        encoding such as product";
+
     pub fn name(self) -> &'static str {
         match self {
             Amo::Pairwise => "pairwise",
@@ -59,6 +93,7 @@ impl Amo {
             Amo::Commander => "commander",
             Amo::Bimander => "bimander",
             Amo::Product => "product",
+            Amo::Lazy => "lazy",
         }
     }
 
@@ -79,7 +114,11 @@ impl Amo {
             Amo::Bitwise => am1::Bitwise::from(lits).encode(sink, vars),
             Amo::Commander => am1::Commander::<4, am1::Pairwise>::from(lits).encode(sink, vars),
             Amo::Bimander => am1::Bimander::<4, am1::Pairwise>::from(lits).encode(sink, vars),
-            Amo::Product => am1::TwoProduct::<am1::Pairwise>::from(lits).encode(sink, vars),
+            // Lazy leaves the exactly-one groups to the propagator (the compiler does not
+            // call this for them); any other at-most-one is eager.
+            Amo::Product | Amo::Lazy => {
+                am1::TwoProduct::<am1::Pairwise>::from(lits).encode(sink, vars)
+            }
         }
     }
 }

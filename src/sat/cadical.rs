@@ -121,6 +121,11 @@ impl Propagator for Steer {
     }
 
     fn propagate(&mut self, _slv: &mut dyn SolvingActions) -> Option<Lit> {
+        // The lazy at-most-one first: forward checking counts on it.
+        if let Some((q, o)) = self.mrv.next_rival() {
+            self.reasons[q as usize] = vec![-(q as i32 + 1), -(o as i32 + 1)];
+            return Some(lit(-(q as i32 + 1)));
+        }
         if self.decide == Decide::Solver {
             return None;
         }
@@ -145,6 +150,12 @@ impl Propagator for Steer {
     }
 
     fn check_solution(&mut self, _slv: &mut dyn SolvingActions, model: Solution<'_>) -> bool {
+        // The lazy at-most-one's last guard: a group covered twice is refused with the
+        // binary clause that forbids it, and the search goes on.
+        if let Some((a, b)) = self.mrv.doubly_covered() {
+            self.pending = Some(vec![-(a as i32 + 1), -(b as i32 + 1)]);
+            return false;
+        }
         let n = self.num_primary;
         self.solution.clear();
         self.solution.extend(
@@ -208,8 +219,12 @@ impl Solver {
             // An empty clause makes the formula unsatisfiable; CaDiCaL then reports that.
             let _ = solver.add_clause_from_slice(&buf);
         }
+        let mut mrv = Mrv::new(groups, paranoid);
+        if !formula.amo.is_eager() {
+            mrv.enforce_at_most_one();
+        }
         let steer = Rc::new(RefCell::new(Steer {
-            mrv: Mrv::new(groups, paranoid),
+            mrv,
             decide,
             sink,
             pending: None,

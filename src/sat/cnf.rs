@@ -300,7 +300,7 @@ pub fn size(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Size {
             ItemClauses::Free => (0, 0, 0),
             ItemClauses::AtMostOne { required } => {
                 let least = if required { (0, 1, m) } else { (0, 0, 0) };
-                let most = if options <= 1 {
+                let most = if options <= 1 || (required && amo == Amo::Lazy) {
                     (0, 0, 0)
                 } else if amo == Amo::Pairwise {
                     (0, m * (m - 1) / 2, m * (m - 1))
@@ -398,8 +398,12 @@ pub fn compile_until(
                 if required {
                     sink.add(lits.iter().copied().collect())?;
                 }
-                let result = amo.encode(lits, &mut sink, &mut vars);
-                stopped(&sink, result)?;
+                // A required at-most-one is an exactly-one group, which the lazy
+                // propagator enforces (the same items: `Matrix::is_unit`).
+                if !(required && amo == Amo::Lazy) {
+                    let result = amo.encode(lits, &mut sink, &mut vars);
+                    stopped(&sink, result)?;
+                }
             }
             ItemClauses::Count { min, max } => {
                 let result = card::encode(lits, min, max, &mut sink, &mut vars);

@@ -30,6 +30,10 @@ pub(crate) struct Groups {
 /// is off for bigger matrices.
 const MAX_OVERLAPS: usize = 8 << 20;
 
+/// The largest table of overlap bits (a bit per pair of options) a solver keeps, in
+/// bytes; above it, overlaps are found by merging two options' group lists.
+const MAX_OVERLAP_BITS: usize = 16 << 20;
+
 impl Groups {
     /// `kept[o]`: option `o` survived the symmetry reduction.
     pub(crate) fn new(matrix: &Matrix, kept: &[bool]) -> Groups {
@@ -87,10 +91,23 @@ impl Groups {
         self.kept.len().saturating_mul(self.is_group.len()) <= MAX_OVERLAPS
     }
 
+    /// Whether the overlap bits fit (see [`MAX_OVERLAP_BITS`]).
+    pub(super) fn overlap_bits_fit(&self) -> bool {
+        self.kept.len().saturating_mul(self.kept.len()) / 8 <= MAX_OVERLAP_BITS
+    }
+
     /// Fills `row[h]` with how many options of group `h` share a group with option `o`
-    /// (and so go when `o` is chosen). `seen` is scratch, one entry per option, none of
-    /// them holding `stamp` on entry.
-    pub(super) fn overlap_row(&self, o: usize, seen: &mut [u32], stamp: u32, row: &mut [u16]) {
+    /// (and so go when `o` is chosen), and sets in `bits` (one bit per option, or empty)
+    /// the kept options that share a group with `o`. `seen` is scratch, one entry per
+    /// option, none of them holding `stamp` on entry.
+    pub(super) fn overlap_row(
+        &self,
+        o: usize,
+        seen: &mut [u32],
+        stamp: u32,
+        row: &mut [u16],
+        bits: &mut [u64],
+    ) {
         row.fill(0);
         for &g in self.groups_of(o) {
             for &p in &self.group_options[g as usize] {
@@ -98,6 +115,9 @@ impl Groups {
                     continue;
                 }
                 seen[p as usize] = stamp;
+                if let Some(word) = bits.get_mut(p as usize / 64) {
+                    *word |= 1 << (p % 64);
+                }
                 for &h in self.groups_of(p as usize) {
                     row[h as usize] = row[h as usize].saturating_add(1);
                 }

@@ -34,6 +34,19 @@
 //! group `h`), filled the first time `o` is checked, rules most groups out without
 //! counting.
 //!
+//! # The lazy at-most-one
+//!
+//! With `--amo lazy` the CNF has no at-most-one clauses for the groups, and the
+//! propagator supplies them as the search needs them: when an option becomes true, every
+//! other option of its groups that is not false yet is queued ([`Mrv::next_rival`]) and
+//! handed to the solver false with the binary reason `¬q ∨ ¬o`. A rival that is already
+//! true is handed over too, as a conflict, so two true options of one group never
+//! outlive the next propagation. The queue is drained before forward checking and before
+//! any decision; entries whose option was undone by a backtrack are dropped (the solver
+//! notifies again the assignments it keeps, which queues their rivals again). The model
+//! check refuses a model with a group covered twice, with the same binary clause, as a
+//! last guard.
+//!
 //! Items not covered exactly once (k copies of a piece, optional cells, count ranges)
 //! are not groups: their at-most-one and totalizer clauses handle them, and the cells
 //! force their options. The decisions stay exact for them because a decision only ever
@@ -77,8 +90,18 @@ pub(crate) struct Mrv {
     /// would cost Bedlam's first model half its time. Empty when it would not fit.
     overlaps: Vec<u16>,
     overlap_ready: Vec<bool>,
+    /// Per option, a bit per option that shares a group with it, filled with the
+    /// option's overlap row: forward checking asks "do `o` and `p` overlap?" most of the
+    /// time it runs (a merge of two group lists was 7% of a lazy Bedlam count). Empty
+    /// when it would not fit.
+    overlap_bits: Vec<u64>,
+    words: usize,
     /// Options forward checking ruled out, with their reasons, not yet handed over.
     pruning: Vec<(u32, Vec<i32>)>,
+    /// The lazy at-most-one is on: rivals of true options are queued.
+    lazy: bool,
+    /// `(q, o)`: option `q` is to be set false because `o`, in a group with it, is true.
+    rivals: Vec<(u32, u32)>,
     /// Decisions made by MRV, and notifications the solver sent that the invariants did
     /// not expect (there should be none).
     pub(crate) decisions: u64,
@@ -101,6 +124,7 @@ impl Mrv {
         let num_options = groups.kept.len();
         let num_groups = groups.group_options.len();
         let fits = groups.overlaps_fit();
+        let bits_fit = fits && groups.overlap_bits_fit();
         Mrv {
             groups,
             value,
@@ -119,7 +143,15 @@ impl Mrv {
                 Vec::new()
             },
             overlap_ready: vec![false; num_options],
+            overlap_bits: if bits_fit {
+                vec![0; num_options * num_options.div_ceil(64)]
+            } else {
+                Vec::new()
+            },
+            words: num_options.div_ceil(64),
             pruning: Vec::new(),
+            lazy: false,
+            rivals: Vec::new(),
             decisions: 0,
             anomalies: 0,
         }
@@ -148,11 +180,45 @@ impl Mrv {
             if want == TRUE {
                 self.covered[g as usize] += 1;
                 self.cover_of[g as usize] = o as u32;
+                if self.lazy {
+                    for &q in &self.groups.group_options[g as usize] {
+                        if q as usize != o && self.value[q as usize] != FALSE {
+                            self.rivals.push((q, o as u32));
+                        }
+                    }
+                }
             } else {
                 self.live[g as usize] -= 1;
             }
         }
         self.trail.push(o as u32);
+    }
+
+    /// Turns the lazy at-most-one on (see the module doc); before the first assignment.
+    pub(crate) fn enforce_at_most_one(&mut self) {
+        self.lazy = true;
+    }
+
+    /// The next rival to set false, and the true option that rules it out: `(q, o)`,
+    /// with `o` true and `q` not false (unassigned, or true: a conflict).
+    pub(crate) fn next_rival(&mut self) -> Option<(u32, u32)> {
+        while let Some((q, o)) = self.rivals.pop() {
+            if self.value[o as usize] == TRUE && self.value[q as usize] != FALSE {
+                return Some((q, o));
+            }
+        }
+        None
+    }
+
+    /// Two true options of one group, if a model has them (only possible with the lazy
+    /// at-most-one, before its queue is drained).
+    pub(crate) fn doubly_covered(&self) -> Option<(u32, u32)> {
+        let g = (0..self.covered.len()).find(|&g| self.covered[g] > 1)?;
+        let mut trues = self.groups.group_options[g]
+            .iter()
+            .copied()
+            .filter(|&o| self.value[o as usize] == TRUE);
+        Some((trues.next()?, trues.next()?))
     }
 
     /// A batch of assignments; checks the invariants afterwards when paranoid.
@@ -190,6 +256,8 @@ impl Mrv {
             }
             self.value[o] = UNASSIGNED;
         }
+        let value = &self.value;
+        self.rivals.retain(|&(_, o)| value[o as usize] == TRUE);
         self.check();
     }
 
@@ -305,11 +373,24 @@ impl Mrv {
         if !self.overlap_ready[o] {
             let stamp = self.next_stamp();
             let row = &mut self.overlaps[o * m..(o + 1) * m];
-            self.groups.overlap_row(o, &mut self.seen, stamp, row);
+            let words = self.words;
+            let bits = self
+                .overlap_bits
+                .get_mut(o * words..(o + 1) * words)
+                .unwrap_or_default();
+            self.groups.overlap_row(o, &mut self.seen, stamp, row, bits);
             self.overlap_ready[o] = true;
         }
         let g = &self.groups;
         let row = &self.overlaps[o * m..(o + 1) * m];
+        let bits = self
+            .overlap_bits
+            .get(o * self.words..(o + 1) * self.words)
+            .unwrap_or_default();
+        let overlap = |p: usize| match bits.get(p / 64) {
+            Some(w) => w >> (p % 64) & 1 == 1,
+            None => g.overlap(o, p),
+        };
         for (h, &overlapping) in row.iter().enumerate() {
             if self.covered[h] != 0 || !g.is_group[h] || self.live[h] > overlapping as u32 {
                 continue;
@@ -319,7 +400,7 @@ impl Mrv {
             }
             let survives = g.group_options[h]
                 .iter()
-                .any(|&p| self.value[p as usize] != FALSE && !g.overlap(o, p as usize));
+                .any(|&p| self.value[p as usize] != FALSE && !overlap(p as usize));
             if !survives {
                 return Some(h);
             }
@@ -435,6 +516,53 @@ mod tests {
         assert_eq!(mrv.live, before);
         assert!(mrv.trail.is_empty());
         assert_eq!(mrv.anomalies, 0);
+    }
+
+    /// The lazy at-most-one: a true option queues exactly its group mates that are not
+    /// false, each with it as the reason; a rival already true comes out too (a
+    /// conflict); a backtrack that undoes the option drops its rivals.
+    #[test]
+    fn the_lazy_at_most_one_queues_every_rival_once_and_forgets_undone_ones() {
+        let (groups, _) = soma();
+        let mut mrv = Mrv::new(Arc::clone(&groups), true);
+        mrv.enforce_at_most_one();
+        mrv.new_level();
+        let o = mrv.decide().unwrap();
+        let mates: Vec<u32> = groups
+            .groups_of(o as usize)
+            .iter()
+            .flat_map(|&g| groups.group_options[g as usize].iter().copied())
+            .filter(|&p| p != o)
+            .unique()
+            .sorted()
+            .collect();
+        // One mate is false already: it is not handed over.
+        let (gone, rest) = mates.split_first().unwrap();
+        mrv.assign_all([-(*gone as i32 + 1), o as i32 + 1]);
+        let mut handed = Vec::new();
+        while let Some((q, by)) = mrv.next_rival() {
+            assert_eq!(by, o);
+            handed.push(q);
+            mrv.assign_all([-(q as i32 + 1)]);
+        }
+        assert_eq!(handed.iter().copied().sorted().collect::<Vec<_>>(), rest);
+        assert_eq!(mrv.doubly_covered(), None);
+
+        // A rival that is true already (its own rivals handed over while `o` was
+        // unassigned) is handed over when `o` becomes true: a conflict.
+        mrv.backtrack(0);
+        assert_eq!(mrv.next_rival(), None, "undone options leave no rivals behind");
+        mrv.new_level();
+        let q = rest[0];
+        mrv.assign_all([q as i32 + 1]);
+        while mrv.next_rival().is_some() {}
+        mrv.assign_all([o as i32 + 1]);
+        assert!(mrv.doubly_covered().is_some());
+        let mut conflict = false;
+        while let Some((r, by)) = mrv.next_rival() {
+            conflict |= (r, by) == (q, o);
+        }
+        assert!(conflict, "the double cover is handed over");
     }
 
     #[test]
