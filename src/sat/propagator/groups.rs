@@ -97,7 +97,8 @@ impl Groups {
     }
 
     /// Fills `row[h]` with how many options of group `h` share a group with option `o`
-    /// (and so go when `o` is chosen), and sets in `bits` (one bit per option, or empty)
+    /// (and so go when `o` is chosen), but 0 for `o`'s own groups (`o` covers them, so
+    /// it never empties them, and a group with `o` live has more than 0), and sets in `bits` (one bit per option, or empty)
     /// the kept options that share a group with `o`. `seen` is scratch, one entry per
     /// option, none of them holding `stamp` on entry.
     pub(super) fn overlap_row(
@@ -122,6 +123,9 @@ impl Groups {
                     row[h as usize] = row[h as usize].saturating_add(1);
                 }
             }
+        }
+        for &g in self.groups_of(o) {
+            row[g as usize] = 0;
         }
     }
 

@@ -392,11 +392,9 @@ impl Mrv {
             None => g.overlap(o, p),
         };
         for (h, &overlapping) in row.iter().enumerate() {
+            // `o`'s own groups have 0 in the row: skipped here.
             if self.covered[h] != 0 || !g.is_group[h] || self.live[h] > overlapping as u32 {
                 continue;
-            }
-            if g.groups_of(o).contains(&(h as u32)) {
-                continue; // `o` covers it
             }
             let survives = g.group_options[h]
                 .iter()
