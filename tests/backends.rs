@@ -58,7 +58,9 @@ fn kissat_finds_a_first_solution_and_declines_counts() {
     let engine = Engine::sat(run(Backend::Kissat, Strategy::Plain, 1).engine);
     let p = Problem::new(c.clone());
     let (first, _) = p.first(&engine, &RunOptions::default()).unwrap();
-    c.matrix.check_solution(&first.expect("a solution")).unwrap();
+    c.matrix
+        .check_solution(&first.expect("a solution"))
+        .unwrap();
     let err = p.count(&engine, &RunOptions::default()).unwrap_err();
     assert_eq!(err.exit_code(), 2, "{err}");
     assert!(err.to_string().contains("not incremental"), "{err}");
@@ -79,7 +81,14 @@ fn each_backend_solves_bedlam_and_decode_accepts_the_model() {
     let c = compile("bedlam", SymmetryMode::Rotations);
     let p = Problem::new(c.clone());
     for backend in [Backend::Minisat, Backend::Glucose, Backend::Kissat] {
-        let out = polycover(&["solve", "bedlam", "--solver", "sat", "--backend", backend.name()]);
+        let out = polycover(&[
+            "solve",
+            "bedlam",
+            "--solver",
+            "sat",
+            "--backend",
+            backend.name(),
+        ]);
         assert_eq!(out.status.code(), Some(10), "{backend:?}: {}", stderr(&out));
         let text = stdout(&out);
         assert!(
@@ -124,6 +133,9 @@ fn the_command_line_counts_with_minisat_and_refuses_kissat_counts() {
         assert_eq!(out.status.code(), Some(2), "{command}: {}", stderr(&out));
         assert!(stdout(&out).is_empty(), "{command}: {}", stdout(&out));
         let err = stderr(&out);
-        assert!(err.contains("not incremental") && err.contains("minisat"), "{err}");
+        assert!(
+            err.contains("not incremental") && err.contains("minisat"),
+            "{err}"
+        );
     }
 }

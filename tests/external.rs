@@ -227,3 +227,102 @@ fn d4_counts_of_the_parts_add_up() {
         }
     }
 }
+
+/// Writes an executable stand-in solver into `dir`.
+fn stand_in(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path.to_str().unwrap().to_string()
+}
+
+/// `bench --external NAME=COMMAND`: CryptoMiniSat (a real solver, on PATH through
+/// `.ci/run`) gives a checked row in every eager encoding and a skipped lazy one.
+#[test]
+fn bench_runs_an_external_dimacs_solver_and_checks_its_model() {
+    tool("cryptominisat5");
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("ext.csv");
+    let out = polycover(&[
+        "bench",
+        "soma",
+        "--solvers",
+        "dlx",
+        "--amo",
+        "product,ladder,lazy",
+        "--external",
+        "cms=cryptominisat5 --verb 0",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    for amo in ["product", "ladder"] {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("Soma cube,cms,{amo},")))
+            .unwrap_or_else(|| panic!("no cms {amo} row: {text}"));
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells[4], "ok", "{row}");
+        assert!(
+            cells[10].parse::<f64>().is_ok(),
+            "a first-model time: {row}"
+        );
+    }
+    let lazy = text
+        .lines()
+        .find(|l| l.contains(",cms,lazy,"))
+        .expect("a lazy row");
+    assert!(lazy.contains("skipped"), "{lazy}");
+}
+
+/// A solver that prints a wrong model (complete, every variable true), a partial one, or
+/// UNSATISFIABLE for a puzzle with solutions fails the bench (exit 1) with a message
+/// naming it; malformed --external values are usage errors (exit 2) before any work.
+#[test]
+fn a_wrong_external_answer_fails_the_bench() {
+    let dir = tempfile::tempdir().unwrap();
+    let all_true = stand_in(
+        dir.path(),
+        "all-true.sh",
+        "echo 's SATISFIABLE'\nawk '/^p cnf/ { printf \"v\"; for (i = 1; i <= $3; i++) printf \" %d\", i; print \" 0\" }' \"$1\"\nexit 10",
+    );
+    let partial = stand_in(
+        dir.path(),
+        "partial.sh",
+        "echo 's SATISFIABLE'\necho 'v 1 2 3 0'\nexit 10",
+    );
+    let unsat = stand_in(dir.path(), "unsat.sh", "echo 's UNSATISFIABLE'\nexit 20");
+    let silent = stand_in(dir.path(), "silent.sh", "echo oops >&2\nexit 3");
+    for (script, says) in [
+        (&all_true, "is covered"),
+        (&partial, "partial model"),
+        (&unsat, "answered UNSATISFIABLE"),
+        (&silent, "without an answer"),
+    ] {
+        let spec = format!("liar={script}");
+        let out = polycover(&["bench", "soma", "--solvers", "dlx", "--external", &spec]);
+        assert_eq!(out.status.code(), Some(1), "{script}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("liar") && err.contains(says),
+            "{script}: {err}"
+        );
+    }
+    for bad in [
+        "noequals",
+        "x=",
+        "x='unbalanced",
+        "dlx=cadical",
+        "sat-cadical=kissat",
+        "a b=c",
+    ] {
+        let out = polycover(&["bench", "soma", "--external", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{bad}");
+    }
+}

@@ -24,7 +24,11 @@ fn lazy(decide: Decide, strategy: Strategy, threads: usize) -> SatRun {
 }
 
 fn fixture(name: &str) -> Puzzle {
-    Puzzle::load(format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    Puzzle::load(format!(
+        "{}/tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
 }
 
 #[test]
@@ -33,12 +37,22 @@ fn lazy_counts_equal_dlx_counts() {
         .iter()
         .map(|n| (n.to_string(), Puzzle::load(n).unwrap()))
         .collect();
-    puzzles.push(("dominoes".into(), Puzzle::parse("d.toml", DOMINOES).unwrap()));
-    for name in ["five-t.toml", "chiral-pairs.toml", "o-and-dominoes-4x6.toml"] {
+    puzzles.push((
+        "dominoes".into(),
+        Puzzle::parse("d.toml", DOMINOES).unwrap(),
+    ));
+    for name in [
+        "five-t.toml",
+        "chiral-pairs.toml",
+        "o-and-dominoes-4x6.toml",
+    ] {
         puzzles.push((name.into(), fixture(name)));
     }
-    for entry in std::fs::read_dir(format!("{}/tests/fixtures/ranges", env!("CARGO_MANIFEST_DIR")))
-        .unwrap()
+    for entry in std::fs::read_dir(format!(
+        "{}/tests/fixtures/ranges",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
     {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "toml") {
@@ -53,7 +67,9 @@ fn lazy_counts_equal_dlx_counts() {
             SymmetryMode::Reflections,
             SymmetryMode::Stack,
         ] {
-            let Ok(c) = puzzle.compile(mode) else { continue };
+            let Ok(c) = puzzle.compile(mode) else {
+                continue;
+            };
             let dlx = count(&c, Engine::dlx(), 1);
             for run in [
                 lazy(Decide::Mrv, Strategy::Plain, 1),
@@ -72,7 +88,14 @@ fn lazy_counts_equal_dlx_counts() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
 fn lazy_counts_the_pentominoes_and_solves_bedlam() {
-    let out = polycover(&["count", "pentomino-6x10", "--solver", "sat", "--amo", "lazy"]);
+    let out = polycover(&[
+        "count",
+        "pentomino-6x10",
+        "--solver",
+        "sat",
+        "--amo",
+        "lazy",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("at-most-one lazy"), "{text}");
@@ -86,10 +109,30 @@ fn lazy_counts_the_pentominoes_and_solves_bedlam() {
 #[test]
 fn lazy_is_refused_where_no_propagator_runs() {
     for args in [
-        &["count", "soma", "--solver", "sat", "--backend", "varisat", "--amo", "lazy"][..],
-        &["solve", "soma", "--solver", "sat", "--backend", "minisat", "--amo", "lazy"],
+        &[
+            "count",
+            "soma",
+            "--solver",
+            "sat",
+            "--backend",
+            "varisat",
+            "--amo",
+            "lazy",
+        ][..],
+        &[
+            "solve",
+            "soma",
+            "--solver",
+            "sat",
+            "--backend",
+            "minisat",
+            "--amo",
+            "lazy",
+        ],
         &["dimacs", "soma", "--amo", "lazy", "-o", "-"],
-        &["solve", "soma", "--solver", "sat", "--amo", "lazy", "--proof", "-"],
+        &[
+            "solve", "soma", "--solver", "sat", "--amo", "lazy", "--proof", "-",
+        ],
     ] {
         let out = polycover(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
@@ -99,8 +142,16 @@ fn lazy_is_refused_where_no_propagator_runs() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("lazy.csv");
     let out = polycover(&[
-        "bench", "soma", "--solvers", "sat-cadical,sat-varisat,cadical", "--amo", "product,lazy",
-        "--timeout", "20", "--csv", csv.to_str().unwrap(),
+        "bench",
+        "soma",
+        "--solvers",
+        "sat-cadical,sat-varisat,cadical",
+        "--amo",
+        "product,lazy",
+        "--timeout",
+        "20",
+        "--csv",
+        csv.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = std::fs::read_to_string(&csv).unwrap();

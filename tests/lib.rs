@@ -1,6 +1,7 @@
 //! All integration tests, built as one binary.
 
 mod architecture;
+#[cfg(feature = "c-solvers")]
 mod backends;
 mod bench;
 mod burrtools;

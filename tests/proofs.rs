@@ -29,8 +29,16 @@ fn verified(cnf: &Path, proof: &Path) -> bool {
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     let yes = text.lines().any(|l| l == "s VERIFIED");
     let no = text.lines().any(|l| l == "s NOT VERIFIED");
-    assert!(yes != no, "rate answered neither: {text}{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.status.success(), yes, "rate's exit code and answer differ: {text}");
+    assert!(
+        yes != no,
+        "rate answered neither: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        out.status.success(),
+        yes,
+        "rate's exit code and answer differ: {text}"
+    );
     yes
 }
 
@@ -39,8 +47,17 @@ fn verified(cnf: &Path, proof: &Path) -> bool {
 fn unsat_puzzle(dir: &Path) -> String {
     let path = dir.join("unsat.toml").to_str().unwrap().to_string();
     let o = polycover(&[
-        "generate", "polycubes", "--box", "3,3,3", "--pieces", "6", "--unsat", "--seed", "1",
-        "-o", &path,
+        "generate",
+        "polycubes",
+        "--box",
+        "3,3,3",
+        "--pieces",
+        "6",
+        "--unsat",
+        "--seed",
+        "1",
+        "-o",
+        &path,
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     path
@@ -50,12 +67,22 @@ fn unsat_puzzle(dir: &Path) -> String {
 fn proof_and_cnf(dir: &Path, puzzle: &str, args: &[&str]) -> (PathBuf, PathBuf) {
     let proof = dir.join(format!("p{}.drat", args.join("")));
     let cnf = dir.join(format!("f{}.cnf", args.join("")));
-    let mut solve = vec!["solve", puzzle, "--solver", "sat", "--proof", proof.to_str().unwrap()];
+    let mut solve = vec![
+        "solve",
+        puzzle,
+        "--solver",
+        "sat",
+        "--proof",
+        proof.to_str().unwrap(),
+    ];
     solve.extend_from_slice(args);
     let o = polycover(&solve);
     assert_eq!(o.status.code(), Some(20), "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.contains("s UNSATISFIABLE") && text.contains("c proof "), "{text}");
+    assert!(
+        text.contains("s UNSATISFIABLE") && text.contains("c proof "),
+        "{text}"
+    );
     let mut dimacs = vec!["dimacs", puzzle, "-o", cnf.to_str().unwrap()];
     dimacs.extend_from_slice(args);
     let o = polycover(&dimacs);
@@ -78,10 +105,17 @@ fn rate_accepts_the_proof_and_rejects_a_damaged_one() {
     let (proof, cnf) = proof_and_cnf(dir.path(), &puzzle, &[]);
     let text = std::fs::read_to_string(&proof).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.last(), Some(&"0"), "the proof ends with the empty clause");
+    assert_eq!(
+        lines.last(),
+        Some(&"0"),
+        "the proof ends with the empty clause"
+    );
     let damaged = dir.path().join("damaged.drat");
     let without = |k: usize| {
-        let kept: Vec<&str> = (0..lines.len()).filter(|&i| i != k).map(|i| lines[i]).collect();
+        let kept: Vec<&str> = (0..lines.len())
+            .filter(|&i| i != k)
+            .map(|i| lines[i])
+            .collect();
         kept.join("\n") + "\n"
     };
     // Many lemmas can be derived again from the ones after them; the first that cannot
@@ -99,7 +133,11 @@ fn rate_accepts_the_proof_and_rejects_a_damaged_one() {
     words[0] = (-words[0].parse::<i64>().unwrap()).to_string();
     corrupted[needed] = words.join(" ");
     std::fs::write(&damaged, corrupted.join("\n") + "\n").unwrap();
-    assert!(!verified(&cnf, &damaged), "lemma {needed} corrupted: {}", corrupted[needed]);
+    assert!(
+        !verified(&cnf, &damaged),
+        "lemma {needed} corrupted: {}",
+        corrupted[needed]
+    );
 }
 
 /// A puzzle with a solution gets the solution and no proof file; a backend that writes
@@ -114,10 +152,17 @@ fn a_solution_writes_no_proof_and_bad_proof_requests_are_refused() {
     assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
     assert!(stdout(&o).contains("c no proof written"), "{}", stdout(&o));
     assert!(!proof.exists());
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no temporary left");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no temporary left"
+    );
 
     for (args, says) in [
-        (vec!["--solver", "sat", "--backend", "minisat"], "writes no proof"),
+        (
+            vec!["--solver", "sat", "--backend", "minisat"],
+            "writes no proof",
+        ),
         (vec!["--solver", "bits"], "--solver sat"),
         (vec![], "--solver sat"),
     ] {
@@ -128,7 +173,14 @@ fn a_solution_writes_no_proof_and_bad_proof_requests_are_refused() {
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
         assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
     }
-    let o = polycover(&["solve", "soma", "--solver", "sat", "--proof", "/nonexistent/p.drat"]);
+    let o = polycover(&[
+        "solve",
+        "soma",
+        "--solver",
+        "sat",
+        "--proof",
+        "/nonexistent/p.drat",
+    ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));

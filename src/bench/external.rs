@@ -1,7 +1,7 @@
 //! The programs on PATH that `bench` measures, each checked against polycover's own
 //! answers:
-//! - on our DIMACS: `cadical` (time to the first model, which must decode into a
-//!   solution, or to UNSAT) and `ganak` (time to count the projected models);
+//! - on our DIMACS: `ganak` (time to count the projected models); SAT solvers (the
+//!   built-in `cadical` row and `--external`) are `solver.rs`'s;
 //! - on our linear models ([`crate::export::linear`]): `minizinc` with Gecode (time to
 //!   the first solution, then to count all with `--all-solutions`) and OR-Tools CP-SAT
 //!   through `tests/cpsat.py` (built into the binary, run by `python3` or
@@ -34,11 +34,9 @@ use crate::sat::Amo;
 /// The OR-Tools CP-SAT driver, the same file the tests run.
 const CPSAT_SCRIPT: &str = include_str!("../../tests/cpsat.py");
 
-/// A program `bench` can run.
+/// A program `bench` can run (besides the SAT solvers of `solver.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Program {
-    /// `cadical`: the time to the first model of the DIMACS.
-    Cadical,
     /// `ganak`: the time to count the projected models.
     Ganak,
     /// `minizinc --solver gecode` on the MiniZinc model: first solution and count.
@@ -48,11 +46,10 @@ pub enum Program {
 }
 
 impl Program {
-    pub const NAMES: [&'static str; 4] = ["cadical", "ganak", "minizinc", "cpsat"];
+    pub const NAMES: [&'static str; 3] = ["ganak", "minizinc", "cpsat"];
 
     pub fn from_name(name: &str) -> Option<Program> {
         match name {
-            "cadical" => Some(Program::Cadical),
             "ganak" => Some(Program::Ganak),
             "minizinc" => Some(Program::Minizinc),
             "cpsat" => Some(Program::Cpsat),
@@ -62,7 +59,6 @@ impl Program {
 
     pub fn name(self) -> &'static str {
         match self {
-            Program::Cadical => "cadical",
             Program::Ganak => "ganak",
             Program::Minizinc => "minizinc",
             Program::Cpsat => "cpsat",
@@ -71,7 +67,7 @@ impl Program {
 
     /// Whether it reads the CNF (one row per encoding) rather than a linear model.
     pub fn uses_cnf(self) -> bool {
-        matches!(self, Program::Cadical | Program::Ganak)
+        matches!(self, Program::Ganak)
     }
 }
 
@@ -108,25 +104,25 @@ pub(super) fn cnf_size(p: &Problem, amo: Amo) -> Result<CnfSize> {
 }
 
 /// Whether `program` can be started from PATH.
-fn on_path(program: &str) -> bool {
+pub(super) fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
 /// What one run of a program gave.
-struct Run {
-    stdout: String,
-    stderr: String,
-    seconds: f64,
-    peak_mib: Option<f64>,
-    finished: bool,
-    success: bool,
+pub(super) struct Run {
+    pub(super) stdout: String,
+    pub(super) stderr: String,
+    pub(super) seconds: f64,
+    pub(super) peak_mib: Option<f64>,
+    pub(super) finished: bool,
+    pub(super) success: bool,
 }
 
 /// Runs a program, killing it (and whatever it started) at the timeout, sampling its
 /// peak memory meanwhile. The peak is the started process's own: for `minizinc` that is
 /// the driver, not the solver it starts, so that row has none.
-fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run> {
+pub(super) fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run> {
     let t = Instant::now();
     let mut command = Command::new(program);
     command
@@ -192,8 +188,8 @@ fn kill_group(child: &mut std::process::Child) {
     let _ = child.kill();
 }
 
-/// Measures `program` (`cadical` or `ganak`, [`Program::uses_cnf`]) on the problem's
-/// DIMACS in encoding `amo`, written into `dir`.
+/// Measures `ganak` ([`Program::uses_cnf`]) on the problem's DIMACS in encoding `amo`,
+/// written into `dir`: the time to count the projected models.
 pub(super) fn row(
     label: &str,
     program: Program,
@@ -228,46 +224,21 @@ pub(super) fn row(
     })?;
     // Times to a model, to UNSAT, and to a count; a run stopped by the timeout gives
     // none of them (its row says `timeout`).
-    let (mut firsts, mut unsats, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+    let mut counts = Vec::new();
     let mut peak = None::<f64>;
     for _ in 0..plan.repeat.max(1) {
-        let args: Vec<&str> = match program {
-            Program::Cadical => vec!["-q", &path_str],
-            _ => vec![&path_str],
-        };
-        let r = run(name, &args, plan.timeout)?;
+        let r = run(name, &[&path_str], plan.timeout)?;
         peak = higher(peak, r.peak_mib);
         if !r.finished {
             row.status = "timeout".into();
             row.complete = false;
             continue;
         }
-        let source = format!("{name} on {path_str}");
-        match program {
-            Program::Cadical => {
-                // The answer must decode into a solution, or the row is an error.
-                match dimacs::parse_answer(r.stdout.as_bytes(), &source)? {
-                    Answer::Satisfiable(lits) => {
-                        dimacs::decode_model(&p.compiled.matrix, &lits, &source)?;
-                        firsts.push(r.seconds);
-                    }
-                    // No solution: a time to UNSAT, never a first solution.
-                    Answer::Unsatisfiable => unsats.push(r.seconds),
-                    Answer::Unknown => row.status = "timeout".into(),
-                }
-                // A first-model figure: one model (or none) is all it finds.
-                row.complete = false;
-            }
-            _ => {
-                counts.push(r.seconds);
-                row.solutions = dimacs::parse_count(&r.stdout);
-                row.complete = row.solutions.is_some();
-            }
-        }
+        counts.push(r.seconds);
+        row.solutions = dimacs::parse_count(&r.stdout);
+        row.complete = row.solutions.is_some();
     }
     row.compile = Spread::of(vec![compile]);
-    row.first = Spread::of(firsts);
-    row.unsat = Spread::of(unsats);
     row.count = Spread::of(counts);
     row.peak_mib = peak;
     Ok(row)
@@ -309,14 +280,14 @@ fn unavailable(program: Program) -> Option<String> {
                     )
                 })
         }
-        Program::Cadical | Program::Ganak => None,
+        Program::Ganak => None,
     }
 }
 
 /// Checks one solution a linear-model solver printed: an exact cover (`decode`'s check),
 /// made of placements the reduction kept, the canonical member of its class, and not
 /// printed before. A wrong answer fails the bench.
-fn check_answer(
+pub(super) fn check_answer(
     p: &Problem,
     kept: &[bool],
     lits: &[i64],
@@ -325,7 +296,9 @@ fn check_answer(
 ) -> Result<()> {
     let bad = |reason: String| Error::Failed(format!("{source}: {reason}"));
     let solution =
-        dimacs::decode_model(&p.compiled.matrix, lits, source).map_err(|e| bad(e.to_string()))?;
+        // The reader's error names `source` already.
+        dimacs::decode_model(&p.compiled.matrix, lits, source)
+            .map_err(|e| Error::Failed(e.to_string()))?;
     if let Some(&o) = solution.iter().find(|&&o| !kept[o as usize]) {
         return Err(bad(format!(
             "placement {} is one the symmetry reduction fixed to 0",

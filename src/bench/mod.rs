@@ -30,6 +30,7 @@
 mod chart;
 mod external;
 mod isolate;
+mod solver;
 mod table;
 
 use std::time::{Duration, Instant};
@@ -44,13 +45,16 @@ use crate::sat::{Amo, Strategy};
 pub use chart::svg;
 pub use external::Program;
 pub use isolate::{measure_child, polycover_executable};
+pub use solver::DimacsSolver;
 pub use table::{csv_line, table_line, write_csv, CSV_HEADER};
 
-/// What `bench --solvers` names: an in-process engine, or a program on PATH.
+/// What `bench --solvers` names: an in-process engine, or a program on PATH; and what
+/// `--external` adds: a SAT solver on the DIMACS.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Entrant {
     Engine(Engine),
     Program(Program),
+    Solver(DimacsSolver),
 }
 
 impl Entrant {
@@ -59,6 +63,7 @@ impl Entrant {
     /// [`Program::NAMES`].
     pub fn names() -> Vec<&'static str> {
         let mut names = Engine::bench_names();
+        names.push("cadical");
         names.extend(Program::NAMES);
         names
     }
@@ -72,6 +77,9 @@ impl Entrant {
         if let Some(e) = Engine::from_name(name) {
             return Ok(Entrant::Engine(e));
         }
+        if name == "cadical" {
+            return Ok(Entrant::Solver(DimacsSolver::cadical()));
+        }
         if let Some(p) = Program::from_name(name) {
             return Ok(Entrant::Program(p));
         }
@@ -81,10 +89,20 @@ impl Entrant {
         ))
     }
 
+    /// The row's name.
+    pub fn name(&self) -> String {
+        match self {
+            Entrant::Engine(e) => e.name().to_string(),
+            Entrant::Program(p) => p.name().to_string(),
+            Entrant::Solver(s) => s.name.clone(),
+        }
+    }
+
     fn uses_cnf(&self) -> bool {
         match self {
             Entrant::Engine(e) => e.amo().is_some(),
             Entrant::Program(p) => p.uses_cnf(),
+            Entrant::Solver(_) => true,
         }
     }
 }
@@ -264,12 +282,23 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
                             Ok(()) => engine_row(&measured, &engine, plan)?,
                         }
                     }
-                    (Entrant::Program(program), Some(a)) if !a.is_eager() => Row::skipped(
-                        &label,
-                        program.name(),
-                        Some(a),
-                        "a program reads the CNF, and the lazy at-most-one is none on its own",
-                    ),
+                    (Entrant::Program(_) | Entrant::Solver(_), Some(a)) if !a.is_eager() => {
+                        Row::skipped(
+                            &label,
+                            &entrant.name(),
+                            Some(a),
+                            "a program reads the CNF, and the lazy at-most-one is none on its own",
+                        )
+                    }
+                    (Entrant::Solver(solver), Some(a)) => {
+                        let dir = match &cnf_dir {
+                            Some(d) => d,
+                            None => cnf_dir.insert(tempfile::tempdir()?),
+                        };
+                        let problem = Problem::new(puzzle.compile(mode)?);
+                        solver::row(&label, solver, a, &problem, plan, dir.path())?
+                    }
+                    (Entrant::Solver(_), None) => unreachable!("a SAT solver reads the CNF"),
                     (Entrant::Program(program), Some(a)) => {
                         let dir = match &cnf_dir {
                             Some(d) => d,
@@ -298,6 +327,15 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
 
 /// Fills the ratios, and refuses a count that disagrees with the DLX.
 fn compare(row: &mut Row, dlx: &Row) -> Result<()> {
+    // A program's UNSAT answer to a puzzle with a solution (its models are checked one
+    // by one; a missing model is caught here).
+    if row.unsat.is_some() && dlx.first.is_some() {
+        return Err(Error::Failed(format!(
+            "{}: {} answered UNSATISFIABLE, but the DLX found a solution",
+            row.puzzle,
+            row.label()
+        )));
+    }
     if row.complete && dlx.complete && row.solutions != dlx.solutions {
         return Err(Error::Failed(format!(
             "{}: {} counted {:?} solutions, the DLX {:?}",

@@ -48,10 +48,20 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
     for path in a.csv.iter().chain(a.svg.iter()) {
         output::check_writable(path, &inputs)?;
     }
+    let mut entrants = a.solvers;
+    for (k, solver) in a.external.iter().enumerate() {
+        if a.external[..k].iter().any(|s| s.name == solver.name) {
+            return Err(Error::Usage(format!(
+                "--external {}: that name is given twice",
+                solver.name
+            )));
+        }
+        entrants.push(crate::bench::Entrant::Solver(solver.clone()));
+    }
     let plan = crate::bench::Plan {
         puzzles: puzzles.clone(),
         amos: parse_amos(&a.amo)?,
-        entrants: a.solvers,
+        entrants,
         symmetry: a.symmetry.map(Into::into),
         repeat: a.repeat as usize,
         timeout: a.timeout,

@@ -106,9 +106,13 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
             writeln!(out, "s UNKNOWN")?;
             Ok(Outcome::Stopped)
         }
-        Some(solution) => {
-            satisfiable(out, &p, &solution, a.svg.as_deref(), &a.search.puzzle.puzzle)
-        }
+        Some(solution) => satisfiable(
+            out,
+            &p,
+            &solution,
+            a.svg.as_deref(),
+            &a.search.puzzle.puzzle,
+        ),
         None => {
             writeln!(out, "s UNSATISFIABLE")?;
             Ok(Outcome::Unsatisfiable)
@@ -155,13 +159,13 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     let mut found: Option<Vec<u32>> = None;
     // The solve runs inside the proof's writer, so the proof streams to its file; a
     // solution abandons the file (the body fails on purpose, and `found` says why).
-    let written = output::write(&proof, out, &[&input], &mut |w| {
-        match engines::refute(&p, &engine, w)? {
-            crate::sat::proof::Refutation::Unsatisfiable => Ok(()),
-            crate::sat::proof::Refutation::Satisfiable(solution) => {
-                found = Some(solution);
-                Err(Error::Failed("a solution: no proof to keep".into()))
-            }
+    let written = output::write(&proof, out, &[&input], &mut |w| match engines::refute(
+        &p, &engine, w,
+    )? {
+        crate::sat::proof::Refutation::Unsatisfiable => Ok(()),
+        crate::sat::proof::Refutation::Satisfiable(solution) => {
+            found = Some(solution);
+            Err(Error::Failed("a solution: no proof to keep".into()))
         }
     });
     let seconds = start.elapsed().as_secs_f64();

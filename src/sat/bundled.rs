@@ -230,7 +230,9 @@ impl Kissat {
                     .map_err(|e| failed(backend, e))?;
             }
             for b in &blocked {
-                solver.add_clause(clause(b)).map_err(|e| failed(backend, e))?;
+                solver
+                    .add_clause(clause(b))
+                    .map_err(|e| failed(backend, e))?;
             }
             self.calls += 1;
             match solver.solve().map_err(|e| failed(backend, e))? {

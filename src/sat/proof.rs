@@ -56,7 +56,9 @@ pub fn refute(formula: &Formula, matrix: &Matrix, proof: &mut dyn Write) -> Resu
             .map(|l| l.var().index() as u32)
             .collect();
         matrix.check_solution(&solution).map_err(|e| {
-            Error::Failed(format!("internal error: a SAT model is not a solution: {e}"))
+            Error::Failed(format!(
+                "internal error: a SAT model is not a solution: {e}"
+            ))
         })?;
         Refutation::Satisfiable(solution)
     } else {

@@ -228,6 +228,13 @@ pub(super) struct BenchArgs {
         value_parser = crate::bench::Entrant::parse
     )]
     pub(super) solvers: Vec<crate::bench::Entrant>,
+    /// Also run this SAT solver on the DIMACS of each encoding, as NAME=COMMAND
+    /// (repeatable), for example `kissat='kissat -q'` or `cms='cryptominisat5 --verb 0'`.
+    /// The command is split as a shell would; the DIMACS path replaces a `{}` word or is
+    /// appended. Its answer (`s SATISFIABLE` and `v` lines, or `s UNSATISFIABLE`) is read
+    /// as `decode` reads it, and a wrong model or a wrong UNSAT fails the bench (exit 1).
+    #[arg(long, value_name = "NAME=COMMAND", value_parser = parse_external)]
+    pub(super) external: Vec<crate::bench::DimacsSolver>,
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     pub(super) symmetry: Option<SymmetryArg>,
@@ -517,6 +524,11 @@ impl SearchArgs {
             ..RunOptions::default()
         }
     }
+}
+
+/// `--external NAME=COMMAND`, its name checked against the names of `--solvers`.
+fn parse_external(spec: &str) -> std::result::Result<crate::bench::DimacsSolver, String> {
+    crate::bench::DimacsSolver::parse(spec, &crate::bench::Entrant::names())
 }
 
 #[cfg(test)]

@@ -162,9 +162,7 @@ impl ValueEnum for BackendArg {
             Backend::Minisat => {
                 PossibleValue::new("minisat").help("MiniSat 2.2: one call per model")
             }
-            Backend::Glucose => {
-                PossibleValue::new("glucose").help("Glucose 4: one call per model")
-            }
+            Backend::Glucose => PossibleValue::new("glucose").help("Glucose 4: one call per model"),
             Backend::Kissat => PossibleValue::new("kissat")
                 .help("Kissat 4: not incremental, the first solution only (solve)"),
         })
@@ -256,7 +254,9 @@ pub(super) fn parse_box(s: &str) -> Result<[usize; 3], String> {
         .map_err(|_| format!("`{s}`: expected three whole numbers, like 4,4,4"))?;
     match sides[..] {
         [x, y, z] if x > 0 && y > 0 && z > 0 => Ok([x, y, z]),
-        _ => Err(format!("`{s}`: expected three sides of at least 1, like 4,4,4")),
+        _ => Err(format!(
+            "`{s}`: expected three sides of at least 1, like 4,4,4"
+        )),
     }
 }
 

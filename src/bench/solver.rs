@@ -1,0 +1,203 @@
+//! Any SAT-competition-style solver on our DIMACS: `bench --external NAME=COMMAND`, and
+//! the built-in `cadical` row (`cadical -q`), which is one case of it.
+//!
+//! The command is split into words as a POSIX shell would (quotes, escapes; no
+//! expansion), and the DIMACS file's path replaces a `{}` word, or is appended when
+//! there is none. The solver's answer (`s SATISFIABLE` with `v` lines, or `s
+//! UNSATISFIABLE`; exit codes 10 and 20 are answers, not failures) is read with
+//! `decode`'s reader.
+//!
+//! Invariants:
+//! - A model is checked before its time counts: an exact cover, of placements the
+//!   symmetry reduction kept, the canonical member of its class. A wrong model is a
+//!   failure of the whole bench (exit 1), naming the solver and what was wrong; so is a
+//!   solver that ends without an answer. An UNSAT answer to a puzzle with a solution is
+//!   caught by the comparison with the DLX's row (`compare` in `bench/mod.rs`).
+//! - A solver not on PATH gives a skipped row; one stopped by the timeout, a `timeout` row.
+
+use std::collections::HashSet;
+use std::io;
+use std::path::Path;
+use std::time::Instant;
+
+use super::external::{check_answer, cnf_size, higher, on_path, run};
+use super::{Plan, Row, Spread};
+use crate::engine::Problem;
+use crate::error::{Error, Result};
+use crate::sat::dimacs::{self, Answer, Projection};
+use crate::sat::Amo;
+
+/// A SAT solver that `bench` runs on the DIMACS, by name and command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DimacsSolver {
+    pub name: String,
+    /// The program and its arguments; `{}` stands for the DIMACS file.
+    pub command: Vec<String>,
+}
+
+impl DimacsSolver {
+    /// The built-in `cadical` row: the `cadical` binary (Debian's package), quiet.
+    pub fn cadical() -> DimacsSolver {
+        DimacsSolver {
+            name: "cadical".into(),
+            command: vec!["cadical".into(), "-q".into()],
+        }
+    }
+
+    /// Parses `NAME=COMMAND` (`--external`). `taken` are the names already meaning
+    /// something to `--solvers`.
+    pub fn parse(spec: &str, taken: &[&str]) -> std::result::Result<DimacsSolver, String> {
+        let Some((name, command)) = spec.split_once('=') else {
+            return Err(format!(
+                "`{spec}`: --external takes NAME=COMMAND, for example \
+                 kissat='kissat -q'"
+            ));
+        };
+        let name = name.trim();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        {
+            return Err(format!(
+                "`{name}`: an --external name is letters, digits, `-`, `_` and `.`"
+            ));
+        }
+        if taken.contains(&name) {
+            return Err(format!(
+                "`{name}` already names an engine or program of --solvers: give the \
+                 external solver another name"
+            ));
+        }
+        let command = shell_words::split(command)
+            .map_err(|e| format!("`{command}`: cannot split the command into words: {e}"))?;
+        if command.is_empty() {
+            return Err(format!("--external {name}: the command is empty"));
+        }
+        Ok(DimacsSolver {
+            name: name.to_string(),
+            command,
+        })
+    }
+
+    /// The command line for the DIMACS file `path`.
+    fn args_for(&self, path: &str) -> (String, Vec<String>) {
+        let mut words: Vec<String> = self
+            .command
+            .iter()
+            .map(|w| {
+                if w == "{}" {
+                    path.to_string()
+                } else {
+                    w.clone()
+                }
+            })
+            .collect();
+        if !self.command.iter().any(|w| w == "{}") {
+            words.push(path.to_string());
+        }
+        let program = words.remove(0);
+        (program, words)
+    }
+}
+
+/// Whether `program` can be started: a path to a file, or a name on PATH.
+fn startable(program: &str) -> bool {
+    if program.contains('/') {
+        Path::new(program).is_file()
+    } else {
+        on_path(program)
+    }
+}
+
+/// Measures `solver` on the problem's DIMACS in encoding `amo`, written into `dir`: the
+/// time to a checked model, or to UNSAT.
+pub(super) fn row(
+    label: &str,
+    solver: &DimacsSolver,
+    amo: Amo,
+    p: &Problem,
+    plan: &Plan,
+    dir: &Path,
+) -> Result<Row> {
+    let name = solver.name.as_str();
+    if !startable(&solver.command[0]) {
+        return Ok(Row::skipped(
+            label,
+            name,
+            Some(amo),
+            &format!("{} not on PATH", solver.command[0]),
+        ));
+    }
+    let mut row = Row::new(label, name, Some(amo));
+    let t = Instant::now();
+    let formula = p.formula(amo);
+    let compile = t.elapsed().as_secs_f64();
+    row.cnf = Some(cnf_size(p, amo)?);
+    let path = dir.join(format!(
+        "{}-{}.cnf",
+        p.puzzle().name().replace(' ', "_"),
+        amo.name()
+    ));
+    let path_str = path.display().to_string();
+    crate::output::write(&path, &mut io::sink(), &[], &mut |w| {
+        Ok(dimacs::write(
+            w,
+            &p.compiled,
+            &p.reduction,
+            &formula,
+            Projection::Show,
+        )?)
+    })?;
+    let kept = p.reduction.kept_mask();
+    let (program, args) = solver.args_for(&path_str);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let source = format!("{name} ({}) on {path_str}", solver.command.join(" "));
+    let (mut firsts, mut unsats) = (Vec::new(), Vec::new());
+    let mut peak = None::<f64>;
+    for _ in 0..plan.repeat.max(1) {
+        let r = run(&program, &args, plan.timeout)?;
+        peak = higher(peak, r.peak_mib);
+        if !r.finished {
+            row.status = "timeout".into();
+            continue;
+        }
+        let last_words = || {
+            r.stderr
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("no message")
+                .to_string()
+        };
+        // The reader's error names `source` already.
+        let answer = dimacs::parse_answer(r.stdout.as_bytes(), &source).map_err(|e| {
+            Error::Failed(format!(
+                "{e}: it ended without an answer ({})",
+                last_words()
+            ))
+        })?;
+        match answer {
+            Answer::Satisfiable(lits) => {
+                // The model must be a solution, or the bench fails.
+                check_answer(p, &kept, &lits, &source, &mut HashSet::new())?;
+                firsts.push(r.seconds);
+            }
+            // No solution: a time to UNSAT, never a first solution.
+            Answer::Unsatisfiable => unsats.push(r.seconds),
+            Answer::Unknown => {
+                return Err(Error::Failed(format!(
+                    "{source}: it ended without an answer (`s UNKNOWN`): {}",
+                    last_words()
+                )));
+            }
+        }
+    }
+    // A first-model figure: one model (or none) is all it finds.
+    row.complete = false;
+    row.compile = Spread::of(vec![compile]);
+    row.first = Spread::of(firsts);
+    row.unsat = Spread::of(unsats);
+    row.peak_mib = peak;
+    Ok(row)
+}
