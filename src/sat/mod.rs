@@ -8,6 +8,7 @@
 //!   with the OPB export);
 //! - `vars`: the primary variables' numbering, which every clause builder shares;
 //! - [`dimacs`]: DIMACS out, SAT-competition answers in;
+//! - [`gbd`]: the GBD hash that names a CNF in the Global Benchmark Database;
 //! - enumeration (`for_each_model`, reached through [`crate::Problem`]): models found by an embedded solver and blocked one by
 //!   one, over cubes from the native search, on any number of threads;
 //! - the backends: CaDiCaL steered by the MRV propagator (`propagator`, `cadical`), and
@@ -22,6 +23,7 @@ pub mod card;
 pub mod cnf;
 mod config;
 pub mod dimacs;
+pub mod gbd;
 mod enumerate;
 pub(crate) mod lex;
 mod search;
