@@ -28,3 +28,4 @@ mod readme;
 mod reliability;
 mod sample;
 mod sat;
+mod suite;

@@ -346,13 +346,9 @@ pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> 
                     "generate polycubes needs --box X,Y,Z and --pieces N".into(),
                 ));
             };
-            let volume: usize = size.iter().product();
-            // One below to one above the mean size.
-            let mean = volume as f64 / pieces.max(1) as f64;
-            let sizes = a.sizes.unwrap_or((
-                (mean.floor() as usize).saturating_sub(1).max(1),
-                mean.ceil() as usize + 1,
-            ));
+            let sizes = a.sizes.unwrap_or_else(|| {
+                crate::puzzle::polycube::generate::default_sizes(size, pieces)
+            });
             let request = crate::puzzle::polycube::generate::Request {
                 size,
                 pieces,
