@@ -158,6 +158,8 @@ fn recheck(dir: &Path, row: &HashMap<String, String>) {
         again.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    let said = format!("GBD hash {}", row["gbd_hash"]);
+    assert!(stderr(&o).contains(&said), "{}", stderr(&o));
     let again = std::fs::read_to_string(&again).unwrap();
     assert_eq!(gbd::hash(again.as_bytes()).unwrap(), row["gbd_hash"]);
 

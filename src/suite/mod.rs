@@ -17,7 +17,7 @@
 //! `NAME-SEED-ENC.cnf.gz` for each encoding of [`Amo::ALL`] (what `polycover dimacs
 //! NAME-SEED.toml --amo ENC` writes, plus a `c suite` line; the symmetry mode is the
 //! puzzle's default, rotations, so the models projected on the primary variables are the
-//! solutions up to rotation), `instances.csv` (one row per CNF; [`COLUMNS`]) and
+//! solutions up to rotation), `instances.csv` (one row per CNF; [`COLUMNS`], written by `table.rs`) and
 //! `README.md`.
 //!
 //! Invariants:
@@ -44,6 +44,10 @@ use crate::sat::dimacs::{self, Projection};
 use crate::sat::{gbd, Amo};
 
 mod readme;
+mod table;
+
+use table::Row;
+pub use table::COLUMNS;
 
 /// Which instances of a family have no solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,27 +107,6 @@ pub struct Instance {
 
 /// The most instances one family holds.
 pub const MAX_INSTANCES: u64 = 10_000;
-
-/// The CSV's columns, in order (the README explains each).
-pub const COLUMNS: [&str; 17] = [
-    "puzzle",
-    "cnf",
-    "family",
-    "seed",
-    "box",
-    "pieces",
-    "sizes",
-    "encoding",
-    "variables",
-    "clauses",
-    "status",
-    "count_none",
-    "count_rotations",
-    "native_s",
-    "count_s",
-    "gbd_hash",
-    "note",
-];
 
 impl Family {
     /// Refuses a family that cannot be written: a name unfit for file names, an empty or
@@ -255,26 +238,6 @@ pub struct Summary {
     pub seconds: f64,
 }
 
-/// One CSV row: a CNF.
-#[derive(Clone, Debug)]
-struct Row {
-    puzzle: String,
-    cnf: String,
-    seed: u64,
-    pieces: usize,
-    sizes: (usize, usize),
-    encoding: &'static str,
-    variables: u32,
-    clauses: usize,
-    status: &'static str,
-    count_none: String,
-    count_rotations: String,
-    native_s: f64,
-    count_s: f64,
-    gbd_hash: String,
-    note: String,
-}
-
 /// Checks `dir` and every file the family will write there, before any work: `dir` is
 /// created when missing; one that holds anything is refused unless `force`.
 pub fn check_directory(family: &Family, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
@@ -378,14 +341,14 @@ pub fn write(
             made.seconds
         ));
     }
-    let csv = to_csv(family, &rows)?;
+    let csv = table::to_csv(family, &rows)?;
     output::write(
         &dir.join("instances.csv"),
         &mut std::io::sink(),
         &[],
         &mut |w| Ok(w.write_all(&csv)?),
     )?;
-    let text = readme::text(family, &summary, &rows_digest(&rows));
+    let text = readme::text(family, &summary, &table::rows_digest(&rows));
     output::write(
         &dir.join("README.md"),
         &mut std::io::sink(),
@@ -534,55 +497,4 @@ fn count(
         report.solutions
     ));
     Ok(None)
-}
-
-/// The rows as CSV, with the header [`COLUMNS`].
-fn to_csv(family: &Family, rows: &[Row]) -> Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let box_name = family.box_name();
-    let failed = |e: csv::Error| Error::Failed(format!("suite: instances.csv: {e}"));
-    w.write_record(COLUMNS).map_err(failed)?;
-    for r in rows {
-        w.write_record([
-            r.puzzle.as_str(),
-            &r.cnf,
-            &family.name,
-            &r.seed.to_string(),
-            &box_name,
-            &r.pieces.to_string(),
-            &format!("{}-{}", r.sizes.0, r.sizes.1),
-            r.encoding,
-            &r.variables.to_string(),
-            &r.clauses.to_string(),
-            r.status,
-            &r.count_none,
-            &r.count_rotations,
-            &format!("{:.6}", r.native_s),
-            &format!("{:.6}", r.count_s),
-            &r.gbd_hash,
-            &r.note,
-        ])
-        .map_err(failed)?;
-    }
-    w.into_inner()
-        .map_err(|e| Error::Failed(format!("suite: instances.csv: {e}")))
-}
-
-/// What the README says of the instances written: one line per instance.
-fn rows_digest(rows: &[Row]) -> Vec<readme::Line> {
-    let mut lines: Vec<readme::Line> = Vec::new();
-    for r in rows {
-        if lines.last().is_some_and(|l| l.puzzle == r.puzzle) {
-            continue;
-        }
-        lines.push(readme::Line {
-            puzzle: r.puzzle.clone(),
-            seed: r.seed,
-            pieces: r.pieces,
-            status: r.status,
-            count_rotations: r.count_rotations.clone(),
-            count_none: r.count_none.clone(),
-        });
-    }
-    lines
 }

@@ -314,5 +314,8 @@ mod tests {
         for b in BackendArg::value_variants() {
             assert_eq!(name(*b), Backend::from(*b).name());
         }
+        for s in SuiteStatusArg::value_variants() {
+            assert_eq!(name(*s), SuiteStatus::from(*s).name());
+        }
     }
 }
