@@ -48,7 +48,10 @@ fn dimacs_sizes(text: &str) -> ((u64, u64), u64, u64) {
     for line in text.lines() {
         let t = line.trim();
         if let Some(rest) = t.strip_prefix("p cnf ") {
-            let n: Vec<u64> = rest.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            let n: Vec<u64> = rest
+                .split_whitespace()
+                .map(|x| x.parse().unwrap())
+                .collect();
             header = Some((n[0], n[1]));
         } else if !t.starts_with('c') {
             for lit in t.split_whitespace() {
@@ -90,8 +93,14 @@ fn a_family_is_written_and_its_rows_check_out_from_the_files() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("c instance 20/20 cut-20"), "{err}");
-    assert!(err.contains("20 instances (10 SAT, 10 UNSAT), 142 files"), "{err}");
-    assert!(stdout(&o).is_empty(), "suite writes nothing on standard output");
+    assert!(
+        err.contains("20 instances (10 SAT, 10 UNSAT), 142 files"),
+        "{err}"
+    );
+    assert!(
+        stdout(&o).is_empty(),
+        "suite writes nothing on standard output"
+    );
 
     let rows = csv_rows(&dir.join("instances.csv"));
     assert_eq!(rows.len(), 20 * polycover::sat::Amo::ALL.len());
@@ -105,7 +114,11 @@ fn a_family_is_written_and_its_rows_check_out_from_the_files() {
         assert!(dir.join(&r["cnf"]).is_file(), "{}", r["cnf"]);
         assert!(dir.join(&r["puzzle"]).is_file(), "{}", r["puzzle"]);
         assert_eq!(r["family"], "cut");
-        let want = if r["seed"].parse::<u64>().unwrap() % 2 == 0 { "UNSAT" } else { "SAT" };
+        let want = if r["seed"].parse::<u64>().unwrap() % 2 == 0 {
+            "UNSAT"
+        } else {
+            "SAT"
+        };
         assert_eq!(r["status"], want, "{r:?}");
     }
     // Each CNF is another formula: the hashes differ.
@@ -126,7 +139,11 @@ fn a_family_is_written_and_its_rows_check_out_from_the_files() {
             .find(|r| r["seed"] == seed && r["encoding"] == encoding)
             .unwrap_or_else(|| panic!("no row for seed {seed}, {encoding}"))
     };
-    for row in [pick("1", "pairwise"), pick("2", "commander"), pick("19", "product")] {
+    for row in [
+        pick("1", "pairwise"),
+        pick("2", "commander"),
+        pick("19", "product"),
+    ] {
         recheck(&dir, row);
     }
 }
@@ -141,7 +158,11 @@ fn recheck(dir: &Path, row: &HashMap<String, String>) {
     let ((vars, clauses), counted, most) = dimacs_sizes(&text);
     assert_eq!(vars.to_string(), row["variables"], "{}", row["cnf"]);
     assert_eq!(clauses.to_string(), row["clauses"], "{}", row["cnf"]);
-    assert_eq!(counted, clauses, "{}: clauses against its p line", row["cnf"]);
+    assert_eq!(
+        counted, clauses,
+        "{}: clauses against its p line",
+        row["cnf"]
+    );
     assert!(most <= vars, "{}", row["cnf"]);
     assert!(text.contains(&format!("c puzzle Random {} pieces", row["pieces"])));
     assert!(text.contains(&format!("at-most-one={}", row["encoding"])));
@@ -167,9 +188,22 @@ fn recheck(dir: &Path, row: &HashMap<String, String>) {
     assert_eq!(rotations, row["count_rotations"], "{}", row["puzzle"]);
     let none = count(&["count", puzzle, "--solver", "dlx", "--symmetry", "none"]);
     assert_eq!(none, row["count_none"], "{}", row["puzzle"]);
-    let o = polycover(&["solve", puzzle, "--solver", "sat", "--amo", &row["encoding"]]);
+    let o = polycover(&[
+        "solve",
+        puzzle,
+        "--solver",
+        "sat",
+        "--amo",
+        &row["encoding"],
+    ]);
     let want = if row["status"] == "SAT" { 10 } else { 20 };
-    assert_eq!(o.status.code(), Some(want), "{}: {}", row["puzzle"], stdout(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(want),
+        "{}: {}",
+        row["puzzle"],
+        stdout(&o)
+    );
 }
 
 /// A count the timeout stops is an empty cell with a note, never a partial count.
@@ -177,7 +211,9 @@ fn recheck(dir: &Path, row: &HashMap<String, String>) {
 fn a_count_past_the_timeout_is_an_empty_cell_with_a_note() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("big");
-    let args = ["--family", "big", "--box", "4,3,3", "--pieces", "12", "--seeds", "3"];
+    let args = [
+        "--family", "big", "--box", "4,3,3", "--pieces", "12", "--seeds", "3",
+    ];
     let mut all = args.to_vec();
     all.extend_from_slice(&["--status", "sat", "--count-timeout", "0.2"]);
     let o = suite(&dir, &all);
@@ -208,7 +244,11 @@ fn bad_requests_are_refused_with_exit_2_before_any_file() {
         (&file, &["--family", "f"], "not a directory"),
         (&new, &["--family", "../f"], "--family"),
         (&new, &["--family", "f", "--seeds", "5-1"], "A <= B"),
-        (&new, &["--family", "f", "--box", "2,2,2", "--pieces", "9"], "cannot fill"),
+        (
+            &new,
+            &["--family", "f", "--box", "2,2,2", "--pieces", "9"],
+            "cannot fill",
+        ),
         (&new, &["--family", "f", "--count-timeout", "0"], "positive"),
         (&new, &["--family", "f", "--status", "maybe"], "maybe"),
     ];
@@ -222,9 +262,51 @@ fn bad_requests_are_refused_with_exit_2_before_any_file() {
     // With --force the suite goes in, and what was there stays.
     let o = suite(&held, &["--family", "f", "--seeds", "1-2", "--force"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).contains("1 other entry, not this suite's, left as it is"), "{}", stderr(&o));
-    assert_eq!(std::fs::read_to_string(held.join("notes.txt")).unwrap(), "mine");
+    assert!(
+        stderr(&o).contains("1 other entry, not this suite's, left as it is"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(held.join("notes.txt")).unwrap(),
+        "mine"
+    );
     assert!(held.join("f-2-ladder.cnf.gz").is_file());
+}
+
+/// gbdc itself (PyPI `gbdc`, which `.ci/run` installs in `target/venv`) gives every CNF
+/// of a suite the hash in its CSV, and the published instance its name.
+#[test]
+fn gbdc_gives_the_same_hashes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("fam");
+    let o = suite(&dir, &["--family", "g", "--seeds", "1-2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rows = csv_rows(&dir.join("instances.csv"));
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/fixtures/gbd/328da7966b09b2f6e99c93c4e877fbff-sgen3-n260-s62321009-sat.cnf.gz",
+    );
+    let mut files: Vec<String> = rows
+        .iter()
+        .map(|r| dir.join(&r["cnf"]).to_str().unwrap().to_string())
+        .collect();
+    files.push(fixture.to_str().unwrap().to_string());
+    let script = "import sys, gbdc\nfor f in sys.argv[1:]: print(gbdc.gbdhash(f))";
+    let out = std::process::Command::new(python())
+        .arg("-c")
+        .arg(script)
+        .args(&files)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}: run `bash .ci/run`", python()));
+    assert!(
+        out.status.success(),
+        "gbdc (run `bash .ci/run`, which installs it): {}",
+        stderr(&out)
+    );
+    let hashes: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    let mut want: Vec<String> = rows.iter().map(|r| r["gbd_hash"].clone()).collect();
+    want.push("328da7966b09b2f6e99c93c4e877fbff".into());
+    assert_eq!(hashes, want);
 }
 
 /// A CNF that GBD names by its hash (gbdc's test file
@@ -232,10 +314,15 @@ fn bad_requests_are_refused_with_exit_2_before_any_file() {
 #[test]
 fn the_gbd_hash_of_a_published_instance() {
     let name = "328da7966b09b2f6e99c93c4e877fbff-sgen3-n260-s62321009-sat.cnf.gz";
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gbd").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/gbd")
+        .join(name);
     let text = gunzip(&path);
     assert_eq!(gbd::hash(&text).unwrap(), &name[..32]);
-    assert_eq!(gbd_reference(std::str::from_utf8(&text).unwrap()), &name[..32]);
+    assert_eq!(
+        gbd_reference(std::str::from_utf8(&text).unwrap()),
+        &name[..32]
+    );
     // Streamed in pieces of 7 bytes: the same.
     let mut hasher = gbd::Hasher::new();
     for piece in text.chunks(7) {
