@@ -231,8 +231,16 @@ pub fn csv_rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String,
         .records()
         .map(|r| {
             let r = r.unwrap();
-            assert_eq!(r.len(), header.len(), "a row with a cell too many or too few");
-            header.iter().cloned().zip(r.iter().map(String::from)).collect()
+            assert_eq!(
+                r.len(),
+                header.len(),
+                "a row with a cell too many or too few"
+            );
+            header
+                .iter()
+                .cloned()
+                .zip(r.iter().map(String::from))
+                .collect()
         })
         .collect()
 }
