@@ -211,3 +211,36 @@ pub fn python() -> String {
     let venv = format!("{}/target/venv/bin/python", env!("CARGO_MANIFEST_DIR"));
     std::env::var("POLYCOVER_PYTHON").unwrap_or(venv)
 }
+
+/// The bytes of a gzip file, inflated.
+pub fn gunzip(path: &std::path::Path) -> Vec<u8> {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut bytes = Vec::new();
+    flate2::read::GzDecoder::new(file)
+        .read_to_end(&mut bytes)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    bytes
+}
+
+/// The CSV file at `path` as maps from column name to cell, one per row.
+pub fn csv_rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader =
+        csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            assert_eq!(
+                r.len(),
+                header.len(),
+                "a row with a cell too many or too few"
+            );
+            header
+                .iter()
+                .cloned()
+                .zip(r.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}

@@ -32,3 +32,4 @@ mod readme;
 mod reliability;
 mod sample;
 mod sat;
+mod suite;

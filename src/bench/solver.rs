@@ -80,6 +80,12 @@ impl DimacsSolver {
         })
     }
 
+    /// `--external NAME=COMMAND`: [`DimacsSolver::parse`] against the names of
+    /// `--solvers`.
+    pub fn parse_arg(spec: &str) -> std::result::Result<DimacsSolver, String> {
+        DimacsSolver::parse(spec, &super::Entrant::names())
+    }
+
     /// The command line for the DIMACS file `path`.
     fn args_for(&self, path: &str) -> (String, Vec<String>) {
         let mut words: Vec<String> = self

@@ -5,7 +5,8 @@
 //! - Every output is checked before any work: it must be writable and must not be one
 //!   of the inputs.
 //! - A file other than standard output is named on standard error when written (`c
-//!   wrote ...`), so that standard output carries the product alone.
+//!   wrote ...`; for `dimacs`, with the CNF's GBD hash), so that standard output carries
+//!   the product alone.
 //! - `decode` checks a model's size against every formula the puzzle has before its
 //!   cover: a model of another formula is told as such.
 
@@ -23,6 +24,7 @@ use crate::parts::PartSpec;
 use crate::puzzle::burrtools;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 use crate::sat::dimacs::{self, Answer};
+use crate::sat::gbd;
 use crate::sat::Amo;
 
 pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
@@ -48,9 +50,11 @@ pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
                 .into(),
         );
     }
+    // The GBD hash of what is written, as it streams by (uncompressed).
+    let mut hasher = gbd::Hasher::new();
     output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
         Ok(dimacs::write_with_notes(
-            w,
+            &mut Tee(w, &mut hasher),
             &p.compiled,
             &p.reduction,
             &formula,
@@ -60,14 +64,30 @@ pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     })?;
     if !is_stdio(&a.output) {
         eprintln!(
-            "c wrote {}: {} variables ({} primary), {} clauses",
+            "c wrote {}: {} variables ({} primary), {} clauses, GBD hash {}",
             a.output.display(),
             formula.num_vars,
             formula.num_primary,
-            formula.num_clauses()
+            formula.num_clauses(),
+            hasher.finish()
         );
     }
     Ok(Outcome::Done)
+}
+
+/// Writes to the output and to the GBD hasher alike.
+struct Tee<'a>(&'a mut dyn Write, &'a mut gbd::Hasher);
+
+impl Write for Tee<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.0.write(buf)?;
+        self.1.update(&buf[..n])?;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
 }
 
 pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
@@ -346,13 +366,9 @@ pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> 
                     "generate polycubes needs --box X,Y,Z and --pieces N".into(),
                 ));
             };
-            let volume: usize = size.iter().product();
-            // One below to one above the mean size.
-            let mean = volume as f64 / pieces.max(1) as f64;
-            let sizes = a.sizes.unwrap_or((
-                (mean.floor() as usize).saturating_sub(1).max(1),
-                mean.ceil() as usize + 1,
-            ));
+            let sizes = a.sizes.unwrap_or_else(|| {
+                crate::puzzle::polycube::generate::default_sizes(size, pieces)
+            });
             let request = crate::puzzle::polycube::generate::Request {
                 size,
                 pieces,

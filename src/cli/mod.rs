@@ -7,8 +7,8 @@
 //!   the one loop that writes them;
 //! - one file per command or small group: `search` (count, solve, enumerate), `sample`, `parts`
 //!   (their `--part` and `--checkpoint` runs), `merge`, `files` (dimacs, decode, export,
-//!   import, generate), `inspect` (info, list, check), `bench`; `completions` and `man`
-//!   are here;
+//!   import, generate), `suite`, `inspect` (info, list, check), `bench`; `completions`
+//!   and `man` are here;
 //! - `outcome`: how a command ended, and the one mapping to exit codes.
 //!
 //! Invariants:
@@ -38,6 +38,7 @@ mod records;
 mod report;
 mod sample;
 mod search;
+mod suite;
 
 /// Parses the arguments and runs; returns the exit code.
 pub fn main() -> i32 {
@@ -87,6 +88,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
         Command::Check(a) => inspect::check(a, out),
         Command::Bench(a) => bench::bench(a, out),
         Command::Generate(a) => files::generate(a, out),
+        Command::Suite(a) => suite::suite(a, out),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "polycover", out);
             Ok(Outcome::Done)

@@ -27,7 +27,8 @@ mod values;
 
 use values::{parse_memory, parse_sat_option, parse_seconds, parse_threads};
 pub(super) use values::{
-    AmoArg, BackendArg, DecideArg, ExportFormatArg, ProjectionArg, StrategyArg, SymmetryArg,
+    AmoArg, BackendArg, DecideArg, ExportFormatArg, ProjectionArg, StrategyArg, SuiteStatusArg,
+    SymmetryArg,
 };
 
 /// The file name that means standard input or output.
@@ -79,6 +80,10 @@ pub(super) enum Command {
     Bench(BenchArgs),
     /// Write a random puzzle file.
     Generate(GenerateArgs),
+    /// Write a benchmark family into a directory: generated polycube puzzles, each as its
+    /// puzzle file and as gzipped DIMACS in every at-most-one encoding, with instances.csv
+    /// (sizes, status, native counts, GBD hash) and a README.md describing the family.
+    Suite(SuiteArgs),
     /// Add up the `c part` lines of `count --part` or `enumerate --part` runs (refusing a
     /// missing, duplicated or foreign part); join enumerations' files with `-o`.
     Merge(MergeArgs),
@@ -205,6 +210,45 @@ pub(super) struct GenerateArgs {
 }
 
 #[derive(Args, Debug)]
+pub(super) struct SuiteArgs {
+    /// The directory to write into: created if missing; one that holds anything is
+    /// refused unless --force.
+    pub(super) dir: PathBuf,
+    /// The family's name, which begins every file name (NAME-SEED.toml,
+    /// NAME-SEED-ENC.cnf.gz): letters, digits, `_`, `-`, `.`.
+    #[arg(long)]
+    pub(super) family: String,
+    /// The box every instance packs, X,Y,Z.
+    #[arg(long = "box", value_name = "X,Y,Z", default_value = "3,3,3",
+          value_parser = values::parse_box)]
+    pub(super) box_size: [usize; 3],
+    /// Pieces per instance, A-B (or N): seed S takes A + S mod (B - A + 1) pieces.
+    #[arg(long, value_name = "A-B", default_value = "5-6",
+          value_parser = values::parse_size_range)]
+    pub(super) pieces: (usize, usize),
+    /// Each piece's size in cells, A-B. Default: one below to one above the mean size,
+    /// for each instance's number of pieces.
+    #[arg(long, value_name = "A-B", value_parser = values::parse_size_range)]
+    pub(super) sizes: Option<(usize, usize)>,
+    /// Seeds, A-B (or N), both included: one instance each.
+    #[arg(long, value_name = "A-B", default_value = "1-20",
+          value_parser = values::parse_seed_range)]
+    pub(super) seeds: (u64, u64),
+    /// Which instances are unsatisfiable (made by `generate polycubes --unsat`); the
+    /// others are planted cuts, satisfiable.
+    #[arg(long, value_enum, default_value = "mixed")]
+    pub(super) status: SuiteStatusArg,
+    /// Seconds each native count (up to rotations, and of every solution) may run; a
+    /// count stopped by it is left empty in the CSV, with a note.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub(super) count_timeout: Duration,
+    /// Write into a directory that holds files already, replacing those of the same
+    /// names (others are left, and counted on a `c` line).
+    #[arg(long)]
+    pub(super) force: bool,
+}
+
+#[derive(Args, Debug)]
 pub(super) struct BenchArgs {
     /// Puzzle files or catalog names (default: soma).
     pub(super) puzzles: Vec<PathBuf>,
@@ -228,12 +272,10 @@ pub(super) struct BenchArgs {
         value_parser = crate::bench::Entrant::parse
     )]
     pub(super) solvers: Vec<crate::bench::Entrant>,
-    /// Also run this SAT solver on the DIMACS of each encoding, as NAME=COMMAND
-    /// (repeatable), for example `kissat='kissat -q'` or `cms='cryptominisat5 --verb 0'`.
-    /// The command is split as a shell would; the DIMACS path replaces a `{}` word or is
-    /// appended. Its answer (`s SATISFIABLE` and `v` lines, or `s UNSATISFIABLE`) is read
-    /// as `decode` reads it, and a wrong model or a wrong UNSAT fails the bench (exit 1).
-    #[arg(long, value_name = "NAME=COMMAND", value_parser = parse_external)]
+    /// Also run a SAT solver on each encoding's DIMACS: NAME=COMMAND (repeatable), e.g.
+    /// `cms='cryptominisat5 --verb 0'`. The path replaces `{}` or is appended; a wrong
+    /// model or a wrong UNSAT in its answer fails the bench (exit 1).
+    #[arg(long, value_name = "NAME=COMMAND", value_parser = crate::bench::DimacsSolver::parse_arg)]
     pub(super) external: Vec<crate::bench::DimacsSolver>,
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
@@ -500,6 +542,7 @@ impl Command {
             Command::Export(a) => to_stdout(&a.output),
             Command::Import(a) => to_stdout(&a.output),
             Command::Generate(a) => to_stdout(&a.output),
+            Command::Suite(_) => false,
             Command::Merge(a) => a.output.is_none(),
             Command::Bench(a) => a.csv.is_none() && a.svg.is_none(),
             Command::Solve(a) => a.svg.is_none(),
@@ -524,11 +567,6 @@ impl SearchArgs {
             ..RunOptions::default()
         }
     }
-}
-
-/// `--external NAME=COMMAND`, its name checked against the names of `--solvers`.
-fn parse_external(spec: &str) -> std::result::Result<crate::bench::DimacsSolver, String> {
-    crate::bench::DimacsSolver::parse(spec, &crate::bench::Entrant::names())
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use crate::export::Format as ExportFormat;
 use crate::puzzle::SymmetryMode;
 use crate::sat::dimacs::Projection;
 use crate::sat::{Amo, Backend, Decide, Strategy};
+use crate::suite::Status as SuiteStatus;
 
 /// A mirror of a core enum for clap: the same variants, with their help texts, and
 /// exhaustive conversions both ways.
@@ -62,6 +63,18 @@ value_enum! {
         /// Only at-least-one clauses for cells and pieces; CaDiCaL's propagator enforces
         /// at-most-one as it searches (--backend cadical; no CNF file).
         Lazy,
+    }
+}
+
+value_enum! {
+    /// `suite --status`.
+    SuiteStatusArg => SuiteStatus {
+        /// Every instance a planted cut: satisfiable.
+        Sat,
+        /// Every instance the `--unsat` derivation: unsatisfiable.
+        Unsat,
+        /// Odd seeds planted cuts, even seeds `--unsat`.
+        Mixed,
     }
 }
 
@@ -272,6 +285,18 @@ pub(super) fn parse_size_range(s: &str) -> Result<(usize, usize), String> {
     Ok((a, b))
 }
 
+/// `--seeds A-B` (or one seed, `A`): A <= B.
+pub(super) fn parse_seed_range(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("`{s}`: expected A-B with A <= B, like 1-20");
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let a: u64 = a.trim().parse().map_err(|_| bad())?;
+    let b: u64 = b.trim().parse().map_err(|_| bad())?;
+    if a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,6 +327,9 @@ mod tests {
         }
         for b in BackendArg::value_variants() {
             assert_eq!(name(*b), Backend::from(*b).name());
+        }
+        for s in SuiteStatusArg::value_variants() {
+            assert_eq!(name(*s), SuiteStatus::from(*s).name());
         }
     }
 }

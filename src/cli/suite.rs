@@ -1,0 +1,54 @@
+//! `suite`: a benchmark family written into a directory (`crate::suite` does the work).
+//!
+//! Invariants: nothing is written to standard output; the progress, one `c` line per
+//! instance, and the closing `c wrote` line go to standard error. Every output is
+//! checked before the first instance is generated.
+
+use std::io::Write;
+
+use super::args::SuiteArgs;
+use super::outcome::Outcome;
+use crate::error::Result;
+use crate::suite::Family;
+
+pub(super) fn suite(a: SuiteArgs, _out: &mut dyn Write) -> Result<Outcome> {
+    let family = Family {
+        name: a.family,
+        size: a.box_size,
+        pieces: a.pieces,
+        sizes: a.sizes,
+        seeds: a.seeds,
+        status: a.status.into(),
+        count_timeout: a.count_timeout,
+    };
+    let summary = crate::suite::write(&family, &a.dir, a.force, &mut |line| eprintln!("c {line}"))?;
+    if summary.others > 0 {
+        let (entries, them) = if summary.others == 1 {
+            ("entry", "it is")
+        } else {
+            ("entries", "they are")
+        };
+        eprintln!(
+            "c {}: {} other {entries}, not this suite's, left as {them}",
+            a.dir.display(),
+            summary.others
+        );
+    }
+    if summary.capped > 0 {
+        eprintln!(
+            "c {} counts stopped by the {} s count timeout: empty cells in instances.csv",
+            summary.capped,
+            family.count_timeout.as_secs_f64()
+        );
+    }
+    eprintln!(
+        "c wrote {}: {} instances ({} SAT, {} UNSAT), {} files in {:.1} s",
+        a.dir.display(),
+        summary.instances,
+        summary.sat,
+        summary.unsat,
+        summary.files,
+        summary.seconds
+    );
+    Ok(Outcome::Done)
+}

@@ -1,0 +1,500 @@
+//! Benchmark families (`polycover suite`): generated polycube puzzles, each written as its
+//! puzzle file and as DIMACS in every at-most-one encoding, with a CSV that says what
+//! each CNF is (sizes, status, model counts, GBD hash) and a README that describes the
+//! family as a SAT Competition benchmark submission is described.
+//!
+//! # A family
+//!
+//! One instance per seed of `seeds` (both ends included). The seed `s` gives the puzzle
+//! `generate polycubes --box X,Y,Z --pieces P --sizes A-B --seed s` writes, where `P`
+//! runs over the `pieces` range with the seed (`P = lo + s mod (hi - lo + 1)`), the
+//! sizes are `--sizes` or the generator's default for `P`, and `--unsat` is added for an
+//! UNSAT instance: every seed with [`Status::Unsat`], none with [`Status::Sat`], the even
+//! seeds with [`Status::Mixed`]. A planted cut is satisfiable by construction; the
+//! `--unsat` derivation is a puzzle with one solution, one chiral piece mirrored.
+//!
+//! Files, in the suite's directory: `NAME-SEED.toml` (the puzzle file),
+//! `NAME-SEED-ENC.cnf.gz` for each encoding of [`Amo::ALL`] (what `polycover dimacs
+//! NAME-SEED.toml --amo ENC` writes, plus a `c suite` line; the symmetry mode is the
+//! puzzle's default, rotations, so the models projected on the primary variables are the
+//! solutions up to rotation), `instances.csv` (one row per CNF; [`COLUMNS`], written by `table.rs`) and
+//! `README.md`.
+//!
+//! Invariants:
+//! - Every output path is checked before the first instance is generated, and a
+//!   directory that holds anything is refused unless `force` is given.
+//! - Each file is written atomically ([`crate::output`]); `instances.csv` and
+//!   `README.md` come last, so a suite with its CSV is complete.
+//! - A row's status is the native engine's (the bitset search, up to rotations), and it
+//!   agrees with how the instance was made (a planted cut is SAT, a mirrored unique
+//!   puzzle UNSAT), or the run fails; counts the count timeout stopped are empty cells
+//!   with a note, never a partial count.
+//! - The same family and seeds give the same files, but for the times in the CSV.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::engine::{deadline_after, default_counter, Engine, Problem, RunOptions};
+use crate::error::{Error, Result};
+use crate::output;
+use crate::puzzle::polycube::generate::{self, Request};
+use crate::puzzle::{Puzzle, SymmetryMode};
+use crate::sat::dimacs::{self, Projection};
+use crate::sat::{gbd, Amo};
+
+mod readme;
+mod table;
+
+use table::Row;
+pub use table::COLUMNS;
+
+/// Which instances of a family have no solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Every instance a planted cut: satisfiable.
+    Sat,
+    /// Every instance the `--unsat` derivation: unsatisfiable.
+    Unsat,
+    /// Odd seeds planted cuts, even seeds `--unsat`.
+    Mixed,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Sat => "sat",
+            Status::Unsat => "unsat",
+            Status::Mixed => "mixed",
+        }
+    }
+
+    /// Whether the instance of `seed` is made unsatisfiable.
+    pub fn unsat(self, seed: u64) -> bool {
+        match self {
+            Status::Sat => false,
+            Status::Unsat => true,
+            Status::Mixed => seed % 2 == 0,
+        }
+    }
+}
+
+/// A family of generated instances.
+#[derive(Clone, Debug)]
+pub struct Family {
+    /// The family's name: the files' prefix (letters, digits, `_`, `-`, `.`).
+    pub name: String,
+    pub size: [usize; 3],
+    /// Pieces per instance, from `.0` to `.1`, chosen by the seed.
+    pub pieces: (usize, usize),
+    /// Each piece's cell count, `.0` to `.1`; `None`: the generator's default.
+    pub sizes: Option<(usize, usize)>,
+    /// Seeds, from `.0` to `.1` (both included): one instance each.
+    pub seeds: (u64, u64),
+    pub status: Status,
+    /// How long each native count may run before it is given up (its cells left empty).
+    pub count_timeout: Duration,
+}
+
+/// One instance of a family.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    pub seed: u64,
+    pub pieces: usize,
+    pub sizes: (usize, usize),
+    pub unsat: bool,
+}
+
+/// The most instances one family holds.
+pub const MAX_INSTANCES: u64 = 10_000;
+
+impl Family {
+    /// Refuses a family that cannot be written: a name unfit for file names, an empty or
+    /// huge seed range, pieces that the box cannot hold.
+    pub fn check(&self) -> Result<()> {
+        let usage = |s: String| Err(Error::Usage(format!("suite: {s}")));
+        let name_ok = !self.name.is_empty()
+            && self.name.len() <= 64
+            && !self.name.starts_with(['.', '-'])
+            && self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+        if !name_ok {
+            return usage(format!(
+                "--family `{}`: a name of 1 to 64 letters, digits, `_`, `-` or `.`, not \
+                 starting with `.` or `-` (it begins every file name)",
+                self.name
+            ));
+        }
+        let (a, b) = self.seeds;
+        if a > b || b - a >= MAX_INSTANCES {
+            return usage(format!(
+                "--seeds {a}-{b}: expected A-B with A <= B and at most {MAX_INSTANCES} seeds"
+            ));
+        }
+        let (lo, hi) = self.pieces;
+        if lo == 0 || lo > hi {
+            return usage(format!("--pieces {lo}-{hi}: expected A-B with 1 <= A <= B"));
+        }
+        let volume: usize = self.size.iter().product();
+        for i in self.instances() {
+            let (s, t) = i.sizes;
+            if volume < i.pieces * s || volume > i.pieces * t {
+                return usage(format!(
+                    "{} pieces of {s} to {t} cells cannot fill the {} box ({volume} cells)",
+                    i.pieces,
+                    self.box_name()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The instances, in seed order.
+    pub fn instances(&self) -> Vec<Instance> {
+        let (lo, hi) = self.pieces;
+        let span = (hi - lo + 1) as u64;
+        (self.seeds.0..=self.seeds.1)
+            .map(|seed| {
+                let pieces = lo + (seed % span) as usize;
+                Instance {
+                    seed,
+                    pieces,
+                    sizes: self
+                        .sizes
+                        .unwrap_or_else(|| generate::default_sizes(self.size, pieces)),
+                    unsat: self.status.unsat(seed),
+                }
+            })
+            .collect()
+    }
+
+    /// `XxYxZ`.
+    pub fn box_name(&self) -> String {
+        let [x, y, z] = self.size;
+        format!("{x}x{y}x{z}")
+    }
+
+    /// The instance's name, `NAME-SEED`.
+    pub fn stem(&self, i: &Instance) -> String {
+        format!("{}-{}", self.name, i.seed)
+    }
+
+    pub fn puzzle_file(&self, i: &Instance) -> String {
+        format!("{}.toml", self.stem(i))
+    }
+
+    pub fn cnf_file(&self, i: &Instance, amo: Amo) -> String {
+        format!("{}-{}.cnf.gz", self.stem(i), amo.name())
+    }
+
+    /// The command line that writes this family (into `DIR`).
+    pub fn command(&self) -> String {
+        let [x, y, z] = self.size;
+        let mut c = format!(
+            "polycover suite DIR --family {} --box {x},{y},{z} --pieces {}-{}",
+            self.name, self.pieces.0, self.pieces.1
+        );
+        if let Some((a, b)) = self.sizes {
+            c.push_str(&format!(" --sizes {a}-{b}"));
+        }
+        c.push_str(&format!(
+            " --seeds {}-{} --status {} --count-timeout {}",
+            self.seeds.0,
+            self.seeds.1,
+            self.status.name(),
+            self.count_timeout.as_secs_f64()
+        ));
+        c
+    }
+
+    /// The `generate` command line of one instance.
+    pub fn generate_command(&self, i: &Instance) -> String {
+        let [x, y, z] = self.size;
+        format!(
+            "polycover generate polycubes --box {x},{y},{z} --pieces {} --sizes {}-{} \
+             --seed {}{}",
+            i.pieces,
+            i.sizes.0,
+            i.sizes.1,
+            i.seed,
+            if i.unsat { " --unsat" } else { "" }
+        )
+    }
+}
+
+/// What was written.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub instances: usize,
+    pub sat: usize,
+    pub unsat: usize,
+    /// Counts the timeout stopped.
+    pub capped: usize,
+    /// Entries of the directory that are not the suite's files (left as they were).
+    pub others: usize,
+    pub files: usize,
+    pub seconds: f64,
+}
+
+/// Checks `dir` and every file the family will write there, before any work: `dir` is
+/// created when missing; one that holds anything is refused unless `force`.
+pub fn check_directory(family: &Family, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "{}: not a directory (suite writes a family of files into a directory)",
+            dir.display()
+        )));
+    }
+    if dir.is_dir() && !force {
+        let held = std::fs::read_dir(dir)
+            .map_err(|source| Error::Read {
+                path: dir.to_path_buf(),
+                source,
+            })?
+            .count();
+        if held > 0 {
+            return Err(Error::Usage(format!(
+                "{}: the directory holds {held} entries; suite writes into an empty or new \
+                 directory (give --force to write over what is there)",
+                dir.display()
+            )));
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|source| Error::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut paths = Vec::new();
+    for i in family.instances() {
+        paths.push(dir.join(family.puzzle_file(&i)));
+        for amo in Amo::ALL {
+            paths.push(dir.join(family.cnf_file(&i, amo)));
+        }
+    }
+    paths.push(dir.join("instances.csv"));
+    paths.push(dir.join("README.md"));
+    for p in &paths {
+        output::check_writable(p, &[])?;
+    }
+    Ok(paths)
+}
+
+/// Entries of `dir` that are not among `planned`.
+fn others(dir: &Path, planned: &[PathBuf]) -> Result<usize> {
+    let names: std::collections::HashSet<_> =
+        planned.iter().filter_map(|p| p.file_name()).collect();
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Read {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut n = 0;
+    for e in entries {
+        let e = e.map_err(|source| Error::Read {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        if !names.contains(e.file_name().as_os_str()) {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Writes the family into `dir` (checked by [`check_directory`] first); `progress`
+/// receives one line per instance.
+pub fn write(
+    family: &Family,
+    dir: &Path,
+    force: bool,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Summary> {
+    family.check()?;
+    let planned = check_directory(family, dir, force)?;
+    let start = Instant::now();
+    let instances = family.instances();
+    let mut summary = Summary {
+        others: others(dir, &planned)?,
+        ..Summary::default()
+    };
+    let mut rows = Vec::new();
+    for (k, i) in instances.iter().enumerate() {
+        let made = instance(family, i, dir, &mut rows)?;
+        summary.instances += 1;
+        summary.files += 1 + Amo::ALL.len();
+        if made.sat {
+            summary.sat += 1;
+        } else {
+            summary.unsat += 1;
+        }
+        summary.capped += made.capped;
+        progress(&format!(
+            "instance {}/{} {}: {} pieces, {}, rotations {}, none {}, {:.3} s",
+            k + 1,
+            instances.len(),
+            family.stem(i),
+            i.pieces,
+            if made.sat { "SAT" } else { "UNSAT" },
+            made.rotations,
+            made.none,
+            made.seconds
+        ));
+    }
+    let csv = table::to_csv(family, &rows)?;
+    output::write(
+        &dir.join("instances.csv"),
+        &mut std::io::sink(),
+        &[],
+        &mut |w| Ok(w.write_all(&csv)?),
+    )?;
+    let text = readme::text(family, &summary, &table::rows_digest(&rows));
+    output::write(
+        &dir.join("README.md"),
+        &mut std::io::sink(),
+        &[],
+        &mut |w| Ok(w.write_all(text.as_bytes())?),
+    )?;
+    summary.files += 2;
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// What one instance came to, for the progress line.
+struct Made {
+    sat: bool,
+    rotations: String,
+    none: String,
+    capped: usize,
+    seconds: f64,
+}
+
+/// Generates, decides, counts and writes one instance; pushes its rows.
+fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> Result<Made> {
+    let start = Instant::now();
+    let request = Request {
+        size: family.size,
+        pieces: i.pieces,
+        sizes: i.sizes,
+        seed: i.seed,
+        unique: false,
+        unsat: i.unsat,
+    };
+    let text = generate::generate(&request)?.text;
+    let puzzle_file = family.puzzle_file(i);
+    let puzzle = Puzzle::parse(&puzzle_file, &text)?;
+    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    // The status: the bitset search's first solution, or its proof that there is none.
+    let t = Instant::now();
+    let (first, report) = problem.first(&Engine::bits(), &RunOptions::default())?;
+    if report.interrupted {
+        return Err(Error::Interrupted(format!("at {}", family.stem(i))));
+    }
+    let native_s = t.elapsed().as_secs_f64();
+    let sat = first.is_some();
+    if sat == i.unsat {
+        return Err(Error::Failed(format!(
+            "suite: {} was made {} but the native engine finds it {}",
+            family.stem(i),
+            if i.unsat {
+                "unsatisfiable"
+            } else {
+                "satisfiable"
+            },
+            if sat { "SAT" } else { "UNSAT" }
+        )));
+    }
+    let t = Instant::now();
+    let mut notes = Vec::new();
+    let rotations = count(&problem, family.count_timeout, "rotations", &mut notes)?;
+    let unreduced = Problem::new(puzzle.compile(SymmetryMode::None)?);
+    let none = count(&unreduced, family.count_timeout, "none", &mut notes)?;
+    let count_s = t.elapsed().as_secs_f64();
+    let capped = [&rotations, &none].iter().filter(|c| c.is_none()).count();
+    output::write(
+        &dir.join(&puzzle_file),
+        &mut std::io::sink(),
+        &[],
+        &mut |w| Ok(w.write_all(text.as_bytes())?),
+    )?;
+    let suite_note = vec![format!(
+        "suite {} instance {} ({puzzle_file}), status {}",
+        family.name,
+        family.stem(i),
+        if sat { "SAT" } else { "UNSAT" }
+    )];
+    for amo in Amo::ALL {
+        let formula: Arc<_> = problem.formula_checked(amo, false)?;
+        let mut cnf = Vec::new();
+        dimacs::write_with_notes(
+            &mut cnf,
+            &problem.compiled,
+            &problem.reduction,
+            &formula,
+            Projection::Show,
+            &suite_note,
+        )?;
+        let hash = gbd::hash(&cnf)?;
+        let name = family.cnf_file(i, amo);
+        output::write(&dir.join(&name), &mut std::io::sink(), &[], &mut |w| {
+            Ok(w.write_all(&cnf)?)
+        })?;
+        rows.push(Row {
+            puzzle: puzzle_file.clone(),
+            cnf: name,
+            seed: i.seed,
+            pieces: i.pieces,
+            sizes: i.sizes,
+            encoding: amo.name(),
+            variables: formula.num_vars,
+            clauses: formula.num_clauses(),
+            status: if sat { "SAT" } else { "UNSAT" },
+            count_none: none.clone().unwrap_or_default(),
+            count_rotations: rotations.clone().unwrap_or_default(),
+            native_s,
+            count_s,
+            gbd_hash: hash,
+            note: notes.join("; "),
+        });
+    }
+    let shown = |c: &Option<String>| c.clone().unwrap_or_else(|| "?".into());
+    Ok(Made {
+        sat,
+        rotations: shown(&rotations),
+        none: shown(&none),
+        capped,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The native count of `problem` by the engine `count` picks by default, or `None` with a
+/// note when the timeout stopped it.
+fn count(
+    problem: &Problem,
+    timeout: Duration,
+    mode: &str,
+    notes: &mut Vec<String>,
+) -> Result<Option<String>> {
+    let (engine, _) = default_counter(problem, false);
+    let opts = RunOptions {
+        deadline: deadline_after(timeout),
+        ..RunOptions::default()
+    };
+    let report = problem.count(&engine, &opts)?;
+    if report.interrupted {
+        return Err(Error::Interrupted(format!(
+            "{} solutions counted so far",
+            report.solutions
+        )));
+    }
+    if report.complete {
+        return Ok(Some(report.solutions.to_string()));
+    }
+    notes.push(format!(
+        "count_{mode} stopped by the {} s count timeout ({} engine, {} solutions so far)",
+        timeout.as_secs_f64(),
+        engine.name(),
+        report.solutions
+    ));
+    Ok(None)
+}
