@@ -77,6 +77,15 @@ impl Shape {
             .expect("24 rotations")
     }
 
+    /// A representative of the shape's class under `group`: the least of its images.
+    pub fn canonical_under(&self, group: &[Isometry]) -> Shape {
+        group
+            .iter()
+            .map(|&g| self.transformed(g))
+            .min()
+            .unwrap_or_else(|| self.clone())
+    }
+
     /// The mirror image (x -> -x), normalised.
     pub fn mirrored(&self) -> Shape {
         self.transformed(Isometry::MIRROR_X)
@@ -196,6 +205,18 @@ impl Isometry {
     pub fn rotations() -> &'static [Isometry] {
         &Isometry::all()[..24]
     }
+
+    /// The 8 isometries that keep the plane normal to `axis` (0, 1, 2: x, y, z) in place,
+    /// its direction included: the 4 turns about `axis` (identity first), then the 4
+    /// mirror images within the plane. A flat piece in that plane never leaves it under
+    /// them, and never flips over (that would take the normal to its opposite).
+    pub fn in_plane(axis: usize) -> Vec<Isometry> {
+        Isometry::all()
+            .iter()
+            .copied()
+            .filter(|g| g.perm[axis] as usize == axis && g.sign[axis] == 1)
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -241,5 +262,30 @@ mod tests {
     fn connectivity() {
         assert!(Shape::new(vec![[0, 0, 0], [0, 0, 1]]).is_face_connected());
         assert!(!Shape::new(vec![[0, 0, 0], [1, 1, 0]]).is_face_connected());
+    }
+
+    #[test]
+    fn in_plane_groups() {
+        for axis in 0..3 {
+            let g = Isometry::in_plane(axis);
+            assert_eq!(g.len(), 8);
+            assert_eq!(g[0], Isometry::IDENTITY);
+            assert_eq!(g.iter().filter(|g| g.is_proper()).count(), 4);
+            assert!(g[..4].iter().all(|g| g.is_proper()));
+            for &a in &g {
+                for &b in &g {
+                    assert!(g.contains(&a.compose(b)));
+                }
+            }
+        }
+        // The L tetromino in the xy plane: 4 turns without flipping, 8 with mirrors; its
+        // mirror image is another one-sided piece.
+        let l = Shape::new(vec![[0, 0, 0], [1, 0, 0], [2, 0, 0], [2, 1, 0]]);
+        let plane = Isometry::in_plane(2);
+        assert_eq!(l.orientations(&plane[..4]).len(), 4);
+        assert_eq!(l.orientations(&plane).len(), 8);
+        assert!(l.orientations(&plane).iter().all(|s| s.cells().iter().all(|c| c[2] == 0)));
+        assert_ne!(l.canonical_under(&plane[..4]), l.mirrored().canonical_under(&plane[..4]));
+        assert_eq!(l.canonical(), l.mirrored().canonical());
     }
 }

@@ -17,6 +17,7 @@ mod errors;
 mod exit_codes;
 mod export;
 mod external;
+mod flat;
 mod generate;
 mod geometry;
 mod golden;

@@ -14,7 +14,8 @@
 //!
 //! Invariant: import(export(p)) has p's target and pieces up to translation, so the same
 //! counts in every mode. Only polycube puzzles can be written; with `mirror = true` the
-//! file cannot say that pieces may be mirrored, so that is refused, as are coloured
+//! file cannot say that pieces may be mirrored, so that is refused, as is `plane` (pieces
+//! that may not flip), and coloured
 //! pieces with uncoloured target cells (BurrTools would let a coloured piece cell sit on
 //! them, polycover does not).
 
@@ -73,6 +74,13 @@ pub fn check(puzzle: &Puzzle) -> Result<&Polycube> {
     if p.mirror {
         return Err(Error::Usage(format!(
             "{}: `mirror = true` (pieces may be mirrored) has no BurrTools equivalent here",
+            puzzle.source()
+        )));
+    }
+    if p.plane.is_some() {
+        return Err(Error::Usage(format!(
+            "{}: `plane` (pieces turn in the plane only) has no BurrTools equivalent: \
+             BurrTools turns every piece in space",
             puzzle.source()
         )));
     }

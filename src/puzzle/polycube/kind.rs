@@ -28,7 +28,7 @@ use serde_json::json;
 
 use super::{Polycube, EMPTY};
 use crate::error::{Error, Result};
-use crate::geometry::{max_corner, min_corner, Isometry};
+use crate::geometry::{max_corner, min_corner};
 use crate::matrix::{Item, Matrix};
 use crate::picture::polycube::{Body, Scene};
 use crate::puzzle::{About, Kind, Summary, SymmetryMode, VariableMap};
@@ -211,10 +211,11 @@ impl Kind for Polycube {
 
     /// The symmetry group for `mode`, as permutations of `matrix`.
     fn group(&self, matrix: &Matrix, mode: SymmetryMode) -> Result<Group> {
-        let isometries = match mode {
+        let mut isometries = self.isometries();
+        match mode {
             SymmetryMode::None => return Ok(Group::trivial(matrix)),
-            SymmetryMode::Rotations => Isometry::rotations(),
-            SymmetryMode::Reflections => Isometry::all(),
+            SymmetryMode::Rotations => isometries.retain(|g| g.is_proper()),
+            SymmetryMode::Reflections => {}
             SymmetryMode::Stack => {
                 return Err(Error::Usage(format!(
                     "{}: --symmetry stack is for coloured cubes; polycube puzzles use none, rotations or reflections",
@@ -250,7 +251,7 @@ impl Kind for Polycube {
             .map(|(o, p)| ((p.piece, p.cells.as_slice(), p.colors.as_slice()), o as u32))
             .collect();
         let mut elements = Vec::new();
-        for (g, cell_perm) in self.target_symmetries(isometries) {
+        for (g, cell_perm) in self.target_symmetries(&isometries) {
             let sigma = |p: u32| {
                 if g.is_proper() {
                     p
@@ -494,6 +495,10 @@ impl Kind for Polycube {
             writeln!(out, "colors      {} (target cells)", counts.join(", "))?;
         }
         writeln!(out, "mirror      {}", self.mirror)?;
+        if let Some(axis) = self.plane {
+            let name = ["x", "y", "z"][axis];
+            writeln!(out, "plane       {name} (pieces turn in the plane only)")?;
+        }
         writeln!(out, "placements  {}", matrix.num_options())?;
         for mode in [SymmetryMode::Rotations, SymmetryMode::Reflections] {
             match self.group(&matrix, mode) {

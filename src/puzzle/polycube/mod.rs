@@ -91,9 +91,15 @@ pub struct Polycube {
     /// Colour names, in the order of their numbers.
     pub colors: Vec<String>,
     pub mirror: bool,
+    /// A flat puzzle's plane, as the axis normal to it (0, 1, 2: the `plane` key's x, y,
+    /// z): its pieces turn within the plane only, 4 ways (8 with `mirror`), and the
+    /// target's group is the symmetry of the flat shape (see [`Polycube::isometries`]).
+    /// The target and every piece are then one cell thick along that axis.
+    pub plane: Option<usize>,
     pub expect: Expect,
     pub pieces: Vec<Piece>,
-    /// The distinct orientations of each piece (24 isometries, or 48 with `mirror`);
+    /// The distinct orientations of each piece (24 isometries, or 48 with `mirror`; in a
+    /// plane 4, or 8);
     /// for a coloured piece, orientations that differ only in where the colours are
     /// count as distinct.
     pub orientations: Vec<Vec<Shape>>,
@@ -117,17 +123,43 @@ pub struct Placement {
 }
 
 impl Polycube {
+    /// The isometries behind the puzzle's symmetry, identity first, proper ones (the
+    /// turns a physical piece can make) before improper ones (mirror images): the 48 of
+    /// the cube, or in a plane the 8 that keep it in place (4 turns about its normal,
+    /// 4 mirror images within it). Turning a flat board over is one of the latter: it
+    /// maps each one-sided piece onto its mirror image.
+    pub fn isometries(&self) -> Vec<Isometry> {
+        match self.plane {
+            Some(axis) => Isometry::in_plane(axis),
+            None => Isometry::all().to_vec(),
+        }
+    }
+
+    /// The isometries a piece may take: the proper [`Polycube::isometries`], all of them
+    /// with `mirror`.
+    pub fn piece_isometries(&self) -> Vec<Isometry> {
+        let mut group = self.isometries();
+        group.retain(|g| self.mirror || g.is_proper());
+        group
+    }
+
     /// For reflections: which piece each piece becomes in a mirror image. `None` when the
     /// piece set is not its own mirror image, with the first piece whose image is missing.
+    /// In a plane, shapes are the same when a turn within the plane maps one onto the
+    /// other: a one-sided piece's mirror image is another piece.
     pub fn mirror_partners(&self) -> std::result::Result<Vec<u32>, usize> {
         if self.mirror {
             return Ok((0..self.pieces.len() as u32).collect());
         }
-        let canon: Vec<Shape> = self.pieces.iter().map(|p| p.shape.canonical()).collect();
+        let group = self.isometries();
+        let (turns, mirrors) = group.split_at(group.len() / 2);
+        let canonical = |s: &Shape| s.canonical_under(turns);
+        let image_of = |s: &Shape| canonical(&s.transformed(mirrors[0]));
+        let canon: Vec<Shape> = self.pieces.iter().map(|p| canonical(&p.shape)).collect();
         let mut partner = vec![u32::MAX; self.pieces.len()];
         let mut used = vec![false; self.pieces.len()];
         for i in 0..self.pieces.len() {
-            let image = self.pieces[i].shape.mirrored().canonical();
+            let image = image_of(&self.pieces[i].shape);
             if image == canon[i] {
                 partner[i] = i as u32;
                 used[i] = true;
@@ -137,7 +169,7 @@ impl Polycube {
             if partner[i] != u32::MAX {
                 continue;
             }
-            let image = self.pieces[i].shape.mirrored().canonical();
+            let image = image_of(&self.pieces[i].shape);
             let j = (0..self.pieces.len())
                 .find(|&j| {
                     !used[j]

@@ -34,6 +34,7 @@ struct RawFile {
     colors: Option<std::collections::BTreeMap<String, Spanned<Vec<Spanned<toml::Value>>>>>,
     #[serde(default)]
     mirror: bool,
+    plane: Option<Spanned<String>>,
     #[serde(default)]
     expect: Expect,
     piece: Vec<Spanned<RawPiece>>,
@@ -74,6 +75,10 @@ impl Polycube {
             lines.push(at);
         }
         check_volume(source, &pieces, &optional)?;
+        let plane = match &raw.plane {
+            Some(plane) => Some(check_plane(source, text, plane, &target, &pieces, &lines)?),
+            None => None,
+        };
         Polycube::with_placements(
             Polycube {
                 name: raw.name,
@@ -83,6 +88,7 @@ impl Polycube {
                 cell_colors,
                 colors,
                 mirror: raw.mirror,
+                plane,
                 expect: raw.expect,
                 pieces,
                 orientations: Vec::new(),
@@ -354,6 +360,50 @@ pub(super) fn paint(
 
 /// The pieces' cells (times their counts) must fill the target: exactly, or, with
 /// optional cells or count ranges, for some choice of counts in the ranges.
+/// The axis normal to the `plane` key's plane, with the target and every piece one
+/// cell thick along it: a flat puzzle whose pieces turn in the plane only.
+fn check_plane(
+    source: &str,
+    text: &str,
+    plane: &Spanned<String>,
+    target: &[Cell],
+    pieces: &[Piece],
+    lines: &[String],
+) -> Result<usize> {
+    let at = || line(source, text, plane.span());
+    let axis = match plane.get_ref().as_str() {
+        "x" => 0,
+        "y" => 1,
+        "z" => 2,
+        other => {
+            return Err(Error::puzzle(
+                at(),
+                format!("plane = {other:?}: give \"x\", \"y\" or \"z\", the axis normal to the flat puzzle's plane"),
+            ))
+        }
+    };
+    let name = plane.get_ref();
+    let thick = |cells: &[Cell]| cells.iter().any(|c| c[axis] != cells[0][axis]);
+    if thick(target) {
+        return Err(Error::puzzle(
+            at(),
+            format!("plane = \"{name}\": the target is more than one cell thick along {name}; a flat puzzle lies in one layer"),
+        ));
+    }
+    for (piece, at) in pieces.iter().zip(lines) {
+        if thick(piece.shape.cells()) {
+            return Err(Error::puzzle(
+                at.clone(),
+                format!(
+                    "piece {}: it is more than one cell thick along {name}, but plane = \"{name}\" makes the puzzle flat",
+                    piece.display_name()
+                ),
+            ));
+        }
+    }
+    Ok(axis)
+}
+
 pub(super) fn check_volume(source: &str, pieces: &[Piece], optional: &[bool]) -> Result<()> {
     let target_len = optional.len();
     let required = optional.iter().filter(|&&o| !o).count();

@@ -1,7 +1,8 @@
 //! The option table of a polycube puzzle: every placement of every piece.
 //!
-//! Invariants: `orientations[k]` are the distinct images of piece `k` under the rotations
-//! (all 48 isometries with `mirror`), the piece's own orientation first; a coloured
+//! Invariants: `orientations[k]` are the distinct images of piece `k` under
+//! [`Polycube::piece_isometries`] (the rotations, all 48 isometries with `mirror`, or
+//! those of the puzzle's plane), the piece's own orientation first; a coloured
 //! piece's orientations differ in their cells or in where their colours are. Placements
 //! come piece by piece, then orientation by orientation, then by translation in the
 //! order of a scan of the target's bounding box, so option numbers depend only on the
@@ -18,15 +19,11 @@ impl Polycube {
     /// `puzzle` (read, its orientations and placements not yet made) with its option
     /// table. A piece that fits nowhere is an error at its table's `file:line`, `lines[k]`.
     pub(super) fn with_placements(mut puzzle: Polycube, lines: &[String]) -> Result<Polycube> {
-        let group: &[Isometry] = if puzzle.mirror {
-            Isometry::all()
-        } else {
-            Isometry::rotations()
-        };
+        let group = puzzle.piece_isometries();
         (puzzle.orientations, puzzle.orientation_colors) = puzzle
             .pieces
             .iter()
-            .map(|p| colored_orientations(p, group))
+            .map(|p| colored_orientations(p, &group))
             .unzip();
         for (k, p) in puzzle.pieces.iter().enumerate() {
             let placements = puzzle.placements_of(k);

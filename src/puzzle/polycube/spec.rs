@@ -126,6 +126,7 @@ impl Polycube {
                 cell_colors,
                 colors,
                 mirror: spec.mirror,
+                plane: None,
                 expect: spec.expect.clone(),
                 pieces,
                 orientations: Vec::new(),
