@@ -20,6 +20,7 @@ mod external;
 mod generate;
 mod geometry;
 mod golden;
+mod html;
 mod lazy;
 mod memo;
 mod outputs;
