@@ -201,9 +201,9 @@ fn the_3d_view_refuses_before_searching() {
 }
 
 /// Bedlam's page in headless Chromium: it loads offline with no error and fetches
-/// nothing; all 13 pieces show in their colours; hovering a piece names it; a drag, the
-/// apart slider, showing the first piece alone, the wheel and a pinch each change the
-/// picture; a tap names a piece as hovering does.
+/// nothing; all 13 pieces show in their colours; hovering a piece names it; a drag
+/// across, one up and down, the apart slider, showing the first piece alone, the wheel
+/// and a pinch each change the picture; a tap names a piece as hovering does.
 #[test]
 fn bedlam_turns_in_a_real_browser() {
     let dir = tempfile::tempdir().unwrap();
@@ -224,7 +224,7 @@ fn bedlam_turns_in_a_real_browser() {
         .unwrap_or_else(|e| panic!("{}: {e}: run `bash .ci/run`, which makes it", python()));
     assert!(
         out.status.success(),
-        "html_view.py failed (websocket-client and Pillow: run `bash .ci/run`): {}",
+        "html_view.py failed (it needs websocket-client and Pillow: `bash .ci/run`): {}",
         stderr(&out)
     );
     let seen: Value = serde_json::from_slice(&out.stdout).expect("html_view.py's JSON");
@@ -249,7 +249,7 @@ fn bedlam_turns_in_a_real_browser() {
     // Every piece shows in its colour (any of its three face shades): assembled, seen
     // from the first two sides, or apart from two opposite sides.
     for (i, symbol) in symbols.iter().enumerate() {
-        let most = ["initial", "turned", "apart", "apart_turned"]
+        let most = ["initial", "across", "turned", "apart", "apart_turned"]
             .iter()
             .map(|shot| pixels(shot, i))
             .max()
@@ -266,11 +266,10 @@ fn bedlam_turns_in_a_real_browser() {
     assert!(apart >= 11, "{apart} pieces show apart: {seen}");
     // The first piece alone: its colour, no other piece's.
     assert!(pixels("first", 0) >= 500, "{seen}");
-    for i in 1..symbols.len() {
+    for (i, symbol) in symbols.iter().enumerate().skip(1) {
         assert!(
             pixels("first", i) < 20,
-            "piece {} shows with 1 shown: {seen}",
-            symbols[i]
+            "piece {symbol} shows with 1 shown: {seen}"
         );
     }
     assert!(
@@ -278,7 +277,8 @@ fn bedlam_turns_in_a_real_browser() {
         "{seen}"
     );
     for (step, least) in [
-        ("drag", 0.05),
+        ("across", 0.05),
+        ("tilt", 0.05),
         ("apart", 0.02),
         ("first", 0.02),
         ("zoom", 0.02),

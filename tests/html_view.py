@@ -106,7 +106,8 @@ class Browser:
         deadline = time.time() + seconds
         while self.frames() <= before:
             if time.time() > deadline:
-                raise SystemExit(f"no new frame within {seconds} s")
+                raise SystemExit(f"no new frame within {seconds} s; the page's errors: "
+                                 f"{errors(self.events)}")
             time.sleep(0.02)
 
     def screenshot(self, path):
@@ -241,7 +242,10 @@ def main():
             browser.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
             report["tap"] = {"piece": first["piece"], "before": before, "named": browser.evaluate(
                 "document.getElementById('info').dataset.piece || ''")}
-        browser.drag(WIDTH // 2, HEIGHT // 2, 157, 60)
+        # Turning about each axis: across turns about the vertical, up and down tilts.
+        browser.drag(WIDTH // 2, HEIGHT // 2, 157, 0)
+        shot("across")
+        browser.drag(WIDTH // 2, HEIGHT // 2, 0, 60)
         shot("turned")
         before = browser.frames()
         browser.evaluate("(() => { const s = document.getElementById('apart');"
@@ -274,7 +278,8 @@ def main():
         browser.settle(before)
         shot("pinched")
         shots = report["shots"]
-        for name, (a, b) in {"drag": ("initial", "turned"), "apart": ("turned", "apart"),
+        for name, (a, b) in {"across": ("initial", "across"), "tilt": ("across", "turned"),
+                             "apart": ("turned", "apart"),
                              "first": ("apart_turned", "first"),
                              "zoom": ("first", "zoomed"),
                              "pinch": ("zoomed", "pinched")}.items():
@@ -285,7 +290,23 @@ def main():
         shutil.rmtree(profile, ignore_errors=True)
     del report["shots"]
     events = browser.events
-    report["errors"] = [
+    report["errors"] = errors(events)
+    report["warnings"] = [
+        e["params"]["entry"]["text"]
+        for e in events if e.get("method") == "Log.entryAdded"
+        and e["params"]["entry"]["level"] == "warning"
+    ]
+    report["requests"] = [
+        e["params"]["request"]["url"]
+        for e in events if e.get("method") == "Network.requestWillBeSent"
+        and not e["params"]["request"]["url"].startswith("file://")
+    ]
+    json.dump(report, sys.stdout)
+
+
+def errors(events):
+    """The exceptions, console errors and error log entries among `events`."""
+    return [
         e["params"]["exceptionDetails"].get("exception", {}).get("description")
         or e["params"]["exceptionDetails"]["text"]
         for e in events if e.get("method") == "Runtime.exceptionThrown"
@@ -298,17 +319,6 @@ def main():
         for e in events if e.get("method") == "Log.entryAdded"
         and e["params"]["entry"]["level"] == "error"
     ]
-    report["warnings"] = [
-        e["params"]["entry"]["text"]
-        for e in events if e.get("method") == "Log.entryAdded"
-        and e["params"]["entry"]["level"] == "warning"
-    ]
-    report["requests"] = [
-        e["params"]["request"]["url"]
-        for e in events if e.get("method") == "Network.requestWillBeSent"
-        and not e["params"]["request"]["url"].startswith("file://")
-    ]
-    json.dump(report, sys.stdout)
 
 
 if __name__ == "__main__":
