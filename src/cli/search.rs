@@ -145,7 +145,9 @@ fn satisfiable(
     }
     if let Some(path) = &a.html {
         let page = p.puzzle().html(solution)?;
-        output::write(path, out, &[input], &mut |w| Ok(w.write_all(page.as_bytes())?))?;
+        output::write(path, out, &[input], &mut |w| {
+            Ok(w.write_all(page.as_bytes())?)
+        })?;
         writeln!(out, "c 3-D view {}", path.display())?;
     }
     writeln!(out, "s SATISFIABLE")?;
