@@ -21,6 +21,7 @@ mod flat;
 mod generate;
 mod geometry;
 mod golden;
+mod html;
 mod lazy;
 mod memo;
 mod outputs;

@@ -221,6 +221,7 @@ pub(super) fn enumerate(
         flush_each: false,
         limit: None,
         pictures: None,
+        pages: None,
         path: None,
     };
     let report = match &a.parts.checkpoint {

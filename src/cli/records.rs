@@ -34,6 +34,8 @@ pub(super) struct Records<'a> {
     pub(super) limit: Option<u64>,
     /// Also draw each solution as `solution-NNNNNN.svg` in this directory.
     pub(super) pictures: Option<PathBuf>,
+    /// Also write each solution's 3-D view as `solution-NNNNNN.html` in this directory.
+    pub(super) pages: Option<PathBuf>,
     /// The file written, named by the error when a write fails.
     pub(super) path: Option<PathBuf>,
 }
@@ -80,7 +82,7 @@ impl Records<'_> {
         }
     }
 
-    /// Writes one record (and its picture); `Break` at the limit.
+    /// Writes one record (and its picture and 3-D view); `Break` at the limit.
     pub(super) fn solution<W: Write + ?Sized>(
         &mut self,
         sink: &mut W,
@@ -98,6 +100,13 @@ impl Records<'_> {
             let picture = self.puzzle.svg(solution)?;
             output::write_records(&path, &mut io::sink(), &[], &mut |w| {
                 Ok(w.write_all(picture.as_bytes())?)
+            })?;
+        }
+        if let Some(dir) = &self.pages {
+            let path = dir.join(format!("solution-{index:06}.html"));
+            let page = self.puzzle.html(solution)?;
+            output::write_records(&path, &mut io::sink(), &[], &mut |w| {
+                Ok(w.write_all(page.as_bytes())?)
             })?;
         }
         self.written = index;

@@ -68,6 +68,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
         flush_each: true,
         limit: None,
         pictures,
+        pages: None,
         path: a.output.clone().filter(|path| !is_stdio(path)),
     };
     let mut stopped = false;

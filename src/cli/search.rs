@@ -86,6 +86,7 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
         // A puzzle too large to draw is refused now, not after the search.
         p.puzzle().check_drawable()?;
     }
+    check_page(&a, &p)?;
     report::header(out, &p, &engine, Strategy::Plain)?;
     let (first, report) = engines::first(&p, &engine, &a.search.run_options())?;
     refuse_interrupted(&report)?;
@@ -106,13 +107,7 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
             writeln!(out, "s UNKNOWN")?;
             Ok(Outcome::Stopped)
         }
-        Some(solution) => satisfiable(
-            out,
-            &p,
-            &solution,
-            a.svg.as_deref(),
-            &a.search.puzzle.puzzle,
-        ),
+        Some(solution) => satisfiable(out, &p, &solution, &a, &a.search.puzzle.puzzle),
         None => {
             writeln!(out, "s UNSATISFIABLE")?;
             Ok(Outcome::Unsatisfiable)
@@ -120,20 +115,40 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
 }
 
-/// A solution found: its picture when asked for, then the answer.
+/// `solve --html`, checked before the search: a file that can be written, not the
+/// `--svg` file, and a puzzle whose kind has a 3-D view.
+fn check_page(a: &SolveArgs, p: &crate::engine::Problem) -> Result<()> {
+    if let Some(html) = &a.html {
+        output::check_writable(html, &[&a.search.puzzle.puzzle])?;
+        if let Some(svg) = &a.svg {
+            output::check_not_same(svg, html, "--svg", "--html")?;
+        }
+        p.puzzle().check_html()?;
+    }
+    Ok(())
+}
+
+/// A solution found: its picture and 3-D view when asked for, then the answer.
 fn satisfiable(
     out: &mut dyn Write,
     p: &crate::engine::Problem,
     solution: &[u32],
-    svg: Option<&Path>,
+    a: &SolveArgs,
     input: &Path,
 ) -> Result<Outcome> {
-    if let Some(path) = svg {
+    if let Some(path) = &a.svg {
         let picture = p.puzzle().svg(solution)?;
         output::write(path, out, &[input], &mut |w| {
             Ok(w.write_all(picture.as_bytes())?)
         })?;
         writeln!(out, "c picture {}", path.display())?;
+    }
+    if let Some(path) = &a.html {
+        let page = p.puzzle().html(solution)?;
+        output::write(path, out, &[input], &mut |w| {
+            Ok(w.write_all(page.as_bytes())?)
+        })?;
+        writeln!(out, "c 3-D view {}", path.display())?;
     }
     writeln!(out, "s SATISFIABLE")?;
     write!(out, "{}", p.puzzle().text(solution))?;
@@ -154,6 +169,10 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
         output::check_distinct(svg, &[&proof])?;
         p.puzzle().check_drawable()?;
     }
+    if let Some(html) = &a.html {
+        output::check_distinct(html, &[&proof])?;
+    }
+    check_page(&a, &p)?;
     report::header(out, &p, &engine, Strategy::Plain)?;
     let start = std::time::Instant::now();
     let mut found: Option<Vec<u32>> = None;
@@ -177,7 +196,7 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
                 report::peak_memory()
             )?;
             writeln!(out, "c no proof written: the CNF has a solution")?;
-            satisfiable(out, &p, &solution, a.svg.as_deref(), &input)
+            satisfiable(out, &p, &solution, &a, &input)
         }
         (Ok(()), None) => {
             writeln!(
@@ -196,9 +215,12 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
 pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome> {
     let engine = engines::chosen_for_all(a.search.solver.as_deref(), &a.search.sat)?;
     if a.parts.given() {
-        if a.svg.is_some() {
+        if let Some(flag) = [("--svg", &a.svg), ("--html", &a.html)]
+            .into_iter()
+            .find_map(|(flag, dir)| dir.as_ref().map(|_| flag))
+        {
             return Err(Error::Usage(format!(
-                "--svg does not go with {}: a split or resumable enumeration writes only \
+                "{flag} does not go with {}: a split or resumable enumeration writes only \
                  its solution file; run `enumerate` without it to draw the solutions",
                 if a.parts.part.is_some() {
                     "--part"
@@ -216,6 +238,9 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
         // A puzzle too large to draw is refused before the first solution.
         p.puzzle().check_drawable()?;
     }
+    if a.html.is_some() {
+        p.puzzle().check_html()?;
+    }
     let mut records = Records {
         format: a.format,
         puzzle: p.puzzle(),
@@ -223,6 +248,7 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
         flush_each: true,
         limit: a.limit,
         pictures: a.svg.as_deref().map(picture_directory).transpose()?,
+        pages: a.html.as_deref().map(page_directory).transpose()?,
         path: None,
     };
     let mut report = None;
@@ -268,9 +294,18 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
 
 /// The directory for `enumerate --svg`: created if missing, refused if it is a file.
 pub(super) fn picture_directory(dir: &Path) -> Result<PathBuf> {
+    directory(dir, "--svg", "picture")
+}
+
+/// The directory for `enumerate --html`, as [`picture_directory`].
+fn page_directory(dir: &Path) -> Result<PathBuf> {
+    directory(dir, "--html", "3-D view")
+}
+
+fn directory(dir: &Path, flag: &str, what: &str) -> Result<PathBuf> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::Usage(format!(
-            "--svg {}: not a directory (enumerate writes one picture per solution into it)",
+            "{flag} {}: not a directory (enumerate writes one {what} per solution into it)",
             dir.display()
         )));
     }

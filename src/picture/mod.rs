@@ -1,4 +1,5 @@
-//! Pictures of solutions, as self-contained SVG files.
+//! Pictures of solutions, as self-contained SVG files, and the 3-D view of a polycube
+//! solution as a self-contained HTML page ([`webgl`]).
 //!
 //! A picture is plain SVG 1.1: polygons, rectangles, lines and text in the generic font
 //! families (`sans-serif`, `monospace`), with no scripts, no external fonts and no
@@ -26,6 +27,7 @@ pub mod colored;
 pub mod polycube;
 mod svg;
 pub mod text;
+pub mod webgl;
 
 /// A colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -85,6 +85,20 @@ pub trait Kind: fmt::Debug + Send + Sync {
     fn check_drawable(&self) -> Result<()> {
         Ok(())
     }
+    /// A solution as a self-contained HTML page with a 3-D view one can turn
+    /// ([`crate::picture::webgl`]). Kinds without one refuse ([`Kind::check_html`]).
+    fn html(&self, _solution: &[u32]) -> Result<String> {
+        self.check_html()?;
+        Err(Error::Usage("no 3-D view for this puzzle".into()))
+    }
+    /// Whether [`Kind::html`] can show this puzzle's solutions, known before solving.
+    fn check_html(&self) -> Result<()> {
+        Err(Error::Usage(format!(
+            "{}: --html draws a 3-D view of polycube puzzles only; use --svg for a \
+             picture of this kind",
+            self.about().source
+        )))
+    }
     /// The rows `polycover info` prints.
     fn info(&self, out: &mut dyn Write) -> Result<()>;
     /// The puzzle's row in `polycover list`.

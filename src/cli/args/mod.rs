@@ -292,6 +292,10 @@ pub(super) struct SolveArgs {
     /// Also draw the solution as an SVG picture in this file.
     #[arg(long, value_name = "FILE")]
     pub(super) svg: Option<PathBuf>,
+    /// Also write the solution as a 3-D view in this file: one self-contained HTML page
+    /// (WebGL, nothing fetched) to turn, zoom, take apart and step through (polycubes).
+    #[arg(long, value_name = "FILE")]
+    pub(super) html: Option<PathBuf>,
     /// With --solver sat: when the answer is UNSATISFIABLE, write a DRAT proof of it to
     /// this file, for a checker such as `rate` or `drat-trim` with the CNF that
     /// `polycover dimacs` writes (same puzzle, --symmetry and --amo). The proof covers
@@ -335,6 +339,10 @@ pub(super) struct EnumerateArgs {
     /// solution-000001.svg, ...
     #[arg(long, value_name = "DIR")]
     pub(super) svg: Option<PathBuf>,
+    /// Also write each solution as a 3-D view in this directory (created if needed):
+    /// solution-000001.html, ... (self-contained HTML with WebGL; polycubes).
+    #[arg(long, value_name = "DIR")]
+    pub(super) html: Option<PathBuf>,
     #[command(flatten)]
     pub(super) parts: PartArgs,
 }
@@ -388,7 +396,7 @@ impl Command {
             Command::Suite(_) => false,
             Command::Merge(a) => a.output.is_none(),
             Command::Bench(a) => a.csv.is_none() && a.svg.is_none(),
-            Command::Solve(a) => a.svg.is_none(),
+            Command::Solve(a) => a.svg.is_none() && a.html.is_none(),
             _ => true,
         }
     }

@@ -9,11 +9,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::projection::{contacts, dot, owners, Face, Place, View};
+use super::projection::{dot, owners, Face, Place, View};
 use super::{Body, Scene};
 use crate::geometry::Cell;
 use crate::picture::svg::{escape, Svg};
-use crate::picture::{constraint_colour, separated, shade, Rgb};
+use crate::picture::{constraint_colour, shade, Rgb};
 
 /// The attributes that tie a drawn element to its piece and copy.
 pub(super) fn marker(body: &Body) -> String {
@@ -42,7 +42,7 @@ impl Ink<'_> {
         let bodies = scene.bodies;
         Ink {
             bodies,
-            colours: separated(bodies.len(), &contacts(bodies)),
+            colours: super::colours(bodies),
             owner: owners(bodies),
             target_marks: scene
                 .target

@@ -38,6 +38,7 @@ mod layout;
 mod projection;
 
 use crate::geometry::{max_corner, min_corner, Cell};
+use crate::picture::{separated, Rgb};
 use ink::Ink;
 use layout::{plan, solid};
 
@@ -86,6 +87,12 @@ pub fn drawable(target: &[Cell]) -> bool {
         }
         _ => false,
     }
+}
+
+/// The colour of each of `bodies`, the same in every drawing of a solution (the SVG
+/// picture and the 3-D view): [`separated`] over the bodies' contacts.
+pub fn colours(bodies: &[Body]) -> Vec<Rgb> {
+    separated(bodies.len(), &projection::contacts(bodies))
 }
 
 /// The SVG picture of one solution ([`Scene`]). `None` when the target's bounding box is

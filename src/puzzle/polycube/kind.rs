@@ -161,6 +161,40 @@ fn layers(p: &Polycube, fill: &[char]) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// What the drawings of `solution` show ([`Scene`]), handed to `draw`.
+fn with_scene<T>(p: &Polycube, solution: &[u32], draw: impl FnOnce(&Scene) -> T) -> T {
+    let symbol_of = copy_symbols(p).map(|(s, _)| s);
+    let bodies: Vec<Body> = p
+        .copies(solution)
+        .into_iter()
+        .map(|(placement, copy)| {
+            let piece = &p.pieces[placement.piece as usize];
+            let key = (placement.piece, copy);
+            Body {
+                name: piece.name.to_string(),
+                label: piece.label.clone(),
+                symbol: symbol_of.as_ref().map_or(piece.symbol, |s| s[&key]),
+                copy: copy + 1,
+                copies: piece.count,
+                cells: placement
+                    .cells
+                    .iter()
+                    .map(|&c| p.target[c as usize])
+                    .collect(),
+                colors: placement.colors.clone(),
+            }
+        })
+        .collect();
+    let scene = Scene {
+        title: &p.name,
+        target: &p.target,
+        cell_colors: &p.cell_colors,
+        colors: &p.colors,
+        bodies: &bodies,
+    };
+    draw(&scene)
+}
+
 impl Kind for Polycube {
     fn about(&self) -> About<'_> {
         About {
@@ -427,37 +461,17 @@ impl Kind for Polycube {
 
     fn svg(&self, solution: &[u32]) -> Result<String> {
         self.check_drawable()?;
-        let symbol_of = copy_symbols(self).map(|(s, _)| s);
-        let bodies: Vec<Body> = self
-            .copies(solution)
-            .into_iter()
-            .map(|(placement, copy)| {
-                let piece = &self.pieces[placement.piece as usize];
-                let key = (placement.piece, copy);
-                Body {
-                    name: piece.name.to_string(),
-                    label: piece.label.clone(),
-                    symbol: symbol_of.as_ref().map_or(piece.symbol, |s| s[&key]),
-                    copy: copy + 1,
-                    copies: piece.count,
-                    cells: placement
-                        .cells
-                        .iter()
-                        .map(|&c| self.target[c as usize])
-                        .collect(),
-                    colors: placement.colors.clone(),
-                }
-            })
-            .collect();
-        let scene = Scene {
-            title: &self.name,
-            target: &self.target,
-            cell_colors: &self.cell_colors,
-            colors: &self.colors,
-            bodies: &bodies,
-        };
-        crate::picture::polycube::picture(&scene)
+        with_scene(self, solution, crate::picture::polycube::picture)
             .ok_or_else(|| Error::Usage("the picture could not be drawn".into()))
+    }
+
+    fn check_html(&self) -> Result<()> {
+        self.check_drawable()
+    }
+
+    fn html(&self, solution: &[u32]) -> Result<String> {
+        self.check_drawable()?;
+        Ok(with_scene(self, solution, crate::picture::webgl::page))
     }
 
     fn info(&self, out: &mut dyn Write) -> Result<()> {
