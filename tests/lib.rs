@@ -22,6 +22,7 @@ mod geometry;
 mod golden;
 mod lazy;
 mod memo;
+mod mesh;
 mod outputs;
 mod parts;
 mod pictures;
