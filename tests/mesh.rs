@@ -295,6 +295,34 @@ fn bad_pieces_requests_are_refused_clearly() {
         !Path::new(&out).exists(),
         "nothing is made for a refused request"
     );
+    refused(
+        &["export", "hesselink-5", "--format", "stl", "-o", &out],
+        2,
+        "only polycube",
+    );
+    refused(
+        &[&stl[..], &["--solution", "0"]].concat(),
+        2,
+        "counts from 1",
+    );
+    assert!(
+        !Path::new(&out).exists(),
+        "nothing is made for a refused request"
+    );
+    refused(
+        &[
+            "export",
+            "soma",
+            "--format",
+            "stl",
+            "--solution",
+            "481",
+            "-o",
+            &format!("{d}/s.stl"),
+        ],
+        2,
+        "only 480 solutions",
+    );
     refused(&["export", "bedlam", "--format", "stl"], 2, "give -o DIR");
     refused(
         &["export", "bedlam", "--format", "dlx", "--gap", "1"],

@@ -317,6 +317,21 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
             "--symmetry numbers the solutions for --solution N; the pieces alone need none".into(),
         ));
     }
+    if a.solution == Some(0) {
+        return Err(Error::Usage("--solution counts from 1".into()));
+    }
+    // The puzzle (and its problem, for --solution) first: a wrong kind of puzzle is
+    // refused before any directory is made; the search and the meshes come after the
+    // outputs are checked.
+    let problem = match a.solution {
+        None => None,
+        Some(_) => Some(a.puzzle.problem(a.symmetry)?),
+    };
+    let puzzle = match &problem {
+        Some(problem) => problem.puzzle().clone(),
+        None => a.puzzle.load()?,
+    };
+    let p = print::check(&puzzle)?;
     let one_file = format == ExportFormat::ThreeMf
         || a.output
             .extension()
@@ -331,15 +346,10 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
     } else {
         piece_directory(&a.output, a.force)?;
     }
-    let (puzzle, solution) = match a.solution {
-        None => (a.puzzle.load()?, None),
-        Some(n) => {
-            let p = a.puzzle.problem(a.symmetry)?;
-            let solution = nth_solution(&p, n)?;
-            (p.puzzle().clone(), Some(solution))
-        }
+    let solution = match (&problem, a.solution) {
+        (Some(problem), Some(n)) => Some(nth_solution(problem, n)?),
+        _ => None,
     };
-    let p = print::check(&puzzle)?;
     let solids = match &solution {
         None => print::laid_out(p, opts)?,
         Some(s) => print::assembled(p, s, opts)?,
@@ -417,9 +427,6 @@ fn piece_directory(dir: &std::path::Path, force: bool) -> Result<()> {
 
 /// Solution `n` (from 1) of `p`, as the DLX lists them on one thread.
 fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
-    if n == 0 {
-        return Err(Error::Usage("--solution counts from 1".into()));
-    }
     let mut seen = 0u64;
     let mut found = None;
     let run = crate::RunOptions {

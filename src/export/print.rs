@@ -83,8 +83,8 @@ pub struct Solid {
     pub piece: usize,
     /// From 1.
     pub copy: u32,
-    /// `A`, or `A-2` for a piece with copies: safe in a file name, unique in the puzzle
-    /// even where case is ignored.
+    /// `A`, or `A-2` for a piece with copies (`A-02` when it has ten or more): safe in
+    /// a file name, unique in the puzzle even where case is ignored.
     pub tag: String,
     /// What a person reads: the piece's display name, and the copy number if it has copies.
     pub title: String,
@@ -198,8 +198,10 @@ fn copies(p: &Polycube) -> Vec<(usize, u32, String, String)> {
     for (k, q) in p.pieces.iter().enumerate() {
         for copy in 1..=q.count {
             let (tag, title) = if q.count > 1 {
+                // Padded, so that the files sort in copy order.
+                let width = q.count.to_string().len();
                 (
-                    format!("{}-{copy}", words[k]),
+                    format!("{}-{copy:0width$}", words[k]),
                     format!("{} #{copy}", q.display_name()),
                 )
             } else {
