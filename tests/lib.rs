@@ -24,6 +24,7 @@ mod golden;
 mod html;
 mod lazy;
 mod memo;
+mod mesh;
 mod outputs;
 mod parts;
 mod pictures;

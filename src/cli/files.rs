@@ -241,9 +241,25 @@ fn check_model_size(
 }
 
 pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
+    let format = ExportFormat::from(a.format);
+    if matches!(format, ExportFormat::Stl | ExportFormat::ThreeMf) {
+        return export_pieces(a, format, out);
+    }
+    let print_only = [
+        (a.unit.is_some(), "--unit"),
+        (a.gap.is_some(), "--gap"),
+        (a.solution.is_some(), "--solution"),
+        (a.force, "--force"),
+    ];
+    if let Some((_, flag)) = print_only.iter().find(|(given, _)| *given) {
+        return Err(Error::Usage(format!(
+            "{flag} is for the pieces to print (--format stl or 3mf)"
+        )));
+    }
     output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
     let p = a.puzzle.problem(a.symmetry)?;
-    match ExportFormat::from(a.format) {
+    match format {
+        ExportFormat::Stl | ExportFormat::ThreeMf => unreachable!("written above"),
         ExportFormat::Dlx => {
             crate::export::dlx::check(&p)?;
             output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
@@ -285,6 +301,153 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
         );
     }
     Ok(Outcome::Done)
+}
+
+/// `export --format stl|3mf`: the pieces as solids to print. Every output is checked (or
+/// its directory made) before any mesh; an STL directory that holds anything is refused
+/// unless --force, as `suite` does.
+fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Result<Outcome> {
+    use crate::export::print;
+    let opts = print::Options::new(
+        a.unit.unwrap_or(print::DEFAULT_UNIT),
+        a.gap.unwrap_or(print::DEFAULT_GAP),
+    )?;
+    if a.symmetry.is_some() && a.solution.is_none() {
+        return Err(Error::Usage(
+            "--symmetry numbers the solutions for --solution N; the pieces alone need none".into(),
+        ));
+    }
+    if a.solution == Some(0) {
+        return Err(Error::Usage("--solution counts from 1".into()));
+    }
+    // The puzzle (and its problem, for --solution) first: a wrong kind of puzzle is
+    // refused before any directory is made; the search and the meshes come after the
+    // outputs are checked.
+    let problem = match a.solution {
+        None => None,
+        Some(_) => Some(a.puzzle.problem(a.symmetry)?),
+    };
+    let puzzle = match &problem {
+        Some(problem) => problem.puzzle().clone(),
+        None => a.puzzle.load()?,
+    };
+    let p = print::check(&puzzle)?;
+    let one_file = format == ExportFormat::ThreeMf
+        || a.output
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("stl"));
+    if one_file {
+        if a.force {
+            return Err(Error::Usage(
+                "--force is for an STL directory; a file is replaced as it is".into(),
+            ));
+        }
+        output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
+    } else {
+        piece_directory(&a.output, a.force)?;
+    }
+    let solution = match (&problem, a.solution) {
+        (Some(problem), Some(n)) => Some(nth_solution(problem, n)?),
+        _ => None,
+    };
+    let solids = match &solution {
+        None => print::laid_out(p, opts)?,
+        Some(s) => print::assembled(p, s, opts)?,
+    };
+    let stem = print::puzzle_stem(p);
+    let triangles: usize = solids.iter().map(|s| s.mesh.triangles.len()).sum();
+    let inputs = [a.puzzle.puzzle.as_path()];
+    if format == ExportFormat::ThreeMf {
+        let named: Vec<(&str, &crate::export::mesh::Mesh)> =
+            solids.iter().map(|s| (s.title.as_str(), &s.mesh)).collect();
+        output::write(&a.output, out, &inputs, &mut |w| {
+            Ok(crate::export::threemf::write(w, p.name.as_str(), &named)?)
+        })?;
+    } else if one_file {
+        let meshes: Vec<_> = solids.iter().map(|s| &s.mesh).collect();
+        output::write(&a.output, out, &inputs, &mut |w| {
+            Ok(crate::export::stl::write(w, &meshes)?)
+        })?;
+    } else {
+        for s in &solids {
+            let path = a.output.join(format!("{stem}-{}.stl", s.tag));
+            output::write(&path, out, &inputs, &mut |w| {
+                Ok(crate::export::stl::write(w, &[&s.mesh])?)
+            })?;
+        }
+    }
+    if !is_stdio(&a.output) {
+        eprintln!(
+            "c wrote {}: {} pieces, {triangles} triangles, {} mm cubes, {} mm gap, {}",
+            a.output.display(),
+            solids.len(),
+            opts.unit(),
+            opts.gap(),
+            match a.solution {
+                Some(n) => format!("placed as in solution {n}"),
+                None => "laid out on the plate".into(),
+            }
+        );
+    }
+    Ok(Outcome::Done)
+}
+
+/// The directory for one STL file per piece: made if missing; one that holds anything is
+/// refused unless `force`.
+fn piece_directory(dir: &std::path::Path, force: bool) -> Result<()> {
+    if is_stdio(dir) {
+        return Err(Error::Usage(
+            "--format stl writes one file per piece: give -o DIR, or -o FILE.stl for all \
+             pieces in one file"
+                .into(),
+        ));
+    }
+    let write_error = |source| Error::Write {
+        path: dir.to_path_buf(),
+        source,
+    };
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "{}: not a directory (--format stl writes one file per piece into a directory; \
+             a name ending in .stl gets all pieces in one file)",
+            dir.display()
+        )));
+    }
+    if dir.is_dir() && !force {
+        let mut entries = std::fs::read_dir(dir).map_err(write_error)?;
+        if entries.next().is_some() {
+            return Err(Error::Usage(format!(
+                "{}: the directory is not empty (give --force to write over what is there)",
+                dir.display()
+            )));
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(write_error)
+}
+
+/// Solution `n` (from 1) of `p`, as the DLX lists them on one thread.
+fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
+    let mut seen = 0u64;
+    let mut found = None;
+    let run = crate::RunOptions {
+        threads: 1,
+        ..crate::RunOptions::default()
+    };
+    p.for_each_solution(&crate::Engine::dlx(), &run, &mut |s| {
+        seen += 1;
+        if seen == n {
+            found = Some(s.to_vec());
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    })?;
+    found.ok_or_else(|| {
+        Error::Usage(format!(
+            "--solution {n}: {} has only {seen} solutions (in this symmetry mode)",
+            p.puzzle().name()
+        ))
+    })
 }
 
 pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {

@@ -25,9 +25,25 @@ pub(in crate::cli) struct ExportArgs {
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     pub(in crate::cli) symmetry: Option<SymmetryArg>,
-    /// Output file (`.gz` compresses), or `-` for standard output.
+    /// Output file (`.gz` compresses), or `-` for standard output. `stl`: a directory
+    /// (created if missing), one file per piece copy, or one `.stl` file holding them all.
     #[arg(short, long, default_value = STDIO)]
     pub(in crate::cli) output: PathBuf,
+    /// `stl`, `3mf`: the cube size in mm. Default: 10.
+    #[arg(long, value_name = "MM", allow_negative_numbers = true)]
+    pub(in crate::cli) unit: Option<f64>,
+    /// `stl`, `3mf`: the clearance in mm between two facing pieces; each face moves in by
+    /// half of it, so printed pieces slide together. Default: 0.2.
+    #[arg(long, value_name = "MM", allow_negative_numbers = true)]
+    pub(in crate::cli) gap: Option<f64>,
+    /// `stl`, `3mf`: place the pieces as assembled in solution N (from 1, in the order
+    /// `enumerate --solver dlx --threads 1` lists them) instead of laid out for printing.
+    #[arg(long, value_name = "N")]
+    pub(in crate::cli) solution: Option<u64>,
+    /// `stl` into a directory: write into one that holds files already, replacing those
+    /// of the same names.
+    #[arg(long)]
+    pub(in crate::cli) force: bool,
 }
 
 #[derive(Args, Debug)]

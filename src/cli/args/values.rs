@@ -121,6 +121,12 @@ value_enum! {
         Mzn,
         /// The same model in OPB, the pseudo-Boolean competition format.
         Opb,
+        /// The pieces for 3-D printing as binary STL: one file per piece copy in a
+        /// directory, or all in one `.stl` file.
+        Stl,
+        /// The pieces for 3-D printing as one 3MF file, each piece copy its own object.
+        #[value(name = "3mf")]
+        ThreeMf,
     }
 }
 

@@ -26,11 +26,11 @@ use std::io::Write;
 
 use serde_json::json;
 
+use super::scene::with_scene;
 use super::{Polycube, EMPTY};
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner};
 use crate::matrix::{Item, Matrix};
-use crate::picture::polycube::{Body, Scene};
 use crate::puzzle::{About, Kind, Summary, SymmetryMode, VariableMap};
 use crate::symmetry::{Group, Symmetry};
 
@@ -73,7 +73,7 @@ type CopySymbols = HashMap<(u32, u32), char>;
 /// come last: pieces are usually named by capitals, and a copy drawn as an unused
 /// capital reads as another piece. With the legend (`D: Dde` per piece with copies);
 /// `None` when the spare symbols run out.
-fn copy_symbols(p: &Polycube) -> Option<(CopySymbols, Option<String>)> {
+pub(super) fn copy_symbols(p: &Polycube) -> Option<(CopySymbols, Option<String>)> {
     let names: Vec<char> = p.pieces.iter().map(|q| q.symbol).collect();
     let mut taken: Vec<char> = names.clone();
     let mut symbol_of: HashMap<(u32, u32), char> = HashMap::new();
@@ -159,40 +159,6 @@ fn layers(p: &Polycube, fill: &[char]) -> Vec<Vec<String>> {
                 .collect()
         })
         .collect()
-}
-
-/// What the drawings of `solution` show ([`Scene`]), handed to `draw`.
-fn with_scene<T>(p: &Polycube, solution: &[u32], draw: impl FnOnce(&Scene) -> T) -> T {
-    let symbol_of = copy_symbols(p).map(|(s, _)| s);
-    let bodies: Vec<Body> = p
-        .copies(solution)
-        .into_iter()
-        .map(|(placement, copy)| {
-            let piece = &p.pieces[placement.piece as usize];
-            let key = (placement.piece, copy);
-            Body {
-                name: piece.name.to_string(),
-                label: piece.label.clone(),
-                symbol: symbol_of.as_ref().map_or(piece.symbol, |s| s[&key]),
-                copy: copy + 1,
-                copies: piece.count,
-                cells: placement
-                    .cells
-                    .iter()
-                    .map(|&c| p.target[c as usize])
-                    .collect(),
-                colors: placement.colors.clone(),
-            }
-        })
-        .collect();
-    let scene = Scene {
-        title: &p.name,
-        target: &p.target,
-        cell_colors: &p.cell_colors,
-        colors: &p.colors,
-        bodies: &bodies,
-    };
-    draw(&scene)
 }
 
 impl Kind for Polycube {

@@ -32,6 +32,7 @@ mod kind;
 mod parse;
 mod piece;
 mod placements;
+mod scene;
 mod spec;
 
 use super::Expect;

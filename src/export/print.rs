@@ -1,0 +1,311 @@
+//! The pieces of a polycube puzzle as solids to print (`export --format stl|3mf`): one
+//! mesh per copy of each piece, shrunk for clearance, laid out on the build plate or
+//! placed as in a solution.
+//!
+//! Invariants:
+//! - [`Options`] holds a finite unit above 0 and a finite gap in `[0, unit)`; anything
+//!   else is refused before any mesh is made (exit 2).
+//! - Every piece copy appears once, in piece order, copies numbered from 1 (the number is
+//!   in its name only when the piece has copies).
+//! - Laid out ([`laid_out`]), each piece is turned to the rotation that needs the fewest
+//!   cubes printed over nothing (then the most cubes on the plate, then the least
+//!   height), rests on z = 0, and keeps at least one unit from its neighbours: rows of
+//!   `ceil(sqrt(n))` pieces from the origin along +x, rows along +y.
+//! - Assembled ([`assembled`]), every piece keeps its place in the solution, the whole
+//!   moved so that its least corner is the origin; facing pieces are `gap` apart.
+//! - A piece whose surface would not be a 2-manifold (cubes touching only along an edge
+//!   or at a corner, with no gap) is refused with its name and the place in its cells.
+
+use crate::error::{Error, Result};
+use crate::geometry::{Cell, Isometry, Shape};
+use crate::puzzle::polycube::Polycube;
+use crate::puzzle::Puzzle;
+
+use super::mesh::{self, Mesh};
+
+/// The default cube size, mm.
+pub const DEFAULT_UNIT: f64 = 10.0;
+/// The default clearance between two facing pieces, mm (each face moves in by half): a
+/// snug sliding fit on a well-tuned FDM printer; 0.3 to 0.4 is looser.
+pub const DEFAULT_GAP: f64 = 0.2;
+
+/// Cube size and clearance, checked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    unit: f64,
+    gap: f64,
+}
+
+impl Options {
+    /// `unit` and `gap` in mm, or why they cannot make pieces.
+    pub fn new(unit: f64, gap: f64) -> Result<Options> {
+        if !unit.is_finite() || unit <= 0.0 {
+            return Err(Error::Usage(format!(
+                "--unit {unit}: the cube size must be a number of mm above 0"
+            )));
+        }
+        if !gap.is_finite() || gap < 0.0 {
+            return Err(Error::Usage(format!(
+                "--gap {gap}: the clearance must be a number of mm, 0 or more"
+            )));
+        }
+        if gap >= unit {
+            return Err(Error::Usage(format!(
+                "--gap {gap}: the clearance must be less than the cube size (--unit {unit}): \
+                 each face moves in by half of it, and nothing of a cube would be left"
+            )));
+        }
+        Ok(Options { unit, gap })
+    }
+
+    pub fn unit(&self) -> f64 {
+        self.unit
+    }
+
+    pub fn gap(&self) -> f64 {
+        self.gap
+    }
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            unit: DEFAULT_UNIT,
+            gap: DEFAULT_GAP,
+        }
+    }
+}
+
+/// One copy of one piece, as a solid.
+#[derive(Clone, Debug)]
+pub struct Solid {
+    /// Index into the puzzle's pieces.
+    pub piece: usize,
+    /// From 1.
+    pub copy: u32,
+    /// `A`, or `A-2` for a piece with copies (`A-02` when it has ten or more): safe in
+    /// a file name, unique in the puzzle even where case is ignored.
+    pub tag: String,
+    /// What a person reads: the piece's display name, and the copy number if it has copies.
+    pub title: String,
+    pub mesh: Mesh,
+}
+
+/// The polycube puzzle in `puzzle`, or why its pieces cannot be printed.
+pub fn check(puzzle: &Puzzle) -> Result<&Polycube> {
+    puzzle.downcast_ref::<Polycube>().ok_or_else(|| {
+        Error::Usage(format!(
+            "{}: only polycube puzzles have pieces to print (this is {})",
+            puzzle.source(),
+            puzzle.name()
+        ))
+    })
+}
+
+/// A word for file names: the puzzle file's stem (the catalog name), else its name,
+/// letters and digits kept, anything else a `-`.
+pub fn puzzle_stem(p: &Polycube) -> String {
+    // A catalog puzzle's source is `catalog:NAME.toml`.
+    let source = p.source.strip_prefix("catalog:").unwrap_or(&p.source);
+    let from = std::path::Path::new(source)
+        .file_name()
+        .and_then(|s| s.to_str())
+        .map(|s| s.trim_end_matches(".gz").trim_end_matches(".toml"))
+        .filter(|s| !s.is_empty() && *s != "-")
+        .unwrap_or(&p.name);
+    let mut stem = String::new();
+    for c in from.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+            stem.push(c);
+        } else if !stem.ends_with('-') {
+            stem.push('-');
+        }
+    }
+    let stem = stem.trim_matches(['-', '.']).to_string();
+    if stem.is_empty() {
+        "puzzle".into()
+    } else {
+        stem
+    }
+}
+
+/// Each piece's word for file names: its symbol when that is a letter or digit and no
+/// other piece's symbol differs from it only in case, else `p` and its number from 1.
+fn piece_words(p: &Polycube) -> Vec<String> {
+    let lower: Vec<char> = p
+        .pieces
+        .iter()
+        .map(|q| q.symbol.to_ascii_lowercase())
+        .collect();
+    p.pieces
+        .iter()
+        .enumerate()
+        .map(|(k, q)| {
+            let unique = lower.iter().filter(|&&c| c == lower[k]).count() == 1;
+            if q.symbol.is_ascii_alphanumeric() && unique {
+                q.symbol.to_string()
+            } else {
+                format!("p{}", k + 1)
+            }
+        })
+        .collect()
+}
+
+/// The mesh of `cells`, or the refusal that names piece `k`.
+fn solid_mesh(p: &Polycube, k: usize, cells: &[Cell], opts: Options) -> Result<Mesh> {
+    let r = opts.gap / 2.0;
+    mesh::shrunk(cells, opts.unit, r).map_err(|_| {
+        // Said in the piece's own cells, as its file gives them, not the turned copy's.
+        let own = p.pieces[k].shape.cells();
+        let at = match mesh::shrunk(own, 1.0, r / opts.unit) {
+            Err(e) => format!(" at ({}, {}, {})", e.at[0], e.at[1], e.at[2]),
+            Ok(_) => String::new(),
+        };
+        Error::Usage(format!(
+            "{}: piece {}: its cubes touch only along an edge or at a corner{at} (in its \
+             cells' coordinates); with --gap 0 its surface would not be a closed manifold, \
+             which slicers cannot print reliably: give a gap above 0 (default {DEFAULT_GAP})",
+            p.source,
+            p.pieces[k].display_name()
+        ))
+    })
+}
+
+/// The rotation of `shape` to print: fewest cubes over nothing, then most cubes on the
+/// plate, then least height (the first such rotation).
+fn print_orientation(shape: &Shape) -> Shape {
+    let cost = |s: &Shape| {
+        let cells = s.cells();
+        let overhangs = cells
+            .iter()
+            .filter(|c| c[2] > 0 && !cells.contains(&[c[0], c[1], c[2] - 1]))
+            .count();
+        let on_plate = cells.iter().filter(|c| c[2] == 0).count();
+        let height = cells.iter().map(|c| c[2]).max().unwrap_or(0);
+        (overhangs, usize::MAX - on_plate, height)
+    };
+    Isometry::rotations()
+        .iter()
+        .map(|&g| shape.transformed(g))
+        .min_by_key(cost)
+        .expect("24 rotations")
+}
+
+/// The copies of each piece, in order: (piece, copy from 1, tag, title).
+fn copies(p: &Polycube) -> Vec<(usize, u32, String, String)> {
+    let words = piece_words(p);
+    let mut out = Vec::new();
+    for (k, q) in p.pieces.iter().enumerate() {
+        for copy in 1..=q.count {
+            let (tag, title) = if q.count > 1 {
+                // Padded, so that the files sort in copy order.
+                let width = q.count.to_string().len();
+                (
+                    format!("{}-{copy:0width$}", words[k]),
+                    format!("{} #{copy}", q.display_name()),
+                )
+            } else {
+                (words[k].clone(), q.display_name())
+            };
+            out.push((k, copy, tag, title));
+        }
+    }
+    out
+}
+
+/// Every copy of every piece, turned to print well and laid out on the plate (z = 0 up).
+pub fn laid_out(p: &Polycube, opts: Options) -> Result<Vec<Solid>> {
+    let all = copies(p);
+    let columns = (all.len() as f64).sqrt().ceil().max(1.0) as usize;
+    let space = opts.unit;
+    let (mut x, mut y, mut row_depth) = (0.0f64, 0.0f64, 0.0f64);
+    let mut out = Vec::with_capacity(all.len());
+    for (i, (k, copy, tag, title)) in all.into_iter().enumerate() {
+        if i > 0 && i % columns == 0 {
+            x = 0.0;
+            y += row_depth + space;
+            row_depth = 0.0;
+        }
+        let shape = print_orientation(&p.pieces[k].shape);
+        let mut mesh = solid_mesh(p, k, shape.cells(), opts)?;
+        let (lo, hi) = mesh.bounds();
+        mesh.translate([x - lo[0], y - lo[1], -lo[2]]);
+        x += hi[0] - lo[0] + space;
+        row_depth = row_depth.max(hi[1] - lo[1]);
+        out.push(Solid {
+            piece: k,
+            copy,
+            tag,
+            title,
+            mesh,
+        });
+    }
+    Ok(out)
+}
+
+/// The pieces as placed in `solution` (options of the puzzle's matrix), the whole moved
+/// so that its least corner is the origin.
+pub fn assembled(p: &Polycube, solution: &[u32], opts: Options) -> Result<Vec<Solid>> {
+    let names = copies(p);
+    let mut out = Vec::new();
+    for (placement, copy) in p.copies(solution) {
+        let k = placement.piece as usize;
+        let cells: Vec<Cell> = placement
+            .cells
+            .iter()
+            .map(|&t| p.target[t as usize])
+            .collect();
+        let (_, _, tag, title) = names
+            .iter()
+            .find(|n| n.0 == k && n.1 == copy + 1)
+            .expect("a copy the piece has")
+            .clone();
+        out.push(Solid {
+            piece: k,
+            copy: copy + 1,
+            tag,
+            title,
+            mesh: solid_mesh(p, k, &cells, opts)?,
+        });
+    }
+    let mut least = [f64::INFINITY; 3];
+    for s in &out {
+        let (lo, _) = s.mesh.bounds();
+        least = [0, 1, 2].map(|a| least[a].min(lo[a]));
+    }
+    for s in &mut out {
+        s.mesh.translate(least.map(|x| -x));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_refuse_what_makes_no_piece() {
+        for (unit, gap) in [
+            (0.0, 0.0),
+            (-1.0, 0.1),
+            (f64::NAN, 0.1),
+            (f64::INFINITY, 0.1),
+            (10.0, -0.1),
+            (10.0, f64::NAN),
+            (10.0, 10.0),
+            (10.0, 12.0),
+        ] {
+            assert!(Options::new(unit, gap).is_err(), "{unit} {gap}");
+        }
+        assert!(Options::new(10.0, 0.0).is_ok());
+        assert!(Options::new(10.0, 9.99).is_ok());
+    }
+
+    #[test]
+    fn print_orientation_lays_an_l_flat() {
+        // An upright L (in the xz plane) lies down: every cube on the plate.
+        let l = Shape::new(vec![[0, 0, 0], [0, 0, 1], [0, 0, 2], [1, 0, 0]]);
+        let s = print_orientation(&l);
+        assert!(s.cells().iter().all(|c| c[2] == 0), "{s:?}");
+    }
+}
