@@ -47,9 +47,16 @@ pub(super) fn info(a: PuzzleArg, out: &mut dyn Write) -> Result<Outcome> {
 }
 
 pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
+    // The name column fits the longest name, so the columns stay aligned.
+    let w = catalog::entries()
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(22);
     writeln!(
         out,
-        "{:<22} {:>6} {:>6}  {:<12} name",
+        "{:<w$} {:>6} {:>6}  {:<12} name",
         "catalog", "pieces", "cells", "rotations"
     )?;
     for e in catalog::entries() {
@@ -58,7 +65,7 @@ pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
                 let s = p.summary();
                 writeln!(
                     out,
-                    "{:<22} {:>6} {:>6}  {:<12} {}",
+                    "{:<w$} {:>6} {:>6}  {:<12} {}",
                     e.name,
                     s.pieces,
                     s.cells.map_or("-".into(), |n| n.to_string()),
@@ -66,7 +73,7 @@ pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
                     p.name()
                 )?;
             }
-            Err(err) => writeln!(out, "{:<22} error: {err}", e.name)?,
+            Err(err) => writeln!(out, "{:<w$} error: {err}", e.name)?,
         }
     }
     Ok(Outcome::Done)

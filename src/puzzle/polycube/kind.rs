@@ -26,7 +26,7 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::scene::with_scene;
+use super::scene::{copy_symbols, with_scene};
 use super::{Polycube, EMPTY};
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner};
@@ -64,46 +64,6 @@ fn cell_list(p: &Polycube, solution: &[u32]) -> String {
     out
 }
 
-/// The symbol of each (piece, copy).
-type CopySymbols = HashMap<(u32, u32), char>;
-
-/// One symbol per copy of a piece, so that copies can be told apart: the first copy
-/// keeps the piece's name, the second takes its lowercase form when no piece uses that,
-/// and the others take lowercase letters, then digits, that no piece uses. Capitals
-/// come last: pieces are usually named by capitals, and a copy drawn as an unused
-/// capital reads as another piece. With the legend (`D: Dde` per piece with copies);
-/// `None` when the spare symbols run out.
-pub(super) fn copy_symbols(p: &Polycube) -> Option<(CopySymbols, Option<String>)> {
-    let names: Vec<char> = p.pieces.iter().map(|q| q.symbol).collect();
-    let mut taken: Vec<char> = names.clone();
-    let mut symbol_of: HashMap<(u32, u32), char> = HashMap::new();
-    let mut legend = Vec::new();
-    for (k, piece) in p.pieces.iter().enumerate() {
-        let mut these = vec![piece.symbol];
-        symbol_of.insert((k as u32, 0), piece.symbol);
-        for copy in 1..piece.count {
-            let own = piece.symbol.to_lowercase().next().filter(|_| copy == 1);
-            let c = own
-                .into_iter()
-                .chain('a'..='z')
-                .chain('0'..='9')
-                .chain('A'..='Z')
-                .find(|c| !taken.contains(c))?;
-            taken.push(c);
-            symbol_of.insert((k as u32, copy), c);
-            these.push(c);
-        }
-        if piece.count > 1 {
-            legend.push(format!(
-                "{}: {}",
-                piece.symbol,
-                these.iter().collect::<String>()
-            ));
-        }
-    }
-    let legend = (!legend.is_empty()).then(|| format!("copies  {}", legend.join("; ")));
-    Some((symbol_of, legend))
-}
 
 /// The symbol of every target cell in `solution` ([`copy_symbols`]), with the legend.
 fn symbols(p: &Polycube, solution: &[u32]) -> Option<(Vec<char>, Option<String>)> {
