@@ -105,6 +105,59 @@ fn the_page_holds_the_solution_in_the_pictures_colours() {
     assert_eq!(cells.len(), 64);
 }
 
+/// `sample --html DIR` writes a page per drawn solution, the drawn solution's; a
+/// coloured-cube puzzle is refused before anything is drawn.
+#[test]
+fn sample_writes_a_page_per_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("drawn");
+    let out = polycover(&[
+        "sample",
+        "soma",
+        "-n",
+        "2",
+        "--seed",
+        "3",
+        "--format",
+        "jsonl",
+        "--html",
+        pages.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let drawn: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(drawn.len(), 2);
+    for (k, record) in drawn.iter().enumerate() {
+        let page =
+            std::fs::read_to_string(pages.join(format!("solution-{:06}.html", k + 1))).unwrap();
+        assert_self_contained(&page);
+        // The page's pieces are the drawn solution's placements, cell for cell (Soma's
+        // target starts at the origin, so the page's cells are the record's).
+        let cells = |list: &serde_json::Value| -> Vec<Vec<Vec<i64>>> {
+            list.as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    let mut c: Vec<Vec<i64>> = serde_json::from_value(p["cells"].clone()).unwrap();
+                    c.sort();
+                    c
+                })
+                .collect()
+        };
+        let mut want = cells(&record["placements"]);
+        let mut got = cells(&scene(&page)["pieces"]);
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "draw {}", k + 1);
+    }
+    let refused = dir.path().join("cubes");
+    let out = polycover(&["sample", "hesselink-5", "--html", refused.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!refused.exists(), "nothing is written for a refused kind");
+}
+
 /// `enumerate --html DIR --limit N` writes N numbered pages beside the SVG pictures'
 /// names; a file where the directory should be is refused before the search.
 #[test]

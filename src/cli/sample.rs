@@ -15,7 +15,7 @@ use std::time::Instant;
 use super::args::{is_stdio, SampleArgs, STDIO};
 use super::outcome::Outcome;
 use super::records::Records;
-use super::search::picture_directory;
+use super::search::{page_directory, picture_directory};
 use crate::error::{Error, Result};
 use crate::output;
 use crate::sample::Sampler;
@@ -27,7 +27,11 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     if a.svg.is_some() {
         p.puzzle().check_drawable()?;
     }
+    if a.html.is_some() {
+        p.puzzle().check_html()?;
+    }
     let pictures = a.svg.as_deref().map(picture_directory).transpose()?;
+    let pages = a.html.as_deref().map(page_directory).transpose()?;
     let seed = a.seed.unwrap_or_else(fresh_seed);
     eprintln!("c seed {seed} (--seed {seed} draws the same solutions again)");
     let start = Instant::now();
@@ -68,7 +72,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
         flush_each: true,
         limit: None,
         pictures,
-        pages: None,
+        pages,
         path: a.output.clone().filter(|path| !is_stdio(path)),
     };
     let mut stopped = false;

@@ -297,8 +297,8 @@ pub(super) fn picture_directory(dir: &Path) -> Result<PathBuf> {
     directory(dir, "--svg", "picture")
 }
 
-/// The directory for `enumerate --html`, as [`picture_directory`].
-fn page_directory(dir: &Path) -> Result<PathBuf> {
+/// The directory for `enumerate --html` (and `sample --html`), as [`picture_directory`].
+pub(super) fn page_directory(dir: &Path) -> Result<PathBuf> {
     directory(dir, "--html", "3-D view")
 }
 

@@ -379,6 +379,10 @@ pub(super) struct SampleArgs {
     /// solution-000001.svg, ...
     #[arg(long, value_name = "DIR")]
     pub(super) svg: Option<PathBuf>,
+    /// Also write each solution as a 3-D view in this directory (created if needed):
+    /// solution-000001.html, ... (self-contained HTML with WebGL; polycubes).
+    #[arg(long, value_name = "DIR")]
+    pub(super) html: Option<PathBuf>,
 }
 
 impl Command {
