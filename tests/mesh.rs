@@ -402,3 +402,33 @@ fn an_edge_only_contact_needs_a_gap() {
         seen[0].volume
     );
 }
+
+/// A one-sided set names pieces `F` and `f`: file names that differ only in case would
+/// overwrite each other on macOS and Windows, so such pieces are named by their names
+/// (`F`, `F2`). Every file is distinct ignoring case, one per piece.
+#[test]
+fn file_names_stay_apart_where_case_is_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("flat");
+    let out = polycover(&[
+        "export",
+        "one-sided-pentominoes-3x30",
+        "--format",
+        "stl",
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let names: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let folded: std::collections::HashSet<String> =
+        names.iter().map(|n| n.to_ascii_lowercase()).collect();
+    assert_eq!(names.len(), 18);
+    assert_eq!(folded.len(), 18, "{names:?}");
+    for piece in ["F", "F2", "Z", "Z2", "I"] {
+        let file = format!("one-sided-pentominoes-3x30-{piece}.stl");
+        assert!(names.contains(&file), "{file} in {names:?}");
+    }
+}

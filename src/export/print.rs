@@ -129,21 +129,32 @@ pub fn puzzle_stem(p: &Polycube) -> String {
     }
 }
 
-/// Each piece's word for file names: its symbol when that is a letter or digit and no
-/// other piece's symbol differs from it only in case, else `p` and its number from 1.
+/// Each piece's word for file names, unique even where case is ignored: its symbol when
+/// that is a letter or digit that no other symbol matches but for case, else its name
+/// when that is letters, digits, `-` and `_` and no other name matches but for case
+/// (one-sided sets: `F` and `F2`, where the symbols are `F` and `f`), else `p` and its
+/// number from 1.
 fn piece_words(p: &Polycube) -> Vec<String> {
-    let lower: Vec<char> = p
-        .pieces
-        .iter()
-        .map(|q| q.symbol.to_ascii_lowercase())
-        .collect();
-    p.pieces
-        .iter()
-        .enumerate()
-        .map(|(k, q)| {
-            let unique = lower.iter().filter(|&&c| c == lower[k]).count() == 1;
-            if q.symbol.is_ascii_alphanumeric() && unique {
-                q.symbol.to_string()
+    let alone = |words: &[String], k: usize| {
+        words
+            .iter()
+            .filter(|w| w.eq_ignore_ascii_case(&words[k]))
+            .count()
+            == 1
+    };
+    let symbols: Vec<String> = p.pieces.iter().map(|q| q.symbol.to_string()).collect();
+    let names: Vec<String> = p.pieces.iter().map(|q| q.name.clone()).collect();
+    let safe = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    };
+    (0..p.pieces.len())
+        .map(|k| {
+            if safe(&symbols[k]) && alone(&symbols, k) {
+                symbols[k].clone()
+            } else if safe(&names[k]) && alone(&names, k) {
+                names[k].clone()
             } else {
                 format!("p{}", k + 1)
             }
