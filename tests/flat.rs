@@ -142,11 +142,12 @@ fn sat() -> Engine {
     Engine::sat(SatEngine::default())
 }
 
-/// The one-sided puzzles: DLX, bits and SAT against the brute-force tiler and the
-/// catalog's `[expect]` (4x7: none, by the colouring argument in the file).
+/// The one-sided puzzles: DLX, bits, the memo (which never visits a solution) and SAT
+/// against the brute-force tiler and the catalog's `[expect]` (4x7: none, by the
+/// colouring argument in the file).
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
-fn one_sided_puzzles_count_alike_four_ways() {
+fn one_sided_puzzles_count_alike_five_ways() {
     for (name, w, h) in [
         ("one-sided-tetrominoes-4x7", 4, 7),
         ("one-sided-pentominoes-3x30", 3, 30),
@@ -166,6 +167,8 @@ fn one_sided_puzzles_count_alike_four_ways() {
                 "{name} {mode:?}: DLX against brute force"
             );
             assert_eq!(count(&c, Engine::bits(), 2), dlx, "{name} {mode:?}: bits");
+            let memo = Engine::from_name("memo").unwrap();
+            assert_eq!(count(&c, memo, 1), dlx, "{name} {mode:?}: memo");
             // SAT visits every solution slowly (18 s for the pentominoes' 184): once,
             // under the group that maps each piece onto its mirror partner.
             if mode == Reflections || dlx == 0 {
