@@ -23,15 +23,24 @@ fn last_line(o: &std::process::Output) -> String {
 #[test]
 fn a_cut_is_a_solvable_puzzle_and_a_seed_repeats_it() {
     let dir = tempfile::tempdir().unwrap();
-    let args = ["--box", "4,4,4", "--pieces", "13", "--sizes", "4-6", "--seed", "3"];
+    let args = [
+        "--box", "4,4,4", "--pieces", "13", "--sizes", "4-6", "--seed", "3",
+    ];
     let (a, _) = generate(dir.path(), "a.toml", &args);
     let (b, _) = generate(dir.path(), "b.toml", &args);
     let text = std::fs::read_to_string(&a).unwrap();
     assert_eq!(text, std::fs::read_to_string(&b).unwrap());
-    assert!(text.starts_with("# polycover generate polycubes --box 4,4,4"), "{text}");
+    assert!(
+        text.starts_with("# polycover generate polycubes --box 4,4,4"),
+        "{text}"
+    );
     let o = polycover(&["solve", &a]);
     assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
-    let (c, _) = generate(dir.path(), "c.toml", &["--box", "4,4,4", "--pieces", "13", "--seed", "4"]);
+    let (c, _) = generate(
+        dir.path(),
+        "c.toml",
+        &["--box", "4,4,4", "--pieces", "13", "--seed", "4"],
+    );
     assert_ne!(text, std::fs::read_to_string(&c).unwrap());
     // `info` reads it as any puzzle file: 64 cells of pieces.
     let o = polycover(&["info", &a]);
@@ -48,7 +57,11 @@ fn unique_gives_one_solution_up_to_rotations() {
     assert!(err.contains("c drew "), "{err}");
     let o = polycover(&["count", &path, "--solver", "dlx"]);
     assert_eq!(last_line(&o), "s mc 1", "{}", stdout(&o));
-    assert!(stdout(&o).contains("c expected 1 (matches)"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("c expected 1 (matches)"),
+        "{}",
+        stdout(&o)
+    );
     let (again, _) = generate(dir.path(), "v.toml", &args);
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
@@ -76,19 +89,77 @@ fn bad_requests_are_refused_clearly() {
     for (args, says) in [
         (&["generate", "polycubes", "--pieces", "3"][..], "--box"),
         (
-            &["generate", "polycubes", "--box", "2,2,2", "--pieces", "3", "--sizes", "4-5"][..],
+            &[
+                "generate",
+                "polycubes",
+                "--box",
+                "2,2,2",
+                "--pieces",
+                "3",
+                "--sizes",
+                "4-5",
+            ][..],
             "cannot fill",
         ),
-        (&["generate", "polycubes", "--box", "2,2", "--pieces", "2"][..], "three"),
         (
-            &["generate", "polycubes", "--box", "2,2,2", "--pieces", "2", "--solvable"][..],
+            &["generate", "polycubes", "--box", "2,2", "--pieces", "2"][..],
+            "three",
+        ),
+        (
+            &[
+                "generate",
+                "polycubes",
+                "--box",
+                "2,2,2",
+                "--pieces",
+                "2",
+                "--solvable",
+            ][..],
             "--solvable",
         ),
-        (&["generate", "colored-cubes", "--cubes", "4", "--unique"][..], "--unique"),
+        (
+            &["generate", "colored-cubes", "--cubes", "4", "--unique"][..],
+            "--unique",
+        ),
         (&["generate", "colored-cubes"][..], "--cubes"),
     ] {
         let o = polycover(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
+}
+
+/// A request that draws for a long time (4x4x4 in 13 pieces with one solution: random
+/// cuts have hundreds of thousands) says how far it got every 10 s, and Ctrl-C stops it
+/// with exit 130, the number drawn, and no file.
+#[test]
+fn a_long_unique_search_shows_progress_and_stops_on_ctrl_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("unique.toml");
+    let mut child = spawn(&[
+        "generate",
+        "polycubes",
+        "--box",
+        "4,4,4",
+        "--pieces",
+        "13",
+        "--unique",
+        "--seed",
+        "1",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    // Past the first progress line (10 s), not a timing check.
+    std::thread::sleep(std::time::Duration::from_millis(11_500));
+    signal(&child, "INT");
+    let status = wait_at_most(&mut child, std::time::Duration::from_secs(60)).expect("it stops");
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("c drew ") && err.contains("none kept yet"),
+        "{err}"
+    );
+    assert!(err.contains("puzzles drawn, none kept"), "{err}");
+    assert!(!path.exists(), "no file for a stopped search");
 }

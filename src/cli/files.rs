@@ -540,7 +540,21 @@ pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> 
                 unique: a.unique,
                 unsat: a.unsat,
             };
-            let generated = crate::puzzle::polycube::generate::generate(&request)?;
+            // A hard request can draw for minutes: say how far it got every 10 s, and let
+            // Ctrl-C stop it at the next check, saying how many were drawn.
+            let _listening = crate::interrupt::Listening::start();
+            let start = std::time::Instant::now();
+            let mut said = 0;
+            let generated = crate::puzzle::polycube::generate::generate_with_progress(
+                &request,
+                &mut |tries| {
+                    let seconds = start.elapsed().as_secs();
+                    if seconds >= said + 10 {
+                        said = seconds;
+                        eprintln!("c drew {tries} puzzles in {seconds} s, none kept yet");
+                    }
+                },
+            )?;
             if a.unique || a.unsat {
                 eprintln!("c drew {} puzzles to find this one", generated.tries);
             }

@@ -72,6 +72,12 @@ const MAX_CUTS: u64 = 100_000;
 const MAX_PUZZLES: u64 = 100_000;
 
 pub fn generate(r: &Request) -> Result<Generated> {
+    generate_with_progress(r, &mut |_| {})
+}
+
+/// [`generate`], telling `progress` the number of puzzles drawn so far before each new
+/// draw for `unique` or `unsat` (a hard request can draw for a long time).
+pub fn generate_with_progress(r: &Request, progress: &mut dyn FnMut(u64)) -> Result<Generated> {
     let volume: usize = r.size.iter().product();
     let (lo, hi) = r.sizes;
     if r.size.contains(&0) || r.pieces == 0 || lo == 0 || lo > hi {
@@ -103,13 +109,22 @@ pub fn generate(r: &Request) -> Result<Generated> {
                  --pieces or --seed"
             )));
         }
+        if r.unique || r.unsat {
+            progress(tries);
+        }
         tries += 1;
         let pieces = cut(r, &mut rng)?;
         let text = render(r, &pieces, None);
         if !r.unique && !r.unsat {
             return Ok(Generated { text, tries });
         }
-        if solutions(&text, 2)? != Some(1) {
+        let stopped = |e: Error| match e {
+            Error::Interrupted(_) => {
+                Error::Interrupted(format!("after {tries} puzzles drawn, none kept"))
+            }
+            e => e,
+        };
+        if solutions(&text, 2).map_err(stopped)? != Some(1) {
             continue;
         }
         if !r.unsat {
@@ -124,7 +139,7 @@ pub fn generate(r: &Request) -> Result<Generated> {
         shuffle(&mut rng, &mut chiral);
         for k in chiral {
             let text = render(r, &pieces, Some(k));
-            if solutions(&text, 1)? == Some(0) {
+            if solutions(&text, 1).map_err(stopped)? == Some(0) {
                 return Ok(Generated { text, tries });
             }
         }
