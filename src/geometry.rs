@@ -70,11 +70,7 @@ impl Shape {
     /// A representative of the shape's class under the proper rotations: the least of its
     /// 24 images. Two pieces are the same physical piece iff their canonical forms agree.
     pub fn canonical(&self) -> Shape {
-        Isometry::rotations()
-            .iter()
-            .map(|&g| self.transformed(g))
-            .min()
-            .expect("24 rotations")
+        self.canonical_under(Isometry::rotations())
     }
 
     /// A representative of the shape's class under `group`: the least of its images.

@@ -57,6 +57,7 @@ pub mod solver;
 pub mod subproblems;
 pub mod suite;
 pub mod symmetry;
+mod xml;
 
 pub use count::Count;
 pub use engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};

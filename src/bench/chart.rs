@@ -21,6 +21,7 @@ use std::fmt::Write as _;
 
 use super::Row;
 use crate::error::Result;
+use crate::xml::escape;
 
 /// The widest a character of the chart's sans-serif text is taken to be, in em: what the
 /// layout reserves for a label of n characters.
@@ -60,14 +61,6 @@ struct Point {
     puzzle: usize,
     seconds: f64,
     kind: Kind,
-}
-
-/// Escapes text for SVG.
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// The width the layout reserves for `text` at `size` pixels.
@@ -214,7 +207,7 @@ pub fn svg(rows: &[Row]) -> Result<String> {
             r#"<text x="{:.1}" y="{:.1}" font-size="{FONT}">{}</text>"#,
             legend_x + 30.0,
             y + FONT * 0.35,
-            esc(text)
+            escape(text)
         );
     }
     let _ = writeln!(s, "</g>\n</svg>");
@@ -251,7 +244,7 @@ fn panel(
         r#"<text class="title" x="{:.1}" y="{:.1}" font-size="{TITLE_FONT}" text-anchor="middle">{}</text>"#,
         left + plot_width / 2.0,
         TOP - 14.0,
-        esc(title)
+        escape(title)
     );
     // Decades: a line and a label each; the steps between them faintly when few.
     for e in lo..=hi {
@@ -291,7 +284,7 @@ fn panel(
         let _ = writeln!(
             s,
             r#"<text class="x-label" x="{ax:.1}" y="{ay:.1}" font-size="{FONT}" text-anchor="end" transform="rotate(-90 {ax:.1} {ay:.1})">{}</text>"#,
-            esc(label)
+            escape(label)
         );
     }
     let _ = writeln!(

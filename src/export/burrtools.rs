@@ -25,14 +25,7 @@ use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner, Cell};
 use crate::puzzle::polycube::Polycube;
 use crate::puzzle::Puzzle;
-
-/// XML text, escaped for attributes and content.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use crate::xml::escape;
 
 /// A `<voxel>` element for `cells`; `mark` gives each cell's text (`#` or `+`, then
 /// its colour number if it has one).

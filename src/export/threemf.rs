@@ -15,6 +15,7 @@ use std::fmt::Write as _;
 use std::io::{self, Cursor, Write};
 
 use super::mesh::Mesh;
+use crate::xml::escape;
 
 const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
@@ -28,14 +29,6 @@ const RELS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   <Relationship Target="/3D/3dmodel.model" Id="rel0" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/>
 </Relationships>
 "#;
-
-/// XML text, escaped for attributes and content.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// A coordinate in mm to the micrometre, with no trailing zeros.
 fn number(x: f64) -> String {

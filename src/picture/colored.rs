@@ -6,7 +6,8 @@
 //! top and bottom, which the stack hides. A colour is [`super::palette`] of the number
 //! of colours, in letter order, so every solution of a puzzle uses the same colours.
 
-use super::svg::{escape, Svg};
+use super::svg::Svg;
+use crate::xml::escape;
 use super::{palette, title, title_height, Rgb};
 
 /// Draws `column`: each cube's faces after its turn, in face order left, front, right,

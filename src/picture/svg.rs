@@ -4,17 +4,10 @@
 use std::fmt::Write;
 
 use super::Rgb;
+use crate::xml::escape;
 
 pub struct Svg {
     out: String,
-}
-
-/// Attribute-safe text.
-pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 impl Svg {

@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 
 use super::polycube::{colours, Scene};
 use super::shade;
-use super::svg::escape;
+use crate::xml::escape;
 use crate::geometry::min_corner;
 
 /// The page, with `{{TITLE}}` and `{{SCENE}}` where the solution goes.

@@ -12,7 +12,8 @@ use std::collections::{HashMap, HashSet};
 use super::projection::{dot, owners, Face, Place, View};
 use super::{Body, Scene};
 use crate::geometry::Cell;
-use crate::picture::svg::{escape, Svg};
+use crate::picture::svg::Svg;
+use crate::xml::escape;
 use crate::picture::{constraint_colour, shade, Rgb};
 
 /// The attributes that tie a drawn element to its piece and copy.

@@ -11,7 +11,8 @@ use super::ink::{caption, Ink, KeyEntry};
 use super::projection::{body_faces, extent, wireframe, Face, Place, View};
 use super::Scene;
 use crate::geometry::Cell;
-use crate::picture::svg::{escape, Svg};
+use crate::picture::svg::Svg;
+use crate::xml::escape;
 use crate::picture::text::{fit, width as text_width, wrap};
 use crate::picture::{title, title_height, Rgb};
 
