@@ -21,7 +21,7 @@
 //! - An output is never one of the inputs: the same file (by identity, not by name: a
 //!   link or a `./` prefix is caught too) is refused before anything is written.
 //! - [`check_writable`] refuses, before the work starts, every path that [`write()`] would
-//!   refuse at the end.
+//!   refuse at the end; [`check_directory`] does the same for a directory of outputs.
 //!
 //! A name ending in `.gz` is compressed.
 
@@ -214,6 +214,34 @@ pub fn check_writable(path: &Path, inputs: &[&Path]) -> Result<()> {
         // Opening a FIFO would wait for its reader; it is opened when the work is done.
         Destination::Stdout | Destination::Stream(_) => Ok(()),
     }
+}
+
+/// A directory a command writes its files into, made before the work if missing. A file
+/// of that name is refused, and, unless `force`, so is a directory that holds anything
+/// (what is there may be the user's). `writes` says what the command puts there, for
+/// the messages.
+pub fn check_directory(dir: &Path, force: bool, writes: &str) -> Result<()> {
+    let failed = |source| Error::Write {
+        path: dir.to_path_buf(),
+        source,
+    };
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "{}: not a directory ({writes})",
+            dir.display()
+        )));
+    }
+    if dir.is_dir() && !force {
+        let held = fs::read_dir(dir).map_err(failed)?.count();
+        if held > 0 {
+            return Err(Error::Usage(format!(
+                "{}: the directory is not empty, it holds {held} entries ({writes}; give \
+                 --force to write over what is there)",
+                dir.display()
+            )));
+        }
+    }
+    fs::create_dir_all(dir).map_err(failed)
 }
 
 fn directory_of(path: &Path) -> PathBuf {

@@ -402,27 +402,12 @@ fn piece_directory(dir: &std::path::Path, force: bool) -> Result<()> {
                 .into(),
         ));
     }
-    let write_error = |source| Error::Write {
-        path: dir.to_path_buf(),
-        source,
-    };
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "{}: not a directory (--format stl writes one file per piece into a directory; \
-             a name ending in .stl gets all pieces in one file)",
-            dir.display()
-        )));
-    }
-    if dir.is_dir() && !force {
-        let mut entries = std::fs::read_dir(dir).map_err(write_error)?;
-        if entries.next().is_some() {
-            return Err(Error::Usage(format!(
-                "{}: the directory is not empty (give --force to write over what is there)",
-                dir.display()
-            )));
-        }
-    }
-    std::fs::create_dir_all(dir).map_err(write_error)
+    output::check_directory(
+        dir,
+        force,
+        "--format stl writes one file per piece into a directory; a name ending in .stl \
+         gets all pieces in one file",
+    )
 }
 
 /// Solution `n` (from 1) of `p`, as the DLX lists them on one thread.

@@ -303,15 +303,8 @@ pub(super) fn page_directory(dir: &Path) -> Result<PathBuf> {
 }
 
 fn directory(dir: &Path, flag: &str, what: &str) -> Result<PathBuf> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "{flag} {}: not a directory (enumerate writes one {what} per solution into it)",
-            dir.display()
-        )));
-    }
-    std::fs::create_dir_all(dir).map_err(|source| Error::Write {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    // Solution files of an earlier run are written over, as a file output is.
+    let writes = format!("{flag}: enumerate writes one {what} per solution into it");
+    output::check_directory(dir, true, &writes)?;
     Ok(dir.to_path_buf())
 }

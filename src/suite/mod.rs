@@ -241,31 +241,11 @@ pub struct Summary {
 /// Checks `dir` and every file the family will write there, before any work: `dir` is
 /// created when missing; one that holds anything is refused unless `force`.
 pub fn check_directory(family: &Family, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "{}: not a directory (suite writes a family of files into a directory)",
-            dir.display()
-        )));
-    }
-    if dir.is_dir() && !force {
-        let held = std::fs::read_dir(dir)
-            .map_err(|source| Error::Read {
-                path: dir.to_path_buf(),
-                source,
-            })?
-            .count();
-        if held > 0 {
-            return Err(Error::Usage(format!(
-                "{}: the directory holds {held} entries; suite writes into an empty or new \
-                 directory (give --force to write over what is there)",
-                dir.display()
-            )));
-        }
-    }
-    std::fs::create_dir_all(dir).map_err(|source| Error::Write {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    output::check_directory(
+        dir,
+        force,
+        "suite writes a family of files into an empty or new directory",
+    )?;
     let mut paths = Vec::new();
     for i in family.instances() {
         paths.push(dir.join(family.puzzle_file(&i)));
