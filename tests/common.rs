@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 use std::io::Read;
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -200,6 +201,16 @@ pub fn polycover_env(args: &[&str], env: &[(&str, &str)]) -> Output {
 
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The names of the entries in `dir`, sorted.
+pub fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 pub fn stderr(o: &Output) -> String {

@@ -41,14 +41,13 @@ fn turns(cells: &Cells) -> Vec<Cells> {
 }
 
 /// A catalog puzzle's file.
-fn catalog_text(name: &str) -> String {
-    let path = format!("{}/encodings/{name}.toml", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+fn catalog_text(name: &str) -> &'static str {
+    polycover::catalog::find(name).unwrap().text
 }
 
 /// The pieces of a flat catalog puzzle, read from its file (x and y only).
 fn pieces_of(name: &str) -> Vec<Cells> {
-    pieces_of_text(&catalog_text(name))
+    pieces_of_text(catalog_text(name))
 }
 
 /// Every tiling of a `w` x `h` board by the pieces, each once, turned but not flipped:
@@ -275,7 +274,7 @@ fn pieces_of_text(text: &str) -> Vec<Cells> {
 fn a_flat_file_with_mirrors_in_its_plane() {
     let text = catalog_text("pentomino-3x20");
     let all = [NoSymmetry, Rotations, Reflections];
-    assert_eq!(counts(&text, &all), vec![8, 2, 2]);
+    assert_eq!(counts(text, &all), vec![8, 2, 2]);
     let flat = text.replace(
         "box = [3, 20, 1]",
         "box = [3, 20, 1]\nplane = \"z\"\nmirror = true",

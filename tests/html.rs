@@ -173,11 +173,7 @@ fn enumerate_writes_one_page_per_solution() {
         pages.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let mut names: Vec<String> = std::fs::read_dir(&pages)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = file_names(&pages);
     assert_eq!(
         names,
         [

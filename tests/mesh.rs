@@ -12,7 +12,7 @@ use polycover::geometry::Cell;
 use polycover::puzzle::polycube::Polycube;
 use polycover::Puzzle;
 
-use crate::common::{polycover, python, stderr};
+use crate::common::{file_names, polycover, python, stderr};
 
 /// One solid as trimesh saw it.
 #[derive(Debug)]
@@ -174,15 +174,8 @@ fn bedlam_stl_pieces_are_watertight_with_the_clearance_taken_off() {
         pieces.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let mut files: Vec<_> = std::fs::read_dir(&pieces)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    let names: Vec<String> = files
-        .iter()
-        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
-        .collect();
+    let names = file_names(&pieces);
+    let files: Vec<_> = names.iter().map(|n| pieces.join(n)).collect();
     let want: Vec<String> = ('A'..='M').map(|c| format!("bedlam-{c}.stl")).collect();
     assert_eq!(names, want);
     let paths: Vec<&Path> = files.iter().map(|f| f.as_path()).collect();
@@ -419,10 +412,7 @@ fn file_names_stay_apart_where_case_is_ignored() {
         out_dir.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let names: Vec<String> = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let names = file_names(&out_dir);
     let folded: std::collections::HashSet<String> =
         names.iter().map(|n| n.to_ascii_lowercase()).collect();
     assert_eq!(names.len(), 18);

@@ -9,7 +9,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::common::{bin, collect, polycover, signal, stderr, stdout, wait_at_most, DOMINOES};
+use crate::common::{
+    bin, collect, file_names, polycover, signal, stderr, stdout, wait_at_most, DOMINOES,
+};
 
 /// Every command that writes an output file, with `OUT` where the path goes.
 fn writers(puzzle: &str) -> Vec<Vec<String>> {
@@ -43,9 +45,8 @@ fn run(args: &[String]) -> std::process::Output {
 
 /// Files in `dir` other than `keep`: temporary files left behind.
 fn leftovers(dir: &Path, keep: &[&str]) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+    file_names(dir)
+        .into_iter()
         .filter(|n| !keep.contains(&n.as_str()))
         .collect()
 }

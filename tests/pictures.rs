@@ -395,11 +395,7 @@ fn enumerate_draws_each_solution_into_a_directory() {
         pictures.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let mut names: Vec<String> = std::fs::read_dir(&pictures)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = file_names(&pictures);
     assert_eq!(
         names,
         [
