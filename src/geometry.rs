@@ -280,8 +280,14 @@ mod tests {
         let plane = Isometry::in_plane(2);
         assert_eq!(l.orientations(&plane[..4]).len(), 4);
         assert_eq!(l.orientations(&plane).len(), 8);
-        assert!(l.orientations(&plane).iter().all(|s| s.cells().iter().all(|c| c[2] == 0)));
-        assert_ne!(l.canonical_under(&plane[..4]), l.mirrored().canonical_under(&plane[..4]));
+        assert!(l
+            .orientations(&plane)
+            .iter()
+            .all(|s| s.cells().iter().all(|c| c[2] == 0)));
+        assert_ne!(
+            l.canonical_under(&plane[..4]),
+            l.mirrored().canonical_under(&plane[..4])
+        );
         assert_eq!(l.canonical(), l.mirrored().canonical());
     }
 }

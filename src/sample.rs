@@ -94,7 +94,8 @@ impl<'p> Sampler<'p> {
         loop {
             let solution = self.try_one()?;
             let members = self.members_kept(&solution);
-            if members == 1 || self.rng.random_biguint_below(&BigUint::from(members)) == BigUint::ZERO
+            if members == 1
+                || self.rng.random_biguint_below(&BigUint::from(members)) == BigUint::ZERO
             {
                 return Ok(Some(solution));
             }

@@ -26,7 +26,10 @@ pub fn critical_0001(df: usize) -> f64 {
 
 /// Whether a chi-square test rejects "uniform" at p = 0.001; prints what it saw.
 pub fn rejects_uniform(counts: &[u64]) -> bool {
-    assert!(counts.len() > 30, "the approximation wants 30 outcomes or more");
+    assert!(
+        counts.len() > 30,
+        "the approximation wants 30 outcomes or more"
+    );
     let chi2 = statistic(counts);
     let critical = critical_0001(counts.len() - 1);
     eprintln!(

@@ -90,7 +90,12 @@ fn sixteen_by_sixteen_prints_its_exact_count() {
 fn the_default_engine_follows_copies_and_the_search_size() {
     let fixtures = format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR"));
     for (puzzle, engine, why, count) in [
-        ("dominoes-8x8".to_string(), "memo", "the search is large", Some("1629189")),
+        (
+            "dominoes-8x8".to_string(),
+            "memo",
+            "the search is large",
+            Some("1629189"),
+        ),
         (
             format!("{fixtures}/two-l-6x10.toml"),
             "bits",
@@ -109,7 +114,12 @@ fn the_default_engine_follows_copies_and_the_search_size() {
             "the search is small",
             Some("98"),
         ),
-        ("soma".to_string(), "bits", "no piece has copies", Some("480")),
+        (
+            "soma".to_string(),
+            "bits",
+            "no piece has copies",
+            Some("480"),
+        ),
     ] {
         // Only the run with millions of solutions is cut short: the others finish (a
         // timeout on them would fail under a loaded machine).
@@ -122,7 +132,10 @@ fn the_default_engine_follows_copies_and_the_search_size() {
             .lines()
             .find(|l| l.starts_with("c solver "))
             .unwrap_or_else(|| panic!("{text}"));
-        assert!(solver.starts_with(&format!("c solver {engine}:")), "{solver}");
+        assert!(
+            solver.starts_with(&format!("c solver {engine}:")),
+            "{solver}"
+        );
         assert!(solver.contains(why), "{solver}");
         match count {
             Some(count) => {

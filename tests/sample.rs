@@ -26,7 +26,15 @@ fn placements(line: &str) -> Vec<String> {
 #[test]
 fn draws_through_the_command_are_uniform() {
     let o = polycover(&[
-        "sample", DOMINOES, "--symmetry", "none", "-n", "100000", "--seed", "42", "--format",
+        "sample",
+        DOMINOES,
+        "--symmetry",
+        "none",
+        "-n",
+        "100000",
+        "--seed",
+        "42",
+        "--format",
         "jsonl",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -42,7 +50,11 @@ fn draws_through_the_command_are_uniform() {
     let counts: Vec<u64> = bins.into_values().collect();
     assert!(!chi_square::rejects_uniform(&counts));
     assert!(stderr(&o).contains("c seed 42"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("c counted 281 solutions"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("c counted 281 solutions"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -61,7 +73,10 @@ fn a_seed_repeats_a_run_and_the_default_seed_is_printed() {
     // One draw by default: the first of five with the same seed.
     assert!(stdout(&o).starts_with("solution 1\n"));
     assert!(!stdout(&o).contains("solution 2"));
-    assert!(run(seed).starts_with(&stdout(&o)), "the printed seed repeats the run");
+    assert!(
+        run(seed).starts_with(&stdout(&o)),
+        "the printed seed repeats the run"
+    );
 }
 
 #[test]

@@ -514,9 +514,9 @@ pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> 
                     "generate polycubes needs --box X,Y,Z and --pieces N".into(),
                 ));
             };
-            let sizes = a.sizes.unwrap_or_else(|| {
-                crate::puzzle::polycube::generate::default_sizes(size, pieces)
-            });
+            let sizes = a
+                .sizes
+                .unwrap_or_else(|| crate::puzzle::polycube::generate::default_sizes(size, pieces));
             let request = crate::puzzle::polycube::generate::Request {
                 size,
                 pieces,

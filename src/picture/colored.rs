@@ -7,8 +7,8 @@
 //! of colours, in letter order, so every solution of a puzzle uses the same colours.
 
 use super::svg::Svg;
-use crate::xml::escape;
 use super::{palette, title, title_height, Rgb};
+use crate::xml::escape;
 
 /// Draws `column`: each cube's faces after its turn, in face order left, front, right,
 /// back, top, bottom, as colour numbers into `letters`.

@@ -20,8 +20,8 @@ use serde_json::{json, Value};
 
 use super::polycube::{colours, Scene};
 use super::shade;
-use crate::xml::escape;
 use crate::geometry::min_corner;
+use crate::xml::escape;
 
 /// The page, with `{{TITLE}}` and `{{SCENE}}` where the solution goes.
 const TEMPLATE: &str = include_str!("webgl.html");

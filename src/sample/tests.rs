@@ -10,7 +10,6 @@ use crate::chi_square;
 use crate::engine::Problem;
 use crate::puzzle::SymmetryMode;
 
-
 const DOMINOES: &str = "tests/fixtures/dominoes-4x6.toml";
 const DRAWS: usize = 100_000;
 
@@ -35,11 +34,7 @@ fn orbit(problem: &Problem, solution: &[u32]) -> Vec<u32> {
 }
 
 /// How often each orbit came out in `DRAWS` draws by `draw`, orbits never drawn as 0.
-fn tally(
-    problem: &Problem,
-    orbits: u64,
-    draw: &mut dyn FnMut() -> Vec<u32>,
-) -> Vec<u64> {
+fn tally(problem: &Problem, orbits: u64, draw: &mut dyn FnMut() -> Vec<u32>) -> Vec<u64> {
     let mut bins: HashMap<Vec<u32>, u64> = HashMap::new();
     for _ in 0..DRAWS {
         let s = draw();
@@ -63,7 +58,11 @@ fn no_symmetry_draws_every_solution_alike() {
     assert_eq!(*sampler.solutions(), 281u32.into());
     let counts = tally(&p, 281, &mut || sampler.draw().unwrap().unwrap());
     assert!(!chi_square::rejects_uniform(&counts));
-    assert_eq!(sampler.tries(), DRAWS as u64, "no rejections without symmetry");
+    assert_eq!(
+        sampler.tries(),
+        DRAWS as u64,
+        "no rejections without symmetry"
+    );
 }
 
 /// The 4x6 box: no item is fixed by the whole group, so the reduced matrix is the whole
@@ -112,7 +111,9 @@ fn a_seed_fixes_the_draws() {
     let p = problem(DOMINOES, SymmetryMode::Rotations);
     let draws = |seed| {
         let mut s = Sampler::new(&p, seed, 1 << 26, &never).unwrap();
-        (0..20).map(|_| s.draw().unwrap().unwrap()).collect::<Vec<_>>()
+        (0..20)
+            .map(|_| s.draw().unwrap().unwrap())
+            .collect::<Vec<_>>()
     };
     assert_eq!(draws(3), draws(3));
     assert_ne!(draws(3), draws(4));

@@ -8,8 +8,8 @@ use clap::{Args, ValueEnum};
 
 use super::values::{self, parse_seconds};
 use super::{
-    default_amo, AmoArg, ExportFormatArg, ProjectionArg, PuzzleArg, SuiteStatusArg,
-    SymmetryArg, STDIO,
+    default_amo, AmoArg, ExportFormatArg, ProjectionArg, PuzzleArg, SuiteStatusArg, SymmetryArg,
+    STDIO,
 };
 use crate::parts::PartSpec;
 

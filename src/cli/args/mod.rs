@@ -26,11 +26,11 @@ use crate::sat::Amo;
 mod files;
 mod values;
 
-use values::{parse_memory, parse_sat_option, parse_seconds, parse_threads};
 pub(super) use files::{
     DecodeArgs, DimacsArgs, ExportArgs, GenerateArgs, GenerateKind, ImportArgs, MergeArgs,
     SuiteArgs,
 };
+use values::{parse_memory, parse_sat_option, parse_seconds, parse_threads};
 pub(super) use values::{
     AmoArg, BackendArg, DecideArg, ExportFormatArg, ProjectionArg, StrategyArg, SuiteStatusArg,
     SymmetryArg,

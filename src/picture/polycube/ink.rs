@@ -13,8 +13,8 @@ use super::projection::{dot, owners, Face, Place, View};
 use super::{Body, Scene};
 use crate::geometry::Cell;
 use crate::picture::svg::Svg;
-use crate::xml::escape;
 use crate::picture::{constraint_colour, shade, Rgb};
+use crate::xml::escape;
 
 /// The attributes that tie a drawn element to its piece and copy.
 pub(super) fn marker(body: &Body) -> String {

@@ -12,9 +12,9 @@ use super::projection::{body_faces, extent, wireframe, Face, Place, View};
 use super::Scene;
 use crate::geometry::Cell;
 use crate::picture::svg::Svg;
-use crate::xml::escape;
 use crate::picture::text::{fit, width as text_width, wrap};
 use crate::picture::{title, title_height, Rgb};
+use crate::xml::escape;
 
 pub(super) const MARGIN: f64 = 16.0;
 /// Room for a panel's heading above its content.

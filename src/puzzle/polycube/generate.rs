@@ -414,7 +414,11 @@ mod tests {
             }
             assert_eq!(seen.len(), 64);
             let text = render(&r, &pieces, None);
-            assert_eq!(solutions(&text, 1).unwrap(), Some(1), "seed {seed}:\n{text}");
+            assert_eq!(
+                solutions(&text, 1).unwrap(),
+                Some(1),
+                "seed {seed}:\n{text}"
+            );
         }
     }
 

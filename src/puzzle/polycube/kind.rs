@@ -64,7 +64,6 @@ fn cell_list(p: &Polycube, solution: &[u32]) -> String {
     out
 }
 
-
 /// The symbol of every target cell in `solution` ([`copy_symbols`]), with the legend.
 fn symbols(p: &Polycube, solution: &[u32]) -> Option<(Vec<char>, Option<String>)> {
     let (symbol_of, legend) = copy_symbols(p)?;

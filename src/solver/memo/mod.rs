@@ -80,8 +80,8 @@ pub use input::Input;
 pub use search::Incomplete;
 use search::Search;
 pub use table::TableStats;
-pub use unrank::Unranker;
 use table::{Count, Memo, Sharded, Table};
+pub use unrank::Unranker;
 
 /// How to count.
 #[derive(Clone, Copy)]

@@ -7,10 +7,10 @@ use super::input::Input;
 use super::search::Search;
 use super::table::{Count, Table};
 use super::{count, Counted, Incomplete, Settings, Unranker};
-use crate::solver::engine::Branch;
 use crate::chi_square;
 use crate::matrix::{Item, Matrix};
 use crate::puzzle::SymmetryMode;
+use crate::solver::engine::Branch;
 use crate::symmetry::Reduction;
 
 const MIB: usize = 1 << 20;
@@ -347,7 +347,10 @@ fn unranking_numbers_every_solution_once() {
             let mut s = unranker.unrank(&BigUint::from(rank)).unwrap();
             assert!(covers(m, &s), "seed {seed}, rank {rank}: {s:?}");
             s.sort_unstable();
-            assert!(seen.insert(s), "seed {seed}, rank {rank} repeats a solution");
+            assert!(
+                seen.insert(s),
+                "seed {seed}, rank {rank} repeats a solution"
+            );
         }
         inexact += (!m.is_exact() && expected > 1) as usize;
     }

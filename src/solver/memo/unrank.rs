@@ -86,7 +86,11 @@ impl<'s> Unranker<'s> {
     ///
     /// When `rank` is not below the total.
     pub fn unrank(&mut self, rank: &BigUint) -> Result<Vec<u32>, Incomplete> {
-        assert!(rank < &self.total, "rank {rank} of {} solutions", self.total);
+        assert!(
+            rank < &self.total,
+            "rank {rank} of {} solutions",
+            self.total
+        );
         let mut rank = rank.clone();
         let mut taken = Vec::new();
         let walked = self.walk(&mut rank, &mut taken);
