@@ -1,4 +1,6 @@
-//! The puzzle files shipped in `encodings/`, embedded at build time and found by name.
+//! The puzzle files shipped in `encodings/`, embedded at build time and found by name
+//! (ignoring case and a `.toml` suffix); a misspelled name finds its closest entry as a
+//! suggestion ([`suggest`]).
 
 /// One shipped puzzle file.
 #[derive(Clone, Copy, Debug)]
@@ -19,4 +21,11 @@ pub fn entries() -> &'static [Entry] {
 pub fn find(name: &str) -> Option<&'static Entry> {
     let name = name.strip_suffix(".toml").unwrap_or(name);
     ENTRIES.iter().find(|e| e.name.eq_ignore_ascii_case(name))
+}
+
+/// The shipped puzzle whose name is closest to `name`, for "did you mean ...?" when
+/// `name` is none of them (with or without `.toml`).
+pub fn suggest(name: &str) -> Option<&'static str> {
+    let name = name.strip_suffix(".toml").unwrap_or(name);
+    crate::suggest::closest(name, ENTRIES.iter().map(|e| e.name))
 }

@@ -55,6 +55,7 @@ pub mod sample;
 pub mod sat;
 pub mod solver;
 pub mod subproblems;
+pub mod suggest;
 pub mod suite;
 pub mod symmetry;
 mod xml;

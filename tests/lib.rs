@@ -35,4 +35,5 @@ mod readme;
 mod reliability;
 mod sample;
 mod sat;
+mod suggestions;
 mod suite;

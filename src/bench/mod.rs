@@ -83,9 +83,11 @@ impl Entrant {
         if let Some(p) = Program::from_name(name) {
             return Ok(Entrant::Program(p));
         }
+        let known = Entrant::names();
         Err(format!(
-            "unknown solver `{name}` (known: {})",
-            Entrant::names().join(", ")
+            "unknown solver `{name}` (known: {}){}",
+            known.join(", "),
+            crate::suggest::did_you_mean(name, known.iter().copied())
         ))
     }
 

@@ -29,8 +29,12 @@ fn parse_amos(spec: &str) -> Result<Vec<Amo>> {
                 .find(|a| a.name() == name.trim())
                 .ok_or_else(|| {
                     Error::Usage(format!(
-                        "unknown at-most-one encoding `{name}`: use `all` or some of {}",
-                        Amo::EVERY.iter().map(|a| a.name()).join(", ")
+                        "unknown at-most-one encoding `{name}`: use `all` or some of {}{}",
+                        Amo::EVERY.iter().map(|a| a.name()).join(", "),
+                        crate::suggest::did_you_mean(
+                            name.trim(),
+                            Amo::EVERY.iter().map(|a| a.name()).chain(["all"])
+                        )
                     ))
                 })
         })

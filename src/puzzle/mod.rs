@@ -273,9 +273,10 @@ impl Puzzle {
         };
         let Some((_, parse)) = KINDS.iter().find(|(name, _)| *name == kind) else {
             let known = KINDS.iter().map(|(n, _)| format!("\"{n}\"")).join(", ");
+            let hint = crate::suggest::did_you_mean(kind, KINDS.iter().map(|(n, _)| *n));
             return Err(Error::puzzle(
                 source,
-                format!("unknown puzzle kind \"{kind}\" (known: {known})"),
+                format!("unknown puzzle kind \"{kind}\" (known: {known}){hint}"),
             ));
         };
         let puzzle = Puzzle(parse(source, text, document)?);
@@ -339,16 +340,31 @@ impl Puzzle {
                 source: std::io::Error::other("a directory (or device), not a puzzle file"),
             });
         }
+        // A misspelled catalog name (`domino-8x8`, or `domino-8x8.toml` when no such
+        // file is there) is told its closest entry.
+        let suggestion = name
+            .filter(|n| !n.contains('/') && !n.contains('\\'))
+            .and_then(catalog::suggest);
         let looks_like_a_path =
             name.is_none_or(|n| n.ends_with(".toml") || n.contains('/') || n.contains('\\'));
         if looks_like_a_path {
+            let why = match suggestion {
+                Some(entry) => {
+                    format!("no such file, nor a catalog entry; did you mean `{entry}`?")
+                }
+                None => "no such file".to_string(),
+            };
             return Err(Error::Read {
                 path: path.to_path_buf(),
-                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, why),
             });
         }
+        let hint = match suggestion {
+            Some(entry) => format!("; did you mean `{entry}`? (see `polycover list`)"),
+            None => " (see `polycover list`)".to_string(),
+        };
         Err(Error::Usage(format!(
-            "no puzzle file or catalog entry named \"{}\" (see `polycover list`)",
+            "no puzzle file or catalog entry named \"{}\"{hint}",
             path.display()
         )))
     }

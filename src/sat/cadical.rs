@@ -62,6 +62,22 @@ pub(crate) const DEFAULT_OPTIONS: &[(&str, i32)] = &[
     ("shrinkreap", 0),
 ];
 
+/// CaDiCaL options beyond [`DEFAULT_OPTIONS`] that the guide's measurements name: with
+/// those, the names a misspelled `--sat-option` is compared with ("did you mean ...?").
+/// CaDiCaL cannot list its options, so a typo of another one gets no suggestion.
+const MEASURED_OPTIONS: &[&str] = &[
+    "shrink",
+    "minimize",
+    "stabilize",
+    "warmup",
+    "backbone",
+    "bumpreason",
+    "reducetarget",
+    "reduceint",
+    "eagersubsume",
+    "otfs",
+];
+
 /// Sets `name` to `value`, refusing names CaDiCaL does not know and values it would clamp.
 fn set_option(solver: &mut Cadical, name: &str, value: i32) -> Result<()> {
     if name.is_empty() || name.contains('\0') {
@@ -71,8 +87,13 @@ fn set_option(solver: &mut Cadical, name: &str, value: i32) -> Result<()> {
     // reads back as 0 whatever was set.
     solver.set_option(name, 1);
     if solver.get_option(name) == 0 {
+        let known = DEFAULT_OPTIONS
+            .iter()
+            .map(|(n, _)| *n)
+            .chain(MEASURED_OPTIONS.iter().copied());
         return Err(Error::Usage(format!(
-            "`{name}` is not a CaDiCaL option (see `cadical --help` for the names)"
+            "`{name}` is not a CaDiCaL option{} (see `cadical --help` for the names)",
+            crate::suggest::did_you_mean(name, known)
         )));
     }
     solver.set_option(name, value);
@@ -268,5 +289,23 @@ impl Solver {
     /// MRV decisions made so far.
     pub(crate) fn decisions(&self) -> u64 {
         self.steer.borrow().mrv.decisions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names offered as suggestions are CaDiCaL's own: each is accepted.
+    #[test]
+    fn the_suggested_option_names_are_real() {
+        let mut solver = Cadical::default();
+        for name in DEFAULT_OPTIONS
+            .iter()
+            .map(|(n, _)| *n)
+            .chain(MEASURED_OPTIONS.iter().copied())
+        {
+            set_option(&mut solver, name, 1).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
     }
 }

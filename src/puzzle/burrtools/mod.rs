@@ -335,8 +335,9 @@ fn choose(source: &str, problems: &[ProblemInfo], want: Option<&str>) -> Result<
             })
             .ok_or_else(|| {
                 Error::Usage(format!(
-                    "{source}: no problem \"{want}\" (its problems: {})",
-                    listing()
+                    "{source}: no problem \"{want}\" (its problems: {}){}",
+                    listing(),
+                    crate::suggest::did_you_mean(want, problems.iter().map(|p| p.name.as_str()))
                 ))
             }),
     }
