@@ -1,185 +1,502 @@
-//! The README's commands: every `polycover ...` command in its `sh` blocks parses (its
-//! subcommand, flags and values are accepted), and the ones whose comment promises a
-//! count (`s mc N`) print that count when run, except the few that take minutes.
+//! The commands of README.md and of the guide (`docs/guide/*.md`), as a reader types them.
+//!
+//! - Every `polycover ...` command of their `sh` blocks parses: its subcommand, flags and
+//!   values are accepted.
+//! - Every one of them runs, block by block in a scratch directory of its own (in which
+//!   `tests/`, `examples/` and `encodings/` are the repository's), in the order written, so
+//!   that a command reads the files the ones before it wrote; each ends with 0, 10 or 20.
+//!   Left to the parse check alone, with the reason in [`not_run`]: commands that take
+//!   minutes, read standard input or a file no command of the block makes (an answer of
+//!   `cadical`, the parts of a Slurm run), or expand a shell pattern.
+//! - A comment that promises a count (`s mc N`) is what the command prints.
+//! - A `console` block's `$ polycover ...` prints the lines shown, where `c ...` stands for
+//!   the comment lines.
+//! - The README's set-up commands are the main job and the test command `.ci/run` runs.
+//! - The README's library example builds and runs as a crate of its own.
 
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
-use crate::common::{stderr, stdout};
+use crate::common::{stderr, stdout, wait_at_most};
 
-/// `polycover` command lines of the README's `sh` blocks, each with its comment.
-fn commands() -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The guide's chapters, each run by its own test below (so they run in parallel); a
+/// chapter added to `docs/guide/` without a test here fails
+/// [`every_chapter_of_the_guide_is_run`].
+const CHAPTERS: &[&str] = &[
+    "counting.md",
+    "development.md",
+    "formats.md",
+    "library.md",
+    "long-runs.md",
+    "performance.md",
+    "pictures-and-printing.md",
+    "puzzle-files.md",
+    "sat-research.md",
+];
+
+/// A `polycover` command of a document's `sh` block.
+#[derive(Clone, Debug)]
+struct Doc {
+    /// `README.md:41`, for messages.
+    at: String,
+    /// Which `sh` block of the document (commands of one block share a directory).
+    block: usize,
+    /// The arguments after `polycover`, as the shell splits them.
+    args: Vec<String>,
+    /// The file its standard output is redirected to (`> FILE`), if any.
+    stdout_to: Option<String>,
+    /// The line's comment (after ` #`).
+    comment: String,
+    /// Why it is only parsed, not run (`None`: it runs).
+    not_run: Option<&'static str>,
+}
+
+/// The documents: README.md, then the guide's chapters.
+fn documents() -> Vec<PathBuf> {
+    let mut docs = vec![PathBuf::from(ROOT).join("README.md")];
+    docs.extend(CHAPTERS.iter().map(|c| guide(c)));
+    docs
+}
+
+fn guide(chapter: &str) -> PathBuf {
+    PathBuf::from(ROOT).join("docs/guide").join(chapter)
+}
+
+/// The `polycover` commands of `path`'s `sh` blocks. A line ending in `\` goes on.
+fn commands(path: &Path) -> Vec<Doc> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let mut found = Vec::new();
-    let mut in_sh = false;
-    for line in readme.lines() {
+    let (mut in_sh, mut block) = (false, 0);
+    // Other programs' outputs in this block (`cadical x > answer`): not there to read.
+    let mut foreign: Vec<String> = Vec::new();
+    let mut pending = String::new();
+    for (n, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.starts_with("```") {
             in_sh = t == "```sh";
+            block += 1;
+            foreign.clear();
             continue;
         }
         if !in_sh {
             continue;
         }
+        if let Some(head) = t.strip_suffix('\\') {
+            pending.push_str(head);
+            pending.push(' ');
+            continue;
+        }
+        let t = std::mem::take(&mut pending) + t;
         let (code, comment) = match t.find(" #") {
             Some(i) => (&t[..i], t[i + 2..].trim()),
-            None => (t, ""),
+            None if t.starts_with('#') => continue,
+            None => (&t[..], ""),
         };
-        // Each command of a shell line (`a; b`, `a | b`, `a && b`), without redirections.
-        for part in code.split(&[';', '|'][..]).flat_map(|p| p.split("&&")) {
-            let part = part.split('>').next().unwrap_or("").trim();
-            if let Some(args) = part.strip_prefix("polycover ") {
-                // Placeholders and shell variables are not real arguments.
-                if args.contains("...") || args.contains('$') || args.contains('<') {
-                    continue;
-                }
-                found.push((args.to_string(), comment.to_string()));
-            }
+        // Each command of a shell line (`a; b`, `a | b`, `a && b`).
+        let piped = code.contains('|');
+        for part in code.split([';', '|']).flat_map(|p| p.split("&&")) {
+            let (command, target) = match part.split_once('>') {
+                Some((c, f)) => (c.trim(), Some(f.trim().to_string())),
+                None => (part.trim(), None),
+            };
+            let Some(rest) = command.strip_prefix("polycover ") else {
+                foreign.extend(target);
+                continue;
+            };
+            let at = format!("{name}:{}", n + 1);
+            let args = shell_words::split(rest).unwrap_or_else(|e| panic!("{at}: {e}"));
+            let mut doc = Doc {
+                at,
+                block,
+                args,
+                stdout_to: target,
+                comment: comment.to_string(),
+                not_run: None,
+            };
+            doc.not_run = not_run(&doc, piped, &foreign);
+            found.push(doc);
         }
     }
     found
 }
 
-fn words(args: &str) -> Vec<&str> {
-    args.split_whitespace().collect()
+/// The flags that take no value (every other flag takes the word after it).
+const SWITCHES: &[&str] = &["--force", "--unique", "--unsat", "--solvable", "--help"];
+
+/// The files a command reads: its positional arguments that are paths (a catalog name is
+/// not), and `--model`'s value. `suite`'s directory is written, not read.
+fn inputs(args: &[String]) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut i = 1;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a.starts_with('-') && a != "-" {
+            if !SWITCHES.contains(&a) {
+                if a == "--model" {
+                    found.extend(args.get(i + 1).map(String::as_str));
+                }
+                i += 1;
+            }
+        } else if args[0] != "suite" && (a.contains('.') || a.contains('/') || a == "-") {
+            found.push(a);
+        }
+        i += 1;
+    }
+    found
 }
 
-#[test]
-fn every_readme_command_parses() {
-    let found = commands();
-    assert!(found.len() > 40, "only {} commands found", found.len());
-    for (args, _) in &found {
-        // `--help` at the end: clap checks every argument before it, then prints help
-        // instead of running.
-        let out = Command::new(env!("CARGO_BIN_EXE_polycover"))
-            .args(words(args))
+/// Why a command with a shell variable or `...` is neither run nor parsed: its words are
+/// not what the shell would pass.
+const PLACEHOLDER: &str = "a placeholder or a shell variable";
+
+/// Why `doc` is only parsed, not run; `None` when it runs.
+fn not_run(doc: &Doc, piped: bool, foreign: &[String]) -> Option<&'static str> {
+    let w: Vec<&str> = doc.args.iter().map(String::as_str).collect();
+    let has = |s: &str| w.contains(&s);
+    let bedlam = has("bedlam");
+    if w.iter().any(|a| a.contains('$') || a.contains("...")) {
+        return Some(PLACEHOLDER);
+    }
+    // Only `bench soma` runs: the others measure for minutes, and `--external` needs a
+    // program the test cannot count on.
+    if w[0] == "bench" && (bench_puzzles(&w).iter().any(|p| *p != "soma") || has("--external")) {
+        return Some("a benchmark of minutes, or of a program that may be absent");
+    }
+    if bedlam
+        && (has("sat") && w[0] != "solve"
+            || has("none")
+            || has("--part")
+            || has("--checkpoint")
+            || w[0] == "enumerate" && !has("--limit")
+            || w[0] == "sample")
+    {
+        return Some("Bedlam: a count or listing of minutes");
+    }
+    if w.get(1).is_some_and(|p| p.starts_with("dominoes-8x8")) && has("none") && !has("memo") {
+        return Some("50 million nodes: seconds to minutes");
+    }
+    if w.iter().any(|a| a.contains('*') || a.contains('?')) {
+        return Some("a shell pattern over files made elsewhere");
+    }
+    if piped {
+        return Some("a pipe");
+    }
+    for input in inputs(&doc.args) {
+        if input == "-" {
+            return Some("reads standard input");
+        }
+        if foreign.iter().any(|f| f == input) {
+            return Some("reads what another program wrote");
+        }
+    }
+    None
+}
+
+/// The puzzles of a `bench` command: its positional arguments.
+fn bench_puzzles<'a>(w: &[&'a str]) -> Vec<&'a str> {
+    let mut found = Vec::new();
+    let mut i = 1;
+    while i < w.len() {
+        if w[i].starts_with('-') {
+            if !SWITCHES.contains(&w[i]) {
+                i += 1;
+            }
+        } else {
+            found.push(w[i]);
+        }
+        i += 1;
+    }
+    found
+}
+
+/// `N` of a comment's `s mc N` (digits, with or without commas).
+fn promised_count(comment: &str) -> Option<String> {
+    let i = comment.find("s mc ")?;
+    let digits: String = comment[i + 5..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect();
+    (!digits.is_empty()).then_some(digits)
+}
+
+/// A scratch directory for one block: the repository's inputs linked in, and the folders
+/// the documents write pictures and benchmark files into.
+fn scratch() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for linked in ["tests", "examples", "encodings"] {
+        std::os::unix::fs::symlink(Path::new(ROOT).join(linked), dir.path().join(linked)).unwrap();
+    }
+    for made in ["docs/pictures", "docs/bench"] {
+        std::fs::create_dir_all(dir.path().join(made)).unwrap();
+    }
+    dir
+}
+
+/// Runs `args` in `dir`, its standard output to `stdout_to` (in `dir`) if given. A
+/// generous upper bound proves that it ends; it is not a speed test.
+fn run(args: &[String], dir: &Path, stdout_to: Option<&str>) -> std::process::Output {
+    let mut child = Command::new(crate::common::bin_path())
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out_reader = crate::common::collect(&mut child);
+    let err = child.stderr.take().unwrap();
+    let err_reader = std::thread::spawn(move || std::io::read_to_string(err).unwrap_or_default());
+    let status = wait_at_most(&mut child, Duration::from_secs(120));
+    let Some(status) = status else {
+        panic!("polycover {args:?} ran past 120 s");
+    };
+    let out = out_reader.join().unwrap();
+    if let Some(file) = stdout_to.filter(|f| !f.contains('~') && !f.starts_with('/')) {
+        std::fs::write(dir.join(file), &out).unwrap();
+    }
+    std::process::Output {
+        status,
+        stdout: out.into_bytes(),
+        stderr: err_reader.join().unwrap().into_bytes(),
+    }
+}
+
+/// Parses every command of `path` and runs the ones [`not_run`] does not leave out,
+/// checking their exits and promised counts, then its `console` examples.
+fn check_document(path: &Path) {
+    let docs = commands(path);
+    let mut dir: Option<(usize, tempfile::TempDir)> = None;
+    for doc in docs.iter().filter(|d| d.not_run != Some(PLACEHOLDER)) {
+        // `--help` at the end: clap checks every argument before it, then prints help.
+        let out = Command::new(crate::common::bin_path())
+            .args(&doc.args)
             .arg("--help")
             .output()
             .unwrap();
         assert!(
             out.status.success(),
-            "README: `polycover {args}` does not parse: {}",
+            "{}: `polycover {}` does not parse: {}",
+            doc.at,
+            doc.args.join(" "),
             stderr(&out)
         );
+        if doc.not_run.is_some() {
+            continue;
+        }
+        if dir.as_ref().is_none_or(|(b, _)| *b != doc.block) {
+            dir = Some((doc.block, scratch()));
+        }
+        let here = dir.as_ref().unwrap().1.path();
+        if let Some(missing) = inputs(&doc.args)
+            .into_iter()
+            .find(|f| !here.join(f).exists() && polycover::catalog::find(f).is_none())
+        {
+            panic!(
+                "{}: `polycover {}` reads {missing}, which neither the repository nor a \
+                 command before it in the block makes",
+                doc.at,
+                doc.args.join(" ")
+            );
+        }
+        let started = Instant::now();
+        let out = run(&doc.args, here, doc.stdout_to.as_deref());
+        let text = stdout(&out);
+        assert!(
+            matches!(out.status.code(), Some(0 | 10 | 20)),
+            "{}: `polycover {}` ended with {:?} after {:.1} s:\n{text}{}",
+            doc.at,
+            doc.args.join(" "),
+            out.status,
+            started.elapsed().as_secs_f64(),
+            stderr(&out)
+        );
+        if let Some(n) = promised_count(&doc.comment) {
+            let want = format!("s mc {n}");
+            assert!(
+                text.lines().any(|l| l == want),
+                "{}: `polycover {}` promises `{want}`, but printed:\n{text}{}",
+                doc.at,
+                doc.args.join(" "),
+                stderr(&out)
+            );
+        }
     }
+    check_console_blocks(path);
 }
 
-/// Commands that take minutes (full SAT counts of Bedlam, the unreduced Bedlam count,
-/// benchmarks): their figures are measured, not promised by a test.
-fn slow(args: &str) -> bool {
-    let w = words(args);
-    let bedlam = w.contains(&"bedlam");
-    (bedlam && (w.contains(&"sat") || w.contains(&"none") || w.contains(&"--part")))
-        || w[0] == "bench"
-        || args.contains("pentomino")
-        || args.contains("--checkpoint")
+/// Each `$ polycover ...` of a `console` block prints the lines below it (`c ...` stands
+/// for any number of `c` lines), run in the repository.
+fn check_console_blocks(path: &Path) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut in_console = false;
+    let mut current: Option<(String, Vec<String>)> = None;
+    let mut examples = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_console = line == "```console";
+            examples.extend(current.take());
+            continue;
+        }
+        if !in_console {
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ polycover ") {
+            examples.extend(current.take());
+            current = Some((command.to_string(), Vec::new()));
+        } else if let Some((_, lines)) = current.as_mut() {
+            lines.push(line.to_string());
+        }
+    }
+    for (command, want) in examples {
+        let args = shell_words::split(&command).unwrap();
+        let out = run(&args, Path::new(ROOT), None);
+        let text = stdout(&out);
+        let got: Vec<&str> = text.lines().filter(|l| !l.starts_with("c ")).collect();
+        let want: Vec<&str> = want
+            .iter()
+            .map(String::as_str)
+            .filter(|l| *l != "c ...")
+            .collect();
+        assert_eq!(
+            got, want,
+            "{path:?}: `$ polycover {command}` prints otherwise"
+        );
+    }
 }
 
 #[test]
-fn the_readme_counts_are_what_the_commands_print() {
-    let mut checked = 0;
-    for (args, comment) in commands() {
-        let Some(i) = comment.find("s mc ") else {
-            continue;
-        };
-        let w = words(&args);
-        // Only commands on catalog names or the repository's files; not those on files the
-        // README's reader makes first (parts, BurrTools downloads).
-        let local = w[1..].iter().all(|a| {
-            a.starts_with('-')
-                || !a.contains('.')
-                || std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join(a)
-                    .exists()
-        });
-        if !matches!(w[0], "count" | "check") || slow(&args) || w.contains(&"-") || !local {
-            continue;
+fn the_readme_commands_run_as_documented() {
+    check_document(&PathBuf::from(ROOT).join("README.md"));
+}
+
+/// One test per chapter, so that they run side by side.
+macro_rules! chapter_tests {
+    ($($test:ident => $chapter:literal,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                check_document(&guide($chapter));
+            }
+        )*
+
+        #[test]
+        fn every_chapter_of_the_guide_is_run() {
+            let tested = [$($chapter),*];
+            assert_eq!(tested, CHAPTERS, "a chapter of CHAPTERS without its test");
+            let mut on_disk = crate::common::file_names(&PathBuf::from(ROOT).join("docs/guide"));
+            on_disk.retain(|n| n.ends_with(".md"));
+            assert_eq!(on_disk, CHAPTERS, "docs/guide/ and CHAPTERS differ");
         }
-        let digits: String = comment[i + 5..]
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || *c == ',')
-            .filter(char::is_ascii_digit)
-            .collect();
-        let want = format!("s mc {digits}");
-        let out = Command::new(env!("CARGO_BIN_EXE_polycover"))
-            .args(&w)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .unwrap();
-        let text = stdout(&out);
-        assert!(
-            text.lines().any(|l| l == want),
-            "README: `polycover {args}` promises `{want}`, but printed:\n{text}{}",
-            stderr(&out)
-        );
-        checked += 1;
-    }
-    assert!(checked >= 5, "only {checked} README counts were checked");
+    };
+}
+
+chapter_tests! {
+    the_counting_chapter_runs_as_documented => "counting.md",
+    the_development_chapter_runs_as_documented => "development.md",
+    the_formats_chapter_runs_as_documented => "formats.md",
+    the_library_chapter_runs_as_documented => "library.md",
+    the_long_runs_chapter_runs_as_documented => "long-runs.md",
+    the_performance_chapter_runs_as_documented => "performance.md",
+    the_pictures_chapter_runs_as_documented => "pictures-and-printing.md",
+    the_puzzle_files_chapter_runs_as_documented => "puzzle-files.md",
+    the_sat_chapter_runs_as_documented => "sat-research.md",
+}
+
+/// Enough commands are found and run: a change of the documents' layout that hid them
+/// from this file would otherwise pass unseen.
+#[test]
+fn the_documents_hold_the_commands_this_file_runs() {
+    let all: Vec<Doc> = documents().iter().flat_map(|d| commands(d)).collect();
+    let readme = commands(&PathBuf::from(ROOT).join("README.md"));
+    assert!(readme.len() >= 25, "only {} README commands", readme.len());
+    assert!(
+        readme
+            .iter()
+            .all(|d| d.not_run.is_none() || d.args.contains(&"decode".to_string())),
+        "a README command is not run: {:?}",
+        readme
+            .iter()
+            .filter(|d| d.not_run.is_some())
+            .collect::<Vec<_>>()
+    );
+    let run = all.iter().filter(|d| d.not_run.is_none()).count();
+    let counted = all
+        .iter()
+        .filter(|d| d.not_run.is_none() && promised_count(&d.comment).is_some())
+        .count();
+    assert!(all.len() >= 100, "only {} commands", all.len());
+    assert!(run >= 70, "only {run} of {} commands run", all.len());
+    assert!(counted >= 20, "only {counted} promised counts checked");
+}
+
+/// The README's set-up commands: the main job, and the test command that `.ci/run` runs
+/// after installing what the tests need.
+#[test]
+fn the_readme_set_up_commands_are_the_main_job_and_ci_test_command() {
+    let readme = std::fs::read_to_string(PathBuf::from(ROOT).join("README.md")).unwrap();
+    let first = readme.find("```sh\n").expect("a sh block") + 6;
+    let setup = &readme[first..first + readme[first..].find("```").unwrap()];
+    let lines: Vec<&str> = setup
+        .lines()
+        .map(|l| l.split(" #").next().unwrap().trim())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "cargo run --release -- count bedlam",
+            "cargo test --release --features c-solvers"
+        ],
+        "README.md must start with the two set-up commands"
+    );
+    let ci = std::fs::read_to_string(PathBuf::from(ROOT).join(".ci/run")).unwrap();
+    assert!(
+        ci.lines().any(|l| l.trim() == lines[1]),
+        ".ci/run does not run the README's test command `{}`",
+        lines[1]
+    );
 }
 
 /// The README's library example, built and run as a crate of its own that depends on
 /// polycover without default features (no clap, no CaDiCaL): the core alone counts Soma.
+///
+/// The crate is `tests/readme-crate`, a member of polycover's workspace, whose
+/// `src/main.rs` must be the README's example. Being a member, it shares the workspace's
+/// target directory, lock file and profile, and the polycover it links is the very unit
+/// that `cargo build --release --lib --no-default-features` builds (`.ci/run` does, before
+/// the tests): only the example itself is compiled here, in seconds. (A crate outside the
+/// workspace compiled polycover once more: cargo names a path dependency's build after its
+/// path relative to the workspace root.) The nested cargo does not wait for `cargo test`,
+/// which holds no lock on the target directory while tests run.
 #[test]
 fn the_readme_library_example_runs_in_a_crate_of_its_own() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let readme = std::fs::read_to_string(PathBuf::from(ROOT).join("README.md")).unwrap();
     let start = readme
         .find("```rust\n")
         .expect("a rust block in the README")
         + 8;
     let code = &readme[start..start + readme[start..].find("```").unwrap()];
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join("src")).unwrap();
-    std::fs::write(dir.path().join("src/main.rs"), code).unwrap();
-    // The release profile of polycover's own manifest, so that the dependencies built by
-    // `.ci/run`'s `cargo build --release --lib --no-default-features` are reused below.
-    std::fs::write(
-        dir.path().join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"soma-count\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
-             [dependencies]\npolycover = {{ path = {root:?}, default-features = false }}\n\n\
-             [profile.release]\ncodegen-units = 4\n\n[workspace]\n"
-        ),
-    )
-    .unwrap();
-    // The same dependency versions as polycover's own build.
-    std::fs::copy(format!("{root}/Cargo.lock"), dir.path().join("Cargo.lock")).unwrap();
-    // A target directory of its own, kept between runs: a second cargo must not wait for the
-    // lock that `cargo test` holds on the main one. On a fresh clone it is seeded with hard
-    // links to the main build's compiled dependencies, which cargo finds fresh (their
-    // features and profile match); only polycover itself is compiled again (about 20 s
-    // instead of 4 minutes). Cargo writes new files for what it rebuilds, under other hashes,
-    // so the main build's files are never written through the links.
-    let target = std::path::PathBuf::from(format!("{root}/target/readme-crate"));
-    if !target.join("release").exists() {
-        for sub in ["deps", "build", ".fingerprint"] {
-            let from = std::path::PathBuf::from(format!("{root}/target/release/{sub}"));
-            if from.is_dir() {
-                link_tree(&from, &target.join("release").join(sub));
-            }
-        }
-    }
+    let crate_dir = PathBuf::from(ROOT).join("tests/readme-crate");
+    assert_eq!(
+        std::fs::read_to_string(crate_dir.join("src/main.rs")).unwrap(),
+        code,
+        "tests/readme-crate/src/main.rs must be the README's library example"
+    );
     let out = Command::new(env!("CARGO"))
-        .args(["run", "--release", "--quiet", "--manifest-path"])
-        .arg(dir.path().join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", &target)
+        .args([
+            "run",
+            "--release",
+            "--quiet",
+            "-p",
+            "readme-library-example",
+        ])
+        .current_dir(ROOT)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "480 solutions\n");
-}
-
-/// Mirrors the directory `from` at `to` with hard links (copies where linking fails).
-fn link_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.file_name());
-        let kind = entry.file_type().unwrap();
-        if kind.is_dir() {
-            link_tree(&entry.path(), &dest);
-        } else if kind.is_file() && std::fs::hard_link(entry.path(), &dest).is_err() {
-            std::fs::copy(entry.path(), &dest).unwrap();
-        }
-    }
 }
