@@ -140,7 +140,7 @@ fn other_grids_and_unsupported_features_are_refused_by_name() {
 /// Up to rotations (BurrTools with "Keep Mirror Solutions" checked) each problem has two
 /// assemblies, one the mirror image of the other, using mirror-image pieces; with
 /// `--symmetry reflections` (the box unchecked: BurrTools drops an assembly whose mirror
-/// image, with the mirrored pieces, is already listed) one. The README explains it.
+/// image, with the mirrored pieces, is already listed) one. docs/guide/formats.md explains it.
 #[test]
 fn the_mirror_paradox_demo_counts_in_both_conventions() {
     let demo = burrtools("DemoMirrorParadox.xmpuzzle");

@@ -3,7 +3,7 @@
 //! native engine, with SAT, and by brute force.
 //!
 //! CI runs the default number of cases below (thousands for the cheap properties). A
-//! longer run: `PROPTEST_CASES=100000 cargo test --release properties` (README).
+//! longer run: `PROPTEST_CASES=100000 cargo test --release properties` (docs/guide/development.md).
 
 use std::io::BufReader;
 

@@ -500,3 +500,69 @@ fn the_readme_library_example_runs_in_a_crate_of_its_own() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "480 solutions\n");
 }
+
+/// GitHub's anchor for a heading: lower case, without punctuation but `-` and `_`,
+/// spaces as `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The lines of a Markdown file outside its code blocks.
+fn prose(text: &str) -> Vec<&str> {
+    let mut in_code = false;
+    text.lines()
+        .filter(|l| {
+            if l.trim_start().starts_with("```") {
+                in_code = !in_code;
+                return false;
+            }
+            !in_code
+        })
+        .collect()
+}
+
+/// Every relative link of README.md and the guide names a file that exists, and a
+/// `#anchor` names a heading of it: the move into `docs/guide/` changed every path.
+#[test]
+fn every_link_of_the_documents_resolves() {
+    let mut checked = 0;
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        for line in prose(&text) {
+            for (i, _) in line.match_indices("](") {
+                let rest = &line[i + 2..];
+                let target = &rest[..rest.find(')').expect("a closed link")];
+                if target.starts_with("http") || target.starts_with("mailto:") {
+                    continue;
+                }
+                let (file, fragment) = target.split_once('#').unwrap_or((target, ""));
+                let path = if file.is_empty() {
+                    doc.clone()
+                } else {
+                    doc.parent().unwrap().join(file)
+                };
+                assert!(path.exists(), "{doc:?}: the link {target} names no file");
+                if !fragment.is_empty() {
+                    let target_text = std::fs::read_to_string(&path).unwrap();
+                    let anchors: Vec<String> = prose(&target_text)
+                        .into_iter()
+                        .filter_map(|l| l.strip_prefix('#'))
+                        .map(|h| anchor(h.trim_start_matches('#')))
+                        .collect();
+                    assert!(
+                        anchors.iter().any(|a| a == fragment),
+                        "{doc:?}: the link {target} names no heading of {path:?}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} links");
+}

@@ -1,5 +1,5 @@
 """Draws STL files as one PNG: each file's triangles, read by trimesh, seen from above at
-an angle, flat-shaded and painted far to near (the README's picture of the printed
+an angle, flat-shaded and painted far to near (the guide's picture of the printed
 pieces is made this way from `export --format stl`). Each file gets its own hue.
 
 Usage: render_stl.py OUT.png FILE.stl..."""

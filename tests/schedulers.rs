@@ -61,7 +61,7 @@ fn last_line(text: &str) -> &str {
 }
 
 /// `parallel -j2` runs the 16 parts; `merge` adds them up; the same count on two
-/// threads in one process is timed in the same run for the README's ratio.
+/// threads in one process is timed in the same run for the ratio in docs/guide/performance.md.
 fn gnu_parallel() -> Result<(), Failed> {
     let (puzzle, want) = if cfg!(debug_assertions) {
         ("soma", "s mc 11520")

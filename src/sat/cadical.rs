@@ -47,7 +47,8 @@ fn dimacs(l: Lit) -> i32 {
     NonZeroI32::from(l).get()
 }
 
-/// Options measured on Bedlam and the pentomino rectangles (README, "SAT performance"):
+/// Options measured on Bedlam and the pentomino rectangles (docs/guide/performance.md,
+/// "SAT performance"):
 /// with MRV decisions most of CaDiCaL's machinery for hard combinatorial instances only
 /// costs time. Restarts would throw the MRV trail away, inprocessing rewrites clauses that
 /// are fine as they are, and the activity bumping that steers CaDiCaL's own decisions is
