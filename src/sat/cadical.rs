@@ -297,7 +297,8 @@ impl Solver {
 mod tests {
     use super::*;
 
-    /// The names offered as suggestions are CaDiCaL's own: each is accepted.
+    /// The names offered as suggestions are CaDiCaL's own: each is known (1 may be out
+    /// of its range, as for `reducetarget`, which is refused for the value, not the name).
     #[test]
     fn the_suggested_option_names_are_real() {
         let mut solver = Cadical::default();
@@ -306,7 +307,9 @@ mod tests {
             .map(|(n, _)| *n)
             .chain(MEASURED_OPTIONS.iter().copied())
         {
-            set_option(&mut solver, name, 1).unwrap_or_else(|e| panic!("{name}: {e}"));
+            if let Err(e) = set_option(&mut solver, name, 1) {
+                assert!(e.to_string().contains("out of range"), "{name}: {e}");
+            }
         }
     }
 }
