@@ -1,6 +1,7 @@
 //! Memory: the peak resident memory, read from `/proc` (Linux; elsewhere every reading is
-//! `None`), for `bench` rows and the `c ... peak memory` lines of the commands; and the
-//! allocator the binary installs, which turns an allocation failure into exit code 1
+//! `None`), for `bench` rows and the `c ... peak memory` lines of the commands; the
+//! default budget of a table of counts (from the machine's memory and `ulimit -v`); and
+//! the allocator the binary installs, which turns an allocation failure into exit code 1
 //! with a message instead of Rust's default abort (SIGABRT, exit 134).
 //!
 //! Invariants: [`reset_peak`] is called before a measurement, so that [`peak_mib`] of
@@ -25,7 +26,12 @@ pub fn reset_peak() {
 }
 
 /// The default budget for a table of subproblem counts: a quarter of the machine's
-/// memory (`MemTotal` where `/proc` tells), at most 4 GiB; 1 GiB where nothing tells.
+/// memory (`MemTotal` where `/proc` tells), at most 4 GiB; 1 GiB where nothing tells; and
+/// never more than a quarter of the process's address-space limit (`ulimit -v`,
+/// `RLIMIT_AS`) when one is set. A quarter, not all: the limit counts every mapping (the
+/// binary, thread stacks, the allocator's arenas, the matrix and the search), and the
+/// table is allocated, not merely touched, so a budget of the whole limit ends in an
+/// allocation failure instead of evictions.
 pub fn default_table_budget() -> usize {
     const GIB: usize = 1 << 30;
     let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
@@ -33,7 +39,25 @@ pub fn default_table_budget() -> usize {
         let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
         Some(kib.saturating_mul(1024))
     });
-    total.map_or(GIB, |t| (t / 4).min(4 * GIB))
+    let machine = total.map_or(GIB, |t| (t / 4).min(4 * GIB));
+    address_space_limit().map_or(machine, |limit| machine.min(limit / 4))
+}
+
+/// The process's address-space limit in bytes (`ulimit -v`), when one is set.
+fn address_space_limit() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // Safety: getrlimit only writes the struct it is given.
+        let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+        if ok && limit.rlim_cur != libc::RLIM_INFINITY {
+            return Some(usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX));
+        }
+    }
+    None
 }
 
 /// The peak resident memory of process `pid` (or this one) since the last reset, in MiB.
@@ -58,25 +82,47 @@ pub fn peak_mib(pid: Option<u32>) -> Option<f64> {
 /// the target.
 pub struct ExitOnOutOfMemory;
 
-/// What the failure path prints. Fixed text: formatting the size could allocate. Only
-/// the searches (`count`, `solve`, `enumerate`) have `--solver` and `--threads` to
-/// suggest: they call [`advise_engine_options`].
+/// What the failure path prints. Fixed text: formatting the size could allocate. The
+/// searches (`count`, `solve`, `enumerate`) have `--solver` and `--threads` to suggest,
+/// and `count` and `sample` a `--memory` budget for the memo's table of counts: they
+/// call [`advise`].
 const OUT_OF_MEMORY: &[u8] = b"polycover: error: out of memory (an allocation failed); \
 try a machine with more memory, or a higher memory limit\n";
 const OUT_OF_MEMORY_SEARCH: &[u8] = b"polycover: error: out of memory (an allocation failed); \
 try --solver dlx, fewer --threads, or a machine with more memory\n";
-static ENGINE_ADVICE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+const OUT_OF_MEMORY_COUNT: &[u8] = b"polycover: error: out of memory (an allocation failed); \
+try --solver dlx, fewer --threads, a smaller --memory (the memo's table of counts), or a \
+machine with more memory\n";
+const OUT_OF_MEMORY_SAMPLE: &[u8] = b"polycover: error: out of memory (an allocation failed); \
+try a smaller --memory (the table of counts), or a machine with more memory\n";
 
-/// Makes an allocation failure suggest `--solver dlx` and fewer `--threads`.
-pub fn advise_engine_options() {
-    ENGINE_ADVICE.store(true, std::sync::atomic::Ordering::Relaxed);
+/// Which options an allocation failure suggests: those the command has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Advice {
+    /// None: the machine's memory only.
+    Machine = 0,
+    /// `solve`, `enumerate`: `--solver dlx`, fewer `--threads`.
+    Search = 1,
+    /// `count`: those and a smaller `--memory`.
+    Count = 2,
+    /// `sample`: a smaller `--memory`.
+    Sample = 3,
+}
+
+static ADVICE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Makes an allocation failure suggest what `advice` names.
+pub fn advise(advice: Advice) {
+    ADVICE.store(advice as u8, std::sync::atomic::Ordering::Relaxed);
 }
 
 fn out_of_memory() -> ! {
-    let message = if ENGINE_ADVICE.load(std::sync::atomic::Ordering::Relaxed) {
-        OUT_OF_MEMORY_SEARCH
-    } else {
-        OUT_OF_MEMORY
+    let message = match ADVICE.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => OUT_OF_MEMORY_SEARCH,
+        2 => OUT_OF_MEMORY_COUNT,
+        3 => OUT_OF_MEMORY_SAMPLE,
+        _ => OUT_OF_MEMORY,
     };
     #[cfg(unix)]
     // Safety: write(2) and _exit(2) are async-signal-safe and take plain buffers; nothing

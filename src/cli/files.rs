@@ -381,8 +381,8 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
             "c wrote {}: {} pieces, {triangles} triangles, {} mm cubes, {} mm gap, {}",
             a.output.display(),
             solids.len(),
-            opts.unit(),
-            opts.gap(),
+            print::compact(opts.unit()),
+            print::compact(opts.gap()),
             match a.solution {
                 Some(n) => format!("placed as in solution {n}"),
                 None => "laid out on the plate".into(),

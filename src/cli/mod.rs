@@ -73,9 +73,12 @@ pub(crate) fn run_in_process(args: &[&str]) -> (i32, String) {
 
 /// Runs a parsed command line, writing standard output to `out`.
 fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
-    if let Command::Count(_) | Command::Solve(_) | Command::Enumerate(_) = cli.command {
-        crate::memory::advise_engine_options();
-    }
+    crate::memory::advise(match cli.command {
+        Command::Count(_) => crate::memory::Advice::Count,
+        Command::Solve(_) | Command::Enumerate(_) => crate::memory::Advice::Search,
+        Command::Sample(_) => crate::memory::Advice::Sample,
+        _ => crate::memory::Advice::Machine,
+    });
     match cli.command {
         Command::Count(a) => search::count(a, out),
         Command::Solve(a) => search::solve(a, out),
@@ -93,12 +96,53 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
             clap_complete::generate(shell, &mut Cli::command(), "polycover", out);
             Ok(Outcome::Done)
         }
-        Command::Man => {
-            clap_mangen::Man::new(Cli::command()).render(out)?;
-            Ok(Outcome::Done)
-        }
+        Command::Man { dir } => man(dir.as_deref(), out),
         Command::Merge(a) => merge::merge(a, out),
         Command::Import(a) => files::import(a, out),
         Command::Export(a) => files::export(a, out),
     }
+}
+
+/// `polycover man`: the main page on `out`, or with `dir` every page into it: the main
+/// page, whose list of commands names `polycover-COMMAND(1)`, and each of those pages,
+/// with the command's synopsis and options. Every page the main one names is written.
+fn man(dir: Option<&std::path::Path>, out: &mut dyn Write) -> Result<Outcome> {
+    // No `help` command: its page would only repeat `--help`.
+    let mut cli = Cli::command().disable_help_subcommand(true);
+    // Built, so that each command knows its page's name (`polycover-count`).
+    cli.build();
+    let main_page = |w: &mut dyn Write| -> Result<()> {
+        clap_mangen::Man::new(cli.clone()).render(w)?;
+        // Where the pages the list of commands names come from.
+        w.write_all(
+            b".SH \"SEE ALSO\"\nEach command's page, with its options, is written by \
+              \\fBpolycover man \\-\\-dir\\fR \\fIDIR\\fR (polycover\\-count.1, ...).\n",
+        )?;
+        Ok(())
+    };
+    let Some(dir) = dir else {
+        main_page(out)?;
+        return Ok(Outcome::Done);
+    };
+    if args::is_stdio(dir) || (dir.exists() && !dir.is_dir()) {
+        return Err(crate::error::Error::Usage(format!(
+            "--dir {}: not a directory (without --dir the main page goes to standard output)",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|source| crate::error::Error::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut written = 1;
+    crate::output::write(&dir.join("polycover.1"), out, &[], &mut |w| main_page(w))?;
+    for command in cli.get_subcommands().filter(|c| !c.is_hide_set()) {
+        let page = clap_mangen::Man::new(command.clone());
+        crate::output::write(&dir.join(page.get_filename()), out, &[], &mut |w| {
+            Ok(page.render(w)?)
+        })?;
+        written += 1;
+    }
+    eprintln!("c wrote {written} manual pages to {}", dir.display());
+    Ok(Outcome::Done)
 }

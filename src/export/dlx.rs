@@ -16,7 +16,10 @@
 //! is the raw count. With a mode (the puzzle's default when none is given), only the options the reduction keeps are written; that
 //! is only exact when the reduction needs no canonical-form check afterwards (its pinned
 //! item breaks the whole group). Otherwise the mode is refused: a DLX solver could not
-//! do the check, and its count would not be the distinct count.
+//! do the check, and its count would not be the distinct count. The refusal must not
+//! suggest dividing the `--symmetry none` count by the group's order: that is the
+//! distinct count only when no solution is symmetric (dominoes 8x8: 12,988,816 / 8 =
+//! 1,623,602, where the distinct count is 1,629,189).
 //!
 //! Invariant: option line k (counting from 0 after the item line) is the k-th kept
 //! option; the comment header maps it back to polycover's option numbers.
@@ -34,9 +37,13 @@ pub fn check(problem: &Problem) -> Result<()> {
         return Err(Error::Usage(format!(
             "{}: --symmetry {} cannot be written exactly in DLX format for this puzzle (its \
              reduction needs a canonical-form check after the search, which a DLX solver does \
-             not do); export with --symmetry none and divide, or count with polycover",
+             not do). With --symmetry none a DLX solver counts every solution, symmetric \
+             ones apart; that count divided by the group's order ({}) is the distinct count \
+             only when no solution is symmetric: the distinct count is the number of orbits \
+             (Burnside's lemma), which `polycover count` gives",
             problem.puzzle().source(),
-            problem.compiled.mode.as_str()
+            problem.compiled.mode.as_str(),
+            problem.compiled.group.order()
         )));
     }
     Ok(())

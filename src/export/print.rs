@@ -3,8 +3,16 @@
 //! placed as in a solution.
 //!
 //! Invariants:
-//! - [`Options`] holds a finite unit above 0 and a finite gap in `[0, unit)`; anything
-//!   else is refused before any mesh is made (exit 2).
+//! - [`Options`] holds a unit in `[MIN_UNIT, MAX_UNIT]` and a gap in `[0, unit)`;
+//!   anything else is refused before any mesh is made (exit 2). The bounds keep every
+//!   coordinate finite in the 32-bit floats of STL (and of the slicers that read 3MF):
+//!   `--unit 1e308` would write `inf`.
+//! - A gap above 0 survives in the file: once the pieces are placed, half the gap (each
+//!   face's move) is at least [`RESOLUTIONS`] steps of the coordinates' resolution at the
+//!   largest coordinate (a 32-bit float's step there, and never below the 3MF writer's
+//!   10^-6 mm); else it is refused with the least gap that would do (exit 2). Without
+//!   this, `--unit 1e30 --gap 0.1` printed pieces with no gap at all.
+//! - Messages print numbers compactly ([`compact`]): `1e-300`, not 300 digits.
 //! - Every piece copy appears once, in piece order, copies numbered from 1 (the number is
 //!   in its name only when the piece has copies).
 //! - Laid out ([`laid_out`]), each piece is turned to the rotation that needs the fewest
@@ -29,6 +37,48 @@ pub const DEFAULT_UNIT: f64 = 10.0;
 /// snug sliding fit on a well-tuned FDM printer; 0.3 to 0.4 is looser.
 pub const DEFAULT_GAP: f64 = 0.2;
 
+/// The smallest cube size, mm: a micrometre, below any printer's resolution, and a
+/// thousand steps of the 3MF writer's 10^-6 mm.
+pub const MIN_UNIT: f64 = 1e-3;
+/// The largest cube size, mm: 100 m, beyond any build plate; the largest puzzle laid out
+/// at this size stays many orders of magnitude inside a 32-bit float's range.
+pub const MAX_UNIT: f64 = 1e5;
+/// How many steps of the coordinates' resolution half the gap must span, so that the gap
+/// is written as given (to an eighth) and not rounded away.
+pub const RESOLUTIONS: f64 = 8.0;
+/// The 3MF writer's step, mm (6 decimals).
+const DECIMAL_STEP: f64 = 1e-6;
+
+/// `x` for a message: Rust's shortest form from 10^-4 to 10^7 (`0.1`, `250`), else in
+/// e-notation (`1e-300`, `1e308`): never hundreds of digits.
+pub fn compact(x: f64) -> String {
+    let a = x.abs();
+    if a == 0.0 || !a.is_finite() || (1e-4..1e7).contains(&a) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// `x` (above 0) to `digits` significant digits, rounded up or to the nearest, in
+/// [`compact`]'s style: for figures a message computes.
+fn significant(x: f64, digits: i32, up: bool) -> String {
+    let e = x.log10().floor() as i32 + 1 - digits;
+    let scale = 10f64.powi(e);
+    // The tolerance keeps a quotient such as 33.000000000000004 at 33 when rounding up.
+    let q = x / scale;
+    let v = if up {
+        (q * (1.0 - 1e-12)).ceil()
+    } else {
+        q.round()
+    } * scale;
+    if (1e-4..1e7).contains(&v) {
+        format!("{v:.*}", (-e).max(0) as usize)
+    } else {
+        format!("{v:.*e}", (digits - 1).max(0) as usize)
+    }
+}
+
 /// Cube size and clearance, checked.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
@@ -39,20 +89,27 @@ pub struct Options {
 impl Options {
     /// `unit` and `gap` in mm, or why they cannot make pieces.
     pub fn new(unit: f64, gap: f64) -> Result<Options> {
-        if !unit.is_finite() || unit <= 0.0 {
+        // Written so that NaN fails too.
+        if !(MIN_UNIT..=MAX_UNIT).contains(&unit) {
             return Err(Error::Usage(format!(
-                "--unit {unit}: the cube size must be a number of mm above 0"
+                "--unit {}: the cube size must be a number of mm from {} to {}",
+                compact(unit),
+                compact(MIN_UNIT),
+                compact(MAX_UNIT)
             )));
         }
         if !gap.is_finite() || gap < 0.0 {
             return Err(Error::Usage(format!(
-                "--gap {gap}: the clearance must be a number of mm, 0 or more"
+                "--gap {}: the clearance must be a number of mm, 0 or more",
+                compact(gap)
             )));
         }
         if gap >= unit {
             return Err(Error::Usage(format!(
-                "--gap {gap}: the clearance must be less than the cube size (--unit {unit}): \
-                 each face moves in by half of it, and nothing of a cube would be left"
+                "--gap {}: the clearance must be less than the cube size (--unit {}): \
+                 each face moves in by half of it, and nothing of a cube would be left",
+                compact(gap),
+                compact(unit)
             )));
         }
         Ok(Options { unit, gap })
@@ -74,6 +131,41 @@ impl Default for Options {
             gap: DEFAULT_GAP,
         }
     }
+}
+
+/// Refuses a gap that the coordinates of `solids` cannot carry (see the module doc): at
+/// the largest coordinate a 32-bit float steps by up to 2^-23 of it, and the 3MF text by
+/// 10^-6 mm, and half the gap must span [`RESOLUTIONS`] such steps.
+fn check_resolution(solids: &[Solid], opts: Options) -> Result<()> {
+    if opts.gap == 0.0 {
+        return Ok(());
+    }
+    let largest = solids
+        .iter()
+        .flat_map(|s| s.mesh.vertices.iter().flatten())
+        .fold(0.0f64, |m, x| m.max(x.abs()));
+    let float_step = largest * f64::from(f32::EPSILON);
+    let step = float_step.max(DECIMAL_STEP);
+    if opts.gap / 2.0 >= RESOLUTIONS * step {
+        return Ok(());
+    }
+    // A smaller unit shrinks the float step, not the 3MF writer's.
+    let remedy = if float_step >= DECIMAL_STEP {
+        ", or a smaller --unit"
+    } else {
+        ""
+    };
+    Err(Error::Usage(format!(
+        "--gap {}: too small for pieces this size (--unit {}): they reach {} mm, where \
+         the coordinates written (32-bit floats in STL files and slicers, 6 decimals in \
+         3MF) step by about {} mm, and each face's move of half the gap would be \
+         rounded away; give --gap 0 (faces that touch), or at least {} mm{remedy}",
+        compact(opts.gap),
+        compact(opts.unit),
+        significant(largest, 3, false),
+        significant(step, 2, false),
+        significant(2.0 * RESOLUTIONS * step, 2, true)
+    )))
 }
 
 /// One copy of one piece, as a solid.
@@ -251,6 +343,7 @@ pub fn laid_out(p: &Polycube, opts: Options) -> Result<Vec<Solid>> {
             mesh,
         });
     }
+    check_resolution(&out, opts)?;
     Ok(out)
 }
 
@@ -287,6 +380,7 @@ pub fn assembled(p: &Polycube, solution: &[u32], opts: Options) -> Result<Vec<So
     for s in &mut out {
         s.mesh.translate(least.map(|x| -x));
     }
+    check_resolution(&out, opts)?;
     Ok(out)
 }
 
@@ -310,6 +404,29 @@ mod tests {
         }
         assert!(Options::new(10.0, 0.0).is_ok());
         assert!(Options::new(10.0, 9.99).is_ok());
+        for unit in [1e308, 1e30, 1e-300, MAX_UNIT * 1.01, MIN_UNIT * 0.99] {
+            let e = Options::new(unit, 0.0).unwrap_err().to_string();
+            assert!(e.len() < 120, "{e}");
+        }
+        assert!(Options::new(MIN_UNIT, 0.0).is_ok());
+        assert!(Options::new(MAX_UNIT, 0.0).is_ok());
+    }
+
+    #[test]
+    fn numbers_in_messages_are_compact() {
+        assert_eq!(compact(0.1), "0.1");
+        assert_eq!(compact(100000.0), "100000");
+        assert_eq!(compact(1e-300), "1e-300");
+        assert_eq!(compact(1e308), "1e308");
+        assert_eq!(compact(-2.5e-9), "-2.5e-9");
+        assert_eq!(significant(1.9, 2, true), "1.9");
+        assert_eq!(significant(1.901, 2, true), "2.0");
+        assert_eq!(significant(0.000234, 2, true), "0.00024");
+        assert_eq!(significant(123456.0, 2, true), "130000");
+        assert_eq!(significant(3.3e-9, 2, true), "3.3e-9");
+        assert_eq!(significant(999999.97, 3, false), "1000000");
+        assert_eq!(significant(0.11920928597450256, 2, false), "0.12");
+        assert_eq!(significant(0.009970000000000001, 3, false), "0.00997");
     }
 
     #[test]

@@ -105,8 +105,15 @@ pub(super) enum Command {
         shell: clap_complete::Shell,
     },
     /// Print the manual page (roff), made from these argument definitions:
-    /// `polycover man > polycover.1; man ./polycover.1`.
-    Man,
+    /// `polycover man > polycover.1; man ./polycover.1`. With --dir, write every page:
+    /// polycover.1 and one page per command with its options (polycover-count.1, ...),
+    /// e.g. `polycover man --dir ~/.local/share/man/man1`.
+    Man {
+        /// Write polycover.1 and polycover-COMMAND.1 for every command into this
+        /// directory (created if missing; pages of the same names are replaced).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// Splitting a run into parts, and resuming it.
@@ -401,6 +408,7 @@ impl Command {
             Command::Merge(a) => a.output.is_none(),
             Command::Bench(a) => a.csv.is_none() && a.svg.is_none(),
             Command::Solve(a) => a.svg.is_none() && a.html.is_none(),
+            Command::Man { dir } => dir.is_none(),
             _ => true,
         }
     }

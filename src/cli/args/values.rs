@@ -199,7 +199,7 @@ pub(super) fn parse_threads(s: &str) -> std::result::Result<usize, String> {
 }
 
 /// A memory size: bytes, or a number with K, M, G or T (powers of 1024; `4G`, `512M`,
-/// `1.5G`), at least 1 MiB.
+/// `1.5G`), at least 1 MiB and at most 2^60 bytes.
 pub(super) fn parse_memory(s: &str) -> std::result::Result<usize, String> {
     let t = s.trim();
     let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
@@ -222,8 +222,21 @@ pub(super) fn parse_memory(s: &str) -> std::result::Result<usize, String> {
         .trim()
         .parse()
         .map_err(|_| format!("`{s}`: a memory size is a number with K, M, G or T, like 4G"))?;
+    if x.is_nan() {
+        return Err(format!(
+            "`{s}`: a memory size is a number with K, M, G or T, like 4G"
+        ));
+    }
     let bytes = x * (1u64 << shift) as f64;
-    if !(bytes >= (1 << 20) as f64 && bytes <= usize::MAX as f64) {
+    // A budget past 2^60 bytes (1024 P) is past any machine: a typo, or an overflow.
+    const MOST: f64 = (1u64 << 60) as f64;
+    if bytes > MOST {
+        return Err(format!(
+            "`{s}`: the memory size is too large: at most 1048576T"
+        ));
+    }
+    // Written so that NaN fails too.
+    if !(bytes >= (1 << 20) as f64) {
         return Err(format!("`{s}`: the memory size must be at least 1M"));
     }
     Ok(bytes as usize)

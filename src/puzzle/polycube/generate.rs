@@ -23,7 +23,9 @@
 //! unsolvable) and keeps the result only when the native engine finds no solution;
 //! else it tries the next chiral piece, then a new unique puzzle.
 //!
-//! Invariants: the text parses as a polycube puzzle of the given box; without `unsat`
+//! Invariants: a request whose box a puzzle file may not hold (a side beyond
+//! `MAX_COORDINATE`) is refused before anything is drawn; the text parses as a polycube
+//! puzzle of the given box; without `unsat`
 //! the cut is one of its solutions; the same arguments give the same text.
 
 use std::ops::ControlFlow;
@@ -33,7 +35,7 @@ use rand_pcg::Pcg64Mcg;
 
 use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
-use crate::geometry::{Cell, Shape};
+use crate::geometry::{Cell, Shape, MAX_COORDINATE};
 use crate::puzzle::{Puzzle, SymmetryMode};
 
 /// What to generate.
@@ -78,7 +80,6 @@ pub fn generate(r: &Request) -> Result<Generated> {
 /// [`generate`], telling `progress` the number of puzzles drawn so far before each new
 /// draw for `unique` or `unsat` (a hard request can draw for a long time).
 pub fn generate_with_progress(r: &Request, progress: &mut dyn FnMut(u64)) -> Result<Generated> {
-    let volume: usize = r.size.iter().product();
     let (lo, hi) = r.sizes;
     if r.size.contains(&0) || r.pieces == 0 || lo == 0 || lo > hi {
         return Err(Error::Usage(
@@ -87,13 +88,24 @@ pub fn generate_with_progress(r: &Request, progress: &mut dyn FnMut(u64)) -> Res
                 .into(),
         ));
     }
+    if let Some(side) = r.size.iter().find(|&&n| n > MAX_COORDINATE as usize) {
+        // The puzzle file's own limit, checked here so that no file is written that
+        // every command then refuses.
+        return Err(Error::Usage(format!(
+            "generate polycubes: --box {}: a side of {side} cells is beyond the \
+             {MAX_COORDINATE} a puzzle file's `box` may have",
+            r.size.map(|n| n.to_string()).join(",")
+        )));
+    }
+    // Sides of at most 1024 cells: no overflow.
+    let volume: usize = r.size.iter().product();
     if volume > 4096 {
         return Err(Error::Usage(format!(
             "generate polycubes: a box of {volume} cells is beyond the 4096 this generator \
              cuts"
         )));
     }
-    if volume < r.pieces * lo || volume > r.pieces * hi {
+    if volume < r.pieces.saturating_mul(lo) || volume > r.pieces.saturating_mul(hi) {
         return Err(Error::Usage(format!(
             "generate polycubes: {} pieces of {lo} to {hi} cells cannot fill a box of \
              {volume} cells",
@@ -149,7 +161,9 @@ pub fn generate_with_progress(r: &Request, progress: &mut dyn FnMut(u64)) -> Res
 /// The solutions of the puzzle `text` up to rotations, counted up to `at_most`; `None`
 /// when the search did not end within [`CHECK_SECONDS`] (the draw is then passed over).
 fn solutions(text: &str, at_most: u64) -> Result<Option<u64>> {
-    let puzzle = Puzzle::parse("generated.toml", text)?;
+    // Named as what it is: line N of this text is line N of the file `generate` writes
+    // (there is no file of this name to open).
+    let puzzle = Puzzle::parse("the generated puzzle", text)?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     let mut found = 0;
     let opts = RunOptions {

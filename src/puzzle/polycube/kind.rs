@@ -12,12 +12,17 @@
 //!
 //! Copies of one piece look alike, so in text each copy gets its own symbol (the first
 //! keeps the piece's symbol, the others take letters and digits no piece uses) and a
-//! `copies  D: Dde` legend line follows the layers. When symbols are not the names
-//! (long names), `pieces  a Alpha, b Beta` lines say which is which.
+//! `copies  D: Dde` legend line follows the layers. When the spare symbols run out (72
+//! dominoes), every copy of every piece is numbered instead, 1 to N in piece order: each
+//! cell shows its copy's number, zero-padded to the width of N, cells one space apart,
+//! and `copies  D: 01-72` lines give each piece's numbers (the same layers, a few
+//! columns wider, never a line per cell). When symbols are not the names (long names),
+//! `pieces  a Alpha, b Beta` lines say which is which.
 //!
 //! A sparse target (one that fills less than an eighth of its bounding box) prints as a
 //! cell list, `x,y,z piece` per line, and its JSON `layers` is `null`: the output grows
-//! with the cells, not with the box.
+//! with the cells, not with the box. The JSON `layers` is `null` too for numbered copies
+//! (its rows are one character per cell); its placements say which copy is where.
 //!
 //! The DIMACS variable map names a placement as `PIECE oORIENTATION x,y,z ...`.
 
@@ -44,8 +49,8 @@ fn is_sparse(p: &Polycube) -> bool {
     volume > 64 && volume > 8 * p.target.len() as u64
 }
 
-/// A sparse target's solution, or one with more copies than spare symbols: one line per
-/// cell, `x,y,z piece`, with `#n` for the n-th copy of a piece that has several.
+/// A sparse target's solution: one line per cell, `x,y,z piece`, with `#n` for the n-th
+/// copy of a piece that has several.
 fn cell_list(p: &Polycube, solution: &[u32]) -> String {
     let mut out = String::from("cell  piece\n");
     for (c, (piece, copy)) in p.target.iter().zip(p.fill(solution)) {
@@ -97,27 +102,80 @@ fn names_legend(p: &Polycube) -> String {
     out + &format!("pieces  {line}\n")
 }
 
-/// The layers of a solution, one `Vec` of rows per z.
-fn layers(p: &Polycube, fill: &[char]) -> Vec<Vec<String>> {
+/// Every copy numbered, for a solution with more copies than spare symbols: each target
+/// cell's label (its copy's number from 1, in piece order, zero-padded to the width of
+/// the last; `+` for an optional cell left empty, as wide), and the `copies  D: 01-72`
+/// lines saying which numbers are which piece's.
+fn numbered(p: &Polycube, solution: &[u32]) -> (Vec<String>, String) {
+    let mut first = Vec::with_capacity(p.pieces.len());
+    let mut next = 1u64;
+    for q in &p.pieces {
+        first.push(next);
+        next += u64::from(q.count);
+    }
+    let width = (next - 1).max(1).to_string().len();
+    let labels = p
+        .fill(solution)
+        .iter()
+        .map(|&(piece, copy)| {
+            if (piece, copy) == EMPTY {
+                "+".repeat(width)
+            } else {
+                format!("{:0width$}", first[piece as usize] + u64::from(copy))
+            }
+        })
+        .collect();
+    let mut out = String::new();
+    let mut line = String::new();
+    for (q, &from) in p.pieces.iter().zip(&first) {
+        let to = from + u64::from(q.count) - 1;
+        let entry = if to == from {
+            format!("{}: {from:0width$}", q.symbol)
+        } else {
+            format!("{}: {from:0width$}-{to:0width$}", q.symbol)
+        };
+        if !line.is_empty() && line.len() + entry.len() + 2 > 70 {
+            out += &format!("copies  {line}\n");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line += "; ";
+        }
+        line += &entry;
+    }
+    (labels, out + &format!("copies  {line}\n"))
+}
+
+/// The layers of a solution, one `Vec` of rows per z: each target cell's label (all of
+/// one width), cells joined by `gap`, and `.` as wide as a label for a cell of the
+/// bounding box outside the target.
+fn layers(p: &Polycube, labels: &[String], gap: &str) -> Vec<Vec<String>> {
     let lo = min_corner(&p.target).unwrap();
     let hi = max_corner(&p.target).unwrap();
+    let outside = ".".repeat(labels.first().map_or(1, |l| l.chars().count()));
     let at: HashMap<_, _> = p
         .target
         .iter()
-        .zip(fill.iter())
-        .map(|(c, &f)| (*c, f))
+        .zip(labels.iter())
+        .map(|(c, f)| (*c, f.as_str()))
         .collect();
     (lo[2]..=hi[2])
         .map(|z| {
             (lo[1]..=hi[1])
                 .map(|y| {
                     (lo[0]..=hi[0])
-                        .map(|x| at.get(&[x, y, z]).copied().unwrap_or('.'))
-                        .collect()
+                        .map(|x| at.get(&[x, y, z]).copied().unwrap_or(&outside))
+                        .collect::<Vec<_>>()
+                        .join(gap)
                 })
                 .collect()
         })
         .collect()
+}
+
+/// One character per cell: a symbol, as [`layers`] wants it.
+fn one_char_labels(fill: &[char]) -> Vec<String> {
+    fill.iter().map(|c| c.to_string()).collect()
 }
 
 impl Kind for Polycube {
@@ -281,13 +339,16 @@ impl Kind for Polycube {
 
     /// A header of layer names, then the layers side by side.
     fn text(&self, solution: &[u32]) -> String {
-        let symbols = (!is_sparse(self))
-            .then(|| symbols(self, solution))
-            .flatten();
-        let Some((fill, legend)) = symbols else {
+        if is_sparse(self) {
             return cell_list(self, solution);
+        }
+        let (layers, legend) = match symbols(self, solution) {
+            Some((fill, legend)) => (layers(self, &one_char_labels(&fill), ""), legend),
+            None => {
+                let (labels, legend) = numbered(self, solution);
+                (layers(self, &labels, " "), Some(legend))
+            }
         };
-        let layers = layers(self, &fill);
         let lo = min_corner(&self.target).unwrap();
         let width = layers[0][0].chars().count();
         let names: Vec<String> = (0..layers.len())
@@ -312,7 +373,9 @@ impl Kind for Polycube {
         }
         if let Some(legend) = legend {
             out += &legend;
-            out.push('\n');
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
         }
         out += &names_legend(self);
         out
@@ -337,7 +400,7 @@ impl Kind for Polycube {
         let symbols = (!is_sparse(self))
             .then(|| symbols(self, solution))
             .flatten();
-        let layers = symbols.map(|(fill, _)| layers(self, &fill));
+        let layers = symbols.map(|(fill, _)| layers(self, &one_char_labels(&fill), ""));
         json!({ "index": index, "placements": placements, "layers": layers })
     }
 
