@@ -3,7 +3,12 @@
 //! Every reader here is bounded: a puzzle input holds at most [`MAX_PUZZLE_BYTES`], and a
 //! gzip stream may inflate to at most the limit its caller gives (a gzip bomb, megabytes
 //! that inflate to gigabytes, fails with a message instead of filling memory). Gzip is
-//! recognised by its magic bytes (1f 8b), whatever the file is called.
+//! recognised by its magic bytes (1f 8b), whatever the file is called, and what it holds
+//! is then told by its own content (a gzipped puzzle file is a puzzle file).
+//!
+//! An input is a path, `-` (standard input) or a FIFO (`<(cat soma.toml)`, whose
+//! `/dev/fd/N` is a pipe, or a `mkfifo`): each is read once, from start to end, so a
+//! stream that cannot be read twice is never asked to be.
 //!
 //! Messages: an input that is too large is an [`Error::Read`] of kind
 //! [`io::ErrorKind::FileTooLarge`] naming the limit in people's units ([`size_name`]);
@@ -28,15 +33,36 @@ pub fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])
 }
 
+/// Whether `path` is `-`, standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Whether `path` leads to a FIFO: a named pipe, or a process substitution's
+/// `/dev/fd/N` (links followed).
+pub fn is_fifo(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 /// The bytes of an input that is read, not looked up: `-` (standard input, read once; its
-/// name in messages is `<stdin>`) or an existing file, with its name. `None` for anything
-/// else (a catalog name, a directory, a missing file), which the caller explains.
+/// name in messages is `<stdin>`), an existing file or a FIFO (read once), with its name.
+/// `None` for anything else (a catalog name, a directory, a missing file), which the
+/// caller explains.
 pub fn read_puzzle_input(path: &Path) -> Result<Option<(String, Vec<u8>)>> {
-    if path.as_os_str() == "-" {
+    if is_stdin(path) {
         let bytes = read_capped(io::stdin().lock(), path)?;
         return Ok(Some(("<stdin>".into(), bytes)));
     }
-    if !path.is_file() {
+    if !(path.is_file() || is_fifo(path)) {
         return Ok(None);
     }
     Ok(Some((path.display().to_string(), read_puzzle_file(path)?)))
@@ -83,15 +109,49 @@ pub fn inflate(bytes: &[u8], limit: u64, what: &'static str) -> io::Result<Vec<u
     Ok(out)
 }
 
-/// Opens a file for reading, decompressing gzip when its first two bytes are the gzip
-/// magic number, with `limit` bytes for what a gzip stream inflates to, the limit for
-/// `what` (in the message; see [`inflated_too_large`]).
+/// The bytes of a puzzle input as its parser reads them: gzip data inflated (to at most
+/// [`MAX_PUZZLE_BYTES`]), anything else as it is. `source` names it in messages.
+pub fn gunzipped(source: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
+    if !is_gzip(&bytes) {
+        return Ok(bytes);
+    }
+    inflate(&bytes, MAX_PUZZLE_BYTES, "a puzzle file").map_err(|e| {
+        if e.kind() == io::ErrorKind::FileTooLarge {
+            Error::puzzle(source, e.to_string())
+        } else {
+            Error::puzzle(source, format!("not a readable gzip file: {e}"))
+        }
+    })
+}
+
+/// The first (up to) `n` bytes of what an input holds: gzip data's inflated start
+/// (empty if it is not readable gzip), other bytes as they are. For telling what a
+/// file is without inflating all of it.
+pub fn head(bytes: &[u8], n: usize) -> Vec<u8> {
+    if !is_gzip(bytes) {
+        return bytes[..bytes.len().min(n)].to_vec();
+    }
+    let mut out = Vec::new();
+    let inflating = flate2::read::MultiGzDecoder::new(bytes).take(n as u64);
+    match io::BufReader::new(inflating).read_to_end(&mut out) {
+        Ok(_) => out,
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Opens a file (`-`: standard input) for reading, decompressing gzip when its first two
+/// bytes are the gzip magic number, with `limit` bytes for what a gzip stream inflates
+/// to, the limit for `what` (in the message; see [`inflated_too_large`]).
 pub fn open_capped(path: &Path, limit: u64, what: &'static str) -> Result<Box<dyn BufRead>> {
     let rerr = |e: io::Error| Error::Read {
         path: path.to_path_buf(),
         source: e,
     };
-    let mut file = io::BufReader::new(std::fs::File::open(path).map_err(rerr)?);
+    let mut file: Box<dyn BufRead> = if is_stdin(path) {
+        Box::new(io::BufReader::new(io::stdin()))
+    } else {
+        Box::new(io::BufReader::new(std::fs::File::open(path).map_err(rerr)?))
+    };
     let magic = file.fill_buf().map_err(rerr)?;
     if is_gzip(magic) {
         Ok(Box::new(io::BufReader::new(Capped::new(
@@ -100,7 +160,7 @@ pub fn open_capped(path: &Path, limit: u64, what: &'static str) -> Result<Box<dy
             what,
         ))))
     } else {
-        Ok(Box::new(file))
+        Ok(file)
     }
 }
 

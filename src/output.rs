@@ -7,21 +7,37 @@
 //! |---|---|
 //! | `-` | to standard output, as it comes |
 //! | a regular file, or nothing yet | atomically: a temporary file beside it, renamed over it when complete; an existing file keeps its mode (and owner, where allowed) |
+//! | a name in a directory that does not exist | refused (exit 2) before any work |
 //! | a symlink | as what it points to (followed to its end) |
-//! | a character device (`/dev/null`, `/dev/stdout`'s terminal) or a FIFO | straight through, streaming, with no temporary file |
+//! | a character device (`/dev/null`, `/dev/stdout`'s terminal) or a FIFO | straight through, streaming, with no temporary file; a FIFO is opened only once it has a reader, and a stop ends the wait |
 //! | a directory or anything else | refused (exit 2) before any work |
 //!
 //! Invariants:
 //! - A regular file the user names appears only complete. On an error or a stop the
 //!   temporary file is removed and the target is left as it was; a streamed record
-//!   output ([`write_records`]) instead keeps the whole records written before the stop.
-//!   An immediate exit (a second Ctrl-C) removes the temporary file too
-//!   ([`interrupt::register`]).
+//!   output ([`write_records`]) instead keeps the whole records written before the stop,
+//!   unless there are none: a stop before the first record leaves the target as it was
+//!   (an existing file is not emptied, a new one not made). An immediate exit (a second
+//!   Ctrl-C) removes the temporary file too ([`interrupt::register`]).
+//! - A replaced file keeps its permission bits, set after the last write (a write by a
+//!   process without `CAP_FSETID`, and a change of owner, clear setuid and setgid). The
+//!   setuid bit is kept only when the new file has the old one's owner, and setgid only
+//!   when it has its group: a file of someone else's that this process cannot give back
+//!   to them loses them, so that replacing it never makes a setuid file of a new owner.
+//! - Opening a FIFO waits for its reader; the wait polls the stop flag, so that a first
+//!   Ctrl-C or SIGTERM ends it (exit 130, 143) instead of hanging in `open`.
 //! - A device, FIFO or symlink is never replaced by a file.
 //! - An output is never one of the inputs: the same file (by identity, not by name: a
 //!   link or a `./` prefix is caught too) is refused before anything is written.
 //! - [`check_writable`] refuses, before the work starts, every path that [`write()`] would
 //!   refuse at the end; [`check_directory`] does the same for a directory of outputs.
+//! - A directory a command fills ([`check_directory`]: `suite`, `export --format stl`,
+//!   `--svg`/`--html` DIR) that holds anything is refused unless `--force`; with it, the
+//!   files of the kinds the command writes there (its [`Owns`] rule: names alone), and
+//!   the temporary files of earlier writes of them, are removed before the work, so that
+//!   no stale file of an earlier run survives beside the new ones. Only regular files
+//!   and symlinks are removed (a link, never what it points to); directories and
+//!   everything else named otherwise stay, and nothing outside the directory is touched.
 //!
 //! A name ending in `.gz` is compressed.
 
@@ -75,18 +91,28 @@ pub fn destination(path: &Path) -> Result<Destination> {
         Ok(_) => Err(usage(
             "is neither a regular file, a character device nor a FIFO; refusing to write to it",
         )),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            // Nothing there, or a dangling link: the file it would name is created.
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            // Nothing there, or a dangling link: the file it would name is created. A
+            // directory that is missing (or a file) is the user's to fix, found before
+            // the work: a usage error, as a directory named as the output is.
             let target = follow_links(path)?;
             let dir = directory_of(&target);
             if !dir.is_dir() {
-                return Err(Error::Write {
-                    path: path.to_path_buf(),
-                    source: io::Error::new(
-                        io::ErrorKind::NotFound,
-                        format!("its directory {} does not exist", dir.display()),
-                    ),
-                });
+                let why = if dir.exists() {
+                    "is not a directory"
+                } else {
+                    "does not exist"
+                };
+                return Err(Error::Usage(format!(
+                    "cannot write {}: its directory {} {why}",
+                    path.display(),
+                    dir.display()
+                )));
             }
             Ok(Destination::File { target, mode: None })
         }
@@ -216,11 +242,17 @@ pub fn check_writable(path: &Path, inputs: &[&Path]) -> Result<()> {
     }
 }
 
+/// Which entries of a directory a command owns there, by name: the kinds of files it
+/// writes (`solution-000001.svg`, `*.stl`, a suite's files).
+pub type Owns<'a> = &'a dyn Fn(&str) -> bool;
+
 /// A directory a command writes its files into, made before the work if missing. A file
 /// of that name is refused, and, unless `force`, so is a directory that holds anything
-/// (what is there may be the user's). `writes` says what the command puts there, for
-/// the messages.
-pub fn check_directory(dir: &Path, force: bool, writes: &str) -> Result<()> {
+/// (what is there may be the user's). With `force`, the entries `owns` names and the
+/// temporary files of their writes are removed (see the module doc), so that none of an
+/// earlier run's files survive beside this run's; the number removed is returned.
+/// `writes` says what the command puts there, for the messages.
+pub fn check_directory(dir: &Path, force: bool, writes: &str, owns: Owns) -> Result<usize> {
     let failed = |source| Error::Write {
         path: dir.to_path_buf(),
         source,
@@ -231,17 +263,50 @@ pub fn check_directory(dir: &Path, force: bool, writes: &str) -> Result<()> {
             dir.display()
         )));
     }
-    if dir.is_dir() && !force {
-        let held = fs::read_dir(dir).map_err(failed)?.count();
-        if held > 0 {
-            return Err(Error::Usage(format!(
-                "{}: the directory is not empty, it holds {held} entries ({writes}; give \
-                 --force to write over what is there)",
-                dir.display()
-            )));
+    if !dir.is_dir() {
+        fs::create_dir_all(dir).map_err(failed)?;
+        return Ok(0);
+    }
+    let entries = fs::read_dir(dir)
+        .map_err(failed)?
+        .collect::<io::Result<Vec<_>>>()
+        .map_err(failed)?;
+    if entries.is_empty() {
+        return Ok(0);
+    }
+    if !force {
+        return Err(Error::Usage(format!(
+            "{}: the directory is not empty, it holds {} entries ({writes}); give --force \
+             to write there anyway, removing the files of that kind it holds first",
+            dir.display(),
+            entries.len()
+        )));
+    }
+    let mut removed = 0;
+    for entry in entries {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !(owns(name) || temporary_of(name).is_some_and(owns)) {
+            continue;
+        }
+        // The entry itself, not what a link names: a link is removed, its target stays.
+        let kind = entry.file_type().map_err(failed)?;
+        if kind.is_file() || kind.is_symlink() {
+            fs::remove_file(entry.path()).map_err(|source| Error::Write {
+                path: entry.path(),
+                source,
+            })?;
+            removed += 1;
         }
     }
-    fs::create_dir_all(dir).map_err(failed)
+    Ok(removed)
+}
+
+/// The output a temporary file of [`write()`] was for: `NAME` of `.NAME.XXXXXX.partial`.
+fn temporary_of(name: &str) -> Option<&str> {
+    let inner = name.strip_prefix('.')?.strip_suffix(".partial")?;
+    let (output, random) = inner.rsplit_once('.')?;
+    (!output.is_empty() && !random.is_empty()).then_some(output)
 }
 
 fn directory_of(path: &Path) -> PathBuf {
@@ -260,20 +325,35 @@ pub fn write(
     inputs: &[&Path],
     body: &mut dyn FnMut(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
-    write_with(path, stdout, inputs, Keep::Complete, body)
+    write_with(path, stdout, inputs, Keep::Complete, &mut |w| {
+        body(w).map(|()| Ended::Finished)
+    })
+    .map(drop)
+}
+
+/// How the run behind a records output ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// It went to its end (every solution, or its limit): the records are the output.
+    Finished,
+    /// A stop (a signal, a timeout) ended it: the records so far are kept if there are
+    /// any, and a target with none is left as it was.
+    Stopped,
 }
 
 /// Writes records (solutions) to `path`: as [`write()`], except that a stop does not fail
 /// the writes, and whatever `body` wrote before it returned, even after a stop, is kept:
-/// `body` writes whole records and ends its search when a stop is requested. An error
-/// still keeps nothing. Each record should be flushed by `body`, so that a reader of a
-/// pipe or FIFO gets it at once.
+/// `body` writes whole records, ends its search when a stop is requested and says how it
+/// ended. A stopped run that wrote nothing leaves a file target as it was (an existing
+/// one is not emptied); the result says whether the target was written (`false`: left as
+/// it was). An error still keeps nothing. Each record should be flushed by `body`, so
+/// that a reader of a pipe or FIFO gets it at once.
 pub fn write_records(
     path: &Path,
     stdout: &mut dyn Write,
     inputs: &[&Path],
-    body: &mut dyn FnMut(&mut dyn Write) -> Result<()>,
-) -> Result<()> {
+    body: &mut dyn FnMut(&mut dyn Write) -> Result<Ended>,
+) -> Result<bool> {
     write_with(path, stdout, inputs, Keep::Records, body)
 }
 
@@ -290,22 +370,23 @@ fn write_with(
     stdout: &mut dyn Write,
     inputs: &[&Path],
     keep: Keep,
-    body: &mut dyn FnMut(&mut dyn Write) -> Result<()>,
-) -> Result<()> {
+    body: &mut dyn FnMut(&mut dyn Write) -> Result<Ended>,
+) -> Result<bool> {
     check_distinct(path, inputs)?;
     let destination = destination(path)?;
     let _listening = interrupt::Listening::start();
     let werr = |e: io::Error| write_error(path, e);
     let gz = path.extension().is_some_and(|e| e == "gz");
     let (target, mode) = match destination {
-        Destination::Stdout => return stream(stdout, gz, keep, body).map_err(|e| relabel(e, path)),
+        Destination::Stdout => {
+            stream(stdout, gz, keep, body).map_err(|e| relabel(e, path))?;
+            return Ok(true);
+        }
         Destination::Stream(target) => {
-            let file = fs::OpenOptions::new()
-                .write(true)
-                .open(&target)
-                .map_err(werr)?;
+            let file = open_stream(&target).map_err(werr)?;
             let mut w = io::BufWriter::new(file);
-            return stream(&mut w, gz, keep, body).map_err(|e| relabel(e, path));
+            stream(&mut w, gz, keep, body).map_err(|e| relabel(e, path))?;
+            return Ok(true);
         }
         Destination::File { target, mode } => (target, mode),
     };
@@ -317,55 +398,122 @@ fn write_with(
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".partial");
     // A new output gets the usual mode (0666 less the umask), not a temporary file's
-    // private 0600; a replaced file keeps its own.
+    // private 0600; a replaced file's own is set once the content is written.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(
-        mode.unwrap_or(0o666),
+        mode.map_or(0o666, |m| m & 0o777),
     ));
     let tmp = builder
         .tempfile_in(&dir)
         .map_err(|e| unwritable(path, &dir, e))?;
     let _registered = interrupt::register(tmp.path());
+    let mut buffered = io::BufWriter::new(tmp);
+    let (ended, bytes) = stream(&mut buffered, gz, keep, body).map_err(|e| relabel(e, path))?;
+    let tmp = buffered.into_inner().map_err(|e| werr(e.into_error()))?;
+    if ended == Ended::Stopped && bytes == 0 {
+        // Nothing to keep: the target stays as it was (the temporary file goes).
+        return Ok(false);
+    }
     #[cfg(unix)]
     if let Some(mode) = mode {
         keep_owner_and_mode(tmp.as_file(), &target, mode);
     }
-    let mut buffered = io::BufWriter::new(tmp);
-    stream(&mut buffered, gz, keep, body).map_err(|e| relabel(e, path))?;
-    let tmp = buffered.into_inner().map_err(|e| werr(e.into_error()))?;
     tmp.as_file().sync_all().map_err(werr)?;
     tmp.persist(&target).map_err(|e| werr(e.error))?;
-    Ok(())
+    Ok(true)
 }
 
-/// Runs `body` on `w` (compressed when `gz`), then flushes.
+/// Opens a character device or FIFO for writing. A FIFO's `open` would block until a
+/// reader opens it, deaf to a stop: it is opened without blocking, again every few
+/// milliseconds while it has no reader (`ENXIO`), until it has one or a stop is
+/// requested (the [`Stopped`] error); the file is then made blocking again.
+fn open_stream(target: &Path) -> io::Result<fs::File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+        use std::os::unix::io::AsRawFd;
+        if fs::metadata(target).is_ok_and(|m| m.file_type().is_fifo()) {
+            loop {
+                let opened = fs::OpenOptions::new()
+                    .write(true)
+                    .custom_flags(libc::O_NONBLOCK)
+                    .open(target);
+                match opened {
+                    Ok(file) => {
+                        let fd = file.as_raw_fd();
+                        // Safety: fcntl on a descriptor this function owns, with the
+                        // flags it read from it.
+                        let made_blocking = unsafe {
+                            let flags = libc::fcntl(fd, libc::F_GETFL);
+                            flags >= 0
+                                && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
+                        };
+                        if !made_blocking {
+                            return Err(io::Error::last_os_error());
+                        }
+                        return Ok(file);
+                    }
+                    Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+                        if interrupt::requested() {
+                            return Err(io::Error::other(Stopped));
+                        }
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+    }
+    fs::OpenOptions::new().write(true).open(target)
+}
+
+/// Runs `body` on `w` (compressed when `gz`), then flushes: how the body ended, and the
+/// bytes it wrote (before compression).
 fn stream(
     w: &mut dyn Write,
     gz: bool,
     keep: Keep,
-    body: &mut dyn FnMut(&mut dyn Write) -> Result<()>,
-) -> Result<()> {
+    body: &mut dyn FnMut(&mut dyn Write) -> Result<Ended>,
+) -> Result<(Ended, u64)> {
     let stoppable = keep == Keep::Complete;
     if gz {
         let mut gz = flate2::write::GzEncoder::new(w, flate2::Compression::default());
-        body(&mut Stoppable(&mut gz, stoppable))?;
+        let mut s = Stoppable::new(&mut gz, stoppable);
+        let ended = body(&mut s)?;
+        let bytes = s.written;
         gz.finish()?.flush()?;
+        Ok((ended, bytes))
     } else {
-        body(&mut Stoppable(&mut *w, stoppable))?;
+        let mut s = Stoppable::new(&mut *w, stoppable);
+        let ended = body(&mut s)?;
+        let bytes = s.written;
         w.flush()?;
+        Ok((ended, bytes))
     }
-    Ok(())
 }
 
-/// The replaced file's mode exactly (the umask left aside) and, where the process may,
-/// its owner and group: replacing a file should not change who can read it.
+/// The replaced file's owner and group where the process may give them, then its mode
+/// exactly (the umask left aside): replacing a file should not change who can read or
+/// run it. Called after the last write, as both a write and `fchown` clear setuid and
+/// setgid; those are kept only where the owner (setuid) or group (setgid) was (module
+/// doc).
 #[cfg(unix)]
 fn keep_owner_and_mode(tmp: &fs::File, target: &Path, mode: u32) {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    let _ = tmp.set_permissions(fs::Permissions::from_mode(mode));
-    if let Ok(m) = fs::metadata(target) {
-        let _ = std::os::unix::fs::fchown(tmp, Some(m.uid()), Some(m.gid()));
+    let Ok(old) = fs::metadata(target) else {
+        return;
+    };
+    let _ = std::os::unix::fs::fchown(tmp, Some(old.uid()), Some(old.gid()));
+    let mut mode = mode;
+    if let Ok(new) = tmp.metadata() {
+        if new.uid() != old.uid() {
+            mode &= !0o4000;
+        }
+        if new.gid() != old.gid() {
+            mode &= !0o2000;
+        }
     }
+    let _ = tmp.set_permissions(fs::Permissions::from_mode(mode));
 }
 
 /// The directory of `path` does not take a new file: say so about `path`, not about the
@@ -409,19 +557,36 @@ impl std::fmt::Display for Stopped {
 
 impl std::error::Error for Stopped {}
 
-/// A writer that fails once a stop was requested (when its flag says so). Its error is not
-/// `ErrorKind::Interrupted`, which `write_all` would retry.
-struct Stoppable<W>(W, bool);
+/// A writer that fails once a stop was requested (when `stoppable`), counting the bytes
+/// written through it. Its error is not `ErrorKind::Interrupted`, which `write_all` would
+/// retry.
+struct Stoppable<W> {
+    inner: W,
+    stoppable: bool,
+    written: u64,
+}
+
+impl<W> Stoppable<W> {
+    fn new(inner: W, stoppable: bool) -> Stoppable<W> {
+        Stoppable {
+            inner,
+            stoppable,
+            written: 0,
+        }
+    }
+}
 
 impl<W: Write> Write for Stoppable<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if self.1 && interrupt::requested() {
+        if self.stoppable && interrupt::requested() {
             return Err(io::Error::other(Stopped));
         }
-        self.0.write(buf)
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.0.flush()
+        self.inner.flush()
     }
 }

@@ -47,8 +47,22 @@ fn a_count_that_differs_from_expect_exits_1() {
 
 #[test]
 fn an_output_that_cannot_be_written_exits_1() {
+    // A full disk while writing (opening /dev/full for writing is all this does with
+    // it: its writes fail with ENOSPC).
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = crate::common::bin()
+        .args(["enumerate", "soma", "--limit", "1"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    // A directory that is not there is the user's to fix, found before the work: a
+    // usage error, exit 2, as a directory named as the output is.
     let dir = tempfile::tempdir().unwrap();
-    // A directory that is not there (a directory itself is a usage error: exit 2).
     let missing = dir.path().join("not-there").join("out.txt");
     let out = polycover(&[
         "enumerate",
@@ -58,8 +72,8 @@ fn an_output_that_cannot_be_written_exits_1() {
         "-o",
         missing.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
 }
 
 /// Bad options and option values, and modes a puzzle does not take, are usage errors.

@@ -27,6 +27,7 @@ mod memo;
 mod mesh;
 mod outputs;
 mod parts;
+mod paths;
 mod pictures;
 mod proofs;
 mod properties;

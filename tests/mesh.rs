@@ -345,7 +345,7 @@ fn bad_pieces_requests_are_refused_clearly() {
             "-o",
             &format!("{d}/no/such/dir/b.3mf"),
         ],
-        1,
+        2,
         "does not exist",
     );
     // A directory that holds something: refused unless --force.

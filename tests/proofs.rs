@@ -181,7 +181,8 @@ fn a_solution_writes_no_proof_and_bad_proof_requests_are_refused() {
         "--proof",
         "/nonexistent/p.drat",
     ]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // A missing directory is the user's to fix, found before the work: exit 2.
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }

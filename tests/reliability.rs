@@ -203,7 +203,7 @@ fn bench_checks_its_inputs_first() {
         stdout(&out)
     );
     let out = polycover(&["bench", "soma", "--csv", "/nonexistent/a.csv"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         !stdout(&out).contains("Soma cube"),
         "soma ran: {}",

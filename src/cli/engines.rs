@@ -37,6 +37,11 @@ pub(super) fn chosen(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
     }
 }
 
+/// Whether `--solver` names a SAT engine (whose options apply).
+pub(super) fn is_sat(solver: Option<&str>) -> bool {
+    Engine::from_name(solver.unwrap_or("bits")).is_some_and(|e| e.sat_settings().is_some())
+}
+
 /// [`chosen`], for a run that needs every solution (count, enumerate): an engine that
 /// finds only the first is refused here, before the puzzle is read.
 pub(super) fn chosen_for_all(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {

@@ -91,6 +91,12 @@ impl Write for Tee<'_> {
 }
 
 pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
+    let stdin = crate::input::is_stdin;
+    if stdin(&a.model) && stdin(&a.puzzle.puzzle) {
+        return Err(Error::Usage(
+            "the puzzle and --model cannot both be `-`: standard input is read once".into(),
+        ));
+    }
     let puzzle = a.puzzle.load()?;
     // The variable map is the same in every mode: variable `o + 1` is option `o`.
     let c = puzzle.compile(SymmetryMode::None)?;
@@ -110,6 +116,13 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
         },
         // A gzip bomb is refused at once, not read a second time.
         Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+            return Err(Error::Read {
+                path: a.model.clone(),
+                source: e,
+            })
+        }
+        // Standard input cannot be read again: its error is the answer.
+        Err(e) if stdin(&a.model) => {
             return Err(Error::Read {
                 path: a.model.clone(),
                 source: e,
@@ -393,7 +406,8 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
 }
 
 /// The directory for one STL file per piece: made if missing; one that holds anything is
-/// refused unless `force`.
+/// refused unless `force`, which removes the STL files there (an earlier export's, maybe
+/// of another puzzle, whose pieces would otherwise be printed with these).
 fn piece_directory(dir: &std::path::Path, force: bool) -> Result<()> {
     if is_stdio(dir) {
         return Err(Error::Usage(
@@ -402,12 +416,26 @@ fn piece_directory(dir: &std::path::Path, force: bool) -> Result<()> {
                 .into(),
         ));
     }
-    output::check_directory(
+    let stl = |name: &str| {
+        std::path::Path::new(name)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("stl"))
+    };
+    let removed = output::check_directory(
         dir,
         force,
         "--format stl writes one file per piece into a directory; a name ending in .stl \
          gets all pieces in one file",
-    )
+        &stl,
+    )?;
+    if removed > 0 {
+        eprintln!(
+            "c {}: removed {removed} STL file{} of an earlier export (--force)",
+            dir.display(),
+            if removed == 1 { "" } else { "s" }
+        );
+    }
+    Ok(())
 }
 
 /// Solution `n` (from 1) of `p`, as the DLX lists them on one thread.
@@ -451,7 +479,7 @@ pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
     if !burrtools::is_burrtools(&bytes) {
         return Err(Error::puzzle(
             source,
-            "not a BurrTools file (neither gzip nor XML with a <puzzle> root)",
+            "not a BurrTools file (XML with a <puzzle> root, plain or gzipped)",
         ));
     }
     let problem = burrtools::read(&source, &bytes, a.problem.as_deref())?.chosen?;

@@ -42,7 +42,10 @@ mod suite;
 
 /// Parses the arguments and runs; returns the exit code.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_message(&e),
+    };
     crate::interrupt::install();
     if cli.command.product_on_stdout() {
         crate::interrupt::watch_stdout();
@@ -93,8 +96,10 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
         Command::Generate(a) => files::generate(a, out),
         Command::Suite(a) => suite::suite(a, out),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "polycover", out);
-            Ok(Outcome::Done)
+            // Into memory first: clap_complete panics when its writer fails (a full disk).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "polycover", &mut script);
+            write_stdout(out, &script)
         }
         Command::Man { dir } => man(dir.as_deref(), out),
         Command::Merge(a) => merge::merge(a, out),
@@ -121,8 +126,10 @@ fn man(dir: Option<&std::path::Path>, out: &mut dyn Write) -> Result<Outcome> {
         Ok(())
     };
     let Some(dir) = dir else {
-        main_page(out)?;
-        return Ok(Outcome::Done);
+        // Into memory first, so that a failed write (a full disk) is an error, exit 1.
+        let mut page = Vec::new();
+        main_page(&mut page)?;
+        return write_stdout(out, &page);
     };
     if args::is_stdio(dir) || (dir.exists() && !dir.is_dir()) {
         return Err(crate::error::Error::Usage(format!(
@@ -145,4 +152,35 @@ fn man(dir: Option<&std::path::Path>, out: &mut dyn Write) -> Result<Outcome> {
     }
     eprintln!("c wrote {written} manual pages to {}", dir.display());
     Ok(Outcome::Done)
+}
+
+/// Writes a generated text (completions, man page) to standard output, flushed, so that a
+/// failed write (a full disk) is an error here, exit 1, not a lost output.
+fn write_stdout(out: &mut dyn Write, text: &[u8]) -> Result<Outcome> {
+    let stdout = || std::path::PathBuf::from("standard output");
+    out.write_all(text)
+        .and_then(|()| out.flush())
+        .map_err(|source| crate::error::Error::Write {
+            path: stdout(),
+            source,
+        })?;
+    Ok(Outcome::Done)
+}
+
+/// What clap has to say instead of a command: help or version on standard output (exit
+/// 0), a usage error on standard error (exit 2). clap's own `exit` drops a failed write;
+/// here help that cannot be written (a full disk) is an error, exit 1, but for a reader
+/// that went away (a broken pipe), which stays quiet.
+fn clap_message(e: &clap::Error) -> i32 {
+    let written = e.print().and_then(|()| {
+        io::stdout().flush()?;
+        io::stderr().flush()
+    });
+    match written {
+        Err(w) if !e.use_stderr() && w.kind() != io::ErrorKind::BrokenPipe => {
+            eprintln!("polycover: error: cannot write standard output: {w}");
+            1
+        }
+        _ => e.exit_code(),
+    }
 }

@@ -9,7 +9,7 @@
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::args::RecordFormat;
 use super::engines;
@@ -99,14 +99,16 @@ impl Records<'_> {
             let path = dir.join(format!("solution-{index:06}.svg"));
             let picture = self.puzzle.svg(solution)?;
             output::write_records(&path, &mut io::sink(), &[], &mut |w| {
-                Ok(w.write_all(picture.as_bytes())?)
+                w.write_all(picture.as_bytes())?;
+                Ok(output::Ended::Finished)
             })?;
         }
         if let Some(dir) = &self.pages {
             let path = dir.join(format!("solution-{index:06}.html"));
             let page = self.puzzle.html(solution)?;
             output::write_records(&path, &mut io::sink(), &[], &mut |w| {
-                Ok(w.write_all(page.as_bytes())?)
+                w.write_all(page.as_bytes())?;
+                Ok(output::Ended::Finished)
             })?;
         }
         self.written = index;
@@ -125,5 +127,22 @@ impl Records<'_> {
             },
             None => source.into(),
         }
+    }
+}
+
+/// ` to FILE` for the closing `c` line of a run whose records went to `output` (nothing
+/// for standard output), and, when a stop came before the first record (`kept` false),
+/// that the file was left as it was.
+pub(super) fn written_to(output: Option<&Path>, kept: bool) -> String {
+    match output {
+        Some(path) if !super::args::is_stdio(path) => {
+            let path = path.display();
+            if kept {
+                format!(" to {path}")
+            } else {
+                format!("; {path} left as it was")
+            }
+        }
+        _ => String::new(),
     }
 }

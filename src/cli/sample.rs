@@ -14,10 +14,10 @@ use std::time::Instant;
 
 use super::args::{is_stdio, SampleArgs, STDIO};
 use super::outcome::Outcome;
-use super::records::Records;
+use super::records::{written_to, Records};
 use super::search::{page_directory, picture_directory};
 use crate::error::{Error, Result};
-use crate::output;
+use crate::output::{self, Ended};
 use crate::sample::Sampler;
 
 pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
@@ -30,8 +30,23 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     if a.html.is_some() {
         p.puzzle().check_html()?;
     }
-    let pictures = a.svg.as_deref().map(picture_directory).transpose()?;
-    let pages = a.html.as_deref().map(page_directory).transpose()?;
+    if a.force && a.svg.is_none() && a.html.is_none() {
+        return Err(Error::Usage(
+            "--force lets --svg or --html write into a directory that holds files; \
+             neither was given"
+                .into(),
+        ));
+    }
+    let pictures = a
+        .svg
+        .as_deref()
+        .map(|d| picture_directory(d, a.force))
+        .transpose()?;
+    let pages = a
+        .html
+        .as_deref()
+        .map(|d| page_directory(d, a.force))
+        .transpose()?;
     let seed = a.seed.unwrap_or_else(fresh_seed);
     eprintln!("c seed {seed} (--seed {seed} draws the same solutions again)");
     let start = Instant::now();
@@ -76,7 +91,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
         path: a.output.clone().filter(|path| !is_stdio(path)),
     };
     let mut stopped = false;
-    output::write_records(&target, out, &[&a.puzzle.puzzle], &mut |sink| {
+    let kept = output::write_records(&target, out, &[&a.puzzle.puzzle], &mut |sink| {
         for _ in 0..a.draws {
             match sampler.draw() {
                 Ok(Some(solution)) => {
@@ -90,13 +105,14 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
                 }
             }
         }
-        Ok(())
+        Ok(if stopped {
+            Ended::Stopped
+        } else {
+            Ended::Finished
+        })
     })?;
     let written = records.written;
-    let to = match &a.output {
-        Some(path) if !is_stdio(path) => format!(" to {}", path.display()),
-        _ => String::new(),
-    };
+    let to = written_to(a.output.as_deref(), kept);
     if stopped {
         eprintln!(
             "c stopped by {}: {written} solutions written{to}",

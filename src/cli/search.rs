@@ -12,11 +12,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::args::{is_stdio, CountArgs, EnumerateArgs, SolveArgs, STDIO};
+use super::args::{CountArgs, EnumerateArgs, SolveArgs, STDIO};
 use super::engines;
 use super::outcome::{refuse_interrupted, Outcome};
 use super::parts::{self, CountPart};
-use super::records::Records;
+use super::records::{written_to, Records};
 use super::report::{self, Bar, Counted};
 use crate::count::Count;
 use crate::engine::{Progress, RunOptions};
@@ -213,7 +213,13 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
 }
 
 pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome> {
-    let engine = engines::chosen_for_all(a.search.solver.as_deref(), &a.search.sat)?;
+    // With --svg or --html, `--force` also lets them write into a directory that holds
+    // files, which needs no --solver sat.
+    let drawing = a.svg.is_some() || a.html.is_some();
+    let force = drawing && a.search.sat.force;
+    let mut sat = a.search.sat.clone();
+    sat.force &= !drawing || engines::is_sat(a.search.solver.as_deref());
+    let engine = engines::chosen_for_all(a.search.solver.as_deref(), &sat)?;
     if a.parts.given() {
         if let Some(flag) = [("--svg", &a.svg), ("--html", &a.html)]
             .into_iter()
@@ -247,12 +253,20 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
         written: 0,
         flush_each: true,
         limit: a.limit,
-        pictures: a.svg.as_deref().map(picture_directory).transpose()?,
-        pages: a.html.as_deref().map(page_directory).transpose()?,
+        pictures: a
+            .svg
+            .as_deref()
+            .map(|d| picture_directory(d, force))
+            .transpose()?,
+        pages: a
+            .html
+            .as_deref()
+            .map(|d| page_directory(d, force))
+            .transpose()?,
         path: None,
     };
     let mut report = None;
-    output::write_records(&target, out, &[&a.search.puzzle.puzzle], &mut |sink| {
+    let kept = output::write_records(&target, out, &[&a.search.puzzle.puzzle], &mut |sink| {
         let r = records.write(
             &p,
             &engine,
@@ -261,14 +275,16 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
             sink,
             &mut |_, _, _| Ok(()),
         )?;
+        let ended = if r.interrupted || r.timed_out {
+            output::Ended::Stopped
+        } else {
+            output::Ended::Finished
+        };
         report = Some(r);
-        Ok(())
+        Ok(ended)
     })?;
     let written = records.written;
-    let to = match &a.output {
-        Some(path) if !is_stdio(path) => format!(" to {}", path.display()),
-        _ => String::new(),
-    };
+    let to = written_to(a.output.as_deref(), kept);
     match report {
         Some(r) if r.interrupted => {
             eprintln!(
@@ -292,19 +308,34 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
     }
 }
 
-/// The directory for `enumerate --svg`: created if missing, refused if it is a file.
-pub(super) fn picture_directory(dir: &Path) -> Result<PathBuf> {
-    directory(dir, "--svg", "picture")
+/// The directory for `enumerate --svg` (and `sample --svg`): created if missing, refused
+/// if it is a file, or if it holds anything and `force` is not given; with `force`, the
+/// pictures an earlier run left there are removed.
+pub(super) fn picture_directory(dir: &Path, force: bool) -> Result<PathBuf> {
+    directory(dir, force, "--svg", "picture", "svg")
 }
 
 /// The directory for `enumerate --html` (and `sample --html`), as [`picture_directory`].
-pub(super) fn page_directory(dir: &Path) -> Result<PathBuf> {
-    directory(dir, "--html", "3-D view")
+pub(super) fn page_directory(dir: &Path, force: bool) -> Result<PathBuf> {
+    directory(dir, force, "--html", "3-D view", "html")
 }
 
-fn directory(dir: &Path, flag: &str, what: &str) -> Result<PathBuf> {
-    // Solution files of an earlier run are written over, as a file output is.
-    let writes = format!("{flag}: enumerate writes one {what} per solution into it");
-    output::check_directory(dir, true, &writes)?;
+fn directory(dir: &Path, force: bool, flag: &str, what: &str, ext: &str) -> Result<PathBuf> {
+    let writes = format!("{flag}: one {what} per solution, solution-000001.{ext}, ...");
+    // What the records write there: `solution-` and a number, as `Records::solution`
+    // names them.
+    let owns = |name: &str| {
+        name.strip_prefix("solution-")
+            .and_then(|n| n.strip_suffix(ext)?.strip_suffix('.'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let removed = output::check_directory(dir, force, &writes, &owns)?;
+    if removed > 0 {
+        eprintln!(
+            "c {}: removed {removed} {what}{} of an earlier run (--force)",
+            dir.display(),
+            if removed == 1 { "" } else { "s" }
+        );
+    }
     Ok(dir.to_path_buf())
 }

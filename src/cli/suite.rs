@@ -22,6 +22,14 @@ pub(super) fn suite(a: SuiteArgs, _out: &mut dyn Write) -> Result<Outcome> {
         count_timeout: a.count_timeout,
     };
     let summary = crate::suite::write(&family, &a.dir, a.force, &mut |line| eprintln!("c {line}"))?;
+    if summary.removed > 0 {
+        eprintln!(
+            "c {}: removed {} file{} of an earlier suite (--force)",
+            a.dir.display(),
+            summary.removed,
+            if summary.removed == 1 { "" } else { "s" }
+        );
+    }
     if summary.others > 0 {
         let (entries, them) = if summary.others == 1 {
             ("entry", "it is")

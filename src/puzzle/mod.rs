@@ -395,9 +395,11 @@ impl Puzzle {
         Ok(Puzzle(Arc::new(polycube)))
     }
 
-    /// Parses a file's bytes; `source` names it in messages. A BurrTools file is known by
-    /// its content (gzip, or XML with a `<puzzle>` root), whatever its name.
+    /// Parses a file's bytes; `source` names it in messages. Gzip is inflated first (known
+    /// by its magic bytes); then a BurrTools file is known by its content (XML with a
+    /// `<puzzle>` root), whatever its name, and anything else is a puzzle file.
     pub fn from_bytes(source: &str, bytes: Vec<u8>, problem: Option<&str>) -> Result<Puzzle> {
+        let bytes = input::gunzipped(source, bytes)?;
         if burrtools::is_burrtools(&bytes) {
             return Puzzle::from_burrtools(&burrtools::read(source, &bytes, problem)?.chosen?);
         }

@@ -23,6 +23,11 @@
 //! Invariants:
 //! - Every output path is checked before the first instance is generated, and a
 //!   directory that holds anything is refused unless `force` is given.
+//! - With `force`, every file there of the kinds a suite writes ([`is_suite_file`]: the
+//!   puzzle files and CNFs of any family, `instances.csv`, `README.md`) is removed
+//!   before the first instance, so that an earlier suite's files never stand beside a
+//!   new CSV that does not list them (and a directory with a CSV still holds a complete
+//!   suite). Other entries stay, and are counted; links are removed, never followed.
 //! - Each file is written atomically ([`crate::output`]); `instances.csv` and
 //!   `README.md` come last, so a suite with its CSV is complete.
 //! - A row's status is the native engine's (the bitset search, up to rotations), and it
@@ -234,17 +239,50 @@ pub struct Summary {
     pub capped: usize,
     /// Entries of the directory that are not the suite's files (left as they were).
     pub others: usize,
+    /// Files of an earlier suite removed (with `force`).
+    pub removed: usize,
     pub files: usize,
     pub seconds: f64,
 }
 
+/// Whether `name` is a file of the kinds a suite writes, of any family: `NAME-SEED.toml`,
+/// `NAME-SEED-ENC.cnf.gz` (ENC one of [`Amo::ALL`]), `instances.csv` or `README.md`.
+pub fn is_suite_file(name: &str) -> bool {
+    // `NAME-SEED`, NAME as `Family::check` allows it.
+    let instance = |stem: &str| {
+        stem.rsplit_once('-').is_some_and(|(family, seed)| {
+            !family.is_empty()
+                && family
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                && !seed.is_empty()
+                && seed.bytes().all(|b| b.is_ascii_digit())
+        })
+    };
+    if name == "instances.csv" || name == "README.md" {
+        return true;
+    }
+    if let Some(stem) = name.strip_suffix(".toml") {
+        return instance(stem);
+    }
+    name.strip_suffix(".cnf.gz").is_some_and(|rest| {
+        Amo::ALL.iter().any(|amo| {
+            rest.strip_suffix(amo.name())
+                .and_then(|r| r.strip_suffix('-'))
+                .is_some_and(instance)
+        })
+    })
+}
+
 /// Checks `dir` and every file the family will write there, before any work: `dir` is
-/// created when missing; one that holds anything is refused unless `force`.
-pub fn check_directory(family: &Family, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
-    output::check_directory(
+/// created when missing; one that holds anything is refused unless `force`, which
+/// removes an earlier suite's files first (the number is returned).
+pub fn check_directory(family: &Family, dir: &Path, force: bool) -> Result<(Vec<PathBuf>, usize)> {
+    let removed = output::check_directory(
         dir,
         force,
         "suite writes a family of files into an empty or new directory",
+        &is_suite_file,
     )?;
     let mut paths = Vec::new();
     for i in family.instances() {
@@ -258,7 +296,7 @@ pub fn check_directory(family: &Family, dir: &Path, force: bool) -> Result<Vec<P
     for p in &paths {
         output::check_writable(p, &[])?;
     }
-    Ok(paths)
+    Ok((paths, removed))
 }
 
 /// Entries of `dir` that are not among `planned`.
@@ -291,11 +329,12 @@ pub fn write(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Summary> {
     family.check()?;
-    let planned = check_directory(family, dir, force)?;
+    let (planned, removed) = check_directory(family, dir, force)?;
     let start = Instant::now();
     let instances = family.instances();
     let mut summary = Summary {
         others: others(dir, &planned)?,
+        removed,
         ..Summary::default()
     };
     let mut rows = Vec::new();

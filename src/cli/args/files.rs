@@ -40,8 +40,8 @@ pub(in crate::cli) struct ExportArgs {
     /// `enumerate --solver dlx --threads 1` lists them) instead of laid out for printing.
     #[arg(long, value_name = "N")]
     pub(in crate::cli) solution: Option<u64>,
-    /// `stl` into a directory: write into one that holds files already, replacing those
-    /// of the same names.
+    /// `stl` into a directory: write into one that holds files already, removing the STL
+    /// files there first (other files stay).
     #[arg(long)]
     pub(in crate::cli) force: bool,
 }
@@ -148,8 +148,9 @@ pub(in crate::cli) struct SuiteArgs {
     /// count stopped by it is left empty in the CSV, with a note.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     pub(in crate::cli) count_timeout: Duration,
-    /// Write into a directory that holds files already, replacing those of the same
-    /// names (others are left, and counted on a `c` line).
+    /// Write into a directory that holds files already, removing first every file of the
+    /// kinds a suite writes (NAME-SEED.toml, NAME-SEED-ENC.cnf.gz of any family,
+    /// instances.csv, README.md); others are left, and counted on a `c` line.
     #[arg(long)]
     pub(in crate::cli) force: bool,
 }
@@ -182,7 +183,8 @@ pub(in crate::cli) struct DimacsArgs {
 pub(in crate::cli) struct DecodeArgs {
     #[command(flatten)]
     pub(in crate::cli) puzzle: PuzzleArg,
-    /// The solver's output: `s SATISFIABLE` and `v ... 0` lines, plain or gzip.
+    /// The solver's output: `s SATISFIABLE` and `v ... 0` lines, plain or gzip (`-`:
+    /// standard input).
     #[arg(long)]
     pub(in crate::cli) model: PathBuf,
     /// The answer is to `dimacs --part K/N`: also accept the variable count of that

@@ -211,7 +211,8 @@ pub(super) struct SatArgs {
     #[arg(long = "sat-option", value_name = "NAME=VALUE", value_parser = parse_sat_option)]
     pub(super) sat_options: Vec<(String, i32)>,
     /// Build the CNF (with --solver sat) even when its size passes the limit (10 M
-    /// clauses or 50 M literals).
+    /// clauses or 50 M literals). With `enumerate --svg/--html DIR`, also write into a
+    /// directory that holds files, removing the pictures an earlier run left there.
     #[arg(long)]
     pub(super) force: bool,
 }
@@ -342,12 +343,13 @@ pub(super) struct EnumerateArgs {
     /// per line.
     #[arg(long, value_enum, default_value = "text")]
     pub(super) format: RecordFormat,
-    /// Also draw each solution as an SVG picture in this directory (created if needed):
-    /// solution-000001.svg, ...
+    /// Also draw each solution as an SVG picture in this directory (created if needed;
+    /// one that holds files needs --force): solution-000001.svg, ...
     #[arg(long, value_name = "DIR")]
     pub(super) svg: Option<PathBuf>,
-    /// Also write each solution as a 3-D view in this directory (created if needed):
-    /// solution-000001.html, ... (self-contained HTML with WebGL; polycubes).
+    /// Also write each solution as a 3-D view in this directory (created if needed; one
+    /// that holds files needs --force): solution-000001.html, ... (self-contained HTML
+    /// with WebGL; polycubes).
     #[arg(long, value_name = "DIR")]
     pub(super) html: Option<PathBuf>,
     #[command(flatten)]
@@ -382,14 +384,19 @@ pub(super) struct SampleArgs {
     /// per line.
     #[arg(long, value_enum, default_value = "text")]
     pub(super) format: RecordFormat,
-    /// Also draw each solution as an SVG picture in this directory (created if needed):
-    /// solution-000001.svg, ...
+    /// Also draw each solution as an SVG picture in this directory (created if needed;
+    /// one that holds files needs --force): solution-000001.svg, ...
     #[arg(long, value_name = "DIR")]
     pub(super) svg: Option<PathBuf>,
-    /// Also write each solution as a 3-D view in this directory (created if needed):
-    /// solution-000001.html, ... (self-contained HTML with WebGL; polycubes).
+    /// Also write each solution as a 3-D view in this directory (created if needed; one
+    /// that holds files needs --force): solution-000001.html, ... (self-contained HTML
+    /// with WebGL; polycubes).
     #[arg(long, value_name = "DIR")]
     pub(super) html: Option<PathBuf>,
+    /// Let --svg and --html write into a directory that holds files, removing the
+    /// pictures an earlier run left there (solution-NNNNNN.svg/.html; nothing else).
+    #[arg(long)]
+    pub(super) force: bool,
 }
 
 impl Command {

@@ -38,12 +38,11 @@ use crate::input;
 use crate::puzzle::polycube::{PieceSpec, Spec};
 use crate::puzzle::Expect;
 
-/// Whether `bytes` look like a BurrTools file: gzip, or XML whose root is `<puzzle`.
+/// Whether `bytes` look like a BurrTools file: XML whose root is `<puzzle`, plain or
+/// gzipped (gzip is only the wrapping: a gzipped puzzle file is a puzzle file).
 pub fn is_burrtools(bytes: &[u8]) -> bool {
-    if input::is_gzip(bytes) {
-        return true;
-    }
-    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(512)]);
+    let head = input::head(bytes, 512);
+    let head = String::from_utf8_lossy(&head);
     let head = head.trim_start_matches('\u{feff}').trim_start();
     head.starts_with("<?xml") || head.starts_with("<puzzle")
 }
@@ -51,17 +50,7 @@ pub fn is_burrtools(bytes: &[u8]) -> bool {
 /// The XML text of a BurrTools file (gunzipped when gzipped). What the gzip inflates to
 /// is refused past [`input::MAX_PUZZLE_BYTES`]: a bomb fails before it fills memory.
 fn xml_text(source: &str, bytes: &[u8]) -> Result<String> {
-    let raw = if input::is_gzip(bytes) {
-        input::inflate(bytes, input::MAX_PUZZLE_BYTES, "a puzzle file").map_err(|e| {
-            if e.kind() == std::io::ErrorKind::FileTooLarge {
-                Error::puzzle(source, e.to_string())
-            } else {
-                Error::puzzle(source, format!("not a readable gzip file: {e}"))
-            }
-        })?
-    } else {
-        bytes.to_vec()
-    };
+    let raw = input::gunzipped(source, bytes.to_vec())?;
     String::from_utf8(raw).map_err(|_| Error::puzzle(source, "the XML is not UTF-8 text"))
 }
 
