@@ -387,17 +387,19 @@ pub fn default_counter_within(problem: &Problem, split: bool, budget: &Budget) -
     } else {
         "by estimate".to_string()
     };
-    let about = if estimate.cut && estimate.probes == 0 {
-        "at least"
+    let about = if nodes >= f64::MAX {
+        ""
+    } else if estimate.cut && estimate.probes == 0 {
+        "at least "
     } else {
-        "about"
+        "about "
     };
     if nodes < MEMO_FROM_NODES {
         return (
             Engine::bits(),
             format!(
                 "the default: a piece may be used up to {copies} times, but the search is \
-                 small, {about} {} nodes {by}",
+                 small, {about}{} nodes {by}",
                 round(nodes)
             ),
         );
@@ -414,7 +416,7 @@ pub fn default_counter_within(problem: &Problem, split: bool, budget: &Budget) -
         Engine::new(memo::Memo),
         format!(
             "the default: a piece may be used up to {copies} times, and the search is large, \
-             {about} {} nodes {by}",
+             {about}{} nodes {by}",
             round(nodes)
         ),
     )
@@ -466,7 +468,10 @@ const ESTIMATE_PROBES: usize = 128;
 
 /// `x` to two significant digits: 550000 for 547,812, 6.5e7 past a million.
 fn round(x: f64) -> String {
-    if x < 100.0 {
+    if x >= f64::MAX {
+        // The estimate's product of branchings overflowed.
+        "more than 1e308".to_string()
+    } else if x < 100.0 {
         format!("{x:.0}")
     } else if x < 1e6 {
         let scale = 10f64.powi(x.log10().floor() as i32 - 1);
