@@ -104,46 +104,51 @@ fn first_given(a: &SatArgs) -> Option<&'static str> {
 /// `c solver` line. SAT options without `--solver sat` are refused before the puzzle is
 /// read. The default's estimate takes at most a tenth of the time to `deadline` (and a
 /// second), stops at Ctrl-C, and says so on `out` when it takes a noticeable time.
-pub(super) fn for_count(
-    solver: Option<&str>,
-    sat: &SatArgs,
-) -> Result<impl FnOnce(&Problem, bool, Option<Instant>, &mut dyn Write) -> (Engine, Option<String>)>
-{
-    let named = match solver {
-        Some(_) => Some(chosen_for_all(solver, sat)?),
-        None => {
-            if let Some(flag) = first_given(sat) {
-                return Err(Error::Usage(format!(
-                    "{flag} applies to --solver sat only, and no --solver was given"
-                )));
-            }
-            None
-        }
-    };
-    Ok(
-        move |p: &Problem, split: bool, deadline: Option<Instant>, out: &mut dyn Write| match named
-        {
-            Some(engine) => (engine, None),
-            None => {
-                let stop = crate::interrupt::requested;
-                let budget = Budget::new(crate::solver::ESTIMATE_MOST, deadline, &stop);
-                let left = budget.left().as_secs_f64();
-                let out = std::cell::RefCell::new(out);
-                let notice = || {
-                    let mut out = out.borrow_mut();
-                    let _ = writeln!(
-                        out,
-                        "c choosing the engine: estimating the search's size (at most \
-                             {left:.1} s; --solver skips it)"
-                    );
-                    let _ = out.flush();
-                };
-                let budget = budget.with_notice(NOTICE_AFTER, &notice);
-                let (engine, why) = crate::engine::default_counter_within(p, split, &budget);
-                (engine, Some(why))
-            }
+pub(super) fn for_count(solver: Option<&str>, sat: &SatArgs) -> Result<ForCount> {
+    match solver {
+        Some(_) => Ok(ForCount(Some(chosen_for_all(solver, sat)?))),
+        None => match first_given(sat) {
+            Some(flag) => Err(Error::Usage(format!(
+                "{flag} applies to --solver sat only, and no --solver was given"
+            ))),
+            None => Ok(ForCount(None)),
         },
-    )
+    }
+}
+
+/// `count`'s engine before the puzzle is read: the one named, or `None` for the default.
+pub(super) struct ForCount(Option<Engine>);
+
+impl ForCount {
+    /// The engine for `p` (`split`: a part or a checkpoint runs), with why when it is the
+    /// default.
+    pub(super) fn pick(
+        self,
+        p: &Problem,
+        split: bool,
+        deadline: Option<Instant>,
+        out: &mut dyn Write,
+    ) -> (Engine, Option<String>) {
+        if let Some(engine) = self.0 {
+            return (engine, None);
+        }
+        let stop = crate::interrupt::requested;
+        let budget = Budget::new(crate::solver::ESTIMATE_MOST, deadline, &stop);
+        let left = budget.left().as_secs_f64();
+        let out = std::cell::RefCell::new(out);
+        let notice = || {
+            let mut out = out.borrow_mut();
+            let _ = writeln!(
+                out,
+                "c choosing the engine: estimating the search's size (at most {left:.1} s; \
+                 --solver skips it)"
+            );
+            let _ = out.flush();
+        };
+        let budget = budget.with_notice(NOTICE_AFTER, &notice);
+        let (engine, why) = crate::engine::default_counter_within(p, split, &budget);
+        (engine, Some(why))
+    }
 }
 
 /// When the estimate behind the default engine says on a `c` line that it is running:
