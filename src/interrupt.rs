@@ -10,6 +10,11 @@
 //! - The immediate exit is `_exit`: no destructors or exit handlers run while other
 //!   threads (a SAT solver's C++ code) are still working. Standard output is line
 //!   buffered, so the `c` lines printed so far have already reached it.
+//! - A first SIGTERM or SIGHUP (sent by programs that wait little: `timeout(1)`, Slurm,
+//!   a closing terminal) ends the process within [`GRACE`] even when the listening run
+//!   is inside a step that polls late (a memo table doubling, a SAT solver's call): a
+//!   watchdog then ends it at once, as a second signal would. Ctrl-C has no watchdog: a
+//!   person at the terminal presses it again.
 //! - When the command's product goes to standard output and that is a pipe, a watcher
 //!   notices the reader closing it (`enumerate ... | head -1`) while the search is still
 //!   inside a long step (a SAT call), and ends the process quietly with exit code 0, as a
@@ -78,6 +83,10 @@ pub fn install() {
     });
 }
 
+/// How long a listening run has to end cleanly after a first SIGTERM or SIGHUP before
+/// the watchdog ends it at once: under the second that those who send it allow.
+pub const GRACE: std::time::Duration = std::time::Duration::from_millis(900);
+
 #[cfg(feature = "cli")]
 /// The stop request of `signal`: the flag for a listening run, else (or the second time)
 /// the immediate exit.
@@ -85,6 +94,18 @@ fn stop_by(signal: i32) {
     let _ = SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
     if LISTENERS.load(Ordering::SeqCst) == 0 || REQUESTED.swap(true, Ordering::SeqCst) {
         exit_now(128 + signal);
+    }
+    if signal != SIGINT {
+        let code = 128 + SIGNAL.load(Ordering::SeqCst);
+        let spawned = std::thread::Builder::new()
+            .name("stop-watchdog".into())
+            .spawn(move || {
+                std::thread::sleep(GRACE);
+                exit_now(code);
+            });
+        if spawned.is_err() {
+            exit_now(code);
+        }
     }
 }
 
@@ -103,6 +124,27 @@ fn exit_now(code: i32) -> ! {
     }
     #[cfg(not(unix))]
     std::process::exit(code)
+}
+
+thread_local! {
+    /// The deadline of the work on this thread that takes none of its own: reading a
+    /// puzzle and making its option table (see [`within`]).
+    static DEADLINE: std::cell::Cell<Option<std::time::Instant>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with `deadline` as this thread's deadline for work that takes none of its
+/// own ([`past_deadline`]), then restores the one before.
+pub fn within<T>(deadline: Option<std::time::Instant>, f: impl FnOnce() -> T) -> T {
+    let before = DEADLINE.with(|d| d.replace(deadline));
+    let result = f();
+    DEADLINE.with(|d| d.set(before));
+    result
+}
+
+/// Whether the deadline set by [`within`] on this thread has passed.
+pub fn past_deadline() -> bool {
+    DEADLINE.with(|d| d.get().is_some_and(|d| std::time::Instant::now() >= d))
 }
 
 /// Whether a stop was requested while a search was listening.

@@ -9,7 +9,9 @@
 //!   defaults (`product`, `mrv`, the build's backend) are the engine's, never restated.
 //! - An option the chosen engine would ignore is refused before any work.
 
+use std::io::Write;
 use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
 use super::args::{BackendArg, SatArgs};
 use crate::count::Count;
@@ -17,6 +19,7 @@ use crate::engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};
 use crate::error::{Error, Result};
 use crate::parts::Step;
 use crate::sat::{Amo, Backend, Strategy};
+use crate::solver::Budget;
 
 /// The engine that `--solver` names (`bits` when none is named), with the SAT options
 /// applied to a SAT engine and refused for the others.
@@ -102,31 +105,60 @@ fn first_given(a: &SatArgs) -> Option<&'static str> {
 }
 
 /// `count`'s engine: the one `--solver` names, or when none is named the default for
-/// this problem ([`crate::engine::default_counter`]) with the reason for the `c solver`
-/// line. SAT options without `--solver sat` are refused before the puzzle is read.
-pub(super) fn for_count(
-    solver: Option<&str>,
-    sat: &SatArgs,
-) -> Result<impl FnOnce(&Problem, bool) -> (Engine, Option<String>)> {
-    let named = match solver {
-        Some(_) => Some(chosen_for_all(solver, sat)?),
-        None => {
-            if let Some(flag) = first_given(sat) {
-                return Err(Error::Usage(format!(
-                    "{flag} applies to --solver sat only, and no --solver was given"
-                )));
-            }
-            None
-        }
-    };
-    Ok(move |p: &Problem, split: bool| match named {
-        Some(engine) => (engine, None),
-        None => {
-            let (engine, why) = crate::engine::default_counter(p, split);
-            (engine, Some(why))
-        }
-    })
+/// this problem ([`crate::engine::default_counter_within`]) with the reason for the
+/// `c solver` line. SAT options without `--solver sat` are refused before the puzzle is
+/// read. The default's estimate takes at most a tenth of the time to `deadline` (and a
+/// second), stops at Ctrl-C, and says so on `out` when it takes a noticeable time.
+pub(super) fn for_count(solver: Option<&str>, sat: &SatArgs) -> Result<ForCount> {
+    match solver {
+        Some(_) => Ok(ForCount(Some(chosen_for_all(solver, sat)?))),
+        None => match first_given(sat) {
+            Some(flag) => Err(Error::Usage(format!(
+                "{flag} applies to --solver sat only, and no --solver was given"
+            ))),
+            None => Ok(ForCount(None)),
+        },
+    }
 }
+
+/// `count`'s engine before the puzzle is read: the one named, or `None` for the default.
+pub(super) struct ForCount(Option<Engine>);
+
+impl ForCount {
+    /// The engine for `p` (`split`: a part or a checkpoint runs), with why when it is the
+    /// default.
+    pub(super) fn pick(
+        self,
+        p: &Problem,
+        split: bool,
+        deadline: Option<Instant>,
+        out: &mut dyn Write,
+    ) -> (Engine, Option<String>) {
+        if let Some(engine) = self.0 {
+            return (engine, None);
+        }
+        let stop = crate::interrupt::requested;
+        let budget = Budget::new(crate::solver::ESTIMATE_MOST, deadline, &stop);
+        let left = budget.left().as_secs_f64();
+        let out = std::cell::RefCell::new(out);
+        let notice = || {
+            let mut out = out.borrow_mut();
+            let _ = writeln!(
+                out,
+                "c choosing the engine: estimating the search's size (at most {left:.1} s; \
+                 --solver skips it)"
+            );
+            let _ = out.flush();
+        };
+        let budget = budget.with_notice(NOTICE_AFTER, &notice);
+        let (engine, why) = crate::engine::default_counter_within(p, split, &budget);
+        (engine, Some(why))
+    }
+}
+
+/// When the estimate behind the default engine says on a `c` line that it is running:
+/// shorter ones pass unnoticed, and most puzzles' take milliseconds.
+const NOTICE_AFTER: Duration = Duration::from_millis(200);
 
 /// The engine `check` compares the others with.
 pub(super) fn reference() -> Engine {

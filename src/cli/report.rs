@@ -273,6 +273,12 @@ impl Bar {
         }
     }
 
+    /// Whether the bar draws at all (standard error is a terminal): runs without one
+    /// need no progress reports, nor the estimate of work behind them.
+    pub(super) fn draws(&self) -> bool {
+        self.0.is_some()
+    }
+
     pub(super) fn finish(self) {
         if let Some(bar) = self.0 {
             bar.finish_and_clear();

@@ -7,10 +7,14 @@
 //! - The seed is printed on standard error before the first draw, so any run can be
 //!   repeated.
 //! - A stop during the draws keeps the whole records written.
+//! - `--timeout` and the signals stop the count and the draws alike (polled every few
+//!   thousand search nodes), and a long run prints a `c` line every 10 s.
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use super::args::{is_stdio, SampleArgs, STDIO};
 use super::outcome::Outcome;
@@ -23,7 +27,8 @@ use crate::sample::Sampler;
 pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     let target = a.output.clone().unwrap_or_else(|| PathBuf::from(STDIO));
     output::check_writable(&target, &[&a.puzzle.puzzle])?;
-    let p = a.puzzle.problem(a.symmetry)?;
+    let deadline = a.timeout.and_then(|t| a.started.checked_add(t));
+    let p = crate::interrupt::within(deadline, || a.puzzle.problem(a.symmetry))?;
     if a.svg.is_some() {
         p.puzzle().check_drawable()?;
     }
@@ -51,11 +56,32 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     eprintln!("c seed {seed} (--seed {seed} draws the same solutions again)");
     let start = Instant::now();
     let memory = a.memory.unwrap_or_else(crate::memory::default_table_budget);
-    let stop = crate::interrupt::requested;
+    let watch = Watch {
+        start,
+        deadline,
+        timed_out: AtomicBool::new(false),
+        last: Mutex::new(start),
+        drawn: AtomicU64::new(0),
+        counting: AtomicBool::new(true),
+        draws: a.draws,
+    };
+    let stop = || watch.stop();
     let listening = crate::interrupt::Listening::start();
-    let mut sampler = Sampler::new(&p, seed, memory, &stop)
-        .map_err(|_| Error::Interrupted("while counting the solutions".into()))?;
+    let sampler = Sampler::new(&p, seed, memory, &stop);
     drop(listening);
+    let mut sampler = match sampler {
+        Ok(sampler) => sampler,
+        Err(_) if watch.timed_out.load(Ordering::Relaxed) => {
+            eprintln!(
+                "c stopped by the timeout while counting the solutions, after {:.3} s: \
+                 nothing drawn",
+                start.elapsed().as_secs_f64()
+            );
+            return Ok(Outcome::Stopped);
+        }
+        Err(_) => return Err(Error::Interrupted("while counting the solutions".into())),
+    };
+    watch.counting.store(false, Ordering::Relaxed);
     let total = sampler.solutions().clone();
     let what = if p.reduction.group().order() == 1 {
         "solutions"
@@ -97,6 +123,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
                 Ok(Some(solution)) => {
                     // No limit: the records never ask to stop.
                     let _ = records.solution(sink, &solution)?;
+                    watch.drawn.fetch_add(1, Ordering::Relaxed);
                 }
                 Ok(None) => unreachable!("the puzzle has solutions"),
                 Err(_) => {
@@ -113,6 +140,10 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     })?;
     let written = records.written;
     let to = written_to(a.output.as_deref(), kept);
+    if stopped && watch.timed_out.load(Ordering::Relaxed) {
+        eprintln!("c stopped by the timeout: {written} solutions written{to}");
+        return Ok(Outcome::Stopped);
+    }
     if stopped {
         eprintln!(
             "c stopped by {}: {written} solutions written{to}",
@@ -128,6 +159,51 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
         start.elapsed().as_secs_f64()
     );
     Ok(Outcome::Done)
+}
+
+/// How often a long count or draw says on standard error that it is still going.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+/// What the sampler's stop callback watches: the signals, the deadline, and when to say
+/// how far the run is.
+struct Watch {
+    start: Instant,
+    deadline: Option<Instant>,
+    /// The deadline, not a signal, stopped the run.
+    timed_out: AtomicBool,
+    /// When the last progress line (or the start) was.
+    last: Mutex<Instant>,
+    drawn: AtomicU64,
+    counting: AtomicBool,
+    draws: u64,
+}
+
+impl Watch {
+    /// Whether to stop now (a signal, or the deadline passed); prints a `c` line every
+    /// [`PROGRESS_EVERY`]. Polled every few thousand search nodes.
+    fn stop(&self) -> bool {
+        let now = Instant::now();
+        if let Ok(mut last) = self.last.try_lock() {
+            if now.duration_since(*last) >= PROGRESS_EVERY {
+                *last = now;
+                let elapsed = now.duration_since(self.start).as_secs_f64();
+                if self.counting.load(Ordering::Relaxed) {
+                    eprintln!("c counting the solutions to draw from: {elapsed:.0} s so far");
+                } else {
+                    eprintln!(
+                        "c drawing: {} of {} solutions drawn, {elapsed:.0} s so far",
+                        self.drawn.load(Ordering::Relaxed),
+                        self.draws
+                    );
+                }
+            }
+        }
+        if self.deadline.is_some_and(|d| now >= d) {
+            self.timed_out.store(true, Ordering::Relaxed);
+            return true;
+        }
+        crate::interrupt::requested()
+    }
 }
 
 /// A seed nobody chose: the clock's nanoseconds and the process id, mixed.

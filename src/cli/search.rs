@@ -28,7 +28,7 @@ use crate::solver;
 pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let choose = engines::for_count(a.search.solver.as_deref(), &a.search.sat)?;
     let p = a.search.load()?;
-    let (engine, why) = choose(&p, a.parts.given());
+    let (engine, why) = choose.pick(&p, a.parts.given(), a.search.deadline(), out);
     let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
     let part = if a.parts.given() {
         Some(CountPart::open(&a, &p)?)
@@ -52,7 +52,8 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let opts = RunOptions {
         threads,
         deadline: a.search.deadline(),
-        progress: Some(&progress),
+        // No bar, no progress: nothing estimates the subproblems' sizes for it.
+        progress: bar.draws().then_some(&progress as _),
         memory: a.memory.unwrap_or_else(crate::memory::default_table_budget),
     };
     let finished = |j: usize, solutions: Count| {

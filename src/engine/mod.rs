@@ -38,6 +38,7 @@ use crate::error::{Error, Result};
 use crate::parts::Split;
 pub use crate::sat::SatEngine;
 use crate::sat::{Amo, Strategy};
+use crate::solver::Budget;
 use crate::subproblems::Step;
 
 pub use crate::subproblems::Progress;
@@ -342,7 +343,22 @@ pub static ENGINES: &[Entry] = &[
 /// `split`: the count runs subproblems of a split (a part, a checkpoint); the memo counts
 /// those only when the reduction needs no canonical-form check, since Burnside's sum does
 /// not split.
+///
+/// The estimate takes at most [`crate::solver::ESTIMATE_MOST`] and stops at Ctrl-C (see
+/// [`default_counter_within`] for a run with a deadline).
 pub fn default_counter(problem: &Problem, split: bool) -> (Engine, String) {
+    let budget = Budget::new(
+        crate::solver::ESTIMATE_MOST,
+        None,
+        &crate::interrupt::requested,
+    );
+    default_counter_within(problem, split, &budget)
+}
+
+/// [`default_counter`] with the estimate held to `budget` (a tenth of a run's time at
+/// most, say). An estimate cut short decides on what it has: the mean of the paths that
+/// finished, or, when none did, what the first path had reached, a lower bound.
+pub fn default_counter_within(problem: &Problem, split: bool, budget: &Budget) -> (Engine, String) {
     let matrix = problem.reduction.matrix();
     let copies = matrix.items().iter().map(|i| i.max).max().unwrap_or(1);
     if copies <= 1 {
@@ -359,13 +375,31 @@ pub fn default_counter(problem: &Problem, split: bool) -> (Engine, String) {
             ),
         );
     }
-    let nodes = crate::solver::estimated_nodes(matrix, ESTIMATE_PROBES);
+    let start = Instant::now();
+    let estimate = crate::solver::estimated_nodes(matrix, ESTIMATE_PROBES, budget);
+    let nodes = estimate.nodes;
+    let by = if estimate.cut {
+        format!(
+            "by an estimate cut short at {:.1} s ({} of {ESTIMATE_PROBES} random paths)",
+            start.elapsed().as_secs_f64(),
+            estimate.probes
+        )
+    } else {
+        "by estimate".to_string()
+    };
+    let about = if nodes >= f64::MAX {
+        ""
+    } else if estimate.cut && estimate.probes == 0 {
+        "at least "
+    } else {
+        "about "
+    };
     if nodes < MEMO_FROM_NODES {
         return (
             Engine::bits(),
             format!(
                 "the default: a piece may be used up to {copies} times, but the search is \
-                 small, about {} nodes by estimate",
+                 small, {about}{} nodes {by}",
                 round(nodes)
             ),
         );
@@ -382,7 +416,7 @@ pub fn default_counter(problem: &Problem, split: bool) -> (Engine, String) {
         Engine::new(memo::Memo),
         format!(
             "the default: a piece may be used up to {copies} times, and the search is large, \
-             about {} nodes by estimate",
+             {about}{} nodes {by}",
             round(nodes)
         ),
     )
@@ -428,12 +462,16 @@ pub const MEMO_FROM_SHARE: f64 = 0.5;
 pub const MEMO_FROM_NODES: f64 = 3e7;
 
 /// Random paths for the estimate: milliseconds (16x16 dominoes: 128 levels deep), and
-/// enough to tell a million nodes from a hundred million.
+/// enough to tell a million nodes from a hundred million. Deep searches (a 16x16x16 box:
+/// 2048 levels) get fewer within the estimate's [`Budget`].
 const ESTIMATE_PROBES: usize = 128;
 
 /// `x` to two significant digits: 550000 for 547,812, 6.5e7 past a million.
 fn round(x: f64) -> String {
-    if x < 100.0 {
+    if x >= f64::MAX {
+        // The estimate's product of branchings overflowed.
+        "more than 1e308".to_string()
+    } else if x < 100.0 {
         format!("{x:.0}")
     } else if x < 1e6 {
         let scale = 10f64.powi(x.log10().floor() as i32 - 1);

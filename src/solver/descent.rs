@@ -59,6 +59,10 @@ impl<L: Levels + Send> Engine for L {
     fn describe(&self) -> String {
         Levels::describe(self)
     }
+
+    fn walk(&mut self, prefix: &[u32], pick: &mut dyn FnMut(usize) -> Option<usize>) {
+        walk(self, prefix, pick)
+    }
 }
 
 /// The chosen options, a reusable buffer per level for the options being tried, and the
@@ -180,6 +184,26 @@ fn branch<L: Levels>(l: &mut L, prefix: &[u32]) -> Branch<Vec<u32>> {
     };
     unwind(l);
     result
+}
+
+/// [`Engine::walk`] for a [`Levels`] engine: each step builds one level from the last.
+fn walk<L: Levels>(l: &mut L, prefix: &[u32], pick: &mut dyn FnMut(usize) -> Option<usize>) {
+    let mut keys = Vec::new();
+    if let Some(mut d) = apply(l, prefix) {
+        while let Branch::On(item) = l.choose(d) {
+            keys.clear();
+            l.collect(d, item, &mut keys);
+            let Some(k) = (!keys.is_empty()).then(|| pick(keys.len())).flatten() else {
+                break;
+            };
+            l.path().chosen.push(keys[k]);
+            if !l.descend(d, keys[k]) {
+                break;
+            }
+            d += 1;
+        }
+    }
+    unwind(l);
 }
 
 /// [`Engine::run`] for a [`Levels`] engine.

@@ -444,6 +444,34 @@ impl Engine for Dlx {
         "dlx".into()
     }
 
+    /// Steps down in place, as the search does (cover the item, commit the row), and
+    /// undoes the steps last first.
+    fn walk(&mut self, prefix: &[u32], pick: &mut dyn FnMut(usize) -> Option<usize>) {
+        for &o in prefix {
+            self.commit_prefix(o);
+        }
+        let mut steps: Vec<(u32, u32)> = Vec::new();
+        while let Branch::On(h) = self.choose() {
+            let Some(k) = pick(self.len[h as usize] as usize) else {
+                break;
+            };
+            let mut r = self.down[h as usize];
+            for _ in 0..k {
+                r = self.down[r as usize];
+            }
+            self.cover(h);
+            self.commit(r);
+            steps.push((h, r));
+        }
+        for &(h, r) in steps.iter().rev() {
+            self.uncommit(r);
+            self.uncover(h);
+        }
+        for &o in prefix.iter().rev() {
+            self.uncommit_prefix(o);
+        }
+    }
+
     fn nodes(&self) -> u64 {
         self.nodes
     }

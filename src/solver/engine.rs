@@ -33,6 +33,26 @@ pub trait Engine: Send {
     fn nodes(&self) -> u64;
     /// Which engine this is and how it runs, for the `c solver` line.
     fn describe(&self) -> String;
+
+    /// Walks one path down from `prefix`, as [`Engine::branch`] would step by step: at each
+    /// node `pick` hears how many options the search branches over (never 0) and names
+    /// the one to follow, or `None` to end the walk there; the walk also ends at a
+    /// solution or a dead node. The engine is left as it was. This default replays the
+    /// path at every step; an engine that can step down in place overrides it, so that a
+    /// walk costs its length and not its length squared (Knuth's estimate walks
+    /// thousands of levels on a box of dominoes).
+    fn walk(&mut self, prefix: &[u32], pick: &mut dyn FnMut(usize) -> Option<usize>) {
+        let mut path = prefix.to_vec();
+        while let Branch::On(options) = self.branch(&path) {
+            if options.is_empty() {
+                return;
+            }
+            match pick(options.len()) {
+                Some(k) => path.push(options[k]),
+                None => return,
+            }
+        }
+    }
 }
 
 /// Whether a search that has visited `nodes` nodes should stop now: Ctrl-C was pressed

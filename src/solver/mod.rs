@@ -34,6 +34,7 @@ use crate::symmetry::Reduction;
 
 pub use compact::Kernel;
 pub use engine::{Branch, Engine, Visit};
+pub use estimate::{Budget, Estimate, MOST as ESTIMATE_MOST};
 
 /// How a native engine is built for a matrix: [`dlx`] or [`bits`].
 pub type Build = fn(&Matrix) -> Box<dyn Engine>;
@@ -74,11 +75,11 @@ pub struct Stats {
 pub type OnProgress<'a> = &'a (dyn Fn(&Progress) + Sync);
 
 /// Knuth's estimate of how many nodes the native search of `matrix` visits (the DLX and
-/// the bitset engine walk the same tree), from `probes` random paths: a rough figure
-/// (it is unbiased, but one probe can be off by orders of magnitude), for choosing an
-/// engine.
-pub fn estimated_nodes(matrix: &Matrix, probes: usize) -> f64 {
-    estimate::whole_tree(dlx(matrix).as_mut(), probes)
+/// the bitset engine walk the same tree), from up to `probes` random paths within
+/// `budget`: a rough figure (it is unbiased, but one probe can be off by orders of
+/// magnitude), for choosing an engine.
+pub fn estimated_nodes(matrix: &Matrix, probes: usize, budget: &Budget) -> Estimate {
+    estimate::whole_tree(dlx(matrix).as_mut(), probes, budget)
 }
 
 /// The machine's core count, the default for `--threads`.
@@ -120,9 +121,15 @@ pub fn count(
             &own
         }
     };
-    // Sizes only for a progress display: a few random probes per subproblem.
+    // Sizes only for a progress display: a few random probes per subproblem, within a
+    // budget that leaves the run its time and hears Ctrl-C. Unknown sizes weigh every
+    // subproblem alike.
     let sizes = match progress {
-        Some(_) => estimate::tree_sizes(root.as_mut(), jobs),
+        Some(_) => {
+            let budget = Budget::new(estimate::MOST, deadline, &crate::interrupt::requested);
+            estimate::tree_sizes(root.as_mut(), jobs, &budget)
+                .unwrap_or_else(|| vec![1.0; jobs.len()])
+        }
         None => Vec::new(),
     };
     let all: f64 = sizes.iter().sum();

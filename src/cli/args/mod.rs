@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::engine::{deadline_after, Problem, RunOptions, SatEngine};
+use crate::engine::{Problem, RunOptions, SatEngine};
 use crate::error::Result;
 use crate::parts::PartSpec;
 use crate::puzzle::Puzzle;
@@ -275,6 +275,10 @@ pub(super) struct SearchArgs {
     /// then ends with `s UNKNOWN`) and exits 1.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub(super) timeout: Option<Duration>,
+    /// When the command line was read: `--timeout` counts from here, so reading the
+    /// puzzle and choosing the engine come out of its seconds.
+    #[arg(skip = Instant::now())]
+    pub(super) started: Instant,
 }
 
 #[derive(Args, Debug)]
@@ -377,6 +381,13 @@ pub(super) struct SampleArgs {
     /// Default: a quarter of the machine's memory, at most 4G.
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     pub(super) memory: Option<usize>,
+    /// Stop after this many seconds: the solutions drawn so far stay written, and the run
+    /// exits 1.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(super) timeout: Option<Duration>,
+    /// When the command line was read: `--timeout` counts from here.
+    #[arg(skip = Instant::now())]
+    pub(super) started: Instant,
     /// Write to this file instead of standard output.
     #[arg(short, long)]
     pub(super) output: Option<PathBuf>,
@@ -422,12 +433,13 @@ impl Command {
 }
 
 impl SearchArgs {
+    /// The puzzle compiled, its option table made within `--timeout`.
     pub(super) fn load(&self) -> Result<Problem> {
-        self.puzzle.problem(self.symmetry)
+        crate::interrupt::within(self.deadline(), || self.puzzle.problem(self.symmetry))
     }
 
     pub(super) fn deadline(&self) -> Option<Instant> {
-        self.timeout.and_then(deadline_after)
+        self.timeout.and_then(|t| self.started.checked_add(t))
     }
 
     /// One thread (the first solution, an enumeration in order) and the deadline.

@@ -7,9 +7,17 @@
 //! come piece by piece, then orientation by orientation, then by translation in the
 //! order of a scan of the target's bounding box, so option numbers depend only on the
 //! puzzle. A placement's cells are sorted target indices and lie in the target, each
-//! coloured piece cell on a target cell of its colour. Every piece has a placement.
+//! coloured piece cell on a target cell of its colour. Every piece has a placement; there
+//! are at most [`MAX_PLACEMENTS`]. The table is made within the thread's deadline
+//! ([`crate::interrupt::past_deadline`], polled piece by piece).
 
 use std::collections::HashMap;
+
+/// The most placements (options) a puzzle may have: 4 million options hold about a
+/// gigabyte with the matrix and its reduction. The shipped puzzles have at most tens of
+/// thousands (a 16x16x16 box of dominoes: 11,520); 4096 distinct single cubes in that
+/// box would have 16.8 million, and ran out of memory after 19 s.
+pub const MAX_PLACEMENTS: usize = 4_000_000;
 
 use super::{Piece, Placement, Polycube};
 use crate::error::{Error, Result};
@@ -26,12 +34,30 @@ impl Polycube {
             .map(|p| colored_orientations(p, &group))
             .unzip();
         for (k, p) in puzzle.pieces.iter().enumerate() {
+            if crate::interrupt::past_deadline() {
+                return Err(Error::Failed(format!(
+                    "stopped by the timeout while placing the pieces ({} of {} placed)",
+                    k,
+                    puzzle.pieces.len()
+                )));
+            }
             let placements = puzzle.placements_of(k);
             if placements.is_empty() {
                 return Err(Error::puzzle(
                     lines[k].clone(),
                     format!(
                         "piece {}: it fits nowhere in the target, in any orientation",
+                        p.display_name()
+                    ),
+                ));
+            }
+            if puzzle.placements.len() + placements.len() > MAX_PLACEMENTS {
+                return Err(Error::puzzle(
+                    lines[k].clone(),
+                    format!(
+                        "piece {}: with it the pieces have more than {MAX_PLACEMENTS} \
+                         placements in the target, a matrix of gigabytes that no engine here \
+                         could search; give identical pieces one table with a `count`",
                         p.display_name()
                     ),
                 ));

@@ -1,0 +1,177 @@
+//! `--timeout` and the signals hold before the search too (issue 34, items 1, 2 and 17):
+//! in the estimates of the search's size (the progress bar's, the default engine's), while
+//! the option table is made, and in `sample`.
+//!
+//! The puzzle is a 16x16x16 box of 2048 dominoes: 2048 levels deep, so that an estimate
+//! that replays its path, or ignores the deadline, runs for many minutes. Every bound here
+//! is a guard against a hang, far above the time a run takes: it proves that the run ends,
+//! not how fast.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::common::{collect, signal, spawn, wait_at_most};
+
+const DOMINOES: &str = r#"name = "Dominoes 16x16x16"
+box = [16, 16, 16]
+
+[[piece]]
+name = "D"
+cells = [[0,0,0], [1,0,0]]
+count = 2048
+"#;
+
+/// Far above the 5 s a run with `--timeout 5` takes, even on a loaded machine.
+const ENDS_WITHIN: Duration = Duration::from_secs(30);
+
+fn dominoes(dir: &Path) -> PathBuf {
+    let path = dir.join("dominoes-16x16x16.toml");
+    std::fs::write(&path, DOMINOES).unwrap();
+    path
+}
+
+/// `count` with each engine (`None`: the default, which estimates to choose) or a part.
+fn count_runs(puzzle: &str) -> Vec<(String, Vec<String>)> {
+    let mut runs: Vec<(String, Vec<String>)> = Vec::new();
+    for solver in [Some("dlx"), Some("bits"), Some("memo"), Some("sat"), None] {
+        let mut args = vec!["count".to_string(), puzzle.to_string()];
+        if let Some(s) = solver {
+            args.extend(["--solver".into(), s.into()]);
+        }
+        runs.push((solver.unwrap_or("default").to_string(), args));
+    }
+    runs.push((
+        "--part 1/2".into(),
+        vec!["count".into(), puzzle.into(), "--part".into(), "1/2".into()],
+    ));
+    for (_, args) in &mut runs {
+        // A small table: the memo's would grow to gigabytes in 5 s.
+        args.extend(["--memory".into(), "256M".into()]);
+    }
+    runs
+}
+
+/// Every engine's `count --timeout 5` ends (old code: 15 minutes for the DLX, 12 for a
+/// part, silent minutes for the default engine's estimate), with the timeout's exit code
+/// 1, `s UNKNOWN` and no `s mc`. The runs go side by side to keep the test short.
+#[test]
+fn a_count_with_a_timeout_ends_with_every_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dominoes(dir.path());
+    let mut children: Vec<_> = count_runs(puzzle.to_str().unwrap())
+        .into_iter()
+        .map(|(name, mut args)| {
+            args.extend(["--timeout".into(), "5".into()]);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let mut child = spawn(&args);
+            let out = collect(&mut child);
+            (name, child, out)
+        })
+        .collect();
+    for (name, child, out) in &mut children {
+        let status = wait_at_most(child, ENDS_WITHIN);
+        let status = status.unwrap_or_else(|| panic!("{name}: still running after 30 s"));
+        let out = std::mem::replace(out, std::thread::spawn(String::new))
+            .join()
+            .unwrap();
+        assert_eq!(status.code(), Some(1), "{name}: {out}");
+        assert!(out.contains("s UNKNOWN"), "{name}: {out}");
+        assert!(!out.contains("s mc"), "{name}: {out}");
+        assert!(out.contains("stopped by the timeout"), "{name}: {out}");
+    }
+}
+
+/// A first SIGTERM, sent while the runs are estimating or searching, ends each with 143
+/// (old code: the DLX's and the bitset engine's estimates swallowed it).
+#[test]
+fn a_first_sigterm_ends_a_count_with_every_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dominoes(dir.path());
+    let mut children: Vec<_> = count_runs(puzzle.to_str().unwrap())
+        .into_iter()
+        .map(|(name, args)| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            (name, spawn(&args))
+        })
+        .collect();
+    // Late enough that every run listens (old code: inside its estimate), even on a
+    // loaded machine.
+    std::thread::sleep(Duration::from_secs(3));
+    for (_, child) in &children {
+        signal(child, "TERM");
+    }
+    for (name, child) in &mut children {
+        let status = wait_at_most(child, ENDS_WITHIN);
+        let status = status.unwrap_or_else(|| panic!("{name}: still running after SIGTERM"));
+        assert_eq!(status.code(), Some(143), "{name}");
+    }
+}
+
+/// `sample --timeout` stops the count it draws from (old code: no such option, and
+/// `sample dominoes-16x16 --memory 16M` ran silently for minutes): exit 1, a `c` line
+/// that says why, and no output file.
+#[test]
+fn sample_stops_at_its_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("drawn.txt");
+    let mut child = spawn(&[
+        "sample",
+        "dominoes-16x16",
+        "-n",
+        "2",
+        "--memory",
+        "16M",
+        "--timeout",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let status = wait_at_most(&mut child, ENDS_WITHIN).expect("sample ends");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("stopped by the timeout"), "{stderr}");
+    assert!(!out.exists(), "a stopped count writes nothing");
+}
+
+/// Distinct pieces with too many placements are refused with the piece's line, before
+/// the memory runs out (old code: 4096 distinct single cubes in the box ran out of
+/// memory); and `--timeout` holds while the option table is made.
+#[test]
+fn the_option_table_is_capped_and_made_within_the_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    // `n` distinct single cubes in a box of `n` cells (16 x 16 x `n / 256`): n * n
+    // placements.
+    let cubes = |n: usize| {
+        let mut text = format!("name = \"distinct cubes\"\nbox = [16, 16, {}]\n", n / 256);
+        for k in 0..n {
+            let symbol = char::from_u32(0x4E00 + k as u32).unwrap();
+            text += &format!(
+                "\n[[piece]]\nname = \"P{k}\"\nsymbol = \"{symbol}\"\ncells = [[0,0,0]]\n"
+            );
+        }
+        text
+    };
+    // 2048 pieces of 2048 placements each: past the cap of 4 million.
+    let over = dir.path().join("over.toml");
+    std::fs::write(&over, cubes(2048)).unwrap();
+    let mut child = spawn(&["count", over.to_str().unwrap(), "--timeout", "60"]);
+    let status = wait_at_most(&mut child, ENDS_WITHIN).expect("refused");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("placements"), "{stderr}");
+    // 1792 pieces (3.2 million placements) fit under the cap; the deadline passes while
+    // they are read and placed.
+    let under = dir.path().join("under.toml");
+    std::fs::write(&under, cubes(1792)).unwrap();
+    let mut child = spawn(&["count", under.to_str().unwrap(), "--timeout", "0.001"]);
+    let status = wait_at_most(&mut child, ENDS_WITHIN).expect("stopped");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("stopped by the timeout while placing the pieces"),
+        "{stderr}"
+    );
+}
