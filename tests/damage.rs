@@ -2,6 +2,7 @@
 //! 6, 11 and 20): a cut part file or `c part` line, a checkpoint with a repeated or
 //! foreign subproblem, a checkpoint that changed the engine, `bench` with a missing
 //! external solver or stopped by SIGTERM, and a range piece that fits nowhere.
+//! Each test takes a few seconds at most.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -300,8 +301,105 @@ fn checkpoints_and_parts_count_with_the_memo_as_a_plain_count_does() {
     assert!(text.ends_with("s mc 53060477521960000\n"), "{text}");
 }
 
-/// Kept for the tests of defect 20 below.
-#[allow(dead_code)]
-fn at_most(child: &mut std::process::Child, secs: u64) -> std::process::ExitStatus {
-    wait_at_most(child, Duration::from_secs(secs)).expect("the command ends")
+/// Defect 20: an `--external` solver that cannot be started is an error before any
+/// measuring (exit 2), not a skipped row with exit 0.
+#[test]
+fn bench_refuses_an_external_solver_that_cannot_start() {
+    for command in ["bad=polycover-no-such-solver", "bad=/no/such/solver -q"] {
+        let out = polycover(&["bench", "soma", "--solvers", "dlx", "--external", command]);
+        let err = stderr(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{command}: {}{err}",
+            stdout(&out)
+        );
+        assert!(
+            err.contains("--external bad") && err.contains("cannot be started"),
+            "{err}"
+        );
+        assert_eq!(stdout(&out), "", "nothing measured");
+    }
+}
+
+/// Defect 20: SIGTERM during `bench` writes the CSV of the rows measured so far (the
+/// DLX's), atomically, and ends with 143; the running external solver (a `sleep`) is
+/// stopped with it. Before, every row was lost. The limit only guards against a hang.
+#[test]
+fn sigterm_during_bench_keeps_the_rows_measured() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("rows.csv");
+    let mut child = spawn(&[
+        "bench",
+        "soma",
+        "--solvers",
+        "dlx",
+        "--external",
+        "slow=sh -c 'sleep 60' sh",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    // The DLX's row comes first; the external solver then sleeps.
+    let row = lines
+        .by_ref()
+        .map(|l| l.unwrap())
+        .find(|l| l.starts_with("Soma cube") && l.contains("dlx"))
+        .expect("the DLX row");
+    assert!(row.contains("solutions 480"), "{row}");
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&child, "TERM");
+    let status = wait_at_most(&mut child, Duration::from_secs(20)).expect("bench ends");
+    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    assert_eq!(status.code(), Some(143), "{rest:?}");
+    assert!(
+        rest.iter().any(|l| l.contains("stopped by SIGTERM")),
+        "{rest:?}"
+    );
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["engine"], "dlx");
+    assert_eq!(rows[0]["solutions"], "480");
+    assert_eq!(
+        file_names(dir.path()),
+        ["rows.csv"],
+        "no temporary file left"
+    );
+}
+
+/// Defect 20: a piece with `count = [0, k]` that fits nowhere (a tromino in a 2x2
+/// square) is left out of every solution, not refused.
+#[test]
+fn a_range_piece_that_fits_nowhere_is_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("square.toml");
+    let puzzle = "name = \"square\"\nbox = [2, 2, 1]\n\n\
+                  [[piece]]\nname = \"D\"\ncells = [[0,0,0], [1,0,0]]\ncount = 2\n\n\
+                  [[piece]]\nname = \"I\"\ncells = [[0,0,0], [1,0,0], [2,0,0]]\n\
+                  count = [0, 2]\n";
+    std::fs::write(&file, puzzle).unwrap();
+    let path = file.to_str().unwrap();
+    for (solver, mode, want) in [
+        ("bits", "rotations", "1"),
+        ("dlx", "none", "2"),
+        ("sat", "rotations", "1"),
+    ] {
+        let out = polycover(&["count", path, "--solver", solver, "--symmetry", mode]);
+        assert_eq!(out.status.code(), Some(0), "{solver}: {}", stderr(&out));
+        assert!(
+            stdout(&out).ends_with(&format!("s mc {want}\n")),
+            "{}",
+            stdout(&out)
+        );
+    }
+    // A piece that must be used and fits nowhere is still refused (one optional cell
+    // lets the tromino pass the volume check).
+    let must = "name = \"square\"\nbox = [2, 2, 1]\noptional = [[1, 1, 0]]\n\n\
+                [[piece]]\nname = \"D\"\ncells = [[0,0,0], [1,0,0]]\ncount = [0, 2]\n\n\
+                [[piece]]\nname = \"I\"\ncells = [[0,0,0], [1,0,0], [2,0,0]]\n";
+    std::fs::write(&file, must).unwrap();
+    let out = polycover(&["count", path]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(stderr(&out).contains("fits nowhere"), "{}", stderr(&out));
 }
