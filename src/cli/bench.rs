@@ -155,12 +155,12 @@ fn write_outputs(
     };
     if let Some(path) = &a.csv {
         write(path, out, inputs, &mut |w| {
-            Ok(crate::bench::write_csv(w, &rows)?)
+            Ok(crate::bench::write_csv(w, rows)?)
         })?;
         writeln!(out, "c wrote {}", path.display())?;
     }
     if let Some(path) = &a.svg {
-        let svg = crate::bench::svg(&rows)?;
+        let svg = crate::bench::svg(rows)?;
         write(path, out, inputs, &mut |w| Ok(w.write_all(svg.as_bytes())?))?;
         writeln!(out, "c wrote {}", path.display())?;
     }
