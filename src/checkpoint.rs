@@ -17,7 +17,9 @@
 //! ```
 //!
 //! `done J C [OFFSET]`: subproblem J of the split is finished with C distinct solutions;
-//! for an enumeration, the output file held OFFSET bytes when it was.
+//! for an enumeration, the output file held OFFSET bytes when it was. `total C`: the
+//! part is done, with C distinct solutions in all, written by an engine that counts it
+//! at once and reports no subproblem (the memo by Burnside's lemma).
 //!
 //! Invariants:
 //! - The file on disk is always whole: it is rewritten to a temporary file beside it and
@@ -31,6 +33,10 @@
 //!   output. Anything else is refused, naming what differs.
 //! - For an enumeration the finished subproblems are those that come first in the
 //!   part's order, so the output is cut back to the last OFFSET on resume.
+//! - A damaged file is refused, naming the line, never half believed: a cut last line,
+//!   a key or a subproblem given twice, a subproblem outside the part, an OFFSET on a
+//!   count's line or missing from an enumeration's, a `total` that is not the sum of
+//!   its part's `done` lines. Each would otherwise change the count silently.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -59,6 +65,8 @@ pub struct Checkpoint {
     id: RunId,
     /// Subproblem -> (distinct solutions, output offset).
     done: BTreeMap<usize, (Count, Option<u64>)>,
+    /// The part's count, when it is finished (`total C`).
+    total: Option<Count>,
     saved: std::time::Instant,
     /// Finished subproblems not yet on disk.
     unsaved: bool,
@@ -73,6 +81,7 @@ impl Checkpoint {
             path: path.to_path_buf(),
             id,
             done: BTreeMap::new(),
+            total: None,
             saved: std::time::Instant::now(),
             unsaved: false,
         };
@@ -91,8 +100,14 @@ impl Checkpoint {
 
     fn read(&mut self, text: &str) -> Result<()> {
         let path = self.path.display().to_string();
-        let mut lines = text.lines().enumerate();
         let bad = |n: usize, why: String| Error::Usage(format!("{path}:{}: {why}", n + 1));
+        let damaged = |n: usize, why: String| {
+            bad(
+                n,
+                format!("{why}: the checkpoint is damaged; remove it to start over"),
+            )
+        };
+        let mut lines = text.lines().enumerate();
         match lines.next() {
             Some((_, l)) if l.starts_with("c polycover checkpoint") => {}
             _ => {
@@ -101,6 +116,12 @@ impl Checkpoint {
                     "not a polycover checkpoint (refusing to overwrite it)".into(),
                 ))
             }
+        }
+        // Every line was written whole, with its newline: a last line without one was
+        // cut (`done 7 1204` cut to `done 7 12` would still read as a number).
+        if !text.ends_with('\n') {
+            let last = text.lines().count().saturating_sub(1);
+            return Err(damaged(last, "the last line is cut (no newline)".into()));
         }
         let mut seen = RunId {
             puzzle: String::new(),
@@ -111,8 +132,22 @@ impl Checkpoint {
             output: None,
         };
         let mut version = String::new();
+        // Where each header key was read, for a key given twice.
+        let mut keys: BTreeMap<&str, usize> = BTreeMap::new();
+        // `done` lines: (line, subproblem, count, offset), checked against the header
+        // once it is all read.
+        let mut dones: Vec<(usize, usize, Count, Option<u64>)> = Vec::new();
+        let mut total: Option<(usize, Count)> = None;
         for (n, line) in lines {
             let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+            if !matches!(key, "done" | "" | "c") {
+                if let Some(first) = keys.insert(key, n) {
+                    return Err(damaged(
+                        n,
+                        format!("`{key}` again (line {} has it already)", first + 1),
+                    ));
+                }
+            }
             match key {
                 "version" => version = value.to_string(),
                 "puzzle" => seen.puzzle = value.to_string(),
@@ -130,26 +165,23 @@ impl Checkpoint {
                 }
                 "done" => {
                     let fields: Vec<&str> = value.split(' ').collect();
-                    let number = |k: usize| -> Result<u64> {
-                        fields
-                            .get(k)
-                            .and_then(|f| f.parse().ok())
-                            .ok_or_else(|| bad(n, format!("a bad `done` line: `{line}`")))
-                    };
-                    let j = number(0)? as usize;
-                    let count: Count = fields
-                        .get(1)
-                        .and_then(|f| f.parse().ok())
-                        .ok_or_else(|| bad(n, format!("a bad `done` line: `{line}`")))?;
-                    let offset = if fields.len() > 2 {
-                        Some(number(2)?)
-                    } else {
-                        None
-                    };
-                    if j >= self.id.subproblems.max(seen.subproblems) {
-                        return Err(bad(n, format!("subproblem {j} does not exist")));
+                    let malformed = || bad(n, format!("a bad `done` line: `{line}`"));
+                    if !(2..=3).contains(&fields.len()) {
+                        return Err(malformed());
                     }
-                    self.done.insert(j, (count, offset));
+                    let j: usize = fields[0].parse().map_err(|_| malformed())?;
+                    let count: Count = fields[1].parse().map_err(|_| malformed())?;
+                    let offset = match fields.get(2) {
+                        Some(f) => Some(f.parse::<u64>().map_err(|_| malformed())?),
+                        None => None,
+                    };
+                    dones.push((n, j, count, offset));
+                }
+                "total" => {
+                    let count: Count = value
+                        .parse()
+                        .map_err(|_| bad(n, format!("a bad `total` line: `{line}`")))?;
+                    total = Some((n, count));
                 }
                 "" | "c" => {}
                 other => return Err(bad(n, format!("unknown key `{other}`"))),
@@ -213,6 +245,84 @@ impl Checkpoint {
                 show(&id.output)
             )));
         }
+        if seen.subproblems != id.subproblems {
+            return Err(refuse(format!(
+                "the checkpoint's split has {} subproblems, this run's {}",
+                seen.subproblems, id.subproblems
+            )));
+        }
+        self.read_done(dones, total, &damaged)
+    }
+
+    /// Takes the `done` and `total` lines of a checkpoint whose header matched this run,
+    /// refusing any that contradicts the header or another line.
+    fn read_done(
+        &mut self,
+        dones: Vec<(usize, usize, Count, Option<u64>)>,
+        total: Option<(usize, Count)>,
+        damaged: &dyn Fn(usize, String) -> Error,
+    ) -> Result<()> {
+        let part = self.id.part;
+        let enumeration = self.id.output.is_some();
+        let mut lines: BTreeMap<usize, usize> = BTreeMap::new();
+        for (n, j, count, offset) in dones {
+            if j >= self.id.subproblems {
+                return Err(damaged(n, format!("subproblem {j} does not exist")));
+            }
+            // Part K of N holds the subproblems K - 1 modulo N (`Split::part`).
+            if j % part.n != part.k - 1 {
+                return Err(damaged(n, format!("subproblem {j} is not in part {part}")));
+            }
+            match (enumeration, offset) {
+                (true, None) => {
+                    return Err(damaged(
+                        n,
+                        format!("subproblem {j} has no output offset, and this is an enumeration"),
+                    ))
+                }
+                (false, Some(_)) => {
+                    return Err(damaged(
+                        n,
+                        format!("subproblem {j} has an output offset, and this is a count"),
+                    ))
+                }
+                _ => {}
+            }
+            if let Some(first) = lines.insert(j, n) {
+                return Err(damaged(
+                    n,
+                    format!(
+                        "subproblem {j} is recorded twice (line {} has it already): its \
+                         solutions would count twice",
+                        first + 1
+                    ),
+                ));
+            }
+            self.done.insert(j, (count, offset));
+        }
+        if let Some((n, total)) = total {
+            if enumeration {
+                return Err(damaged(
+                    n,
+                    "a `total` line in an enumeration's checkpoint".into(),
+                ));
+            }
+            let all = (part.k - 1..self.id.subproblems).step_by(part.n).count();
+            let sum: Count = self.done.values().map(|d| &d.0).sum();
+            if self.done.len() == all && sum != total {
+                return Err(damaged(
+                    n,
+                    format!("a total of {total}, but the part's subproblems add up to {sum}"),
+                ));
+            }
+            if self.done.len() < all && sum > total {
+                return Err(damaged(
+                    n,
+                    format!("a total of {total}, less than the {sum} of the finished subproblems"),
+                ));
+            }
+            self.total = Some(total);
+        }
         Ok(())
     }
 
@@ -241,6 +351,9 @@ impl Checkpoint {
                 text += &format!(" {o}");
             }
             text += "\n";
+        }
+        if let Some(total) = &self.total {
+            text += &format!("total {total}\n");
         }
         let werr = |e: std::io::Error| Error::Write {
             path: self.path.clone(),
@@ -280,17 +393,29 @@ impl Checkpoint {
         Ok(())
     }
 
+    /// Records the part as finished with `total` distinct solutions, and saves: what an
+    /// engine that counts the part at once records.
+    pub fn finish(&mut self, total: Count) -> Result<()> {
+        self.total = Some(total);
+        self.save()
+    }
+
+    /// Whether subproblem `j` is finished (every one is, in a finished part).
     pub fn is_done(&self, j: usize) -> bool {
-        self.done.contains_key(&j)
+        self.total.is_some() || self.done.contains_key(&j)
     }
 
-    pub fn finished(&self) -> usize {
-        self.done.len()
+    /// Whether the checkpoint records any work: a subproblem or the part finished.
+    pub fn is_started(&self) -> bool {
+        self.total.is_some() || !self.done.is_empty()
     }
 
-    /// Distinct solutions in the finished subproblems.
+    /// Distinct solutions in the finished subproblems (the total of a finished part).
     pub fn solutions(&self) -> Count {
-        self.done.values().map(|d| &d.0).sum()
+        match &self.total {
+            Some(total) => total.clone(),
+            None => self.done.values().map(|d| &d.0).sum(),
+        }
     }
 
     /// Distinct solutions in those of `subproblems` that are finished.

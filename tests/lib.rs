@@ -12,6 +12,7 @@ mod colored;
 mod common;
 mod counts;
 mod cp;
+mod damage;
 mod deadlines;
 mod drawing;
 mod errors;

@@ -153,6 +153,13 @@ pub(super) fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run
             let _ = child.wait();
             break (false, false);
         }
+        // A stop (SIGTERM, Ctrl-C) ends the program and the bench, which keeps the rows
+        // measured so far.
+        if crate::interrupt::requested() {
+            kill_group(&mut child);
+            let _ = child.wait();
+            return Err(Error::Interrupted("bench stopped".into()));
+        }
         // A process caught before or after its run reports 0; that is no sample.
         if let Some(p) = memory::peak_mib(Some(child.id())).filter(|&p| p > 0.0) {
             peak = Some(peak.map_or(p, |q: f64| q.max(p)));

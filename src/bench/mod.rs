@@ -227,7 +227,9 @@ impl Row {
     }
 }
 
-/// Runs the plan; `log` gets a line as each row finishes.
+/// Runs the plan; `log` gets a line as each row finishes. A stop (SIGTERM, Ctrl-C, with
+/// the caller listening) ends it with [`Error::Interrupted`] at the next row, or inside
+/// the row's run; the rows logged before are whole.
 pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
     // A puzzle read from standard input is kept in a file, so that the fresh processes
@@ -258,6 +260,7 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
             puzzle: &puzzle,
             mode,
         };
+        interrupted(crate::interrupt::requested())?;
         let dlx = engine_row(&measured, &Engine::dlx(), plan)?;
         log(&dlx);
         let reference = dlx.clone();
@@ -270,6 +273,8 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
                 vec![None]
             };
             for amo in amos {
+                // A stop between rows ends the bench; the caller keeps the rows logged.
+                interrupted(crate::interrupt::requested())?;
                 let mut row = match (entrant, amo) {
                     (Entrant::Engine(e), _) if e.name() == "dlx" => continue,
                     (Entrant::Engine(engine), a) => {

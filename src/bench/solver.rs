@@ -13,7 +13,11 @@
 //!   failure of the whole bench (exit 1), naming the solver and what was wrong; so is a
 //!   solver that ends without an answer. An UNSAT answer to a puzzle with a solution is
 //!   caught by the comparison with the DLX's row (`compare` in `bench/mod.rs`).
-//! - A solver not on PATH gives a skipped row; one stopped by the timeout, a `timeout` row.
+//! - A solver named by `--external` that cannot be started (not on PATH, no such file)
+//!   is refused before the first run ([`DimacsSolver::check`], exit 2): the user asked
+//!   for it by name. The built-in `cadical` row, asked for with the other `--solvers`,
+//!   is a skipped row when Debian's `cadical` is not installed; a solver stopped by the
+//!   timeout gives a `timeout` row.
 
 use std::collections::HashSet;
 use std::io;
@@ -84,6 +88,25 @@ impl DimacsSolver {
     /// `--solvers`.
     pub fn parse_arg(spec: &str) -> std::result::Result<DimacsSolver, String> {
         DimacsSolver::parse(spec, &super::Entrant::names())
+    }
+
+    /// Refuses a solver whose program cannot be started, naming it: `--external`'s
+    /// check before any run.
+    pub fn check(&self) -> Result<()> {
+        let program = &self.command[0];
+        if startable(program) {
+            return Ok(());
+        }
+        let where_ = if program.contains('/') {
+            "no such file"
+        } else {
+            "not found on PATH"
+        };
+        Err(Error::Usage(format!(
+            "--external {}: `{program}` cannot be started ({where_}); give a program on \
+             PATH or a path to one",
+            self.name
+        )))
     }
 
     /// The command line for the DIMACS file `path`.

@@ -5,6 +5,10 @@
 //! - Every output (CSV, SVG) is checked before the first run, not after an hour of them.
 //! - Each run happens in a fresh process where the executable can be found, so that a
 //!   row's peak memory owes nothing to the rows before it.
+//! - An `--external` solver that cannot be started is refused before the first run.
+//! - A stop (SIGTERM, Ctrl-C) ends the bench with 128 + the signal, after writing the
+//!   CSV (and the SVG) of the rows measured so far, atomically: an hour of rows is not
+//!   lost to a scheduler's time limit.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -52,13 +56,16 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
     for path in a.csv.iter().chain(a.svg.iter()) {
         output::check_writable(path, &inputs)?;
     }
-    let mut entrants = a.solvers;
+    let mut entrants = a.solvers.clone();
     for (k, solver) in a.external.iter().enumerate() {
         if a.external[..k].iter().any(|s| s.name == solver.name) {
             return Err(Error::Usage(format!(
                 "--external {}: that name is given twice",
                 solver.name
             )));
+        }
+        if !a.measure_once {
+            solver.check()?;
         }
         entrants.push(crate::bench::Entrant::Solver(solver.clone()));
     }
@@ -99,31 +106,67 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     out.flush()?;
     let mut failure = None;
-    let rows = crate::bench::run(&plan, &mut |row| {
+    // The rows as they are logged, so that a stop keeps them. A signal sets the stop
+    // flag for the whole bench instead of ending it at once.
+    let mut rows = Vec::new();
+    let listening = crate::interrupt::Listening::start();
+    let ran = crate::bench::run(&plan, &mut |row| {
+        rows.push(row.clone());
         if failure.is_none() {
             failure = writeln!(out, "{}", crate::bench::table_line(row))
                 .and_then(|_| out.flush())
                 .err();
         }
-    })?;
+    });
+    match ran {
+        Ok(_) => {}
+        Err(Error::Interrupted(why)) => {
+            // Written after the stop too: a second signal still ends it at once.
+            writeln!(
+                out,
+                "c stopped by {}: {} row(s) measured",
+                crate::interrupt::cause(),
+                rows.len()
+            )?;
+            if !rows.is_empty() {
+                write_outputs(&a, &inputs, &rows, true, out)?;
+            }
+            return Err(Error::Interrupted(why));
+        }
+        Err(e) => return Err(e),
+    }
+    drop(listening);
     if let Some(e) = failure {
         return Err(e.into());
     }
+    write_outputs(&a, &inputs, &rows, false, out)?;
+    Ok(Outcome::Done)
+}
+
+/// Writes the CSV and the SVG of `rows` where `--csv` and `--svg` say, each atomically;
+/// `stopped`: after a stop, which would otherwise abandon the writes.
+fn write_outputs(
+    a: &BenchArgs,
+    inputs: &[&Path],
+    rows: &[crate::bench::Row],
+    stopped: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let write = if stopped {
+        output::write_records
+    } else {
+        output::write
+    };
     if let Some(path) = &a.csv {
-        output::write(path, out, &inputs, &mut |w| {
-            Ok(crate::bench::write_csv(w, &rows)?)
+        write(path, out, inputs, &mut |w| {
+            Ok(crate::bench::write_csv(w, rows)?)
         })?;
         writeln!(out, "c wrote {}", path.display())?;
     }
     if let Some(path) = &a.svg {
-        let svg = crate::bench::svg(&rows)?;
-        output::write(
-            path,
-            out,
-            &inputs,
-            &mut |w| Ok(w.write_all(svg.as_bytes())?),
-        )?;
+        let svg = crate::bench::svg(rows)?;
+        write(path, out, inputs, &mut |w| Ok(w.write_all(svg.as_bytes())?))?;
         writeln!(out, "c wrote {}", path.display())?;
     }
-    Ok(Outcome::Done)
+    Ok(())
 }

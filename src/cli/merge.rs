@@ -5,6 +5,16 @@
 //! - A missing, duplicated or foreign part (another split's fingerprint) is refused.
 //! - Everything is checked, and the joined file written, before the total is printed: a
 //!   merge that fails prints no total.
+//! - A part is checked whole, and a damaged one refused naming its file and line (exit
+//!   2), never joined: its `c part` line ends with a newline (a cut one could still read
+//!   as a smaller count), every record of its file is whole (text: `solution N`, at
+//!   least one line, then the empty line that ends a record; JSON lines: one object
+//!   per line, newline included), numbered 1, 2, ... as written, and as many as the
+//!   `c part` line says. A cut file is caught wherever the cut falls: a record without
+//!   its end, or fewer records than reported.
+//! - Nothing is written from a damaged part: a regular file is written atomically
+//!   (nothing on failure); a stream (`-`, a FIFO) only after every part was read through
+//!   once and found whole.
 //! - A part's file is streamed, never held whole; only its lines are bounded.
 
 use std::collections::BTreeMap;
@@ -30,11 +40,19 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
     // Every `c part` line, with where it was read.
     let mut results: Vec<(PartResult, String)> = Vec::new();
     for path in &a.results {
-        let reader = open_input(path, crate::sat::dimacs::MAX_INFLATED_ANSWER)?;
-        for (n, line) in reader.lines().enumerate() {
-            let line = line.map_err(|e| read_error(path, e))?;
-            let at = format!("{}:{}", path.display(), n + 1);
-            match PartResult::parse(&line) {
+        let mut lines = Lines::new(
+            path,
+            open_input(path, crate::sat::dimacs::MAX_INFLATED_ANSWER)?,
+        );
+        while let Some((line, number, whole)) = lines.next_line()? {
+            let at = format!("{}:{number}", path.display());
+            match PartResult::parse(line) {
+                Some(Ok(_)) if !whole => {
+                    return Err(Error::Usage(format!(
+                        "{at}: a `c part` line cut short (no newline): the file is damaged; \
+                         run the part again"
+                    )))
+                }
                 Some(Ok(r)) => results.push((r, at)),
                 Some(Err(why)) => return Err(Error::Usage(format!("{at}: {why}"))),
                 None => {}
@@ -94,6 +112,9 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
             ));
         }
         join(target, &parts, out)?;
+    } else if !files.is_empty() {
+        // No joined file, but the total is still only that of whole files.
+        check_files(&parts)?;
     }
     writeln!(out, "c merged {n} parts, fingerprint {}", first.fingerprint)?;
     if let Some(target) = &a.output {
@@ -129,7 +150,8 @@ fn open_input(path: &Path, limit: u64) -> Result<Box<dyn BufRead>> {
 }
 
 /// Joins the parts' solution files into `target`, in part order, numbering the
-/// solutions anew and checking that each file holds the count its part reported.
+/// solutions anew and checking that each file holds whole records, as many as its part
+/// reported. A stream is written only after a first reading found every part whole.
 fn join(
     target: &Path,
     parts: &BTreeMap<usize, (PartResult, String)>,
@@ -139,77 +161,213 @@ fn join(
         .values()
         .filter_map(|(r, _)| r.file.as_ref().map(|f| f.1.as_path()))
         .collect();
-    output::write(target, stdout, &inputs, &mut |w| {
-        let mut index = 0u64;
-        for (r, at) in parts.values() {
-            let (format, path) = r.file.as_ref().expect("every part has a file");
-            // A part's file is streamed, never held whole: no limit on its size, only
-            // on a line's.
-            let mut reader = open_input(path, u64::MAX)?;
-            let before = index;
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                let n = (&mut reader)
-                    .take(MAX_LINE + 1)
-                    .read_until(b'\n', &mut bytes)
-                    .map_err(|e| read_error(path, e))?;
-                if n == 0 {
-                    break;
-                }
-                if bytes.len() as u64 > MAX_LINE {
-                    return Err(Error::Usage(format!(
-                        "{}: a line longer than {}: not a solution file",
-                        path.display(),
-                        crate::input::size_name(MAX_LINE)
-                    )));
-                }
-                if bytes.ends_with(b"\n") {
-                    bytes.pop();
-                    if bytes.ends_with(b"\r") {
-                        bytes.pop();
-                    }
-                }
-                let line = std::str::from_utf8(&bytes).map_err(|_| {
-                    read_error(
-                        path,
-                        std::io::Error::new(
-                            std::io::ErrorKind::InvalidData,
-                            "stream did not contain valid UTF-8",
-                        ),
-                    )
-                })?;
-                let renumbered = match format.as_str() {
-                    "jsonl" if !line.trim().is_empty() => {
-                        index += 1;
-                        let mut record: serde_json::Value = serde_json::from_str(line)
-                            .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
-                        record["index"] = index.into();
-                        record.to_string()
-                    }
-                    "text" => match line.strip_prefix("solution ") {
-                        Some(number) if number.parse::<u64>().is_ok() => {
-                            index += 1;
-                            format!("solution {index}")
-                        }
-                        _ => line.to_string(),
-                    },
-                    _ => line.to_string(),
-                };
-                writeln!(w, "{renumbered}")?;
-            }
-            if r.solutions != index - before {
+    if !matches!(
+        output::destination(target)?,
+        output::Destination::File { .. }
+    ) {
+        check_files(parts)?;
+    }
+    output::write(target, stdout, &inputs, &mut |w| copy_records(parts, w))
+}
+
+/// Reads every part's file through, checking it whole, writing nothing.
+fn check_files(parts: &BTreeMap<usize, (PartResult, String)>) -> Result<()> {
+    copy_records(parts, &mut std::io::sink())
+}
+
+/// Copies every part's records to `w` in part order, numbered anew.
+fn copy_records(parts: &BTreeMap<usize, (PartResult, String)>, w: &mut dyn Write) -> Result<()> {
+    let mut index = 0u64;
+    for (r, at) in parts.values() {
+        index = part_records(r, at, index, w)?;
+    }
+    Ok(())
+}
+
+/// Copies the records of part `r`'s file to `w`, numbered from `index + 1`, checking
+/// each whole ([`Records`]) and their number against the part's `c part` line (read at
+/// `at`); returns the last number given.
+fn part_records(r: &PartResult, at: &str, index: u64, w: &mut dyn Write) -> Result<u64> {
+    let (format, path) = r.file.as_ref().expect("every part has a file");
+    // A part's file is streamed, never held whole: no limit on its size, only on a
+    // line's.
+    let mut lines = Lines::new(path, open_input(path, u64::MAX)?);
+    let mut records = Records::new(format, path)?;
+    while let Some((line, number, whole)) = lines.next_line()? {
+        if !whole {
+            return Err(records.damaged(
+                number,
+                "the last line is cut (no newline): the file ends inside a record",
+            ));
+        }
+        records.line(line, number, index, w)?;
+    }
+    records.end(lines.number)?;
+    if r.solutions != records.count {
+        return Err(Error::Usage(format!(
+            "{}: {} whole solutions, but part {} ({at}) reported {}: the file is \
+             damaged or not that part's; run the part again",
+            path.display(),
+            records.count,
+            r.part,
+            r.solutions
+        )));
+    }
+    Ok(index + records.count)
+}
+
+/// The records of one part's file, read line by line: what a record must be, and
+/// where the reading stands.
+struct Records<'a> {
+    path: &'a Path,
+    jsonl: bool,
+    /// Whole records so far.
+    count: u64,
+    /// Text: inside a record, with this many lines after its `solution N`.
+    open: Option<usize>,
+}
+
+impl<'a> Records<'a> {
+    fn new(format: &str, path: &'a Path) -> Result<Records<'a>> {
+        let jsonl = match format {
+            "jsonl" => true,
+            "text" => false,
+            other => {
                 return Err(Error::Usage(format!(
-                    "{}: {} solutions, but part {} ({at}) reported {}",
-                    path.display(),
-                    index - before,
-                    r.part,
-                    r.solutions
-                )));
+                    "{}: a part's file of format `{other}`; merge joins text and jsonl",
+                    path.display()
+                )))
+            }
+        };
+        Ok(Records {
+            path,
+            jsonl,
+            count: 0,
+            open: None,
+        })
+    }
+
+    fn damaged(&self, line: u64, why: &str) -> Error {
+        Error::Usage(format!(
+            "{}:{line}: {why}; the part's file is damaged: run the part again",
+            self.path.display()
+        ))
+    }
+
+    /// Takes line `n` of the file, writing it (renumbered) to `w`; records before this
+    /// file's have numbers up to `before`.
+    fn line(&mut self, line: &str, n: u64, before: u64, w: &mut dyn Write) -> Result<()> {
+        let next = self.count + 1;
+        if self.jsonl {
+            let mut record: serde_json::Value = serde_json::from_str(line)
+                .map_err(|e| self.damaged(n, &format!("not a JSON record ({e})")))?;
+            if record.get("index").and_then(|i| i.as_u64()) != Some(next) {
+                return Err(self.damaged(n, &format!("expected the record with index {next}")));
+            }
+            record["index"] = (before + next).into();
+            self.count = next;
+            writeln!(w, "{record}")?;
+            return Ok(());
+        }
+        match self.open {
+            None => {
+                if line != format!("solution {next}") {
+                    return Err(self.damaged(n, &format!("expected `solution {next}`")));
+                }
+                self.open = Some(0);
+                writeln!(w, "solution {}", before + next)?;
+            }
+            Some(0) if line.is_empty() => {
+                return Err(self.damaged(n, &format!("solution {next} is empty")));
+            }
+            Some(_) if line.is_empty() => {
+                self.open = None;
+                self.count = next;
+                writeln!(w)?;
+            }
+            Some(k) => {
+                self.open = Some(k + 1);
+                writeln!(w, "{line}")?;
             }
         }
         Ok(())
-    })
+    }
+
+    /// The end of the file, after `lines` lines: no record may be open.
+    fn end(&self, lines: u64) -> Result<()> {
+        match self.open {
+            Some(0) => Err(self.damaged(
+                lines,
+                &format!("solution {} is cut after its first line", self.count + 1),
+            )),
+            Some(_) => Err(self.damaged(
+                lines,
+                &format!("solution {} is cut (no empty line ends it)", self.count + 1),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A file's lines, each bounded ([`MAX_LINE`]) and checked as UTF-8, with their
+/// numbers and whether each ended with its newline.
+struct Lines<'a> {
+    path: &'a Path,
+    reader: Box<dyn BufRead>,
+    bytes: Vec<u8>,
+    /// The number of the line last read, from 1.
+    number: u64,
+}
+
+impl<'a> Lines<'a> {
+    fn new(path: &'a Path, reader: Box<dyn BufRead>) -> Lines<'a> {
+        Lines {
+            path,
+            reader,
+            bytes: Vec::new(),
+            number: 0,
+        }
+    }
+
+    /// The next line without its newline (or `\r\n`), its number (from 1) and whether
+    /// it ended with a newline; `None` at the end.
+    fn next_line(&mut self) -> Result<Option<(&str, u64, bool)>> {
+        self.bytes.clear();
+        let path = self.path;
+        let n = (&mut self.reader)
+            .take(MAX_LINE + 1)
+            .read_until(b'\n', &mut self.bytes)
+            .map_err(|e| read_error(path, e))?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        if self.bytes.len() as u64 > MAX_LINE {
+            return Err(Error::Usage(format!(
+                "{}:{}: a line longer than {}: not a file merge reads",
+                path.display(),
+                self.number,
+                crate::input::size_name(MAX_LINE)
+            )));
+        }
+        let whole = self.bytes.ends_with(b"\n");
+        if whole {
+            self.bytes.pop();
+            if self.bytes.ends_with(b"\r") {
+                self.bytes.pop();
+            }
+        }
+        let line = std::str::from_utf8(&self.bytes).map_err(|_| {
+            read_error(
+                path,
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "stream did not contain valid UTF-8",
+                ),
+            )
+        })?;
+        Ok(Some((line, self.number, whole)))
+    }
 }
 
 /// `1, 3-5, 9`: runs of consecutive numbers as ranges.

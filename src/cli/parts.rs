@@ -103,6 +103,17 @@ impl CountPart {
         )
     }
 
+    /// Whether the count must be told apart by subproblem: a part of several, or a
+    /// checkpoint that holds some of them. Otherwise the part is the whole search and an
+    /// engine may count it at once (the memo by Burnside's lemma, which does not split
+    /// into subproblems), as a plain count would.
+    pub(super) fn by_subproblem(&self) -> bool {
+        self.spec.n > 1
+            || lock(&self.checkpoint)
+                .as_ref()
+                .is_some_and(|c| c.is_started())
+    }
+
     pub(super) fn before(&self) -> &Count {
         &self.before
     }
@@ -133,10 +144,16 @@ impl CountPart {
             .checkpoint
             .into_inner()
             .unwrap_or_else(|e| e.into_inner());
-        if let Some(cp) = checkpoint.as_mut() {
-            cp.flush()?;
-        }
         let total = self.before + &report.solutions;
+        if let Some(cp) = checkpoint.as_mut() {
+            if report.complete && !self.mine.iter().all(|&j| cp.is_done(j)) {
+                // An engine that counted the part at once, reporting no subproblem (the
+                // memo by Burnside's lemma): the part's total is what it records.
+                cp.finish(total.clone())?;
+            } else {
+                cp.flush()?;
+            }
+        }
         let resume = checkpoint.map(|cp| {
             format!(
                 "c checkpoint {} holds {} of {} subproblems: run the same command to continue",

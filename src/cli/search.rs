@@ -28,13 +28,14 @@ use crate::solver;
 pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let choose = engines::for_count(a.search.solver.as_deref(), &a.search.sat)?;
     let p = a.search.load()?;
-    let (engine, why) = choose.pick(&p, a.parts.given(), a.search.deadline(), out);
-    let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
     let part = if a.parts.given() {
         Some(CountPart::open(&a, &p)?)
     } else {
         None
     };
+    let split = part.as_ref().is_some_and(|part| part.by_subproblem());
+    let (engine, why) = choose.pick(&p, split, a.search.deadline(), out);
+    let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
     report::header_why(out, &p, &engine, Strategy::Cubes, why.as_deref())?;
     if let Some(part) = &part {
         part.header(out)?;

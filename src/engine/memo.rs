@@ -12,8 +12,12 @@
 //!
 //! Invariants: a count it reports is exact, or marked incomplete (a deadline, Ctrl-C);
 //! the table stays within [`RunOptions::memory`]; a part of a split (`--part`,
-//! `--checkpoint`) is counted subproblem by subproblem on the reduced matrix, so it
-//! needs a reduction without a check (Burnside's sum does not split into subproblems).
+//! `--checkpoint`) is counted subproblem by subproblem on the reduced matrix, each
+//! subproblem reported as it ends, when the reduction needs no check. Burnside's sum
+//! does not split into subproblems (which member of an orbit is canonical is not known
+//! within one), so with a check the memo counts a scope only when it is the whole split
+//! (`--checkpoint` of a whole count, started afresh): by Burnside's lemma at once,
+//! reporting no subproblem; the caller records the total.
 
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -110,15 +114,18 @@ impl Search for Memo {
                     &mut stats,
                 )
             }
-            (Plan::Burnside(_), Some(_)) => {
+            (Plan::Burnside(_), Some(w)) if w.scope.subproblems.len() < w.scope.split.len() => {
                 return Err(Error::Usage(
-                    "--solver memo counts a part of a split only where the symmetry reduction \
-                     needs no canonical-form check (for example --symmetry none): up to \
-                     symmetry it counts by Burnside's lemma, which does not split into parts"
+                    "--solver memo counts a part of a split, or continues a checkpoint that \
+                     holds some subproblems, only where the symmetry reduction needs no \
+                     canonical-form check (for example --symmetry none): up to symmetry it \
+                     counts by Burnside's lemma, which does not split into subproblems; \
+                     use --solver bits (or a new checkpoint file)"
                         .into(),
                 ))
             }
-            (Plan::Burnside(classes), None) => {
+            // The whole split: the whole count, at once.
+            (Plan::Burnside(classes), _) => {
                 let matrix = &problem.compiled.matrix;
                 let group = problem.reduction.group();
                 let mut sum = Count::zero();

@@ -340,7 +340,8 @@ pub static ENGINES: &[Entry] = &[
 ///   dominoes: 50 million nodes and 7 s for bits, 0.003 s for the memo; 8x10 an hour
 ///   against 0.005 s).
 ///
-/// `split`: the count runs subproblems of a split (a part, a checkpoint); the memo counts
+/// `split`: the count is told apart by subproblem (a part of several, a checkpoint that
+/// holds some subproblems; a fresh checkpoint of a whole count is not); the memo counts
 /// those only when the reduction needs no canonical-form check, since Burnside's sum does
 /// not split.
 ///

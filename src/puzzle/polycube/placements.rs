@@ -7,8 +7,9 @@
 //! come piece by piece, then orientation by orientation, then by translation in the
 //! order of a scan of the target's bounding box, so option numbers depend only on the
 //! puzzle. A placement's cells are sorted target indices and lie in the target, each
-//! coloured piece cell on a target cell of its colour. Every piece has a placement; there
-//! are at most [`MAX_PLACEMENTS`]. The table is made within the thread's deadline
+//! coloured piece cell on a target cell of its colour. Every piece that must be used has
+//! a placement; one that may be missing (`count = [0, k]`) may have none. There are at
+//! most [`MAX_PLACEMENTS`]. The table is made within the thread's deadline
 //! ([`crate::interrupt::past_deadline`], polled piece by piece).
 
 use std::collections::HashMap;
@@ -25,7 +26,8 @@ use crate::geometry::{min_corner, Cell, Isometry, Shape};
 
 impl Polycube {
     /// `puzzle` (read, its orientations and placements not yet made) with its option
-    /// table. A piece that fits nowhere is an error at its table's `file:line`, `lines[k]`.
+    /// table. A piece that must be used and fits nowhere is an error at its table's
+    /// `file:line`, `lines[k]`.
     pub(super) fn with_placements(mut puzzle: Polycube, lines: &[String]) -> Result<Polycube> {
         let group = puzzle.piece_isometries();
         (puzzle.orientations, puzzle.orientation_colors) = puzzle
@@ -42,7 +44,9 @@ impl Polycube {
                 )));
             }
             let placements = puzzle.placements_of(k);
-            if placements.is_empty() {
+            // A piece that may be missing (`count = [0, k]`) and fits nowhere is simply
+            // missing from every solution; one that must be used makes none.
+            if placements.is_empty() && p.min_count > 0 {
                 return Err(Error::puzzle(
                     lines[k].clone(),
                     format!(
