@@ -152,20 +152,27 @@ fn write_outputs(
     stopped: bool,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let write = if stopped {
-        output::write_records
-    } else {
-        output::write
+    // After a stop the rows so far are written whole: as records, which a stop does not
+    // abandon.
+    let write = |path: &Path,
+                 out: &mut dyn Write,
+                 body: &mut dyn FnMut(&mut dyn Write) -> Result<()>| {
+        if stopped {
+            output::write_records(path, out, inputs, &mut |w| {
+                body(w).map(|()| output::Ended::Finished)
+            })
+            .map(drop)
+        } else {
+            output::write(path, out, inputs, body)
+        }
     };
     if let Some(path) = &a.csv {
-        write(path, out, inputs, &mut |w| {
-            Ok(crate::bench::write_csv(w, rows)?)
-        })?;
+        write(path, out, &mut |w| Ok(crate::bench::write_csv(w, rows)?))?;
         writeln!(out, "c wrote {}", path.display())?;
     }
     if let Some(path) = &a.svg {
         let svg = crate::bench::svg(rows)?;
-        write(path, out, inputs, &mut |w| Ok(w.write_all(svg.as_bytes())?))?;
+        write(path, out, &mut |w| Ok(w.write_all(svg.as_bytes())?))?;
         writeln!(out, "c wrote {}", path.display())?;
     }
     Ok(())
