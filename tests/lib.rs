@@ -25,6 +25,7 @@ mod html;
 mod lazy;
 mod memo;
 mod mesh;
+mod messages;
 mod outputs;
 mod parts;
 mod pictures;

@@ -321,7 +321,8 @@ pub(super) fn enumerate(
     };
     let written = records.written;
     eprintln!(
-        "c wrote {written} solutions to {} ({:.3} s)",
+        "c wrote {} to {} ({:.3} s)",
+        report::solutions(written),
         target.display(),
         report.seconds
     );

@@ -175,8 +175,9 @@ pub(super) fn count_end(
         };
         writeln!(
             out,
-            "c stopped{}: {total} solutions so far{place}",
-            stopped_by(report)
+            "c stopped{}: {} so far{place}",
+            stopped_by(report),
+            solutions(total)
         )?;
         if let Counted::Part {
             resume: Some(line), ..
@@ -202,6 +203,16 @@ pub(super) fn count_end(
     }
 }
 
+/// `1 solution`, `N solutions`: the count and the noun that agrees with it.
+pub(super) fn solutions(n: impl std::fmt::Display) -> String {
+    let n = n.to_string();
+    if n == "1" {
+        "1 solution".into()
+    } else {
+        format!("{n} solutions")
+    }
+}
+
 /// The end of a whole count: the `[expect]` verdict and `s mc N`.
 fn whole_count(out: &mut dyn Write, p: &Problem, solutions: &Count) -> Result<Outcome> {
     let expected = p.puzzle().expect().get(p.compiled.mode);
@@ -216,8 +227,13 @@ fn whole_count(out: &mut dyn Write, p: &Problem, solutions: &Count) -> Result<Ou
     writeln!(out, "s mc {solutions}")?;
     match expected {
         Some(e) if e != solutions => Err(Error::Failed(format!(
-            "{}: counted {solutions} solutions, but the puzzle file's [expect] says {e} ({})",
+            "{}: {}: counted {}, but the puzzle file's [expect] says {e} ({})",
+            p.puzzle()
+                .expect()
+                .at(p.compiled.mode)
+                .unwrap_or(p.puzzle().source()),
             p.puzzle().name(),
+            self::solutions(solutions),
             p.compiled.mode.as_str()
         ))),
         _ => Ok(Outcome::Done),
