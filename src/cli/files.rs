@@ -431,7 +431,7 @@ fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
         Error::Usage(format!(
             "--solution {n}: {} has only {} (in this symmetry mode)",
             p.puzzle().name(),
-            super::report::solutions(seen)
+            crate::count::solutions(seen)
         ))
     })
 }

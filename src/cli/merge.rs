@@ -100,7 +100,7 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
         writeln!(
             out,
             "c wrote {} to {}",
-            super::report::solutions(&total),
+            crate::count::solutions(&total),
             target.display()
         )?;
     }

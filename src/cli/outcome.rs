@@ -58,7 +58,7 @@ pub(super) fn refuse_interrupted(report: &Report) -> Result<()> {
     if report.interrupted {
         return Err(Error::Interrupted(format!(
             "{} so far",
-            super::report::solutions(&report.solutions)
+            crate::count::solutions(&report.solutions)
         )));
     }
     Ok(())

@@ -322,7 +322,7 @@ pub(super) fn enumerate(
     let written = records.written;
     eprintln!(
         "c wrote {} to {} ({:.3} s)",
-        report::solutions(written),
+        crate::count::solutions(written),
         target.display(),
         report.seconds
     );

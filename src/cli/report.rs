@@ -177,7 +177,7 @@ pub(super) fn count_end(
             out,
             "c stopped{}: {} so far{place}",
             stopped_by(report),
-            solutions(total)
+            crate::count::solutions(total)
         )?;
         if let Counted::Part {
             resume: Some(line), ..
@@ -203,16 +203,6 @@ pub(super) fn count_end(
     }
 }
 
-/// `1 solution`, `N solutions`: the count and the noun that agrees with it.
-pub(super) fn solutions(n: impl std::fmt::Display) -> String {
-    let n = n.to_string();
-    if n == "1" {
-        "1 solution".into()
-    } else {
-        format!("{n} solutions")
-    }
-}
-
 /// The end of a whole count: the `[expect]` verdict and `s mc N`.
 fn whole_count(out: &mut dyn Write, p: &Problem, solutions: &Count) -> Result<Outcome> {
     let expected = p.puzzle().expect().get(p.compiled.mode);
@@ -233,7 +223,7 @@ fn whole_count(out: &mut dyn Write, p: &Problem, solutions: &Count) -> Result<Ou
                 .at(p.compiled.mode)
                 .unwrap_or(p.puzzle().source()),
             p.puzzle().name(),
-            self::solutions(solutions),
+            crate::count::solutions(solutions),
             p.compiled.mode.as_str()
         ))),
         _ => Ok(Outcome::Done),

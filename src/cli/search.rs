@@ -289,7 +289,7 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
         }
         _ => {
             if !to.is_empty() {
-                eprintln!("c wrote {}{to}", report::solutions(written));
+                eprintln!("c wrote {}{to}", crate::count::solutions(written));
             }
             Ok(Outcome::Done)
         }
