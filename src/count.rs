@@ -69,6 +69,16 @@ impl From<BigUint> for Count {
     }
 }
 
+/// `1 solution`, `N solutions`: a count and the noun that agrees with it, for messages.
+pub fn solutions(n: impl fmt::Display) -> String {
+    let n = n.to_string();
+    if n == "1" {
+        "1 solution".into()
+    } else {
+        format!("{n} solutions")
+    }
+}
+
 impl fmt::Display for Count {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Through `pad`, so that widths and alignment in tables apply.

@@ -27,6 +27,7 @@ mod html;
 mod lazy;
 mod memo;
 mod mesh;
+mod messages;
 mod outputs;
 mod parts;
 mod paths;

@@ -457,8 +457,9 @@ fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
     })?;
     found.ok_or_else(|| {
         Error::Usage(format!(
-            "--solution {n}: {} has only {seen} solutions (in this symmetry mode)",
-            p.puzzle().name()
+            "--solution {n}: {} has only {} (in this symmetry mode)",
+            p.puzzle().name(),
+            crate::count::solutions(seen)
         ))
     })
 }

@@ -47,33 +47,41 @@ pub(super) fn info(a: PuzzleArg, out: &mut dyn Write) -> Result<Outcome> {
 }
 
 pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
-    // The name column fits the longest name, so the columns stay aligned.
-    let w = catalog::entries()
+    // The name column fits the longest name, so the columns stay aligned; a count too
+    // long for its column is shown to 3 digits (`count` prints it whole).
+    let rows: Vec<_> = catalog::entries()
         .iter()
-        .map(|e| e.name.len())
-        .max()
-        .unwrap_or(0)
-        .max(22);
+        .map(|e| (e.name, Puzzle::parse(&format!("{}.toml", e.name), e.text)))
+        .collect();
+    let w = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0).max(22);
+    let r = 12;
+    let expected = |p: &Puzzle| {
+        let n = p.summary().expected.unwrap_or_else(|| "?".into());
+        match n.parse::<f64>() {
+            Ok(x) if n.len() > r => format!("{x:.2e}"),
+            _ => n,
+        }
+    };
     writeln!(
         out,
-        "{:<w$} {:>6} {:>6}  {:<12} name",
+        "{:<w$} {:>6} {:>6}  {:<r$} name",
         "catalog", "pieces", "cells", "rotations"
     )?;
-    for e in catalog::entries() {
-        match Puzzle::parse(&format!("{}.toml", e.name), e.text) {
+    for (name, parsed) in rows {
+        match parsed {
             Ok(p) => {
                 let s = p.summary();
                 writeln!(
                     out,
-                    "{:<w$} {:>6} {:>6}  {:<12} {}",
-                    e.name,
+                    "{:<w$} {:>6} {:>6}  {:<r$} {}",
+                    name,
                     s.pieces,
                     s.cells.map_or("-".into(), |n| n.to_string()),
-                    s.expected.as_deref().unwrap_or("?"),
+                    expected(&p),
                     p.name()
                 )?;
             }
-            Err(err) => writeln!(out, "{:<w$} error: {err}", e.name)?,
+            Err(err) => writeln!(out, "{:<w$} error: {err}", name)?,
         }
     }
     Ok(Outcome::Done)

@@ -118,7 +118,12 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     writeln!(out, "c merged {n} parts, fingerprint {}", first.fingerprint)?;
     if let Some(target) = &a.output {
-        writeln!(out, "c wrote {total} solutions to {}", target.display())?;
+        writeln!(
+            out,
+            "c wrote {} to {}",
+            crate::count::solutions(&total),
+            target.display()
+        )?;
     }
     writeln!(out, "s mc {total}")?;
     Ok(Outcome::Done)

@@ -57,8 +57,8 @@ pub(super) fn exit_code(result: &Result<Outcome>) -> i32 {
 pub(super) fn refuse_interrupted(report: &Report) -> Result<()> {
     if report.interrupted {
         return Err(Error::Interrupted(format!(
-            "{} solutions so far",
-            report.solutions
+            "{} so far",
+            crate::count::solutions(&report.solutions)
         )));
     }
     Ok(())

@@ -338,7 +338,8 @@ pub(super) fn enumerate(
     };
     let written = records.written;
     eprintln!(
-        "c wrote {written} solutions to {} ({:.3} s)",
+        "c wrote {} to {} ({:.3} s)",
+        crate::count::solutions(written),
         target.display(),
         report.seconds
     );

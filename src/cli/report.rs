@@ -175,8 +175,9 @@ pub(super) fn count_end(
         };
         writeln!(
             out,
-            "c stopped{}: {total} solutions so far{place}",
-            stopped_by(report)
+            "c stopped{}: {} so far{place}",
+            stopped_by(report),
+            crate::count::solutions(total)
         )?;
         if let Counted::Part {
             resume: Some(line), ..
@@ -216,8 +217,13 @@ fn whole_count(out: &mut dyn Write, p: &Problem, solutions: &Count) -> Result<Ou
     writeln!(out, "s mc {solutions}")?;
     match expected {
         Some(e) if e != solutions => Err(Error::Failed(format!(
-            "{}: counted {solutions} solutions, but the puzzle file's [expect] says {e} ({})",
+            "{}: {}: counted {}, but the puzzle file's [expect] says {e} ({})",
+            p.puzzle()
+                .expect()
+                .at(p.compiled.mode)
+                .unwrap_or(p.puzzle().source()),
             p.puzzle().name(),
+            crate::count::solutions(solutions),
             p.compiled.mode.as_str()
         ))),
         _ => Ok(Outcome::Done),

@@ -82,6 +82,10 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
         return solve_with_proof(a, out);
     }
     let engine = engines::chosen(a.search.solver.as_deref(), &a.search.sat)?;
+    // An engine that only counts is refused before anything is printed.
+    if !engine.lists_solutions() {
+        return Err(crate::engine::counts_only(engine.name()));
+    }
     let p = a.search.load()?;
     if let Some(svg) = &a.svg {
         output::check_writable(svg, &[&a.search.puzzle.puzzle])?;
@@ -303,7 +307,7 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
         }
         _ => {
             if !to.is_empty() {
-                eprintln!("c wrote {written} solutions{to}");
+                eprintln!("c wrote {}{to}", crate::count::solutions(written));
             }
             Ok(Outcome::Done)
         }

@@ -183,9 +183,51 @@ pub struct Expect {
     pub reflections: Option<Count>,
     pub none: Option<Count>,
     pub stack: Option<Count>,
+    /// Where each count is written, for messages; see [`Expect::at`].
+    #[serde(skip)]
+    pub lines: ExpectLines,
 }
 
+/// `file:line` of each count of an `[expect]` table, filled from the file's text by
+/// [`Expect::located`]; empty for a puzzle made otherwise (a BurrTools problem). Not part
+/// of the counts: any two are equal, so that two puzzles expecting the same counts are.
+#[derive(Clone, Debug, Default)]
+pub struct ExpectLines(Vec<(SymmetryMode, String)>);
+
+impl PartialEq for ExpectLines {
+    fn eq(&self, _: &ExpectLines) -> bool {
+        true
+    }
+}
+
+impl Eq for ExpectLines {}
+
 impl Expect {
+    /// These counts, knowing where `text` (read from `source`) writes each.
+    pub fn located(mut self, source: &str, text: &str) -> Expect {
+        let modes = [
+            SymmetryMode::None,
+            SymmetryMode::Rotations,
+            SymmetryMode::Reflections,
+            SymmetryMode::Stack,
+        ];
+        self.lines.0 = modes
+            .into_iter()
+            .filter(|&m| self.get(m).is_some())
+            .map(|m| (m, toml_util::key_line(source, text, "expect", m.as_str())))
+            .collect();
+        self
+    }
+
+    /// `file:line` of the count for `mode`, where the file's text said it.
+    pub fn at(&self, mode: SymmetryMode) -> Option<&str> {
+        self.lines
+            .0
+            .iter()
+            .find(|(m, _)| *m == mode)
+            .map(|(_, at)| at.as_str())
+    }
+
     pub fn get(&self, mode: SymmetryMode) -> Option<&Count> {
         match mode {
             SymmetryMode::None => self.none.as_ref(),

@@ -70,6 +70,9 @@ pub(super) enum Command {
     Enumerate(EnumerateArgs),
     /// Print solutions drawn uniformly at random (up to symmetry: uniform over the
     /// distinct solutions), from the memo's counts.
+    ///
+    /// Exits 0 when the solutions are drawn, and 20 (as `solve` does for
+    /// UNSATISFIABLE), after `c no solution to draw`, when the puzzle has no solution.
     Sample(SampleArgs),
     /// Show the pieces, their orientations and placements, and the symmetry group.
     Info(PuzzleArg),

@@ -235,8 +235,8 @@ pub(super) fn parse_memory(s: &str) -> std::result::Result<usize, String> {
             "`{s}`: the memory size is too large: at most 1048576T"
         ));
     }
-    // Written so that NaN fails too.
-    if !(bytes >= (1 << 20) as f64) {
+    // NaN was refused above.
+    if bytes < (1 << 20) as f64 {
         return Err(format!("`{s}`: the memory size must be at least 1M"));
     }
     Ok(bytes as usize)

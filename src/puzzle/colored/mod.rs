@@ -204,7 +204,7 @@ impl ColoredCubes {
             name: raw.name.unwrap_or_else(|| "coloured cubes".into()),
             cubes,
             letters: colours,
-            expect: raw.expect,
+            expect: raw.expect.located(source, text),
             turns: Vec::new(),
         };
         for j in 0..puzzle.height() {

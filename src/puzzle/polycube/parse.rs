@@ -89,7 +89,7 @@ impl Polycube {
                 colors,
                 mirror: raw.mirror,
                 plane,
-                expect: raw.expect,
+                expect: raw.expect.located(source, text),
                 pieces,
                 orientations: Vec::new(),
                 orientation_colors: Vec::new(),

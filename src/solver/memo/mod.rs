@@ -136,6 +136,7 @@ impl MemoStats {
         t.evictions += o.evictions;
         t.peak_entries = t.peak_entries.max(o.peak_entries);
         t.peak_bytes = t.peak_bytes.max(o.peak_bytes);
+        t.peak_rehash_bytes = t.peak_rehash_bytes.max(o.peak_rehash_bytes);
     }
 }
 

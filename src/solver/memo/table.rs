@@ -114,7 +114,14 @@ pub struct TableStats {
     /// Entries replaced (or counts not stored) for want of room.
     pub evictions: u64,
     pub peak_entries: u64,
+    /// The most the table held (slots and arena): the memory it took. Slot arrays never
+    /// shrink, so the sum over a shared table's shards is what they held together, within
+    /// the process's peak memory (the `table` figure of the statistics).
     pub peak_bytes: u64,
+    /// The most the table held, counting the moment of a rehash, when the old and the new
+    /// slots are both live: what the budget bounds. Summed over shards it overstates what
+    /// was ever live at once, so it is not a figure to report.
+    pub peak_rehash_bytes: u64,
 }
 
 impl TableStats {
@@ -124,6 +131,7 @@ impl TableStats {
         self.evictions += other.evictions;
         self.peak_entries += other.peak_entries;
         self.peak_bytes += other.peak_bytes;
+        self.peak_rehash_bytes += other.peak_rehash_bytes;
     }
 }
 
@@ -184,6 +192,7 @@ impl Table {
 
     fn note_peak(&mut self, bytes: usize) {
         self.stats.peak_bytes = self.stats.peak_bytes.max(bytes as u64);
+        self.stats.peak_rehash_bytes = self.stats.peak_rehash_bytes.max(bytes as u64);
         self.stats.peak_entries = self.stats.peak_entries.max(self.entries);
     }
 
@@ -308,7 +317,8 @@ impl Table {
         if old_bytes + new_bytes + self.big_bytes > self.budget {
             return false;
         }
-        self.note_peak(old_bytes + new_bytes + self.big_bytes);
+        let rehash = (old_bytes + new_bytes + self.big_bytes) as u64;
+        self.stats.peak_rehash_bytes = self.stats.peak_rehash_bytes.max(rehash);
         let old = std::mem::replace(&mut self.slots, vec![0; buckets * WAYS * self.stride]);
         self.buckets = buckets;
         for entry in old.chunks_exact(self.stride) {
@@ -331,6 +341,8 @@ impl Table {
                 }
             }
         }
+        // The old slots are freed: what the table holds now.
+        self.note_peak(self.bytes());
         true
     }
 
