@@ -175,3 +175,59 @@ fn the_option_table_is_capped_and_made_within_the_timeout() {
         "{stderr}"
     );
 }
+
+/// A 10x10 board with two opposite corners cut off, for 49 dominoes: no tiling (the cut
+/// corners have one colour), which the native engines take far longer than any test to
+/// learn, finding no solution on the way.
+const MUTILATED: &str = r#"name = "mutilated 10x10"
+layers = ['''
+.#########
+##########
+##########
+##########
+##########
+##########
+##########
+##########
+##########
+#########.
+''']
+[[piece]]
+name = "D"
+cells = [[0,0,0], [1,0,0]]
+count = 49
+"#;
+
+/// The deadline holds between solutions too: a search that finds none (old code: the
+/// deadline was checked only at a solution, so these ran for minutes) ends at its
+/// timeout with every native engine, for `count`, `solve` and `enumerate`.
+#[test]
+fn a_timeout_ends_a_search_that_finds_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dir.path().join("mutilated.toml");
+    std::fs::write(&puzzle, MUTILATED).unwrap();
+    let puzzle = puzzle.to_str().unwrap();
+    let mut children: Vec<_> = ["count", "solve", "enumerate"]
+        .into_iter()
+        .flat_map(|command| ["dlx", "bits"].map(|solver| (command, solver)))
+        .map(|(command, solver)| {
+            let args = [command, puzzle, "--solver", solver, "--timeout", "1"];
+            let mut child = spawn(&args);
+            let out = collect(&mut child);
+            (format!("{command} --solver {solver}"), child, out)
+        })
+        .collect();
+    for (name, child, out) in &mut children {
+        let status = wait_at_most(child, ENDS_WITHIN);
+        let status = status.unwrap_or_else(|| {
+            let _ = child.kill();
+            panic!("{name}: still running after 30 s")
+        });
+        let out = std::mem::replace(out, std::thread::spawn(String::new))
+            .join()
+            .unwrap();
+        assert_eq!(status.code(), Some(1), "{name}: {out}");
+        assert!(!out.contains("s mc"), "{name}: {out}");
+        assert!(!out.contains("UNSATISFIABLE"), "{name}: {out}");
+    }
+}

@@ -56,9 +56,11 @@ pub trait Engine: Send {
 }
 
 /// Whether a search that has visited `nodes` nodes should stop now: Ctrl-C was pressed
-/// while the run listens for it. Polled every 4096 nodes, a few microseconds apart, so
-/// that a search between solutions still stops at once and the check costs nothing.
+/// while the run listens for it, or the deadline of the run on this thread passed
+/// ([`crate::interrupt::within`]). Polled every 4096 nodes, a few microseconds apart, so
+/// that a search between solutions (a puzzle with none) still stops at once and the
+/// check costs nothing.
 #[inline]
 pub(super) fn should_stop(nodes: u64) -> bool {
-    nodes % 4096 == 0 && crate::interrupt::requested()
+    nodes % 4096 == 0 && (crate::interrupt::requested() || crate::interrupt::past_deadline())
 }

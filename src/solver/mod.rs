@@ -92,8 +92,8 @@ pub fn default_threads() -> usize {
 pub type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
 
 /// Counts the distinct solutions of the reduced problem on `threads` threads. The
-/// deadline is checked at each solution found, so a stretch of search with none can
-/// overrun it.
+/// deadline is checked at each solution found and, between solutions, every few thousand
+/// nodes (the engines' stop check reads it as this thread's deadline).
 ///
 /// `jobs`: only these subproblems (prefixes of reduced options, from [`crate::subproblems::subproblems`]
 /// through [`crate::subproblems::reduced_prefix`]), with `finished` called as each one ends. `None`: the whole
@@ -169,6 +169,9 @@ pub fn count(
                 ControlFlow::Continue(())
             });
             if flow.is_break() {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    timed_out.store(true, Ordering::Relaxed);
+                }
                 stop.store(true, Ordering::Relaxed);
                 break;
             }
@@ -205,10 +208,10 @@ pub fn count(
         for _ in 1..threads {
             s.spawn(|| {
                 let mut engine = build(matrix);
-                work(engine.as_mut());
+                crate::interrupt::within(deadline, || work(engine.as_mut()));
             });
         }
-        work(root.as_mut());
+        crate::interrupt::within(deadline, || work(root.as_mut()));
     });
     let mut stats = total.into_inner().unwrap_or_else(|e| e.into_inner());
     stats.stopped = stop.into_inner();
@@ -219,7 +222,7 @@ pub fn count(
 
 /// Calls `f` with each distinct solution, as sorted options of the *original* matrix,
 /// in search order, on this thread. `f` returns `Break` to stop; so does the deadline,
-/// checked at each solution.
+/// checked at each solution and every few thousand nodes between them.
 pub fn for_each(
     reduction: &Reduction,
     build: Builder<'_>,
@@ -255,7 +258,9 @@ pub fn for_each_in(
     let mut flow = ControlFlow::Continue(());
     for (k, prefix) in jobs.iter().enumerate() {
         let before = stats.solutions;
-        flow = engine.run(prefix, &mut |solution| {
+        // The deadline as this thread's, so that the engine's stop check hears it between
+        // solutions.
+        flow = crate::interrupt::within(deadline, || engine.run(prefix, &mut |solution| {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 timed_out = true;
                 return ControlFlow::Break(());
@@ -269,9 +274,12 @@ pub fn for_each_in(
             }
             stats.solutions += 1;
             f(Step::Solution(&original))
-        });
+        }));
         // Ctrl-C and the deadline end `run` with Break: that subproblem is not done.
         if flow.is_break() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                timed_out = true;
+            }
             break;
         }
         flow = f(Step::Finished {
