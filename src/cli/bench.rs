@@ -154,18 +154,17 @@ fn write_outputs(
 ) -> Result<()> {
     // After a stop the rows so far are written whole: as records, which a stop does not
     // abandon.
-    let write = |path: &Path,
-                 out: &mut dyn Write,
-                 body: &mut dyn FnMut(&mut dyn Write) -> Result<()>| {
-        if stopped {
-            output::write_records(path, out, inputs, &mut |w| {
-                body(w).map(|()| output::Ended::Finished)
-            })
-            .map(drop)
-        } else {
-            output::write(path, out, inputs, body)
-        }
-    };
+    let write =
+        |path: &Path, out: &mut dyn Write, body: &mut dyn FnMut(&mut dyn Write) -> Result<()>| {
+            if stopped {
+                output::write_records(path, out, inputs, &mut |w| {
+                    body(w).map(|()| output::Ended::Finished)
+                })
+                .map(drop)
+            } else {
+                output::write(path, out, inputs, body)
+            }
+        };
     if let Some(path) = &a.csv {
         write(path, out, &mut |w| Ok(crate::bench::write_csv(w, rows)?))?;
         writeln!(out, "c wrote {}", path.display())?;

@@ -260,21 +260,23 @@ pub fn for_each_in(
         let before = stats.solutions;
         // The deadline as this thread's, so that the engine's stop check hears it between
         // solutions.
-        flow = crate::interrupt::within(deadline, || engine.run(prefix, &mut |solution| {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                timed_out = true;
-                return ControlFlow::Break(());
-            }
-            stats.found += 1;
-            original.clear();
-            original.extend(solution.iter().map(|&o| reduction.original(o)));
-            original.sort_unstable();
-            if !reduction.is_canonical(&original) {
-                return ControlFlow::Continue(());
-            }
-            stats.solutions += 1;
-            f(Step::Solution(&original))
-        }));
+        flow = crate::interrupt::within(deadline, || {
+            engine.run(prefix, &mut |solution| {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    timed_out = true;
+                    return ControlFlow::Break(());
+                }
+                stats.found += 1;
+                original.clear();
+                original.extend(solution.iter().map(|&o| reduction.original(o)));
+                original.sort_unstable();
+                if !reduction.is_canonical(&original) {
+                    return ControlFlow::Continue(());
+                }
+                stats.solutions += 1;
+                f(Step::Solution(&original))
+            })
+        });
         // Ctrl-C and the deadline end `run` with Break: that subproblem is not done.
         if flow.is_break() {
             if deadline.is_some_and(|d| Instant::now() >= d) {
