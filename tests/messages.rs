@@ -373,6 +373,11 @@ fn one_solution_is_singular() {
     let err = stderr(&out);
     assert!(err.contains("c wrote 1 solution to"), "{err}");
     assert!(!err.contains("1 solutions"), "{err}");
+    // `sample` too.
+    let out = polycover(&["sample", "slothouber-graatsma", "-n", "1", "--seed", "1"]);
+    let err = stderr(&out);
+    assert!(err.contains("c drew 1 solution in "), "{err}");
+    assert!(!err.contains("1 solutions"), "{err}");
 }
 
 /// Defect 18: `sample --help` says it exits 20 when there is nothing to draw, as it does.

@@ -141,21 +141,28 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     let written = records.written;
     let to = written_to(a.output.as_deref(), kept);
     if stopped && watch.timed_out.load(Ordering::Relaxed) {
-        eprintln!("c stopped by the timeout: {written} solutions written{to}");
+        eprintln!(
+            "c stopped by the timeout: {} written{to}",
+            crate::count::solutions(written)
+        );
         return Ok(Outcome::Stopped);
     }
     if stopped {
         eprintln!(
-            "c stopped by {}: {written} solutions written{to}",
-            crate::interrupt::cause()
+            "c stopped by {}: {} written{to}",
+            crate::interrupt::cause(),
+            crate::count::solutions(written)
         );
         return Err(Error::Interrupted(format!(
-            "{written} solutions written{to}"
+            "{} written{to}",
+            crate::count::solutions(written)
         )));
     }
     eprintln!(
-        "c drew {written} solutions{to} in {} tries, {:.3} s in all",
+        "c drew {}{to} in {} {}, {:.3} s in all",
+        crate::count::solutions(written),
         sampler.tries(),
+        if sampler.tries() == 1 { "try" } else { "tries" },
         start.elapsed().as_secs_f64()
     );
     Ok(Outcome::Done)
