@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::common::{collect, signal, spawn, wait_at_most};
+use crate::common::{collect, signal, spawn, wait_at_most, MUTILATED};
 
 const DOMINOES: &str = r#"name = "Dominoes 16x16x16"
 box = [16, 16, 16]
@@ -175,28 +175,6 @@ fn the_option_table_is_capped_and_made_within_the_timeout() {
         "{stderr}"
     );
 }
-
-/// A 10x10 board with two opposite corners cut off, for 49 dominoes: no tiling (the cut
-/// corners have one colour), which the native engines take far longer than any test to
-/// learn, finding no solution on the way.
-const MUTILATED: &str = r#"name = "mutilated 10x10"
-layers = ['''
-.#########
-##########
-##########
-##########
-##########
-##########
-##########
-##########
-##########
-#########.
-''']
-[[piece]]
-name = "D"
-cells = [[0,0,0], [1,0,0]]
-count = 49
-"#;
 
 /// The deadline holds between solutions too: a search that finds none (old code: the
 /// deadline was checked only at a solution, so these ran for minutes) ends at its

@@ -11,31 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{bin, file_names, model_literals, polycover, signal, stderr, stdout};
-
-/// A 10x10 board with two opposite corners cut off, for 49 dominoes: no tiling (each
-/// domino covers one black and one white cell; the cut corners are both white), and the
-/// native search takes far longer than any test to learn it, so a run of it is stopped
-/// before it finds anything.
-const MUTILATED: &str = r#"
-name = "mutilated 10x10"
-layers = ['''
-.#########
-##########
-##########
-##########
-##########
-##########
-##########
-##########
-##########
-#########.
-''']
-[[piece]]
-name = "D"
-cells = [[0,0,0], [1,0,0]]
-count = 49
-"#;
+use crate::common::{
+    bin, file_names, model_literals, polycover, signal, stderr, stdout, MUTILATED,
+};
 
 fn mkfifo(path: &Path) {
     let made = Command::new("mkfifo").arg(path).status().unwrap();
