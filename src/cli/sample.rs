@@ -138,29 +138,22 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
             Ended::Finished
         })
     })?;
-    let written = records.written;
+    // "1 solution", "N solutions": what every line below says was written.
+    let written = crate::count::solutions(records.written);
     let to = written_to(a.output.as_deref(), kept);
     if stopped && watch.timed_out.load(Ordering::Relaxed) {
-        eprintln!(
-            "c stopped by the timeout: {} written{to}",
-            crate::count::solutions(written)
-        );
+        eprintln!("c stopped by the timeout: {written} written{to}");
         return Ok(Outcome::Stopped);
     }
     if stopped {
         eprintln!(
-            "c stopped by {}: {} written{to}",
-            crate::interrupt::cause(),
-            crate::count::solutions(written)
+            "c stopped by {}: {written} written{to}",
+            crate::interrupt::cause()
         );
-        return Err(Error::Interrupted(format!(
-            "{} written{to}",
-            crate::count::solutions(written)
-        )));
+        return Err(Error::Interrupted(format!("{written} written{to}")));
     }
     eprintln!(
-        "c drew {}{to} in {} {}, {:.3} s in all",
-        crate::count::solutions(written),
+        "c drew {written}{to} in {} {}, {:.3} s in all",
         sampler.tries(),
         if sampler.tries() == 1 { "try" } else { "tries" },
         start.elapsed().as_secs_f64()
