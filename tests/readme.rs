@@ -461,42 +461,34 @@ fn the_readme_set_up_commands_are_the_main_job_and_ci_test_command() {
     );
 }
 
-/// The README's library example, built and run as a crate of its own that depends on
-/// polycover without default features (no clap, no CaDiCaL): the core alone counts Soma.
-///
-/// The crate is `tests/readme-crate`, a member of polycover's workspace, whose
-/// `src/main.rs` must be the README's example. Being a member, it shares the workspace's
-/// target directory, lock file and profile, and the polycover it links is the very unit
-/// that `cargo build --release --lib --no-default-features` builds (`.ci/run` does, before
-/// the tests): only the example itself is compiled here, in seconds. (A crate outside the
-/// workspace compiled polycover once more: cargo names a path dependency's build after its
-/// path relative to the workspace root.) The nested cargo does not wait for `cargo test`,
-/// which holds no lock on the target directory while tests run.
+/// The README's library example is `examples/readme.rs`, word for word, and it runs:
+/// `cargo test` builds the examples beside the binary (`target/<profile>/examples/`), so
+/// the example is compiled with the test build, not by a second cargo. What a crate that
+/// embeds the library without default features gets (no clap, no signal handling) is
+/// checked by `.ci/run` (`cargo tree` and a check of the library alone).
 #[test]
-fn the_readme_library_example_runs_in_a_crate_of_its_own() {
+fn the_readme_library_example_is_an_example_that_runs() {
     let readme = std::fs::read_to_string(PathBuf::from(ROOT).join("README.md")).unwrap();
     let start = readme
         .find("```rust\n")
         .expect("a rust block in the README")
         + 8;
     let code = &readme[start..start + readme[start..].find("```").unwrap()];
-    let crate_dir = PathBuf::from(ROOT).join("tests/readme-crate");
     assert_eq!(
-        std::fs::read_to_string(crate_dir.join("src/main.rs")).unwrap(),
+        std::fs::read_to_string(PathBuf::from(ROOT).join("examples/readme.rs")).unwrap(),
         code,
-        "tests/readme-crate/src/main.rs must be the README's library example"
+        "examples/readme.rs must be the README's library example"
     );
-    let out = Command::new(env!("CARGO"))
-        .args([
-            "run",
-            "--release",
-            "--quiet",
-            "-p",
-            "readme-library-example",
-        ])
-        .current_dir(ROOT)
-        .output()
-        .unwrap();
+    let example = Path::new(env!("CARGO_BIN_EXE_polycover"))
+        .with_file_name("examples")
+        .join(format!("readme{}", std::env::consts::EXE_SUFFIX));
+    let out = Command::new(&example).output().unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (plain `cargo test --release` builds the examples; with `--test lib` \
+                 alone, build them first: `cargo build --release --examples`)",
+            example.display()
+        )
+    });
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "480 solutions\n");
 }

@@ -57,30 +57,25 @@ fn small_puzzles() -> Vec<(String, Puzzle)> {
 }
 
 /// The default backend (CaDiCaL with MRV decisions, varisat in builds without it), every
-/// encoding, every symmetry mode, both strategies, one and two threads.
+/// encoding, every symmetry mode, both strategies, one and two threads. Soma's 11,520 raw
+/// solutions are left to the tests below (every model distinct, the propagator in step):
+/// here they cost a minute of CI for no path the smaller raw puzzles do not take.
 #[test]
 fn sat_counts_equal_dlx_counts_on_small_puzzles() {
     let backend = Backend::default_for_build();
     for (name, puzzle) in small_puzzles() {
         for mode in modes(&puzzle) {
+            if name == "soma" && mode == SymmetryMode::None {
+                continue;
+            }
             let c = puzzle.compile(mode).unwrap();
             let dlx = count(&c, Engine::dlx(), 1);
-            // Soma without symmetry has 11,520 models, a blocking clause each: there each
-            // encoding runs one of the three strategies in turn (each strategy still meets
-            // that puzzle), which cut this test from two minutes to under one.
-            let big = name == "soma" && mode == SymmetryMode::None;
-            for (a, amo) in Amo::ALL.into_iter().enumerate() {
-                for (s, (strategy, threads)) in [
+            for amo in Amo::ALL {
+                for (strategy, threads) in [
                     (Strategy::Plain, 1),
                     (Strategy::Cubes, 1),
                     (Strategy::Cubes, 2),
-                ]
-                .into_iter()
-                .enumerate()
-                {
-                    if big && s != a % 3 {
-                        continue;
-                    }
+                ] {
                     let o = opts(backend, Decide::Mrv, strategy, threads);
                     assert_eq!(
                         sat_count(&c, amo, &o),
@@ -108,8 +103,9 @@ fn cadical_with_its_own_decisions_counts_right() {
 }
 
 /// varisat, the pure-Rust reference: Slothouber-Graatsma in every encoding, mode and
-/// strategy; Soma up to rotations and reflections in every encoding. (Soma's 11,520 raw
-/// solutions take varisat a minute, one call per model: the CaDiCaL test covers them.)
+/// strategy; Soma up to reflections in every encoding and up to rotations in one. (Soma's
+/// 11,520 raw solutions take varisat a minute, one call per model: the CaDiCaL test covers
+/// them.)
 #[test]
 fn varisat_counts_equal_dlx_counts() {
     let puzzle = Puzzle::load("slothouber-graatsma").unwrap();
@@ -127,7 +123,8 @@ fn varisat_counts_equal_dlx_counts() {
         let c = compile("soma", mode);
         let dlx = count(&c, Engine::dlx(), 1);
         for amo in Amo::ALL {
-            if cfg!(debug_assertions) && amo != Amo::Product {
+            let every = mode == SymmetryMode::Reflections && !cfg!(debug_assertions);
+            if !every && amo != Amo::Product {
                 continue; // release builds check them all
             }
             assert_eq!(
@@ -161,9 +158,13 @@ fn soma_without_symmetry_breaking_has_11520_distinct_models() {
 #[test]
 #[cfg(feature = "cadical")]
 fn the_propagator_stays_in_step_with_cadical() {
-    for mode in [SymmetryMode::Rotations, SymmetryMode::None] {
+    // Ladder on raw Soma too would add 11,520 paranoid callbacks and no new path.
+    for (mode, amos) in [
+        (SymmetryMode::Rotations, &[Amo::Product, Amo::Ladder][..]),
+        (SymmetryMode::None, &[Amo::Product][..]),
+    ] {
         let c = compile("soma", mode);
-        for amo in [Amo::Product, Amo::Ladder] {
+        for &amo in amos {
             let mut o = opts(Backend::Cadical, Decide::Mrv, Strategy::Cubes, 1);
             o.engine.paranoid = true;
             let expected = if mode == SymmetryMode::None {
@@ -201,13 +202,14 @@ fn the_total_does_not_depend_on_the_thread_count() {
     assert_eq!(reference.unwrap().len(), 480);
 }
 
-/// A mid-size puzzle through SAT on two threads, from the command line.
+/// A mid-size puzzle through SAT on two threads, from the command line (the 4x15 box:
+/// a third of the 5x12's time in CI, the same paths).
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
-fn pentomino_5x12_through_sat_on_two_threads() {
+fn pentomino_4x15_through_sat_on_two_threads() {
     let out = polycover(&[
         "count",
-        "pentomino-5x12",
+        "pentomino-4x15",
         "--solver",
         "sat",
         "--threads",
@@ -216,15 +218,16 @@ fn pentomino_5x12_through_sat_on_two_threads() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("c solver sat: backend"), "{text}");
-    assert_eq!(text.lines().last(), Some("s mc 1010"), "{text}");
+    assert_eq!(text.lines().last(), Some("s mc 368"), "{text}");
 }
 
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
 fn sat_counts_equal_dlx_counts_on_soma_and_pentominoes() {
+    // The default backend only: varisat's plain search took 48 s of CPU here, and varisat
+    // is checked on Soma and Slothouber-Graatsma above.
     let c = compile("pentomino-3x20", SymmetryMode::Rotations);
     for amo in [Amo::Bimander, Amo::Pairwise] {
-        assert_eq!(sat_count(&c, amo, &varisat(Strategy::Plain)), 2, "{amo:?}");
         let o = opts(
             Backend::default_for_build(),
             Decide::Mrv,
