@@ -39,10 +39,12 @@ fn minisat_and_glucose_count_like_the_dlx() {
                 }
             }
         }
+        // Soma in two encodings: every encoding met Slothouber-Graatsma above, and the
+        // other six added 10 s to CI without a path of their own.
         let c = compile("soma", SymmetryMode::Rotations);
-        for amo in Amo::ALL {
+        for amo in [Amo::Product, Amo::Ladder] {
             if cfg!(debug_assertions) && amo != Amo::Product {
-                continue; // release builds check them all
+                continue; // release builds check both
             }
             let n = sat_count(&c, amo, &run(backend, Strategy::Cubes, 2));
             assert_eq!(n, 480, "{backend:?} soma {amo:?}");
