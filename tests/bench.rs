@@ -151,6 +151,13 @@ fn csv_rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String, Str
 /// Slothouber-Graatsma's model carries lex-leader constraints.
 #[test]
 fn bench_runs_minizinc_and_cpsat_on_the_linear_models() {
+    if !needs(&[
+        Need::Tool("minizinc"),
+        Need::Tool("fzn-gecode"),
+        Need::Python(&["ortools"]),
+    ]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("cp.csv");
     let python = python();
@@ -241,6 +248,9 @@ fn bench_skips_missing_cp_solvers_and_fails_on_a_wrong_answer() {
     );
 
     // One real solution, from Gecode.
+    if !needs(&[Need::Tool("minizinc"), Need::Tool("fzn-gecode")]) {
+        return;
+    }
     let model = dir.path().join("soma.mzn");
     let out = polycover(&[
         "export",

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
+pub use crate::needs::{needs, python, Need};
 use polycover::sat::Amo;
 use polycover::{solver, SymmetryMode};
 use polycover::{Compiled, Engine, Problem, Puzzle, Reduction, Report, RunOptions, SatEngine};
@@ -239,12 +240,6 @@ pub fn file_names(dir: &Path) -> Vec<String> {
 
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// The Python with OR-Tools (the virtualenv `.ci/run` makes), or `$POLYCOVER_PYTHON`.
-pub fn python() -> String {
-    let venv = format!("{}/target/venv/bin/python", env!("CARGO_MANIFEST_DIR"));
-    std::env::var("POLYCOVER_PYTHON").unwrap_or(venv)
 }
 
 /// The bytes of a gzip file, inflated.

@@ -2,6 +2,7 @@
 //! `minizinc` and `flatzinc`, installed by `.ci/run`) counts the MiniZinc model, and the
 //! OPB model, read back as exact cover, counts the same with polycover's DLX, and with
 //! OR-Tools CP-SAT (`tests/cpsat.py`, PyPI `ortools` in the virtualenv `.ci/run` makes).
+//! Where they are missing their tests are skipped (`tests/needs.rs`).
 
 use std::process::Command;
 
@@ -22,6 +23,9 @@ fn export(puzzle: &str, format: &str, mode: Option<&str>) -> String {
 
 #[test]
 fn gecode_counts_the_minizinc_model() {
+    if !needs(&[Need::Tool("minizinc"), Need::Tool("fzn-gecode")]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let dominoes = dir.path().join("dominoes.toml");
     std::fs::write(&dominoes, DOMINOES).unwrap();
@@ -181,6 +185,9 @@ fn the_opb_model_is_the_exact_cover() {
 /// pseudo-Boolean `v` lines, and rejects a corrupted one with exit 2.
 #[test]
 fn decode_checks_minizinc_and_opb_answers() {
+    if !needs(&[Need::Tool("minizinc"), Need::Tool("fzn-gecode")]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("soma.mzn");
     std::fs::write(&model, export("soma", "mzn", None)).unwrap();
@@ -252,6 +259,9 @@ fn cpsat(command: &str, opb: &std::path::Path) -> String {
 /// decodes as a valid solution.
 #[test]
 fn cpsat_counts_the_opb_model_and_its_answers_decode() {
+    if !needs(&[Need::Python(&["ortools"])]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     for (puzzle, mode, want) in [
         ("soma", None, 480),
@@ -306,6 +316,9 @@ fn cpsat_counts_the_opb_model_and_its_answers_decode() {
 /// which `decode` reads as an unsatisfiable answer (exit 20).
 #[test]
 fn decode_reads_gecodes_unsatisfiable_answer() {
+    if !needs(&[Need::Tool("minizinc"), Need::Tool("fzn-gecode")]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let five_t = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
     let model = dir.path().join("five-t.mzn");

@@ -1,30 +1,18 @@
 //! Round trips through real external tools: CaDiCaL and CryptoMiniSat (Debian packages)
 //! and the model counters d4 and Ganak (PyPI packages, run by `tests/count_models.py`).
-//! `.ci/run` installs all of them; a missing tool fails the test with a message saying
-//! what to install, rather than passing silently.
+//! `.ci/run` installs all of them; a test whose tool is missing says so and is skipped
+//! (a failure under `POLYCOVER_TEST_REQUIRE_ALL=1`, see `tests/needs.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common::*;
+use crate::needs::on_path;
 
+/// `name` on PATH; its test checked that it is there ([`needs`]).
 fn tool(name: &str) -> PathBuf {
-    which(name)
+    on_path(name)
         .unwrap_or_else(|| panic!("`{name}` is not on PATH: run `bash .ci/run`, which installs it"))
-}
-
-fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")?
-        .to_str()?
-        .split(':')
-        .map(|d| Path::new(d).join(name))
-        .find(|p| p.is_file())
-}
-
-/// The Python that has py_d4 and pyganak (a virtualenv made by `.ci/run`).
-fn python() -> String {
-    let venv = format!("{}/target/venv/bin/python", env!("CARGO_MANIFEST_DIR"));
-    std::env::var("POLYCOVER_PYTHON").unwrap_or(venv)
 }
 
 fn dimacs(dir: &Path, puzzle: &str, args: &[&str]) -> String {
@@ -66,6 +54,9 @@ fn cadical_answer_decoded(puzzle: &str) -> String {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
 fn cadical_solves_bedlam_and_decode_accepts_it() {
+    if !needs(&[Need::Tool("cadical")]) {
+        return;
+    }
     let layers: Vec<String> = cadical_answer_decoded("bedlam")
         .lines()
         .skip_while(|l| *l != "s SATISFIABLE")
@@ -84,6 +75,9 @@ fn cadical_solves_bedlam_and_decode_accepts_it() {
 /// A coloured-cube puzzle goes through the same DIMACS and decode path.
 #[test]
 fn cadical_solves_a_coloured_cube_puzzle_and_decode_accepts_it() {
+    if !needs(&[Need::Tool("cadical")]) {
+        return;
+    }
     let decoded = cadical_answer_decoded("hesselink-5");
     assert!(decoded.contains("AEDDEA"), "{decoded}");
 }
@@ -91,6 +85,9 @@ fn cadical_solves_a_coloured_cube_puzzle_and_decode_accepts_it() {
 /// CryptoMiniSat enumerates the models projected on `c ind`; their number is the count.
 #[test]
 fn cryptominisat_enumerates_the_projected_models() {
+    if !needs(&[Need::Tool("cryptominisat5")]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     for (puzzle, mode, amo, want) in [
         ("soma", "reflections", "product", 240),
@@ -163,6 +160,9 @@ fn count_with(counter: &str, cnf: &str) -> u64 {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
 fn d4_counts_the_projected_models() {
+    if !needs(&[Need::Python(&["py_d4"])]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     for (puzzle, mode, amo, want) in [
         ("soma", "rotations", "product", 480),
@@ -184,6 +184,9 @@ fn d4_counts_the_projected_models() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
 fn ganak_counts_the_projected_models() {
+    if !needs(&[Need::Python(&["pyganak"])]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     for (puzzle, mode, amo, want) in GANAK_CASES {
         let cnf = dimacs(dir.path(), puzzle, &["--symmetry", mode, "--amo", amo]);
@@ -211,6 +214,9 @@ const GANAK_CASES: &[(&str, &str, &str, u64)] = &[
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
 fn d4_counts_of_the_parts_add_up() {
+    if !needs(&[Need::Python(&["py_d4"])]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     // Soma without symmetry is in the parts of 65,536 below; its five big parts would
     // cost d4 a minute and prove nothing the reduced ones do not.
@@ -262,7 +268,9 @@ fn stand_in(dir: &Path, name: &str, body: &str) -> String {
 /// `.ci/run`) gives a checked row in every eager encoding and a skipped lazy one.
 #[test]
 fn bench_runs_an_external_dimacs_solver_and_checks_its_model() {
-    tool("cryptominisat5");
+    if !needs(&[Need::Tool("cryptominisat5")]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("ext.csv");
     let out = polycover(&[

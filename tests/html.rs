@@ -255,6 +255,9 @@ fn the_3d_view_refuses_before_searching() {
 /// and a pinch each change the picture; a tap names a piece as hovering does.
 #[test]
 fn bedlam_turns_in_a_real_browser() {
+    if !needs(&[Need::Tool("chromium"), Need::Python(&["websocket", "PIL"])]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let (page, _) = solve(dir.path(), "bedlam");
     let page_path = dir.path().join("bedlam.html");

@@ -119,6 +119,7 @@ fn lazy_is_refused_where_no_propagator_runs() {
             "--amo",
             "lazy",
         ][..],
+        #[cfg(feature = "c-solvers")]
         &[
             "solve",
             "soma",

@@ -28,6 +28,7 @@ mod lazy;
 mod memo;
 mod mesh;
 mod messages;
+mod needs;
 mod outputs;
 mod parts;
 mod paths;

@@ -12,7 +12,10 @@ use polycover::geometry::Cell;
 use polycover::puzzle::polycube::Polycube;
 use polycover::Puzzle;
 
-use crate::common::{file_names, polycover, python, stderr};
+use crate::common::{file_names, needs, polycover, python, stderr, Need};
+
+/// What tests/mesh_check.py imports: trimesh, and what its 3MF reader needs.
+const TRIMESH: Need = Need::Python(&["trimesh", "lxml", "networkx"]);
 
 /// One solid as trimesh saw it.
 #[derive(Debug)]
@@ -163,6 +166,9 @@ fn check_laid_out(
 
 #[test]
 fn bedlam_stl_pieces_are_watertight_with_the_clearance_taken_off() {
+    if !needs(&[TRIMESH]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let pieces = dir.path().join("pieces");
     let out = polycover(&[
@@ -187,6 +193,9 @@ fn bedlam_stl_pieces_are_watertight_with_the_clearance_taken_off() {
 
 #[test]
 fn bedlam_3mf_objects_match_an_exact_voxel_count() {
+    if !needs(&[TRIMESH]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bedlam.3mf");
     let args = [
@@ -209,6 +218,9 @@ fn bedlam_3mf_objects_match_an_exact_voxel_count() {
 
 #[test]
 fn an_assembled_solution_fills_the_box_less_the_gaps() {
+    if !needs(&[TRIMESH]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("soma.stl");
     let out = polycover(&[
@@ -371,6 +383,9 @@ const EDGE_ONLY: &str = r#"
 
 #[test]
 fn an_edge_only_contact_needs_a_gap() {
+    if !needs(&[TRIMESH]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let puzzle = dir.path().join("edge.toml");
     std::fs::write(&puzzle, EDGE_ONLY).unwrap();

@@ -1,24 +1,18 @@
 //! `solve --proof`: DRAT proofs of UNSAT answers, checked by `rate` (crates.io; `.ci/run`
 //! installs it into target/tools), an independent checker, against the DIMACS that
-//! `polycover dimacs` writes for the same puzzle, symmetry mode and encoding.
+//! `polycover dimacs` writes for the same puzzle, symmetry mode and encoding. Without
+//! `rate` the checked test is skipped (`tests/needs.rs`); MiniSat's refusal needs the
+//! feature `c-solvers`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common::*;
 
-/// The checker: `rate` on PATH, or the one `.ci/run` installs.
+/// The checker: the one `.ci/run` installs, or `rate` on PATH; its test checked that
+/// it is there ([`needs`]).
 fn rate() -> PathBuf {
-    let installed = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/tools/bin/rate");
-    if installed.is_file() {
-        return installed;
-    }
-    std::env::var_os("PATH")
-        .and_then(|p| {
-            std::env::split_paths(&p)
-                .map(|d| d.join("rate"))
-                .find(|p| p.is_file())
-        })
+    crate::needs::rate_path()
         .expect("`rate` is not installed: run `bash .ci/run`, which installs it")
 }
 
@@ -95,6 +89,9 @@ fn proof_and_cnf(dir: &Path, puzzle: &str, args: &[&str]) -> (PathBuf, PathBuf) 
 /// corrupted, it is rejected.
 #[test]
 fn rate_accepts_the_proof_and_rejects_a_damaged_one() {
+    if !needs(&[Need::Rate]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let puzzle = unsat_puzzle(dir.path());
     for args in [&[][..], &["--symmetry", "none"], &["--amo", "ladder"]] {
@@ -159,6 +156,7 @@ fn a_solution_writes_no_proof_and_bad_proof_requests_are_refused() {
     );
 
     for (args, says) in [
+        #[cfg(feature = "c-solvers")]
         (
             vec!["--solver", "sat", "--backend", "minisat"],
             "writes no proof",

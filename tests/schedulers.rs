@@ -5,31 +5,44 @@
 //! A separate test binary (libtest-mimic) so that the Slurm test can be reported as
 //! *ignored*, with the reason printed, when the daemons cannot start here: the standard
 //! harness can only pass or fail at run time. `.ci/run` installs `parallel`, `munge` and
-//! `slurm-wlm`. Release builds count Bedlam up to rotation (19,186) in 16 parts; a debug
-//! build counts Soma.
+//! `slurm-wlm`; where a program is missing its trial is skipped with the line of
+//! `tests/needs.rs` (a failure under `POLYCOVER_TEST_REQUIRE_ALL=1`). Release builds count
+//! Bedlam up to rotation (19,186) in 16 parts; a debug build counts Soma.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+
+// This harness uses the gate's lines and its switch, not its `needs` (which names the
+// test after the standard harness's thread).
+#[allow(dead_code)]
+#[path = "needs.rs"]
+mod needs;
 
 const POLYCOVER: &str = env!("CARGO_BIN_EXE_polycover");
 
 fn main() {
     let args = Arguments::from_args();
-    let cluster = Cluster::start();
+    let slurm_missing = missing(&["munged", "slurmctld", "slurmd", "sbatch", "sinfo"]);
+    let cluster = slurm_missing.is_none().then(Cluster::start);
+    // Installed but not started here (munged needs root): ignored, with the reason.
     let slurm_skip = match &cluster {
-        Ok(_) => false,
-        Err(why) => {
+        Some(Err(why)) => {
             eprintln!("slurm_counts_soma_in_8_parts: SKIPPED, the cluster did not start: {why}");
             true
         }
+        _ => false,
     };
-    let cluster = std::sync::Arc::new(cluster.ok());
+    let cluster = std::sync::Arc::new(cluster.and_then(Result::ok));
     let trials = vec![
-        Trial::test("gnu_parallel_counts_in_16_parts", gnu_parallel),
-        Trial::test("slurm_counts_soma_in_8_parts", {
+        gated(
+            "gnu_parallel_counts_in_16_parts",
+            missing(&["parallel"]),
+            gnu_parallel,
+        ),
+        gated("slurm_counts_soma_in_8_parts", slurm_missing, {
             let cluster = std::sync::Arc::clone(&cluster);
             move || slurm((*cluster).as_ref().expect("started"))
         })
@@ -38,6 +51,33 @@ fn main() {
     let conclusion = libtest_mimic::run(&args, trials);
     drop(cluster);
     conclusion.exit();
+}
+
+/// The trial `name`, run when nothing is `missing`; otherwise skipped with the gate's
+/// line, or failed with it under `POLYCOVER_TEST_REQUIRE_ALL=1`.
+fn gated(
+    name: &'static str,
+    missing: Option<String>,
+    run: impl FnOnce() -> Result<(), Failed> + Send + 'static,
+) -> Trial {
+    Trial::ignorable_test(name, move || match missing {
+        None => run().map(|()| Completion::Completed),
+        Some(what) if needs::require_all() => Err(needs::failure_line(name, &what).into()),
+        Some(what) => {
+            needs::skip_or_fail(false, name, &what);
+            Ok(Completion::ignored_with(format!("needs {what}")))
+        }
+    })
+}
+
+/// The programs of `programs` that are not installed, in words, or `None`.
+fn missing(programs: &[&str]) -> Option<String> {
+    let absent: Vec<String> = programs
+        .iter()
+        .filter(|p| !which(p))
+        .map(|p| format!("`{p}`"))
+        .collect();
+    (!absent.is_empty()).then(|| format!("{} on PATH", absent.join(", ")))
 }
 
 fn run(cmd: &mut Command) -> Result<String, Failed> {
@@ -133,14 +173,8 @@ struct Cluster {
 }
 
 impl Cluster {
+    /// Starts the cluster; `main` checked that its programs are installed.
     fn start() -> Result<Cluster, String> {
-        for program in ["munged", "slurmctld", "slurmd", "sbatch", "sinfo"] {
-            if !which(program) {
-                return Err(format!(
-                    "{program} is not installed (Debian: munge, slurm-wlm)"
-                ));
-            }
-        }
         // munge authenticates every Slurm message; start it unless it runs.
         if Command::new("munge")
             .arg("-n")

@@ -278,6 +278,9 @@ fn bad_requests_are_refused_with_exit_2_before_any_file() {
 /// of a suite the hash in its CSV, and the published instance its name.
 #[test]
 fn gbdc_gives_the_same_hashes() {
+    if !needs(&[Need::Python(&["gbdc"])]) {
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("fam");
     let o = suite(&dir, &["--family", "g", "--seeds", "1-2"]);
