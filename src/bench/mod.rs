@@ -434,12 +434,10 @@ pub(crate) fn sample(
     }
     // An engine that only counts has no first solution to time.
     if let Some(finds) = prepared.finds_one() {
-        let (first, report) = finds.first(
-            &RunOptions {
-                deadline: deadline_after(timeout),
-                ..RunOptions::default()
-            },
-        )?;
+        let (first, report) = finds.first(&RunOptions {
+            deadline: deadline_after(timeout),
+            ..RunOptions::default()
+        })?;
         interrupted(report.interrupted)?;
         if first.is_some() {
             sample.first = Some(report.seconds);

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use super::args::{BackendArg, SatArgs};
 use crate::count::Count;
 use crate::engine::{
-    listing_strategy, Counter, Engine, Lists, Prepared, Problem, Report, RunOptions, SatBuilder, Scope,
-    Within,
+    listing_strategy, Counter, Engine, Lists, Prepared, Problem, Report, RunOptions, SatBuilder,
+    Scope, Within,
 };
 use crate::error::{Error, Result};
 use crate::parts::Step;

@@ -254,8 +254,7 @@ pub(super) fn enumerate(
                 subproblems: &mine,
             };
             output::write(&target, &mut std::io::sink(), &inputs, &mut |sink| {
-                let r =
-                    records.write(lists, &opts, Some(scope), sink, &mut |_, _, _| Ok(()))?;
+                let r = records.write(lists, &opts, Some(scope), sink, &mut |_, _, _| Ok(()))?;
                 if !r.complete {
                     // A part that is not whole is not written: `merge` would take it.
                     return Err(if r.interrupted {

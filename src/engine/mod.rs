@@ -238,7 +238,14 @@ impl Counter<'_> {
                 Strategy::Cubes,
                 within.map(|w| w.scope),
                 &mut |step| {
-                    if let (Some(w), Step::Finished { subproblem, solutions }) = (within, step) {
+                    if let (
+                        Some(w),
+                        Step::Finished {
+                            subproblem,
+                            solutions,
+                        },
+                    ) = (within, step)
+                    {
                         (w.finished)(subproblem, solutions.into());
                     }
                     ControlFlow::Continue(())
@@ -351,10 +358,7 @@ impl Engine {
     /// they are).
     pub fn with_amo(self, amo: Amo) -> Engine {
         match self.sat_settings() {
-            Some(s) => Engine::sat(SatEngine {
-                amo,
-                ..s.clone()
-            }),
+            Some(s) => Engine::sat(SatEngine { amo, ..s.clone() }),
             None => self,
         }
     }

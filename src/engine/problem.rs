@@ -60,11 +60,7 @@ impl Problem {
 
     /// The CNF in encoding `amo`, with `stop` asked every few thousand clauses; `None`
     /// when it said stop.
-    pub(crate) fn formula_until(
-        &self,
-        amo: Amo,
-        stop: &dyn Fn() -> bool,
-    ) -> Option<Arc<Formula>> {
+    pub(crate) fn formula_until(&self, amo: Amo, stop: &dyn Fn() -> bool) -> Option<Arc<Formula>> {
         sat::compile_until(&self.compiled.matrix, &self.reduction, amo, stop)
             .ok()
             .map(Arc::new)

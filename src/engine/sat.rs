@@ -18,8 +18,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use super::{
-    Counts, Engine, FindsOne, Lists, Problem, Progress, Report, RunOptions, Scope, Search,
-    Within,
+    Counts, Engine, FindsOne, Lists, Problem, Progress, Report, RunOptions, Scope, Search, Within,
 };
 use crate::error::{Error, Result};
 use crate::sat::{self, Amo, Backend, Decide, Formula, SatEngine, SatOptions, Size, Strategy};
