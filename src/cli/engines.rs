@@ -208,7 +208,7 @@ pub(super) fn solutions(
 /// `solve --proof`'s engine: `--solver sat` with the varisat backend (the default with
 /// `--proof`), the one backend here that writes a proof. Refused for any other, with why.
 pub(super) fn for_proof(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
-    if solver != Some("sat") {
+    if !is_sat(solver) {
         return Err(Error::Usage(
             "--proof goes with --solver sat: the proof is of the CNF's unsatisfiability".into(),
         ));

@@ -108,7 +108,8 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     for amo in Amo::ALL {
         p.check_cnf_size(amo, a.force)?;
     }
-    let reference = engines::prepare(&p, &engines::reference())?;
+    let reference_engine = engines::reference();
+    let reference = engines::prepare(&p, &reference_engine)?;
     let reference = engines::count(reference.counter()?, &RunOptions::default(), None)?;
     let row = |out: &mut dyn Write,
                name: &str,
@@ -127,7 +128,13 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
         )?;
         Ok::<bool, Error>(differs)
     };
-    row(out, "dlx", &reference, reference.seconds, None)?;
+    row(
+        out,
+        reference_engine.name(),
+        &reference,
+        reference.seconds,
+        None,
+    )?;
     let mut disagree = false;
     for engine in engines::check_native() {
         let prepared = engines::prepare(&p, &engine)?;

@@ -53,7 +53,7 @@ use crate::subproblems::Step;
 
 pub use crate::subproblems::Progress;
 pub use problem::{listing_strategy, Problem};
-pub use sat::SatBuilder;
+pub use sat::{SatBuilder, SatSettingsError};
 
 /// An engine: what it is called and how it prepares a problem.
 pub trait Search: Send + Sync + fmt::Debug {
