@@ -40,7 +40,7 @@ use crate::engine::{deadline_after, Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::memory;
 use crate::puzzle::{Puzzle, SymmetryMode};
-use crate::sat::{Amo, Strategy};
+use crate::sat::Amo;
 
 pub use chart::svg;
 pub use external::Program;
@@ -276,7 +276,8 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
                 // A stop between rows ends the bench; the caller keeps the rows logged.
                 interrupted(crate::interrupt::requested())?;
                 let mut row = match (entrant, amo) {
-                    (Entrant::Engine(e), _) if e.name() == "dlx" => continue,
+                    // The reference row is measured above.
+                    (Entrant::Engine(e), _) if *e == Engine::dlx() => continue,
                     (Entrant::Engine(engine), a) => {
                         let engine = match a {
                             Some(a) => engine.clone().with_amo(a),
@@ -285,7 +286,7 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
                         // A backend this build lacks, or one without the propagator that
                         // the lazy at-most-one needs.
                         match engine.available() {
-                            Err(why) => Row::skipped(&label, engine.name(), a, why),
+                            Err(why) => Row::skipped(&label, engine.name(), a, &why),
                             Ok(()) => engine_row(&measured, &engine, plan)?,
                         }
                     }
@@ -422,7 +423,8 @@ pub(crate) fn sample(
     memory::reset_peak();
     let t = Instant::now();
     let problem = Problem::new(puzzle.compile(mode)?);
-    problem.prepare(engine, Strategy::Cubes);
+    let prepared = engine.prepare(&problem)?;
+    prepared.build_ahead();
     let mut sample = Sample {
         compile: t.elapsed().as_secs_f64(),
         ..Sample::default()
@@ -431,14 +433,11 @@ pub(crate) fn sample(
         sample.cnf = Some(external::cnf_size(&problem, amo)?);
     }
     // An engine that only counts has no first solution to time.
-    if engine.lists_solutions() {
-        let (first, report) = problem.first(
-            engine,
-            &RunOptions {
-                deadline: deadline_after(timeout),
-                ..RunOptions::default()
-            },
-        )?;
+    if let Some(finds) = prepared.finds_one() {
+        let (first, report) = finds.first(&RunOptions {
+            deadline: deadline_after(timeout),
+            ..RunOptions::default()
+        })?;
         interrupted(report.interrupted)?;
         if first.is_some() {
             sample.first = Some(report.seconds);
@@ -449,18 +448,18 @@ pub(crate) fn sample(
     }
     // An engine that finds only the first solution has no count to time; its search
     // for the first was complete when it proved that there is none.
-    if !engine.finds_all() {
+    let Ok(counter) = prepared.counter() else {
         sample.complete = sample.unsat.is_some();
         sample.peak_mib = memory::peak_mib(None);
         return Ok(sample);
-    }
-    let report = problem.count(
-        engine,
+    };
+    let report = counter.count(
         &RunOptions {
             threads,
             deadline: deadline_after(timeout),
             ..RunOptions::default()
         },
+        None,
     )?;
     interrupted(report.interrupted)?;
     sample.count = Some(report.seconds);

@@ -1,7 +1,7 @@
-//! The command line's one door to the engines: the engine its options name, and the
-//! runs its commands ask for. Every call from a command into the engine API
-//! (`Engine`, `Problem::count`, `first`, `for_each_solution`, `count_in`, `for_each_in`,
-//! `describe`) is in this file.
+//! The command line's one door to the engines: the engine its options name, its
+//! preparation for a problem, and the runs its commands ask for. A command prepares the
+//! engine once ([`prepare`]), describes it and runs it; what the prepared engine can do
+//! (count, list, find one) it asks the prepared value, never the engine's name.
 //!
 //! Invariants:
 //! - `--solver` is checked by clap against [`Engine::solver_names`] and made into an
@@ -15,79 +15,55 @@ use std::time::{Duration, Instant};
 
 use super::args::{BackendArg, SatArgs};
 use crate::count::Count;
-use crate::engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};
+use crate::engine::{
+    listing_strategy, Counter, Engine, Lists, Prepared, Problem, Report, RunOptions, SatBuilder,
+    Scope, Within,
+};
 use crate::error::{Error, Result};
 use crate::parts::Step;
 use crate::sat::{Amo, Backend, Strategy};
 use crate::solver::Budget;
 
 /// The engine that `--solver` names (`bits` when none is named), with the SAT options
-/// applied to a SAT engine and refused for the others.
+/// applied to an engine that has SAT settings and refused for the others.
 pub(super) fn chosen(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
     let solver = solver.unwrap_or("bits");
-    match Engine::from_name(solver) {
-        Some(e) if e.sat_settings().is_some() => {
-            let base = e.sat_settings().cloned().unwrap_or_default();
-            Ok(Engine::sat(with_options(base, sat)?))
-        }
-        Some(native) => match first_given(sat) {
+    let Some(engine) = Engine::from_name(solver) else {
+        unreachable!("clap accepts only Engine::solver_names()")
+    };
+    match engine.sat_settings() {
+        Some(settings) => with_options(SatBuilder::from(settings.clone()), sat),
+        None => match first_given(sat) {
             Some(flag) => Err(Error::Usage(format!(
                 "{flag} applies to --solver sat only, not --solver {solver}"
             ))),
-            None => Ok(native),
+            None => Ok(engine),
         },
-        None => unreachable!("clap accepts only Engine::solver_names()"),
     }
 }
 
-/// Whether `--solver` names a SAT engine (whose options apply).
+/// Whether `--solver` names an engine with SAT settings (whose options apply).
 pub(super) fn is_sat(solver: Option<&str>) -> bool {
     Engine::from_name(solver.unwrap_or("bits")).is_some_and(|e| e.sat_settings().is_some())
 }
 
-/// [`chosen`], for a run that needs every solution (count, enumerate): an engine that
-/// finds only the first is refused here, before the puzzle is read.
-pub(super) fn chosen_for_all(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
-    let engine = chosen(solver, sat)?;
-    engine.check_finds_all()?;
-    Ok(engine)
-}
-
-/// `base` with the options given on the command line, refusing CaDiCaL's options for
-/// another backend.
-fn with_options(base: SatEngine, a: &SatArgs) -> Result<SatEngine> {
-    let backend = a.backend.map_or(base.backend, Into::into);
-    if backend != Backend::Cadical {
-        let cadical_only = [
-            ("--decide", a.decide.is_some()),
-            ("--sat-option", !a.sat_options.is_empty()),
-        ];
-        if let Some((flag, _)) = cadical_only.iter().find(|(_, given)| *given) {
-            return Err(Error::Usage(format!(
-                "{flag} applies to the cadical backend only, not {}",
-                backend.name()
-            )));
-        }
+/// `base` with the options given on the command line, checked by the builder.
+fn with_options(base: SatBuilder, a: &SatArgs) -> Result<Engine> {
+    let mut b = base;
+    if let Some(decide) = a.decide {
+        b = b.decide(decide.into(), "--decide");
     }
-    let amo: Amo = a.amo.map_or(base.amo, Into::into);
-    if !amo.is_eager() && backend != Backend::Cadical {
-        return Err(Error::Usage(format!(
-            "--amo lazy needs --backend cadical, whose propagator enforces at-most-one; \
-             {} reads the CNF alone",
-            backend.name()
-        )));
+    b = b.cadical_options(a.sat_options.iter().cloned(), "--sat-option");
+    if let Some(backend) = a.backend {
+        b = b.backend(backend.into());
     }
-    let mut cadical_options = base.cadical_options;
-    cadical_options.extend(a.sat_options.iter().cloned());
-    Ok(SatEngine {
-        backend,
-        amo: a.amo.map_or(base.amo, Into::into),
-        decide: a.decide.map_or(base.decide, Into::into),
-        strategy: a.strategy.map(Into::into).or(base.strategy),
-        cadical_options,
-        force: base.force || a.force,
-        ..base
-    })
+    if let Some(amo) = a.amo {
+        b = b.amo(amo.into());
+    }
+    if let Some(strategy) = a.strategy {
+        b = b.strategy(strategy.into());
+    }
+    Ok(b.force(a.force).build()?)
 }
 
 /// The first SAT option given, for the message when the solver is not SAT.
@@ -111,7 +87,7 @@ fn first_given(a: &SatArgs) -> Option<&'static str> {
 /// second), stops at Ctrl-C, and says so on `out` when it takes a noticeable time.
 pub(super) fn for_count(solver: Option<&str>, sat: &SatArgs) -> Result<ForCount> {
     match solver {
-        Some(_) => Ok(ForCount(Some(chosen_for_all(solver, sat)?))),
+        Some(_) => Ok(ForCount(Some(chosen(solver, sat)?))),
         None => match first_given(sat) {
             Some(flag) => Err(Error::Usage(format!(
                 "{flag} applies to --solver sat only, and no --solver was given"
@@ -168,31 +144,34 @@ pub(super) fn reference() -> Engine {
 /// `check`'s other engines that do not run on the CNF: every one of the registry this
 /// build can run, but the reference.
 pub(super) fn check_native() -> Vec<Engine> {
+    let reference = reference();
     crate::engine::ENGINES
         .iter()
         .map(|entry| (entry.make)())
-        .filter(|e| e.name() != "dlx" && e.amo().is_none() && e.available().is_ok())
+        .filter(|e| *e != reference && e.sat_settings().is_none() && e.available().is_ok())
         .collect()
 }
 
 /// `check`'s SAT engine in encoding `amo`, `backend` (the build's default when not
 /// given) with its defaults otherwise, and its name in `check`'s table.
-pub(super) fn check_sat(backend: Option<BackendArg>, amo: Amo, force: bool) -> (Engine, String) {
-    let base = SatEngine::default();
-    let backend = backend.map_or(base.backend, Into::into);
-    let name = format!("sat {} {}", backend.name(), amo.name());
-    let engine = Engine::sat(SatEngine {
-        backend,
-        amo,
-        force,
-        ..base
-    });
-    (engine, name)
+pub(super) fn check_sat(
+    backend: Option<BackendArg>,
+    amo: Amo,
+    force: bool,
+) -> Result<(Engine, String)> {
+    let mut b = SatBuilder::new().amo(amo).force(force);
+    if let Some(backend) = backend {
+        b = b.backend(backend.into());
+    }
+    let engine = b.build()?;
+    let settings = engine.sat_settings().expect("a SAT engine");
+    let name = format!("sat {} {}", settings.backend.name(), amo.name());
+    Ok((engine, name))
 }
 
-/// The `c` line texts that say what will run (without the `c `).
-pub(super) fn describe(p: &Problem, engine: &Engine, strategy: Strategy) -> Vec<String> {
-    p.describe(engine, strategy)
+/// Compiles `engine` for `p`: what `describe` and the runs share.
+pub(super) fn prepare<'p>(p: &'p Problem, engine: &Engine) -> Result<Box<dyn Prepared + 'p>> {
+    engine.prepare(p)
 }
 
 /// Called with a subproblem's index in the split and its count as it ends, on any
@@ -202,45 +181,34 @@ pub(super) type Finished<'a> = &'a (dyn Fn(usize, Count) + Sync);
 /// Counts the whole search, or only the subproblems of a scope, calling its
 /// [`Finished`] as each one ends.
 pub(super) fn count(
-    p: &Problem,
-    engine: &Engine,
+    counter: Counter,
     opts: &RunOptions,
     scope: Option<(Scope, Finished)>,
 ) -> Result<Report> {
-    match scope {
-        None => p.count(engine, opts),
-        Some((scope, finished)) => p.count_in(engine, opts, scope, finished),
-    }
+    let within = scope.map(|(scope, finished)| Within { scope, finished });
+    counter.count(opts, within)
 }
 
 /// Calls `f` with each distinct solution of the whole search, or with each solution and
-/// the end of each subproblem of `scope`; `f` returns `Break` to stop.
+/// the end of each subproblem of `scope`; `f` returns `Break` to stop. The whole search
+/// runs as [`listing_strategy`] says; a scope's subproblems are its cubes.
 pub(super) fn solutions(
-    p: &Problem,
-    engine: &Engine,
+    lists: &dyn Lists,
     opts: &RunOptions,
     scope: Option<Scope>,
     f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
 ) -> Result<Report> {
-    match scope {
-        None => p.for_each_solution(engine, opts, &mut |s| f(Step::Solution(s))),
-        Some(scope) => p.for_each_in(engine, opts, scope, f),
-    }
-}
-
-/// The first distinct solution, if the search finds one before it stops.
-pub(super) fn first(
-    p: &Problem,
-    engine: &Engine,
-    opts: &RunOptions,
-) -> Result<(Option<Vec<u32>>, Report)> {
-    p.first(engine, opts)
+    let strategy = match scope {
+        None => listing_strategy(opts),
+        Some(_) => Strategy::Cubes,
+    };
+    lists.for_each(opts, strategy, scope, f)
 }
 
 /// `solve --proof`'s engine: `--solver sat` with the varisat backend (the default with
 /// `--proof`), the one backend here that writes a proof. Refused for any other, with why.
 pub(super) fn for_proof(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
-    if solver != Some("sat") {
+    if !is_sat(solver) {
         return Err(Error::Usage(
             "--proof goes with --solver sat: the proof is of the CNF's unsatisfiability".into(),
         ));
@@ -261,11 +229,7 @@ pub(super) fn for_proof(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
             )));
         }
     }
-    let base = SatEngine {
-        backend: Backend::Varisat,
-        ..SatEngine::default()
-    };
-    Ok(Engine::sat(with_options(base, sat)?))
+    with_options(SatBuilder::new().backend(Backend::Varisat), sat)
 }
 
 /// One solve of the engine's CNF that writes a DRAT proof (see [`Problem::refute`]).

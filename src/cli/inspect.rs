@@ -89,11 +89,10 @@ pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
 
 pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     // `check` counts with the SAT backend: one that finds only the first solution is
-    // refused before the puzzle is read.
-    engines::check_sat(a.backend, Amo::Product, a.force)
-        .0
-        .check_finds_all()?;
+    // refused before anything is printed.
     let p = a.puzzle.problem(a.symmetry)?;
+    let (sat, _) = engines::check_sat(a.backend, Amo::Product, a.force)?;
+    engines::prepare(&p, &sat)?.counter()?;
     writeln!(
         out,
         "c puzzle {}, symmetry {}",
@@ -109,7 +108,9 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     for amo in Amo::ALL {
         p.check_cnf_size(amo, a.force)?;
     }
-    let reference = engines::count(&p, &engines::reference(), &RunOptions::default(), None)?;
+    let reference_engine = engines::reference();
+    let reference = engines::prepare(&p, &reference_engine)?;
+    let reference = engines::count(reference.counter()?, &RunOptions::default(), None)?;
     let row = |out: &mut dyn Write,
                name: &str,
                report: &Report,
@@ -127,21 +128,29 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
         )?;
         Ok::<bool, Error>(differs)
     };
-    row(out, "dlx", &reference, reference.seconds, None)?;
+    row(
+        out,
+        reference_engine.name(),
+        &reference,
+        reference.seconds,
+        None,
+    )?;
     let mut disagree = false;
     for engine in engines::check_native() {
-        let report = engines::count(&p, &engine, &RunOptions::default(), None)?;
+        let prepared = engines::prepare(&p, &engine)?;
+        let report = engines::count(prepared.counter()?, &RunOptions::default(), None)?;
         refuse_interrupted(&report)?;
         disagree |= row(out, engine.name(), &report, report.seconds, None)?;
     }
     for amo in Amo::ALL {
-        let (engine, name) = engines::check_sat(a.backend, amo, a.force);
+        let (engine, name) = engines::check_sat(a.backend, amo, a.force)?;
         // The SAT rows' seconds include compiling the CNF.
         let t = Instant::now();
-        let formula = p.formula_checked(amo, a.force)?;
-        let report = engines::count(&p, &engine, &RunOptions::default(), None)?;
+        let prepared = engines::prepare(&p, &engine)?;
+        let report = engines::count(prepared.counter()?, &RunOptions::default(), None)?;
         refuse_interrupted(&report)?;
-        let size = Some((formula.num_vars as usize, formula.num_clauses()));
+        let size = p.cnf_size(amo);
+        let size = Some((size.variables as usize, size.clauses as usize));
         disagree |= row(out, &name, &report, t.elapsed().as_secs_f64(), size)?;
     }
     if disagree {

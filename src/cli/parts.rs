@@ -23,6 +23,8 @@ use super::report::{self, Counted};
 use crate::checkpoint::{Checkpoint, RunId};
 use crate::count::Count;
 use crate::engine::{Engine, Problem, Report, Scope};
+
+use super::engines;
 use crate::error::{Error, Result};
 use crate::output;
 use crate::parts::{PartResult, PartSpec, Split};
@@ -204,6 +206,8 @@ pub(super) fn enumerate(
         )));
     }
     let p = a.search.load()?;
+    let prepared = engines::prepare(&p, engine)?;
+    let lists = prepared.lister()?;
     let spec = a.parts.part.unwrap_or(PartSpec::WHOLE);
     let split = p.split(spec.n);
     let mine = split.part(spec.k);
@@ -250,8 +254,7 @@ pub(super) fn enumerate(
                 subproblems: &mine,
             };
             output::write(&target, &mut std::io::sink(), &inputs, &mut |sink| {
-                let r =
-                    records.write(&p, engine, &opts, Some(scope), sink, &mut |_, _, _| Ok(()))?;
+                let r = records.write(lists, &opts, Some(scope), sink, &mut |_, _, _| Ok(()))?;
                 if !r.complete {
                     // A part that is not whole is not written: `merge` would take it.
                     return Err(if r.interrupted {
@@ -286,7 +289,7 @@ pub(super) fn enumerate(
                 ))
             })?;
             records.path = Some(target.clone());
-            report::header(&mut std::io::stderr(), &p, engine, Strategy::Cubes)?;
+            report::header(&mut std::io::stderr(), &p, &*prepared, Strategy::Cubes)?;
             report::part_header(&mut std::io::stderr(), spec, &split, &mine, Some(&cp))?;
             let werr = |e: std::io::Error| Error::Write {
                 path: target.clone(),
@@ -294,8 +297,7 @@ pub(super) fn enumerate(
             };
             let mut file = BufWriter::new(resumed_file(&target, cp_path, done > 0, offset)?);
             let report = records.write(
-                &p,
-                engine,
+                lists,
                 &opts,
                 Some(Scope {
                     split: &split,

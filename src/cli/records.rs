@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::args::RecordFormat;
 use super::engines;
-use crate::engine::{Engine, Problem, Report, RunOptions, Scope};
+use crate::engine::{Lists, Report, RunOptions, Scope};
 use crate::error::{Error, Result};
 use crate::output;
 use crate::parts::Step;
@@ -49,21 +49,20 @@ fn format(format: RecordFormat, puzzle: &Puzzle, solution: &[u32], index: u64) -
 }
 
 impl Records<'_> {
-    /// Runs `engine` over the whole search or the subproblems of `scope`, writing each
+    /// Runs `lists` over the whole search or the subproblems of `scope`, writing each
     /// solution to `sink`, and calling `finished` with the sink, the subproblem's index in
     /// the split and its count at the end of each subproblem. A failed write or
     /// `finished` stops the run and is the result.
     pub(super) fn write<W: Write + ?Sized>(
         &mut self,
-        p: &Problem,
-        engine: &Engine,
+        lists: &dyn Lists,
         opts: &RunOptions,
         scope: Option<Scope>,
         sink: &mut W,
         finished: &mut dyn FnMut(&mut W, usize, u64) -> Result<()>,
     ) -> Result<Report> {
         let mut failure = None;
-        let report = engines::solutions(p, engine, opts, scope, &mut |step| {
+        let report = engines::solutions(lists, opts, scope, &mut |step| {
             let result = match step {
                 Step::Solution(s) => self.solution(sink, s),
                 Step::Finished {

@@ -12,11 +12,10 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use super::engines;
 use super::outcome::Outcome;
 use crate::checkpoint::Checkpoint;
 use crate::count::Count;
-use crate::engine::{Engine, Problem, Progress, Report};
+use crate::engine::{Prepared, Problem, Progress, Report};
 use crate::error::{Error, Result};
 use crate::parts::{PartResult, PartSpec, Split};
 use crate::sat::Strategy;
@@ -25,10 +24,10 @@ use crate::sat::Strategy;
 pub(super) fn header(
     out: &mut dyn Write,
     p: &Problem,
-    engine: &Engine,
+    prepared: &dyn Prepared,
     strategy: Strategy,
 ) -> Result<()> {
-    header_why(out, p, engine, strategy, None)
+    header_why(out, p, prepared, strategy, None)
 }
 
 /// [`header`], with why the engine was chosen (when the command chose it) on the
@@ -36,7 +35,7 @@ pub(super) fn header(
 pub(super) fn header_why(
     out: &mut dyn Write,
     p: &Problem,
-    engine: &Engine,
+    prepared: &dyn Prepared,
     strategy: Strategy,
     why: Option<&str>,
 ) -> Result<()> {
@@ -67,7 +66,7 @@ pub(super) fn header_why(
         c.mode.as_str(),
         c.group.order()
     )?;
-    for (k, line) in engines::describe(p, engine, strategy).iter().enumerate() {
+    for (k, line) in prepared.describe(strategy).iter().enumerate() {
         match why {
             Some(why) if k == 0 => writeln!(out, "c {line} ({why})")?,
             _ => writeln!(out, "c {line}")?,

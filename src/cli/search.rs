@@ -35,8 +35,11 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let split = part.as_ref().is_some_and(|part| part.by_subproblem());
     let (engine, why) = choose.pick(&p, split, a.search.deadline(), out);
+    let prepared = engines::prepare(&p, &engine)?;
+    // An engine that finds only the first solution is refused before the header.
+    let counter = prepared.counter()?;
     let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
-    report::header_why(out, &p, &engine, Strategy::Cubes, why.as_deref())?;
+    report::header_why(out, &p, &*prepared, Strategy::Cubes, why.as_deref())?;
     if let Some(part) = &part {
         part.header(out)?;
     }
@@ -64,8 +67,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let scope = part.as_ref().map(|part| part.scope());
     let report = engines::count(
-        &p,
-        &engine,
+        counter,
         &opts,
         scope.map(|s| (s, &finished as engines::Finished)),
     )?;
@@ -82,19 +84,18 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
         return solve_with_proof(a, out);
     }
     let engine = engines::chosen(a.search.solver.as_deref(), &a.search.sat)?;
-    // An engine that only counts is refused before anything is printed.
-    if !engine.lists_solutions() {
-        return Err(crate::engine::counts_only(engine.name()));
-    }
     let p = a.search.load()?;
+    let prepared = engines::prepare(&p, &engine)?;
+    // An engine that only counts is refused before anything is printed.
+    let finder = prepared.finder()?;
     if let Some(svg) = &a.svg {
         output::check_writable(svg, &[&a.search.puzzle.puzzle])?;
         // A puzzle too large to draw is refused now, not after the search.
         p.puzzle().check_drawable()?;
     }
     check_page(&a, &p)?;
-    report::header(out, &p, &engine, Strategy::Plain)?;
-    let (first, report) = engines::first(&p, &engine, &a.search.run_options())?;
+    report::header(out, &p, &*prepared, Strategy::Plain)?;
+    let (first, report) = finder.first(&a.search.run_options())?;
     refuse_interrupted(&report)?;
     writeln!(
         out,
@@ -179,7 +180,8 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
         output::check_distinct(html, &[&proof])?;
     }
     check_page(&a, &p)?;
-    report::header(out, &p, &engine, Strategy::Plain)?;
+    let prepared = engines::prepare(&p, &engine)?;
+    report::header(out, &p, &*prepared, Strategy::Plain)?;
     let start = std::time::Instant::now();
     let mut found: Option<Vec<u32>> = None;
     // The solve runs inside the proof's writer, so the proof streams to its file; a
@@ -225,7 +227,7 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
     let force = drawing && a.search.sat.force;
     let mut sat = a.search.sat.clone();
     sat.force &= !drawing || engines::is_sat(a.search.solver.as_deref());
-    let engine = engines::chosen_for_all(a.search.solver.as_deref(), &sat)?;
+    let engine = engines::chosen(a.search.solver.as_deref(), &sat)?;
     if a.parts.given() {
         if let Some(flag) = [("--svg", &a.svg), ("--html", &a.html)]
             .into_iter()
@@ -246,6 +248,8 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
     let target = a.output.clone().unwrap_or_else(|| PathBuf::from(STDIO));
     output::check_writable(&target, &[&a.search.puzzle.puzzle])?;
     let p = a.search.load()?;
+    let prepared = engines::prepare(&p, &engine)?;
+    let lists = prepared.lister()?;
     if a.svg.is_some() {
         // A puzzle too large to draw is refused before the first solution.
         p.puzzle().check_drawable()?;
@@ -274,8 +278,7 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
     let mut report = None;
     let kept = output::write_records(&target, out, &[&a.search.puzzle.puzzle], &mut |sink| {
         let r = records.write(
-            &p,
-            &engine,
+            lists,
             &a.search.run_options(),
             None,
             sink,

@@ -1,5 +1,6 @@
 //! The memo engine (`--solver memo`): counts with a table of subproblem counts
-//! ([`crate::solver::memo`]) and never sees a solution, so it declines to list them.
+//! ([`crate::solver::memo`]) and never sees a solution, so its prepared value is
+//! [`Counts`] alone: it has no listing to refuse.
 //!
 //! Up to symmetry it cannot keep one canonical member of each orbit, as the native
 //! engines do. It counts:
@@ -10,6 +11,9 @@
 //! - otherwise by Burnside's lemma ([`crate::burnside`]): the fixed solutions of one
 //!   element per conjugacy class, each a count of its quotient problem.
 //!
+//! Preparing decides the plan once (and computes the Burnside classes once): `describe`
+//! and the count read it.
+//!
 //! Invariants: a count it reports is exact, or marked incomplete (a deadline, Ctrl-C);
 //! the table stays within [`RunOptions::memory`]; a part of a split (`--part`,
 //! `--checkpoint`) is counted subproblem by subproblem on the reduced matrix, each
@@ -19,16 +23,14 @@
 //! (`--checkpoint` of a whole count, started afresh): by Burnside's lemma at once,
 //! reporting no subproblem; the caller records the total.
 
-use std::ops::ControlFlow;
 use std::time::Instant;
 
-use super::{Declines, Problem, Report, RunOptions, Scope, Search, Within};
+use super::{Counts, Problem, Report, RunOptions, Search, Within};
 use crate::burnside::{self, Quotient};
 use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::sat::Strategy;
 use crate::solver::memo::{self, Counted, MemoStats, Settings};
-use crate::subproblems::Step;
 
 #[derive(Debug)]
 pub(super) struct Memo;
@@ -54,8 +56,28 @@ impl Search for Memo {
         "memo"
     }
 
-    fn describe(&self, problem: &Problem, _strategy: Strategy) -> Vec<String> {
-        let how = match plan(problem) {
+    fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
+        Ok(Box::new(Prepared {
+            problem,
+            plan: plan(problem),
+        }))
+    }
+}
+
+/// The memo prepared for one problem: its plan, Burnside classes included.
+struct Prepared<'p> {
+    problem: &'p Problem,
+    plan: Plan,
+}
+
+impl super::Prepared for Prepared<'_> {
+    fn name(&self) -> &'static str {
+        "memo"
+    }
+
+    fn describe(&self, _strategy: Strategy) -> Vec<String> {
+        let problem = self.problem;
+        let how = match &self.plan {
             Plan::Direct if problem.reduction.group().order() == 1 => {
                 "every solution counts".to_string()
             }
@@ -69,12 +91,14 @@ impl Search for Memo {
         vec![format!("solver memo: a table of subproblem counts, {how}")]
     }
 
-    fn count(
-        &self,
-        problem: &Problem,
-        opts: &RunOptions,
-        within: Option<Within<'_>>,
-    ) -> Result<Report> {
+    fn counts(&self) -> Option<&dyn Counts> {
+        Some(self)
+    }
+}
+
+impl Counts for Prepared<'_> {
+    fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report> {
+        let problem = self.problem;
         let start = Instant::now();
         let _listening = crate::interrupt::Listening::start();
         let deadline = opts.deadline;
@@ -88,7 +112,7 @@ impl Search for Memo {
         };
         let mut stats = MemoStats::default();
         let mut parts = 0;
-        let counted: Option<Count> = match (plan(problem), within) {
+        let counted: Option<Count> = match (&self.plan, within) {
             (Plan::Direct, None) => take(
                 memo::count(problem.reduction.matrix(), &settings),
                 &mut stats,
@@ -130,7 +154,7 @@ impl Search for Memo {
                 let group = problem.reduction.group();
                 let mut sum = Count::zero();
                 let mut all = true;
-                for (k, size) in classes {
+                for &(k, size) in classes {
                     let quotient = Quotient::new(matrix, &group.elements()[k]);
                     match take(memo::count(&quotient, &settings), &mut stats) {
                         Some(fixed) => sum += &(&fixed * size as u64),
@@ -159,26 +183,6 @@ impl Search for Memo {
             parts_done: 0,
             parts,
             threads: opts.threads.max(1),
-        })
-    }
-
-    fn for_each(
-        &self,
-        _problem: &Problem,
-        _opts: &RunOptions,
-        _strategy: Strategy,
-        _scope: Option<Scope<'_>>,
-        _f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
-    ) -> Result<Report> {
-        Err(super::counts_only(self.name()))
-    }
-
-    fn declines(&self) -> Option<Declines> {
-        Some(Declines {
-            everything: false,
-            solutions: true,
-            all: false,
-            why: "it counts subproblems without listing solutions",
         })
     }
 }

@@ -1,25 +1,35 @@
-//! The engine seam: one trait every search implements, and one list of engines.
+//! The engine seam: prepare, then run.
 //!
-//! An engine is a type behind [`Search`]: the DLX and the bitset engine
-//! (`native.rs`), the SAT path with its backend, encoding and decisions
-//! (`sat.rs`). An [`Engine`] is a cheap, shareable handle to one. [`ENGINES`]
-//! lists every engine by name, as `puzzle::KINDS` lists the puzzle kinds: `--solver`,
-//! `bench --solvers`, `check` and the help texts all read it, so a new engine is one file
-//! and one line there.
+//! An engine is a type behind [`Search`]: the DLX and the bitset engine (`native.rs`),
+//! the SAT path with its backend, encoding and decisions (`sat.rs`), the memo
+//! (`memo.rs`). An [`Engine`] is a cheap, shareable handle to one, holding settings
+//! only. [`ENGINES`] lists every engine by name, as `puzzle::KINDS` lists the puzzle
+//! kinds: `--solver`, `bench --solvers`, `check` and the help texts all read it, so a new
+//! engine is one file and one line there.
 //!
-//! The [`Problem`] is what engines read: the compiled puzzle, its symmetry reduction
-//! (computed once) and what several engines share (the CNF per encoding, compiled on first
-//! use). An engine builds its own search state inside each run, once per run or once per
-//! worker thread.
+//! A run is two steps. [`Engine::prepare`] compiles the engine for one [`Problem`] (the
+//! compiled puzzle and its reduction, nothing else) into a [`Prepared`] value that owns
+//! what was compiled: the built native engine, the memo's Burnside classes, the SAT
+//! settings and (built on the first run, under its deadline) the CNF. `describe` and the
+//! runs are methods of that value, so nothing is built twice and nothing is parked in
+//! the problem.
+//!
+//! The prepared value is a boxed trait object, not an enum: an engine of the crate's own
+//! tests (`toy.rs`) or a future one is one more type, and the command line never learns
+//! which engines exist. What it can do is said by types: [`Prepared::counts`],
+//! [`Prepared::lists`] and [`Prepared::finds_one`] hand out a [`Counts`], [`Lists`] or
+//! [`FindsOne`] when the engine has that ability, so an engine that only counts writes
+//! no refusing method. [`count`] counts with an engine that only lists by listing.
+//! What types cannot say, that this build lacks an engine's backend, is
+//! [`Search::available`].
 //!
 //! Invariants:
 //! - Every engine reports each distinct solution (one per orbit of the symmetry group)
 //!   exactly once, as sorted options of the original matrix, checked as an exact cover.
 //! - A [`Report`] with `complete == false` holds a lower bound: a deadline, Ctrl-C, or the
 //!   caller's `Break` stopped the run. Callers never present it as a count.
-//! - An engine may decline a job it cannot do (a counter that never sees its solutions
-//!   declines [`Search::for_each`]; a backend missing from this build declines all): it
-//!   returns [`Error::Usage`] before any work, and says so in [`Search::declines`].
+//! - A prepared engine refuses nothing it hands out: a job it cannot do is a `None`
+//!   capability, refused (exit 2) by `counter`, `lister` or `finder` before any work.
 
 mod memo;
 mod native;
@@ -42,92 +52,235 @@ use crate::solver::Budget;
 use crate::subproblems::Step;
 
 pub use crate::subproblems::Progress;
-pub use problem::Problem;
+pub use problem::{listing_strategy, Problem};
+pub use sat::{SatBuilder, SatSettingsError};
 
-/// A search over a [`Problem`]: what every engine implements.
+/// An engine: what it is called and how it prepares a problem.
 pub trait Search: Send + Sync + fmt::Debug {
     /// The engine's name, as `--solver` and `bench --solvers` take it.
     fn name(&self) -> &'static str;
 
-    /// What will run, as `c` line texts without the `c ` (the first starts `solver `),
-    /// building nothing expensive: a SAT engine counts its CNF's size, it does not
-    /// compile it.
-    fn describe(&self, problem: &Problem, strategy: Strategy) -> Vec<String>;
+    /// Compiles the engine for `problem`: builds what `describe` and the runs share.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] when this build cannot run the engine ([`Search::available`]).
+    fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn Prepared + 'p>>;
 
-    /// Builds what runs share on `problem` ahead of the runs (the CNF), so that a
-    /// benchmark can time it apart. Doing nothing is fine: the runs build what they need.
-    fn prepare(&self, _problem: &Problem) {}
+    /// Whether this build can run the engine; the reason when it cannot (a backend
+    /// compiled out): the one refusal that types cannot say.
+    fn available(&self) -> std::result::Result<(), String> {
+        Ok(())
+    }
+}
 
+/// An engine compiled for one problem: it describes itself and hands out what it can do.
+pub trait Prepared: Send + Sync {
+    /// The engine's name.
+    fn name(&self) -> &'static str;
+
+    /// What will run, as `c` line texts without the `c ` (the first starts `solver `).
+    /// `strategy` is the run's (plain for a first solution, cubes for the rest).
+    fn describe(&self, strategy: Strategy) -> Vec<String>;
+
+    /// Builds now what the runs would build on first use (the CNF), so that a benchmark
+    /// can time it apart. Doing nothing is fine.
+    fn build_ahead(&self) {}
+
+    /// Counting, when the engine counts by itself.
+    fn counts(&self) -> Option<&dyn Counts> {
+        None
+    }
+
+    /// Listing every solution, when the engine can.
+    fn lists(&self) -> Option<&dyn Lists> {
+        None
+    }
+
+    /// Finding the first solution (or showing there is none): every engine that lists,
+    /// and one that finds only the first (a solver that is not incremental).
+    fn finds_one(&self) -> Option<&dyn FindsOne> {
+        self.lists().map(|l| l as &dyn FindsOne)
+    }
+
+    /// Why the engine does not count or list every solution, for the refusal (empty
+    /// when it does).
+    fn limits(&self) -> &'static str {
+        ""
+    }
+}
+
+/// An engine that counts the distinct solutions.
+pub trait Counts {
     /// Counts the distinct solutions: of the whole search, or of the subproblems of
     /// `within` (calling its `finished` as each one ends).
-    fn count(
-        &self,
-        problem: &Problem,
-        opts: &RunOptions,
-        within: Option<Within<'_>>,
-    ) -> Result<Report>;
+    ///
+    /// # Errors
+    ///
+    /// A part this engine cannot count apart ([`Error::Usage`]), or a failure while
+    /// running.
+    fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report>;
+}
 
+/// An engine that lists every distinct solution; it finds the first one too.
+pub trait Lists: FindsOne {
     /// Calls `f` with each distinct solution ([`Step::Solution`]) and, with `scope`, with
     /// the end of each of its subproblems ([`Step::Finished`], with its index in the
     /// split). `strategy` says whether the caller wants the first solution soon
     /// ([`Strategy::Plain`]) or all of them. `f` returns `Break` to stop.
     ///
-    /// An engine that only counts declines this, with [`Error::Usage`].
+    /// # Errors
+    ///
+    /// A failure while running.
     fn for_each(
         &self,
-        problem: &Problem,
         opts: &RunOptions,
         strategy: Strategy,
         scope: Option<Scope<'_>>,
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report>;
+}
 
-    /// The jobs this engine declines in this build, and why (`None`: it takes all).
-    fn declines(&self) -> Option<Declines> {
-        None
+/// An engine that finds a first solution, or shows that there is none.
+pub trait FindsOne {
+    /// The first distinct solution, if there is one; `None` too when the deadline or
+    /// Ctrl-C stopped the search first (then `Report::complete` is false).
+    ///
+    /// # Errors
+    ///
+    /// A failure while running.
+    fn first(&self, opts: &RunOptions) -> Result<(Option<Vec<u32>>, Report)>;
+}
+
+/// The first solution of an engine that lists: one search without cubes, stopped at its
+/// first solution (the first model comes fastest that way).
+pub(crate) fn first_listed(
+    lists: &dyn Lists,
+    opts: &RunOptions,
+) -> Result<(Option<Vec<u32>>, Report)> {
+    let mut first = None;
+    let report = lists.for_each(opts, Strategy::Plain, None, &mut |step| {
+        step.solution_to(&mut |s| {
+            first = Some(s.to_vec());
+            ControlFlow::Break(())
+        })
+    })?;
+    Ok((first, report))
+}
+
+/// The capabilities of a prepared engine, or the refusal (exit 2) of a job it cannot do:
+/// the one place that words them.
+impl dyn Prepared + '_ {
+    /// What counts with this engine: its own counting, or listing when it only lists.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for an engine that finds only the first solution.
+    pub fn counter(&self) -> Result<Counter<'_>> {
+        match (self.counts(), self.lists()) {
+            (Some(c), _) => Ok(Counter::Counts(c)),
+            (None, Some(l)) => Ok(Counter::Lists(l)),
+            (None, None) => Err(finds_one_only(self)),
+        }
     }
 
-    /// The SAT settings, for an engine that runs on the CNF.
-    fn sat(&self) -> Option<&SatEngine> {
-        None
+    /// The listing.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for an engine that only counts, or finds only the first solution.
+    pub fn lister(&self) -> Result<&dyn Lists> {
+        match (self.lists(), self.counts()) {
+            (Some(l), _) => Ok(l),
+            (None, Some(_)) => Err(counts_only(self.name())),
+            (None, None) => Err(finds_one_only(self)),
+        }
     }
 
-    /// The same engine with the at-most-one encoding `amo` (engines without a CNF are
-    /// their own).
-    fn with_amo(&self, _amo: Amo) -> Option<Engine> {
-        None
+    /// The search for a first solution.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for an engine that only counts.
+    pub fn finder(&self) -> Result<&dyn FindsOne> {
+        self.finds_one().ok_or_else(|| counts_only(self.name()))
     }
 }
 
-/// What an engine will not do, and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Declines {
-    /// Nothing at all in this build (a backend compiled out).
-    pub everything: bool,
-    /// Listing solutions: the engine only counts.
-    pub solutions: bool,
-    /// Counting or listing every solution: the engine finds the first solution, or
-    /// shows there is none (a solver that is not incremental).
-    pub all: bool,
-    pub why: &'static str,
+fn finds_one_only(p: &(dyn Prepared + '_)) -> Error {
+    Error::Usage(format!(
+        "{} finds one solution, not all: {}",
+        p.name(),
+        p.limits()
+    ))
+}
+
+/// What counts: an engine's own counting, or its listing, counted.
+#[derive(Clone, Copy)]
+pub enum Counter<'a> {
+    /// The engine counts.
+    Counts(&'a dyn Counts),
+    /// The engine lists; each solution is counted as it goes by.
+    Lists(&'a dyn Lists),
+}
+
+impl Counter<'_> {
+    /// Counts the distinct solutions, as [`Counts::count`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Counts::count`] or [`Lists::for_each`].
+    pub fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report> {
+        match *self {
+            Counter::Counts(c) => c.count(opts, within),
+            Counter::Lists(l) => l.for_each(
+                opts,
+                Strategy::Cubes,
+                within.map(|w| w.scope),
+                &mut |step| {
+                    if let (
+                        Some(w),
+                        Step::Finished {
+                            subproblem,
+                            solutions,
+                        },
+                    ) = (within, step)
+                    {
+                        (w.finished)(subproblem, solutions.into());
+                    }
+                    ControlFlow::Continue(())
+                },
+            ),
+        }
+    }
 }
 
 /// Some subproblems of a count, and who hears as each one ends.
 #[derive(Clone, Copy)]
 pub struct Within<'a> {
+    /// The subproblems.
     pub scope: Scope<'a>,
     /// Called (on any thread) with a subproblem's index in the split and its count as it
     /// ends; subproblems that a stop cut short are not reported.
     pub finished: &'a (dyn Fn(usize, Count) + Sync),
 }
 
-/// One engine: a handle to a [`Search`], cheap to clone and share between threads.
+/// One engine: a handle to a [`Search`] and its settings, cheap to clone and share
+/// between threads. A SAT engine's handle holds its checked settings as they are, so
+/// that reading or changing them builds nothing.
 #[derive(Clone)]
-pub struct Engine(Arc<dyn Search>);
+pub struct Engine(Handle);
+
+#[derive(Clone)]
+enum Handle {
+    Sat(Arc<sat::Sat>),
+    Other(Arc<dyn Search>),
+}
 
 impl Engine {
+    /// A handle to `search`.
     pub fn new(search: impl Search + 'static) -> Engine {
-        Engine(Arc::new(search))
+        Engine(Handle::Other(Arc::new(search)))
     }
 
     /// Dancing links: the reference.
@@ -140,9 +293,11 @@ impl Engine {
         Engine::new(native::Native::BITS)
     }
 
-    /// The CNF encoding, enumerated by an embedded SAT solver.
+    /// The CNF encoding, enumerated by an embedded SAT solver, with `settings` as they
+    /// are: [`SatBuilder`] checks them ([`Search::available`] says whether this build
+    /// runs them).
     pub fn sat(settings: SatEngine) -> Engine {
-        Engine::new(sat::Sat(settings))
+        Engine(Handle::Sat(Arc::new(sat::Sat(settings))))
     }
 
     /// An engine of [`ENGINES`] by name, with its defaults.
@@ -166,74 +321,64 @@ impl Engine {
 
     /// The search behind the handle.
     pub fn search(&self) -> &dyn Search {
-        &*self.0
+        match &self.0 {
+            Handle::Sat(s) => &**s,
+            Handle::Other(s) => &**s,
+        }
     }
 
     /// The short name, without the encoding: `dlx`, `sat-cadical`.
     pub fn name(&self) -> &'static str {
-        self.0.name()
+        self.search().name()
+    }
+
+    /// Compiles the engine for `problem` (see [`Prepared`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] when this build cannot run the engine.
+    pub fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn Prepared + 'p>> {
+        self.search().prepare(problem)
     }
 
     /// The SAT settings of an engine that runs on the CNF.
     pub fn sat_settings(&self) -> Option<&SatEngine> {
-        self.0.sat()
+        match &self.0 {
+            Handle::Sat(s) => Some(&s.0),
+            Handle::Other(_) => None,
+        }
     }
 
     /// The at-most-one encoding of an engine that runs on the CNF.
     pub fn amo(&self) -> Option<Amo> {
-        self.0.sat().map(|s| s.amo)
+        self.sat_settings().map(|s| s.amo)
     }
 
     /// The same engine with another encoding (engines without a CNF are returned as
     /// they are).
     pub fn with_amo(self, amo: Amo) -> Engine {
-        self.0.with_amo(amo).unwrap_or(self)
+        match self.sat_settings() {
+            Some(s) => Engine::sat(SatEngine { amo, ..s.clone() }),
+            None => self,
+        }
     }
 
     /// Whether this build can run the engine; the reason when it cannot.
-    pub fn available(&self) -> std::result::Result<(), &'static str> {
-        match self.0.declines() {
-            Some(d) if d.everything => Err(d.why),
-            _ => Ok(()),
-        }
-    }
-
-    /// Whether the engine counts and lists every solution, or finds only the first.
-    pub fn finds_all(&self) -> bool {
-        self.0.declines().is_none_or(|d| !d.all && !d.everything)
-    }
-
-    /// The refusal of a run that needs every solution, from an engine that finds only
-    /// the first.
-    pub(crate) fn check_finds_all(&self) -> Result<()> {
-        match self.0.declines() {
-            Some(d) if d.all => Err(Error::Usage(format!(
-                "{} finds one solution, not all: {}",
-                self.name(),
-                d.why
-            ))),
-            _ => Ok(()),
-        }
-    }
-
-    /// Whether the engine lists solutions, or only counts them.
-    pub fn lists_solutions(&self) -> bool {
-        self.0
-            .declines()
-            .is_none_or(|d| !d.solutions && !d.everything)
+    pub fn available(&self) -> std::result::Result<(), String> {
+        self.search().available()
     }
 }
 
 impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        self.search().fmt(f)
     }
 }
 
 /// Two handles are equal when they run the same engine with the same settings.
 impl PartialEq for Engine {
     fn eq(&self, other: &Engine) -> bool {
-        format!("{:?}", self.0) == format!("{:?}", other.0)
+        format!("{self:?}") == format!("{other:?}")
     }
 }
 
@@ -241,12 +386,14 @@ impl Eq for Engine {}
 
 /// One entry of [`ENGINES`].
 pub struct Entry {
+    /// The name `--solver` and `bench --solvers` take.
     pub name: &'static str,
     /// One line for help texts.
     pub about: &'static str,
     /// A value of `--solver` (count, solve, enumerate); every entry is one of `bench
     /// --solvers` and of `check`'s cross-checks.
     pub on_solver: bool,
+    /// The engine with its defaults: a handle and settings, nothing built.
     pub make: fn() -> Engine,
 }
 
@@ -319,6 +466,13 @@ pub static ENGINES: &[Entry] = &[
         about: "a counter for the crate's own tests (the dlx, listing nothing)",
         on_solver: true,
         make: || Engine::new(toy::Toy),
+    },
+    #[cfg(test)]
+    Entry {
+        name: "toy-lister",
+        about: "a lister for the crate's own tests (the dlx, counting nothing itself)",
+        on_solver: true,
+        make: || Engine::new(toy::Lister),
     },
 ];
 

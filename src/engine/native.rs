@@ -7,7 +7,9 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use super::{Problem, Report, RunOptions, Scope, Search, Within};
+use std::sync::Mutex;
+
+use super::{Counts, FindsOne, Lists, Problem, Report, RunOptions, Scope, Search, Within};
 use crate::error::Result;
 use crate::matrix::Matrix;
 use crate::parts::Step;
@@ -17,7 +19,7 @@ use crate::symmetry::Reduction;
 
 /// A native engine: its name and how the driver builds it for a matrix.
 #[derive(Clone, Copy)]
-pub(super) struct Native {
+pub(crate) struct Native {
     name: &'static str,
     build: solver::Build,
 }
@@ -33,18 +35,35 @@ impl Native {
     };
 }
 
-impl Native {
-    /// Builds the engine for each worker thread, the first from the one
-    /// [`Search::describe`] parked in the problem when there is one.
-    fn builder<'p>(
-        &self,
-        problem: &'p Problem,
-    ) -> impl Fn(&Matrix) -> Box<dyn solver::Engine> + Sync + 'p {
-        let (name, build) = (self.name, self.build);
+/// A native engine prepared for one problem: the engine `describe` read, kept for the
+/// first worker thread of the first run (a run on several threads builds one more per
+/// further thread; a later run builds its own).
+pub(super) struct Prepared<'p> {
+    native: Native,
+    problem: &'p Problem,
+    line: String,
+    /// The engine built for `describe`, until a run takes it. Behind a mutex because the
+    /// driver asks for engines from its worker threads; it is locked once per thread.
+    built: Mutex<Option<Box<dyn solver::Engine>>>,
+}
+
+impl<'p> Prepared<'p> {
+    pub(super) fn new(native: Native, problem: &'p Problem) -> Prepared<'p> {
+        let engine = built(native.build, problem.reduction.matrix());
+        Prepared {
+            native,
+            problem,
+            line: format!("solver {}", engine.describe()),
+            built: Mutex::new(Some(engine)),
+        }
+    }
+
+    /// Builds the engine for each worker thread, the first from the one built to
+    /// describe it.
+    fn builder(&self) -> impl Fn(&Matrix) -> Box<dyn solver::Engine> + Sync + '_ {
         move |matrix| {
-            problem
-                .take_parked(name)
-                .unwrap_or_else(|| built(build, matrix))
+            let kept = self.built.lock().unwrap_or_else(|e| e.into_inner()).take();
+            kept.unwrap_or_else(|| built(self.native.build, matrix))
         }
     }
 }
@@ -73,28 +92,40 @@ impl Search for Native {
     }
 
     /// The description needs the built engine (the bitset engine picks its layout and
-    /// kernel as it is built), so the engine is parked in the problem for the run's first
-    /// thread: it is built once either way.
-    fn describe(&self, problem: &Problem, _strategy: Strategy) -> Vec<String> {
-        let engine = built(self.build, problem.reduction.matrix());
-        let line = format!("solver {}", engine.describe());
-        problem.park(self.name, engine);
-        vec![line]
+    /// kernel as it is built), so preparing builds it.
+    fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
+        Ok(Box::new(Prepared::new(*self, problem)))
+    }
+}
+
+impl super::Prepared for Prepared<'_> {
+    fn name(&self) -> &'static str {
+        self.native.name
     }
 
-    fn count(
-        &self,
-        problem: &Problem,
-        opts: &RunOptions,
-        within: Option<Within<'_>>,
-    ) -> Result<Report> {
+    fn describe(&self, _strategy: Strategy) -> Vec<String> {
+        vec![self.line.clone()]
+    }
+
+    fn counts(&self) -> Option<&dyn Counts> {
+        Some(self)
+    }
+
+    fn lists(&self) -> Option<&dyn Lists> {
+        Some(self)
+    }
+}
+
+impl Counts for Prepared<'_> {
+    fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report> {
+        let problem = self.problem;
         let start = Instant::now();
         let jobs = within.map(|w| jobs(&w.scope, &problem.reduction));
         let done =
             within.map(|w| move |k: usize, n: u64| (w.finished)(w.scope.subproblems[k], n.into()));
         let stats = solver::count(
             &problem.reduction,
-            &self.builder(problem),
+            &self.builder(),
             jobs.as_deref(),
             opts.threads,
             opts.deadline,
@@ -106,21 +137,23 @@ impl Search for Native {
         report.threads = opts.threads;
         Ok(report)
     }
+}
 
+impl Lists for Prepared<'_> {
     fn for_each(
         &self,
-        problem: &Problem,
         opts: &RunOptions,
         _strategy: Strategy,
         scope: Option<Scope<'_>>,
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report> {
+        let problem = self.problem;
         let start = Instant::now();
         let (stats, parts) = match scope {
             None => (
                 solver::for_each(
                     &problem.reduction,
-                    &self.builder(problem),
+                    &self.builder(),
                     opts.deadline,
                     &mut |s| f(Step::Solution(s)),
                 ),
@@ -130,7 +163,7 @@ impl Search for Native {
                 let jobs = jobs(&scope, &problem.reduction);
                 let stats = solver::for_each_in(
                     &problem.reduction,
-                    &self.builder(problem),
+                    &self.builder(),
                     &jobs,
                     opts.deadline,
                     &mut |step| f(scope.in_split(step)),
@@ -141,6 +174,12 @@ impl Search for Native {
         let mut report = report(stats, start);
         report.parts = parts;
         Ok(report)
+    }
+}
+
+impl FindsOne for Prepared<'_> {
+    fn first(&self, opts: &RunOptions) -> Result<(Option<Vec<u32>>, Report)> {
+        super::first_listed(self, opts)
     }
 }
 
@@ -174,21 +213,29 @@ mod tests {
     use crate::engine::{Engine, RunOptions};
     use crate::puzzle::SymmetryMode;
 
-    /// `count` after `describe` (what the command line does) builds the engine once on
-    /// one thread; so does `enumerate`.
+    /// `describe` and `count` on one prepared engine (what the command line does) build
+    /// the engine once on one thread; so do `describe` and `enumerate`.
     #[test]
     fn a_run_builds_its_engine_once() {
         let problem = Problem::load("soma", Some(SymmetryMode::Rotations)).unwrap();
         for engine in [Engine::bits(), Engine::dlx()] {
             let before = BUILDS.with(|n| n.get());
-            problem.describe(&engine, Strategy::Plain);
-            let report = problem.count(&engine, &RunOptions::default()).unwrap();
+            let prepared = engine.prepare(&problem).unwrap();
+            prepared.describe(Strategy::Plain);
+            let report = prepared
+                .counter()
+                .unwrap()
+                .count(&RunOptions::default(), None)
+                .unwrap();
             assert_eq!(report.solutions, 480);
             assert_eq!(BUILDS.with(|n| n.get()) - before, 1, "{engine:?}");
-            problem.describe(&engine, Strategy::Plain);
+            let prepared = engine.prepare(&problem).unwrap();
+            prepared.describe(Strategy::Plain);
             let mut n = 0;
-            problem
-                .for_each_solution(&engine, &RunOptions::default(), &mut |_| {
+            prepared
+                .lister()
+                .unwrap()
+                .for_each(&RunOptions::default(), Strategy::Plain, None, &mut |_| {
                     n += 1;
                     ControlFlow::Continue(())
                 })

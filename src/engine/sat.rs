@@ -1,16 +1,27 @@
-//! The SAT engines behind [`Search`]: the problem's CNF (compiled once per encoding by the
-//! [`Problem`]) enumerated by an embedded solver, each model blocked and checked.
+//! The SAT engines behind [`Search`]: the problem's CNF enumerated by an embedded solver,
+//! each model blocked and checked.
+//!
+//! Settings are made by [`SatBuilder`], which checks them once: CaDiCaL's own options
+//! only with CaDiCaL, and the lazy at-most-one only with the propagator ([`lazy_rule`],
+//! the one place that rule is written). The prepared value owns the settings, the CNF's
+//! counted size and, from the first run on (or [`super::Prepared::build_ahead`]), the
+//! CNF itself.
 //!
 //! Invariants: the CNF is refused past the size limit unless forced, before any work; the
 //! deadline and Ctrl-C hold while it is compiled, as during the search (a stop while
-//! compiling is a stopped run with no solution).
+//! compiling is a stopped run with no solution). A backend that is not incremental
+//! (Kissat) finds the first solution only: its prepared value neither counts nor lists.
 
+use std::fmt;
 use std::ops::ControlFlow;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use super::{Declines, Engine, Problem, Progress, Report, RunOptions, Scope, Search, Within};
-use crate::error::Result;
-use crate::sat::{self, Amo, Backend, Decide, SatEngine, SatOptions, Strategy};
+use super::{
+    Counts, Engine, FindsOne, Lists, Problem, Progress, Report, RunOptions, Scope, Search, Within,
+};
+use crate::error::{Error, Result};
+use crate::sat::{self, Amo, Backend, Decide, Formula, SatEngine, SatOptions, Size, Strategy};
 use crate::subproblems::Step;
 
 /// The SAT path with its settings.
@@ -26,6 +37,162 @@ pub(super) fn settings(backend: Backend, mrv: bool) -> SatEngine {
     }
 }
 
+/// The lazy at-most-one is no CNF on its own: only CaDiCaL's propagator enforces it.
+/// `backend` is the solver that reads the CNF, `None` for the CNF alone (written out, or
+/// refuted with a proof). The one place of this rule.
+pub(crate) fn lazy_rule(amo: Amo, backend: Option<Backend>) -> std::result::Result<(), String> {
+    match backend {
+        _ if amo.is_eager() => Ok(()),
+        Some(Backend::Cadical) => Ok(()),
+        Some(b) => Err(format!(
+            "--amo lazy needs --backend cadical, whose propagator enforces at-most-one; {} \
+             reads the CNF alone",
+            b.name()
+        )),
+        None => Err(Amo::LAZY_NEEDS_PROPAGATOR.into()),
+    }
+}
+
+/// [`lazy_rule`] for the CNF alone, as a usage error.
+pub(crate) fn cnf_alone(amo: Amo) -> Result<()> {
+    lazy_rule(amo, None).map_err(Error::Usage)
+}
+
+/// Why a backend that is not incremental finds only the first solution.
+const FIRST_ONLY: &str = "Kissat is not incremental (no assumptions, one solve per instance), \
+    so each further solution would be a new solve from scratch; count with --backend \
+    minisat, glucose or cadical";
+
+/// SAT settings, made step by step and checked once, by [`SatBuilder::build`].
+#[derive(Clone, Debug)]
+pub struct SatBuilder {
+    settings: SatEngine,
+    /// A CaDiCaL-only setting given, by the name the caller gave it.
+    cadical_only: Option<&'static str>,
+}
+
+/// Settings that do not go together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatSettingsError {
+    /// A setting of CaDiCaL's (named as given) for another backend.
+    CadicalOnly {
+        /// The setting, as the caller named it.
+        setting: &'static str,
+        /// The backend chosen.
+        backend: Backend,
+    },
+    /// The lazy at-most-one without the propagator: why.
+    Lazy(String),
+}
+
+impl fmt::Display for SatSettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SatSettingsError::CadicalOnly { setting, backend } => write!(
+                f,
+                "{setting} applies to the cadical backend only, not {}",
+                backend.name()
+            ),
+            SatSettingsError::Lazy(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for SatSettingsError {}
+
+impl From<SatSettingsError> for Error {
+    fn from(e: SatSettingsError) -> Error {
+        Error::Usage(e.to_string())
+    }
+}
+
+impl Default for SatBuilder {
+    fn default() -> Self {
+        SatBuilder::from(SatEngine::default())
+    }
+}
+
+impl From<SatEngine> for SatBuilder {
+    /// Starts from `settings` (an engine's defaults).
+    fn from(settings: SatEngine) -> SatBuilder {
+        SatBuilder {
+            settings,
+            cadical_only: None,
+        }
+    }
+}
+
+impl SatBuilder {
+    /// The build's defaults: its default backend, the product encoding, MRV decisions.
+    pub fn new() -> SatBuilder {
+        SatBuilder::default()
+    }
+
+    /// The backend.
+    pub fn backend(mut self, backend: Backend) -> SatBuilder {
+        self.settings.backend = backend;
+        self
+    }
+
+    /// The at-most-one encoding.
+    pub fn amo(mut self, amo: Amo) -> SatBuilder {
+        self.settings.amo = amo;
+        self
+    }
+
+    /// Who decides (CaDiCaL only); `given_as` names the setting in the error.
+    pub fn decide(mut self, decide: Decide, given_as: &'static str) -> SatBuilder {
+        self.settings.decide = decide;
+        self.cadical_only.get_or_insert(given_as);
+        self
+    }
+
+    /// The strategy, instead of the run's (plain for a first solution, cubes else).
+    pub fn strategy(mut self, strategy: Strategy) -> SatBuilder {
+        self.settings.strategy = Some(strategy);
+        self
+    }
+
+    /// CaDiCaL options (`NAME`, `VALUE`), set after polycover's defaults (CaDiCaL only);
+    /// `given_as` names the setting in the error.
+    pub fn cadical_options(
+        mut self,
+        options: impl IntoIterator<Item = (String, i32)>,
+        given_as: &'static str,
+    ) -> SatBuilder {
+        let before = self.settings.cadical_options.len();
+        self.settings.cadical_options.extend(options);
+        if self.settings.cadical_options.len() > before {
+            self.cadical_only.get_or_insert(given_as);
+        }
+        self
+    }
+
+    /// Builds the CNF even past its size limit.
+    pub fn force(mut self, force: bool) -> SatBuilder {
+        self.settings.force |= force;
+        self
+    }
+
+    /// The engine, once its settings are checked.
+    ///
+    /// # Errors
+    ///
+    /// A CaDiCaL-only setting for another backend; the lazy at-most-one without the
+    /// propagator.
+    pub fn build(self) -> std::result::Result<Engine, SatSettingsError> {
+        let s = self.settings;
+        if let (Some(setting), false) = (self.cadical_only, s.backend == Backend::Cadical) {
+            return Err(SatSettingsError::CadicalOnly {
+                setting,
+                backend: s.backend,
+            });
+        }
+        lazy_rule(s.amo, Some(s.backend)).map_err(SatSettingsError::Lazy)?;
+        Ok(Engine::sat(s))
+    }
+}
+
 impl Search for Sat {
     fn name(&self) -> &'static str {
         match (self.0.backend, self.0.decide) {
@@ -38,8 +205,50 @@ impl Search for Sat {
         }
     }
 
-    fn describe(&self, problem: &Problem, strategy: Strategy) -> Vec<String> {
-        let s = &self.0;
+    fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
+        self.available().map_err(|why| {
+            Error::Usage(format!(
+                "{} with --amo {}: {why}",
+                self.name(),
+                self.0.amo.name()
+            ))
+        })?;
+        Ok(Box::new(Prepared {
+            name: self.name(),
+            settings: self.0.clone(),
+            problem,
+            size: problem.cnf_size(self.0.amo),
+            formula: OnceLock::new(),
+        }))
+    }
+
+    fn available(&self) -> std::result::Result<(), String> {
+        let backend = self.0.backend;
+        if let Err(feature) = backend.built() {
+            return Err(format!("built without the {feature} feature"));
+        }
+        lazy_rule(self.0.amo, Some(backend))
+    }
+}
+
+/// A SAT engine prepared for one problem.
+struct Prepared<'p> {
+    name: &'static str,
+    settings: SatEngine,
+    problem: &'p Problem,
+    /// The CNF's size, counted without building it.
+    size: Size,
+    /// The CNF, once a run or [`super::Prepared::build_ahead`] compiled it.
+    formula: OnceLock<Arc<Formula>>,
+}
+
+impl super::Prepared for Prepared<'_> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn describe(&self, strategy: Strategy) -> Vec<String> {
+        let s = &self.settings;
         let mut line = format!(
             "solver sat: backend {}, at-most-one {}, strategy {}",
             s.backend.name(),
@@ -52,13 +261,13 @@ impl Search for Sat {
                 line += &format!(", {k}={v}");
             }
         }
-        let size = problem.cnf_size(s.amo);
+        let size = self.size;
         vec![
             line,
             format!(
                 "cnf {} variables ({} primary), {} clauses, {} literals{}",
                 size.variables,
-                problem.compiled.matrix.num_options(),
+                self.problem.compiled.matrix.num_options(),
                 size.clauses,
                 size.literals,
                 if size.over_limit() {
@@ -70,24 +279,42 @@ impl Search for Sat {
         ]
     }
 
-    fn prepare(&self, problem: &Problem) {
+    fn build_ahead(&self) {
         // Past the size limit and not forced, the run refuses: nothing to build.
-        if self.0.force || !problem.cnf_size(self.0.amo).over_limit() {
-            problem.formula(self.0.amo);
+        if self.settings.force || !self.size.over_limit() {
+            self.formula
+                .get_or_init(|| self.problem.formula(self.settings.amo));
         }
     }
 
-    fn count(
-        &self,
-        problem: &Problem,
-        opts: &RunOptions,
-        within: Option<Within<'_>>,
-    ) -> Result<Report> {
+    fn counts(&self) -> Option<&dyn Counts> {
+        self.settings.backend.incremental().then_some(self as _)
+    }
+
+    fn lists(&self) -> Option<&dyn Lists> {
+        self.settings.backend.incremental().then_some(self as _)
+    }
+
+    fn finds_one(&self) -> Option<&dyn FindsOne> {
+        Some(self)
+    }
+
+    fn limits(&self) -> &'static str {
+        if self.settings.backend.incremental() {
+            ""
+        } else {
+            FIRST_ONLY
+        }
+    }
+}
+
+impl Counts for Prepared<'_> {
+    fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report> {
         match within {
-            None => self.run(problem, opts, Strategy::Cubes, None, &mut |_| {
+            None => self.run(opts, Strategy::Cubes, None, &mut |_| {
                 ControlFlow::Continue(())
             }),
-            Some(w) => self.for_each(problem, opts, Strategy::Cubes, Some(w.scope), &mut |step| {
+            Some(w) => self.for_each(opts, Strategy::Cubes, Some(w.scope), &mut |step| {
                 if let Step::Finished {
                     subproblem,
                     solutions,
@@ -99,17 +326,18 @@ impl Search for Sat {
             }),
         }
     }
+}
 
+impl Lists for Prepared<'_> {
     fn for_each(
         &self,
-        problem: &Problem,
         opts: &RunOptions,
         strategy: Strategy,
         scope: Option<Scope<'_>>,
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report> {
         let Some(scope) = scope else {
-            return self.run(problem, opts, strategy, None, f);
+            return self.run(opts, strategy, None, f);
         };
         // A scope's subproblems are the cubes, and `f` hears each by its index in the
         // split.
@@ -118,98 +346,68 @@ impl Search for Sat {
             .iter()
             .map(|&j| scope.split.prefix(j).to_vec())
             .collect();
-        self.run(problem, opts, Strategy::Cubes, Some(&cubes), &mut |step| {
+        self.run(opts, Strategy::Cubes, Some(&cubes), &mut |step| {
             f(scope.in_split(step))
         })
     }
+}
 
-    fn declines(&self) -> Option<Declines> {
-        let backend = self.0.backend;
-        if let Err(feature) = backend.built() {
-            return Some(Declines {
-                everything: true,
-                solutions: false,
-                all: false,
-                why: if feature == "cadical" {
-                    "built without the cadical feature"
-                } else {
-                    "built without the c-solvers feature"
-                },
-            });
-        }
-        if !self.0.amo.is_eager() && backend != Backend::Cadical {
-            return Some(Declines {
-                everything: true,
-                solutions: false,
-                all: false,
-                why: "the lazy at-most-one needs the propagator of the cadical backend",
-            });
-        }
-        (!backend.incremental()).then_some(Declines {
-            everything: false,
-            solutions: false,
-            all: true,
-            why: "Kissat is not incremental (no assumptions, one solve per instance), so \
-                  each further solution would be a new solve from scratch; count with \
-                  --backend minisat, glucose or cadical",
-        })
-    }
-
-    fn sat(&self) -> Option<&SatEngine> {
-        Some(&self.0)
-    }
-
-    fn with_amo(&self, amo: Amo) -> Option<Engine> {
-        Some(Engine::sat(SatEngine {
-            amo,
-            ..self.0.clone()
-        }))
+impl FindsOne for Prepared<'_> {
+    /// One search without cubes, stopped at its first model (the only search a backend
+    /// that is not incremental makes).
+    fn first(&self, opts: &RunOptions) -> Result<(Option<Vec<u32>>, Report)> {
+        let mut first = None;
+        let report = self.run(opts, Strategy::Plain, None, &mut |step| {
+            step.solution_to(&mut |s| {
+                first = Some(s.to_vec());
+                ControlFlow::Break(())
+            })
+        })?;
+        Ok((first, report))
     }
 }
 
-impl Sat {
-    /// Compiles the CNF (under the deadline and Ctrl-C) and enumerates its models, whole
-    /// or over `cubes`.
+impl Prepared<'_> {
+    /// Compiles the CNF unless built (under the deadline and Ctrl-C) and enumerates its
+    /// models, whole or over `cubes`.
     fn run(
         &self,
-        problem: &Problem,
         opts: &RunOptions,
         strategy: Strategy,
         cubes: Option<&[Vec<u32>]>,
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report> {
-        let s = &self.0;
-        if let Some(d) = self.declines().filter(|d| d.everything) {
-            return Err(crate::error::Error::Usage(format!(
-                "{} with --amo {}: {}",
-                self.name(),
-                s.amo.name(),
-                d.why
-            )));
-        }
+        let s = &self.settings;
+        let problem = self.problem;
         let start = Instant::now();
-        problem.check_cnf_size(s.amo, s.force)?;
-        let compiled_here = !problem.has_formula(s.amo);
-        let formula = {
-            let _listening = crate::interrupt::Listening::start();
-            let stop = || {
-                crate::interrupt::requested() || opts.deadline.is_some_and(|d| Instant::now() >= d)
-            };
-            match problem.formula_until(s.amo, &stop) {
-                Some(f) => f,
-                None => {
-                    let interrupted = crate::interrupt::requested();
-                    return Ok(Report {
-                        complete: false,
-                        interrupted,
-                        timed_out: !interrupted,
-                        seconds: start.elapsed().as_secs_f64(),
-                        statistics: format!(
-                            "stopped while compiling the CNF, after {:.3} s",
-                            start.elapsed().as_secs_f64()
-                        ),
-                        ..Report::default()
-                    });
+        let compiled_here = self.formula.get().is_none();
+        if compiled_here && !s.force && self.size.over_limit() {
+            problem.check_cnf_size(s.amo, s.force)?;
+        }
+        let formula = match self.formula.get() {
+            Some(f) => f,
+            None => {
+                let _listening = crate::interrupt::Listening::start();
+                let stop = || {
+                    crate::interrupt::requested()
+                        || opts.deadline.is_some_and(|d| Instant::now() >= d)
+                };
+                match problem.formula_until(s.amo, &stop) {
+                    Some(f) => self.formula.get_or_init(|| f),
+                    None => {
+                        let interrupted = crate::interrupt::requested();
+                        return Ok(Report {
+                            complete: false,
+                            interrupted,
+                            timed_out: !interrupted,
+                            seconds: start.elapsed().as_secs_f64(),
+                            statistics: format!(
+                                "stopped while compiling the CNF, after {:.3} s",
+                                start.elapsed().as_secs_f64()
+                            ),
+                            ..Report::default()
+                        });
+                    }
                 }
             }
         };
@@ -224,7 +422,7 @@ impl Sat {
         let stats = sat::for_each_model(
             &problem.compiled.matrix,
             &problem.reduction,
-            &formula,
+            formula,
             &sat_opts,
             opts.progress.map(|p| p as &dyn Fn(&Progress)),
             f,

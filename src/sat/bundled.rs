@@ -6,9 +6,10 @@
 //!   blocked by a clause before the next call, as with varisat.
 //! - Kissat is not incremental (no assumptions, one `solve` per instance). Each call
 //!   builds a fresh Kissat from the formula, the cube's options as units and the
-//!   blocking clauses found so far in this cube. The engine declines counting with it
-//!   (`Search::declines`): its use is the first solution, or the proof that there is
-//!   none. The fresh solver per model keeps it right if a caller asks for more.
+//!   blocking clauses found so far in this cube. Its prepared engine neither counts
+//!   nor lists (`engine::FindsOne` alone): its use is the first solution, or the proof
+//!   that there is none. The fresh solver per model keeps it right if a caller asks
+//!   for more.
 //!
 //! Invariants:
 //! - A cube's blocking clauses carry that cube's activation literal and are retired

@@ -37,7 +37,7 @@ pub enum Backend {
     /// Glucose 4 (rustsat-glucose; feature `c-solvers`): incremental.
     Glucose,
     /// Kissat 4 (rustsat-kissat; feature `c-solvers`): not incremental, so it finds the
-    /// first solution (or proves there is none) and declines counting.
+    /// first solution (or proves there is none): it neither counts nor lists.
     Kissat,
 }
 
