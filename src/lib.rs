@@ -23,31 +23,24 @@
 //! assert_eq!(report.solutions, 480);
 //! ```
 
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod bench;
 pub mod burnside;
 pub mod catalog;
-pub mod checkpoint;
 // The sampler's tests (memo and sample) share the integration tests' chi-square test.
 #[cfg(test)]
 #[path = "../tests/chi_square.rs"]
 mod chi_square;
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod cli;
 pub mod count;
 pub mod engine;
 pub mod error;
 pub mod export;
 pub mod geometry;
-mod input;
+#[doc(hidden)]
+pub mod input;
 pub mod interrupt;
 pub mod matrix;
 // Peak-memory readings and the out-of-memory advice serve the command line.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
-pub(crate) mod memory;
-pub mod output;
+#[doc(hidden)]
+pub mod memory;
 pub mod parts;
 pub mod picture;
 pub mod puzzle;
@@ -56,15 +49,14 @@ pub mod sat;
 pub mod solver;
 pub mod subproblems;
 pub mod suggest;
-pub mod suite;
 pub mod symmetry;
-mod xml;
+#[doc(hidden)]
+pub mod xml;
 
 pub use count::Count;
 pub use engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};
 pub use error::{Error, Result};
 pub use matrix::{Item, Matrix};
-pub use memory::ExitOnOutOfMemory;
 pub use parts::{PartSpec, Split, Step};
 pub use puzzle::{Compiled, Puzzle, SymmetryMode};
 pub use symmetry::{Group, Reduction, Symmetry};

@@ -25,7 +25,7 @@ mod memo;
 mod native;
 mod problem;
 mod sat;
-#[cfg(test)]
+#[cfg(any(test, feature = "toy"))]
 mod toy;
 
 use std::fmt;
@@ -205,7 +205,7 @@ impl Engine {
 
     /// The refusal of a run that needs every solution, from an engine that finds only
     /// the first.
-    pub(crate) fn check_finds_all(&self) -> Result<()> {
+    pub fn check_finds_all(&self) -> Result<()> {
         match self.0.declines() {
             Some(d) if d.all => Err(Error::Usage(format!(
                 "{} finds one solution, not all: {}",
@@ -313,7 +313,7 @@ pub static ENGINES: &[Entry] = &[
         on_solver: false,
         make: || Engine::sat(sat::settings(crate::sat::Backend::Kissat, true)),
     },
-    #[cfg(test)]
+    #[cfg(any(test, feature = "toy"))]
     Entry {
         name: "toy",
         about: "a counter for the crate's own tests (the dlx, listing nothing)",
@@ -567,7 +567,7 @@ impl Scope<'_> {
 }
 
 /// The refusal of an engine that only counts, asked for solutions.
-pub(crate) fn counts_only(name: &str) -> Error {
+pub fn counts_only(name: &str) -> Error {
     Error::Usage(format!(
         "--solver {name} counts solutions without listing them: use it with `count`"
     ))

@@ -17,6 +17,27 @@ pub mod print;
 pub mod stl;
 pub mod threemf;
 
+use crate::puzzle::Compiled;
+use crate::sat::dimacs::Header;
+use crate::symmetry::Reduction;
+
+/// The `c` lines' account of a compiled puzzle for [`crate::sat::dimacs::write`]: the
+/// one place that reads a puzzle for the DIMACS writer, which names no kind.
+pub fn dimacs_header<'a>(compiled: &'a Compiled, reduction: &Reduction) -> Header<'a> {
+    let map = compiled.puzzle.variable_map();
+    Header {
+        puzzle: compiled.puzzle.name(),
+        symmetry: compiled.mode.as_str(),
+        group_order: compiled.group.order(),
+        pinned_item: reduction
+            .pinned_item()
+            .map(|i| compiled.matrix.items()[i as usize].name.as_str()),
+        option: map.option,
+        columns: map.columns,
+        describe_option: Box::new(|o| compiled.puzzle.describe_option(o)),
+    }
+}
+
 /// The formats `export` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {

@@ -205,18 +205,33 @@ impl Eq for ExpectLines {}
 impl Expect {
     /// These counts, knowing where `text` (read from `source`) writes each.
     pub fn located(mut self, source: &str, text: &str) -> Expect {
-        let modes = [
-            SymmetryMode::None,
-            SymmetryMode::Rotations,
-            SymmetryMode::Reflections,
-            SymmetryMode::Stack,
-        ];
-        self.lines.0 = modes
+        self.lines.0 = self
+            .counts()
             .into_iter()
-            .filter(|&m| self.get(m).is_some())
-            .map(|m| (m, toml_util::key_line(source, text, "expect", m.as_str())))
+            .filter(|(_, count)| count.is_some())
+            .map(|(m, _)| (m, toml_util::key_line(source, text, "expect", m.as_str())))
             .collect();
         self
+    }
+
+    /// Every count the table can hold, with its mode. Exhaustive by construction: the
+    /// pattern names every field (a new one does not compile until it is listed here), and
+    /// [`Expect::get`] matches every mode (a new mode does not compile without its field),
+    /// so no count is left unchecked or unlocated.
+    pub fn counts(&self) -> [(SymmetryMode, Option<&Count>); 4] {
+        let Expect {
+            rotations,
+            reflections,
+            none,
+            stack,
+            lines: _,
+        } = self;
+        [
+            (SymmetryMode::None, none.as_ref()),
+            (SymmetryMode::Rotations, rotations.as_ref()),
+            (SymmetryMode::Reflections, reflections.as_ref()),
+            (SymmetryMode::Stack, stack.as_ref()),
+        ]
     }
 
     /// `file:line` of the count for `mode`, where the file's text said it.
@@ -330,13 +345,8 @@ impl Puzzle {
     /// polycube file is a mistake, not a figure to ignore.
     fn check_expect(&self, source: &str, text: &str) -> Result<()> {
         let modes = self.symmetry_modes();
-        for mode in [
-            SymmetryMode::None,
-            SymmetryMode::Rotations,
-            SymmetryMode::Reflections,
-            SymmetryMode::Stack,
-        ] {
-            if self.expect().get(mode).is_some() && !modes.contains(&mode) {
+        for (mode, count) in self.expect().counts() {
+            if count.is_some() && !modes.contains(&mode) {
                 let names: Vec<&str> = modes.iter().map(|m| m.as_str()).collect();
                 return Err(Error::puzzle(
                     toml_util::key_line(source, text, "expect", mode.as_str()),
