@@ -33,8 +33,8 @@ pub enum Projection {
 }
 
 /// What the `c` lines say about the puzzle a formula encodes. The caller fills it
-/// ([`crate::export::dimacs_header`] from a compiled puzzle), so that the CNF side names
-/// no puzzle kind: engines know nothing of kinds.
+/// (`export::dimacs_header` does, from a compiled puzzle), so that the CNF side names no
+/// puzzle kind: engines know nothing of kinds.
 pub struct Header<'a> {
     /// The puzzle's name.
     pub puzzle: &'a str,
