@@ -23,32 +23,51 @@
 //! assert_eq!(report.solutions, 480);
 //! ```
 
-pub mod burnside;
+#![deny(missing_docs)]
+
+pub(crate) mod burnside;
 pub mod catalog;
 // The sampler's tests (memo and sample) share the integration tests' chi-square test.
 #[cfg(test)]
 #[path = "../tests/chi_square.rs"]
 mod chi_square;
 pub mod count;
+// The engine seam is being rebuilt (issue 35, items 1 to 3), and its docs with it; the
+// lead removes this allow once that work is merged.
+#[allow(missing_docs)]
 pub mod engine;
 pub mod error;
+// Not yet documented item by item (issue 35, item 5, left over): each `allow` below is
+// that debt, named; new modules get no such allow.
+#[allow(missing_docs)]
 pub mod export;
+#[allow(missing_docs)]
 pub mod geometry;
 #[doc(hidden)]
 pub mod input;
 pub mod interrupt;
+#[allow(missing_docs)]
 pub mod matrix;
 // Peak-memory readings and the out-of-memory advice serve the command line.
 #[doc(hidden)]
 pub mod memory;
+#[allow(missing_docs)]
 pub mod parts;
-pub mod picture;
+pub(crate) mod picture;
+#[allow(missing_docs)]
 pub mod puzzle;
 pub mod sample;
+#[allow(missing_docs)]
 pub mod sat;
+// The native searches' internals: the binary (progress budgets) and the benchmarks reach
+// them; a library user goes through `Engine`.
+#[doc(hidden)]
 pub mod solver;
-pub mod subproblems;
+pub(crate) mod subproblems;
+// "Did you mean ...?" for the binary's own names.
+#[doc(hidden)]
 pub mod suggest;
+#[allow(missing_docs)]
 pub mod symmetry;
 #[doc(hidden)]
 pub mod xml;

@@ -78,7 +78,7 @@ pub trait Kind: fmt::Debug + Send + Sync {
     fn item_names(&self, matrix: &Matrix) -> Vec<String>;
     /// One line saying how [`Kind::item_names`] read.
     fn item_legend(&self) -> String;
-    /// A solution as a self-contained SVG picture ([`crate::picture`]).
+    /// A solution as a self-contained SVG picture (`crate::picture`).
     fn svg(&self, solution: &[u32]) -> Result<String>;
     /// Whether [`Kind::svg`] can draw this puzzle's solutions, known before solving: the
     /// error `svg` would give, or `Ok`.
@@ -86,7 +86,7 @@ pub trait Kind: fmt::Debug + Send + Sync {
         Ok(())
     }
     /// A solution as a self-contained HTML page with a 3-D view one can turn
-    /// ([`crate::picture::webgl`]). Kinds without one refuse ([`Kind::check_html`]).
+    /// (`crate::picture::webgl`). Kinds without one refuse ([`Kind::check_html`]).
     fn html(&self, _solution: &[u32]) -> Result<String> {
         self.check_html()?;
         Err(Error::Usage("no 3-D view for this puzzle".into()))
