@@ -23,6 +23,18 @@ use crate::symmetry::Reduction;
 
 /// The `c` lines' account of a compiled puzzle for [`crate::sat::dimacs::write`]: the
 /// one place that reads a puzzle for the DIMACS writer, which names no kind.
+///
+/// ```
+/// use polycover::sat::{dimacs, Amo};
+/// use polycover::Problem;
+/// let soma = Problem::load("soma", None)?;
+/// let formula = soma.formula(Amo::Product);
+/// let header = polycover::export::dimacs_header(&soma.compiled, &soma.reduction);
+/// let mut cnf = Vec::new();
+/// dimacs::write(&mut cnf, &header, &formula, dimacs::Projection::Show)?;
+/// assert!(String::from_utf8(cnf)?.contains("c puzzle Soma"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn dimacs_header<'a>(compiled: &'a Compiled, reduction: &Reduction) -> Header<'a> {
     let map = compiled.puzzle.variable_map();
     Header {

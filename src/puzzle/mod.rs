@@ -364,6 +364,19 @@ impl Puzzle {
     /// Loads a puzzle: `-` reads standard input; an existing file is read; otherwise a
     /// catalog name (`bedlam`). A directory never hides a catalog name. A file that
     /// shares its name with a catalog entry wins, and its source (the path) says so.
+    ///
+    /// ```
+    /// use polycover::{Puzzle, SymmetryMode};
+    /// let soma = Puzzle::load("soma")?;
+    /// let compiled = soma.compile(SymmetryMode::Rotations)?;
+    /// assert_eq!(compiled.group.order(), 24);
+    /// # Ok::<(), polycover::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Read`] for a file that cannot be read, [`Error::Puzzle`] for a name that
+    /// is neither a file nor in the catalog, or a file that is not a valid puzzle.
     pub fn load(spec: impl AsRef<Path>) -> Result<Puzzle> {
         Puzzle::load_problem(spec, None)
     }
