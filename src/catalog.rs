@@ -7,6 +7,7 @@
 pub struct Entry {
     /// The file name without `.toml`, e.g. `bedlam`.
     pub name: &'static str,
+    /// The file's TOML text.
     pub text: &'static str,
 }
 

@@ -25,6 +25,7 @@ use num_bigint::BigUint;
 pub struct Count(BigUint);
 
 impl Count {
+    /// No solutions.
     pub fn zero() -> Count {
         Count::default()
     }
@@ -41,6 +42,7 @@ impl Count {
         self.0.to_string().parse().unwrap_or(f64::INFINITY)
     }
 
+    /// Whether this is no solutions.
     pub fn is_zero(&self) -> bool {
         self.0 == BigUint::ZERO
     }

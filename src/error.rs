@@ -1,27 +1,34 @@
-//! The crate's one error type and its mapping to process exit codes.
+//! The library's one error type: what went wrong, typed, and no process exit code.
 //!
-//! Exit codes follow the SAT conventions where they apply, and each means one thing:
-//!
-//! | code | meaning |
-//! |------|---------|
-//! | 0    | done (a count, a listing, a file written) |
-//! | 10, 20 | answers, not errors: satisfiable, unsatisfiable |
-//! | 2    | bad input or usage: a bad puzzle file, model or option, a missing file |
-//! | 1    | a failure while running: a count that differs from the file's `[expect]` or from another engine, a solver that failed, an output that cannot be written, a run stopped by its deadline |
-//! | 130, 143, 129 | interrupted: by Ctrl-C (SIGINT), SIGTERM or SIGHUP (128 + the signal) |
+//! Invariant: each variant is either the caller's input at fault ([`Error::Puzzle`],
+//! [`Error::Model`], [`Error::Usage`], [`Error::Read`]), a failure while running on good
+//! input ([`Error::Failed`], [`Error::Write`], [`Error::Io`]), or a stop asked for from
+//! outside ([`Error::Interrupted`]). The `polycover` binary maps these three groups to
+//! its exit codes (2, 1, and 128 + the signal) in one match of its own.
 
 use std::path::PathBuf;
 
+/// Everything that can go wrong in the library; its `Display` is the message for a person.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A puzzle file, or a catalog name, that cannot be used. `location` is
     /// `file[:line[:column]]`.
     #[error("{location}: {reason}")]
-    Puzzle { location: String, reason: String },
+    Puzzle {
+        /// `file[:line[:column]]`, or the catalog name.
+        location: String,
+        /// What is wrong there.
+        reason: String,
+    },
 
     /// A model or solver answer that does not decode into a valid solution.
     #[error("{location}: {reason}")]
-    Model { location: String, reason: String },
+    Model {
+        /// Where the model came from (`file[:line]`).
+        location: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 
     /// A command-line request that cannot be honoured (e.g. reflections on a chiral set).
     #[error("{0}")]
@@ -32,38 +39,39 @@ pub enum Error {
     #[error("{0}")]
     Failed(String),
 
+    /// An input that cannot be read (a missing puzzle file, a model file).
     #[error("cannot read {}: {source}", path.display())]
     Read {
+        /// The file that could not be read.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
 
+    /// An output that cannot be written (a full disk, a directory in the way).
     #[error("cannot write {}: {source}", path.display())]
     Write {
+        /// The file that could not be written.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
 
+    /// Any other input or output failure while running (a closed pipe included).
     #[error(transparent)]
     Io(#[from] std::io::Error),
 
-    /// Ctrl-C, SIGTERM or SIGHUP stopped a run; the text says how far it got.
+    /// A stop asked for from outside ([`crate::interrupt::request`]: Ctrl-C, SIGTERM or
+    /// SIGHUP in the binary) ended a run that keeps nothing of a stopped one; the text says
+    /// how far it got.
     #[error("interrupted: {0}")]
     Interrupted(String),
 }
 
+/// The library's `Result`, with [`Error`] by default.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    /// The process exit code for this error.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            Error::Puzzle { .. } | Error::Model { .. } | Error::Usage(_) | Error::Read { .. } => 2,
-            Error::Failed(_) | Error::Write { .. } | Error::Io(_) => 1,
-            Error::Interrupted(_) => crate::interrupt::exit_code(),
-        }
-    }
-
     /// A closed pipe on standard output (`polycover enumerate bedlam | head`) is a normal
     /// way to stop reading, not a failure.
     pub fn is_broken_pipe(&self) -> bool {
@@ -75,7 +83,8 @@ impl Error {
         }
     }
 
-    pub(crate) fn puzzle(location: impl Into<String>, reason: impl Into<String>) -> Error {
+    /// An [`Error::Puzzle`] at `location` (`file[:line[:column]]`) saying `reason`.
+    pub fn puzzle(location: impl Into<String>, reason: impl Into<String>) -> Error {
         Error::Puzzle {
             location: location.into(),
             reason: reason.into(),

@@ -1,161 +1,47 @@
-//! Stopping: Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout(1)`, Slurm's cancel and time
-//! limit) and SIGHUP, and a reader that closes the pipe on standard output.
+//! Stopping a search early, from another thread: a process-wide stop flag that the
+//! searches poll, and a deadline per thread for work that takes none of its own.
+//!
+//! The library installs no signal handler. A program that wants Ctrl-C to stop a count
+//! calls [`request`] from its own handler (the `polycover` binary does, for SIGINT,
+//! SIGTERM and SIGHUP); a search then returns what it found so far, with
+//! [`Report::interrupted`](crate::Report::interrupted) set.
 //!
 //! Invariants:
-//! - A signal sets the stop flag only while some search or writer has said, with a
-//!   [`Listening`] guard, that it polls [`requested`]; otherwise, and at a second signal,
-//!   the process ends at once with `128 + signal` (130, 143, 129).
-//! - Ending at once never leaves a temporary output behind: writers [`register`] their
-//!   temporary files, and the immediate exit removes every registered one first.
-//! - The immediate exit is `_exit`: no destructors or exit handlers run while other
-//!   threads (a SAT solver's C++ code) are still working. Standard output is line
-//!   buffered, so the `c` lines printed so far have already reached it.
-//! - A first SIGTERM or SIGHUP (sent by programs that wait little: `timeout(1)`, Slurm,
-//!   a closing terminal) ends the process within [`GRACE`] even when the listening run
-//!   is inside a step that polls late (a memo table doubling, a SAT solver's call): a
-//!   watchdog then ends it at once, as a second signal would. Ctrl-C has no watchdog: a
-//!   person at the terminal presses it again.
-//! - When the command's product goes to standard output and that is a pipe, a watcher
-//!   notices the reader closing it (`enumerate ... | head -1`) while the search is still
-//!   inside a long step (a SAT call), and ends the process quietly with exit code 0, as a
-//!   broken pipe does.
+//! - The stop flag is set once and never cleared: a stopped process does not start
+//!   searching again.
+//! - Every search and writer that polls [`requested`] holds a [`Listening`] guard while it
+//!   does, so a handler can tell with [`listening`] whether a request would be heard at
+//!   all (and end the process itself when it would not).
+//! - The deadline of [`within`] belongs to the calling thread and is restored when `f`
+//!   returns, so nested calls and other threads never see each other's.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
-static SIGNAL: AtomicI32 = AtomicI32::new(0);
 static LISTENERS: AtomicUsize = AtomicUsize::new(0);
-/// Temporary files to remove before an immediate exit.
-static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-const SIGINT: i32 = 2;
-const SIGHUP: i32 = 1;
-const SIGTERM: i32 = 15;
-
-/// The exit code of a run stopped by Ctrl-C (128 + SIGINT).
-pub const EXIT_CODE: i32 = 128 + SIGINT;
-
-/// The exit code of a run stopped by the signal that stopped it: 130 (Ctrl-C), 143
-/// (SIGTERM) or 129 (SIGHUP).
-pub fn exit_code() -> i32 {
-    match SIGNAL.load(Ordering::SeqCst) {
-        0 => EXIT_CODE,
-        s => 128 + s,
-    }
+/// Asks every running search to stop at its next poll, and returns whether a stop had
+/// already been asked for (a second Ctrl-C).
+pub fn request() -> bool {
+    REQUESTED.swap(true, Ordering::SeqCst)
 }
 
-/// What stopped the run, for the `c stopped by ...` lines.
-pub fn cause() -> &'static str {
-    match SIGNAL.load(Ordering::SeqCst) {
-        SIGTERM => "SIGTERM",
-        SIGHUP => "SIGHUP",
-        _ => "Ctrl-C",
-    }
-}
-
-/// Installs the handlers for SIGINT, SIGTERM and SIGHUP (once per process; later calls do
-/// nothing). A process that cannot install them keeps the default behaviour.
-#[cfg(feature = "cli")]
-pub fn install() {
-    static INSTALL: Once = Once::new();
-    INSTALL.call_once(|| {
-        #[cfg(unix)]
-        {
-            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-            let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
-            else {
-                return;
-            };
-            let _ = std::thread::Builder::new()
-                .name("signals".into())
-                .spawn(move || {
-                    for signal in signals.forever() {
-                        stop_by(signal);
-                    }
-                });
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = ctrlc::set_handler(|| stop_by(SIGINT));
-        }
-    });
-}
-
-/// How long a listening run has to end cleanly after a first SIGTERM or SIGHUP before
-/// the watchdog ends it at once: under the second that those who send it allow.
-pub const GRACE: std::time::Duration = std::time::Duration::from_millis(900);
-
-#[cfg(feature = "cli")]
-/// The stop request of `signal`: the flag for a listening run, else (or the second time)
-/// the immediate exit.
-fn stop_by(signal: i32) {
-    let _ = SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
-    if LISTENERS.load(Ordering::SeqCst) == 0 || REQUESTED.swap(true, Ordering::SeqCst) {
-        exit_now(128 + signal);
-    }
-    if signal != SIGINT {
-        let code = 128 + SIGNAL.load(Ordering::SeqCst);
-        let spawned = std::thread::Builder::new()
-            .name("stop-watchdog".into())
-            .spawn(move || {
-                std::thread::sleep(GRACE);
-                exit_now(code);
-            });
-        if spawned.is_err() {
-            exit_now(code);
-        }
-    }
-}
-
-/// Removes the registered temporary files and ends the process with `code`.
-fn exit_now(code: i32) -> ! {
-    if let Ok(files) = TEMPORARY.lock() {
-        for f in files.iter() {
-            let _ = std::fs::remove_file(f);
-        }
-    }
-    #[cfg(unix)]
-    // Safety: _exit takes a plain integer and never returns; it runs no destructors, so
-    // threads still inside a solver are not torn down under their feet.
-    unsafe {
-        libc::_exit(code)
-    }
-    #[cfg(not(unix))]
-    std::process::exit(code)
-}
-
-thread_local! {
-    /// The deadline of the work on this thread that takes none of its own: reading a
-    /// puzzle and making its option table (see [`within`]).
-    static DEADLINE: std::cell::Cell<Option<std::time::Instant>> =
-        const { std::cell::Cell::new(None) };
-}
-
-/// Runs `f` with `deadline` as this thread's deadline for work that takes none of its
-/// own ([`past_deadline`]), then restores the one before.
-pub fn within<T>(deadline: Option<std::time::Instant>, f: impl FnOnce() -> T) -> T {
-    let before = DEADLINE.with(|d| d.replace(deadline));
-    let result = f();
-    DEADLINE.with(|d| d.set(before));
-    result
-}
-
-/// Whether the deadline set by [`within`] on this thread has passed.
-pub fn past_deadline() -> bool {
-    DEADLINE.with(|d| d.get().is_some_and(|d| std::time::Instant::now() >= d))
-}
-
-/// Whether a stop was requested while a search was listening.
+/// Whether a stop has been asked for ([`request`]).
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::Relaxed)
 }
 
+/// Whether some search or writer is polling [`requested`] now (holds a [`Listening`]).
+pub fn listening() -> bool {
+    LISTENERS.load(Ordering::SeqCst) > 0
+}
+
 /// Held by a search or writer that polls [`requested`] and stops cleanly.
+#[must_use = "the guard says the caller is listening only while it lives"]
 pub struct Listening(());
 
 impl Listening {
+    /// Says that the caller polls [`requested`] until the guard is dropped.
     pub fn start() -> Listening {
         LISTENERS.fetch_add(1, Ordering::SeqCst);
         Listening(())
@@ -168,63 +54,30 @@ impl Drop for Listening {
     }
 }
 
-/// A temporary file that an immediate exit removes, while the guard lives.
-pub struct Registered(PathBuf);
-
-/// Registers `path` for removal at an immediate exit, until the guard is dropped.
-pub fn register(path: &Path) -> Registered {
-    if let Ok(mut files) = TEMPORARY.lock() {
-        files.push(path.to_path_buf());
-    }
-    Registered(path.to_path_buf())
+thread_local! {
+    /// The deadline of the work on this thread that takes none of its own: reading a
+    /// puzzle and making its option table (see [`within`]).
+    static DEADLINE: std::cell::Cell<Option<std::time::Instant>> =
+        const { std::cell::Cell::new(None) };
 }
 
-impl Drop for Registered {
-    fn drop(&mut self) {
-        if let Ok(mut files) = TEMPORARY.lock() {
-            if let Some(i) = files.iter().rposition(|f| *f == self.0) {
-                files.swap_remove(i);
-            }
-        }
-    }
+/// Runs `f` with `deadline` as this thread's deadline for work that takes none of its
+/// own ([`past_deadline`]), then restores the one before.
+///
+/// ```
+/// use polycover::interrupt::{past_deadline, within};
+/// let now = std::time::Instant::now();
+/// assert!(within(Some(now), past_deadline));
+/// assert!(!past_deadline());
+/// ```
+pub fn within<T>(deadline: Option<std::time::Instant>, f: impl FnOnce() -> T) -> T {
+    let before = DEADLINE.with(|d| d.replace(deadline));
+    let result = f();
+    DEADLINE.with(|d| d.set(before));
+    result
 }
 
-/// Watches standard output when it is a pipe: once its reader is gone, nothing the
-/// command still does can reach anyone, so the process ends (exit 0, quietly, as for a
-/// broken pipe) instead of finishing a search whose results would be thrown away. Call it
-/// only when standard output carries the command's product, not when that goes to a file.
-pub fn watch_stdout() {
-    #[cfg(target_os = "linux")]
-    {
-        static WATCH: Once = Once::new();
-        WATCH.call_once(|| {
-            use std::os::unix::fs::FileTypeExt;
-            let is_pipe =
-                std::fs::metadata("/proc/self/fd/1").is_ok_and(|m| m.file_type().is_fifo());
-            if !is_pipe {
-                return;
-            }
-            let _ = std::thread::Builder::new()
-                .name("stdout-watch".into())
-                .spawn(|| loop {
-                    let mut fd = libc::pollfd {
-                        fd: 1,
-                        events: 0,
-                        revents: 0,
-                    };
-                    // Safety: one valid pollfd; POLLERR and POLLHUP are reported without
-                    // being asked for, and a pipe's write end gets POLLERR once no reader is
-                    // left.
-                    let n = unsafe { libc::poll(&mut fd, 1, -1) };
-                    if n > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
-                        exit_now(0);
-                    }
-                    if n < 0
-                        && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
-                    {
-                        return;
-                    }
-                });
-        });
-    }
+/// Whether the deadline set by [`within`] on this thread has passed.
+pub fn past_deadline() -> bool {
+    DEADLINE.with(|d| d.get().is_some_and(|d| std::time::Instant::now() >= d))
 }

@@ -23,48 +23,59 @@
 //! assert_eq!(report.solutions, 480);
 //! ```
 
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod bench;
-pub mod burnside;
+#![deny(missing_docs)]
+
+pub(crate) mod burnside;
 pub mod catalog;
-pub mod checkpoint;
 // The sampler's tests (memo and sample) share the integration tests' chi-square test.
 #[cfg(test)]
 #[path = "../tests/chi_square.rs"]
 mod chi_square;
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod cli;
 pub mod count;
+// The engine seam is being rebuilt (issue 35, items 1 to 3), and its docs with it; the
+// lead removes this allow once that work is merged.
+#[allow(missing_docs)]
 pub mod engine;
 pub mod error;
+// Not yet documented item by item (issue 35, item 5, left over): each `allow` below is
+// that debt, named; new modules get no such allow.
+#[allow(missing_docs)]
 pub mod export;
+#[allow(missing_docs)]
 pub mod geometry;
-mod input;
+#[doc(hidden)]
+pub mod input;
 pub mod interrupt;
+#[allow(missing_docs)]
 pub mod matrix;
 // Peak-memory readings and the out-of-memory advice serve the command line.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
-pub(crate) mod memory;
-pub mod output;
+#[doc(hidden)]
+pub mod memory;
+#[allow(missing_docs)]
 pub mod parts;
-pub mod picture;
+pub(crate) mod picture;
+#[allow(missing_docs)]
 pub mod puzzle;
 pub mod sample;
+#[allow(missing_docs)]
 pub mod sat;
+// The native searches' internals: the binary (progress budgets) and the benchmarks reach
+// them; a library user goes through `Engine`.
+#[doc(hidden)]
 pub mod solver;
-pub mod subproblems;
+pub(crate) mod subproblems;
+// "Did you mean ...?" for the binary's own names.
+#[doc(hidden)]
 pub mod suggest;
-pub mod suite;
+#[allow(missing_docs)]
 pub mod symmetry;
-mod xml;
+#[doc(hidden)]
+pub mod xml;
 
 pub use count::Count;
 pub use engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};
 pub use error::{Error, Result};
 pub use matrix::{Item, Matrix};
-pub use memory::ExitOnOutOfMemory;
 pub use parts::{PartSpec, Split, Step};
 pub use puzzle::{Compiled, Puzzle, SymmetryMode};
 pub use symmetry::{Group, Reduction, Symmetry};

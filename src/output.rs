@@ -18,7 +18,7 @@
 //!   output ([`write_records`]) instead keeps the whole records written before the stop,
 //!   unless there are none: a stop before the first record leaves the target as it was
 //!   (an existing file is not emptied, a new one not made). An immediate exit (a second
-//!   Ctrl-C) removes the temporary file too ([`interrupt::register`]).
+//!   Ctrl-C) removes the temporary file too ([`signals::register`]).
 //! - A replaced file keeps its permission bits, set after the last write (a write by a
 //!   process without `CAP_FSETID`, and a change of owner, clear setuid and setgid). The
 //!   setuid bit is kept only when the new file has the old one's owner, and setgid only
@@ -46,7 +46,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::interrupt;
+use crate::{interrupt, signals};
 
 /// Where an output path leads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -406,7 +406,7 @@ fn write_with(
     let tmp = builder
         .tempfile_in(&dir)
         .map_err(|e| unwritable(path, &dir, e))?;
-    let _registered = interrupt::register(tmp.path());
+    let _registered = signals::register(tmp.path());
     let mut buffered = io::BufWriter::new(tmp);
     let (ended, bytes) = stream(&mut buffered, gz, keep, body).map_err(|e| relabel(e, path))?;
     let tmp = buffered.into_inner().map_err(|e| werr(e.into_error()))?;
@@ -551,7 +551,7 @@ struct Stopped;
 
 impl std::fmt::Display for Stopped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "stopped by {}", interrupt::cause())
+        write!(f, "stopped by {}", signals::cause())
     }
 }
 

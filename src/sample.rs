@@ -81,6 +81,7 @@ impl<'p> Sampler<'p> {
         self.tries
     }
 
+    /// The memo's statistics for the counts behind the draws.
     pub fn stats(&self) -> MemoStats {
         self.unranker.stats()
     }

@@ -20,8 +20,15 @@ use crate::symmetry::Reduction;
 /// original matrix), or the end of a subproblem with the distinct solutions it had.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step<'s> {
+    /// A distinct solution: sorted options of the original matrix.
     Solution(&'s [u32]),
-    Finished { subproblem: usize, solutions: u64 },
+    /// The end of a subproblem of the split.
+    Finished {
+        /// Its index in the split.
+        subproblem: usize,
+        /// The distinct solutions it had.
+        solutions: u64,
+    },
 }
 
 impl Step<'_> {
@@ -40,13 +47,16 @@ impl Step<'_> {
 pub struct Progress {
     /// What the parts are: `subproblems` (native) or `cubes` (SAT).
     pub unit: &'static str,
+    /// The parts finished.
     pub parts_done: usize,
+    /// All the parts.
     pub parts: usize,
     /// Distinct solutions so far.
     pub solutions: u64,
     /// The estimated share of the search done, from 0 to 1: by estimated subproblem size
     /// for the native engines, by cubes done for SAT.
     pub work: f64,
+    /// Seconds since the run started.
     pub elapsed: f64,
 }
 

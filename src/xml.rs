@@ -5,7 +5,7 @@
 //! it can stand inside a double-quoted attribute or between tags.
 
 /// `text` with `&`, `<`, `>` and `"` replaced by their entities.
-pub(crate) fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

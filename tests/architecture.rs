@@ -19,6 +19,16 @@
 //!
 //! A cycle is a strongly connected component of more than one file (Tarjan's algorithm);
 //! the failure names its files and the references inside it.
+//!
+//! # Who imports whom
+//!
+//! The claims of `docs/architecture.md` that a reading of the paths can check, each a
+//! test: puzzle kinds never import engines ([`kinds_never_import_engines`]), engines never
+//! import kinds ([`engines_never_import_kinds`]), and the commands reach the engines only
+//! through `src/cli/engines.rs` ([`commands_reach_engines_through_one_module`]). The
+//! binary's modules (`src/main.rs` declares them) name the library's modules at the
+//! binary's root, so `crate::engine` in `src/cli/` is the library's `engine` and the same
+//! reading applies to both crates.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -63,6 +73,160 @@ fn no_long_source_file() {
         assert!(
             lines.is_some_and(|n| n > MAX_LINES),
             "{path} ({reason}) is on ALLOWED_LONG but has {lines:?} lines: take it off"
+        );
+    }
+}
+
+/// The modules that search (engines) and the modules that say what a puzzle means
+/// (kinds). `src/engine/` is the seam between them (a `Problem` holds a compiled puzzle),
+/// and `src/export/` writes a compiled puzzle in other programs' formats: both may name
+/// either side, and neither is in these lists.
+const ENGINES: &[&str] = &[
+    "solver",
+    "sat",
+    "subproblems",
+    "parts",
+    "burnside",
+    "engine",
+];
+const KINDS: &[&str] = &["puzzle"];
+
+/// The first segment of every module that `path`'s file references outside its tests,
+/// with the reference, resolved as [`cycles`] resolves them.
+fn imported_modules(path: &str, text: &str) -> Vec<(String, String)> {
+    let me = module_of(path);
+    references(&without_tests(text))
+        .into_iter()
+        .filter_map(|(supers, segments)| {
+            let base = match supers {
+                None => Vec::new(),
+                Some(n) => me[..me.len().checked_sub(n)?].to_vec(),
+            };
+            let full: Vec<String> = base.into_iter().chain(segments).collect();
+            Some((full.first()?.clone(), full.join("::")))
+        })
+        .collect()
+}
+
+/// The references of the files under `dir` to modules whose first segment is in
+/// `forbidden`, as `file: path` lines.
+fn references_into(dir: &str, forbidden: &[&str]) -> Vec<String> {
+    source_files()
+        .iter()
+        // A `tests.rs` is a test module (declared under `#[cfg(test)]`): tests may reach
+        // anywhere.
+        .filter(|(path, _)| path.starts_with(dir) && !path.ends_with("/tests.rs"))
+        .flat_map(|(path, text)| {
+            imported_modules(path, text)
+                .into_iter()
+                .filter(|(first, _)| forbidden.contains(&first.as_str()))
+                .map(move |(_, full)| format!("{path}: crate::{full}"))
+        })
+        .collect()
+}
+
+/// "Puzzle kinds know nothing of engines": nothing under `src/puzzle/` names an engine
+/// module (what `generate --unique/--unsat` counts comes in as a callback).
+#[test]
+fn kinds_never_import_engines() {
+    let found = references_into("src/puzzle/", ENGINES);
+    assert!(
+        found.is_empty(),
+        "a kind imports an engine:\n{}",
+        found.join("\n")
+    );
+}
+
+/// "Engines nothing of kinds": nothing under `src/solver/` or `src/sat/` names a puzzle
+/// module (the DIMACS writer takes its comment lines as a `dimacs::Header`).
+#[test]
+fn engines_never_import_kinds() {
+    let mut found = Vec::new();
+    for dir in [
+        "src/solver/",
+        "src/sat/",
+        "src/subproblems.rs",
+        "src/parts.rs",
+        "src/burnside.rs",
+    ] {
+        found.extend(references_into(dir, KINDS));
+    }
+    assert!(
+        found.is_empty(),
+        "an engine imports a kind:\n{}",
+        found.join("\n")
+    );
+}
+
+/// What runs or makes an engine: a constructor of the handle, the registry, the engine
+/// module's functions, and the `Problem` methods that run a search. Matched as words, so
+/// `SatEngine::default()` and an iterator's `.count()` are not.
+const ENGINE_CALLS: &[&str] = &[
+    "Engine::",
+    "engine::ENGINES",
+    "engine::default_counter",
+    "engine::counts_only",
+    ".count(&",
+    ".count_in(",
+    ".first(&",
+    ".for_each_solution(",
+    ".for_each_in(",
+    ".refute(",
+];
+
+/// The command files that still reach the engines themselves, each with its reason;
+/// keep it short, and take an entry off once its file goes through `cli/engines.rs`.
+const ENGINE_DOOR_EXCEPTIONS: &[(&str, &str, &str)] = &[
+    (
+        "src/cli/args/values.rs",
+        "engine::ENGINES",
+        "the `--solver` help lists the registry's names and abouts",
+    ),
+    (
+        "src/cli/search.rs",
+        "engine::counts_only",
+        "the refusal of a counting-only engine, until capabilities are types (issue 35, item 2)",
+    ),
+];
+
+/// "Every call from a command into the engine API is in `cli/engines.rs`": no other file
+/// under `src/cli/` makes or runs an engine, but for [`ENGINE_DOOR_EXCEPTIONS`].
+#[test]
+fn commands_reach_engines_through_one_module() {
+    let mut found = Vec::new();
+    for (path, text) in source_files() {
+        if !path.starts_with("src/cli/") || path == "src/cli/engines.rs" {
+            continue;
+        }
+        let code = without_tests(&text);
+        for call in ENGINE_CALLS {
+            let mut from = 0;
+            while let Some(k) = code[from..].find(call).map(|k| k + from) {
+                from = k + call.len();
+                let word_start =
+                    k == 0 || !is_ident(code.as_bytes()[k - 1]) || call.starts_with('.');
+                let excepted = ENGINE_DOOR_EXCEPTIONS
+                    .iter()
+                    .any(|(p, c, _)| *p == path && c == call);
+                if word_start && !excepted {
+                    let line = code[..k].lines().count();
+                    found.push(format!("{path}:{line}: {call}"));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "commands that make or run an engine outside cli/engines.rs:\n{}",
+        found.join("\n")
+    );
+    // An exception outlives its reason once its file no longer makes that call.
+    for (path, call, reason) in ENGINE_DOOR_EXCEPTIONS {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+            .unwrap_or_default();
+        assert!(
+            text.contains(call),
+            "{path} ({reason}) is on ENGINE_DOOR_EXCEPTIONS but no longer has {call}: take it off"
         );
     }
 }

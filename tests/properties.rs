@@ -218,7 +218,8 @@ proptest! {
         let p = Problem::new(c);
         let f = p.formula(amo);
         let mut out = Vec::new();
-        dimacs::write(&mut out, &p.compiled, &p.reduction, &f, Projection::Show).unwrap();
+        let header = polycover::export::dimacs_header(&p.compiled, &p.reduction);
+        dimacs::write(&mut out, &header, &f, Projection::Show).unwrap();
         let out = String::from_utf8(out).unwrap();
         let header = out.lines().find(|l| l.starts_with("p cnf ")).unwrap();
         prop_assert_eq!(header, format!("p cnf {} {}", f.num_vars, f.num_clauses()));

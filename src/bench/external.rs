@@ -90,8 +90,7 @@ pub(super) fn cnf_size(p: &Problem, amo: Amo) -> Result<CnfSize> {
     let mut counter = Counter(0);
     dimacs::write(
         &mut counter,
-        &p.compiled,
-        &p.reduction,
+        &crate::export::dimacs_header(&p.compiled, &p.reduction),
         &f,
         Projection::Show,
     )?;
@@ -223,8 +222,7 @@ pub(super) fn row(
     crate::output::write(&path, &mut io::sink(), &[], &mut |w| {
         Ok(dimacs::write(
             w,
-            &p.compiled,
-            &p.reduction,
+            &crate::export::dimacs_header(&p.compiled, &p.reduction),
             &formula,
             Projection::Show,
         )?)

@@ -127,7 +127,7 @@ pub(super) fn sample(
     drop(listening);
     let mut text = String::new();
     stdout.read_to_string(&mut text)?;
-    if crate::interrupt::requested() || status.code() == Some(crate::interrupt::EXIT_CODE) {
+    if crate::interrupt::requested() || status.code() == Some(crate::signals::EXIT_CODE) {
         return Err(Error::Interrupted("bench stopped".into()));
     }
     if !status.success() {

@@ -46,7 +46,7 @@ pub use chart::svg;
 pub use external::Program;
 pub use isolate::{measure_child, polycover_executable};
 pub use solver::DimacsSolver;
-pub use table::{csv_line, table_line, write_csv, CSV_HEADER};
+pub use table::{table_line, write_csv};
 
 /// What `bench --solvers` names: an in-process engine, or a program on PATH; and what
 /// `--external` adds: a SAT solver on the DIMACS.
@@ -538,7 +538,7 @@ mod tests {
         other.solutions = Some(4u64.into());
         other.complete = true;
         let err = compare(&mut other, &dlx).unwrap_err();
-        assert_eq!(err.exit_code(), 1, "{err}");
+        assert_eq!(crate::cli::error_code(&err), 1, "{err}");
         // A row stopped by its timeout is a lower bound, not a disagreement.
         other.complete = false;
         assert!(compare(&mut other, &dlx).is_ok());

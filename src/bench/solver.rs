@@ -172,8 +172,7 @@ pub(super) fn row(
     crate::output::write(&path, &mut io::sink(), &[], &mut |w| {
         Ok(dimacs::write(
             w,
-            &p.compiled,
-            &p.reduction,
+            &crate::export::dimacs_header(&p.compiled, &p.reduction),
             &formula,
             Projection::Show,
         )?)

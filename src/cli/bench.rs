@@ -125,7 +125,7 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
             writeln!(
                 out,
                 "c stopped by {}: {} row(s) measured",
-                crate::interrupt::cause(),
+                crate::signals::cause(),
                 rows.len()
             )?;
             if !rows.is_empty() {

@@ -15,6 +15,7 @@ use std::io::{self, Read, Write};
 use super::args::{
     is_stdio, DecodeArgs, DimacsArgs, ExportArgs, GenerateArgs, GenerateKind, ImportArgs,
 };
+use super::engines;
 use super::outcome::Outcome;
 use crate::engine::Problem;
 use crate::error::{Error, Result};
@@ -55,8 +56,7 @@ pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
         Ok(dimacs::write_with_notes(
             &mut Tee(w, &mut hasher),
-            &p.compiled,
-            &p.reduction,
+            &crate::export::dimacs_header(&p.compiled, &p.reduction),
             &formula,
             a.projection.into(),
             &notes,
@@ -442,18 +442,21 @@ fn piece_directory(dir: &std::path::Path, force: bool) -> Result<()> {
 fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
     let mut seen = 0u64;
     let mut found = None;
-    let run = crate::RunOptions {
+    let run = crate::engine::RunOptions {
         threads: 1,
-        ..crate::RunOptions::default()
+        ..crate::engine::RunOptions::default()
     };
-    p.for_each_solution(&crate::Engine::dlx(), &run, &mut |s| {
-        seen += 1;
-        if seen == n {
-            found = Some(s.to_vec());
-            std::ops::ControlFlow::Break(())
-        } else {
-            std::ops::ControlFlow::Continue(())
-        }
+    let prepared = engines::prepare(p, &engines::reference())?;
+    engines::solutions(prepared.lister()?, &run, None, &mut |step| {
+        step.solution_to(&mut |s| {
+            seen += 1;
+            if seen == n {
+                found = Some(s.to_vec());
+                std::ops::ControlFlow::Break(())
+            } else {
+                std::ops::ControlFlow::Continue(())
+            }
+        })
     })?;
     found.ok_or_else(|| {
         Error::Usage(format!(
@@ -568,6 +571,7 @@ pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> 
                         eprintln!("c drew {tries} puzzles in {seconds} s, none kept yet");
                     }
                 },
+                &mut crate::suite::count_drawn,
             )?;
             if a.unique || a.unsat {
                 eprintln!("c drew {} puzzles to find this one", generated.tries);

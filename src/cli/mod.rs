@@ -22,6 +22,8 @@ use std::io::{self, Write};
 use clap::{CommandFactory, Parser};
 
 use args::{Cli, Command};
+#[cfg(test)]
+pub(crate) use outcome::error_code;
 use outcome::Outcome;
 
 use crate::error::Result;
@@ -46,9 +48,9 @@ pub fn main() -> i32 {
         Ok(cli) => cli,
         Err(e) => return clap_message(&e),
     };
-    crate::interrupt::install();
+    crate::signals::install();
     if cli.command.product_on_stdout() {
-        crate::interrupt::watch_stdout();
+        crate::signals::watch_stdout();
     }
     // Line buffered: each `c` line reaches a pipe or file when it is printed (a run
     // killed later keeps it), and so does each solution record, written with one write.

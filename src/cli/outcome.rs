@@ -2,7 +2,8 @@
 //!
 //! Invariants:
 //! - Command bodies return `Result<Outcome>`, never a bare exit code; [`exit_code`] is the
-//!   only place a code is chosen (an error's through [`Error::exit_code`]).
+//!   only place a code is chosen (an error's in [`error_code`], by an exhaustive match over
+//!   the library's typed [`Error`], which carries no code of its own).
 //! - A run stopped by its deadline exits 1 on every path: as [`Outcome::Stopped`] where
 //!   the command reports the stop on `c`/`s` lines, as [`Error::Failed`] where it refuses
 //!   to keep what it made (a part's file that is not whole).
@@ -44,11 +45,25 @@ pub(super) fn exit_code(result: &Result<Outcome>) -> i32 {
         Ok(Outcome::Satisfiable) => 10,
         Ok(Outcome::Unsatisfiable) => 20,
         Ok(Outcome::Stopped) => 1,
-        Ok(Outcome::Interrupted) => crate::interrupt::exit_code(),
+        Ok(Outcome::Interrupted) => crate::signals::exit_code(),
         // A closed pipe on standard output (`polycover enumerate bedlam | head`) is a
         // normal way to stop reading, not a failure.
         Err(e) if e.is_broken_pipe() => 0,
-        Err(e) => e.exit_code(),
+        Err(e) => error_code(e),
+    }
+}
+
+/// The exit code of an error, following the SAT conventions where they apply: 2 for bad
+/// input or usage (a bad puzzle file, model or option, a missing file), 1 for a failure
+/// while running (a count that differs from the file's `[expect]` or from another
+/// engine, a solver that failed, an output that cannot be written, a run stopped by its
+/// deadline), 128 + the signal for a run a signal stopped (130, 143, 129). 0, 10 and 20
+/// are not errors: done, satisfiable, unsatisfiable.
+pub(crate) fn error_code(e: &Error) -> i32 {
+    match e {
+        Error::Puzzle { .. } | Error::Model { .. } | Error::Usage(_) | Error::Read { .. } => 2,
+        Error::Failed(_) | Error::Write { .. } | Error::Io(_) => 1,
+        Error::Interrupted(_) => crate::signals::exit_code(),
     }
 }
 

@@ -113,7 +113,7 @@ pub(super) fn peak_memory() -> String {
 /// Why a run that did not finish stopped, for its `c stopped...` line.
 pub(super) fn stopped_by(report: &Report) -> String {
     if report.interrupted {
-        format!(" by {}", crate::interrupt::cause())
+        format!(" by {}", crate::signals::cause())
     } else if report.timed_out {
         " by the timeout".into()
     } else {

@@ -148,7 +148,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     if stopped {
         eprintln!(
             "c stopped by {}: {written} written{to}",
-            crate::interrupt::cause()
+            crate::signals::cause()
         );
         return Err(Error::Interrupted(format!("{written} written{to}")));
     }

@@ -298,7 +298,7 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
         Some(r) if r.interrupted => {
             eprintln!(
                 "c stopped by {}: {written} solutions written{to}",
-                crate::interrupt::cause()
+                crate::signals::cause()
             );
             Err(Error::Interrupted(format!(
                 "{written} solutions written{to}"

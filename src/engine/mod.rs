@@ -35,7 +35,7 @@ mod memo;
 mod native;
 mod problem;
 mod sat;
-#[cfg(test)]
+#[cfg(any(test, feature = "toy"))]
 mod toy;
 
 use std::fmt;
@@ -460,14 +460,14 @@ pub static ENGINES: &[Entry] = &[
         on_solver: false,
         make: || Engine::sat(sat::settings(crate::sat::Backend::Kissat, true)),
     },
-    #[cfg(test)]
+    #[cfg(any(test, feature = "toy"))]
     Entry {
         name: "toy",
         about: "a counter for the crate's own tests (the dlx, listing nothing)",
         on_solver: true,
         make: || Engine::new(toy::Toy),
     },
-    #[cfg(test)]
+    #[cfg(any(test, feature = "toy"))]
     Entry {
         name: "toy-lister",
         about: "a lister for the crate's own tests (the dlx, counting nothing itself)",
@@ -721,7 +721,7 @@ impl Scope<'_> {
 }
 
 /// The refusal of an engine that only counts, asked for solutions.
-pub(crate) fn counts_only(name: &str) -> Error {
+pub fn counts_only(name: &str) -> Error {
     Error::Usage(format!(
         "--solver {name} counts solutions without listing them: use it with `count`"
     ))

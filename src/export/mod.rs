@@ -17,6 +17,39 @@ pub mod print;
 pub mod stl;
 pub mod threemf;
 
+use crate::puzzle::Compiled;
+use crate::sat::dimacs::Header;
+use crate::symmetry::Reduction;
+
+/// The `c` lines' account of a compiled puzzle for [`crate::sat::dimacs::write`]: the
+/// one place that reads a puzzle for the DIMACS writer, which names no kind.
+///
+/// ```
+/// use polycover::sat::{dimacs, Amo};
+/// use polycover::Problem;
+/// let soma = Problem::load("soma", None)?;
+/// let formula = soma.formula(Amo::Product);
+/// let header = polycover::export::dimacs_header(&soma.compiled, &soma.reduction);
+/// let mut cnf = Vec::new();
+/// dimacs::write(&mut cnf, &header, &formula, dimacs::Projection::Show)?;
+/// assert!(String::from_utf8(cnf)?.contains("c puzzle Soma"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn dimacs_header<'a>(compiled: &'a Compiled, reduction: &Reduction) -> Header<'a> {
+    let map = compiled.puzzle.variable_map();
+    Header {
+        puzzle: compiled.puzzle.name(),
+        symmetry: compiled.mode.as_str(),
+        group_order: compiled.group.order(),
+        pinned_item: reduction
+            .pinned_item()
+            .map(|i| compiled.matrix.items()[i as usize].name.as_str()),
+        option: map.option,
+        columns: map.columns,
+        describe_option: Box::new(|o| compiled.puzzle.describe_option(o)),
+    }
+}
+
 /// The formats `export` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {

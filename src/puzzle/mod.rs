@@ -78,7 +78,7 @@ pub trait Kind: fmt::Debug + Send + Sync {
     fn item_names(&self, matrix: &Matrix) -> Vec<String>;
     /// One line saying how [`Kind::item_names`] read.
     fn item_legend(&self) -> String;
-    /// A solution as a self-contained SVG picture ([`crate::picture`]).
+    /// A solution as a self-contained SVG picture (`crate::picture`).
     fn svg(&self, solution: &[u32]) -> Result<String>;
     /// Whether [`Kind::svg`] can draw this puzzle's solutions, known before solving: the
     /// error `svg` would give, or `Ok`.
@@ -86,7 +86,7 @@ pub trait Kind: fmt::Debug + Send + Sync {
         Ok(())
     }
     /// A solution as a self-contained HTML page with a 3-D view one can turn
-    /// ([`crate::picture::webgl`]). Kinds without one refuse ([`Kind::check_html`]).
+    /// (`crate::picture::webgl`). Kinds without one refuse ([`Kind::check_html`]).
     fn html(&self, _solution: &[u32]) -> Result<String> {
         self.check_html()?;
         Err(Error::Usage("no 3-D view for this puzzle".into()))
@@ -205,18 +205,33 @@ impl Eq for ExpectLines {}
 impl Expect {
     /// These counts, knowing where `text` (read from `source`) writes each.
     pub fn located(mut self, source: &str, text: &str) -> Expect {
-        let modes = [
-            SymmetryMode::None,
-            SymmetryMode::Rotations,
-            SymmetryMode::Reflections,
-            SymmetryMode::Stack,
-        ];
-        self.lines.0 = modes
+        self.lines.0 = self
+            .counts()
             .into_iter()
-            .filter(|&m| self.get(m).is_some())
-            .map(|m| (m, toml_util::key_line(source, text, "expect", m.as_str())))
+            .filter(|(_, count)| count.is_some())
+            .map(|(m, _)| (m, toml_util::key_line(source, text, "expect", m.as_str())))
             .collect();
         self
+    }
+
+    /// Every count the table can hold, with its mode. Exhaustive by construction: the
+    /// pattern names every field (a new one does not compile until it is listed here), and
+    /// [`Expect::get`] matches every mode (a new mode does not compile without its field),
+    /// so no count is left unchecked or unlocated.
+    pub fn counts(&self) -> [(SymmetryMode, Option<&Count>); 4] {
+        let Expect {
+            rotations,
+            reflections,
+            none,
+            stack,
+            lines: _,
+        } = self;
+        [
+            (SymmetryMode::None, none.as_ref()),
+            (SymmetryMode::Rotations, rotations.as_ref()),
+            (SymmetryMode::Reflections, reflections.as_ref()),
+            (SymmetryMode::Stack, stack.as_ref()),
+        ]
     }
 
     /// `file:line` of the count for `mode`, where the file's text said it.
@@ -330,13 +345,8 @@ impl Puzzle {
     /// polycube file is a mistake, not a figure to ignore.
     fn check_expect(&self, source: &str, text: &str) -> Result<()> {
         let modes = self.symmetry_modes();
-        for mode in [
-            SymmetryMode::None,
-            SymmetryMode::Rotations,
-            SymmetryMode::Reflections,
-            SymmetryMode::Stack,
-        ] {
-            if self.expect().get(mode).is_some() && !modes.contains(&mode) {
+        for (mode, count) in self.expect().counts() {
+            if count.is_some() && !modes.contains(&mode) {
                 let names: Vec<&str> = modes.iter().map(|m| m.as_str()).collect();
                 return Err(Error::puzzle(
                     toml_util::key_line(source, text, "expect", mode.as_str()),
@@ -354,6 +364,19 @@ impl Puzzle {
     /// Loads a puzzle: `-` reads standard input; an existing file is read; otherwise a
     /// catalog name (`bedlam`). A directory never hides a catalog name. A file that
     /// shares its name with a catalog entry wins, and its source (the path) says so.
+    ///
+    /// ```
+    /// use polycover::{Puzzle, SymmetryMode};
+    /// let soma = Puzzle::load("soma")?;
+    /// let compiled = soma.compile(SymmetryMode::Rotations)?;
+    /// assert_eq!(compiled.group.order(), 24);
+    /// # Ok::<(), polycover::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Read`] for a file that cannot be read, [`Error::Puzzle`] for a name that
+    /// is neither a file nor in the catalog, or a file that is not a valid puzzle.
     pub fn load(spec: impl AsRef<Path>) -> Result<Puzzle> {
         Puzzle::load_problem(spec, None)
     }

@@ -19,9 +19,7 @@ use itertools::Itertools;
 use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::matrix::Matrix;
-use crate::puzzle::Compiled;
 use crate::sat::cnf::Formula;
-use crate::symmetry::Reduction;
 
 /// Which projection line a DIMACS file carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,30 +32,56 @@ pub enum Projection {
     None,
 }
 
+/// What the `c` lines say about the puzzle a formula encodes. The caller fills it
+/// (`export::dimacs_header` does, from a compiled puzzle), so that the CNF side names no
+/// puzzle kind: engines know nothing of kinds.
+pub struct Header<'a> {
+    /// The puzzle's name.
+    pub puzzle: &'a str,
+    /// The symmetry mode's name (`rotations`).
+    pub symmetry: &'a str,
+    /// The order of the symmetry group.
+    pub group_order: usize,
+    /// The name of the item the reduction pins, if any.
+    pub pinned_item: Option<&'a str>,
+    /// What one option is, in a few words (`placement`).
+    pub option: &'a str,
+    /// The columns of a `c v` line after `VAR`.
+    pub columns: &'a str,
+    /// Option `o` as one line of the variable map, in those columns.
+    pub describe_option: Box<dyn Fn(u32) -> String + 'a>,
+}
+
 /// Writes the formula as DIMACS to `w`.
+///
+/// # Errors
+///
+/// What writing to `w` returns.
 pub fn write(
     w: &mut dyn Write,
-    compiled: &Compiled,
-    reduction: &Reduction,
+    header: &Header<'_>,
     formula: &Formula,
     projection: Projection,
 ) -> io::Result<()> {
-    write_with_notes(w, compiled, reduction, formula, projection, &[])
+    write_with_notes(w, header, formula, projection, &[])
 }
 
 /// [`write()`], with more `c` lines (without the `c `) after the symmetry line: what part
 /// of the search a restricted formula holds.
+///
+/// # Errors
+///
+/// What writing to `w` returns.
 pub fn write_with_notes(
     w: &mut dyn Write,
-    compiled: &Compiled,
-    reduction: &Reduction,
+    header: &Header<'_>,
     formula: &Formula,
     projection: Projection,
     notes: &[String],
 ) -> io::Result<()> {
     let n = formula.num_primary;
     writeln!(w, "c polycover {}", env!("CARGO_PKG_VERSION"))?;
-    writeln!(w, "c puzzle {}", compiled.puzzle.name())?;
+    writeln!(w, "c puzzle {}", header.puzzle)?;
     writeln!(
         w,
         "c encoding at-most-one={} cardinality=totalizer",
@@ -66,13 +90,9 @@ pub fn write_with_notes(
     writeln!(
         w,
         "c symmetry {} (group order {}, pinned item {})",
-        compiled.mode.as_str(),
-        compiled.group.order(),
-        reduction
-            .pinned_item()
-            .map_or("none".into(), |i| compiled.matrix.items()[i as usize]
-                .name
-                .clone())
+        header.symmetry,
+        header.group_order,
+        header.pinned_item.unwrap_or("none")
     )?;
     for note in notes {
         writeln!(w, "c {note}")?;
@@ -81,7 +101,7 @@ pub fn write_with_notes(
         w,
         "c variables {} primary (1..{n}, one per {}), {} auxiliary",
         n,
-        compiled.puzzle.variable_map().option,
+        header.option,
         formula.num_vars - n
     )?;
     writeln!(
@@ -96,13 +116,9 @@ pub fn write_with_notes(
         Projection::Ind => write_var_list(w, "c ind", n)?,
         Projection::None => {}
     }
-    writeln!(
-        w,
-        "c variable map: c v VAR {}",
-        compiled.puzzle.variable_map().columns
-    )?;
+    writeln!(w, "c variable map: c v VAR {}", header.columns)?;
     for o in 0..n {
-        writeln!(w, "c v {} {}", o + 1, compiled.puzzle.describe_option(o))?;
+        writeln!(w, "c v {} {}", o + 1, (header.describe_option)(o))?;
     }
     formula.cnf.write_dimacs(&mut &mut *w, formula.num_vars)
 }

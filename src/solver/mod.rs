@@ -36,7 +36,7 @@ pub use compact::Kernel;
 pub use engine::{Branch, Engine, Visit};
 pub use estimate::{Budget, Estimate, MOST as ESTIMATE_MOST};
 
-/// How a native engine is built for a matrix: [`dlx`] or [`bits`].
+/// How a native engine is built for a matrix: `dlx` or `bits`.
 pub type Build = fn(&Matrix) -> Box<dyn Engine>;
 
 /// What the driver calls for each worker thread's engine: a [`Build`], or one that hands
@@ -95,8 +95,8 @@ pub type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
 /// deadline is checked at each solution found and, between solutions, every few thousand
 /// nodes (the engines' stop check reads it as this thread's deadline).
 ///
-/// `jobs`: only these subproblems (prefixes of reduced options, from [`crate::subproblems::subproblems`]
-/// through [`crate::subproblems::reduced_prefix`]), with `finished` called as each one ends. `None`: the whole
+/// `jobs`: only these subproblems (prefixes of reduced options, from `crate::subproblems::subproblems`
+/// through `crate::subproblems::reduced_prefix`), with `finished` called as each one ends. `None`: the whole
 /// search, split as suits the thread count.
 #[allow(clippy::too_many_arguments)]
 pub fn count(

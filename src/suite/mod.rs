@@ -213,20 +213,6 @@ impl Family {
         ));
         c
     }
-
-    /// The `generate` command line of one instance.
-    pub fn generate_command(&self, i: &Instance) -> String {
-        let [x, y, z] = self.size;
-        format!(
-            "polycover generate polycubes --box {x},{y},{z} --pieces {} --sizes {}-{} \
-             --seed {}{}",
-            i.pieces,
-            i.sizes.0,
-            i.sizes.1,
-            i.seed,
-            if i.unsat { " --unsat" } else { "" }
-        )
-    }
 }
 
 /// What was written.
@@ -399,7 +385,7 @@ fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> R
         unique: false,
         unsat: i.unsat,
     };
-    let text = generate::generate(&request)?.text;
+    let text = generate::generate(&request, &mut count_drawn)?.text;
     let puzzle_file = family.puzzle_file(i);
     let puzzle = Puzzle::parse(&puzzle_file, &text)?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
@@ -447,8 +433,7 @@ fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> R
         let mut cnf = Vec::new();
         dimacs::write_with_notes(
             &mut cnf,
-            &problem.compiled,
-            &problem.reduction,
+            &crate::export::dimacs_header(&problem.compiled, &problem.reduction),
             &formula,
             Projection::Show,
             &suite_note,
@@ -517,3 +502,32 @@ fn count(
     ));
     Ok(None)
 }
+
+/// The [`generate::Counter`] of `generate --unique/--unsat` and `suite`: the solutions of
+/// a drawn puzzle up to rotations, by the bitset engine, counted up to `at_most`; `None`
+/// when the search did not end within [`CHECK_SECONDS`] (the draw is then passed over).
+pub(crate) fn count_drawn(puzzle: &Puzzle, at_most: u64) -> Result<Option<u64>> {
+    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    let mut found = 0;
+    let opts = RunOptions {
+        deadline: deadline_after(std::time::Duration::from_secs(CHECK_SECONDS)),
+        ..RunOptions::default()
+    };
+    let report = problem.for_each_solution(&Engine::bits(), &opts, &mut |_| {
+        found += 1;
+        if found >= at_most {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    })?;
+    if report.interrupted {
+        return Err(Error::Interrupted(format!("after {found} solutions")));
+    }
+    Ok((found >= at_most || report.complete).then_some(found))
+}
+
+/// How long a draw's check may search: a puzzle whose single solution (or none) takes
+/// longer to prove is passed over, so that `--unique` and `--unsat` give instances that
+/// a native engine settles in seconds.
+const CHECK_SECONDS: u64 = 2;

@@ -17,26 +17,25 @@
 //! # Unique and unsatisfiable instances
 //!
 //! `unique` draws cuts until the puzzle has exactly one solution up to rotations: the
-//! native engine stops at a second solution, so a rejected draw costs milliseconds.
-//! `unsat` then mirrors one chiral piece of such a puzzle (its mirror image is another
-//! shape, of the same volume and bounding box, so the instance is not trivially
-//! unsolvable) and keeps the result only when the native engine finds no solution;
-//! else it tries the next chiral piece, then a new unique puzzle.
+//! caller's [`Counter`] (the binary's runs a native engine) stops at a second solution,
+//! so a rejected draw costs milliseconds. `unsat` then mirrors one chiral piece of such a
+//! puzzle (its mirror image is another shape, of the same volume and bounding box, so the
+//! instance is not trivially unsolvable) and keeps the result only when the counter finds
+//! no solution; else it tries the next chiral piece, then a new unique puzzle. This
+//! module names no engine: puzzle kinds know nothing of engines, so the counting comes in
+//! as a callback.
 //!
 //! Invariants: a request whose box a puzzle file may not hold (a side beyond
 //! `MAX_COORDINATE`) is refused before anything is drawn; the text parses as a polycube
 //! puzzle of the given box; without `unsat`
 //! the cut is one of its solutions; the same arguments give the same text.
 
-use std::ops::ControlFlow;
-
 use rand_pcg::rand_core::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::geometry::{Cell, Shape, MAX_COORDINATE};
-use crate::puzzle::{Puzzle, SymmetryMode};
+use crate::puzzle::Puzzle;
 
 /// What to generate.
 #[derive(Clone, Debug)]
@@ -73,13 +72,32 @@ pub fn default_sizes(size: [usize; 3], pieces: usize) -> (usize, usize) {
 const MAX_CUTS: u64 = 100_000;
 const MAX_PUZZLES: u64 = 100_000;
 
-pub fn generate(r: &Request) -> Result<Generated> {
-    generate_with_progress(r, &mut |_| {})
+/// Counts the solutions of a drawn puzzle up to rotations, up to the given number (it may
+/// stop there); `Ok(None)` when it gave up (a time limit), and the draw is passed over.
+/// Called only for `unique` and `unsat`.
+pub type Counter<'a> = dyn FnMut(&Puzzle, u64) -> Result<Option<u64>> + 'a;
+
+/// Generates the puzzle `r` asks for, `count` deciding `unique` and `unsat`.
+///
+/// # Errors
+///
+/// [`Error::Usage`] for a request no box can meet, [`Error::Failed`] when no puzzle is
+/// found in the draws allowed, and what `count` returns.
+pub fn generate(r: &Request, count: &mut Counter<'_>) -> Result<Generated> {
+    generate_with_progress(r, &mut |_| {}, count)
 }
 
 /// [`generate`], telling `progress` the number of puzzles drawn so far before each new
 /// draw for `unique` or `unsat` (a hard request can draw for a long time).
-pub fn generate_with_progress(r: &Request, progress: &mut dyn FnMut(u64)) -> Result<Generated> {
+///
+/// # Errors
+///
+/// As [`generate`].
+pub fn generate_with_progress(
+    r: &Request,
+    progress: &mut dyn FnMut(u64),
+    count: &mut Counter<'_>,
+) -> Result<Generated> {
     let (lo, hi) = r.sizes;
     if r.size.contains(&0) || r.pieces == 0 || lo == 0 || lo > hi {
         return Err(Error::Usage(
@@ -136,7 +154,7 @@ pub fn generate_with_progress(r: &Request, progress: &mut dyn FnMut(u64)) -> Res
             }
             e => e,
         };
-        if solutions(&text, 2).map_err(stopped)? != Some(1) {
+        if solutions(&text, 2, count).map_err(stopped)? != Some(1) {
             continue;
         }
         if !r.unsat {
@@ -151,43 +169,20 @@ pub fn generate_with_progress(r: &Request, progress: &mut dyn FnMut(u64)) -> Res
         shuffle(&mut rng, &mut chiral);
         for k in chiral {
             let text = render(r, &pieces, Some(k));
-            if solutions(&text, 1).map_err(stopped)? == Some(0) {
+            if solutions(&text, 1, count).map_err(stopped)? == Some(0) {
                 return Ok(Generated { text, tries });
             }
         }
     }
 }
 
-/// The solutions of the puzzle `text` up to rotations, counted up to `at_most`; `None`
-/// when the search did not end within [`CHECK_SECONDS`] (the draw is then passed over).
-fn solutions(text: &str, at_most: u64) -> Result<Option<u64>> {
+/// The solutions of the puzzle `text`, by `count` (see [`Counter`]).
+fn solutions(text: &str, at_most: u64, count: &mut Counter<'_>) -> Result<Option<u64>> {
     // Named as what it is: line N of this text is line N of the file `generate` writes
     // (there is no file of this name to open).
     let puzzle = Puzzle::parse("the generated puzzle", text)?;
-    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
-    let mut found = 0;
-    let opts = RunOptions {
-        deadline: crate::engine::deadline_after(std::time::Duration::from_secs(CHECK_SECONDS)),
-        ..RunOptions::default()
-    };
-    let report = problem.for_each_solution(&Engine::bits(), &opts, &mut |_| {
-        found += 1;
-        if found >= at_most {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    })?;
-    if report.interrupted {
-        return Err(Error::Interrupted(format!("after {found} solutions")));
-    }
-    Ok((found >= at_most || report.complete).then_some(found))
+    count(&puzzle, at_most)
 }
-
-/// How long a draw's check may search: a puzzle whose single solution (or none) takes
-/// longer to prove is passed over, so that `--unique` and `--unsat` give instances that
-/// a native engine settles in seconds.
-const CHECK_SECONDS: u64 = 2;
 
 /// A random cut of the box into `r.pieces` face-connected pieces (cells in box
 /// coordinates).
@@ -398,6 +393,24 @@ fn shuffle<T>(rng: &mut Pcg64Mcg, xs: &mut [T]) {
 mod tests {
     use super::*;
 
+    /// The binary's counter, as `src/suite/mod.rs` has it.
+    fn count(puzzle: &Puzzle, at_most: u64) -> Result<Option<u64>> {
+        use crate::engine::{Engine, Problem, RunOptions};
+        use crate::puzzle::SymmetryMode;
+        let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+        let mut found = 0;
+        let report =
+            problem.for_each_solution(&Engine::bits(), &RunOptions::default(), &mut |_| {
+                found += 1;
+                if found >= at_most {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            })?;
+        Ok((found >= at_most || report.complete).then_some(found))
+    }
+
     fn request(seed: u64) -> Request {
         Request {
             size: [4, 4, 4],
@@ -429,7 +442,7 @@ mod tests {
             assert_eq!(seen.len(), 64);
             let text = render(&r, &pieces, None);
             assert_eq!(
-                solutions(&text, 1).unwrap(),
+                solutions(&text, 1, &mut count).unwrap(),
                 Some(1),
                 "seed {seed}:\n{text}"
             );
@@ -438,17 +451,17 @@ mod tests {
 
     #[test]
     fn a_seed_gives_one_puzzle() {
-        let a = generate(&request(5)).unwrap().text;
-        assert_eq!(a, generate(&request(5)).unwrap().text);
-        assert_ne!(a, generate(&request(6)).unwrap().text);
+        let a = generate(&request(5), &mut count).unwrap().text;
+        assert_eq!(a, generate(&request(5), &mut count).unwrap().text);
+        assert_ne!(a, generate(&request(6), &mut count).unwrap().text);
     }
 
     #[test]
     fn impossible_sizes_are_refused() {
         let mut r = request(1);
         r.sizes = (6, 8);
-        assert!(matches!(generate(&r), Err(Error::Usage(_))));
+        assert!(matches!(generate(&r, &mut count), Err(Error::Usage(_))));
         r.sizes = (5, 4);
-        assert!(matches!(generate(&r), Err(Error::Usage(_))));
+        assert!(matches!(generate(&r, &mut count), Err(Error::Usage(_))));
     }
 }

@@ -1,0 +1,188 @@
+//! The binary's signals: Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout(1)`, Slurm's cancel
+//! and time limit) and SIGHUP, and a reader that closes the pipe on standard output. The
+//! stop flag they set is the library's ([`polycover::interrupt`]); this module is the only
+//! one that installs handlers, and the library installs none.
+//!
+//! Invariants:
+//! - A signal sets the stop flag only while some search or writer has said, with a
+//!   [`Listening`](polycover::interrupt::Listening) guard, that it polls the flag;
+//!   otherwise, and at a second signal, the process ends at once with `128 + signal`
+//!   (130, 143, 129).
+//! - Ending at once never leaves a temporary output behind: writers [`register`] their
+//!   temporary files, and the immediate exit removes every registered one first.
+//! - The immediate exit is `_exit`: no destructors or exit handlers run while other
+//!   threads (a SAT solver's C++ code) are still working. Standard output is line
+//!   buffered, so the `c` lines printed so far have already reached it.
+//! - A first SIGTERM or SIGHUP (sent by programs that wait little: `timeout(1)`, Slurm,
+//!   a closing terminal) ends the process within [`GRACE`] even when the listening run
+//!   is inside a step that polls late (a memo table doubling, a SAT solver's call): a
+//!   watchdog then ends it at once, as a second signal would. Ctrl-C has no watchdog: a
+//!   person at the terminal presses it again.
+//! - When the command's product goes to standard output and that is a pipe, a watcher
+//!   notices the reader closing it (`enumerate ... | head -1`) while the search is still
+//!   inside a long step (a SAT call), and ends the process quietly with exit code 0, as a
+//!   broken pipe does.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Mutex, Once};
+
+/// The first signal that asked for a stop (0: none yet).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+/// Temporary files to remove before an immediate exit.
+static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+const SIGINT: i32 = 2;
+const SIGHUP: i32 = 1;
+const SIGTERM: i32 = 15;
+
+/// The exit code of a run stopped by Ctrl-C (128 + SIGINT).
+pub const EXIT_CODE: i32 = 128 + SIGINT;
+
+/// The exit code of a run stopped by the signal that stopped it: 130 (Ctrl-C), 143
+/// (SIGTERM) or 129 (SIGHUP).
+pub fn exit_code() -> i32 {
+    match SIGNAL.load(Ordering::SeqCst) {
+        0 => EXIT_CODE,
+        s => 128 + s,
+    }
+}
+
+/// What stopped the run, for the `c stopped by ...` lines.
+pub fn cause() -> &'static str {
+    match SIGNAL.load(Ordering::SeqCst) {
+        SIGTERM => "SIGTERM",
+        SIGHUP => "SIGHUP",
+        _ => "Ctrl-C",
+    }
+}
+
+/// Installs the handlers for SIGINT, SIGTERM and SIGHUP (once per process; later calls do
+/// nothing). A process that cannot install them keeps the default behaviour.
+pub fn install() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+            let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+            else {
+                return;
+            };
+            let _ = std::thread::Builder::new()
+                .name("signals".into())
+                .spawn(move || {
+                    for signal in signals.forever() {
+                        stop_by(signal);
+                    }
+                });
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = ctrlc::set_handler(|| stop_by(SIGINT));
+        }
+    });
+}
+
+/// How long a listening run has to end cleanly after a first SIGTERM or SIGHUP before
+/// the watchdog ends it at once: under the second that those who send it allow.
+pub const GRACE: std::time::Duration = std::time::Duration::from_millis(900);
+
+/// The stop request of `signal`: the flag for a listening run, else (or the second time)
+/// the immediate exit.
+fn stop_by(signal: i32) {
+    let _ = SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+    if !polycover::interrupt::listening() || polycover::interrupt::request() {
+        exit_now(128 + signal);
+    }
+    if signal != SIGINT {
+        let code = 128 + SIGNAL.load(Ordering::SeqCst);
+        let spawned = std::thread::Builder::new()
+            .name("stop-watchdog".into())
+            .spawn(move || {
+                std::thread::sleep(GRACE);
+                exit_now(code);
+            });
+        if spawned.is_err() {
+            exit_now(code);
+        }
+    }
+}
+
+/// Removes the registered temporary files and ends the process with `code`.
+fn exit_now(code: i32) -> ! {
+    if let Ok(files) = TEMPORARY.lock() {
+        for f in files.iter() {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+    #[cfg(unix)]
+    // Safety: _exit takes a plain integer and never returns; it runs no destructors, so
+    // threads still inside a solver are not torn down under their feet.
+    unsafe {
+        libc::_exit(code)
+    }
+    #[cfg(not(unix))]
+    std::process::exit(code)
+}
+
+/// A temporary file that an immediate exit removes, while the guard lives.
+pub struct Registered(PathBuf);
+
+/// Registers `path` for removal at an immediate exit, until the guard is dropped.
+pub fn register(path: &Path) -> Registered {
+    if let Ok(mut files) = TEMPORARY.lock() {
+        files.push(path.to_path_buf());
+    }
+    Registered(path.to_path_buf())
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if let Ok(mut files) = TEMPORARY.lock() {
+            if let Some(i) = files.iter().rposition(|f| *f == self.0) {
+                files.swap_remove(i);
+            }
+        }
+    }
+}
+
+/// Watches standard output when it is a pipe: once its reader is gone, nothing the
+/// command still does can reach anyone, so the process ends (exit 0, quietly, as for a
+/// broken pipe) instead of finishing a search whose results would be thrown away. Call it
+/// only when standard output carries the command's product, not when that goes to a file.
+pub fn watch_stdout() {
+    #[cfg(target_os = "linux")]
+    {
+        static WATCH: Once = Once::new();
+        WATCH.call_once(|| {
+            use std::os::unix::fs::FileTypeExt;
+            let is_pipe =
+                std::fs::metadata("/proc/self/fd/1").is_ok_and(|m| m.file_type().is_fifo());
+            if !is_pipe {
+                return;
+            }
+            let _ = std::thread::Builder::new()
+                .name("stdout-watch".into())
+                .spawn(|| loop {
+                    let mut fd = libc::pollfd {
+                        fd: 1,
+                        events: 0,
+                        revents: 0,
+                    };
+                    // Safety: one valid pollfd; POLLERR and POLLHUP are reported without
+                    // being asked for, and a pipe's write end gets POLLERR once no reader is
+                    // left.
+                    let n = unsafe { libc::poll(&mut fd, 1, -1) };
+                    if n > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+                        exit_now(0);
+                    }
+                    if n < 0
+                        && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
+                    {
+                        return;
+                    }
+                });
+        });
+    }
+}
