@@ -120,7 +120,8 @@ mod tests {
     fn a_field_with_quotes_commas_and_line_ends_round_trips() {
         let awkward = "a,\"b\"\r\nc\rd\ne";
         let mut row = Row::new(awkward, "dlx", None);
-        row.status = format!("skipped: {awkward}");
+        // A lone `\r` needs quoting too (the hand-written CSV did not quote it).
+        row.status = "skipped: a\rb".into();
         let mut out = Vec::new();
         write_csv(&mut out, &[row.clone(), row]).unwrap();
         let mut reader = csv::Reader::from_reader(out.as_slice());
@@ -132,7 +133,7 @@ mod tests {
             assert_eq!(record.len(), header.len());
             assert_eq!(&record[0], awkward);
             assert_eq!(&record[1], "dlx");
-            assert_eq!(&record[4], format!("skipped: {awkward}"));
+            assert_eq!(&record[4], "skipped: a\rb");
         }
     }
 
