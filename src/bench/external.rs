@@ -194,6 +194,37 @@ fn kill_group(child: &mut std::process::Child) {
     let _ = child.kill();
 }
 
+/// The start of a row for the program `name` on the problem's DIMACS in encoding `amo`:
+/// the row with its CNF's size, the DIMACS written into `dir`, and the time to compile
+/// the formula. Returns the row, the file's path and that time.
+pub(super) fn dimacs_row(
+    label: &str,
+    name: &str,
+    amo: Amo,
+    p: &Problem,
+    dir: &Path,
+) -> Result<(Row, String, f64)> {
+    let mut row = Row::new(label, name, Some(amo));
+    let t = Instant::now();
+    let formula = p.formula(amo);
+    let compile = t.elapsed().as_secs_f64();
+    row.cnf = Some(cnf_size(p, amo)?);
+    let path = dir.join(format!(
+        "{}-{}.cnf",
+        p.puzzle().name().replace(' ', "_"),
+        amo.name()
+    ));
+    crate::output::write(&path, &mut io::sink(), &[], &mut |w| {
+        Ok(dimacs::write(
+            w,
+            &crate::export::dimacs_header(&p.compiled, &p.reduction),
+            &formula,
+            Projection::Show,
+        )?)
+    })?;
+    Ok((row, path.display().to_string(), compile))
+}
+
 /// Measures `ganak` ([`Program::uses_cnf`]) on the problem's DIMACS in encoding `amo`,
 /// written into `dir`: the time to count the projected models.
 pub(super) fn row(
@@ -208,25 +239,7 @@ pub(super) fn row(
     if !on_path(name) {
         return Ok(Row::skipped(label, name, Some(amo), "not on PATH"));
     }
-    let mut row = Row::new(label, name, Some(amo));
-    let t = Instant::now();
-    let formula = p.formula(amo);
-    let compile = t.elapsed().as_secs_f64();
-    row.cnf = Some(cnf_size(p, amo)?);
-    let path = dir.join(format!(
-        "{}-{}.cnf",
-        p.puzzle().name().replace(' ', "_"),
-        amo.name()
-    ));
-    let path_str = path.display().to_string();
-    crate::output::write(&path, &mut io::sink(), &[], &mut |w| {
-        Ok(dimacs::write(
-            w,
-            &crate::export::dimacs_header(&p.compiled, &p.reduction),
-            &formula,
-            Projection::Show,
-        )?)
-    })?;
+    let (mut row, path_str, compile) = dimacs_row(label, name, amo, p, dir)?;
     // Times to a model, to UNSAT, and to a count; a run stopped by the timeout gives
     // none of them (its row says `timeout`).
     let mut counts = Vec::new();

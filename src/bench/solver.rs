@@ -20,15 +20,13 @@
 //!   timeout gives a `timeout` row.
 
 use std::collections::HashSet;
-use std::io;
 use std::path::Path;
-use std::time::Instant;
 
-use super::external::{check_answer, cnf_size, higher, on_path, run};
+use super::external::{check_answer, dimacs_row, higher, on_path, run};
 use super::{Plan, Row, Spread};
 use crate::engine::Problem;
 use crate::error::{Error, Result};
-use crate::sat::dimacs::{self, Answer, Projection};
+use crate::sat::dimacs::{self, Answer};
 use crate::sat::Amo;
 
 /// A SAT solver that `bench` runs on the DIMACS, by name and command line.
@@ -158,25 +156,7 @@ pub(super) fn row(
             &format!("{} not on PATH", solver.command[0]),
         ));
     }
-    let mut row = Row::new(label, name, Some(amo));
-    let t = Instant::now();
-    let formula = p.formula(amo);
-    let compile = t.elapsed().as_secs_f64();
-    row.cnf = Some(cnf_size(p, amo)?);
-    let path = dir.join(format!(
-        "{}-{}.cnf",
-        p.puzzle().name().replace(' ', "_"),
-        amo.name()
-    ));
-    let path_str = path.display().to_string();
-    crate::output::write(&path, &mut io::sink(), &[], &mut |w| {
-        Ok(dimacs::write(
-            w,
-            &crate::export::dimacs_header(&p.compiled, &p.reduction),
-            &formula,
-            Projection::Show,
-        )?)
-    })?;
+    let (mut row, path_str, compile) = dimacs_row(label, name, amo, p, dir)?;
     let kept = p.reduction.kept_mask();
     let (program, args) = solver.args_for(&path_str);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -3,7 +3,7 @@
 //!
 //! - MiniSat and Glucose are incremental: one solver per worker, one call per model
 //!   under assumptions (the cube's options and an activation literal), each model
-//!   blocked by a clause before the next call, as with varisat.
+//!   blocked by a clause before the next call: varisat's loop, `incremental.rs`.
 //! - Kissat is not incremental (no assumptions, one `solve` per instance). Each call
 //!   builds a fresh Kissat from the formula, the cube's options as units and the
 //!   blocking clauses found so far in this cube. Its prepared engine neither counts
@@ -29,6 +29,7 @@ use rustsat::types::{Clause, Lit, TernaryVal, Var};
 
 use super::cnf::{Blocking, Formula};
 use super::config::Backend;
+use super::incremental::{Assume, Call, Enumerator};
 use super::search::{Cube, ModelSink, Outcome, Stop, LOAD_STOP_EVERY};
 use crate::error::{Error, Result};
 
@@ -84,9 +85,15 @@ impl Drop for Watcher {
     }
 }
 
-/// The true primary options of the solver's model, sorted.
-fn model(solver: &impl Solve, num_primary: u32, backend: Backend) -> Result<Vec<u32>> {
-    let mut solution = Vec::new();
+/// The true primary options of the solver's model, sorted, into `solution` (cleared
+/// first).
+fn model(
+    solver: &impl Solve,
+    num_primary: u32,
+    backend: Backend,
+    solution: &mut Vec<u32>,
+) -> Result<()> {
+    solution.clear();
     for v in 0..num_primary {
         if solver
             .lit_val(Var::new(v).pos_lit())
@@ -96,7 +103,7 @@ fn model(solver: &impl Solve, num_primary: u32, backend: Backend) -> Result<Vec<
             solution.push(v);
         }
     }
-    Ok(solution)
+    Ok(())
 }
 
 /// Loads the formula; `false` when the stop came while loading.
@@ -110,20 +117,47 @@ fn load(solver: &mut impl Solve, formula: &Formula, stop: &Stop, backend: Backen
     Ok(true)
 }
 
-/// An incremental solver (MiniSat, Glucose) that enumerates cube after cube.
-pub(crate) struct Incremental<S> {
+/// MiniSat or Glucose, as the enumeration loop of `incremental.rs` calls it.
+pub(crate) struct Rustsat<S> {
     backend: Backend,
     solver: S,
-    next_var: i32,
-    num_primary: u32,
-    blocking: Blocking,
-    sink: ModelSink,
-    stop: Stop,
-    pub(crate) calls: u64,
     _watcher: Watcher,
 }
 
-impl<S> Incremental<S>
+impl<S: SolveIncremental> Assume for Rustsat<S> {
+    type Lit = Lit;
+
+    fn lit(dimacs: i32) -> Lit {
+        lit(dimacs)
+    }
+
+    fn solve(&mut self, assumptions: &[Lit]) -> Result<Call> {
+        match self
+            .solver
+            .solve_assumps(assumptions)
+            .map_err(|e| failed(self.backend, e))?
+        {
+            SolverResult::Sat => Ok(Call::Sat),
+            SolverResult::Unsat => Ok(Call::Unsat),
+            SolverResult::Interrupted => Ok(Call::Interrupted),
+        }
+    }
+
+    fn model(&mut self, num_primary: u32, solution: &mut Vec<u32>) -> Result<()> {
+        model(&self.solver, num_primary, self.backend, solution)
+    }
+
+    fn add_clause(&mut self, dimacs: &[i32]) -> Result<()> {
+        self.solver
+            .add_clause(clause(dimacs))
+            .map_err(|e| failed(self.backend, e))
+    }
+}
+
+/// An incremental solver (MiniSat, Glucose) that enumerates cube after cube.
+pub(crate) type Incremental<S> = Enumerator<Rustsat<S>>;
+
+impl<S> Enumerator<Rustsat<S>>
 where
     S: SolveIncremental + Interrupt + Default,
 {
@@ -139,55 +173,12 @@ where
         if !load(&mut solver, formula, &stop, backend)? {
             return Ok(None);
         }
-        Ok(Some(Incremental {
+        let solver = Rustsat {
             backend,
             solver,
-            next_var: formula.num_vars as i32,
-            num_primary: formula.num_primary,
-            blocking: formula.blocking(),
-            sink,
-            stop,
-            calls: 0,
             _watcher: watcher,
-        }))
-    }
-
-    /// Enumerates every model that extends `cube` (options set true as assumptions).
-    pub(crate) fn run(&mut self, cube: &Cube) -> Result<Outcome> {
-        self.next_var += 1;
-        let activation = self.next_var;
-        let mut assumptions: Vec<Lit> = cube.iter().map(|&o| lit(o as i32 + 1)).collect();
-        assumptions.push(lit(activation));
-        loop {
-            if self.stop.now() {
-                return Ok(Outcome::Stopped);
-            }
-            self.calls += 1;
-            match self
-                .solver
-                .solve_assumps(&assumptions)
-                .map_err(|e| failed(self.backend, e))?
-            {
-                SolverResult::Unsat => break,
-                SolverResult::Interrupted => return Ok(Outcome::Stopped),
-                SolverResult::Sat => {}
-            }
-            let solution = model(&self.solver, self.num_primary, self.backend)?;
-            let go_on = self.sink.model(&solution);
-            // The cube's options are assumptions: the rest of the model is what to block.
-            let mut block = vec![-activation];
-            block.extend(self.blocking.clause(&solution, cube));
-            self.solver
-                .add_clause(clause(&block))
-                .map_err(|e| failed(self.backend, e))?;
-            if !go_on {
-                return Ok(Outcome::Stopped);
-            }
-        }
-        self.solver
-            .add_clause(clause(&[-activation]))
-            .map_err(|e| failed(self.backend, e))?;
-        Ok(Outcome::Exhausted)
+        };
+        Ok(Some(Enumerator::with(solver, formula, sink, stop)))
     }
 }
 
@@ -216,6 +207,7 @@ impl Kissat {
     pub(crate) fn run(&mut self, cube: &Cube) -> Result<Outcome> {
         let backend = Backend::Kissat;
         let mut blocked: Vec<Vec<i32>> = Vec::new();
+        let mut solution = Vec::new();
         loop {
             if self.stop.now() {
                 return Ok(Outcome::Stopped);
@@ -241,7 +233,7 @@ impl Kissat {
                 SolverResult::Interrupted => return Ok(Outcome::Stopped),
                 SolverResult::Sat => {}
             }
-            let solution = model(&solver, self.formula.num_primary, backend)?;
+            model(&solver, self.formula.num_primary, backend, &mut solution)?;
             let go_on = self.sink.model(&solution);
             blocked.push(self.blocking.clause(&solution, cube));
             if !go_on {

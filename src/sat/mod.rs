@@ -27,6 +27,7 @@ mod config;
 pub mod dimacs;
 mod enumerate;
 pub mod gbd;
+mod incremental;
 pub(crate) mod lex;
 pub mod proof;
 mod search;

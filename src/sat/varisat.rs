@@ -1,35 +1,63 @@
 //! varisat, the pure-Rust reference backend: one solver call per model, each model
-//! blocked by a clause before the next call.
+//! blocked by a clause before the next call (the loop of `incremental.rs`).
 //!
-//! Invariant: a cube's blocking clauses carry a fresh activation literal and are retired
-//! (the literal set false) once the cube is exhausted, so the solver never drags more than
-//! one cube's blocking clauses along. varisat cannot be interrupted inside a call, so a
-//! stop takes effect between calls.
+//! Invariant: as every backend of that loop, a cube's blocking clauses carry a fresh
+//! activation literal and are retired once the cube is exhausted. varisat cannot be
+//! interrupted inside a call, so a stop takes effect between calls.
 
 use varisat::ExtendFormula;
 
-use super::cnf::{Blocking, Formula};
-use super::search::{Cube, ModelSink, Outcome, Stop, LOAD_STOP_EVERY};
+use super::cnf::Formula;
+use super::incremental::{Assume, Call, Enumerator};
+use super::search::{ModelSink, Stop, LOAD_STOP_EVERY};
 use crate::error::{Error, Result};
 
 fn lits(dimacs: &[i32]) -> Vec<varisat::Lit> {
-    dimacs
-        .iter()
-        .map(|&l| varisat::Lit::from_dimacs(l as isize))
-        .collect()
+    dimacs.iter().map(|&l| Varisat::lit(l)).collect()
 }
 
-pub(crate) struct Solver {
-    solver: varisat::Solver<'static>,
-    next_var: i32,
-    num_primary: u32,
-    blocking: Blocking,
-    sink: ModelSink,
-    stop: Stop,
-    pub(crate) calls: u64,
+/// The varisat solver, as the enumeration loop calls it.
+pub(crate) struct Varisat(varisat::Solver<'static>);
+
+impl Assume for Varisat {
+    type Lit = varisat::Lit;
+
+    fn lit(dimacs: i32) -> varisat::Lit {
+        varisat::Lit::from_dimacs(dimacs as isize)
+    }
+
+    fn solve(&mut self, assumptions: &[varisat::Lit]) -> Result<Call> {
+        self.0.assume(assumptions);
+        let sat = self
+            .0
+            .solve()
+            .map_err(|e| Error::Failed(format!("varisat failed: {e}")))?;
+        Ok(if sat { Call::Sat } else { Call::Unsat })
+    }
+
+    fn model(&mut self, num_primary: u32, solution: &mut Vec<u32>) -> Result<()> {
+        let model = self.0.model().expect("a model after SAT");
+        solution.clear();
+        solution.extend(
+            model
+                .iter()
+                .filter(|l| l.is_positive() && (l.var().index() as u32) < num_primary)
+                .map(|l| l.var().index() as u32),
+        );
+        solution.sort_unstable();
+        Ok(())
+    }
+
+    fn add_clause(&mut self, dimacs: &[i32]) -> Result<()> {
+        self.0.add_clause(&lits(dimacs));
+        Ok(())
+    }
 }
 
-impl Solver {
+/// A varisat worker.
+pub(crate) type Solver = Enumerator<Varisat>;
+
+impl Enumerator<Varisat> {
     /// The formula loaded; `None` when the stop came while loading.
     pub(crate) fn new(formula: &Formula, sink: ModelSink, stop: Stop) -> Option<Solver> {
         let mut solver = varisat::Solver::new();
@@ -39,57 +67,6 @@ impl Solver {
             }
             solver.add_clause(&lits(&c));
         }
-        Some(Solver {
-            solver,
-            next_var: formula.num_vars as i32,
-            num_primary: formula.num_primary,
-            blocking: formula.blocking(),
-            sink,
-            stop,
-            calls: 0,
-        })
-    }
-
-    /// Enumerates every model that extends `cube` (options set true as assumptions).
-    pub(crate) fn run(&mut self, cube: &Cube) -> Result<Outcome> {
-        self.next_var += 1;
-        let activation = self.next_var;
-        let mut assumptions: Vec<i32> = cube.iter().map(|&o| o as i32 + 1).collect();
-        assumptions.push(activation);
-        let assumptions = lits(&assumptions);
-        let mut solution = Vec::new();
-        loop {
-            if self.stop.now() {
-                return Ok(Outcome::Stopped);
-            }
-            self.calls += 1;
-            self.solver.assume(&assumptions);
-            let sat = self
-                .solver
-                .solve()
-                .map_err(|e| Error::Failed(format!("varisat failed: {e}")))?;
-            if !sat {
-                break;
-            }
-            let model = self.solver.model().expect("a model after SAT");
-            solution.clear();
-            solution.extend(
-                model
-                    .iter()
-                    .filter(|l| l.is_positive() && (l.var().index() as u32) < self.num_primary)
-                    .map(|l| l.var().index() as u32),
-            );
-            solution.sort_unstable();
-            let go_on = self.sink.model(&solution);
-            // The cube's options are assumptions: the rest of the model is what to block.
-            let mut block = vec![-activation];
-            block.extend(self.blocking.clause(&solution, cube));
-            self.solver.add_clause(&lits(&block));
-            if !go_on {
-                return Ok(Outcome::Stopped);
-            }
-        }
-        self.solver.add_clause(&lits(&[-activation]));
-        Ok(Outcome::Exhausted)
+        Some(Enumerator::with(Varisat(solver), formula, sink, stop))
     }
 }

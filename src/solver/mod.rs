@@ -19,6 +19,7 @@ mod descent;
 mod dlx;
 pub(crate) mod engine;
 mod estimate;
+mod links;
 mod mask;
 pub(crate) mod memo;
 mod segments;

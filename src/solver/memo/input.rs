@@ -24,17 +24,8 @@ impl Input {
         self.items.len()
     }
 
-    pub(super) fn num_options(&self) -> usize {
-        self.options.len()
-    }
-
     pub(super) fn num_entries(&self) -> usize {
         self.options.iter().map(Vec::len).sum()
-    }
-
-    /// Covered exactly once.
-    pub(super) fn is_unit(&self, item: u32) -> bool {
-        self.items[item as usize] == (1, 1)
     }
 
     /// Every item is covered an exact number of times.

@@ -2,29 +2,26 @@
 //!
 //! # The data structure
 //!
-//! The links are those of the DLX (`solver/dlx.rs`; Knuth's Algorithm X with the
-//! `remaining`/`slack` bookkeeping for items that are not unit items), written again here
-//! because this search returns counts instead of visiting solutions:
+//! The links are the DLX's, [`Links`] (`solver/links.rs`: Knuth's Algorithm X with the
+//! `remaining`/`slack` bookkeeping for items that are not unit items), with the hook
+//! [`Key`]: this search returns counts instead of visiting solutions, and keeps beside
+//! the links the weight of each node and the subproblem's key.
 //!
-//! - node 0 is the root, node `k + 1` the header of item `k`, then one node per entry of
-//!   each option; `top`, `up`, `down`, `row`, `span` and `len` as in the DLX;
-//! - `left`/`right` link the uncovered *unit* items only: the search branches on them;
-//! - `remaining[h]`: how many more times item `h` may be covered; a non-unit item is
-//!   covered (its options hidden) when it reaches 0; `slack[h] = max - min`.
-//!
-//! Beside them, `key` is the subproblem's key, kept up to date as items are covered: a
-//! bit field per item, in item order, packed into words (a field never straddles two
-//! words). A unit item's field is one bit, set while it is uncovered; any other item's
-//! field is `remaining[h]`, as wide as its `max` needs. Secondary items (0..1) are one
-//! bit too, so on a box of cells the key is a bitset of the free cells plus a small
-//! counter per piece with copies or a range.
+//! `key` is the subproblem's key, kept up to date as items are covered: a bit field per
+//! item, in item order, packed into words (a field never straddles two words). A unit
+//! item's field is one bit, set while it is uncovered; any other item's field is
+//! `remaining[h]`, as wide as its `max` needs. Secondary items (0..1) are one bit too, so
+//! on a box of cells the key is a bitset of the free cells plus a small counter per piece
+//! with copies or a range.
 //!
 //! Invariant: between calls, every link, `remaining` and `key` are as after [`Search::new`]
-//! (each call undoes its own changes in reverse order, even when stopped).
+//! (each call undoes its own changes in reverse order, even when stopped); the key is
+//! always the one [`Search::sanity`] computes again from the links.
 
 use num_bigint::BigUint;
 
 use crate::solver::engine::Branch;
+use crate::solver::links::{Hook, Links};
 
 use super::input::Input;
 use super::table::{hash, Count, Memo};
@@ -36,306 +33,145 @@ pub struct Incomplete;
 /// The stop callback is polled every this many nodes (a few microseconds apart).
 const POLL: u64 = 4096;
 
-pub(crate) struct Search<'s> {
-    left: Vec<u32>,
-    right: Vec<u32>,
-    len: Vec<u32>,
-    top: Vec<u32>,
-    up: Vec<u32>,
-    down: Vec<u32>,
-    row: Vec<u32>,
-    span: Vec<(u32, u32)>,
-    unit: Vec<bool>,
-    remaining: Vec<u32>,
-    slack: Vec<u32>,
-    /// The non-unit items, as headers.
-    bounded: Vec<u32>,
+/// The memo's hook on the links: each node's weight, and the key of the subproblem.
+pub(crate) struct Key {
     /// How many times each node's option covers its item (1 but in Burnside's quotients).
     weight: Vec<u32>,
-    /// Some weight is above 1: an option may then still be linked in a column whose
-    /// `remaining` it exceeds, and is skipped where it would be taken.
+    /// Some weight is above 1.
     weighted: bool,
     /// Per header: the word and shift of its key field.
     field: Vec<(u32, u32)>,
     key: Vec<u64>,
-    /// Every item is exact, so a node with no unit item left is one solution.
-    exact: bool,
+}
+
+impl Key {
+    /// The key of the root (every unit item uncovered, every other at its `max`), and
+    /// weights of 1 until the links set them.
+    fn new(matrix: &Input) -> Key {
+        let n = matrix.num_items();
+        let mut k = Key {
+            weight: vec![1; 1 + n + matrix.num_entries()],
+            weighted: matrix.is_weighted(),
+            field: vec![(0, 0); n + 1],
+            key: vec![0],
+        };
+        let mut shift = 0u32;
+        for (i, &(_, max)) in matrix.items.iter().enumerate() {
+            let width = 32 - max.leading_zeros();
+            if shift + width > 64 {
+                k.key.push(0);
+                shift = 0;
+            }
+            let word = k.key.len() - 1;
+            k.field[i + 1] = (word as u32, shift);
+            k.key[word] |= (max as u64) << shift;
+            shift += width;
+        }
+        k
+    }
+}
+
+impl Hook for Key {
+    #[inline]
+    fn node(&mut self, x: u32, w: u32) {
+        self.weight[x as usize] = w;
+    }
+
+    #[inline]
+    fn weight(&self, x: u32) -> u32 {
+        self.weight[x as usize]
+    }
+
+    #[inline]
+    fn weighted(&self) -> bool {
+        self.weighted
+    }
+
+    #[inline]
+    fn lower(&mut self, h: u32, n: u32) {
+        let (w, s) = self.field[h as usize];
+        self.key[w as usize] -= (n as u64) << s;
+    }
+
+    #[inline]
+    fn raise(&mut self, h: u32, n: u32) {
+        let (w, s) = self.field[h as usize];
+        self.key[w as usize] += (n as u64) << s;
+    }
+}
+
+pub(crate) struct Search<'s> {
+    links: Links<Key>,
+    /// Scratch for [`Search::complete`]: the options still linked.
+    linked: Vec<u32>,
     pub(crate) nodes: u64,
     stop: &'s (dyn Fn() -> bool + Sync),
 }
 
 impl<'s> Search<'s> {
     pub(crate) fn new(matrix: &Input, stop: &'s (dyn Fn() -> bool + Sync)) -> Search<'s> {
-        let n = matrix.num_items();
-        let total = 1 + n + matrix.num_entries();
-        let mut s = Search {
-            left: vec![0; n + 1],
-            right: vec![0; n + 1],
-            len: vec![0; n + 1],
-            top: vec![0; total],
-            up: (0..total as u32).collect(),
-            down: (0..total as u32).collect(),
-            row: vec![u32::MAX; total],
-            span: Vec::with_capacity(matrix.num_options()),
-            unit: vec![true; n + 1],
-            remaining: vec![0; n + 1],
-            slack: vec![0; n + 1],
-            bounded: Vec::new(),
-            weight: vec![1; total],
-            weighted: matrix.is_weighted(),
-            field: vec![(0, 0); n + 1],
-            key: vec![0],
-            exact: matrix.is_exact(),
+        let options = matrix.options.iter().map(Vec::as_slice);
+        let links = Links::new(
+            &matrix.items,
+            matrix.num_entries(),
+            options,
+            Key::new(matrix),
+        );
+        let s = Search {
+            links,
+            linked: Vec::new(),
             nodes: 0,
             stop,
         };
-        let mut prev = 0u32;
-        let mut shift = 0u32;
-        for (k, &(min, max)) in matrix.items.iter().enumerate() {
-            let h = k as u32 + 1;
-            s.remaining[h as usize] = max;
-            s.slack[h as usize] = max - min;
-            if matrix.is_unit(k as u32) {
-                s.right[prev as usize] = h;
-                s.left[h as usize] = prev;
-                prev = h;
-            } else {
-                s.unit[h as usize] = false;
-                s.bounded.push(h);
-                s.left[h as usize] = h;
-                s.right[h as usize] = h;
-            }
-            let width = 32 - max.leading_zeros();
-            if shift + width > 64 {
-                s.key.push(0);
-                shift = 0;
-            }
-            let word = s.key.len() - 1;
-            s.field[h as usize] = (word as u32, shift);
-            s.key[word] |= (max as u64) << shift;
-            shift += width;
-        }
-        s.right[prev as usize] = 0;
-        s.left[0] = prev;
-        let mut x = n as u32 + 1;
-        for o in 0..matrix.num_options() as u32 {
-            let items = &matrix.options[o as usize];
-            // A unit item first: choosing the option covers it and hides the option from
-            // its other columns before they are touched (as in the DLX).
-            let first = items
-                .iter()
-                .position(|&(i, _)| matrix.is_unit(i))
-                .unwrap_or(0);
-            let start = x;
-            for &(i, w) in std::iter::once(&items[first])
-                .chain(&items[..first])
-                .chain(&items[first + 1..])
-            {
-                let h = i + 1;
-                s.weight[x as usize] = w;
-                s.top[x as usize] = h;
-                s.row[x as usize] = o;
-                let last = s.up[h as usize];
-                s.up[x as usize] = last;
-                s.down[x as usize] = h;
-                s.down[last as usize] = x;
-                s.up[h as usize] = x;
-                s.len[h as usize] += 1;
-                x += 1;
-            }
-            s.span.push((start, x));
-        }
+        debug_assert_eq!(s.sanity(), Ok(()));
         s
+    }
+
+    /// Checks every link, and that the key is the one the links describe: a unit item's
+    /// bit set while it is on the header list, any other item's field its `remaining`.
+    pub(crate) fn sanity(&self) -> Result<(), String> {
+        self.links.sanity()?;
+        let k = &self.links.hook;
+        let mut key = vec![0u64; k.key.len()];
+        for h in 1..k.field.len() as u32 {
+            let value = if self.links.unit[h as usize] {
+                u64::from(self.links.listed(h))
+            } else {
+                u64::from(self.links.remaining[h as usize])
+            };
+            let (w, s) = k.field[h as usize];
+            key[w as usize] |= value << s;
+        }
+        if key != k.key {
+            return Err(format!("key {:x?} but the links say {key:x?}", k.key));
+        }
+        Ok(())
     }
 
     /// Words in a key.
     pub(crate) fn key_words(&self) -> usize {
-        self.key.len()
+        self.links.hook.key.len()
     }
 
     /// The key of the current subproblem.
     pub(crate) fn key(&self) -> &[u64] {
-        &self.key
-    }
-
-    #[inline]
-    fn key_sub(&mut self, h: u32, n: u32) {
-        let (w, s) = self.field[h as usize];
-        self.key[w as usize] -= (n as u64) << s;
-    }
-
-    #[inline]
-    fn key_add(&mut self, h: u32, n: u32) {
-        let (w, s) = self.field[h as usize];
-        self.key[w as usize] += (n as u64) << s;
-    }
-
-    #[inline]
-    fn hide(&mut self, p: u32) {
-        let (start, end) = self.span[self.row[p as usize] as usize];
-        for q in start..end {
-            if q != p {
-                let (u, d) = (self.up[q as usize], self.down[q as usize]);
-                self.down[u as usize] = d;
-                self.up[d as usize] = u;
-                self.len[self.top[q as usize] as usize] -= 1;
-            }
-        }
-    }
-
-    #[inline]
-    fn unhide(&mut self, p: u32) {
-        let (start, end) = self.span[self.row[p as usize] as usize];
-        for q in (start..end).rev() {
-            if q != p {
-                let (u, d) = (self.up[q as usize], self.down[q as usize]);
-                self.down[u as usize] = q;
-                self.up[d as usize] = q;
-                self.len[self.top[q as usize] as usize] += 1;
-            }
-        }
-    }
-
-    fn cover(&mut self, h: u32) {
-        let mut p = self.down[h as usize];
-        while p != h {
-            self.hide(p);
-            p = self.down[p as usize];
-        }
-        if self.unit[h as usize] {
-            let (l, r) = (self.left[h as usize], self.right[h as usize]);
-            self.right[l as usize] = r;
-            self.left[r as usize] = l;
-            self.key_sub(h, 1);
-        }
-    }
-
-    fn uncover(&mut self, h: u32) {
-        if self.unit[h as usize] {
-            self.key_add(h, 1);
-            let (l, r) = (self.left[h as usize], self.right[h as usize]);
-            self.right[l as usize] = h;
-            self.left[r as usize] = h;
-        }
-        let mut p = self.up[h as usize];
-        while p != h {
-            self.unhide(p);
-            p = self.up[p as usize];
-        }
-    }
-
-    /// Takes the option of node `r`, whose item is already covered: covers its other
-    /// items (a non-unit item once it may be covered no more).
-    fn commit(&mut self, r: u32) {
-        let (start, end) = self.span[self.row[r as usize] as usize];
-        for q in start..end {
-            if q == r {
-                continue;
-            }
-            let h = self.top[q as usize];
-            if self.unit[h as usize] {
-                self.cover(h);
-            } else {
-                let w = self.weight[q as usize];
-                self.remaining[h as usize] -= w;
-                self.key_sub(h, w);
-                if self.remaining[h as usize] == 0 {
-                    self.cover(h);
-                }
-            }
-        }
-    }
-
-    fn uncommit(&mut self, r: u32) {
-        let (start, end) = self.span[self.row[r as usize] as usize];
-        for q in (start..end).rev() {
-            if q == r {
-                continue;
-            }
-            let h = self.top[q as usize];
-            if self.unit[h as usize] {
-                self.uncover(h);
-            } else {
-                if self.remaining[h as usize] == 0 {
-                    self.uncover(h);
-                }
-                let w = self.weight[q as usize];
-                self.remaining[h as usize] += w;
-                self.key_add(h, w);
-            }
-        }
+        &self.links.hook.key
     }
 
     /// Takes option `o` (from [`Search::options`]) outside the search.
     pub(crate) fn push(&mut self, o: u32) {
-        let start = self.span[o as usize].0;
-        self.cover(self.top[start as usize]);
-        self.commit(start);
+        self.links.push(o);
     }
 
     /// Undoes [`Search::push`] of the same option, latest first.
     pub(crate) fn pop(&mut self, o: u32) {
-        let start = self.span[o as usize].0;
-        self.uncommit(start);
-        self.uncover(self.top[start as usize]);
-    }
-
-    fn need(&self, h: u32) -> u32 {
-        self.remaining[h as usize].saturating_sub(self.slack[h as usize])
-    }
-
-    /// The unit item to branch on: the fewest live options, ties to the item listed last
-    /// (the native engines' rule, see the `solver` module).
-    fn choose(&self) -> Branch<u32> {
-        // Each live option covers an item once: an item needing more covers than it has
-        // live options is beyond reach. (With weights the bound is not this one: the test
-        // is left to the end, when every unit item is covered.)
-        if !self.weighted
-            && self
-                .bounded
-                .iter()
-                .any(|&h| self.len[h as usize] < self.need(h))
-        {
-            return Branch::Dead;
-        }
-        if self.right[0] == 0 {
-            if self.weighted && self.exact && self.bounded.iter().any(|&h| self.need(h) > 0) {
-                return Branch::Dead;
-            }
-            return Branch::Solution;
-        }
-        let mut best = self.right[0];
-        let mut best_len = self.len[best as usize];
-        let mut p = self.right[best as usize];
-        while p != 0 && best_len > 0 {
-            let l = self.len[p as usize];
-            if l <= best_len {
-                best = p;
-                best_len = l;
-            }
-            p = self.right[p as usize];
-        }
-        if best_len == 0 {
-            Branch::Dead
-        } else {
-            Branch::On(best)
-        }
+        self.links.pop(o);
     }
 
     /// The options the search would branch over here, or why there are none.
     pub(crate) fn options(&self) -> Branch<Vec<u32>> {
-        match self.choose() {
-            Branch::On(h) => {
-                let mut opts = Vec::with_capacity(self.len[h as usize] as usize);
-                let mut r = self.down[h as usize];
-                while r != h {
-                    if !self.weighted || self.fits(r) {
-                        opts.push(self.row[r as usize]);
-                    }
-                    r = self.down[r as usize];
-                }
-                Branch::On(opts)
-            }
+        match self.links.choose() {
+            Branch::On(h) => Branch::On(self.links.options(h)),
             Branch::Solution => Branch::Solution,
             Branch::Dead => Branch::Dead,
         }
@@ -353,13 +189,13 @@ impl<'s> Search<'s> {
     /// and stored there.
     pub(crate) fn count(&mut self, memo: &mut dyn Memo) -> Result<Count, Incomplete> {
         self.tick()?;
-        let branch = match self.choose() {
+        let branch = match self.links.choose() {
             Branch::Dead => return Ok(Count::ZERO),
-            Branch::Solution if self.exact => return Ok(Count::ONE),
+            Branch::Solution if self.links.exact => return Ok(Count::ONE),
             b => b,
         };
-        let hash = hash(&self.key);
-        if let Some(c) = memo.get(&self.key, hash) {
+        let hash = hash(self.key());
+        if let Some(c) = memo.get(self.key(), hash) {
             return Ok(c);
         }
         let before = self.nodes;
@@ -368,23 +204,23 @@ impl<'s> Search<'s> {
             _ => self.complete()?,
         };
         // Every change made below is undone: `key` is this node's again.
-        memo.insert(&self.key, hash, &total, self.nodes - before);
+        memo.insert(self.key(), hash, &total, self.nodes - before);
         Ok(total)
     }
 
     fn branch(&mut self, h: u32, memo: &mut dyn Memo) -> Result<Count, Incomplete> {
-        self.cover(h);
+        self.links.cover(h);
         let mut total = Count::ZERO;
         let mut result = Ok(());
-        let mut r = self.down[h as usize];
+        let mut r = self.links.down[h as usize];
         while r != h {
-            if self.weighted && !self.fits(r) {
-                r = self.down[r as usize];
+            if !self.links.fits(r) {
+                r = self.links.down[r as usize];
                 continue;
             }
-            self.commit(r);
+            self.links.commit(r);
             let sub = self.count(memo);
-            self.uncommit(r);
+            self.links.uncommit(r);
             match sub {
                 Ok(c) => total.add(&c),
                 Err(e) => {
@@ -392,46 +228,21 @@ impl<'s> Search<'s> {
                     break;
                 }
             }
-            r = self.down[r as usize];
+            r = self.links.down[r as usize];
         }
-        self.uncover(h);
+        self.links.uncover(h);
         result.map(|()| total)
-    }
-
-    /// Whether the option of node `r` may be taken: each of its items may still be
-    /// covered as many times as it covers it.
-    fn fits(&self, r: u32) -> bool {
-        let (start, end) = self.span[self.row[r as usize] as usize];
-        (start..end).all(|q| {
-            let h = self.top[q as usize];
-            self.unit[h as usize] || self.weight[q as usize] <= self.remaining[h as usize]
-        })
     }
 
     /// Every unit item is covered in a matrix that is not exact: counts the sets of the
     /// still-linked options (none has a unit item) that keep every item within its `max`
     /// and bring it to its `min`, as the DLX lists them.
     fn complete(&mut self) -> Result<Count, Incomplete> {
-        let linked = self.linked();
-        self.extend(&linked, 0)
-    }
-
-    /// The options still linked in a column of a non-unit item that may be covered
-    /// again, in increasing order: when every unit item is covered, the options left.
-    fn linked(&self) -> Vec<u32> {
-        let mut linked = Vec::new();
-        for &h in &self.bounded {
-            if self.remaining[h as usize] > 0 {
-                let mut q = self.down[h as usize];
-                while q != h {
-                    linked.push(self.row[q as usize]);
-                    q = self.down[q as usize];
-                }
-            }
-        }
-        linked.sort_unstable();
-        linked.dedup();
-        linked
+        let mut linked = std::mem::take(&mut self.linked);
+        self.links.linked(&mut linked);
+        let count = self.extend(&linked, 0);
+        self.linked = linked;
+        count
     }
 
     /// Completion number `rank` of the current subproblem (every unit item covered, in a
@@ -442,7 +253,8 @@ impl<'s> Search<'s> {
         rank: &mut BigUint,
         out: &mut Vec<u32>,
     ) -> Result<(), Incomplete> {
-        let linked = self.linked();
+        let mut linked = Vec::new();
+        self.links.linked(&mut linked);
         self.nth_extension(&linked, 0, rank, out)
     }
 
@@ -454,26 +266,21 @@ impl<'s> Search<'s> {
         out: &mut Vec<u32>,
     ) -> Result<(), Incomplete> {
         // "No more options" is the first completion, where it is one.
-        if self.bounded.iter().all(|&h| self.need(h) == 0) {
+        if self.links.satisfied() {
             if *rank == BigUint::ZERO {
                 return Ok(());
             }
             *rank -= 1u32;
         }
-        for k in from..linked.len() {
-            let (start, end) = self.span[linked[k] as usize];
-            if (start..end)
-                .any(|q| self.remaining[self.top[q as usize] as usize] < self.weight[q as usize])
-            {
+        for (k, &o) in linked.iter().enumerate().skip(from) {
+            if !self.links.can_take(o) {
                 continue;
             }
-            for q in start..end {
-                self.remaining[self.top[q as usize] as usize] -= self.weight[q as usize];
-            }
+            self.links.take(o);
             let below = self.extend(linked, k + 1).map(Count::into_big);
             let found = match below {
                 Ok(below) if *rank < below => {
-                    out.push(linked[k]);
+                    out.push(o);
                     Some(self.nth_extension(linked, k + 1, rank, out))
                 }
                 Ok(below) => {
@@ -482,9 +289,7 @@ impl<'s> Search<'s> {
                 }
                 Err(e) => Some(Err(e)),
             };
-            for q in start..end {
-                self.remaining[self.top[q as usize] as usize] += self.weight[q as usize];
-            }
+            self.links.untake(o);
             if let Some(result) = found {
                 return result;
             }
@@ -495,26 +300,19 @@ impl<'s> Search<'s> {
     /// The completions that take options from `linked[from..]` only, in increasing order
     /// (so each set once); `remaining` counts down as options are taken.
     fn extend(&mut self, linked: &[u32], from: usize) -> Result<Count, Incomplete> {
-        let mut total = if self.bounded.iter().all(|&h| self.need(h) == 0) {
+        let mut total = if self.links.satisfied() {
             Count::ONE
         } else {
             Count::ZERO
         };
-        for k in from..linked.len() {
-            let (start, end) = self.span[linked[k] as usize];
-            if (start..end)
-                .any(|q| self.remaining[self.top[q as usize] as usize] < self.weight[q as usize])
-            {
+        for (k, &o) in linked.iter().enumerate().skip(from) {
+            if !self.links.can_take(o) {
                 continue;
             }
             self.tick()?;
-            for q in start..end {
-                self.remaining[self.top[q as usize] as usize] -= self.weight[q as usize];
-            }
+            self.links.take(o);
             let sub = self.extend(linked, k + 1);
-            for q in start..end {
-                self.remaining[self.top[q as usize] as usize] += self.weight[q as usize];
-            }
+            self.links.untake(o);
             total.add(&sub?);
         }
         Ok(total)

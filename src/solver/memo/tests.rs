@@ -308,6 +308,45 @@ fn random_matrices_count_as_the_dlx() {
     assert!(solved > 300, "{solved}");
 }
 
+/// Pushes every option the search offers, `depth` levels down, checking the shared links
+/// and the key after each push and each pop.
+fn walk_checking(search: &mut Search<'_>, depth: usize) {
+    assert_eq!(search.sanity(), Ok(()));
+    if depth == 0 {
+        return;
+    }
+    if let Branch::On(options) = search.options() {
+        for o in options {
+            let key = search.key().to_vec();
+            search.push(o);
+            walk_checking(search, depth - 1);
+            search.pop(o);
+            assert_eq!(search.key(), key.as_slice(), "pop restores the key");
+            assert_eq!(search.sanity(), Ok(()));
+        }
+    }
+}
+
+#[test]
+fn the_links_and_the_key_stay_sane_through_pushes_and_pops() {
+    for seed in 0..300 {
+        let input = Input::from(&random_matrix(seed));
+        walk_checking(&mut Search::new(&input, &never), 3);
+    }
+    // Weights above 1 (as in Burnside's quotients), on an item with a range.
+    let weighted = Input {
+        items: vec![(1, 1), (1, 1), (1, 1), (0, 4)],
+        options: vec![
+            vec![(0, 1), (3, 2)],
+            vec![(1, 1), (3, 2)],
+            vec![(2, 1), (3, 3)],
+            vec![(0, 1), (1, 1)],
+            vec![(2, 1)],
+        ],
+    };
+    walk_checking(&mut Search::new(&weighted, &never), 3);
+}
+
 #[test]
 fn catalog_puzzles_count_as_the_dlx() {
     for name in ["soma", "pentomino-3x20"] {
