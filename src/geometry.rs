@@ -37,14 +37,17 @@ impl Shape {
         Shape(cells)
     }
 
+    /// The cells, normalised (least coordinate 0 on each axis) and sorted.
     pub fn cells(&self) -> &[Cell] {
         &self.0
     }
 
+    /// The number of cells (unit cubes) in the shape.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// Whether the shape has no cells.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -135,15 +138,19 @@ pub struct Isometry {
 }
 
 impl Isometry {
+    /// The isometry that maps every cell to itself; index 0 of [`Isometry::all`].
     pub const IDENTITY: Isometry = Isometry {
         perm: [0, 1, 2],
         sign: [1, 1, 1],
     };
+    /// The reflection `x -> -x`, which turns a piece into its mirror image.
     pub const MIRROR_X: Isometry = Isometry {
         perm: [0, 1, 2],
         sign: [-1, 1, 1],
     };
 
+    /// The image of cell `c`. It fixes the origin, so shapes need normalising after it
+    /// (see [`Shape::transformed`]).
     pub fn apply(self, c: Cell) -> Cell {
         [
             self.sign[0] as i32 * c[self.perm[0] as usize],

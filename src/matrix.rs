@@ -22,6 +22,8 @@ use std::fmt;
 /// A column of the matrix.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Item {
+    /// The item's name in messages and exports: a cell's coordinates
+    /// (`x,y,z`), a piece's name.
     pub name: String,
     /// The fewest times a solution covers the item.
     pub min: u32,
@@ -49,11 +51,15 @@ impl Item {
         }
     }
 
+    /// Whether every solution covers the item the same number of times (`min == max`).
     pub fn is_exact(&self) -> bool {
         self.min == self.max
     }
 }
 
+/// The exact-cover matrix: its items (columns) and its options (rows, each a sorted set
+/// of items), stored as compressed rows. Options are numbered from 0 in the order they
+/// were pushed; the module documentation gives the invariants every matrix keeps.
 #[derive(Clone, Debug, Default)]
 pub struct Matrix {
     items: Vec<Item>,
@@ -63,6 +69,12 @@ pub struct Matrix {
 }
 
 impl Matrix {
+    /// A matrix with these items and no options yet; add options with
+    /// [`push_option`](Matrix::push_option).
+    ///
+    /// # Panics
+    ///
+    /// If an item has `min > max` or `max == 0`.
     pub fn new(items: Vec<Item>) -> Matrix {
         assert!(
             items.iter().all(|i| i.min <= i.max && i.max >= 1),
@@ -76,6 +88,11 @@ impl Matrix {
     }
 
     /// Appends an option and returns its index. `items` may come in any order.
+    ///
+    /// # Panics
+    ///
+    /// If `items` is empty, lists an item twice or names an item out of range, or if the
+    /// matrix is exact and `items` holds no unit item.
     pub fn push_option(&mut self, items: &[u32]) -> u32 {
         let mut sorted = items.to_vec();
         sorted.sort_unstable();
@@ -95,19 +112,26 @@ impl Matrix {
         (self.start.len() - 2) as u32
     }
 
+    /// The items (columns), indexed by item number.
     pub fn items(&self) -> &[Item] {
         &self.items
     }
 
+    /// How many items (columns) the matrix has.
     pub fn num_items(&self) -> usize {
         self.items.len()
     }
 
+    /// How many options (rows) the matrix has; options are numbered `0..num_options()`.
     pub fn num_options(&self) -> usize {
         self.start.len() - 1
     }
 
     /// The items of option `o`, in increasing order.
+    ///
+    /// # Panics
+    ///
+    /// If `o` is not an option of the matrix.
     pub fn option_items(&self, o: u32) -> &[u32] {
         &self.option_items[self.start[o as usize] as usize..self.start[o as usize + 1] as usize]
     }
@@ -151,6 +175,12 @@ impl Matrix {
 
     /// Checks that `options` is a solution: distinct options, every item covered between
     /// its `min` and `max` times.
+    ///
+    /// # Errors
+    ///
+    /// [`CoverError::NoSuchOption`] for an option number past the last option,
+    /// [`CoverError::Repeated`] for an option listed twice, and
+    /// [`CoverError::WrongCover`] for the first item covered too few or too many times.
     pub fn check_solution(&self, options: &[u32]) -> Result<(), CoverError> {
         let mut covered = vec![0u32; self.items.len()];
         let mut seen = std::collections::HashSet::with_capacity(options.len());
@@ -182,12 +212,19 @@ impl Matrix {
 /// Why a set of options is not an exact cover.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CoverError {
+    /// The option number is not below [`Matrix::num_options`].
     NoSuchOption(u32),
+    /// The option is listed more than once.
     Repeated(u32),
+    /// An item is covered outside its range.
     WrongCover {
+        /// The item's name.
         item: String,
+        /// The fewest covers the item allows.
         min: u32,
+        /// The most covers the item allows.
         max: u32,
+        /// How many of the chosen options cover it.
         got: u32,
     },
 }

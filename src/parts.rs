@@ -28,7 +28,9 @@ use crate::symmetry::Reduction;
 /// `K/N`: part K (from 1) of N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PartSpec {
+    /// Which part, from 1; `1 <= k <= n`.
     pub k: usize,
+    /// How many parts the search is dealt into; `1 <= n <= MAX_PARTS`.
     pub n: usize,
 }
 
@@ -81,6 +83,10 @@ impl Split {
 
     /// Splits the reduced search of `matrix` (`mode` names the symmetry mode) into
     /// subproblems dealt into `parts` parts.
+    ///
+    /// # Panics
+    ///
+    /// If `parts` is 0 or above [`MAX_PARTS`].
     pub fn new(matrix: &Matrix, reduction: &Reduction, mode: &str, parts: usize) -> Split {
         assert!((1..=MAX_PARTS).contains(&parts));
         let subproblems = crate::subproblems::subproblems(reduction, Split::wanted(parts));
@@ -125,14 +131,17 @@ impl Split {
         format!("{:016x}", self.fingerprint)
     }
 
+    /// How many parts the subproblems are dealt into (`N` of `--part K/N`).
     pub fn parts(&self) -> usize {
         self.parts
     }
 
+    /// How many subproblems the search was cut into, over all parts.
     pub fn len(&self) -> usize {
         self.subproblems.len()
     }
 
+    /// Whether there are no subproblems: the reduced search has no solution to extend.
     pub fn is_empty(&self) -> bool {
         self.subproblems.is_empty()
     }
@@ -143,6 +152,10 @@ impl Split {
     }
 
     /// The subproblems of part `k` (from 1), in search order.
+    ///
+    /// # Panics
+    ///
+    /// If `k` is 0 or above [`Split::parts`].
     pub fn part(&self, k: usize) -> Vec<usize> {
         assert!((1..=self.parts).contains(&k));
         (k - 1..self.subproblems.len())
@@ -156,8 +169,12 @@ impl Split {
 /// ` format text|jsonl file PATH` (the path last, so that it may hold spaces).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartResult {
+    /// Which part of how many the line reports.
     pub part: PartSpec,
+    /// The split's fingerprint, 16 hexadecimal digits; `merge` adds up only parts whose
+    /// fingerprints agree.
     pub fingerprint: String,
+    /// The part's count of distinct solutions.
     pub solutions: Count,
     /// An enumeration's solutions: their format and file.
     pub file: Option<(String, std::path::PathBuf)>,
@@ -180,6 +197,12 @@ impl fmt::Display for PartResult {
 impl PartResult {
     /// Reads a `c part` line; `None` for any other line, an error for a `c part` line
     /// that is not whole.
+    ///
+    /// # Errors
+    ///
+    /// `Some(Err(message))` when the line starts `c part ` but its part is not `K/N`, its
+    /// fingerprint is not 16 hexadecimal digits, its count does not parse, a key is
+    /// missing or out of order, or a tail is not `format F file PATH`.
     pub fn parse(line: &str) -> Option<Result<PartResult, String>> {
         let rest = line
             .trim_end_matches(['\r', '\n'])

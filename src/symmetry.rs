@@ -33,13 +33,17 @@ use crate::matrix::Matrix;
 /// One symmetry of a matrix, as permutations of its items and of its options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Symmetry {
+    /// The image of each item: item `i` maps to `items[i]`; a permutation of the items.
     pub items: Vec<u32>,
+    /// The image of each option: option `o` maps to `options[o]`, whose items are the
+    /// images of the items of `o`; a permutation of the options.
     pub options: Vec<u32>,
     /// A short human name, e.g. "rot(x->y,y->-x,z->z)".
     pub name: String,
 }
 
 impl Symmetry {
+    /// The symmetry that fixes every item and every option of `matrix`.
     pub fn identity(matrix: &Matrix) -> Symmetry {
         Symmetry {
             items: (0..matrix.num_items() as u32).collect(),
@@ -48,6 +52,7 @@ impl Symmetry {
         }
     }
 
+    /// Whether the symmetry fixes every item and every option.
     pub fn is_identity(&self) -> bool {
         self.options.iter().enumerate().all(|(i, &o)| i as u32 == o)
             && self.items.iter().enumerate().all(|(i, &o)| i as u32 == o)
@@ -68,13 +73,20 @@ pub struct Group {
 }
 
 impl Group {
+    /// The group with only the identity of `matrix`: no symmetry is used, every
+    /// solution counts.
     pub fn trivial(matrix: &Matrix) -> Group {
         Group {
             elements: vec![Symmetry::identity(matrix)],
         }
     }
 
-    /// Builds a group from its elements; the identity must be first.
+    /// Builds a group from its elements; the identity must be first. Closure under
+    /// composition is not checked; [`Group::validate`] checks each element.
+    ///
+    /// # Panics
+    ///
+    /// If `elements` is empty or its first element is not the identity.
     pub fn new(elements: Vec<Symmetry>) -> Group {
         assert!(
             !elements.is_empty() && elements[0].is_identity(),
@@ -83,16 +95,25 @@ impl Group {
         Group { elements }
     }
 
+    /// The group's elements, the identity first; engines and checks refer to a symmetry
+    /// by its index here.
     pub fn elements(&self) -> &[Symmetry] {
         &self.elements
     }
 
+    /// The number of elements, |G|; 1 for the trivial group.
     pub fn order(&self) -> usize {
         self.elements.len()
     }
 
     /// Checks that every element is a permutation that respects the matrix. Puzzle kinds
     /// call this in debug builds; tests call it always.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the first element that is not a permutation of the items and
+    /// options, maps some option `o` to an option whose items are not the images of the
+    /// items of `o`, or maps an item to one with a different `min`/`max`.
     pub fn validate(&self, matrix: &Matrix) -> Result<(), String> {
         for g in &self.elements {
             if !is_permutation(&g.items, matrix.num_items())
@@ -164,6 +185,13 @@ impl Reduction {
         Reduction::new(matrix, Group::trivial(matrix))
     }
 
+    /// Computes the reduction of `matrix` under `group`: picks the pinned item (a unit
+    /// item every symmetry fixes, with the fewest option orbits per option), keeps one
+    /// representative option of each orbit on it, and records each representative's
+    /// stabiliser for the canonical-form check. With the trivial group the matrix is kept
+    /// whole and nothing is checked.
+    ///
+    /// `group` must be a group of symmetries of `matrix` (see [`Group::validate`]).
     pub fn new(matrix: &Matrix, group: Group) -> Reduction {
         let n = matrix.num_options();
         let mut checks = vec![Vec::new(); n];
@@ -253,10 +281,13 @@ impl Reduction {
         mask
     }
 
+    /// The item whose options were cut down to one per orbit, or `None` when the group
+    /// is trivial or no unit item is fixed by every symmetry.
     pub fn pinned_item(&self) -> Option<u32> {
         self.pinned
     }
 
+    /// The symmetry group the reduction was computed from.
     pub fn group(&self) -> &Group {
         &self.group
     }
@@ -340,8 +371,12 @@ impl Reduction {
 /// See [`Reduction::lex_leaders`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LexLeader {
+    /// The representative option whose presence switches the constraint on, or `None`
+    /// when it always holds (nothing was pinned).
     pub condition: Option<u32>,
+    /// The original options read for `h(x)`: `lesser[j]` is `h^-1(greater[j])`.
     pub lesser: Vec<u32>,
+    /// The original options read for `x`, in increasing order; only those `h` moves.
     pub greater: Vec<u32>,
     /// The group element behind it (an index into [`Group::elements`]).
     pub symmetry: u32,

@@ -364,6 +364,12 @@ impl Engine {
     }
 
     /// Whether this build can run the engine; the reason when it cannot.
+    ///
+    /// # Errors
+    ///
+    /// For a SAT engine: a message when its backend's cargo feature was not built, or
+    /// when it asks for the lazy at-most-one encoding with a backend other than CaDiCaL
+    /// (only CaDiCaL's propagator enforces it). The native engines are always available.
     pub fn available(&self) -> std::result::Result<(), String> {
         self.search().available()
     }
@@ -682,12 +688,14 @@ pub struct Report {
     pub interrupted: bool,
     /// The deadline stopped it.
     pub timed_out: bool,
+    /// Wall-clock seconds the run took.
     pub seconds: f64,
     /// The engine's own statistics, one line: nodes, or cubes, solver calls, decisions.
     pub statistics: String,
     /// Parts of the search finished, of all (subproblems or cubes; 0 of 0 when the
     /// engine does not split).
     pub parts_done: u64,
+    /// All the parts the search was split into (see `parts_done`).
     pub parts: u64,
     /// Worker threads the search ran on: those asked for a native count; for SAT the
     /// solvers that ran (one for a plain search, at most one per cube).
@@ -698,6 +706,8 @@ pub struct Report {
 /// checkpoint has left of one.
 #[derive(Clone, Copy)]
 pub struct Scope<'a> {
+    /// The split the subproblems belong to; its prefixes are options of the original
+    /// matrix.
     pub split: &'a Split,
     /// Indices of the split's subproblems, in the order to run them.
     pub subproblems: &'a [usize],

@@ -35,6 +35,7 @@ use crate::geometry::{max_corner, min_corner, Cell};
 /// A triangle mesh: vertex positions (mm) and triangles as indices into them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mesh {
+    /// Vertex positions in millimetres; each is shared by the triangles around it.
     pub vertices: Vec<[f64; 3]>,
     /// Counter-clockwise seen from outside.
     pub triangles: Vec<[u32; 3]>,
@@ -96,6 +97,7 @@ impl Mesh {
 /// at a corner near `at` (mm, in the piece's cell coordinates times the unit).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NotManifold {
+    /// The offending vertex, in millimetres.
     pub at: [f64; 3],
 }
 
@@ -179,6 +181,15 @@ fn octants_connected(set: u8) -> bool {
 
 /// The surface of the piece made of `cells` with cubes of side `unit`, shrunk by `r`
 /// (half the clearance, `0 <= 2r < unit`), in the cells' own coordinates times the unit.
+///
+/// # Errors
+///
+/// [`NotManifold`] when `r = 0` and two cubes of the piece touch only along an edge or
+/// at a corner (the surface would pinch there); for `r > 0` it would be a bug.
+///
+/// # Panics
+///
+/// If `unit <= 0`, `r < 0` or `2r >= unit`.
 pub fn shrunk(cells: &[Cell], unit: f64, r: f64) -> Result<Mesh, NotManifold> {
     assert!(
         unit > 0.0 && r >= 0.0 && 2.0 * r < unit,

@@ -88,6 +88,11 @@ pub struct Options {
 
 impl Options {
     /// `unit` and `gap` in mm, or why they cannot make pieces.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] when `unit` is not a number from [`MIN_UNIT`] to [`MAX_UNIT`],
+    /// when `gap` is negative or not finite, or when `gap` is not less than `unit`.
     pub fn new(unit: f64, gap: f64) -> Result<Options> {
         // Written so that NaN fails too.
         if !(MIN_UNIT..=MAX_UNIT).contains(&unit) {
@@ -115,10 +120,13 @@ impl Options {
         Ok(Options { unit, gap })
     }
 
+    /// The side of one cube, in mm.
     pub fn unit(&self) -> f64 {
         self.unit
     }
 
+    /// The clearance between neighbouring pieces, in mm: each face moves in by half of
+    /// it; 0 leaves the faces touching.
     pub fn gap(&self) -> f64 {
         self.gap
     }
@@ -180,10 +188,16 @@ pub struct Solid {
     pub tag: String,
     /// What a person reads: the piece's display name, and the copy number if it has copies.
     pub title: String,
+    /// The copy's closed surface, in mm, shrunk by half the gap.
     pub mesh: Mesh,
 }
 
 /// The polycube puzzle in `puzzle`, or why its pieces cannot be printed.
+///
+/// # Errors
+///
+/// [`Error::Usage`] when `puzzle` is not a polycube puzzle (coloured cubes have no
+/// pieces to print).
 pub fn check(puzzle: &Puzzle) -> Result<&Polycube> {
     puzzle.downcast_ref::<Polycube>().ok_or_else(|| {
         Error::Usage(format!(
@@ -317,6 +331,12 @@ fn copies(p: &Polycube) -> Vec<(usize, u32, String, String)> {
 }
 
 /// Every copy of every piece, turned to print well and laid out on the plate (z = 0 up).
+///
+/// # Errors
+///
+/// [`Error::Usage`] when the gap is 0 and a piece's cubes touch only along an edge or at
+/// a corner (no closed manifold), or when the gap is too small for the coordinates the
+/// files can carry at this size.
 pub fn laid_out(p: &Polycube, opts: Options) -> Result<Vec<Solid>> {
     let all = copies(p);
     let columns = (all.len() as f64).sqrt().ceil().max(1.0) as usize;
@@ -349,6 +369,15 @@ pub fn laid_out(p: &Polycube, opts: Options) -> Result<Vec<Solid>> {
 
 /// The pieces as placed in `solution` (options of the puzzle's matrix), the whole moved
 /// so that its least corner is the origin.
+///
+/// # Errors
+///
+/// As [`laid_out`]: a gap of 0 with cubes touching only along an edge or at a corner, or
+/// a gap too small for the coordinates.
+///
+/// # Panics
+///
+/// If `solution` names an option that is not a placement of `p`.
 pub fn assembled(p: &Polycube, solution: &[u32], opts: Options) -> Result<Vec<Solid>> {
     let names = copies(p);
     let mut out = Vec::new();
