@@ -154,6 +154,8 @@ pub enum SymmetryMode {
 }
 
 impl SymmetryMode {
+    /// The mode's name as `--symmetry` and the `[expect]` table spell it: `none`,
+    /// `rotations`, `reflections` or `stack`.
     pub fn as_str(self) -> &'static str {
         match self {
             SymmetryMode::None => "none",
@@ -179,9 +181,13 @@ impl std::ops::Deref for Puzzle {
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expect {
+    /// Distinct solutions up to rotations of the target (`--symmetry rotations`).
     pub rotations: Option<Count>,
+    /// Distinct solutions up to rotations and mirror images (`--symmetry reflections`).
     pub reflections: Option<Count>,
+    /// Every solution, none identified (`--symmetry none`).
     pub none: Option<Count>,
+    /// Coloured cubes: distinct columns up to turns of the stack (`--symmetry stack`).
     pub stack: Option<Count>,
     /// Where each count is written, for messages; see [`Expect::at`].
     #[serde(skip)]
@@ -243,6 +249,7 @@ impl Expect {
             .map(|(_, at)| at.as_str())
     }
 
+    /// The published count for `mode`, if the table gives one.
     pub fn get(&self, mode: SymmetryMode) -> Option<&Count> {
         match mode {
             SymmetryMode::None => self.none.as_ref(),
@@ -257,21 +264,29 @@ impl Expect {
 /// that says which solutions are the same.
 #[derive(Clone, Debug)]
 pub struct Compiled {
+    /// The puzzle compiled; it says what each option of `matrix` is.
     pub puzzle: Puzzle,
+    /// The symmetry mode `group` was built for; one the puzzle's kind accepts.
     pub mode: SymmetryMode,
+    /// The full exact-cover matrix, options in the kind's order, before any reduction.
     pub matrix: Matrix,
+    /// The symmetries of `matrix` under `mode`, identity first; trivial for `none`.
     pub group: Group,
 }
 
 impl Puzzle {
+    /// The puzzle's name, from its file's `name` key.
     pub fn name(&self) -> &str {
         self.about().name
     }
 
+    /// Where the puzzle came from, for messages: a path, `<stdin>` or
+    /// `catalog:NAME.toml`.
     pub fn source(&self) -> &str {
         self.about().source
     }
 
+    /// The published counts from the file's `[expect]` table (empty when it has none).
     pub fn expect(&self) -> &Expect {
         self.about().expect
     }
@@ -287,6 +302,12 @@ impl Puzzle {
     }
 
     /// The exact-cover matrix and the symmetry group for `mode`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] when the kind does not count in `mode` (`stack` for polycubes,
+    /// `rotations` or `reflections` for coloured cubes), or for `reflections` when the
+    /// piece set is not its own mirror image or has coloured pieces.
     pub fn compile(&self, mode: SymmetryMode) -> Result<Compiled> {
         let modes = self.symmetry_modes();
         if !modes.contains(&mode) {
@@ -310,6 +331,13 @@ impl Puzzle {
     }
 
     /// Parses puzzle text. `source` names the file in error messages.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Puzzle`], at the line concerned, when the text is empty, is not TOML, has
+    /// no keys, names an unknown `kind`, fails its kind's checks (unknown keys, bad cells
+    /// or pieces, a target the pieces cannot fill by count), or gives an `[expect]` count
+    /// in a mode the kind does not have.
     pub fn parse(source: &str, text: &str) -> Result<Puzzle> {
         if text.trim().is_empty() {
             return Err(Error::puzzle(source, "the file is empty"));
@@ -384,6 +412,12 @@ impl Puzzle {
     /// [`Puzzle::load`], picking one problem (by name or number from 1) of a BurrTools
     /// file that holds several. Other files have no problems to pick: `problem` must be
     /// `None` for them.
+    ///
+    /// # Errors
+    ///
+    /// As [`Puzzle::load`]; also [`Error::Usage`] when `problem` is given for a catalog
+    /// name or a puzzle file, and [`Error::Puzzle`] when it names no problem of the
+    /// BurrTools file, or the file holds several and none is picked.
     pub fn load_problem(spec: impl AsRef<Path>, problem: Option<&str>) -> Result<Puzzle> {
         let path = spec.as_ref();
         if let Some((source, bytes)) = Puzzle::read_input(path)? {
@@ -434,6 +468,13 @@ impl Puzzle {
         )))
     }
 
+    /// Reads and parses the file at `path`, never a catalog name or standard input;
+    /// `problem` as for [`Puzzle::load_problem`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Read`] when the file cannot be read or is too large, then the errors of
+    /// [`Puzzle::from_bytes`].
     pub fn read_file(path: &Path, problem: Option<&str>) -> Result<Puzzle> {
         let bytes = input::read_puzzle_file(path)?;
         Puzzle::from_bytes(&path.display().to_string(), bytes, problem)
@@ -443,12 +484,22 @@ impl Puzzle {
     /// once; its name in messages is `<stdin>`) or an existing file, with that name.
     /// `None` for anything else (a catalog name, a directory, a missing file), which
     /// [`Puzzle::load_problem`] explains.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Read`] when the file or standard input cannot be read, or is larger than a
+    /// puzzle file may be.
     pub fn read_input(path: &Path) -> Result<Option<(String, Vec<u8>)>> {
         input::read_puzzle_input(path)
     }
 
     /// The puzzle a BurrTools problem makes: its typed values checked as a puzzle file's
     /// are, with no puzzle file in between.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Puzzle`] when the problem's pieces and result fail a puzzle file's checks
+    /// (for example no piece, or pieces whose cells cannot fill the result by count).
     pub fn from_burrtools(problem: &burrtools::Problem) -> Result<Puzzle> {
         let source = &problem.source;
         let polycube = Polycube::from_spec(source, &problem.puzzle).map_err(|e| {
@@ -463,6 +514,13 @@ impl Puzzle {
     /// Parses a file's bytes; `source` names it in messages. Gzip is inflated first (known
     /// by its magic bytes); then a BurrTools file is known by its content (XML with a
     /// `<puzzle>` root), whatever its name, and anything else is a puzzle file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Puzzle`] for gzip data that does not inflate (or inflates past the size
+    /// limit), a BurrTools file that cannot be read or has no such problem, text that is
+    /// not UTF-8, or anything [`Puzzle::parse`] refuses; [`Error::Usage`] when `problem`
+    /// is given for a puzzle file.
     pub fn from_bytes(source: &str, bytes: Vec<u8>, problem: Option<&str>) -> Result<Puzzle> {
         let bytes = input::gunzipped(source, bytes)?;
         if burrtools::is_burrtools(&bytes) {

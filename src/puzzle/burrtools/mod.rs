@@ -57,8 +57,12 @@ fn xml_text(source: &str, bytes: &[u8]) -> Result<String> {
 /// One problem of the file, as `(number from 1, name, BurrTools' count if solved)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProblemInfo {
+    /// Its position in the file, from 1: what `--problem N` names.
     pub number: usize,
+    /// The problem's `name` attribute; empty when it has none.
     pub name: String,
+    /// The number of assemblies BurrTools found, when the file records the problem as
+    /// solved; `None` when it was never solved.
     pub assemblies: Option<u64>,
 }
 
@@ -68,6 +72,7 @@ pub struct ProblemInfo {
 pub struct Problem {
     /// The file, for messages and `import`'s header.
     pub source: String,
+    /// Its number, name and BurrTools' count.
     pub info: ProblemInfo,
     /// The lines of the file's `<comment>` (line ends trimmed), for `import`'s header.
     pub comment: Vec<String>,
@@ -83,7 +88,10 @@ pub struct Problem {
 /// it makes no puzzle.
 #[derive(Debug)]
 pub struct File {
+    /// Every problem in the file, in file order.
     pub problems: Vec<ProblemInfo>,
+    /// The problem asked for, read; or why it cannot be: none or several match, or it
+    /// does not make a puzzle.
     pub chosen: Result<Problem>,
 }
 
@@ -281,6 +289,12 @@ fn info(source: &str, k: usize, problem: roxmltree::Node) -> Result<ProblemInfo>
 
 /// Reads a BurrTools file once: the problems it holds, and the one `problem` names (by
 /// name or number from 1; it may be left out when the file holds one problem).
+///
+/// # Errors
+///
+/// [`Error::Puzzle`] when the bytes do not inflate or are not UTF-8 XML, the root is
+/// not `<puzzle>`, or a problem's attributes do not parse. A problem that cannot be
+/// chosen or read is not an error of `read`: it is the `Err` in [`File::chosen`].
 pub fn read(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<File> {
     let xml = xml_text(source, bytes)?;
     let doc = parse_xml(source, &xml)?;

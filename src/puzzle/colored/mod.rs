@@ -76,18 +76,24 @@ pub fn stack_rotations() -> Vec<Turn> {
     closure(&[QUARTER, FLIP])
 }
 
+/// The colours of `cube` (in face order) after the rotation `t`.
 pub fn turn(cube: &[u8; 6], t: &Turn) -> [u8; 6] {
     std::array::from_fn(|i| cube[t[i] as usize])
 }
 
+/// A coloured-cubes puzzle: H cubes to stack into a column whose four sides each show
+/// every one of the H colours once. Its options are [`ColoredCubes::turns`].
 #[derive(Clone, Debug)]
 pub struct ColoredCubes {
+    /// The file it came from, for messages.
     pub source: String,
+    /// The puzzle's name: the file's `name`, else "coloured cubes".
     pub name: String,
     /// Each cube's colours (indices into `letters`) in face order.
     pub cubes: Vec<[u8; 6]>,
     /// The colour letters, in order.
     pub letters: Vec<char>,
+    /// Published counts from the file's `[expect]` table.
     pub expect: Expect,
     /// Every distinct turn of every cube, cube by cube: option `o` of the matrix is
     /// `turns[o]`.
@@ -97,6 +103,7 @@ pub struct ColoredCubes {
 /// A cube turned by one of the 24 rotations: an option of the matrix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CubeTurn {
+    /// Which cube, an index into [`ColoredCubes::cubes`]; also its place in the column.
     pub cube: u32,
     /// Index into [`rotations`].
     pub rotation: u32,
@@ -117,6 +124,12 @@ struct Raw {
 
 impl ColoredCubes {
     /// Reads a coloured-cubes file: `document` is `text` parsed once (see [`super::KINDS`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Puzzle`], at the line concerned, for unknown keys, an empty `cubes` list,
+    /// more than 26 cubes, a cube that is not six capital letters, a number of colours
+    /// other than the number of cubes, or a colour seen fewer than four times.
     pub fn parse(
         source: &str,
         text: &str,
@@ -220,6 +233,7 @@ impl ColoredCubes {
         Ok(puzzle)
     }
 
+    /// H: the number of cubes, which is also the number of colours.
     pub fn height(&self) -> usize {
         self.cubes.len()
     }
@@ -249,6 +263,11 @@ impl ColoredCubes {
         column
     }
 
+    /// The letter of colour `c` (an index into [`ColoredCubes::letters`]).
+    ///
+    /// # Panics
+    ///
+    /// If `c` is not a colour of the puzzle.
     pub fn letter(&self, c: u8) -> char {
         self.letters[c as usize]
     }
@@ -365,6 +384,10 @@ impl SplitMix {
 /// top and bottom are random, and then every cube is given a random turn. Without it the
 /// faces are random; instances that the parser would reject (a colour missing or seen
 /// fewer than four times) are redrawn.
+///
+/// # Errors
+///
+/// [`Error::Usage`] when `h` is not from 1 to 26.
 pub fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
     if !(1..=26).contains(&h) {
         return Err(Error::Usage(format!(
