@@ -40,19 +40,28 @@ use crate::puzzle::Puzzle;
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct Request {
+    /// The box to cut, in cells along x, y and z; each side from 1 to
+    /// `MAX_COORDINATE`.
     pub size: [usize; 3],
+    /// How many pieces to cut the box into (before equal shapes merge into counts).
     pub pieces: usize,
     /// Each piece's cell count, from `.0` to `.1`.
     pub sizes: (usize, usize),
+    /// The generator's seed: the same request gives the same text.
     pub seed: u64,
+    /// Keep drawing until the puzzle has exactly one solution up to rotations.
     pub unique: bool,
+    /// Make a unique puzzle unsolvable by mirroring one chiral piece (see the module
+    /// documentation).
     pub unsat: bool,
 }
 
 /// The generated puzzle file, and how many puzzles were drawn to find it.
 #[derive(Clone, Debug)]
 pub struct Generated {
+    /// The puzzle file's text, TOML that parses as a polycube puzzle.
     pub text: String,
+    /// How many puzzles were drawn and counted (1 without `unique` or `unsat`).
     pub tries: u64,
 }
 

@@ -48,13 +48,18 @@ pub const MAX_COUNT: i64 = 4096;
 /// What [`Polycube::fill`] gives for an optional cell no piece covers (printed `+`).
 pub const EMPTY: (u32, u32) = (u32::MAX, 0);
 
+/// One piece of a polycube puzzle, as the file gives it (one orientation); its copies
+/// share one item of the matrix.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Piece {
     /// A word, unique in the puzzle.
     pub name: String,
     /// One character, unique in the puzzle: labels the piece's cells in text output.
     pub symbol: char,
+    /// A longer human name (`Little Corner`), shown after the name; optional.
     pub label: Option<String>,
+    /// The piece's cells as the file gives them, normalised; its orientations are images
+    /// of this shape.
     pub shape: Shape,
     /// The most copies a solution uses.
     pub count: u32,
@@ -80,10 +85,17 @@ impl Piece {
     }
 }
 
+/// A polycube packing puzzle, parsed and checked: a target of cells to fill with the
+/// pieces, and every placement of every piece, which are the matrix's options. Items are
+/// the target cells (optional ones secondary), then one per piece covered `min_count` to
+/// `count` times.
 #[derive(Clone, Debug)]
 pub struct Polycube {
+    /// The puzzle's name, from the file's `name`.
     pub name: String,
+    /// The file it came from, for messages.
     pub source: String,
+    /// The target's cells, sorted and distinct: target cell `t` is item `t`.
     pub target: Vec<Cell>,
     /// Target cells that may stay empty, by index.
     pub optional: Vec<bool>,
@@ -91,13 +103,16 @@ pub struct Polycube {
     pub cell_colors: Vec<u32>,
     /// Colour names, in the order of their numbers.
     pub colors: Vec<String>,
+    /// Whether pieces may also be placed as their mirror images (turned over).
     pub mirror: bool,
     /// A flat puzzle's plane, as the axis normal to it (0, 1, 2: the `plane` key's x, y,
     /// z): its pieces turn within the plane only, 4 ways (8 with `mirror`), and the
     /// target's group is the symmetry of the flat shape (see [`Polycube::isometries`]).
     /// The target and every piece are then one cell thick along that axis.
     pub plane: Option<usize>,
+    /// Published counts from the file's `[expect]` table.
     pub expect: Expect,
+    /// The pieces, in file order: piece `k` is item `target.len() + k`.
     pub pieces: Vec<Piece>,
     /// The distinct orientations of each piece (24 isometries, or 48 with `mirror`; in a
     /// plane 4, or 8);
@@ -114,6 +129,7 @@ pub struct Polycube {
 /// A piece in one orientation at one position: an option of the matrix.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Placement {
+    /// Which piece, an index into [`Polycube::pieces`].
     pub piece: u32,
     /// Index into the piece's `orientations`.
     pub orientation: u32,
@@ -144,10 +160,14 @@ impl Polycube {
         group
     }
 
-    /// For reflections: which piece each piece becomes in a mirror image. `None` when the
-    /// piece set is not its own mirror image, with the first piece whose image is missing.
+    /// For reflections: which piece each piece becomes in a mirror image.
     /// In a plane, shapes are the same when a turn within the plane maps one onto the
     /// other: a one-sided piece's mirror image is another piece.
+    ///
+    /// # Errors
+    ///
+    /// The index of the first piece whose mirror image is not in the set, when the piece
+    /// set is not its own mirror image.
     pub fn mirror_partners(&self) -> std::result::Result<Vec<u32>, usize> {
         if self.mirror {
             return Ok((0..self.pieces.len() as u32).collect());

@@ -42,8 +42,12 @@ pub struct Spec {
     pub optional: Vec<Cell>,
     /// Colour names with the target cells of each, in any order of the names.
     pub colors: Vec<(String, Vec<Cell>)>,
+    /// Whether pieces may also be used as their mirror images (turned over), 48
+    /// orientations instead of 24.
     pub mirror: bool,
+    /// Published counts, as a file's `[expect]` table gives them.
     pub expect: Expect,
+    /// The pieces, in the order they are numbered.
     pub pieces: Vec<PieceSpec>,
 }
 
@@ -54,11 +58,13 @@ pub struct PieceSpec {
     pub name: String,
     /// Its symbol; `None` for the name's first character.
     pub symbol: Option<char>,
+    /// A longer human name, shown after the name (`A (Little Corner)`); optional.
     pub label: Option<String>,
     /// Its cells, in its own coordinates.
     pub cells: Vec<Cell>,
     /// The fewest and the most copies a solution uses.
     pub min_count: u64,
+    /// The most copies a solution uses (`min_count <= count`).
     pub count: u64,
     /// Colour names (of the target's) with the piece's cells of each, in its coordinates.
     pub colors: Vec<(String, Vec<Cell>)>,
@@ -68,6 +74,14 @@ pub struct PieceSpec {
 
 impl Polycube {
     /// The puzzle `spec` says; `source` names the file it came from.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Puzzle`], at the spec's or the piece's `at`, for what a puzzle file would
+    /// be refused for: a bad name, too many target cells, a coordinate out of range, a
+    /// cell given twice, no required cell, a bad or repeated colour, no pieces, a piece
+    /// that is empty, not face-connected or has a bad count, or cells that cannot be
+    /// filled by the pieces' volume.
     pub fn from_spec(source: &str, spec: &Spec) -> Result<Polycube> {
         let at = &spec.at;
         let located = |m: String| Error::puzzle(at, m);
