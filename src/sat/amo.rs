@@ -55,6 +55,8 @@ pub enum Amo {
 }
 
 impl Amo {
+    /// The eager encodings, each a CNF on its own: what a solver other than CaDiCaL and
+    /// a DIMACS file can take.
     pub const ALL: [Amo; 6] = [
         Amo::Pairwise,
         Amo::Ladder,
@@ -85,6 +87,8 @@ impl Amo {
         own (the propagator of the cadical backend enforces at-most-one): use an eager \
         encoding such as product";
 
+    /// The encoding's name as `--amo` spells it, and as DIMACS headers and bench rows
+    /// print it.
     pub fn name(self) -> &'static str {
         match self {
             Amo::Pairwise => "pairwise",
@@ -99,6 +103,11 @@ impl Amo {
 
     /// Adds "at most one of `lits` is true" to `sink`. An error is the sink's refusal
     /// (a stopped compilation) or rustsat failing to reserve memory.
+    ///
+    /// # Errors
+    ///
+    /// [`OutOfMemory`] when `sink` refuses a clause (the CNF compiler's sink does once it
+    /// is told to stop) or memory for the clauses cannot be reserved.
     pub fn encode<C: CollectClauses>(
         self,
         lits: Vec<Lit>,

@@ -45,11 +45,14 @@ pub use super::vars::option_lit;
 /// A compiled formula.
 #[derive(Clone, Debug)]
 pub struct Formula {
+    /// The clauses, over variables `1..=num_vars`.
     pub cnf: Cnf,
     /// Variables `1..=num_primary` are the options of the matrix.
     pub num_primary: u32,
     /// All variables, primary and auxiliary.
     pub num_vars: u32,
+    /// The at-most-one encoding the formula was compiled with; with [`Amo::Lazy`] the
+    /// exactly-one groups have no at-most-one clauses and the CNF alone is not the problem.
     pub amo: Amo,
     /// The matrix is exact (no optional cells, no count ranges): no solution contains
     /// another, so a blocking clause needs only the solution's own placements.
@@ -88,6 +91,7 @@ impl Blocking {
 }
 
 impl Formula {
+    /// How many clauses the formula has.
     pub fn num_clauses(&self) -> usize {
         self.cnf.len()
     }
@@ -145,6 +149,7 @@ impl Formula {
         }
     }
 
+    /// How many literals its clauses hold in all.
     pub fn num_literals(&self) -> usize {
         self.cnf.iter().map(|c| c.len()).sum()
     }
@@ -264,8 +269,11 @@ fn stopped(sink: &Sink, result: Result<(), OutOfMemory>) -> Result<(), Stopped> 
 /// The size of a formula: what [`compile`] would build, counted without building it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Size {
+    /// Variables, primary (one per option of the original matrix) and auxiliary.
     pub variables: u64,
+    /// Clauses, unit clauses for removed options included.
     pub clauses: u64,
+    /// Literals over all clauses.
     pub literals: u64,
 }
 
@@ -362,12 +370,24 @@ fn dry_run(
 /// Compiles the reduced problem: `matrix` is the original matrix (its options are the
 /// primary variables) and `reduction` says which options are removed and which
 /// stabilisers remain.
+///
+/// # Panics
+///
+/// If memory for the clauses cannot be reserved.
 pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
     compile_until(matrix, reduction, amo, &|| false).expect("nothing stops this compilation")
 }
 
 /// [`compile`], asking `stop` every few thousand clauses; `Err(Stopped)` once it says
 /// yes (the deadline passed, Ctrl-C), with what was built so far dropped.
+///
+/// # Errors
+///
+/// [`Stopped`] once `stop` returns true.
+///
+/// # Panics
+///
+/// If memory for the clauses cannot be reserved.
 pub fn compile_until(
     matrix: &Matrix,
     reduction: &Reduction,

@@ -17,6 +17,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// The strategy's name as `--strategy` spells it and `c` lines print it.
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Plain => "plain",
@@ -42,6 +43,7 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// The backend's name as `--backend` spells it and `c` lines print it.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Cadical => "cadical",
@@ -62,6 +64,11 @@ impl Backend {
     ];
 
     /// Whether this build has the backend; the feature that brings it when not.
+    ///
+    /// # Errors
+    ///
+    /// The cargo feature's name (`cadical` or `c-solvers`) when the backend was not
+    /// built in.
     pub fn built(self) -> std::result::Result<(), &'static str> {
         match self {
             Backend::Cadical if !cfg!(feature = "cadical") => Err("cadical"),
@@ -100,6 +107,7 @@ pub enum Decide {
 }
 
 impl Decide {
+    /// The choice's name as `--decide` spells it and `c` lines print it.
     pub fn name(self) -> &'static str {
         match self {
             Decide::Mrv => "mrv",
@@ -111,6 +119,7 @@ impl Decide {
 /// How the SAT path runs: the settings of [`crate::Engine::sat`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SatEngine {
+    /// The embedded solver that runs the CNF.
     pub backend: Backend,
     /// The at-most-one encoding of the CNF.
     pub amo: Amo,

@@ -140,6 +140,11 @@ pub const MAX_INFLATED_ANSWER: u64 = 1 << 30;
 /// Opens an answer file for reading, decompressing gzip when its first two bytes are the
 /// gzip magic number (1f 8b). A gzip stream that inflates past [`MAX_INFLATED_ANSWER`]
 /// fails with [`io::ErrorKind::FileTooLarge`] (the message says the limit).
+///
+/// # Errors
+///
+/// [`Error::Read`] when the file cannot be opened or its first bytes read; the size
+/// limit and a broken gzip stream show only as errors of the reader's lines.
 pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
     open_capped(path, MAX_INFLATED_ANSWER, "a gzip answer")
 }
@@ -150,20 +155,32 @@ use crate::input::open_capped;
 /// A solver's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
+    /// `s SATISFIABLE`, with the model's literals as DIMACS integers (the final 0 left
+    /// out); it may assign auxiliary variables too.
     Satisfiable(Vec<i64>),
+    /// `s UNSATISFIABLE`: the formula has no model.
     Unsatisfiable,
+    /// `s UNKNOWN`: the solver gave up (a time limit, say).
     Unknown,
 }
 
 /// Reads SAT-competition output: `c` lines are ignored, one `s` line, `v` lines with
 /// literals, the last ending in 0. More than one answer is an error (see
 /// [`read_answers`]).
+///
+/// # Errors
+///
+/// As [`open`] and [`parse_answer`].
 pub fn read_answer(path: &Path) -> Result<Answer> {
     parse_answer(open(path)?, &path.display().to_string())
 }
 
 /// [`read_answer`] on a solver's output already in hand; `name` says where it came from
 /// in messages.
+///
+/// # Errors
+///
+/// As [`parse_answers`], and [`Error::Model`] when the output holds more than one answer.
 pub fn parse_answer(reader: impl BufRead, name: &str) -> Result<Answer> {
     let mut answers = parse_answers(reader, name)?;
     if answers.len() > 1 {
@@ -177,11 +194,22 @@ pub fn parse_answer(reader: impl BufRead, name: &str) -> Result<Answer> {
 
 /// Every answer in a file: each `s` line starts one, and the `v` lines after it are its
 /// model (CryptoMiniSat's `--maxsol` prints many). At least one answer, or an error.
+///
+/// # Errors
+///
+/// As [`open`] and [`parse_answers`].
 pub fn read_answers(path: &Path) -> Result<Vec<Answer>> {
     parse_answers(open(path)?, &path.display().to_string())
 }
 
 /// [`read_answers`] on output already in hand.
+///
+/// # Errors
+///
+/// [`Error::Model`], at the line concerned, for a line that is not `c`, `s` or `v`, a `v`
+/// line before any `s` line or after the terminating 0, a token that is not an integer,
+/// an unknown status, a model that does not end with 0, or no `s` line at all;
+/// [`Error::Read`] when a line cannot be read.
 pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
     let name = name.to_string();
     let at = |line: usize, reason: String| Error::Model {
@@ -270,6 +298,11 @@ pub fn parse_count(output: &str) -> Option<Count> {
 
 /// Turns a model into a solution: the options whose primary variables are true. Every
 /// primary variable must be assigned, once.
+///
+/// # Errors
+///
+/// [`Error::Model`] at `location` when a variable is both true and false, a primary
+/// variable is unassigned, or the true options are not a solution of `matrix`.
 pub fn decode_model(matrix: &Matrix, lits: &[i64], location: &str) -> Result<Vec<u32>> {
     let n = matrix.num_options() as i64;
     let mut value: Vec<Option<bool>> = vec![None; n as usize];

@@ -75,6 +75,7 @@ impl Default for Hasher {
 }
 
 impl Hasher {
+    /// A hasher at the start of a DIMACS text, nothing read yet.
     pub fn new() -> Hasher {
         Hasher {
             md5: Md5::new(),
@@ -87,6 +88,11 @@ impl Hasher {
 
     /// Reads `bytes`, the next piece of the DIMACS text. An error names the line of a
     /// character that cannot start a literal.
+    ///
+    /// # Errors
+    ///
+    /// [`io::ErrorKind::InvalidData`], naming the line, for a byte in a clause that is
+    /// neither a digit, a sign nor white space.
     pub fn update(&mut self, bytes: &[u8]) -> io::Result<()> {
         for &b in bytes {
             self.byte(b)?;
@@ -219,6 +225,10 @@ fn is_space(b: u8) -> bool {
 }
 
 /// The GBD hash of the DIMACS text `r` reads (plain text: decompress first).
+///
+/// # Errors
+///
+/// What reading `r` gives, and [`io::ErrorKind::InvalidData`] as [`Hasher::update`].
 pub fn hash_reader(r: &mut dyn Read) -> io::Result<String> {
     let mut hasher = Hasher::new();
     io::copy(r, &mut hasher)?;
@@ -226,6 +236,10 @@ pub fn hash_reader(r: &mut dyn Read) -> io::Result<String> {
 }
 
 /// The GBD hash of DIMACS text in memory.
+///
+/// # Errors
+///
+/// [`io::ErrorKind::InvalidData`] as [`Hasher::update`].
 pub fn hash(text: &[u8]) -> io::Result<String> {
     let mut hasher = Hasher::new();
     hasher.update(text)?;
