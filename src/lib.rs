@@ -23,7 +23,7 @@
 //! assert_eq!(report.solutions, 480);
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub(crate) mod burnside;
 pub mod catalog;

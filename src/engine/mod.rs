@@ -19,7 +19,7 @@
 //! which engines exist. What it can do is said by types: [`Prepared::counts`],
 //! [`Prepared::lists`] and [`Prepared::finds_one`] hand out a [`Counts`], [`Lists`] or
 //! [`FindsOne`] when the engine has that ability, so an engine that only counts writes
-//! no refusing method. [`count`] counts with an engine that only lists by listing.
+//! no refusing method. [`Counter::count`] counts with an engine that only lists by listing.
 //! What types cannot say, that this build lacks an engine's backend, is
 //! [`Search::available`].
 //!

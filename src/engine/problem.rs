@@ -53,6 +53,10 @@ impl Problem {
 
     /// The CNF in encoding `amo`, compiled now, whatever its size and however long it
     /// takes (see [`Problem::formula_checked`] for the command line's way).
+    ///
+    /// # Panics
+    ///
+    /// If memory for the clauses cannot be reserved.
     pub fn formula(&self, amo: Amo) -> Arc<Formula> {
         self.formula_until(amo, &|| false)
             .expect("nothing stops this compilation")

@@ -16,6 +16,12 @@ const MINIZINC_UNKNOWN: &str = "=====UNKNOWN=====";
 /// The answers in `text`, if it is MiniZinc or OPB solver output. MiniZinc output is
 /// known by a solution line or by a status line alone: an unsatisfiable model prints
 /// no `x = [...]`.
+///
+/// # Errors
+///
+/// `Some(Err(_))`, an [`Error::Model`] at the line concerned, for a MiniZinc `x = [...]`
+/// line that is cut short or holds a value other than 0 or 1, or for a pseudo-Boolean
+/// `v` line with a token that is not `xN` or `-xN`.
 pub fn parse(text: &str, name: &str) -> Option<Result<Vec<Answer>>> {
     if text
         .lines()

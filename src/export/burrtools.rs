@@ -57,6 +57,12 @@ fn voxel(cells: &[Cell], name: &str, mark: &dyn Fn(usize) -> String) -> String {
 }
 
 /// The polycube puzzle in `puzzle`, or why it cannot be written.
+///
+/// # Errors
+///
+/// [`Error::Usage`] when `puzzle` is not a polycube puzzle, or uses what BurrTools
+/// cannot say: `mirror = true`, a `plane`, or coloured pieces with uncoloured target
+/// cells.
 pub fn check(puzzle: &Puzzle) -> Result<&Polycube> {
     let p = puzzle.downcast_ref::<Polycube>().ok_or_else(|| {
         Error::Usage(format!(
@@ -87,7 +93,11 @@ pub fn check(puzzle: &Puzzle) -> Result<&Polycube> {
     Ok(p)
 }
 
-/// Writes `p` as a gzipped BurrTools file.
+/// Writes `p` as a gzipped BurrTools file. Call [`check`] first.
+///
+/// # Errors
+///
+/// What writing to `w` gives.
 pub fn write(w: &mut dyn Write, p: &Polycube) -> io::Result<()> {
     let mut xml = String::from("<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n");
     xml += "  <gridType type=\"0\"/>\n";

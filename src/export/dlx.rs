@@ -32,6 +32,11 @@ use crate::engine::Problem;
 use crate::error::{Error, Result};
 
 /// Checks that `problem`'s mode can be written exactly (see the module doc).
+///
+/// # Errors
+///
+/// [`Error::Usage`] when the problem's symmetry reduction needs a canonical-form check
+/// after the search, which a DLX solver cannot do.
 pub fn check(problem: &Problem) -> Result<()> {
     if problem.reduction.needs_check() {
         return Err(Error::Usage(format!(
@@ -50,6 +55,10 @@ pub fn check(problem: &Problem) -> Result<()> {
 }
 
 /// Writes `problem` in DLX format. Call [`check`] first.
+///
+/// # Errors
+///
+/// What writing to `w` gives.
 pub fn write(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     let matrix = &problem.compiled.matrix;
     let puzzle = problem.puzzle();

@@ -107,6 +107,10 @@ fn header(
 
 /// A self-contained MiniZinc model; each solution prints as `x = [0, 1, ...]`, one 0 or
 /// 1 per placement.
+///
+/// # Errors
+///
+/// What writing to `w` gives.
 pub fn write_mzn(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     let matrix = &problem.compiled.matrix;
     let leaders = problem.reduction.lex_leaders();
@@ -179,6 +183,10 @@ pub fn opb_num_vars(problem: &Problem) -> u32 {
 /// The model in OPB: `* #variable= N #constraint= M`, the variable map as `*` comments,
 /// one `= k ;` constraint per item, or a `>=` pair for a range (one `>=` on the negated
 /// sum for an optional cell), then `= 0` units and the lex-leader clauses.
+///
+/// # Errors
+///
+/// What writing to `w` gives.
 pub fn write_opb(w: &mut dyn Write, problem: &Problem) -> io::Result<()> {
     let matrix = &problem.compiled.matrix;
     let mut constraints = Vec::with_capacity(matrix.num_items());

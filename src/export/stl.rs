@@ -11,6 +11,11 @@ use std::io::{self, Write};
 use super::mesh::Mesh;
 
 /// Writes the triangles of every mesh in `meshes` as one binary STL.
+///
+/// # Errors
+///
+/// What writing to `w` gives, and an [`io::ErrorKind::Other`] error for more than
+/// 2^32 triangles, which the format cannot count.
 pub fn write(w: &mut dyn Write, meshes: &[&Mesh]) -> io::Result<()> {
     let mut triangles = Vec::new();
     for mesh in meshes {

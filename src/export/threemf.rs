@@ -93,6 +93,10 @@ pub fn model(title: &str, solids: &[(&str, &Mesh)]) -> String {
 }
 
 /// Writes the 3MF package of `solids` (name, mesh) titled `title`.
+///
+/// # Errors
+///
+/// What writing to `w` gives, and the zip writer's failures as [`io::Error`]s.
 pub fn write(w: &mut dyn Write, title: &str, solids: &[(&str, &Mesh)]) -> io::Result<()> {
     // The zip writer seeks back to fill in sizes: build it in memory, then copy.
     let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));

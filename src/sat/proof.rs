@@ -36,6 +36,11 @@ pub enum Refutation {
 
 /// Solves `formula` with varisat, writing a textual DRAT proof to `proof` as it goes.
 /// varisat cannot be interrupted inside its call: a deadline or Ctrl-C waits for it.
+///
+/// # Errors
+///
+/// [`Error::Failed`] when varisat fails (writing the proof to `proof` included), or when
+/// its model is not a solution of `matrix` (an internal error).
 pub fn refute(formula: &Formula, matrix: &Matrix, proof: &mut dyn Write) -> Result<Refutation> {
     let failed = |e: varisat::solver::SolverError| Error::Failed(format!("varisat failed: {e}"));
     let mut solver = varisat::Solver::new();

@@ -42,6 +42,13 @@ struct RawFile {
 
 impl Polycube {
     /// Reads a polycube file: `document` is `text` parsed once (see [`crate::puzzle::KINDS`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Puzzle`], at the line concerned, for unknown keys or values of the wrong
+    /// type, and for anything `docs/puzzle-format.md` forbids: a bad name, target or
+    /// drawing, a piece that is empty, not face-connected or off its `plane`, repeated
+    /// names or symbols, bad colours or counts, or a volume the pieces cannot fill.
     pub fn parse(source: &str, text: &str, document: Document<'_>) -> Result<Polycube> {
         let raw: RawFile = toml_util::deserialize(source, text, document)?;
         check_name(source, &raw.name)?;
