@@ -23,7 +23,7 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Item {
     /// The item's name in messages and exports: a cell's coordinates
-    /// (`x,y,z`), a piece's name.
+    /// (`x,y,z`), a piece's name, a side showing a colour (`left=A`).
     pub name: String,
     /// The fewest times a solution covers the item.
     pub min: u32,

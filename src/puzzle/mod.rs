@@ -416,8 +416,8 @@ impl Puzzle {
     /// # Errors
     ///
     /// As [`Puzzle::load`]; also [`Error::Usage`] when `problem` is given for a catalog
-    /// name or a puzzle file, and [`Error::Puzzle`] when it names no problem of the
-    /// BurrTools file, or the file holds several and none is picked.
+    /// name or a puzzle file, names no problem of the BurrTools file, or is left out for
+    /// a file that holds several, and [`Error::Puzzle`] for a file that holds none.
     pub fn load_problem(spec: impl AsRef<Path>, problem: Option<&str>) -> Result<Puzzle> {
         let path = spec.as_ref();
         if let Some((source, bytes)) = Puzzle::read_input(path)? {
@@ -518,9 +518,10 @@ impl Puzzle {
     /// # Errors
     ///
     /// [`Error::Puzzle`] for gzip data that does not inflate (or inflates past the size
-    /// limit), a BurrTools file that cannot be read or has no such problem, text that is
-    /// not UTF-8, or anything [`Puzzle::parse`] refuses; [`Error::Usage`] when `problem`
-    /// is given for a puzzle file.
+    /// limit), a BurrTools file that cannot be read or whose problem makes no puzzle, text
+    /// that is not UTF-8, or anything [`Puzzle::parse`] refuses; [`Error::Usage`] when
+    /// `problem` is given for a puzzle file, names no problem of a BurrTools file, or is
+    /// left out for one that holds several.
     pub fn from_bytes(source: &str, bytes: Vec<u8>, problem: Option<&str>) -> Result<Puzzle> {
         let bytes = input::gunzipped(source, bytes)?;
         if burrtools::is_burrtools(&bytes) {
