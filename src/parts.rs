@@ -141,7 +141,7 @@ impl Split {
         self.subproblems.len()
     }
 
-    /// Whether there are no subproblems: the reduced search has no solution to extend.
+    /// Whether there are no subproblems, which means the reduced matrix has no solution.
     pub fn is_empty(&self) -> bool {
         self.subproblems.is_empty()
     }

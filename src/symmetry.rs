@@ -186,7 +186,7 @@ impl Reduction {
     }
 
     /// Computes the reduction of `matrix` under `group`: picks the pinned item (a unit
-    /// item every symmetry fixes, with the fewest option orbits per option), keeps one
+    /// item every symmetry fixes, with the fewest orbits per option covering it), keeps one
     /// representative option of each orbit on it, and records each representative's
     /// stabiliser for the canonical-form check. With the trivial group the matrix is kept
     /// whole and nothing is checked.

@@ -55,8 +55,8 @@ pub enum Amo {
 }
 
 impl Amo {
-    /// The eager encodings, each a CNF on its own: what a solver other than CaDiCaL and
-    /// a DIMACS file can take.
+    /// The eager encodings, each a CNF on its own: what a DIMACS file and every backend
+    /// can take (the suite writes one file per encoding).
     pub const ALL: [Amo; 6] = [
         Amo::Pairwise,
         Amo::Ladder,
