@@ -31,6 +31,7 @@
 //! - A prepared engine refuses nothing it hands out: a job it cannot do is a `None`
 //!   capability, refused (exit 2) by `counter`, `lister` or `finder` before any work.
 
+mod default;
 mod memo;
 mod native;
 mod problem;
@@ -48,10 +49,10 @@ use crate::error::{Error, Result};
 use crate::parts::Split;
 pub use crate::sat::SatEngine;
 use crate::sat::{Amo, Strategy};
-use crate::solver::Budget;
 use crate::subproblems::Step;
 
 pub use crate::subproblems::Progress;
+pub use default::{default_counter, default_counter_within, MEMO_FROM_NODES, MEMO_FROM_SHARE};
 pub use problem::{listing_strategy, Problem};
 pub use sat::{SatBuilder, SatSettingsError};
 
@@ -481,166 +482,6 @@ pub static ENGINES: &[Entry] = &[
         make: || Engine::new(toy::Lister),
     },
 ];
-
-/// The engine `count` runs when none is named, and why: the memo where identical pieces
-/// make the same subproblems recur and the search is large, the bitset engine elsewhere.
-///
-/// - No item of the reduced matrix is covered more than once (distinct pieces): bits.
-///   The memo's table then hardly ever hits (Bedlam: 2.5% of lookups) and its search is
-///   a dancing-links search, ten times slower per node than the bitset engine's.
-/// - A piece has copies (or a count range), but pieces with copies make less than
-///   [`MEMO_FROM_SHARE`] of a solution: bits. A few copies among distinct pieces share
-///   few subproblems.
-/// - A piece has copies (or a count range), but Knuth's estimate of the native search
-///   is below [`MEMO_FROM_NODES`] nodes (a few seconds of the bitset engine): bits.
-///   Measured on 6x10 pentomino sets with two or three copies of some pieces (5 to 6.4
-///   million nodes), the bitset engine took 0.5-0.7 s and the memo 1.8-6 s: a few
-///   copies among distinct pieces share few subproblems.
-/// - Otherwise the memo: a search that large with copies is where the table pays (8x8
-///   dominoes: 50 million nodes and 7 s for bits, 0.003 s for the memo; 8x10 an hour
-///   against 0.005 s).
-///
-/// `split`: the count is told apart by subproblem (a part of several, a checkpoint that
-/// holds some subproblems; a fresh checkpoint of a whole count is not); the memo counts
-/// those only when the reduction needs no canonical-form check, since Burnside's sum does
-/// not split.
-///
-/// The estimate takes at most [`crate::solver::ESTIMATE_MOST`] and stops at Ctrl-C (see
-/// [`default_counter_within`] for a run with a deadline).
-pub fn default_counter(problem: &Problem, split: bool) -> (Engine, String) {
-    let budget = Budget::new(
-        crate::solver::ESTIMATE_MOST,
-        None,
-        &crate::interrupt::requested,
-    );
-    default_counter_within(problem, split, &budget)
-}
-
-/// [`default_counter`] with the estimate held to `budget` (a tenth of a run's time at
-/// most, say). An estimate cut short decides on what it has: the mean of the paths that
-/// finished, or, when none did, what the first path had reached, a lower bound.
-pub fn default_counter_within(problem: &Problem, split: bool, budget: &Budget) -> (Engine, String) {
-    let matrix = problem.reduction.matrix();
-    let copies = matrix.items().iter().map(|i| i.max).max().unwrap_or(1);
-    if copies <= 1 {
-        return (Engine::bits(), "the default: no piece has copies".into());
-    }
-    let share = copies_share(matrix);
-    if share < MEMO_FROM_SHARE {
-        return (
-            Engine::bits(),
-            format!(
-                "the default: a piece may be used up to {copies} times, but pieces with \
-                 copies make only {:.0}% of a solution",
-                100.0 * share
-            ),
-        );
-    }
-    let start = Instant::now();
-    let estimate = crate::solver::estimated_nodes(matrix, ESTIMATE_PROBES, budget);
-    let nodes = estimate.nodes;
-    let by = if estimate.cut {
-        format!(
-            "by an estimate cut short at {:.1} s ({} of {ESTIMATE_PROBES} random paths)",
-            start.elapsed().as_secs_f64(),
-            estimate.probes
-        )
-    } else {
-        "by estimate".to_string()
-    };
-    let about = if nodes >= f64::MAX {
-        ""
-    } else if estimate.cut && estimate.probes == 0 {
-        "at least "
-    } else {
-        "about "
-    };
-    if nodes < MEMO_FROM_NODES {
-        return (
-            Engine::bits(),
-            format!(
-                "the default: a piece may be used up to {copies} times, but the search is \
-                 small, {about}{} nodes {by}",
-                round(nodes)
-            ),
-        );
-    }
-    if split && problem.reduction.needs_check() {
-        return (
-            Engine::bits(),
-            "the default for a part up to symmetry (the memo counts orbits by Burnside's \
-             lemma, which does not split into parts)"
-                .into(),
-        );
-    }
-    (
-        Engine::new(memo::Memo),
-        format!(
-            "the default: a piece may be used up to {copies} times, and the search is large, \
-             {about}{} nodes {by}",
-            round(nodes)
-        ),
-    )
-}
-
-/// The share of a solution's covers that pieces with copies make: each item covered
-/// more than once (a piece with copies, a count range) counts its covers times the mean
-/// length of its options, against every item's covers. 1 for a box of dominoes; 0.17 for
-/// the 6x10 pentominoes with a second L for the X.
-fn copies_share(matrix: &crate::matrix::Matrix) -> f64 {
-    let columns = matrix.columns();
-    let items = matrix.items();
-    let all: f64 = items.iter().map(|i| i.max as f64).sum();
-    let by_copies: f64 = (0..items.len())
-        .filter(|&i| items[i].max > 1 && !columns[i].is_empty())
-        .map(|i| {
-            let column = &columns[i];
-            let mean = column
-                .iter()
-                .map(|&o| matrix.option_items(o).len() as f64)
-                .sum::<f64>()
-                / column.len() as f64;
-            items[i].max as f64 * mean
-        })
-        .sum();
-    if all == 0.0 {
-        0.0
-    } else {
-        (by_copies / all).min(1.0)
-    }
-}
-
-/// Where [`default_counter`] considers the memo: pieces with copies make at least half
-/// of a solution. Below it the copies share few subproblems: a random cut of the 4x4x4
-/// box into 13 pieces, three of one shape (23%), has over a million solutions, which the
-/// bitset engine lists at 13,000 a second while the memo's table filled 2 GB in 10
-/// minutes without a count.
-pub const MEMO_FROM_SHARE: f64 = 0.5;
-
-/// Where [`default_counter`] turns to the memo: a native search of this many nodes
-/// (estimated) takes the bitset engine a few seconds, so below it the memo could save
-/// at most that.
-pub const MEMO_FROM_NODES: f64 = 3e7;
-
-/// Random paths for the estimate: milliseconds (16x16 dominoes: 128 levels deep), and
-/// enough to tell a million nodes from a hundred million. Deep searches (a 16x16x16 box:
-/// 2048 levels) get fewer within the estimate's [`Budget`].
-const ESTIMATE_PROBES: usize = 128;
-
-/// `x` to two significant digits: 550000 for 547,812, 6.5e7 past a million.
-fn round(x: f64) -> String {
-    if x >= f64::MAX {
-        // The estimate's product of branchings overflowed.
-        "more than 1e308".to_string()
-    } else if x < 100.0 {
-        format!("{x:.0}")
-    } else if x < 1e6 {
-        let scale = 10f64.powi(x.log10().floor() as i32 - 1);
-        format!("{:.0}", (x / scale).round() * scale)
-    } else {
-        format!("{x:.1e}")
-    }
-}
 
 /// The instant `after` from now; `None` (no deadline) when that lies beyond what the
 /// clock can represent.
