@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use super::args::{BackendArg, SatArgs};
 use crate::count::Count;
 use crate::engine::{
-    listing_strategy, Counter, Engine, Lists, Prepared, Problem, Report, RunOptions, SatBuilder,
-    Scope, Within,
+    listing_strategy, Counter, Engine, FindsOne, Lists, Prepared, Problem, Report, RunOptions,
+    SatBuilder, Scope, Within,
 };
 use crate::error::{Error, Result};
 use crate::parts::Step;
@@ -187,6 +187,14 @@ pub(super) fn count(
 ) -> Result<Report> {
     let within = scope.map(|(scope, finished)| Within { scope, finished });
     counter.count(opts, within)
+}
+
+/// The first solution (or none, with the run's report): `solve`'s one search.
+pub(super) fn first(
+    finder: &dyn FindsOne,
+    opts: &RunOptions,
+) -> Result<(Option<Vec<u32>>, Report)> {
+    finder.first(opts)
 }
 
 /// Calls `f` with each distinct solution of the whole search, or with each solution and

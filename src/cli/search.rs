@@ -95,7 +95,7 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     check_page(&a, &p)?;
     report::header(out, &p, &*prepared, Strategy::Plain)?;
-    let (first, report) = finder.first(&a.search.run_options())?;
+    let (first, report) = engines::first(finder, &a.search.run_options())?;
     refuse_interrupted(&report)?;
     writeln!(
         out,
