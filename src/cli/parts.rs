@@ -185,7 +185,7 @@ pub(super) fn enumerate(
     engine: &Engine,
     out: &mut dyn Write,
 ) -> Result<Outcome> {
-    let Some(target) = a.output.clone().filter(|o| !is_stdio(o)) else {
+    let Some(target) = a.records.output.clone().filter(|o| !is_stdio(o)) else {
         return Err(Error::Usage(
             "--part and --checkpoint with enumerate need -o FILE: `merge` joins the \
              parts' files, and a checkpoint records how much of its file is done"
@@ -233,10 +233,10 @@ pub(super) fn enumerate(
             )));
         }
     }
-    let format = a.format.name().to_string();
+    let format = a.records.format.name().to_string();
     let opts = a.search.run_options();
     let mut records = Records {
-        format: a.format,
+        format: a.records.format,
         puzzle: p.puzzle(),
         written: 0,
         flush_each: false,

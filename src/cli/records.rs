@@ -145,3 +145,88 @@ pub(super) fn written_to(output: Option<&Path>, kept: bool) -> String {
         _ => String::new(),
     }
 }
+
+impl super::args::RecordArgs {
+    /// Where the records go: the `-o` file, or standard output.
+    pub(super) fn target(&self) -> PathBuf {
+        self.output
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(super::args::STDIO))
+    }
+
+    /// Whether the solutions are also drawn (`--svg` or `--html`).
+    pub(super) fn drawing(&self) -> bool {
+        self.svg.is_some() || self.html.is_some()
+    }
+
+    /// Refuses, before the first solution, a puzzle the asked-for pictures cannot show.
+    pub(super) fn check_puzzle(&self, puzzle: &Puzzle) -> Result<()> {
+        if self.svg.is_some() {
+            puzzle.check_drawable()?;
+        }
+        if self.html.is_some() {
+            puzzle.check_html()?;
+        }
+        Ok(())
+    }
+
+    /// The records' writer of `format` for `puzzle`, with the picture and page
+    /// directories checked (`force`: they may hold files, the old pictures removed).
+    pub(super) fn records<'a>(
+        &self,
+        puzzle: &'a Puzzle,
+        limit: Option<u64>,
+        force: bool,
+    ) -> Result<Records<'a>> {
+        Ok(Records {
+            format: self.format,
+            puzzle,
+            written: 0,
+            flush_each: true,
+            limit,
+            pictures: self
+                .svg
+                .as_deref()
+                .map(|d| picture_directory(d, force))
+                .transpose()?,
+            pages: self
+                .html
+                .as_deref()
+                .map(|d| page_directory(d, force))
+                .transpose()?,
+            path: None,
+        })
+    }
+}
+
+/// The directory for `enumerate --svg` (and `sample --svg`): created if missing, refused
+/// if it is a file, or if it holds anything and `force` is not given; with `force`, the
+/// pictures an earlier run left there are removed.
+fn picture_directory(dir: &Path, force: bool) -> Result<PathBuf> {
+    directory(dir, force, "--svg", "picture", "svg")
+}
+
+/// The directory for `enumerate --html` (and `sample --html`), as [`picture_directory`].
+fn page_directory(dir: &Path, force: bool) -> Result<PathBuf> {
+    directory(dir, force, "--html", "3-D view", "html")
+}
+
+fn directory(dir: &Path, force: bool, flag: &str, what: &str, ext: &str) -> Result<PathBuf> {
+    let writes = format!("{flag}: one {what} per solution, solution-000001.{ext}, ...");
+    // What the records write there: `solution-` and a number, as `Records::solution`
+    // names them.
+    let owns = |name: &str| {
+        name.strip_prefix("solution-")
+            .and_then(|n| n.strip_suffix(ext)?.strip_suffix('.'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let removed = output::check_directory(dir, force, &writes, &owns)?;
+    if removed > 0 {
+        eprintln!(
+            "c {}: removed {removed} {what}{} of an earlier run (--force)",
+            dir.display(),
+            if removed == 1 { "" } else { "s" }
+        );
+    }
+    Ok(dir.to_path_buf())
+}

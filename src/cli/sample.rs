@@ -11,47 +11,34 @@
 //!   thousand search nodes), and a long run prints a `c` line every 10 s.
 
 use std::io::Write;
-use std::path::PathBuf;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::args::{is_stdio, SampleArgs, STDIO};
+use super::args::{is_stdio, SampleArgs};
 use super::outcome::Outcome;
-use super::records::{written_to, Records};
-use super::search::{page_directory, picture_directory};
+use super::records::written_to;
 use crate::error::{Error, Result};
 use crate::output::{self, Ended};
 use crate::sample::Sampler;
 
 pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
-    let target = a.output.clone().unwrap_or_else(|| PathBuf::from(STDIO));
+    let target = a.records.target();
     output::check_writable(&target, &[&a.puzzle.puzzle])?;
     let deadline = a.timeout.and_then(|t| a.started.checked_add(t));
     let p = crate::interrupt::within(deadline, || a.puzzle.problem(a.symmetry))?;
-    if a.svg.is_some() {
-        p.puzzle().check_drawable()?;
-    }
-    if a.html.is_some() {
-        p.puzzle().check_html()?;
-    }
-    if a.force && a.svg.is_none() && a.html.is_none() {
+    a.records.check_puzzle(p.puzzle())?;
+    if a.force && !a.records.drawing() {
         return Err(Error::Usage(
             "--force lets --svg or --html write into a directory that holds files; \
              neither was given"
                 .into(),
         ));
     }
-    let pictures = a
-        .svg
-        .as_deref()
-        .map(|d| picture_directory(d, a.force))
-        .transpose()?;
-    let pages = a
-        .html
-        .as_deref()
-        .map(|d| page_directory(d, a.force))
-        .transpose()?;
+    // The directories are checked (and emptied with --force) before the draws begin.
+    let mut records = a.records.records(p.puzzle(), None, a.force)?;
+    records.path = a.records.output.clone().filter(|path| !is_stdio(path));
     let seed = a.seed.unwrap_or_else(fresh_seed);
     eprintln!("c seed {seed} (--seed {seed} draws the same solutions again)");
     let start = Instant::now();
@@ -106,16 +93,6 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
         eprintln!("c no solution to draw");
         return Ok(Outcome::Unsatisfiable);
     }
-    let mut records = Records {
-        format: a.format,
-        puzzle: p.puzzle(),
-        written: 0,
-        flush_each: true,
-        limit: None,
-        pictures,
-        pages,
-        path: a.output.clone().filter(|path| !is_stdio(path)),
-    };
     let mut stopped = false;
     let kept = output::write_records(&target, out, &[&a.puzzle.puzzle], &mut |sink| {
         for _ in 0..a.draws {
@@ -140,7 +117,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     })?;
     // "1 solution", "N solutions": what every line below says was written.
     let written = crate::count::solutions(records.written);
-    let to = written_to(a.output.as_deref(), kept);
+    let to = written_to(a.records.output.as_deref(), kept);
     if stopped && watch.timed_out.load(Ordering::Relaxed) {
         eprintln!("c stopped by the timeout: {written} written{to}");
         return Ok(Outcome::Stopped);

@@ -10,13 +10,13 @@
 //! - A stopped enumeration keeps the whole solutions it wrote: they are valid.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::args::{CountArgs, EnumerateArgs, SolveArgs, STDIO};
+use super::args::{CountArgs, EnumerateArgs, SolveArgs};
 use super::engines;
 use super::outcome::{refuse_interrupted, Outcome};
 use super::parts::{self, CountPart};
-use super::records::{written_to, Records};
+use super::records::written_to;
 use super::report::{self, Bar, Counted};
 use crate::count::Count;
 use crate::engine::{Progress, RunOptions};
@@ -223,13 +223,13 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
 pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome> {
     // With --svg or --html, `--force` also lets them write into a directory that holds
     // files, which needs no --solver sat.
-    let drawing = a.svg.is_some() || a.html.is_some();
+    let drawing = a.records.drawing();
     let force = drawing && a.search.sat.force;
     let mut sat = a.search.sat.clone();
     sat.force &= !drawing || engines::is_sat(a.search.solver.as_deref());
     let engine = engines::chosen(a.search.solver.as_deref(), &sat)?;
     if a.parts.given() {
-        if let Some(flag) = [("--svg", &a.svg), ("--html", &a.html)]
+        if let Some(flag) = [("--svg", &a.records.svg), ("--html", &a.records.html)]
             .into_iter()
             .find_map(|(flag, dir)| dir.as_ref().map(|_| flag))
         {
@@ -245,36 +245,14 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
         }
         return parts::enumerate(&a, &engine, out);
     }
-    let target = a.output.clone().unwrap_or_else(|| PathBuf::from(STDIO));
+    let target = a.records.target();
     output::check_writable(&target, &[&a.search.puzzle.puzzle])?;
     let p = a.search.load()?;
     let prepared = engines::prepare(&p, &engine)?;
     let lists = prepared.lister()?;
-    if a.svg.is_some() {
-        // A puzzle too large to draw is refused before the first solution.
-        p.puzzle().check_drawable()?;
-    }
-    if a.html.is_some() {
-        p.puzzle().check_html()?;
-    }
-    let mut records = Records {
-        format: a.format,
-        puzzle: p.puzzle(),
-        written: 0,
-        flush_each: true,
-        limit: a.limit,
-        pictures: a
-            .svg
-            .as_deref()
-            .map(|d| picture_directory(d, force))
-            .transpose()?,
-        pages: a
-            .html
-            .as_deref()
-            .map(|d| page_directory(d, force))
-            .transpose()?,
-        path: None,
-    };
+    // A puzzle too large to draw is refused before the first solution.
+    a.records.check_puzzle(p.puzzle())?;
+    let mut records = a.records.records(p.puzzle(), a.limit, force)?;
     let mut report = None;
     let kept = output::write_records(&target, out, &[&a.search.puzzle.puzzle], &mut |sink| {
         let r = records.write(
@@ -293,7 +271,7 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
         Ok(ended)
     })?;
     let written = records.written;
-    let to = written_to(a.output.as_deref(), kept);
+    let to = written_to(a.records.output.as_deref(), kept);
     match report {
         Some(r) if r.interrupted => {
             eprintln!(
@@ -315,36 +293,4 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
             Ok(Outcome::Done)
         }
     }
-}
-
-/// The directory for `enumerate --svg` (and `sample --svg`): created if missing, refused
-/// if it is a file, or if it holds anything and `force` is not given; with `force`, the
-/// pictures an earlier run left there are removed.
-pub(super) fn picture_directory(dir: &Path, force: bool) -> Result<PathBuf> {
-    directory(dir, force, "--svg", "picture", "svg")
-}
-
-/// The directory for `enumerate --html` (and `sample --html`), as [`picture_directory`].
-pub(super) fn page_directory(dir: &Path, force: bool) -> Result<PathBuf> {
-    directory(dir, force, "--html", "3-D view", "html")
-}
-
-fn directory(dir: &Path, force: bool, flag: &str, what: &str, ext: &str) -> Result<PathBuf> {
-    let writes = format!("{flag}: one {what} per solution, solution-000001.{ext}, ...");
-    // What the records write there: `solution-` and a number, as `Records::solution`
-    // names them.
-    let owns = |name: &str| {
-        name.strip_prefix("solution-")
-            .and_then(|n| n.strip_suffix(ext)?.strip_suffix('.'))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    };
-    let removed = output::check_directory(dir, force, &writes, &owns)?;
-    if removed > 0 {
-        eprintln!(
-            "c {}: removed {removed} {what}{} of an earlier run (--force)",
-            dir.display(),
-            if removed == 1 { "" } else { "s" }
-        );
-    }
-    Ok(dir.to_path_buf())
 }

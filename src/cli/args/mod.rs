@@ -336,13 +336,10 @@ impl RecordFormat {
     }
 }
 
+/// Where the solutions of `enumerate` and `sample` go: one set of options, flattened
+/// into both commands.
 #[derive(Args, Debug)]
-pub(super) struct EnumerateArgs {
-    #[command(flatten)]
-    pub(super) search: SearchArgs,
-    /// Stop after this many solutions (at least 1).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub(super) limit: Option<u64>,
+pub(super) struct RecordArgs {
     /// Write to this file instead of standard output.
     #[arg(short, long)]
     pub(super) output: Option<PathBuf>,
@@ -359,6 +356,17 @@ pub(super) struct EnumerateArgs {
     /// with WebGL; polycubes).
     #[arg(long, value_name = "DIR")]
     pub(super) html: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct EnumerateArgs {
+    #[command(flatten)]
+    pub(super) search: SearchArgs,
+    /// Stop after this many solutions (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(super) limit: Option<u64>,
+    #[command(flatten)]
+    pub(super) records: RecordArgs,
     #[command(flatten)]
     pub(super) parts: PartArgs,
 }
@@ -391,22 +399,8 @@ pub(super) struct SampleArgs {
     /// When the command line was read: `--timeout` counts from here.
     #[arg(skip = Instant::now())]
     pub(super) started: Instant,
-    /// Write to this file instead of standard output.
-    #[arg(short, long)]
-    pub(super) output: Option<PathBuf>,
-    /// `text`: each solution as `solution N` and its z-layers; `jsonl`: one JSON object
-    /// per line.
-    #[arg(long, value_enum, default_value = "text")]
-    pub(super) format: RecordFormat,
-    /// Also draw each solution as an SVG picture in this directory (created if needed;
-    /// one that holds files needs --force): solution-000001.svg, ...
-    #[arg(long, value_name = "DIR")]
-    pub(super) svg: Option<PathBuf>,
-    /// Also write each solution as a 3-D view in this directory (created if needed; one
-    /// that holds files needs --force): solution-000001.html, ... (self-contained HTML
-    /// with WebGL; polycubes).
-    #[arg(long, value_name = "DIR")]
-    pub(super) html: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) records: RecordArgs,
     /// Let --svg and --html write into a directory that holds files, removing the
     /// pictures an earlier run left there (solution-NNNNNN.svg/.html; nothing else).
     #[arg(long)]
@@ -419,8 +413,8 @@ impl Command {
     pub(super) fn product_on_stdout(&self) -> bool {
         let to_stdout = is_stdio;
         match self {
-            Command::Enumerate(a) => a.output.as_deref().is_none_or(to_stdout),
-            Command::Sample(a) => a.output.as_deref().is_none_or(to_stdout),
+            Command::Enumerate(a) => a.records.output.as_deref().is_none_or(to_stdout),
+            Command::Sample(a) => a.records.output.as_deref().is_none_or(to_stdout),
             Command::Dimacs(a) => to_stdout(&a.output),
             Command::Export(a) => to_stdout(&a.output),
             Command::Import(a) => to_stdout(&a.output),
