@@ -112,10 +112,16 @@ struct Steer {
     mrv: Mrv,
     decide: Decide,
     sink: ModelSink,
-    /// The blocking clause of the last model, until CaDiCaL takes it.
-    pending: Option<Vec<i32>>,
-    /// The reason of each option forward checking set false, kept until CaDiCaL asks
-    /// (it asks lazily, and only for literals its conflict analysis meets).
+    /// The clause refusing the last model (its blocking clause, or the lazy
+    /// at-most-one's binary clause), until CaDiCaL takes it: one buffer, reused.
+    pending: Vec<Lit>,
+    /// `pending` holds a clause not yet taken (it may be empty: an empty clause ends
+    /// the search as unsatisfiable).
+    has_pending: bool,
+    /// The reason of each option the propagator set false, kept until CaDiCaL asks
+    /// (it asks lazily, and only for literals its conflict analysis meets). DIMACS, as
+    /// [`Mrv`] makes them: forward checking's reasons are moved in, and converted only
+    /// for the few CaDiCaL asks about; a rival's reason reuses its option's buffer.
     reasons: Vec<Vec<i32>>,
     solution: Vec<u32>,
     /// Variables `1..=num_primary` are the placements.
@@ -145,7 +151,9 @@ impl Propagator for Steer {
     fn propagate(&mut self, _slv: &mut dyn SolvingActions) -> Option<Lit> {
         // The lazy at-most-one first: forward checking counts on it.
         if let Some((q, o)) = self.mrv.next_rival() {
-            self.reasons[q as usize] = vec![-(q as i32 + 1), -(o as i32 + 1)];
+            let reason = &mut self.reasons[q as usize];
+            reason.clear();
+            reason.extend([-(q as i32 + 1), -(o as i32 + 1)]);
             return Some(lit(-(q as i32 + 1)));
         }
         if self.decide == Decide::Solver {
@@ -175,7 +183,10 @@ impl Propagator for Steer {
         // The lazy at-most-one's last guard: a group covered twice is refused with the
         // binary clause that forbids it, and the search goes on.
         if let Some((a, b)) = self.mrv.doubly_covered() {
-            self.pending = Some(vec![-(a as i32 + 1), -(b as i32 + 1)]);
+            self.pending.clear();
+            self.pending
+                .extend([lit(-(a as i32 + 1)), lit(-(b as i32 + 1))]);
+            self.has_pending = true;
             return false;
         }
         let n = self.num_primary;
@@ -189,7 +200,10 @@ impl Propagator for Steer {
                 .map(|l| (l - 1) as u32),
         );
         self.solution.sort_unstable();
-        self.pending = Some(self.blocking.clause(&self.solution, &[]));
+        self.pending.clear();
+        self.pending
+            .extend(self.blocking.literals(&self.solution, &[]).map(lit));
+        self.has_pending = true;
         // Accepting ends the solve call: do it when the enumeration is to stop.
         !self.sink.model(&self.solution)
     }
@@ -199,8 +213,10 @@ impl Propagator for Steer {
         _slv: &mut dyn SolvingActions,
         mut clause: ClauseBuilder<'_>,
     ) -> Option<ClausePersistence> {
-        let c = self.pending.take()?;
-        clause.extend(c.into_iter().map(lit));
+        if !std::mem::take(&mut self.has_pending) {
+            return None;
+        }
+        clause.extend(self.pending.iter().copied());
         Some(ClausePersistence::Irredundant)
     }
 }
@@ -249,7 +265,8 @@ impl Solver {
             mrv,
             decide,
             sink,
-            pending: None,
+            pending: Vec::new(),
+            has_pending: false,
             reasons: vec![Vec::new(); formula.num_primary as usize],
             solution: Vec::new(),
             num_primary: formula.num_primary as usize,

@@ -74,19 +74,24 @@ impl Blocking {
     /// Bedlam); otherwise a solution may add placements to this one, and every other
     /// primary variable joins the clause positively.
     pub fn clause(&self, solution: &[u32], assumed: &[u32]) -> Vec<i32> {
-        let mut clause: Vec<i32> = solution
+        self.literals(solution, assumed).collect()
+    }
+
+    /// The literals of [`Blocking::clause`], for a caller that keeps its own buffer
+    /// (the backends block a model per solver callback: no allocation per model).
+    pub(crate) fn literals<'a>(
+        &self,
+        solution: &'a [u32],
+        assumed: &'a [u32],
+    ) -> impl Iterator<Item = i32> + 'a {
+        let negated = solution
             .iter()
             .filter(|o| !assumed.contains(o))
-            .map(|&o| -(o as i32 + 1))
-            .collect();
-        if !self.exact {
-            clause.extend(
-                (0..self.num_primary)
-                    .filter(|o| solution.binary_search(o).is_err())
-                    .map(|o| o as i32 + 1),
-            );
-        }
-        clause
+            .map(|&o| -(o as i32 + 1));
+        let others = (0..if self.exact { 0 } else { self.num_primary })
+            .filter(|o| solution.binary_search(o).is_err())
+            .map(|o| o as i32 + 1);
+        negated.chain(others)
     }
 }
 

@@ -96,7 +96,7 @@ impl<S: Assume> Enumerator<S> {
             // The cube's options are assumptions: the rest of the model is what to block.
             block.clear();
             block.push(-activation);
-            block.extend(self.blocking.clause(&solution, cube));
+            block.extend(self.blocking.literals(&solution, cube));
             self.solver.add_clause(&block)?;
             if !go_on {
                 return Ok(Outcome::Stopped);
