@@ -436,11 +436,6 @@ fn bench_memory_of_a_row_does_not_depend_on_the_rows_before_it() {
             "pairwise",
             "--timeout",
             "1",
-            // One thread: with two, how far each worker's allocations got before the
-            // other finished varied with the machine's load (a CI run read 59 MiB alone
-            // against 44 after, where a quiet machine reads 44 both times).
-            "--threads",
-            "1",
             "--csv",
             csv.to_str().unwrap(),
         ]);

@@ -429,9 +429,15 @@ pub(crate) fn sample(
         compile: t.elapsed().as_secs_f64(),
         ..Sample::default()
     };
-    if let Some(amo) = engine.amo() {
-        sample.cnf = Some(external::cnf_size(&problem, amo)?);
-    }
+    // The row's CNF size is counted after the peak is read: counting it compiles the CNF
+    // once more, and with the prepared engine's copy alive that second copy made Soma's
+    // pairwise row read 59 MiB instead of 44.
+    let cnf_size = |sample: &mut Sample| -> Result<()> {
+        if let Some(amo) = engine.amo() {
+            sample.cnf = Some(external::cnf_size(&problem, amo)?);
+        }
+        Ok(())
+    };
     // An engine that only counts has no first solution to time.
     if let Some(finds) = prepared.finds_one() {
         let (first, report) = finds.first(&RunOptions {
@@ -451,6 +457,7 @@ pub(crate) fn sample(
     let Ok(counter) = prepared.counter() else {
         sample.complete = sample.unsat.is_some();
         sample.peak_mib = memory::peak_mib(None);
+        cnf_size(&mut sample)?;
         return Ok(sample);
     };
     let report = counter.count(
@@ -466,6 +473,7 @@ pub(crate) fn sample(
     sample.solutions = report.solutions.clone();
     sample.complete = report.complete;
     sample.peak_mib = memory::peak_mib(None);
+    cnf_size(&mut sample)?;
     Ok(sample)
 }
 
