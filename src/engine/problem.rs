@@ -167,6 +167,31 @@ impl Problem {
             })
     }
 
+    /// The solutions `engine` lists, counted up to `at_most` (the search stops at the
+    /// `at_most`-th), with the run's report: a count below `at_most` is the whole count
+    /// only where the report is complete. Enough to tell none, one and several apart.
+    ///
+    /// # Errors
+    ///
+    /// As [`Problem::for_each_solution`].
+    pub fn count_up_to(
+        &self,
+        engine: &Engine,
+        opts: &RunOptions,
+        at_most: u64,
+    ) -> Result<(u64, Report)> {
+        let mut found = 0;
+        let report = self.for_each_solution(engine, opts, &mut |_| {
+            found += 1;
+            if found >= at_most {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })?;
+        Ok((found, report))
+    }
+
     /// One solve of the CNF in encoding `amo` that writes a DRAT proof to `proof` (see
     /// [`crate::sat::proof`]): a checked solution, or no solution and a proof ending in
     /// the empty clause. The CNF is the one `polycover dimacs` writes for this problem.

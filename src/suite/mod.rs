@@ -508,19 +508,11 @@ fn count(
 /// when the search did not end within [`CHECK_SECONDS`] (the draw is then passed over).
 pub(crate) fn count_drawn(puzzle: &Puzzle, at_most: u64) -> Result<Option<u64>> {
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
-    let mut found = 0;
     let opts = RunOptions {
         deadline: deadline_after(std::time::Duration::from_secs(CHECK_SECONDS)),
         ..RunOptions::default()
     };
-    let report = problem.for_each_solution(&Engine::bits(), &opts, &mut |_| {
-        found += 1;
-        if found >= at_most {
-            std::ops::ControlFlow::Break(())
-        } else {
-            std::ops::ControlFlow::Continue(())
-        }
-    })?;
+    let (found, report) = problem.count_up_to(&Engine::bits(), &opts, at_most)?;
     if report.interrupted {
         return Err(Error::Interrupted(format!("after {found} solutions")));
     }

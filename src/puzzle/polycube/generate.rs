@@ -407,16 +407,8 @@ mod tests {
         use crate::engine::{Engine, Problem, RunOptions};
         use crate::puzzle::SymmetryMode;
         let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
-        let mut found = 0;
-        let report =
-            problem.for_each_solution(&Engine::bits(), &RunOptions::default(), &mut |_| {
-                found += 1;
-                if found >= at_most {
-                    std::ops::ControlFlow::Break(())
-                } else {
-                    std::ops::ControlFlow::Continue(())
-                }
-            })?;
+        let (found, report) =
+            problem.count_up_to(&Engine::bits(), &RunOptions::default(), at_most)?;
         Ok((found >= at_most || report.complete).then_some(found))
     }
 
