@@ -155,6 +155,17 @@ pub fn polycover(args: &[&str]) -> Output {
         .expect("the polycover binary runs")
 }
 
+/// `polycover merge` of the parts' result files, joining their solution files into
+/// `output` where given.
+pub fn merge<P: AsRef<Path>>(parts: &[P], output: Option<&Path>) -> Output {
+    let mut args: Vec<&str> = vec!["merge"];
+    args.extend(parts.iter().map(|p| p.as_ref().to_str().unwrap()));
+    if let Some(o) = output {
+        args.extend(["-o", o.to_str().unwrap()]);
+    }
+    polycover(&args)
+}
+
 /// Starts the binary with its standard output and error piped.
 pub fn spawn(args: &[&str]) -> Child {
     bin()

@@ -36,15 +36,6 @@ fn soma_parts(dir: &Path, format: &str) -> (Vec<PathBuf>, Vec<PathBuf>) {
     (results, files)
 }
 
-fn merge(results: &[PathBuf], output: Option<&Path>) -> std::process::Output {
-    let mut args: Vec<&str> = vec!["merge"];
-    args.extend(results.iter().map(|p| p.to_str().unwrap()));
-    if let Some(o) = output {
-        args.extend(["-o", o.to_str().unwrap()]);
-    }
-    polycover(&args)
-}
-
 /// Defect 5: a part's file whose last record is cut (anywhere: in a line, after a line,
 /// after its `solution N`) is refused, naming the file and line, with exit 2 and no
 /// joined file; so is a `c part` line cut short. Before, `merge` printed `s mc 480`.

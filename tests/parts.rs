@@ -32,12 +32,6 @@ fn count_parts(dir: &Path, name: &str, n: usize, args: &[&str]) -> std::path::Pa
     path
 }
 
-fn merge(files: &[&Path]) -> std::process::Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_polycover"));
-    cmd.arg("merge").args(files);
-    cmd.output().unwrap()
-}
-
 fn fingerprints(text: &str) -> HashSet<String> {
     text.lines()
         .filter_map(|l| l.strip_prefix("c part "))
@@ -61,7 +55,7 @@ fn parts_add_up_with_every_solver() {
         args.extend_from_slice(solver);
         let name = format!("soma-{}.txt", solver.join("_"));
         let results = count_parts(dir.path(), &name, 8, &args);
-        let out = merge(&[&results]);
+        let out = merge(&[&results], None);
         assert_eq!(out.status.code(), Some(0), "{solver:?}: {}", stderr(&out));
         assert!(stdout(&out).ends_with("s mc 480\n"), "{}", stdout(&out));
         seen.extend(fingerprints(&std::fs::read_to_string(&results).unwrap()));
@@ -70,7 +64,7 @@ fn parts_add_up_with_every_solver() {
     assert_eq!(seen.len(), 1, "{seen:?}");
 
     let results = count_parts(dir.path(), "p6x10.txt", 5, &["pentomino-6x10"]);
-    assert!(stdout(&merge(&[&results])).ends_with("s mc 2339\n"));
+    assert!(stdout(&merge(&[&results], None)).ends_with("s mc 2339\n"));
 }
 
 #[test]
@@ -84,7 +78,7 @@ fn merge_refuses_a_missing_part() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&results, without_3).unwrap();
-    let out = merge(&[&results]);
+    let out = merge(&[&results], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("1 of 4 parts missing: 3"),
@@ -111,7 +105,7 @@ fn merge_refuses_a_duplicate_part() {
     let results = count_parts(dir.path(), "r.txt", 3, &["soma"]);
     let again = count_parts(dir.path(), "again.txt", 3, &["soma"]);
     keep_only_part(&again, "2/3");
-    let out = merge(&[&results, &again]);
+    let out = merge(&[&results, &again], None);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("part 2/3 appears twice"), "{err}");
@@ -126,7 +120,7 @@ fn merge_refuses_a_foreign_fingerprint() {
     let other = count_parts(dir.path(), "other.txt", 2, &["soma", "--symmetry", "none"]);
     keep_only_part(&other, "2/2");
     keep_only_part(&soma, "1/2");
-    let out = merge(&[&soma, &other]);
+    let out = merge(&[&soma, &other], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("different splits"),
@@ -582,7 +576,7 @@ fn counts_past_u64_add_up_in_merge_and_checkpoints() {
         })
         .collect();
     std::fs::write(&results, big).unwrap();
-    let out = merge(&[&results]);
+    let out = merge(&[&results], None);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stdout(&out).ends_with("s mc 1199038364791120855039\n"),
