@@ -52,6 +52,7 @@ pub mod sat;
 // them; a library user goes through `Engine`.
 #[doc(hidden)]
 pub mod solver;
+pub(crate) mod schedule;
 pub(crate) mod subproblems;
 // "Did you mean ...?" for the binary's own names.
 #[doc(hidden)]

@@ -29,7 +29,7 @@
 use super::compact::{keep_disjoint, Kernel};
 use super::descent::{Levels, Path};
 use super::dlx::Dlx;
-use super::engine::{Branch, Engine, Visit};
+use super::engine::{Branch, Engine, Share, Visit};
 use super::mask::{has, set, uncoverable, Counts, Mask, OptionMap};
 use super::segments::{partition, Segmented};
 use crate::matrix::Matrix;
@@ -142,8 +142,13 @@ impl Engine for Fallback {
         self.dlx.branch(prefix)
     }
 
-    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> std::ops::ControlFlow<()> {
-        self.dlx.run(prefix, visit)
+    fn run_shared(
+        &mut self,
+        prefix: &[u32],
+        visit: &mut Visit<'_>,
+        share: &dyn Share,
+    ) -> std::ops::ControlFlow<()> {
+        self.dlx.run_shared(prefix, visit, share)
     }
 
     fn nodes(&self) -> u64 {

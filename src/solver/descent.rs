@@ -9,10 +9,14 @@
 //!   one per level; every [`Levels::descend`] is followed by one [`Levels::ascend`] with
 //!   the same key, whether or not the child was viable.
 //! - A dead child counts as a node, as in the DLX, so the engines report equal counts.
+//! - `Path::tries[d][..Path::next[d]]` are the options of level `d` tried or being tried;
+//!   the rest are still to try, unless given away: [`give_away`] cuts them off the
+//!   shallowest level below the subproblem's own prefix (`Path::base`) that has any, and
+//!   the loop of that level, which reads its list's length at each step, then ends.
 
 use std::ops::ControlFlow;
 
-use super::engine::{should_stop, Branch, Engine, Visit};
+use super::engine::{stopping, Branch, Engine, Share, Visit};
 
 /// The per-engine half of the search. A `Key` is the engine's handle for an option (its
 /// mask, or its piece and mask); option numbers are looked up only for reported solutions.
@@ -48,8 +52,13 @@ impl<L: Levels + Send> Engine for L {
         branch(self, prefix)
     }
 
-    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
-        run(self, prefix, visit)
+    fn run_shared(
+        &mut self,
+        prefix: &[u32],
+        visit: &mut Visit<'_>,
+        share: &dyn Share,
+    ) -> ControlFlow<()> {
+        run(self, prefix, visit, share)
     }
 
     fn nodes(&self) -> u64 {
@@ -65,8 +74,8 @@ impl<L: Levels + Send> Engine for L {
     }
 }
 
-/// The chosen options, a reusable buffer per level for the options being tried, and the
-/// node count.
+/// The chosen options, a reusable buffer per level for the options being tried with the
+/// position of the next one, and the node count.
 ///
 /// `solution[..known]` are the option numbers of `chosen[..known]`: consecutive solutions
 /// share most of their path, so a solution looks up only the options chosen since the last
@@ -75,6 +84,10 @@ impl<L: Levels + Send> Engine for L {
 pub(super) struct Path<K> {
     chosen: Vec<K>,
     tries: Vec<Vec<K>>,
+    next: Vec<usize>,
+    /// The depth of the running subproblem's prefix: levels above it are not the search's
+    /// to give away.
+    base: usize,
     solution: Vec<u32>,
     known: usize,
     pub(super) nodes: u64,
@@ -85,6 +98,8 @@ impl<K> Default for Path<K> {
         Path {
             chosen: Vec::new(),
             tries: Vec::new(),
+            next: Vec::new(),
+            base: 0,
             solution: Vec::new(),
             known: 0,
             nodes: 0,
@@ -92,10 +107,20 @@ impl<K> Default for Path<K> {
     }
 }
 
-fn search<L: Levels>(l: &mut L, d: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
+fn search<L: Levels>(
+    l: &mut L,
+    d: usize,
+    visit: &mut Visit<'_>,
+    share: &dyn Share,
+) -> ControlFlow<()> {
     l.path().nodes += 1;
-    if should_stop(l.path().nodes) {
-        return ControlFlow::Break(());
+    if l.path().nodes % 4096 == 0 {
+        if stopping() {
+            return ControlFlow::Break(());
+        }
+        if share.wanted() {
+            give_away(l, d, share);
+        }
     }
     let item = match l.choose(d) {
         Branch::Solution => {
@@ -115,20 +140,30 @@ fn search<L: Levels>(l: &mut L, d: usize, visit: &mut Visit<'_>) -> ControlFlow<
         Branch::Dead => return ControlFlow::Continue(()),
         Branch::On(i) => i,
     };
-    // The child levels are rebuilt while we iterate, so the options to try are copied
-    // out first, into this level's buffer.
+    // The options to try are copied out into this level's buffer first: the child levels
+    // are rebuilt while we iterate. The buffer stays in the path, where `give_away` can
+    // shorten it.
     let path = l.path();
     if path.tries.len() <= d {
         path.tries.resize_with(d + 1, Vec::new);
+        path.next.resize(d + 1, 0);
     }
     let mut tries = std::mem::take(&mut path.tries[d]);
     tries.clear();
     l.collect(d, item, &mut tries);
+    l.path().tries[d] = tries;
     let mut flow = ControlFlow::Continue(());
-    for &key in &tries {
-        l.path().chosen.push(key);
+    let mut k = 0;
+    loop {
+        let path = l.path();
+        let Some(&key) = path.tries[d].get(k) else {
+            break;
+        };
+        k += 1;
+        path.next[d] = k;
+        path.chosen.push(key);
         flow = if l.descend(d, key) {
-            search(l, d + 1, visit)
+            search(l, d + 1, visit, share)
         } else {
             l.path().nodes += 1;
             ControlFlow::Continue(())
@@ -141,8 +176,30 @@ fn search<L: Levels>(l: &mut L, d: usize, visit: &mut Visit<'_>) -> ControlFlow<
             break;
         }
     }
-    l.path().tries[d] = tries;
     flow
+}
+
+/// Gives the untried options of the shallowest open level (between the subproblem's
+/// prefix and the node at depth `d` being entered) to `share`, each as the path to that
+/// level plus the option, and cuts them off the level, which then ends after its current
+/// option. Gives nothing when every level is on its last option.
+fn give_away<L: Levels>(l: &mut L, d: usize, share: &dyn Share) {
+    let path = l.path();
+    let Some(level) = (path.base..d).find(|&e| path.next[e] < path.tries[e].len()) else {
+        return;
+    };
+    let untried = path.tries[level].split_off(path.next[level]);
+    let stem: Vec<L::Key> = path.chosen[..level].to_vec();
+    let stem: Vec<u32> = stem.iter().map(|k| l.option(k)).collect();
+    let prefixes = untried
+        .iter()
+        .map(|k| {
+            let mut prefix = stem.clone();
+            prefix.push(l.option(k));
+            prefix
+        })
+        .collect();
+    share.give(prefixes);
 }
 
 /// Resets and applies `prefix` from level 0; the level reached, or `None` when the
@@ -206,10 +263,18 @@ fn walk<L: Levels>(l: &mut L, prefix: &[u32], pick: &mut dyn FnMut(usize) -> Opt
     unwind(l);
 }
 
-/// [`Engine::run`] for a [`Levels`] engine.
-fn run<L: Levels>(l: &mut L, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
+/// [`Engine::run_shared`] for a [`Levels`] engine.
+fn run<L: Levels>(
+    l: &mut L,
+    prefix: &[u32],
+    visit: &mut Visit<'_>,
+    share: &dyn Share,
+) -> ControlFlow<()> {
     let flow = match apply(l, prefix) {
-        Some(d) => search(l, d, visit),
+        Some(d) => {
+            l.path().base = d;
+            search(l, d, visit, share)
+        }
         None => {
             l.path().nodes += 1;
             ControlFlow::Continue(())

@@ -24,7 +24,7 @@
 
 use std::ops::ControlFlow;
 
-use super::engine::{Branch, Engine, Visit};
+use super::engine::{Branch, Engine, Share, Visit};
 use super::links::Links;
 use crate::matrix::Matrix;
 
@@ -144,7 +144,13 @@ impl Engine for Dlx {
         result
     }
 
-    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
+    /// Gives nothing away yet: the DLX runs each subproblem whole.
+    fn run_shared(
+        &mut self,
+        prefix: &[u32],
+        visit: &mut Visit<'_>,
+        _share: &dyn Share,
+    ) -> ControlFlow<()> {
         debug_assert_eq!(self.sanity(), Ok(()));
         self.chosen.extend_from_slice(prefix);
         for &o in prefix {

@@ -10,6 +10,29 @@ use std::ops::ControlFlow;
 /// Called with each solution, as option indices; `Break` stops the search.
 pub type Visit<'a> = dyn FnMut(&[u32]) -> ControlFlow<()> + 'a;
 
+/// Where a running search gives work to idle workers (`crate::schedule`): it polls
+/// [`Share::wanted`] with its stop check and, when asked, gives the untried options of its
+/// shallowest open level as subproblems (prefixes one option longer) and skips them.
+pub trait Share {
+    /// Whether a worker waits for work now.
+    fn wanted(&self) -> bool;
+    /// Hands these subproblems (prefixes of options of the engine's matrix) to others.
+    fn give(&self, prefixes: Vec<Vec<u32>>);
+}
+
+/// The share of a search that runs alone: nobody ever wants its work.
+pub struct Alone;
+
+impl Share for Alone {
+    fn wanted(&self) -> bool {
+        false
+    }
+
+    fn give(&self, _prefixes: Vec<Vec<u32>>) {
+        unreachable!("a search running alone is never asked for work")
+    }
+}
+
 /// What a search node does next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Branch<T> {
@@ -28,7 +51,17 @@ pub trait Engine: Send {
     /// With the options of `prefix` chosen: the options the search would branch over.
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>>;
     /// Searches every completion of `prefix`.
-    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()>;
+    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
+        self.run_shared(prefix, visit, &Alone)
+    }
+    /// Searches the completions of `prefix`, except those it gives to `share` when asked
+    /// (each completion is either visited here or extends exactly one given prefix).
+    fn run_shared(
+        &mut self,
+        prefix: &[u32],
+        visit: &mut Visit<'_>,
+        share: &dyn Share,
+    ) -> ControlFlow<()>;
     /// Search nodes visited so far.
     fn nodes(&self) -> u64;
     /// Which engine this is and how it runs, for the `c solver` line.
@@ -62,5 +95,10 @@ pub trait Engine: Send {
 /// check costs nothing.
 #[inline]
 pub(super) fn should_stop(nodes: u64) -> bool {
-    nodes % 4096 == 0 && (crate::interrupt::requested() || crate::interrupt::past_deadline())
+    nodes % 4096 == 0 && stopping()
+}
+
+/// Whether the run on this thread should stop now (see [`should_stop`], which polls it).
+pub(super) fn stopping() -> bool {
+    crate::interrupt::requested() || crate::interrupt::past_deadline()
 }

@@ -252,12 +252,13 @@ mod tests {
         fn branch(&mut self, prefix: &[u32]) -> crate::solver::Branch<Vec<u32>> {
             self.0.branch(prefix)
         }
-        fn run(
+        fn run_shared(
             &mut self,
             prefix: &[u32],
             visit: &mut crate::solver::Visit<'_>,
+            share: &dyn crate::solver::engine::Share,
         ) -> std::ops::ControlFlow<()> {
-            self.0.run(prefix, visit)
+            self.0.run_shared(prefix, visit, share)
         }
         fn nodes(&self) -> u64 {
             self.0.nodes()

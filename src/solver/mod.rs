@@ -30,11 +30,12 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::matrix::Matrix;
+use crate::schedule::Pool;
 use crate::subproblems::{split, Progress, Step};
 use crate::symmetry::Reduction;
 
 pub use compact::Kernel;
-pub use engine::{Branch, Engine, Visit};
+pub use engine::{Branch, Engine, Share, Visit};
 pub use estimate::{Budget, Estimate, MOST as ESTIMATE_MOST};
 
 /// How a native engine is built for a matrix: `dlx` or `bits`.
@@ -56,7 +57,7 @@ pub fn bits(matrix: &Matrix) -> Box<dyn Engine> {
 }
 
 /// What a run found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Distinct solutions (one per orbit).
     pub solutions: u64,
@@ -69,6 +70,9 @@ pub struct Stats {
     pub timed_out: bool,
     /// Ctrl-C stopped it.
     pub interrupted: bool,
+    /// The nodes each worker thread visited (of a count; empty for a listing, which runs
+    /// on the caller's thread).
+    pub workers: Vec<u64>,
 }
 
 /// Called as subproblems finish. The share of work done weighs each subproblem by its
@@ -92,13 +96,17 @@ pub fn default_threads() -> usize {
 /// distinct solutions it had.
 pub type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
 
-/// Counts the distinct solutions of the reduced problem on `threads` threads. The
-/// deadline is checked at each solution found and, between solutions, every few thousand
-/// nodes (the engines' stop check reads it as this thread's deadline).
+/// Counts the distinct solutions of the reduced problem on `threads` threads (at most one
+/// per core: [`crate::schedule::workers`]). The deadline is checked at each solution
+/// found and, between solutions, every few thousand nodes (the engines' stop check reads
+/// it as this thread's deadline).
 ///
 /// `jobs`: only these subproblems (prefixes of reduced options, from `crate::subproblems::subproblems`
 /// through `crate::subproblems::reduced_prefix`), with `finished` called as each one ends. `None`: the whole
-/// search, split as suits the thread count.
+/// search, split as suits the thread count. Either way the subproblems are the roots of
+/// the run's [`crate::schedule::Pool`]: a worker that runs out of them takes branches
+/// that a running search gives away, and a root is finished (and `finished` hears it)
+/// when all its pieces are.
 #[allow(clippy::too_many_arguments)]
 pub fn count(
     reduction: &Reduction,
@@ -109,16 +117,41 @@ pub fn count(
     progress: Option<OnProgress<'_>>,
     finished: Option<Finished<'_>>,
 ) -> Stats {
+    count_on(
+        reduction,
+        build,
+        jobs,
+        crate::schedule::workers(threads),
+        deadline,
+        progress,
+        finished,
+    )
+}
+
+/// [`count`] on exactly `workers` threads, however many cores there are.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn count_on(
+    reduction: &Reduction,
+    build: Builder<'_>,
+    jobs: Option<&[Vec<u32>]>,
+    workers: usize,
+    deadline: Option<Instant>,
+    progress: Option<OnProgress<'_>>,
+    finished: Option<Finished<'_>>,
+) -> Stats {
     let _listening = crate::interrupt::Listening::start();
     let start = Instant::now();
     let matrix = reduction.matrix();
+    let workers = workers.max(1);
     let mut root = build(matrix);
     let own;
     let jobs = match jobs {
         Some(j) => j,
         None => {
-            // About 48 subproblems per thread keep the load even.
-            own = split(root.as_mut(), 48 * threads.max(1));
+            // Enough roots that the first ones handed out keep every worker busy without
+            // asking for work at once, and that the progress display moves: stealing
+            // evens out the rest.
+            own = split(root.as_mut(), 48 * workers);
             &own
         }
     };
@@ -135,57 +168,70 @@ pub fn count(
     };
     let all: f64 = sizes.iter().sum();
     let work_done = Mutex::new(0.0f64);
-    let next = AtomicUsize::new(0);
+    let pool: Pool<Vec<u32>, u64> = Pool::new(jobs.iter().cloned(), workers);
     let done = AtomicUsize::new(0);
     let so_far = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let timed_out = AtomicBool::new(false);
-    let total = Mutex::new(Stats::default());
+    let total = Mutex::new(Stats {
+        workers: vec![0; workers],
+        ..Stats::default()
+    });
     let check = reduction.needs_check();
-    let work = |engine: &mut dyn Engine| {
+    let work = |engine: &mut dyn Engine, worker: usize| {
+        let _guard = pool.stop_on_panic();
         let mut local = Stats::default();
         let mut original = Vec::new();
-        while !stop.load(Ordering::Relaxed) {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some(prefix) = jobs.get(k) else { break };
+        while let Some(job) = pool.take() {
             let before = local.solutions;
-            let flow = engine.run(prefix, &mut |solution| {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    timed_out.store(true, Ordering::Relaxed);
-                    return ControlFlow::Break(());
-                }
-                if stop.load(Ordering::Relaxed) {
-                    return ControlFlow::Break(());
-                }
-                local.found += 1;
-                if check {
-                    original.clear();
-                    original.extend(solution.iter().map(|&o| reduction.original(o)));
-                    if !reduction.is_canonical(&original) {
-                        return ControlFlow::Continue(());
+            let share = Giving {
+                pool: &pool,
+                root: job.root,
+            };
+            let flow = engine.run_shared(
+                &job.work,
+                &mut |solution| {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        timed_out.store(true, Ordering::Relaxed);
+                        return ControlFlow::Break(());
                     }
-                }
-                debug_assert_eq!(matrix.check_solution(solution), Ok(()));
-                local.solutions += 1;
-                ControlFlow::Continue(())
-            });
+                    if stop.load(Ordering::Relaxed) {
+                        return ControlFlow::Break(());
+                    }
+                    local.found += 1;
+                    if check {
+                        original.clear();
+                        original.extend(solution.iter().map(|&o| reduction.original(o)));
+                        if !reduction.is_canonical(&original) {
+                            return ControlFlow::Continue(());
+                        }
+                    }
+                    debug_assert_eq!(matrix.check_solution(solution), Ok(()));
+                    local.solutions += 1;
+                    ControlFlow::Continue(())
+                },
+                &share,
+            );
             if flow.is_break() {
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     timed_out.store(true, Ordering::Relaxed);
                 }
                 stop.store(true, Ordering::Relaxed);
+                pool.stop();
                 break;
             }
+            let Some(n) = pool.finish(job.root, &(local.solutions - before)) else {
+                continue;
+            };
             if let Some(f) = finished {
-                f(k, local.solutions - before);
+                f(job.root, n);
             }
-            let found = so_far.fetch_add(local.solutions - before, Ordering::Relaxed)
-                + (local.solutions - before);
+            let found = so_far.fetch_add(n, Ordering::Relaxed) + n;
             let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
             if let Some(p) = progress {
                 let share = {
                     let mut w = work_done.lock().unwrap_or_else(|e| e.into_inner());
-                    *w += sizes[k];
+                    *w += sizes[job.root];
                     (*w / all).min(1.0)
                 };
                 p(&Progress {
@@ -198,27 +244,44 @@ pub fn count(
                 });
             }
         }
-        local.nodes = engine.nodes();
         let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
         t.solutions += local.solutions;
         t.found += local.found;
-        t.nodes += local.nodes;
+        t.nodes += engine.nodes();
+        t.workers[worker] = engine.nodes();
     };
-    let threads = threads.clamp(1, jobs.len().max(1));
     std::thread::scope(|s| {
-        for _ in 1..threads {
-            s.spawn(|| {
+        for worker in 1..workers {
+            let work = &work;
+            s.spawn(move || {
                 let mut engine = build(matrix);
-                crate::interrupt::within(deadline, || work(engine.as_mut()));
+                crate::interrupt::within(deadline, || work(engine.as_mut(), worker));
             });
         }
-        crate::interrupt::within(deadline, || work(root.as_mut()));
+        crate::interrupt::within(deadline, || work(root.as_mut(), 0));
     });
     let mut stats = total.into_inner().unwrap_or_else(|e| e.into_inner());
     stats.stopped = stop.into_inner();
     stats.timed_out = timed_out.into_inner();
     stats.interrupted = stats.stopped && crate::interrupt::requested();
     stats
+}
+
+/// A running subproblem's [`Share`]: what its search gives away becomes jobs of the same
+/// root in the pool.
+struct Giving<'p> {
+    pool: &'p Pool<Vec<u32>, u64>,
+    root: usize,
+}
+
+impl Share for Giving<'_> {
+    fn wanted(&self) -> bool {
+        self.pool.wanted()
+    }
+
+    fn give(&self, prefixes: Vec<Vec<u32>>) {
+        self.pool.give(self.root, prefixes);
+    }
 }
 
 /// Calls `f` with each distinct solution, as sorted options of the *original* matrix,
@@ -298,4 +361,42 @@ pub fn for_each_in(
     stats.timed_out = timed_out;
     stats.interrupted = stats.stopped && crate::interrupt::requested();
     stats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Problem;
+
+    /// The most unbalanced split there is, one subproblem holding the whole tree, run by
+    /// four workers: the three that find no subproblem take branches the busy one gives
+    /// away, so every worker visits nodes, and the count is still exact (the 6x10
+    /// pentomino rectangle: 2,339 up to rotation).
+    #[test]
+    fn idle_workers_take_work_from_a_running_search() {
+        let problem = Problem::load("pentomino-6x10", None).unwrap();
+        let one_root = [Vec::new()];
+        for build in [bits as Build] {
+            let finished = Mutex::new(Vec::new());
+            let stats = count_on(
+                &problem.reduction,
+                &build,
+                Some(&one_root),
+                4,
+                None,
+                None,
+                Some(&|root, n| finished.lock().unwrap().push((root, n))),
+            );
+            assert_eq!(stats.solutions, 2339);
+            assert_eq!(finished.into_inner().unwrap(), [(0, 2339)]);
+            assert_eq!(stats.workers.len(), 4);
+            assert!(
+                stats.workers.iter().all(|&n| n > 0),
+                "{:?} idle: {:?}",
+                build(problem.reduction.matrix()).describe(),
+                stats.workers
+            );
+            assert_eq!(stats.workers.iter().sum::<u64>(), stats.nodes);
+        }
+    }
 }
