@@ -15,13 +15,27 @@ fn huge_timeouts_do_not_panic() {
 
 #[test]
 fn thread_counts_are_bounded() {
-    for bad in ["0", "100000", "two"] {
+    for bad in ["1025", "100000", "two"] {
         let out = polycover(&["count", "soma", "--threads", bad]);
         assert_eq!(out.status.code(), Some(2), "--threads {bad}");
-        assert!(stderr(&out).contains("1 to 1024"), "{}", stderr(&out));
+        assert!(stderr(&out).contains("to 1024"), "{}", stderr(&out));
     }
-    let out = polycover(&["count", "soma", "--threads", "1024"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // More threads than cores run one worker per core, and the `c threads` line says so;
+    // 0 asks for one per core, as the default does.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for asked in ["1024", "0"] {
+        let out = polycover(&["count", "soma", "--threads", asked, "--solver", "bits"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let line = format!(
+            "c threads {cores}{}",
+            if asked == "0" {
+                ","
+            } else {
+                " (of 1024 asked),"
+            }
+        );
+        assert!(stdout(&out).contains(&line), "{line}: {}", stdout(&out));
+    }
 }
 
 /// A run stopped by `--timeout` says what it found on `c` lines, never `s mc`, and

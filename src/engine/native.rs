@@ -134,7 +134,7 @@ impl Counts for Prepared<'_> {
         );
         let mut report = report(stats, start);
         report.parts = jobs.map_or(0, |j| j.len() as u64);
-        report.threads = opts.threads;
+        report.threads = crate::schedule::workers(opts.threads);
         Ok(report)
     }
 }

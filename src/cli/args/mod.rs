@@ -288,7 +288,8 @@ pub(super) struct SearchArgs {
 pub(super) struct CountArgs {
     #[command(flatten)]
     pub(super) search: SearchArgs,
-    /// Worker threads, 1 to 1024 (default: the number of cores).
+    /// Worker threads, 1 to 1024, at most one per core at a time (default, and 0: the
+    /// number of cores this process may use).
     #[arg(long, value_parser = parse_threads)]
     pub(super) threads: Option<usize>,
     /// The most memory a counter's table of subproblem counts may take (`--solver memo`),

@@ -188,12 +188,15 @@ impl ValueEnum for BackendArg {
     }
 }
 
-/// A thread count from 1 to [`MAX_THREADS`].
+/// A thread count from 1 to [`MAX_THREADS`], or 0 for the number of cores this process
+/// may use (the default).
 pub(super) fn parse_threads(s: &str) -> std::result::Result<usize, String> {
     match s.trim().parse::<usize>() {
+        Ok(0) => Ok(crate::solver::default_threads()),
         Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
         _ => Err(format!(
-            "`{s}`: the thread count must be a whole number from 1 to {MAX_THREADS}"
+            "`{s}`: the thread count must be a whole number from 0 (the number of cores) \
+             to {MAX_THREADS}"
         )),
     }
 }
