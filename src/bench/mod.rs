@@ -5,7 +5,8 @@
 //! `isolate` measures a run of an in-process engine in a fresh polycover process;
 //! `external` runs the programs on PATH (SAT solvers and counters on the DIMACS, CP
 //! solvers on the linear models); `table` writes the text and CSV lines;
-//! `chart` draws the SVG.
+//! `chart` draws the SVG; `scaling` runs each engine at several thread counts
+//! (`--threads 1,2,4`).
 //!
 //! Invariants:
 //! - Every engine runs on the plan's number of threads, the DLX included, so the ratios
@@ -26,10 +27,14 @@
 //!   every run of an in-process engine is measured in a fresh process (as the external
 //!   programs are); without it, in this process after `memory::reset_peak`, which may
 //!   still include memory the allocator kept from earlier rows.
+//! - A row's CPU time is the user+sys time of the process that ran its count, read with
+//!   `getrusage` just before and after the count: the fresh process's with
+//!   [`Plan::isolate`], else this one's (where other threads could add to it).
 
 mod chart;
 mod external;
 mod isolate;
+mod scaling;
 mod solver;
 mod table;
 
@@ -45,6 +50,7 @@ use crate::sat::Amo;
 pub use chart::svg;
 pub use external::Program;
 pub use isolate::{measure_child, polycover_executable};
+pub use scaling::run as run_scaling;
 pub use solver::DimacsSolver;
 pub use table::{table_line, write_csv};
 
@@ -176,12 +182,19 @@ pub struct Row {
     pub unsat: Option<Spread>,
     /// Time to count every solution, or until the timeout stopped the count.
     pub count: Option<Spread>,
+    /// CPU seconds (user+sys) of the process during the count (not on every system).
+    pub cpu: Option<Spread>,
     pub solutions: Option<Count>,
     pub complete: bool,
     /// Peak resident memory during the row, in MiB (Linux only).
     pub peak_mib: Option<f64>,
     pub first_vs_dlx: Option<f64>,
     pub count_vs_dlx: Option<f64>,
+    /// With several thread counts (`--threads 1,2,4`): the smallest, that this row's
+    /// speed-up is measured against; `None` in a run on one thread count.
+    pub base_threads: Option<usize>,
+    /// The count's speed-up over the same engine's on [`Row::base_threads`].
+    pub speedup: Option<f64>,
 }
 
 impl Row {
@@ -198,11 +211,14 @@ impl Row {
             first: None,
             unsat: None,
             count: None,
+            cpu: None,
             solutions: None,
             complete: false,
             peak_mib: None,
             first_vs_dlx: None,
             count_vs_dlx: None,
+            base_threads: None,
+            speedup: None,
         }
     }
 
@@ -225,6 +241,19 @@ impl Row {
         let s = self.solutions.as_ref().filter(|n| !n.is_zero())?;
         Some(self.count?.median / s.to_f64())
     }
+
+    /// Cores busy on average during the count: its CPU time over its wall time.
+    pub fn cpu_use(&self) -> Option<f64> {
+        let wall = self.count?.median;
+        (wall > 0.0).then(|| self.cpu.map(|c| c.median / wall))?
+    }
+
+    /// The speed-up per thread, against [`Row::base_threads`] (1 where the engine
+    /// scales perfectly).
+    pub fn efficiency(&self) -> Option<f64> {
+        let ratio = self.threads as f64 / self.base_threads? as f64;
+        Some(self.speedup? / ratio)
+    }
 }
 
 /// Runs the plan; `log` gets a line as each row finishes. A stop (SIGTERM, Ctrl-C, with
@@ -232,8 +261,35 @@ impl Row {
 /// the row's run; the rows logged before are whole.
 pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
-    // A puzzle read from standard input is kept in a file, so that the fresh processes
-    // that measure its rows can read it too.
+    let (_stdin_dir, puzzles) = load(plan)?;
+    for (spec, puzzle) in &puzzles {
+        let measured = Measured::new(spec, puzzle, plan);
+        interrupted(crate::interrupt::requested())?;
+        let dlx = engine_row(&measured, &Engine::dlx(), plan)?;
+        log(&dlx);
+        let reference = dlx.clone();
+        rows.push(dlx);
+        let mut cnf_dir = None;
+        for (entrant, amo) in entries(plan) {
+            // The reference row is measured above.
+            if *entrant == Entrant::Engine(Engine::dlx()) {
+                continue;
+            }
+            // A stop between rows ends the bench; the caller keeps the rows logged.
+            interrupted(crate::interrupt::requested())?;
+            let mut row = entrant_row(&measured, entrant, amo, plan, &mut cnf_dir)?;
+            compare(&mut row, &reference)?;
+            log(&row);
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}
+
+/// Reads every puzzle of the plan before the first run, so that a bad name fails at once.
+/// A puzzle read from standard input is kept in a file in the directory returned, so
+/// that the fresh processes that measure its rows can read it too.
+fn load(plan: &Plan) -> Result<(tempfile::TempDir, Vec<(std::path::PathBuf, Puzzle)>)> {
     let stdin_dir = tempfile::tempdir()?;
     let mut specs = plan.puzzles.clone();
     if plan.isolate.is_some() {
@@ -249,88 +305,77 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
             std::fs::write(&*spec, bytes)?;
         }
     }
-    // Every puzzle is read before the first run: a bad name fails at once.
     let puzzles = specs.iter().map(Puzzle::load).collect::<Result<Vec<_>>>()?;
-    for (spec, puzzle) in specs.iter().zip(puzzles) {
-        let label = puzzle.name().to_string();
-        let mode = plan.symmetry.unwrap_or(puzzle.default_symmetry());
-        let measured = Measured {
-            label: &label,
-            spec,
-            puzzle: &puzzle,
-            mode,
-        };
-        interrupted(crate::interrupt::requested())?;
-        let dlx = engine_row(&measured, &Engine::dlx(), plan)?;
-        log(&dlx);
-        let reference = dlx.clone();
-        rows.push(dlx);
-        let mut cnf_dir: Option<tempfile::TempDir> = None;
-        for entrant in &plan.entrants {
-            let amos: Vec<Option<Amo>> = if entrant.uses_cnf() {
-                plan.amos.iter().copied().map(Some).collect()
-            } else {
-                vec![None]
-            };
-            for amo in amos {
-                // A stop between rows ends the bench; the caller keeps the rows logged.
-                interrupted(crate::interrupt::requested())?;
-                let mut row = match (entrant, amo) {
-                    // The reference row is measured above.
-                    (Entrant::Engine(e), _) if *e == Engine::dlx() => continue,
-                    (Entrant::Engine(engine), a) => {
-                        let engine = match a {
-                            Some(a) => engine.clone().with_amo(a),
-                            None => engine.clone(),
-                        };
-                        // A backend this build lacks, or one without the propagator that
-                        // the lazy at-most-one needs.
-                        match engine.available() {
-                            Err(why) => Row::skipped(&label, engine.name(), a, &why),
-                            Ok(()) => engine_row(&measured, &engine, plan)?,
-                        }
-                    }
-                    (Entrant::Program(_) | Entrant::Solver(_), Some(a)) if !a.is_eager() => {
-                        Row::skipped(
-                            &label,
-                            &entrant.name(),
-                            Some(a),
-                            "a program reads the CNF, and the lazy at-most-one is none on its own",
-                        )
-                    }
-                    (Entrant::Solver(solver), Some(a)) => {
-                        let dir = match &cnf_dir {
-                            Some(d) => d,
-                            None => cnf_dir.insert(tempfile::tempdir()?),
-                        };
-                        let problem = Problem::new(puzzle.compile(mode)?);
-                        solver::row(&label, solver, a, &problem, plan, dir.path())?
-                    }
-                    (Entrant::Solver(_), None) => unreachable!("a SAT solver reads the CNF"),
-                    (Entrant::Program(program), Some(a)) => {
-                        let dir = match &cnf_dir {
-                            Some(d) => d,
-                            None => cnf_dir.insert(tempfile::tempdir()?),
-                        };
-                        let problem = Problem::new(puzzle.compile(mode)?);
-                        external::row(&label, *program, a, &problem, plan, dir.path())?
-                    }
-                    (Entrant::Program(program), None) => {
-                        let dir = match &cnf_dir {
-                            Some(d) => d,
-                            None => cnf_dir.insert(tempfile::tempdir()?),
-                        };
-                        let problem = Problem::new(puzzle.compile(mode)?);
-                        external::linear_row(&label, *program, &problem, plan, dir.path())?
-                    }
-                };
-                compare(&mut row, &reference)?;
-                log(&row);
-                rows.push(row);
-            }
+    Ok((stdin_dir, specs.into_iter().zip(puzzles).collect()))
+}
+
+/// Every entrant of the plan with each encoding it is measured in: the plan's encodings
+/// for one that reads the CNF, none for the others.
+fn entries(plan: &Plan) -> Vec<(&Entrant, Option<Amo>)> {
+    let mut entries = Vec::new();
+    for entrant in &plan.entrants {
+        if entrant.uses_cnf() {
+            entries.extend(plan.amos.iter().map(|&a| (entrant, Some(a))));
+        } else {
+            entries.push((entrant, None));
         }
     }
-    Ok(rows)
+    entries
+}
+
+/// One row of an entrant other than the reference DLX, on the plan's threads. `cnf_dir`
+/// is made at the first row that writes a CNF or a model, and kept for the puzzle's
+/// other rows.
+fn entrant_row(
+    m: &Measured,
+    entrant: &Entrant,
+    amo: Option<Amo>,
+    plan: &Plan,
+    cnf_dir: &mut Option<tempfile::TempDir>,
+) -> Result<Row> {
+    let label = m.label;
+    let dir = |cnf_dir: &mut Option<tempfile::TempDir>| -> Result<std::path::PathBuf> {
+        Ok(match cnf_dir {
+            Some(d) => d.path().to_path_buf(),
+            None => cnf_dir.insert(tempfile::tempdir()?).path().to_path_buf(),
+        })
+    };
+    Ok(match (entrant, amo) {
+        (Entrant::Engine(engine), a) => {
+            let engine = match a {
+                Some(a) => engine.clone().with_amo(a),
+                None => engine.clone(),
+            };
+            // A backend this build lacks, or one without the propagator that the lazy
+            // at-most-one needs.
+            match engine.available() {
+                Err(why) => Row::skipped(label, engine.name(), a, &why),
+                Ok(()) => engine_row(m, &engine, plan)?,
+            }
+        }
+        (Entrant::Program(_) | Entrant::Solver(_), Some(a)) if !a.is_eager() => Row::skipped(
+            label,
+            &entrant.name(),
+            Some(a),
+            "a program reads the CNF, and the lazy at-most-one is none on its own",
+        ),
+        (Entrant::Solver(solver), Some(a)) => {
+            let dir = dir(cnf_dir)?;
+            let problem = Problem::new(m.puzzle.compile(m.mode)?);
+            solver::row(label, solver, a, &problem, plan, &dir)?
+        }
+        (Entrant::Solver(_), None) => unreachable!("a SAT solver reads the CNF"),
+        (Entrant::Program(program), Some(a)) => {
+            let dir = dir(cnf_dir)?;
+            let problem = Problem::new(m.puzzle.compile(m.mode)?);
+            external::row(label, *program, a, &problem, plan, &dir)?
+        }
+        (Entrant::Program(program), None) => {
+            let dir = dir(cnf_dir)?;
+            let problem = Problem::new(m.puzzle.compile(m.mode)?);
+            external::linear_row(label, *program, &problem, plan, &dir)?
+        }
+    })
 }
 
 /// Fills the ratios, and refuses a count that disagrees with the DLX.
@@ -374,6 +419,18 @@ struct Measured<'a> {
     mode: SymmetryMode,
 }
 
+impl<'a> Measured<'a> {
+    /// The puzzle named `spec`, in the plan's symmetry mode or its own default.
+    fn new(spec: &'a std::path::Path, puzzle: &'a Puzzle, plan: &Plan) -> Measured<'a> {
+        Measured {
+            label: puzzle.name(),
+            spec,
+            puzzle,
+            mode: plan.symmetry.unwrap_or(puzzle.default_symmetry()),
+        }
+    }
+}
+
 /// One run of an in-process engine: what a fresh process reports to `bench`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sample {
@@ -386,6 +443,9 @@ pub struct Sample {
     /// Seconds the count took (until the timeout, if it stopped it); `None` for an
     /// engine that finds only the first solution (Kissat).
     pub count: Option<f64>,
+    /// CPU seconds (user+sys) of the process during the count, where the system tells.
+    #[serde(default)]
+    pub count_cpu: Option<f64>,
     pub solutions: Count,
     pub complete: bool,
     /// The CNF's size, for a SAT engine.
@@ -460,6 +520,7 @@ pub(crate) fn sample(
         cnf_size(&mut sample)?;
         return Ok(sample);
     };
+    let cpu_before = scaling::process_cpu_seconds();
     let report = counter.count(
         &RunOptions {
             threads,
@@ -468,8 +529,10 @@ pub(crate) fn sample(
         },
         None,
     )?;
+    let cpu_after = scaling::process_cpu_seconds();
     interrupted(report.interrupted)?;
     sample.count = Some(report.seconds);
+    sample.count_cpu = cpu_before.zip(cpu_after).map(|(a, b)| (b - a).max(0.0));
     sample.solutions = report.solutions.clone();
     sample.complete = report.complete;
     sample.peak_mib = memory::peak_mib(None);
@@ -484,6 +547,7 @@ struct Samples {
     first: Vec<f64>,
     unsat: Vec<f64>,
     count: Vec<f64>,
+    cpu: Vec<f64>,
     peak: Option<f64>,
     last: Option<Sample>,
 }
@@ -494,6 +558,7 @@ impl Samples {
         self.first.extend(s.first);
         self.unsat.extend(s.unsat);
         self.count.extend(s.count);
+        self.cpu.extend(s.count_cpu);
         self.peak = external::higher(self.peak, s.peak_mib.filter(|&p| p > 0.0));
         self.last = Some(s);
     }
@@ -505,6 +570,7 @@ impl Samples {
         row.first = Spread::of(self.first);
         row.unsat = Spread::of(self.unsat);
         row.count = Spread::of(self.count);
+        row.cpu = Spread::of(self.cpu);
         row.peak_mib = self.peak;
         if let Some(last) = self.last {
             row.cnf = last.cnf;

@@ -1,6 +1,12 @@
 //! Rows as text: one line per row for the terminal, and CSV (one header, one record per
 //! row, quoted by the `csv` crate where a field needs it, as `suite`'s `instances.csv`).
 //!
+//! The CSV's columns keep their meaning from version to version: new ones go at the end
+//! (`cpu_s` and `cpu_use` on every in-process row; `speedup` and `efficiency` only with
+//! several thread counts), so a reader that picks columns by position still reads the
+//! old ones right. A text line gets the scaling fields only in a scaling run, so a run on
+//! one thread count prints what it always printed.
+//!
 //! A time to UNSAT has its own column (`unsat_s`) and its own words in the table
 //! (`first none, UNSAT 0.012 s`), never the first solution's.
 
@@ -11,7 +17,7 @@ use super::{Row, Spread};
 /// The CSV header; [`write_csv`] writes the fields in this order.
 pub const CSV_HEADER: &str = "puzzle,engine,amo,threads,status,vars,clauses,literals,dimacs_bytes,\
 compile_s,first_s,first_min_s,first_max_s,unsat_s,count_s,count_min_s,count_max_s,solutions,\
-complete,solutions_per_s,peak_mib,first_vs_dlx,count_vs_dlx";
+complete,solutions_per_s,peak_mib,first_vs_dlx,count_vs_dlx,cpu_s,cpu_use,speedup,efficiency";
 
 fn opt<T: std::fmt::Display>(x: Option<T>) -> String {
     x.map_or(String::new(), |v| v.to_string())
@@ -22,7 +28,7 @@ fn secs(x: Option<f64>) -> String {
 }
 
 /// A row's CSV fields, in the order of [`CSV_HEADER`].
-fn csv_fields(r: &Row) -> [String; 23] {
+fn csv_fields(r: &Row) -> [String; 27] {
     let cnf = r.cnf;
     let rate = match (&r.solutions, r.count) {
         (Some(n), Some(c)) if c.median > 0.0 => Some(format!("{:.3}", n.to_f64() / c.median)),
@@ -52,6 +58,10 @@ fn csv_fields(r: &Row) -> [String; 23] {
         r.peak_mib.map_or(String::new(), |m| format!("{m:.1}")),
         r.first_vs_dlx.map_or(String::new(), |x| format!("{x:.2}")),
         r.count_vs_dlx.map_or(String::new(), |x| format!("{x:.2}")),
+        secs(r.cpu.map(|s| s.median)),
+        r.cpu_use().map_or(String::new(), |x| format!("{x:.2}")),
+        r.speedup.map_or(String::new(), |x| format!("{x:.2}")),
+        r.efficiency().map_or(String::new(), |x| format!("{x:.2}")),
     ]
 }
 
@@ -96,7 +106,7 @@ pub fn table_line(r: &Row) -> String {
         (None, Some(u)) => format!("none, UNSAT {}", t(Some(u))),
         (f, _) => t(f),
     };
-    format!(
+    let line = format!(
         "{:<18} {:<28} {}t first {:<24} {} count {:<24} {} solutions {:<8} {:<9} peak {:>7} MiB  compile {}  {}",
         r.puzzle,
         r.label(),
@@ -110,6 +120,24 @@ pub fn table_line(r: &Row) -> String {
         r.peak_mib.map_or("-".into(), |m| format!("{m:.1}")),
         t(r.compile),
         size,
+    );
+    match r.base_threads {
+        Some(_) => format!("{line}  | {}", scaling_fields(r)),
+        None => line,
+    }
+}
+
+/// A scaling row's own fields: its CPU time, the cores it kept busy, its speed-up and
+/// its efficiency.
+fn scaling_fields(r: &Row) -> String {
+    let num = |x: Option<f64>, unit: &str| x.map_or("-".into(), |x| format!("{x:.2}{unit}"));
+    format!(
+        "cpu {}  busy {}  speed-up {} vs {}t  efficiency {}",
+        num(r.cpu.map(|s| s.median), " s"),
+        num(r.cpu_use(), ""),
+        num(r.speedup, "x"),
+        opt(r.base_threads),
+        num(r.efficiency(), ""),
     )
 }
 
@@ -141,6 +169,6 @@ mod tests {
     #[test]
     fn a_plain_row_is_one_unquoted_line() {
         let line = csv_line(&Row::new("bedlam", "dlx", None));
-        assert_eq!(line, "bedlam,dlx,,1,ok,,,,,,,,,,,,,,false,,,,");
+        assert_eq!(line, "bedlam,dlx,,1,ok,,,,,,,,,,,,,,false,,,,,,,,");
     }
 }
