@@ -196,7 +196,10 @@ fn write_outputs(
             }
         };
     if let Some(path) = &a.csv {
-        write(path, out, &mut |w| Ok(crate::bench::write_csv(w, rows)?))?;
+        let scaling = a.threads.0.len() > 1;
+        write(path, out, &mut |w| {
+            Ok(crate::bench::write_csv(w, rows, scaling)?)
+        })?;
         writeln!(out, "c wrote {}", path.display())?;
     }
     if let Some(path) = &a.svg {
