@@ -473,3 +473,97 @@ fn bench_names() -> Vec<&'static str> {
     names.extend(["cadical", "ganak", "minizinc", "cpsat"]);
     names
 }
+
+/// `--threads 2,1`: each engine at each thread count (sorted, the smallest first), with
+/// its CPU time, cores busy, speed-up against its own one-thread count and efficiency;
+/// counts agree across thread counts. Only numbers are checked, never their size.
+#[test]
+fn bench_scales_each_engine_over_a_list_of_thread_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("scaling.csv");
+    let out = polycover(&[
+        "bench",
+        "soma",
+        "--solvers",
+        "dlx,bits,memo",
+        "--threads",
+        "2,1",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("threads 1,2 per count"), "{text}");
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 3 * 2, "{rows:?}");
+    for engine in ["dlx", "bits", "memo"] {
+        let mine: Vec<_> = rows.iter().filter(|r| r["engine"] == engine).collect();
+        let threads: Vec<&str> = mine.iter().map(|r| r["threads"].as_str()).collect();
+        assert_eq!(threads, ["1", "2"], "{engine}: {rows:?}");
+        for r in &mine {
+            assert_eq!(r["solutions"], "480", "{r:?}");
+            assert_eq!(r["complete"], "true", "{r:?}");
+            for column in ["count_s", "cpu_s", "cpu_use", "speedup", "efficiency"] {
+                let x: f64 = r[column]
+                    .parse()
+                    .unwrap_or_else(|e| panic!("{column} of {r:?}: {e}"));
+                assert!(x.is_finite() && x >= 0.0, "{column} of {r:?}");
+            }
+        }
+        // The one-thread row is the reference.
+        assert_eq!(mine[0]["speedup"], "1.00", "{rows:?}");
+        assert_eq!(mine[0]["efficiency"], "1.00", "{rows:?}");
+        let lines = text
+            .lines()
+            .filter(|l| l.starts_with("Soma cube") && names_word(l, engine))
+            .count();
+        assert_eq!(lines, 2, "{engine}: {text}");
+    }
+    // Each engine measured against the DLX at the same thread count, too.
+    let bits2 = rows
+        .iter()
+        .find(|r| r["engine"] == "bits" && r["threads"] == "2")
+        .unwrap();
+    assert!(bits2["count_vs_dlx"].parse::<f64>().is_ok(), "{bits2:?}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("speed-up") && l.contains("busy")),
+        "{text}"
+    );
+
+    // Without `dlx` in --solvers the DLX is not run: each engine is its own reference.
+    let out = polycover(&["bench", "soma", "--solvers", "bits", "--threads", "1,2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.lines().any(|l| names_word(l, "dlx")), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| names_word(l, "bits")).count(),
+        2,
+        "{text}"
+    );
+
+    // One thread count: the lines are those of a plain bench, without scaling fields.
+    let out = polycover(&["bench", "soma", "--solvers", "bits", "--threads", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("2 thread(s) per count"), "{text}");
+    assert!(!text.contains("speed-up"), "{text}");
+}
+
+#[test]
+fn bench_rejects_a_bad_thread_list() {
+    for (list, says) in [
+        (
+            "0,abc",
+            "`abc`: each thread count must be a whole number from 0",
+        ),
+        ("1,,2", "``: each thread count"),
+        ("1,2,1", "the thread count 1 is given twice"),
+        ("2,5000", "`5000`: each thread count"),
+        ("1.5", "`1.5`: each thread count"),
+    ] {
+        let out = polycover(&["bench", "soma", "--threads", list]);
+        assert_eq!(out.status.code(), Some(2), "{list}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{list}: {}", stderr(&out));
+    }
+}

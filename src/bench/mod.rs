@@ -1,15 +1,17 @@
 //! The benchmark harness behind `polycover bench`: every requested engine on every
 //! requested puzzle, each row measured against the DLX of the same run.
 //!
-//! One file per job: this one plans and runs the rows (`crate::memory` reads peak memory);
-//! `isolate` measures a run of an in-process engine in a fresh polycover process;
+//! One file per job: this one plans and runs the rows; `one_run` measures one run of an
+//! in-process engine (`crate::memory` reads its peak memory), and `isolate` runs that in
+//! a fresh polycover process;
 //! `external` runs the programs on PATH (SAT solvers and counters on the DIMACS, CP
 //! solvers on the linear models); `table` writes the text and CSV lines;
-//! `chart` draws the SVG.
+//! `chart` draws the SVG; `scaling` runs each engine at several thread counts
+//! (`--threads 1,2,4`).
 //!
 //! Invariants:
 //! - Every engine runs on the plan's number of threads, the DLX included, so the ratios
-//!   compare engines, not core counts. The time to the first solution is always measured
+//!   compare engines, not core counts (a scaling run compares each thread count's rows). The time to the first solution is always measured
 //!   on one thread.
 //! - A row's solution count is checked against the DLX's when both finished; a mismatch
 //!   is an error (exit 1), not a row.
@@ -26,25 +28,32 @@
 //!   every run of an in-process engine is measured in a fresh process (as the external
 //!   programs are); without it, in this process after `memory::reset_peak`, which may
 //!   still include memory the allocator kept from earlier rows.
+//! - A row's CPU time is the user+sys time of the process that ran its count, read with
+//!   `getrusage` just before and after the count: the fresh process's with
+//!   [`Plan::isolate`], else this one's (where other threads could add to it).
 
 mod chart;
 mod external;
 mod isolate;
+mod one_run;
+mod scaling;
 mod solver;
 mod table;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::count::Count;
-use crate::engine::{deadline_after, Engine, Problem, RunOptions};
+use crate::engine::{Engine, Problem};
 use crate::error::{Error, Result};
-use crate::memory;
 use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::sat::Amo;
 
 pub use chart::svg;
 pub use external::Program;
 pub use isolate::{measure_child, polycover_executable};
+pub use one_run::Sample;
+use one_run::{sample, Samples};
+pub use scaling::run as run_scaling;
 pub use solver::DimacsSolver;
 pub use table::{table_line, write_csv};
 
@@ -176,12 +185,19 @@ pub struct Row {
     pub unsat: Option<Spread>,
     /// Time to count every solution, or until the timeout stopped the count.
     pub count: Option<Spread>,
+    /// CPU seconds (user+sys) of the process during the count (not on every system).
+    pub cpu: Option<Spread>,
     pub solutions: Option<Count>,
     pub complete: bool,
     /// Peak resident memory during the row, in MiB (Linux only).
     pub peak_mib: Option<f64>,
     pub first_vs_dlx: Option<f64>,
     pub count_vs_dlx: Option<f64>,
+    /// With several thread counts (`--threads 1,2,4`): the smallest, that this row's
+    /// speed-up is measured against; `None` in a run on one thread count.
+    pub base_threads: Option<usize>,
+    /// The count's speed-up over the same engine's on [`Row::base_threads`].
+    pub speedup: Option<f64>,
 }
 
 impl Row {
@@ -198,11 +214,14 @@ impl Row {
             first: None,
             unsat: None,
             count: None,
+            cpu: None,
             solutions: None,
             complete: false,
             peak_mib: None,
             first_vs_dlx: None,
             count_vs_dlx: None,
+            base_threads: None,
+            speedup: None,
         }
     }
 
@@ -225,6 +244,19 @@ impl Row {
         let s = self.solutions.as_ref().filter(|n| !n.is_zero())?;
         Some(self.count?.median / s.to_f64())
     }
+
+    /// Cores busy on average during the count: its CPU time over its wall time.
+    pub fn cpu_use(&self) -> Option<f64> {
+        let wall = self.count?.median;
+        (wall > 0.0).then(|| self.cpu.map(|c| c.median / wall))?
+    }
+
+    /// The speed-up per thread, against [`Row::base_threads`] (1 where the engine
+    /// scales perfectly).
+    pub fn efficiency(&self) -> Option<f64> {
+        let ratio = self.threads as f64 / self.base_threads? as f64;
+        Some(self.speedup? / ratio)
+    }
 }
 
 /// Runs the plan; `log` gets a line as each row finishes. A stop (SIGTERM, Ctrl-C, with
@@ -232,8 +264,35 @@ impl Row {
 /// the row's run; the rows logged before are whole.
 pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
-    // A puzzle read from standard input is kept in a file, so that the fresh processes
-    // that measure its rows can read it too.
+    let (_stdin_dir, puzzles) = load(plan)?;
+    for (spec, puzzle) in &puzzles {
+        let measured = Measured::new(spec, puzzle, plan);
+        interrupted(crate::interrupt::requested())?;
+        let dlx = engine_row(&measured, &Engine::dlx(), plan)?;
+        log(&dlx);
+        let reference = dlx.clone();
+        rows.push(dlx);
+        let mut cnf_dir = None;
+        for (entrant, amo) in entries(plan) {
+            // The reference row is measured above.
+            if *entrant == Entrant::Engine(Engine::dlx()) {
+                continue;
+            }
+            // A stop between rows ends the bench; the caller keeps the rows logged.
+            interrupted(crate::interrupt::requested())?;
+            let mut row = entrant_row(&measured, entrant, amo, plan, &mut cnf_dir)?;
+            compare(&mut row, &reference)?;
+            log(&row);
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}
+
+/// Reads every puzzle of the plan before the first run, so that a bad name fails at once.
+/// A puzzle read from standard input is kept in a file in the directory returned, so
+/// that the fresh processes that measure its rows can read it too.
+fn load(plan: &Plan) -> Result<(tempfile::TempDir, Vec<(std::path::PathBuf, Puzzle)>)> {
     let stdin_dir = tempfile::tempdir()?;
     let mut specs = plan.puzzles.clone();
     if plan.isolate.is_some() {
@@ -249,88 +308,77 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
             std::fs::write(&*spec, bytes)?;
         }
     }
-    // Every puzzle is read before the first run: a bad name fails at once.
     let puzzles = specs.iter().map(Puzzle::load).collect::<Result<Vec<_>>>()?;
-    for (spec, puzzle) in specs.iter().zip(puzzles) {
-        let label = puzzle.name().to_string();
-        let mode = plan.symmetry.unwrap_or(puzzle.default_symmetry());
-        let measured = Measured {
-            label: &label,
-            spec,
-            puzzle: &puzzle,
-            mode,
-        };
-        interrupted(crate::interrupt::requested())?;
-        let dlx = engine_row(&measured, &Engine::dlx(), plan)?;
-        log(&dlx);
-        let reference = dlx.clone();
-        rows.push(dlx);
-        let mut cnf_dir: Option<tempfile::TempDir> = None;
-        for entrant in &plan.entrants {
-            let amos: Vec<Option<Amo>> = if entrant.uses_cnf() {
-                plan.amos.iter().copied().map(Some).collect()
-            } else {
-                vec![None]
-            };
-            for amo in amos {
-                // A stop between rows ends the bench; the caller keeps the rows logged.
-                interrupted(crate::interrupt::requested())?;
-                let mut row = match (entrant, amo) {
-                    // The reference row is measured above.
-                    (Entrant::Engine(e), _) if *e == Engine::dlx() => continue,
-                    (Entrant::Engine(engine), a) => {
-                        let engine = match a {
-                            Some(a) => engine.clone().with_amo(a),
-                            None => engine.clone(),
-                        };
-                        // A backend this build lacks, or one without the propagator that
-                        // the lazy at-most-one needs.
-                        match engine.available() {
-                            Err(why) => Row::skipped(&label, engine.name(), a, &why),
-                            Ok(()) => engine_row(&measured, &engine, plan)?,
-                        }
-                    }
-                    (Entrant::Program(_) | Entrant::Solver(_), Some(a)) if !a.is_eager() => {
-                        Row::skipped(
-                            &label,
-                            &entrant.name(),
-                            Some(a),
-                            "a program reads the CNF, and the lazy at-most-one is none on its own",
-                        )
-                    }
-                    (Entrant::Solver(solver), Some(a)) => {
-                        let dir = match &cnf_dir {
-                            Some(d) => d,
-                            None => cnf_dir.insert(tempfile::tempdir()?),
-                        };
-                        let problem = Problem::new(puzzle.compile(mode)?);
-                        solver::row(&label, solver, a, &problem, plan, dir.path())?
-                    }
-                    (Entrant::Solver(_), None) => unreachable!("a SAT solver reads the CNF"),
-                    (Entrant::Program(program), Some(a)) => {
-                        let dir = match &cnf_dir {
-                            Some(d) => d,
-                            None => cnf_dir.insert(tempfile::tempdir()?),
-                        };
-                        let problem = Problem::new(puzzle.compile(mode)?);
-                        external::row(&label, *program, a, &problem, plan, dir.path())?
-                    }
-                    (Entrant::Program(program), None) => {
-                        let dir = match &cnf_dir {
-                            Some(d) => d,
-                            None => cnf_dir.insert(tempfile::tempdir()?),
-                        };
-                        let problem = Problem::new(puzzle.compile(mode)?);
-                        external::linear_row(&label, *program, &problem, plan, dir.path())?
-                    }
-                };
-                compare(&mut row, &reference)?;
-                log(&row);
-                rows.push(row);
-            }
+    Ok((stdin_dir, specs.into_iter().zip(puzzles).collect()))
+}
+
+/// Every entrant of the plan with each encoding it is measured in: the plan's encodings
+/// for one that reads the CNF, none for the others.
+fn entries(plan: &Plan) -> Vec<(&Entrant, Option<Amo>)> {
+    let mut entries = Vec::new();
+    for entrant in &plan.entrants {
+        if entrant.uses_cnf() {
+            entries.extend(plan.amos.iter().map(|&a| (entrant, Some(a))));
+        } else {
+            entries.push((entrant, None));
         }
     }
-    Ok(rows)
+    entries
+}
+
+/// One row of an entrant other than the reference DLX, on the plan's threads. `cnf_dir`
+/// is made at the first row that writes a CNF or a model, and kept for the puzzle's
+/// other rows.
+fn entrant_row(
+    m: &Measured,
+    entrant: &Entrant,
+    amo: Option<Amo>,
+    plan: &Plan,
+    cnf_dir: &mut Option<tempfile::TempDir>,
+) -> Result<Row> {
+    let label = m.label;
+    let dir = |cnf_dir: &mut Option<tempfile::TempDir>| -> Result<std::path::PathBuf> {
+        Ok(match cnf_dir {
+            Some(d) => d.path().to_path_buf(),
+            None => cnf_dir.insert(tempfile::tempdir()?).path().to_path_buf(),
+        })
+    };
+    Ok(match (entrant, amo) {
+        (Entrant::Engine(engine), a) => {
+            let engine = match a {
+                Some(a) => engine.clone().with_amo(a),
+                None => engine.clone(),
+            };
+            // A backend this build lacks, or one without the propagator that the lazy
+            // at-most-one needs.
+            match engine.available() {
+                Err(why) => Row::skipped(label, engine.name(), a, &why),
+                Ok(()) => engine_row(m, &engine, plan)?,
+            }
+        }
+        (Entrant::Program(_) | Entrant::Solver(_), Some(a)) if !a.is_eager() => Row::skipped(
+            label,
+            &entrant.name(),
+            Some(a),
+            "a program reads the CNF, and the lazy at-most-one is none on its own",
+        ),
+        (Entrant::Solver(solver), Some(a)) => {
+            let dir = dir(cnf_dir)?;
+            let problem = Problem::new(m.puzzle.compile(m.mode)?);
+            solver::row(label, solver, a, &problem, plan, &dir)?
+        }
+        (Entrant::Solver(_), None) => unreachable!("a SAT solver reads the CNF"),
+        (Entrant::Program(program), Some(a)) => {
+            let dir = dir(cnf_dir)?;
+            let problem = Problem::new(m.puzzle.compile(m.mode)?);
+            external::row(label, *program, a, &problem, plan, &dir)?
+        }
+        (Entrant::Program(program), None) => {
+            let dir = dir(cnf_dir)?;
+            let problem = Problem::new(m.puzzle.compile(m.mode)?);
+            external::linear_row(label, *program, &problem, plan, &dir)?
+        }
+    })
 }
 
 /// Fills the ratios, and refuses a count that disagrees with the DLX.
@@ -374,24 +422,16 @@ struct Measured<'a> {
     mode: SymmetryMode,
 }
 
-/// One run of an in-process engine: what a fresh process reports to `bench`.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Sample {
-    /// Seconds to compile: the matrix, the reduction, and the CNF of a SAT engine.
-    pub compile: f64,
-    /// Seconds to the first solution, when there is one.
-    pub first: Option<f64>,
-    /// Seconds to prove that there is no solution, when there is none.
-    pub unsat: Option<f64>,
-    /// Seconds the count took (until the timeout, if it stopped it); `None` for an
-    /// engine that finds only the first solution (Kissat).
-    pub count: Option<f64>,
-    pub solutions: Count,
-    pub complete: bool,
-    /// The CNF's size, for a SAT engine.
-    pub cnf: Option<CnfSize>,
-    /// Peak resident memory of the run, in MiB (Linux only).
-    pub peak_mib: Option<f64>,
+impl<'a> Measured<'a> {
+    /// The puzzle named `spec`, in the plan's symmetry mode or its own default.
+    fn new(spec: &'a std::path::Path, puzzle: &'a Puzzle, plan: &Plan) -> Measured<'a> {
+        Measured {
+            label: puzzle.name(),
+            spec,
+            puzzle,
+            mode: plan.symmetry.unwrap_or(puzzle.default_symmetry()),
+        }
+    }
 }
 
 /// Measures an in-process engine: the compile (matrix, reduction, and the CNF for a SAT
@@ -409,118 +449,6 @@ fn engine_row(m: &Measured, engine: &Engine, plan: &Plan) -> Result<Row> {
         samples.add(sample);
     }
     Ok(samples.into_row(row))
-}
-
-/// One run of an in-process engine in this process. Its peak memory is read after
-/// [`memory::reset_peak`]; in a fresh process that is the run's own.
-pub(crate) fn sample(
-    puzzle: &Puzzle,
-    engine: &Engine,
-    mode: SymmetryMode,
-    threads: usize,
-    timeout: Duration,
-) -> Result<Sample> {
-    memory::reset_peak();
-    let t = Instant::now();
-    let problem = Problem::new(puzzle.compile(mode)?);
-    let prepared = engine.prepare(&problem)?;
-    prepared.build_ahead();
-    let mut sample = Sample {
-        compile: t.elapsed().as_secs_f64(),
-        ..Sample::default()
-    };
-    // The row's CNF size is counted after the peak is read: counting it compiles the CNF
-    // once more, and with the prepared engine's copy alive that second copy made Soma's
-    // pairwise row read 59 MiB instead of 44.
-    let cnf_size = |sample: &mut Sample| -> Result<()> {
-        if let Some(amo) = engine.amo() {
-            sample.cnf = Some(external::cnf_size(&problem, amo)?);
-        }
-        Ok(())
-    };
-    // An engine that only counts has no first solution to time.
-    if let Some(finds) = prepared.finds_one() {
-        let (first, report) = finds.first(&RunOptions {
-            deadline: deadline_after(timeout),
-            ..RunOptions::default()
-        })?;
-        interrupted(report.interrupted)?;
-        if first.is_some() {
-            sample.first = Some(report.seconds);
-        } else if report.complete {
-            // The whole search ran and found nothing: a time to UNSAT, not to a solution.
-            sample.unsat = Some(report.seconds);
-        }
-    }
-    // An engine that finds only the first solution has no count to time; its search
-    // for the first was complete when it proved that there is none.
-    let Ok(counter) = prepared.counter() else {
-        sample.complete = sample.unsat.is_some();
-        sample.peak_mib = memory::peak_mib(None);
-        cnf_size(&mut sample)?;
-        return Ok(sample);
-    };
-    let report = counter.count(
-        &RunOptions {
-            threads,
-            deadline: deadline_after(timeout),
-            ..RunOptions::default()
-        },
-        None,
-    )?;
-    interrupted(report.interrupted)?;
-    sample.count = Some(report.seconds);
-    sample.solutions = report.solutions.clone();
-    sample.complete = report.complete;
-    sample.peak_mib = memory::peak_mib(None);
-    cnf_size(&mut sample)?;
-    Ok(sample)
-}
-
-/// The repeated measurements of one in-process row.
-#[derive(Default)]
-struct Samples {
-    compile: Vec<f64>,
-    first: Vec<f64>,
-    unsat: Vec<f64>,
-    count: Vec<f64>,
-    peak: Option<f64>,
-    last: Option<Sample>,
-}
-
-impl Samples {
-    fn add(&mut self, s: Sample) {
-        self.compile.push(s.compile);
-        self.first.extend(s.first);
-        self.unsat.extend(s.unsat);
-        self.count.extend(s.count);
-        self.peak = external::higher(self.peak, s.peak_mib.filter(|&p| p > 0.0));
-        self.last = Some(s);
-    }
-
-    /// Folds the samples into the row (medians with min and max; the count of the last
-    /// run).
-    fn into_row(self, mut row: Row) -> Row {
-        row.compile = Spread::of(self.compile);
-        row.first = Spread::of(self.first);
-        row.unsat = Spread::of(self.unsat);
-        row.count = Spread::of(self.count);
-        row.peak_mib = self.peak;
-        if let Some(last) = self.last {
-            row.cnf = last.cnf;
-            // A first-only row that found a solution counted nothing.
-            row.solutions = (last.count.is_some() || last.complete).then(|| last.solutions.clone());
-            row.complete = last.complete;
-        }
-        if !row.complete {
-            row.status = if row.count.is_none() && row.first.is_some() {
-                "first only".into()
-            } else {
-                "timeout".into()
-            };
-        }
-        row
-    }
 }
 
 /// Ctrl-C ends the whole bench, not just the row.

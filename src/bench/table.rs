@@ -1,6 +1,12 @@
 //! Rows as text: one line per row for the terminal, and CSV (one header, one record per
 //! row, quoted by the `csv` crate where a field needs it, as `suite`'s `instances.csv`).
 //!
+//! The CSV's columns keep their meaning from version to version. A scaling run (several
+//! thread counts) adds its own at the end ([`SCALING_HEADER`]: CPU time, cores busy,
+//! speed-up, efficiency), so a reader that picks columns by position still reads the
+//! others right; a run on one thread count writes the columns, and the text lines, it
+//! always wrote.
+//!
 //! A time to UNSAT has its own column (`unsat_s`) and its own words in the table
 //! (`first none, UNSAT 0.012 s`), never the first solution's.
 
@@ -12,6 +18,9 @@ use super::{Row, Spread};
 pub const CSV_HEADER: &str = "puzzle,engine,amo,threads,status,vars,clauses,literals,dimacs_bytes,\
 compile_s,first_s,first_min_s,first_max_s,unsat_s,count_s,count_min_s,count_max_s,solutions,\
 complete,solutions_per_s,peak_mib,first_vs_dlx,count_vs_dlx";
+
+/// The columns a scaling run adds after [`CSV_HEADER`]'s.
+pub const SCALING_HEADER: &str = "cpu_s,cpu_use,speedup,efficiency";
 
 fn opt<T: std::fmt::Display>(x: Option<T>) -> String {
     x.map_or(String::new(), |v| v.to_string())
@@ -55,6 +64,17 @@ fn csv_fields(r: &Row) -> [String; 23] {
     ]
 }
 
+/// A row's scaling fields, in the order of [`SCALING_HEADER`].
+fn scaling_csv_fields(r: &Row) -> [String; 4] {
+    let two = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x:.2}"));
+    [
+        secs(r.cpu.map(|s| s.median)),
+        two(r.cpu_use()),
+        two(r.speedup),
+        two(r.efficiency()),
+    ]
+}
+
 /// One row as a CSV line, without its line end (the tests' view of one record).
 #[cfg(test)]
 fn csv_line(r: &Row) -> String {
@@ -67,12 +87,21 @@ fn csv_line(r: &Row) -> String {
     String::from_utf8(line).expect("CSV of strings is UTF-8")
 }
 
-/// The header and one record per row.
-pub fn write_csv(w: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
+/// The header and one record per row; `scaling`: with a scaling run's columns.
+pub fn write_csv(w: &mut dyn Write, rows: &[Row], scaling: bool) -> io::Result<()> {
     let mut w = csv::Writer::from_writer(w);
-    w.write_record(CSV_HEADER.split(','))?;
+    let extra = if scaling { SCALING_HEADER } else { "" };
+    w.write_record(
+        CSV_HEADER
+            .split(',')
+            .chain(extra.split(',').filter(|c| !c.is_empty())),
+    )?;
     for r in rows {
-        w.write_record(csv_fields(r))?;
+        if scaling {
+            w.write_record(csv_fields(r).iter().chain(&scaling_csv_fields(r)))?;
+        } else {
+            w.write_record(csv_fields(r))?;
+        }
     }
     w.flush()
 }
@@ -96,7 +125,7 @@ pub fn table_line(r: &Row) -> String {
         (None, Some(u)) => format!("none, UNSAT {}", t(Some(u))),
         (f, _) => t(f),
     };
-    format!(
+    let line = format!(
         "{:<18} {:<28} {}t first {:<24} {} count {:<24} {} solutions {:<8} {:<9} peak {:>7} MiB  compile {}  {}",
         r.puzzle,
         r.label(),
@@ -110,6 +139,24 @@ pub fn table_line(r: &Row) -> String {
         r.peak_mib.map_or("-".into(), |m| format!("{m:.1}")),
         t(r.compile),
         size,
+    );
+    match r.base_threads {
+        Some(_) => format!("{line}  | {}", scaling_fields(r)),
+        None => line,
+    }
+}
+
+/// A scaling row's own fields: its CPU time, the cores it kept busy, its speed-up and
+/// its efficiency.
+fn scaling_fields(r: &Row) -> String {
+    let num = |x: Option<f64>, unit: &str| x.map_or("-".into(), |x| format!("{x:.2}{unit}"));
+    format!(
+        "cpu {}  busy {}  speed-up {} vs {}t  efficiency {}",
+        num(r.cpu.map(|s| s.median), " s"),
+        num(r.cpu_use(), ""),
+        num(r.speedup, "x"),
+        opt(r.base_threads),
+        num(r.efficiency(), ""),
     )
 }
 
@@ -124,7 +171,7 @@ mod tests {
         // A lone `\r` needs quoting too (the hand-written CSV did not quote it).
         row.status = "skipped: a\rb".into();
         let mut out = Vec::new();
-        write_csv(&mut out, &[row.clone(), row]).unwrap();
+        write_csv(&mut out, &[row.clone(), row], false).unwrap();
         let mut reader = csv::Reader::from_reader(out.as_slice());
         let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
         assert_eq!(header, CSV_HEADER.split(',').collect::<Vec<_>>());
@@ -142,5 +189,29 @@ mod tests {
     fn a_plain_row_is_one_unquoted_line() {
         let line = csv_line(&Row::new("bedlam", "dlx", None));
         assert_eq!(line, "bedlam,dlx,,1,ok,,,,,,,,,,,,,,false,,,,");
+    }
+
+    /// A scaling run's CSV is the plain one with its columns after the others.
+    #[test]
+    fn a_scaling_csv_adds_its_columns_at_the_end() {
+        let mut row = Row::new("soma", "bits", None);
+        row.threads = 2;
+        row.base_threads = Some(1);
+        row.speedup = Some(1.5);
+        row.count = Spread::of(vec![2.0]);
+        row.cpu = Spread::of(vec![3.0]);
+        let (mut plain, mut scaling) = (Vec::new(), Vec::new());
+        write_csv(&mut plain, &[row.clone()], false).unwrap();
+        write_csv(&mut scaling, &[row], true).unwrap();
+        let (plain, scaling) = (
+            String::from_utf8(plain).unwrap(),
+            String::from_utf8(scaling).unwrap(),
+        );
+        for (p, s) in plain.lines().zip(scaling.lines()) {
+            assert!(s.starts_with(p), "{p} / {s}");
+        }
+        let last = scaling.lines().nth(1).unwrap();
+        assert!(last.ends_with(",3.000000,1.50,1.50,0.75"), "{last}");
+        assert!(scaling.lines().next().unwrap().ends_with(SCALING_HEADER));
     }
 }

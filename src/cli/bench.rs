@@ -69,6 +69,8 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
         }
         entrants.push(crate::bench::Entrant::Solver(solver.clone()));
     }
+    // Sorted and distinct: the first is the speed-ups' reference.
+    let threads = a.threads.0.clone();
     let plan = crate::bench::Plan {
         puzzles: puzzles.clone(),
         amos: parse_amos(&a.amo)?,
@@ -76,10 +78,13 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
         symmetry: a.symmetry.map(Into::into),
         repeat: a.repeat as usize,
         timeout: a.timeout,
-        threads: a.threads,
+        threads: threads[0],
         isolate: None,
     };
     if a.measure_once {
+        if threads.len() != 1 {
+            return Err(Error::Usage("--measure-once takes one thread count".into()));
+        }
         crate::bench::measure_child(&plan, out)?;
         return Ok(Outcome::Done);
     }
@@ -89,15 +94,36 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
         isolate: crate::bench::polycover_executable(),
         ..plan
     };
+    let per_count = match threads.as_slice() {
+        [one] => format!("{one} thread(s) per count"),
+        many => format!(
+            "threads {} per count, each engine against its own on {}",
+            many.iter().join(","),
+            many[0]
+        ),
+    };
     writeln!(
         out,
-        "c polycover {} bench: {} run(s) each, timeout {} s, symmetry {}, {} thread(s) per count",
+        "c polycover {} bench: {} run(s) each, timeout {} s, symmetry {}, {per_count}",
         env!("CARGO_PKG_VERSION"),
         plan.repeat,
         a.timeout.as_secs_f64(),
         plan.symmetry.map_or("default", |m| m.as_str()),
-        plan.threads
     )?;
+    if threads.len() > 1 {
+        writeln!(
+            out,
+            "c cpu: user+sys time of the process that ran the count ({}); busy = cpu / wall; \
+             speed-up = wall on {}t / wall (per solution after a timeout); efficiency = speed-up / (threads / {})",
+            if plan.isolate.is_some() {
+                "a fresh process per count"
+            } else {
+                "this process"
+            },
+            threads[0],
+            threads[0]
+        )?;
+    }
     if plan.isolate.is_none() {
         writeln!(
             out,
@@ -110,14 +136,18 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
     // flag for the whole bench instead of ending it at once.
     let mut rows = Vec::new();
     let listening = crate::interrupt::Listening::start();
-    let ran = crate::bench::run(&plan, &mut |row| {
+    let mut log = |row: &crate::bench::Row| {
         rows.push(row.clone());
         if failure.is_none() {
             failure = writeln!(out, "{}", crate::bench::table_line(row))
                 .and_then(|_| out.flush())
                 .err();
         }
-    });
+    };
+    let ran = match threads.as_slice() {
+        [_] => crate::bench::run(&plan, &mut log),
+        many => crate::bench::run_scaling(&plan, many, &mut log),
+    };
     match ran {
         Ok(_) => {}
         Err(Error::Interrupted(why)) => {
@@ -166,7 +196,10 @@ fn write_outputs(
             }
         };
     if let Some(path) = &a.csv {
-        write(path, out, &mut |w| Ok(crate::bench::write_csv(w, rows)?))?;
+        let scaling = a.threads.0.len() > 1;
+        write(path, out, &mut |w| {
+            Ok(crate::bench::write_csv(w, rows, scaling)?)
+        })?;
         writeln!(out, "c wrote {}", path.display())?;
     }
     if let Some(path) = &a.svg {

@@ -30,7 +30,9 @@ pub(super) use files::{
     DecodeArgs, DimacsArgs, ExportArgs, GenerateArgs, GenerateKind, ImportArgs, MergeArgs,
     SuiteArgs,
 };
-use values::{parse_memory, parse_sat_option, parse_seconds, parse_threads};
+use values::{
+    parse_memory, parse_sat_option, parse_seconds, parse_thread_list, parse_threads, ThreadList,
+};
 pub(super) use values::{
     AmoArg, BackendArg, DecideArg, ExportFormatArg, ProjectionArg, StrategyArg, SuiteStatusArg,
     SymmetryArg,
@@ -170,9 +172,12 @@ pub(super) struct BenchArgs {
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     pub(super) symmetry: Option<SymmetryArg>,
-    /// Threads for every count, the DLX's included (the first solution: one thread).
-    #[arg(long, default_value = "1", value_parser = parse_threads)]
-    pub(super) threads: usize,
+    /// Threads for every count, the DLX's included (the first solution: one thread); 0:
+    /// every core. A comma-separated list (`1,2,4,8`) measures each engine's count at each
+    /// of them, with its speed-up against the smallest, its CPU time and cores busy; the
+    /// DLX then runs only when `--solvers` names it.
+    #[arg(long, default_value = "1", value_name = "N[,N...]", value_parser = parse_thread_list)]
+    pub(super) threads: ThreadList,
     /// Runs of each measurement; the table shows medians with min and max.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub(super) repeat: u32,

@@ -201,6 +201,47 @@ pub(super) fn parse_threads(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
+/// `bench --threads`: one thread count or a comma-separated list of them, each from 0 to
+/// [`MAX_THREADS`], where 0 is the available parallelism (`solver::default_threads`).
+/// The list comes back sorted, its smallest first (the speed-ups' reference); a count
+/// given twice is refused, while a 0 that resolves to a listed count merges with it.
+pub(super) fn parse_thread_list(s: &str) -> std::result::Result<ThreadList, String> {
+    let mut given = Vec::new();
+    for part in s.split(',') {
+        let n = match part.trim().parse::<usize>() {
+            Ok(n) if n <= MAX_THREADS => n,
+            _ => {
+                return Err(format!(
+                    "`{}`: each thread count must be a whole number from 0 (every core) to \
+                     {MAX_THREADS}",
+                    part.trim()
+                ))
+            }
+        };
+        if given.contains(&n) {
+            return Err(format!("`{s}`: the thread count {n} is given twice"));
+        }
+        given.push(n);
+    }
+    let mut counts: Vec<usize> = given
+        .into_iter()
+        .map(|n| {
+            if n == 0 {
+                crate::solver::default_threads()
+            } else {
+                n
+            }
+        })
+        .collect();
+    counts.sort_unstable();
+    counts.dedup();
+    Ok(ThreadList(counts))
+}
+
+/// The thread counts of `bench --threads`, sorted and distinct, never empty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::cli) struct ThreadList(pub(in crate::cli) Vec<usize>);
+
 /// A memory size: bytes, or a number with K, M, G or T (powers of 1024; `4G`, `512M`,
 /// `1.5G`), at least 1 MiB and at most 2^60 bytes.
 pub(super) fn parse_memory(s: &str) -> std::result::Result<usize, String> {
