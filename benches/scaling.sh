@@ -14,6 +14,9 @@
 #   MEMO_THREADS  the memo's                                 (default 1,2,4,8,16)
 #   SAT_THREADS   SAT cubes'                                 (default 1,4,16)
 #   BITS_TIMEOUT, DLX_TIMEOUT, MEMO_TIMEOUT, SAT_TIMEOUT     (default 60, 150, 40, 15)
+#   BITS_PUZZLE, DLX_PUZZLE, MEMO_PUZZLE, SAT_PUZZLE         (default bedlam, bedlam,
+#                 dominoes-16x16, bedlam: a full SAT count of Bedlam takes ~1,800 s of
+#                 CPU, so its rows are rates; pentomino-6x10 counts in ~25 s)
 #   BUDGET        seconds for the whole script (default 285): each bench gets what is
 #                 left and is stopped by SIGTERM past it, keeping the rows it measured
 #                 (bench writes its CSV on a stop); an engine with under 5 s left is
@@ -38,7 +41,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # engine -> puzzle, thread list, per-count timeout
-declare -A puzzle=([bits]=bedlam [dlx]=bedlam [memo]=dominoes-16x16 [sat]=bedlam)
+declare -A puzzle=([bits]=${BITS_PUZZLE:-bedlam} [dlx]=${DLX_PUZZLE:-bedlam} [memo]=${MEMO_PUZZLE:-dominoes-16x16} [sat]=${SAT_PUZZLE:-bedlam})
 declare -A threads=(
     [bits]=${THREADS:-1,2,4,8,12,16}
     [dlx]=${DLX_THREADS:-1,4,16}
