@@ -14,6 +14,23 @@
 //! lists those sets by increasing option number, so each is reported once; in an exact
 //! matrix nothing is linked then and it reports the one solution at once.
 //!
+//! # The search
+//!
+//! The search is Knuth's loop, not a recursion: per level below the subproblem's prefix,
+//! `item[l]` is the item branched on and `choice[l]` the node of the option being tried
+//! (both array indices into the links). Entering a level chooses an item, covers it and
+//! commits its first option; backing up uncommits the option and commits the one below
+//! it in the column, or uncovers the item when the column's header comes round.
+//!
+//! Work given away ([`Share`]): every 4096 nodes the search asks whether a worker waits
+//! and, if so, gives the options after `choice[l]` in the column of `item[l]`, for the
+//! shallowest level `l` that has any, each as the path to that level plus the option;
+//! then levels `l` and above end after their current option (`open` becomes `l + 1`).
+//! The column of a covered item does not change while deeper levels run (covering it hid
+//! each of its options from every other column), so the options given are exactly those
+//! the level had still to try. The completion below never gives: its choices are not
+//! levels of the search.
+//!
 //! [`Links::sanity`] walks every list and runs in debug builds at the start and end of
 //! each search.
 //!
@@ -24,14 +41,24 @@
 
 use std::ops::ControlFlow;
 
-use super::engine::{Branch, Engine, Share, Visit};
+use super::engine::{stopping, Branch, Engine, Share, Visit};
 use super::links::Links;
 use crate::matrix::Matrix;
+
+/// How often (in nodes) the search checks for a stop and for workers waiting.
+const POLL: u64 = 4096;
 
 pub struct Dlx {
     links: Links<()>,
     /// Scratch for [`Dlx::complete`]: the options still linked.
     linked: Vec<u32>,
+    /// The options of the running subproblem's prefix.
+    prefix: Vec<u32>,
+    /// Per level below the prefix: the item branched on, and the node of the option tried.
+    item: Vec<u32>,
+    choice: Vec<u32>,
+    /// The options of a solution being reported: the prefix, the levels' options, and
+    /// those a completion adds.
     chosen: Vec<u32>,
     nodes: u64,
 }
@@ -43,6 +70,9 @@ impl Dlx {
         Dlx {
             links: Links::new(&bounds, matrix.num_entries(), options, ()),
             linked: Vec::new(),
+            prefix: Vec::new(),
+            item: Vec::new(),
+            choice: Vec::new(),
             chosen: Vec::new(),
             nodes: 0,
         }
@@ -53,49 +83,98 @@ impl Dlx {
         self.links.sanity()
     }
 
-    /// Takes the option of node `r` into the solution (see [`Links::commit`]).
-    #[inline]
-    fn commit(&mut self, r: u32) {
-        self.links.commit(r);
-        self.chosen.push(self.links.row[r as usize]);
-    }
-
-    /// Exactly undoes [`Dlx::commit`].
-    #[inline]
-    fn uncommit(&mut self, r: u32) {
-        self.links.uncommit(r);
-        self.chosen.pop();
-    }
-
-    fn search(&mut self, visit: &mut Visit<'_>) -> ControlFlow<()> {
-        self.nodes += 1;
-        if super::engine::should_stop(self.nodes) {
-            return ControlFlow::Break(());
-        }
-        let h = match self.links.choose() {
-            Branch::Solution => return self.complete(visit),
-            Branch::Dead => return ControlFlow::Continue(()),
-            Branch::On(h) => h,
-        };
-        self.links.cover(h);
-        let mut r = self.links.down[h as usize];
-        let mut flow = ControlFlow::Continue(());
-        while r != h {
-            self.commit(r);
-            flow = self.search(visit);
-            self.uncommit(r);
-            if flow.is_break() {
-                break;
+    /// Searches every completion of the prefix already pushed, less what it gives away.
+    fn search(&mut self, visit: &mut Visit<'_>, share: &dyn Share) -> ControlFlow<()> {
+        // The level being entered; levels below `open` end after their current option.
+        let mut level = 0;
+        let mut open = 0;
+        let flow = 'node: loop {
+            self.nodes += 1;
+            if self.nodes % POLL == 0 {
+                if stopping() {
+                    break 'node ControlFlow::Break(());
+                }
+                if share.wanted() {
+                    open = self.give_away(level, open, share);
+                }
             }
-            r = self.links.down[r as usize];
+            match self.links.choose() {
+                Branch::On(h) => {
+                    // `choose` never branches on an empty column: `down(h)` is an option.
+                    self.links.cover(h);
+                    let r = self.links.down(h);
+                    self.links.commit(r);
+                    if self.item.len() == level {
+                        self.item.push(h);
+                        self.choice.push(r);
+                    } else {
+                        self.item[level] = h;
+                        self.choice[level] = r;
+                    }
+                    level += 1;
+                    continue 'node;
+                }
+                Branch::Solution => {
+                    if self.complete(level, visit).is_break() {
+                        break 'node ControlFlow::Break(());
+                    }
+                }
+                Branch::Dead => {}
+            }
+            // Back up to the deepest level with an option left to try.
+            while level > 0 {
+                level -= 1;
+                let (h, r) = (self.item[level], self.choice[level]);
+                self.links.uncommit(r);
+                let next = self.links.down(r);
+                if next != h && level >= open {
+                    self.links.commit(next);
+                    self.choice[level] = next;
+                    level += 1;
+                    continue 'node;
+                }
+                self.links.uncover(h);
+            }
+            break ControlFlow::Continue(());
+        };
+        // A stop leaves levels open: undo them, last first.
+        for l in (0..level).rev() {
+            self.links.uncommit(self.choice[l]);
+            self.links.uncover(self.item[l]);
         }
-        self.links.uncover(h);
         flow
     }
 
-    /// Every unit item is covered: reports each set of the still-linked options that
-    /// completes the partial solution (see the module docs), by increasing option number.
-    fn complete(&mut self, visit: &mut Visit<'_>) -> ControlFlow<()> {
+    /// Gives the options still to try at the shallowest level in `open..level` that has
+    /// any (see the module docs); returns the new `open`.
+    fn give_away(&mut self, level: usize, open: usize, share: &dyn Share) -> usize {
+        let Some(l) = (open..level).find(|&l| self.links.down(self.choice[l]) != self.item[l])
+        else {
+            return open;
+        };
+        let mut stem = self.prefix.clone();
+        stem.extend(self.choice[..l].iter().map(|&r| self.links.row(r)));
+        let mut prefixes = Vec::new();
+        let mut r = self.links.down(self.choice[l]);
+        while r != self.item[l] {
+            let mut prefix = stem.clone();
+            prefix.push(self.links.row(r));
+            prefixes.push(prefix);
+            r = self.links.down(r);
+        }
+        share.give(prefixes);
+        l + 1
+    }
+
+    /// Every unit item is covered at `level`: reports each set of the still-linked
+    /// options that completes the partial solution (see the module docs), by increasing
+    /// option number.
+    fn complete(&mut self, level: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
+        self.chosen.clear();
+        self.chosen.extend_from_slice(&self.prefix);
+        for &r in &self.choice[..level] {
+            self.chosen.push(self.links.row(r));
+        }
         let mut linked = std::mem::take(&mut self.linked);
         self.links.linked(&mut linked);
         let flow = self.extend(&linked, 0, visit);
@@ -144,27 +223,25 @@ impl Engine for Dlx {
         result
     }
 
-    /// Gives nothing away yet: the DLX runs each subproblem whole.
     fn run_shared(
         &mut self,
         prefix: &[u32],
         visit: &mut Visit<'_>,
-        _share: &dyn Share,
+        share: &dyn Share,
     ) -> ControlFlow<()> {
         debug_assert_eq!(self.sanity(), Ok(()));
-        self.chosen.extend_from_slice(prefix);
+        self.prefix.clear();
+        self.prefix.extend_from_slice(prefix);
         for &o in prefix {
             self.links.push(o);
         }
-        let flow = self.search(visit);
+        let flow = self.search(visit, share);
         for &o in prefix.iter().rev() {
             self.links.pop(o);
         }
-        self.chosen.clear();
         debug_assert_eq!(self.sanity(), Ok(()));
         flow
     }
-
     fn describe(&self) -> String {
         "dlx".into()
     }
@@ -177,12 +254,12 @@ impl Engine for Dlx {
         }
         let mut steps: Vec<(u32, u32)> = Vec::new();
         while let Branch::On(h) = self.links.choose() {
-            let Some(k) = pick(self.links.len[h as usize] as usize) else {
+            let Some(k) = pick(self.links.len(h) as usize) else {
                 break;
             };
-            let mut r = self.links.down[h as usize];
+            let mut r = self.links.down(h);
             for _ in 0..k {
-                r = self.links.down[r as usize];
+                r = self.links.down(r);
             }
             self.links.cover(h);
             self.links.commit(r);

@@ -376,7 +376,7 @@ mod tests {
     fn idle_workers_take_work_from_a_running_search() {
         let problem = Problem::load("pentomino-6x10", None).unwrap();
         let one_root = [Vec::new()];
-        for build in [bits as Build] {
+        for build in [bits as Build, dlx as Build] {
             let finished = Mutex::new(Vec::new());
             let stats = count_on(
                 &problem.reduction,

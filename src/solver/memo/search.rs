@@ -212,10 +212,10 @@ impl<'s> Search<'s> {
         self.links.cover(h);
         let mut total = Count::ZERO;
         let mut result = Ok(());
-        let mut r = self.links.down[h as usize];
+        let mut r = self.links.down(h);
         while r != h {
             if !self.links.fits(r) {
-                r = self.links.down[r as usize];
+                r = self.links.down(r);
                 continue;
             }
             self.links.commit(r);
@@ -228,7 +228,7 @@ impl<'s> Search<'s> {
                     break;
                 }
             }
-            r = self.links.down[r as usize];
+            r = self.links.down(r);
         }
         self.links.uncover(h);
         result.map(|()| total)
