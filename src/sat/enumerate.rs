@@ -12,6 +12,11 @@
 //!   lists every primary variable.
 //! - Cubes are disjoint (each is a prefix of the native search tree), so workers never
 //!   find the same model, and the total is the same for any number of threads.
+//! - The workers (at most one per core, [`crate::schedule::workers`]) take cubes, in
+//!   order, from the one scheduler's pool ([`crate::schedule::Pool`]), each cube a root
+//!   of its own: a SAT solve gives no work away, so a cube is finished when its solve
+//!   ends. Every worker that leaves early (a stop, a failure) stops the pool, so that no
+//!   worker waits for a cube that will never come.
 //! - A stop (the caller's `Break`, the deadline, Ctrl-C, a failed check) reaches every
 //!   solver: CaDiCaL through its terminate callback, inside a call; varisat between calls;
 //!   and both while they load the formula (every [`LOAD_STOP_EVERY`](super::search::LOAD_STOP_EVERY) clauses).
@@ -22,10 +27,12 @@
 //!   for all models; for varisat one call per model).
 //! - [`Strategy::Cubes`] (default): split the search into disjoint cubes with the native
 //!   engine's first branching levels (cube and conquer), and enumerate each cube under
-//!   assumptions. Workers take cubes from a shared queue.
+//!   assumptions. Workers take cubes from the scheduler's pool.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::schedule::Pool;
 use std::sync::mpsc::sync_channel;
 use std::sync::Arc;
 use std::time::Instant;
@@ -213,7 +220,7 @@ pub fn for_each_model(
     };
     let threads = match (opts.cubes, opts.strategy) {
         (None, Strategy::Plain) => 1,
-        _ => opts.threads.clamp(1, cubes.len().max(1)),
+        _ => crate::schedule::workers(opts.threads).min(cubes.len().max(1)),
     };
     // Models per cube, for Step::Finished.
     let mut models_in = vec![0u64; cubes.len()];
@@ -223,7 +230,8 @@ pub fn for_each_model(
         .then(|| Arc::new(Groups::new(matrix, &reduction.kept_mask())));
     let shared_matrix = Arc::new(matrix.clone());
     let stop = Stop::new(opts.deadline);
-    let next = AtomicUsize::new(0);
+    // A cube's tally is nothing: its models are counted here, as they arrive.
+    let pool: Pool<usize, u64> = Pool::new(0..cubes.len(), threads);
     let mut stats = SatStats {
         cubes: cubes.len() as u64,
         threads: threads as u64,
@@ -240,8 +248,9 @@ pub fn for_each_model(
             let stop = stop.clone();
             #[cfg(feature = "cadical")]
             let groups = groups.as_ref();
-            let (shared_matrix, next) = (&shared_matrix, &next);
+            let (shared_matrix, pool) = (&shared_matrix, &pool);
             scope.spawn(move || {
+                let _guard = pool.stop_on_panic();
                 let current = Arc::new(AtomicUsize::new(0));
                 let sink = ModelSink::new(
                     Arc::clone(shared_matrix),
@@ -260,24 +269,37 @@ pub fn for_each_model(
                 let mut worker = match worker {
                     Ok(Some(w)) => w,
                     // Stopped while loading the formula: no cube was searched.
-                    Ok(None) => return,
+                    Ok(None) => {
+                        pool.stop();
+                        return;
+                    }
                     Err(e) => {
                         stop.set();
+                        pool.stop();
                         let _ = tx.send(Event::Failed(e));
                         return;
                     }
                 };
-                while !stop.now() {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(cube) = cubes.get(k) else { break };
+                while let Some(job) = pool.take() {
+                    if stop.now() {
+                        pool.stop();
+                        break;
+                    }
+                    let k = job.root;
                     current.store(k, Ordering::Relaxed);
-                    match worker.run(cube) {
+                    match worker.run(&cubes[k]) {
                         Ok(Outcome::Exhausted) => {
-                            let _ = tx.send(Event::CubeDone(k));
+                            if pool.finish(k, &0).is_some() {
+                                let _ = tx.send(Event::CubeDone(k));
+                            }
                         }
-                        Ok(Outcome::Stopped) => break,
+                        Ok(Outcome::Stopped) => {
+                            pool.stop();
+                            break;
+                        }
                         Err(e) => {
                             stop.set();
+                            pool.stop();
                             let _ = tx.send(Event::Failed(e));
                             break;
                         }
@@ -308,6 +330,7 @@ pub fn for_each_model(
                     if f(Step::Solution(&solution)).is_break() {
                         broken = true;
                         stop.set();
+                        pool.stop();
                     }
                     report(&stats);
                 }
@@ -322,6 +345,7 @@ pub fn for_each_model(
                         if f(done).is_break() {
                             broken = true;
                             stop.set();
+                            pool.stop();
                         }
                     }
                     report(&stats);

@@ -49,14 +49,22 @@
 //!
 //! # Threads
 //!
-//! With more than one thread the search is cut near its root, breadth first by its own
-//! branching (as `subproblems` cuts the native search), into at least 16 subproblems per
-//! thread. Subproblems with the same key are merged (counted once, multiplied by how
-//! many there are). The threads then take subproblems in turn and share one table,
-//! sharded by hash with a lock per shard: on the domino boxes every subproblem meets the
-//! same lower states, which a table per thread would compute once per thread. Measured
-//! on 12x12 dominoes with two threads: 79k nodes and 0.03 s shared, 141k nodes and
-//! 0.07 s with a table per thread (16x16: 1.35 s against 5.1 s).
+//! The threads are workers of the one scheduler, [`crate::schedule::Pool`], at most one
+//! per core ([`crate::schedule::workers`]). With more than one, the search is first cut
+//! near its root, breadth first by its own branching (as `subproblems` cuts the native
+//! search), into at least 16 subproblems per worker; subproblems with the same key are
+//! merged (counted once, multiplied by how many there are). Those are the pool's roots
+//! (`count_each` takes its roots from the caller: a part of a split, or what a checkpoint
+//! left). A worker that finds the pool empty is fed by a running search: it gives away
+//! the untried options of its shallowest open level, as jobs of the same root with the
+//! same multiplicity, and stores no count of the levels it cut (see `search`). A root's
+//! count is the sum of its pieces', reported when the last one ends.
+//!
+//! The workers share one table, sharded by hash with a lock per shard: on the domino
+//! boxes every subproblem meets the same lower states, which a table per thread would
+//! compute once per thread. Measured on 12x12 dominoes with two threads: 79k nodes and
+//! 0.03 s shared, 141k nodes and 0.07 s with a table per thread (16x16: 1.35 s against
+//! 5.1 s).
 //!
 //! Invariants: a returned count is exact; a stopped search returns [`Incomplete`], never
 //! a number; the table never holds more than its byte budget.
@@ -68,13 +76,15 @@ mod table;
 mod tests;
 mod unrank;
 
+use std::cell::Cell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use num_bigint::BigUint;
 
-use crate::solver::engine::Branch;
+use crate::schedule::Pool;
+use crate::solver::engine::{Branch, Share};
 
 pub use input::Input;
 pub use search::Incomplete;
@@ -141,85 +151,46 @@ impl MemoStats {
 }
 
 /// Counts the exact covers of `input` (a [`crate::matrix::Matrix`], or an [`Input`]
-/// with weights).
+/// with weights), on at most `settings.threads` workers ([`crate::schedule::workers`]).
 pub fn count(input: impl Into<Input>, settings: &Settings<'_>) -> Counted {
     let input: Input = input.into();
-    let matrix = &input;
-    let stop = AtomicBool::new(false);
-    let stopping = || stop.load(Ordering::Relaxed) || (settings.stop)();
-    let mut root = Search::new(matrix, &stopping);
-    let key_words = root.key_words();
-    let mut stats = MemoStats::default();
-    if settings.threads <= 1 {
-        let mut table = Table::new(key_words, settings.memory);
-        let count = root.count(&mut table);
-        stats.nodes = root.nodes;
-        stats.subproblems = 1;
-        stats.table = table.stats;
-        return Counted {
-            count: count.map(Count::into_big),
-            stats,
-        };
-    }
-    let jobs = split(&mut root, 16 * settings.threads);
-    stats.nodes = root.nodes;
-    stats.subproblems = jobs.len();
-    let next = AtomicUsize::new(0);
-    let total = Mutex::new((Count::ZERO, 0u64, TableStats::default()));
-    let shared = Sharded::new(key_words, settings.memory);
-    let work = |memo: &mut dyn Memo| {
-        let mut search = Search::new(matrix, &stopping);
-        let mut sum = Count::ZERO;
-        while !stop.load(Ordering::Relaxed) {
-            let Some((prefix, times)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                break;
-            };
-            for &o in prefix {
-                search.push(o);
-            }
-            let c = search.count(memo);
-            for &o in prefix.iter().rev() {
-                search.pop(o);
-            }
-            match c {
-                Ok(c) => sum.add(&c.times(*times)),
-                Err(Incomplete) => stop.store(true, Ordering::Relaxed),
-            }
-        }
-        let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
-        t.0.add(&sum);
-        t.1 += search.nodes;
-    };
-    std::thread::scope(|s| {
-        for _ in 0..settings.threads {
-            s.spawn(|| {
-                if settings.shared {
-                    work(&mut &shared);
-                } else {
-                    let mut own = Table::new(key_words, settings.memory / settings.threads);
-                    work(&mut own);
-                    let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
-                    t.2.merge(&own.stats);
-                }
-            });
-        }
-    });
-    let (sum, nodes, own) = total.into_inner().unwrap_or_else(|e| e.into_inner());
-    stats.nodes += nodes;
-    stats.table = if settings.shared { shared.stats() } else { own };
-    let count = if stop.into_inner() {
-        Err(Incomplete)
+    count_on(&input, settings, crate::schedule::workers(settings.threads)).0
+}
+
+/// [`count`] on exactly `workers` threads, however many cores there are; with the
+/// search nodes each worker visited.
+pub(crate) fn count_on(
+    input: &Input,
+    settings: &Settings<'_>,
+    workers: usize,
+) -> (Counted, Vec<u64>) {
+    let workers = workers.max(1);
+    let mut root = Search::new(input, settings.stop);
+    let roots = if workers == 1 {
+        vec![(Vec::new(), 1)]
     } else {
-        Ok(sum.into_big())
+        split(&mut root, 16 * workers)
     };
-    Counted { count, stats }
+    let subproblems = roots.len();
+    let run = run(input, roots, workers, settings, None);
+    let stats = MemoStats {
+        nodes: root.nodes + run.workers.iter().sum::<u64>(),
+        subproblems,
+        table: run.table,
+    };
+    let counted = Counted {
+        count: run.count.map(Count::into_big),
+        stats,
+    };
+    (counted, run.workers)
 }
 
 /// Counts the completions of each prefix of `jobs` (options of `input`, as a split of
 /// the search makes them), calling `finished` with each one's position in `jobs` and its
-/// count as it ends; the threads take the jobs in turn and share one table. The count is
-/// the sum, or [`Incomplete`] when a stop cut a job short (the jobs reported before are
-/// exact).
+/// count once all of it is counted (pieces given to other workers included); the workers
+/// (at most `settings.threads`, [`crate::schedule::workers`]) share one table. The count
+/// is the sum, or [`Incomplete`] when a stop cut a job short (the jobs reported before
+/// are exact).
 pub fn count_each(
     input: impl Into<Input>,
     jobs: &[Vec<u32>],
@@ -227,57 +198,139 @@ pub fn count_each(
     finished: &(dyn Fn(usize, BigUint) + Sync),
 ) -> Counted {
     let input: Input = input.into();
+    let roots = jobs.iter().map(|prefix| (prefix.clone(), 1)).collect();
+    let workers = crate::schedule::workers(settings.threads);
+    let report = |root: usize, count: &Count| finished(root, count.clone().into_big());
+    let run = run(&input, roots, workers, settings, Some(&report));
+    let stats = MemoStats {
+        nodes: run.workers.iter().sum(),
+        subproblems: jobs.len(),
+        table: run.table,
+    };
+    Counted {
+        count: run.count.map(Count::into_big),
+        stats,
+    }
+}
+
+/// A memo job: a prefix of options, and how many merged prefixes it stands for (its
+/// count is multiplied by that).
+type Job = (Vec<u32>, u64);
+
+/// What [`run`] found: the sum of the roots' counts (or [`Incomplete`]), the nodes each
+/// worker visited, and the table's statistics.
+struct Run {
+    count: Result<Count, Incomplete>,
+    workers: Vec<u64>,
+    table: TableStats,
+}
+
+/// Counts `roots` on `workers` threads through the scheduler's pool: each worker takes a
+/// job, counts it with its search, and gives untried options to waiting workers as jobs
+/// of the same root (with the same multiplicity). `finished` hears each root's whole
+/// count once all its pieces are counted. The workers share one sharded table when
+/// `settings.shared` (and there are several), else each has its own.
+fn run(
+    input: &Input,
+    roots: Vec<Job>,
+    workers: usize,
+    settings: &Settings<'_>,
+    finished: Option<&(dyn Fn(usize, &Count) + Sync)>,
+) -> Run {
     let stop = AtomicBool::new(false);
     let stopping = || stop.load(Ordering::Relaxed) || (settings.stop)();
-    let key_words = Search::new(&input, &stopping).key_words();
-    let shared = Sharded::new(key_words, settings.memory);
-    let next = AtomicUsize::new(0);
-    let total = Mutex::new((Count::ZERO, 0u64));
-    let work = || {
-        let mut search = Search::new(&input, &stopping);
+    let key_words = Search::new(input, &stopping).key_words();
+    let shared = (settings.shared && workers > 1).then(|| Sharded::new(key_words, settings.memory));
+    let pool: Pool<Job, Count> = Pool::new(roots, workers);
+    let total = Mutex::new(Run {
+        count: Ok(Count::ZERO),
+        workers: vec![0; workers],
+        table: TableStats::default(),
+    });
+    let work = |worker: usize| {
+        let _guard = pool.stop_on_panic();
+        let mut own = None;
+        let mut shared_ref;
+        let memo: &mut dyn Memo = match &shared {
+            Some(s) => {
+                shared_ref = s;
+                &mut shared_ref
+            }
+            None => own.insert(Table::new(key_words, settings.memory / workers)),
+        };
+        let giving = Giving {
+            pool: &pool,
+            job: Cell::new((0, 1)),
+        };
+        let mut search = Search::new(input, &stopping);
+        search.sharing(&giving);
         let mut sum = Count::ZERO;
-        let mut memo = &shared;
-        while !stop.load(Ordering::Relaxed) {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some(prefix) = jobs.get(k) else { break };
+        while let Some(job) = pool.take() {
+            let (prefix, times) = &job.work;
+            giving.job.set((job.root, *times));
             for &o in prefix {
                 search.push(o);
             }
-            let c = search.count(&mut memo);
+            let c = search.count(memo);
             for &o in prefix.iter().rev() {
                 search.pop(o);
             }
-            match c {
-                Ok(c) => {
-                    sum.add(&c);
-                    finished(k, c.into_big());
+            let Ok(c) = c else {
+                stop.store(true, Ordering::Relaxed);
+                pool.stop();
+                break;
+            };
+            if let Some(all) = pool.finish(job.root, &c.times(*times)) {
+                if let Some(f) = finished {
+                    f(job.root, &all);
                 }
-                Err(Incomplete) => stop.store(true, Ordering::Relaxed),
+                sum.add(&all);
             }
         }
         let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
-        t.0.add(&sum);
-        t.1 += search.nodes;
-    };
-    let threads = settings.threads.clamp(1, jobs.len().max(1));
-    std::thread::scope(|s| {
-        for _ in 1..threads {
-            s.spawn(work);
+        if let Ok(n) = &mut t.count {
+            n.add(&sum);
         }
-        work();
+        t.workers[worker] = search.nodes;
+        if let Some(own) = &own {
+            t.table.merge(&own.stats);
+        }
+    };
+    std::thread::scope(|s| {
+        for worker in 1..workers {
+            let work = &work;
+            s.spawn(move || work(worker));
+        }
+        work(0);
     });
-    let (sum, nodes) = total.into_inner().unwrap_or_else(|e| e.into_inner());
-    let stats = MemoStats {
-        nodes,
-        subproblems: jobs.len(),
-        table: shared.stats(),
-    };
-    let count = if stop.into_inner() {
-        Err(Incomplete)
-    } else {
-        Ok(sum.into_big())
-    };
-    Counted { count, stats }
+    let mut run = total.into_inner().unwrap_or_else(|e| e.into_inner());
+    if stop.into_inner() {
+        run.count = Err(Incomplete);
+    }
+    if let Some(s) = &shared {
+        run.table = s.stats();
+    }
+    run
+}
+
+/// A worker's [`Share`]: the options its search gives away become jobs of the root it
+/// counts, with the multiplicity of the job it runs.
+struct Giving<'p> {
+    pool: &'p Pool<Job, Count>,
+    /// The running job's root and multiplicity.
+    job: Cell<(usize, u64)>,
+}
+
+impl Share for Giving<'_> {
+    fn wanted(&self) -> bool {
+        self.pool.wanted()
+    }
+
+    fn give(&self, prefixes: Vec<Vec<u32>>) {
+        let (root, times) = self.job.get();
+        self.pool
+            .give(root, prefixes.into_iter().map(|prefix| (prefix, times)));
+    }
 }
 
 /// Cuts the search breadth first into at least `want` subproblems where it can (at most

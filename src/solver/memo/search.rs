@@ -14,13 +14,28 @@
 //! on a box of cells the key is a bitset of the free cells plus a small counter per piece
 //! with copies or a range.
 //!
+//! # Giving work away
+//!
+//! A search run by a worker of the scheduler ([`crate::schedule`]) asks its [`Share`]
+//! every [`ASK`] nodes whether a worker waits. If one does, it cuts off the untried
+//! options of its shallowest branching level that has any and gives each, as the prefix
+//! that leads to it (the options pushed before the count, the options chosen on the
+//! levels above, then the option), to the waiting workers, which count it from their own
+//! search. That level's loop then ends after the option it is trying. The counts of the
+//! nodes at that level and above (the path's ancestors of the cut) are now partial: they
+//! are returned (summed by the pool with the given pieces') but never stored in the
+//! memo. The nodes below stay whole and stay memoized. Only unweighted matrices give:
+//! with weights, whether an option fits depends on the state of its own level, which a
+//! deeper node no longer has.
+//!
 //! Invariant: between calls, every link, `remaining` and `key` are as after [`Search::new`]
 //! (each call undoes its own changes in reverse order, even when stopped); the key is
-//! always the one [`Search::sanity`] computes again from the links.
+//! always the one [`Search::sanity`] computes again from the links. The memo only ever
+//! holds whole counts: a count cut by a gift is not stored.
 
 use num_bigint::BigUint;
 
-use crate::solver::engine::Branch;
+use crate::solver::engine::{Alone, Branch, Share};
 use crate::solver::links::{Hook, Links};
 
 use super::input::Input;
@@ -32,6 +47,9 @@ pub struct Incomplete;
 
 /// The stop callback is polled every this many nodes (a few microseconds apart).
 const POLL: u64 = 4096;
+/// The share is asked whether a worker waits every this many nodes: a memo node costs
+/// a hash and a table probe, so one relaxed load in 64 nodes is lost in the noise.
+const ASK: u64 = 64;
 
 /// The memo's hook on the links: each node's weight, and the key of the subproblem.
 pub(crate) struct Key {
@@ -100,12 +118,30 @@ impl Hook for Key {
     }
 }
 
+/// A branching level of the running count: the node of the option being tried, and the
+/// node its loop stops at (its item's header, or the next option once the rest was given
+/// away).
+#[derive(Clone, Copy)]
+struct Level {
+    node: u32,
+    end: u32,
+}
+
 pub(crate) struct Search<'s> {
     links: Links<Key>,
     /// Scratch for [`Search::complete`]: the options still linked.
     linked: Vec<u32>,
     pub(crate) nodes: u64,
     stop: &'s (dyn Fn() -> bool + Sync),
+    /// Where waiting workers are asked for and given untried options.
+    share: &'s dyn Share,
+    /// The options pushed from outside the search, in order.
+    stem: Vec<u32>,
+    /// The branching levels open in the running count, shallowest first.
+    levels: Vec<Level>,
+    /// Nodes at a depth (open levels above them) below this one had options given away:
+    /// their counts are partial and not stored.
+    partial: usize,
 }
 
 impl<'s> Search<'s> {
@@ -122,6 +158,10 @@ impl<'s> Search<'s> {
             linked: Vec::new(),
             nodes: 0,
             stop,
+            share: &Alone,
+            stem: Vec::new(),
+            levels: Vec::new(),
+            partial: 0,
         };
         debug_assert_eq!(s.sanity(), Ok(()));
         s
@@ -158,14 +198,21 @@ impl<'s> Search<'s> {
         &self.links.hook.key
     }
 
+    /// Gives untried options to `share` when it wants work (by default nobody does).
+    pub(crate) fn sharing(&mut self, share: &'s dyn Share) {
+        self.share = share;
+    }
+
     /// Takes option `o` (from [`Search::options`]) outside the search.
     pub(crate) fn push(&mut self, o: u32) {
         self.links.push(o);
+        self.stem.push(o);
     }
 
     /// Undoes [`Search::push`] of the same option, latest first.
     pub(crate) fn pop(&mut self, o: u32) {
         self.links.pop(o);
+        self.stem.pop();
     }
 
     /// The options the search would branch over here, or why there are none.
@@ -182,12 +229,53 @@ impl<'s> Search<'s> {
         if self.nodes % POLL == 0 && (self.stop)() {
             return Err(Incomplete);
         }
+        if self.nodes % ASK == 0 && self.share.wanted() {
+            self.give_away();
+        }
         Ok(())
     }
 
+    /// Gives the untried options of the shallowest open level that has any to the share,
+    /// and marks that level and those above it partial (see the module docs).
+    fn give_away(&mut self) {
+        if self.links.hook.weighted {
+            return;
+        }
+        let links = &self.links;
+        let Some(d) = self
+            .levels
+            .iter()
+            .position(|l| links.down(l.node) != l.end)
+        else {
+            return;
+        };
+        let mut stem = self.stem.clone();
+        stem.extend(self.levels[..d].iter().map(|l| links.row(l.node)));
+        let Level { node, end } = self.levels[d];
+        let mut prefixes = Vec::new();
+        let mut q = links.down(node);
+        while q != end {
+            let mut prefix = stem.clone();
+            prefix.push(links.row(q));
+            prefixes.push(prefix);
+            q = links.down(q);
+        }
+        self.levels[d].end = links.down(node);
+        self.partial = self.partial.max(d + 1);
+        self.share.give(prefixes);
+    }
+
     /// The number of solutions of the current subproblem, read from `memo` or computed
-    /// and stored there.
+    /// and stored there. With a share, part of it may have been given away: the number
+    /// is then that of the part not given.
     pub(crate) fn count(&mut self, memo: &mut dyn Memo) -> Result<Count, Incomplete> {
+        self.partial = 0;
+        let count = self.node(memo);
+        debug_assert!(self.levels.is_empty());
+        count
+    }
+
+    fn node(&mut self, memo: &mut dyn Memo) -> Result<Count, Incomplete> {
         self.tick()?;
         let branch = match self.links.choose() {
             Branch::Dead => return Ok(Count::ZERO),
@@ -199,12 +287,16 @@ impl<'s> Search<'s> {
             return Ok(c);
         }
         let before = self.nodes;
+        let depth = self.levels.len();
         let total = match branch {
             Branch::On(h) => self.branch(h, memo)?,
             _ => self.complete()?,
         };
-        // Every change made below is undone: `key` is this node's again.
-        memo.insert(self.key(), hash, &total, self.nodes - before);
+        // Every change made below is undone: `key` is this node's again. A node whose
+        // level or an ancestor's gave options away has a partial count: not stored.
+        if depth >= self.partial {
+            memo.insert(self.key(), hash, &total, self.nodes - before);
+        }
         Ok(total)
     }
 
@@ -212,24 +304,27 @@ impl<'s> Search<'s> {
         self.links.cover(h);
         let mut total = Count::ZERO;
         let mut result = Ok(());
+        let d = self.levels.len();
+        self.levels.push(Level { node: h, end: h });
         let mut r = self.links.down(h);
-        while r != h {
-            if !self.links.fits(r) {
-                r = self.links.down(r);
-                continue;
-            }
-            self.links.commit(r);
-            let sub = self.count(memo);
-            self.links.uncommit(r);
-            match sub {
-                Ok(c) => total.add(&c),
-                Err(e) => {
-                    result = Err(e);
-                    break;
+        // The end is read again at each step: a gift moves it.
+        while r != self.levels[d].end {
+            if self.links.fits(r) {
+                self.levels[d].node = r;
+                self.links.commit(r);
+                let sub = self.node(memo);
+                self.links.uncommit(r);
+                match sub {
+                    Ok(c) => total.add(&c),
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
                 }
             }
             r = self.links.down(r);
         }
+        self.levels.pop();
         self.links.uncover(h);
         result.map(|()| total)
     }

@@ -91,6 +91,20 @@ impl Count {
     }
 }
 
+/// Zero: what the scheduler's pool starts a root's tally at.
+impl Default for Count {
+    fn default() -> Count {
+        Count::ZERO
+    }
+}
+
+/// The scheduler's pool sums a root's pieces with this.
+impl std::ops::AddAssign<&Count> for Count {
+    fn add_assign(&mut self, other: &Count) {
+        self.add(other);
+    }
+}
+
 /// The mixing of a key into a well-spread 64-bit hash (a multiply-xorshift per word, then
 /// the splitmix64 finalizer): bucket and shard indices both come from it.
 pub(crate) fn hash(key: &[u64]) -> u64 {

@@ -6,12 +6,13 @@ use num_bigint::BigUint;
 use super::input::Input;
 use super::search::Search;
 use super::table::{Count, Table};
-use super::{count, Counted, Incomplete, Settings, Unranker};
+use super::{count, count_on, run, Counted, Incomplete, Settings, Unranker};
 use crate::chi_square;
 use crate::matrix::{Item, Matrix};
 use crate::puzzle::SymmetryMode;
 use crate::solver::engine::Branch;
 use crate::symmetry::Reduction;
+use std::sync::Mutex;
 
 const MIB: usize = 1 << 20;
 
@@ -161,20 +162,96 @@ fn counts_never_wrap() {
 
 #[test]
 fn threads_and_tables_agree() {
-    let m = dominoes(8, 10);
+    let m = Input::from(&dominoes(8, 10));
     let expected = BigUint::from(1_031_151_241u64);
-    for threads in [1, 2, 3] {
+    for workers in [1, 2, 3] {
         for shared in [false, true] {
-            let c = count(&m, &settings(threads, 64 * MIB, shared));
+            let (c, nodes) = count_on(&m, &settings(workers, 64 * MIB, shared), workers);
             assert_eq!(
                 c.count,
                 Ok(expected.clone()),
-                "{threads} threads, shared {shared}"
+                "{workers} workers, shared {shared}"
             );
-            if threads > 1 {
-                assert!(c.stats.subproblems >= 16 * threads);
+            assert_eq!(nodes.len(), workers);
+            if workers > 1 {
+                assert!(c.stats.subproblems >= 16 * workers);
             }
         }
+    }
+}
+
+/// A share that wants work once, and keeps what it is given.
+struct WantsOnce {
+    wanted: std::cell::Cell<bool>,
+    given: std::cell::RefCell<Vec<Vec<u32>>>,
+}
+
+impl crate::solver::engine::Share for WantsOnce {
+    fn wanted(&self) -> bool {
+        self.wanted.replace(false)
+    }
+
+    fn give(&self, prefixes: Vec<Vec<u32>>) {
+        self.given.borrow_mut().extend(prefixes);
+    }
+}
+
+/// A count that gave options away returns the rest, the given prefixes count what it
+/// gave, and the cut count is not stored: counting the root again from the same table
+/// finds the whole number, not the part (8x8 dominoes, 12,988,816 tilings).
+#[test]
+fn a_count_that_gave_work_away_stores_no_partial_count() {
+    let m = Input::from(&dominoes(8, 8));
+    let want = Count::Small(12_988_816);
+    let share = WantsOnce {
+        wanted: std::cell::Cell::new(true),
+        given: Default::default(),
+    };
+    let mut table = Table::new(Search::new(&m, &never).key_words(), 64 * MIB);
+    let mut search = Search::new(&m, &never);
+    search.sharing(&share);
+    let mut sum = search.count(&mut table).unwrap();
+    let given = share.given.take();
+    assert!(!given.is_empty());
+    assert_ne!(sum, want, "the gift took nothing");
+    let mut alone = Search::new(&m, &never);
+    for prefix in &given {
+        for &o in prefix {
+            alone.push(o);
+        }
+        sum.add(&alone.count(&mut table).unwrap());
+        for &o in prefix.iter().rev() {
+            alone.pop(o);
+        }
+    }
+    assert_eq!(sum, want);
+    assert_eq!(alone.count(&mut table).unwrap(), want);
+    assert_eq!(search.count(&mut table).unwrap(), want);
+}
+
+/// The most unbalanced split, one root holding the whole search, on four workers: the
+/// three that find the pool empty count options the busy search gives away, so every
+/// worker visits nodes, and the count is exact although the cut counts are not stored
+/// (12x12 dominoes, 53,060,477,521,960,000 tilings: 8x8 takes 2 ms, over before the
+/// other threads start). A root that stands for 3 merged prefixes gives pieces that
+/// count 3 times, and its count is reported once, whole.
+#[test]
+fn idle_workers_take_options_from_a_running_count() {
+    let m = Input::from(&dominoes(12, 12));
+    let want = 53_060_477_521_960_000u64;
+    for (times, shared) in [(1, true), (3, true), (1, false)] {
+        let heard = Mutex::new(Vec::new());
+        let report = |root: usize, c: &Count| heard.lock().unwrap().push((root, c.clone()));
+        let s = settings(4, 4 * MIB, shared);
+        let run = run(&m, vec![(Vec::new(), times)], 4, &s, Some(&report));
+        let all = Count::Small(u128::from(want * times));
+        assert_eq!(run.count, Ok(all.clone()), "times {times}, shared {shared}");
+        assert_eq!(heard.into_inner().unwrap(), [(0, all)]);
+        assert!(
+            run.workers.iter().all(|&n| n > 0),
+            "idle: {:?}, shared {shared}",
+            run.workers
+        );
     }
 }
 
