@@ -434,31 +434,40 @@ impl Memo for Table {
 /// One table shared by every thread: independent shards, each behind its own lock and
 /// with an equal share of the budget, chosen by the hash's top bits (the bucket takes
 /// the low ones).
+///
+/// Many small shards, each on cache lines of its own: with 64 shards packed side by
+/// side, 16 threads on the 16x16 dominoes spent 4x the CPU of one thread for the same
+/// nodes, waiting on locks and passing the lines that hold them between cores.
 pub(crate) struct Sharded {
-    shards: Vec<Mutex<Table>>,
+    shards: Vec<Shard>,
 }
 
+/// A shard's lock and table, alone on its cache lines (two lines: adjacent-line
+/// prefetching pairs them).
+#[repr(align(128))]
+struct Shard(Mutex<Table>);
+
 impl Sharded {
-    pub(crate) const SHARDS: usize = 64;
+    /// A power of two: the shard is the hash's top bits.
+    pub(crate) const SHARDS: usize = 1024;
 
     pub(crate) fn new(key_words: usize, budget: usize) -> Sharded {
         Sharded {
             shards: (0..Sharded::SHARDS)
-                .map(|_| Mutex::new(Table::new(key_words, budget / Sharded::SHARDS)))
+                .map(|_| Shard(Mutex::new(Table::new(key_words, budget / Sharded::SHARDS))))
                 .collect(),
         }
     }
 
     fn shard(&self, hash: u64) -> std::sync::MutexGuard<'_, Table> {
-        self.shards[(hash >> 58) as usize % self.shards.len()]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+        let top = (hash >> (64 - Sharded::SHARDS.trailing_zeros())) as usize;
+        self.shards[top].0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub(crate) fn stats(&self) -> TableStats {
         let mut total = TableStats::default();
         for s in &self.shards {
-            total.merge(&s.lock().unwrap_or_else(|e| e.into_inner()).stats);
+            total.merge(&s.0.lock().unwrap_or_else(|e| e.into_inner()).stats);
         }
         total
     }
