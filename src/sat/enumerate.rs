@@ -266,6 +266,12 @@ pub fn for_each_model(
                     sink,
                     stop.clone(),
                 );
+                // A failure stops every worker, those waiting for a cube too.
+                let fail = |e| {
+                    stop.set();
+                    pool.stop();
+                    let _ = tx.send(Event::Failed(e));
+                };
                 let mut worker = match worker {
                     Ok(Some(w)) => w,
                     // Stopped while loading the formula: no cube was searched.
@@ -273,12 +279,7 @@ pub fn for_each_model(
                         pool.stop();
                         return;
                     }
-                    Err(e) => {
-                        stop.set();
-                        pool.stop();
-                        let _ = tx.send(Event::Failed(e));
-                        return;
-                    }
+                    Err(e) => return fail(e),
                 };
                 while let Some(job) = pool.take() {
                     if stop.now() {
@@ -298,9 +299,7 @@ pub fn for_each_model(
                             break;
                         }
                         Err(e) => {
-                            stop.set();
-                            pool.stop();
-                            let _ = tx.send(Event::Failed(e));
+                            fail(e);
                             break;
                         }
                     }

@@ -217,6 +217,9 @@ pub fn count_each(
 /// count is multiplied by that).
 type Job = (Vec<u32>, u64);
 
+/// Hears a root's position and its whole count, once all of it is counted.
+type Heard<'a> = &'a (dyn Fn(usize, &Count) + Sync);
+
 /// What [`run`] found: the sum of the roots' counts (or [`Incomplete`]), the nodes each
 /// worker visited, and the table's statistics.
 struct Run {
@@ -235,7 +238,7 @@ fn run(
     roots: Vec<Job>,
     workers: usize,
     settings: &Settings<'_>,
-    finished: Option<&(dyn Fn(usize, &Count) + Sync)>,
+    finished: Option<Heard<'_>>,
 ) -> Run {
     let stop = AtomicBool::new(false);
     let stopping = || stop.load(Ordering::Relaxed) || (settings.stop)();
