@@ -121,19 +121,24 @@ fn threads_do_not_change_counts() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
 fn pentomino_rectangles() {
-    for (name, want) in [
-        ("pentomino-6x10", 2339),
-        ("pentomino-5x12", 1010),
-        ("pentomino-4x15", 368),
+    // The DLX on two of them (5x12 walks the same code as 6x10, for 3 s more), and the
+    // orbits counted by brute force (every raw solution, least image under the group) on
+    // the smallest: on 6x10 it walked 9,356 raw solutions, 10 s of DLX.
+    for (name, want, dlx) in [
+        ("pentomino-6x10", 2339, true),
+        ("pentomino-5x12", 1010, false),
+        ("pentomino-4x15", 368, true),
     ] {
         let c = compile(name, Rotations);
         assert_eq!(count(&c, Engine::bits(), 2), want, "{name}");
-        assert_eq!(count(&c, Engine::dlx(), 2), want, "{name} dlx");
+        if dlx {
+            assert_eq!(count(&c, Engine::dlx(), 2), want, "{name} dlx");
+        }
         let raw = compile(name, NoSymmetry);
         assert_eq!(count(&raw, Engine::bits(), 2), 4 * want, "{name} raw");
     }
-    let c = compile("pentomino-6x10", Rotations);
-    assert_eq!(count_orbits_by_brute_force(&c), 2339);
+    let c = compile("pentomino-4x15", Rotations);
+    assert_eq!(count_orbits_by_brute_force(&c), 368);
 }
 
 #[test]
