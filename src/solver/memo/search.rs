@@ -24,6 +24,7 @@ use crate::solver::engine::Branch;
 use crate::solver::links::{Hook, Links};
 
 use super::input::Input;
+use super::order::{self, Branching};
 use super::table::{hash, Count, Memo};
 
 /// The caller asked the search to stop: the count is incomplete.
@@ -106,6 +107,8 @@ pub(crate) struct Search<'s> {
     linked: Vec<u32>,
     pub(crate) nodes: u64,
     stop: &'s (dyn Fn() -> bool + Sync),
+    /// How the item to branch on is chosen (`order`).
+    branching: Branching,
 }
 
 impl<'s> Search<'s> {
@@ -122,6 +125,7 @@ impl<'s> Search<'s> {
             linked: Vec::new(),
             nodes: 0,
             stop,
+            branching: matrix.branching,
         };
         debug_assert_eq!(s.sanity(), Ok(()));
         s
@@ -170,10 +174,19 @@ impl<'s> Search<'s> {
 
     /// The options the search would branch over here, or why there are none.
     pub(crate) fn options(&self) -> Branch<Vec<u32>> {
-        match self.links.choose() {
+        match self.choose() {
             Branch::On(h) => Branch::On(self.links.options(h)),
             Branch::Solution => Branch::Solution,
             Branch::Dead => Branch::Dead,
+        }
+    }
+
+    /// The unit item to branch on, by the input's [`Branching`], or why there is none.
+    #[inline]
+    fn choose(&self) -> Branch<u32> {
+        match self.branching {
+            Branching::Fewest => self.links.choose(),
+            Branching::Sweep => order::first(&self.links),
         }
     }
 
@@ -189,7 +202,7 @@ impl<'s> Search<'s> {
     /// and stored there.
     pub(crate) fn count(&mut self, memo: &mut dyn Memo) -> Result<Count, Incomplete> {
         self.tick()?;
-        let branch = match self.links.choose() {
+        let branch = match self.choose() {
             Branch::Dead => return Ok(Count::ZERO),
             Branch::Solution if self.links.exact => return Ok(Count::ONE),
             b => b,

@@ -343,6 +343,7 @@ fn the_links_and_the_key_stay_sane_through_pushes_and_pops() {
             vec![(0, 1), (1, 1)],
             vec![(2, 1)],
         ],
+        branching: super::order::Branching::Fewest,
     };
     walk_checking(&mut Search::new(&weighted, &never), 3);
 }
