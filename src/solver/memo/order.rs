@@ -53,7 +53,7 @@ pub enum Branching {
 /// item, and there are unit items to sweep.
 pub fn rule(items: &[(u32, u32)], options: &[Vec<(u32, u32)>]) -> Branching {
     let unit = |i: u32| items[i as usize] == (1, 1);
-    let cells = items.iter().any(|&b| b == (1, 1));
+    let cells = items.contains(&(1, 1));
     let copies = options.iter().all(|o| o.iter().any(|&(i, _)| !unit(i)));
     if cells && copies {
         Branching::Sweep

@@ -172,19 +172,22 @@ fn threads_and_tables_agree() {
                 "{threads} threads, shared {shared}"
             );
             if threads > 1 {
-                assert!(c.stats.subproblems >= 16 * threads);
+                // The sweep's prefixes meet the same keys (merged), so fewer than the 16
+                // per thread asked for, but enough for every thread.
+                assert!(c.stats.subproblems >= threads, "{:?}", c.stats);
             }
         }
     }
 }
 
 /// The 6x8 box: with no room at all the memo visits each of its 167,089 tilings (on 8x8,
-/// 13 million of them took a minute), and 64 KiB still holds less than its table.
+/// 13 million of them took a minute), and 4 KiB still holds less than its table (the
+/// sweep's table is smaller than MRV's, which 64 KiB did not hold).
 #[test]
 fn a_tiny_budget_still_counts_right_and_stays_under_it() {
     let want = transfer(6, 8);
     assert_eq!(want, BigUint::from(167_089u32));
-    for budget in [0, 600, 4096, 64 << 10] {
+    for budget in [0, 600, 4096] {
         for threads in [1, 2] {
             let c = count(&dominoes(6, 8), &settings(threads, budget, threads == 2));
             assert_eq!(c.count, Ok(want.clone()), "budget {budget}");
@@ -193,7 +196,7 @@ fn a_tiny_budget_still_counts_right_and_stays_under_it() {
         }
     }
     // With room, nothing is evicted and the peak is what the table held.
-    let roomy = count(&dominoes(8, 8), &settings(1, 256 * MIB, false));
+    let roomy = count(&dominoes(12, 12), &settings(1, 256 * MIB, false));
     assert_eq!(roomy.stats.table.evictions, 0);
     assert!(roomy.stats.table.peak_entries > 1000);
 }
