@@ -42,7 +42,13 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 /// 16 DLX workers took 1.18x the CPU of 2 for the same Bedlam tree. Work stealing keeps
 /// the cores that do run busy, so nothing is gained by more.
 pub fn workers(threads: usize) -> usize {
-    threads.clamp(1, crate::solver::default_threads())
+    threads.clamp(1, cores())
+}
+
+/// The cores this process may use (affinity and cgroup quota respected): the default
+/// thread count, and the cap of [`workers`].
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// A job of the pool: the root (the position of a subproblem or cube in the run's list)

@@ -4,6 +4,7 @@ mod architecture;
 #[cfg(feature = "c-solvers")]
 mod backends;
 mod bench;
+mod boxes3d;
 mod burrtools;
 mod chi_square;
 mod cli;

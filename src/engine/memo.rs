@@ -88,7 +88,10 @@ impl super::Prepared for Prepared<'_> {
                 problem.reduction.group().order()
             ),
         };
-        vec![format!("solver memo: a table of subproblem counts, {how}")]
+        let (_, branching) = memo::Input::from(problem.reduction.matrix()).branching();
+        vec![format!(
+            "solver memo: a table of subproblem counts, {how}, {branching}"
+        )]
     }
 
     fn counts(&self) -> Option<&dyn Counts> {

@@ -89,7 +89,7 @@ pub fn estimated_nodes(matrix: &Matrix, probes: usize, budget: &Budget) -> Estim
 
 /// The machine's core count, the default for `--threads`.
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    crate::schedule::cores()
 }
 
 /// Called as a subproblem of a given list finishes: its position in the list and the

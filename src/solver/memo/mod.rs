@@ -70,6 +70,7 @@
 //! a number; the table never holds more than its byte budget.
 
 mod input;
+mod order;
 mod search;
 mod table;
 #[cfg(test)]

@@ -39,6 +39,7 @@ use crate::solver::engine::{Alone, Branch, Share};
 use crate::solver::links::{Hook, Links};
 
 use super::input::Input;
+use super::order::{self, Branching};
 use super::table::{hash, Count, Memo};
 
 /// The caller asked the search to stop: the count is incomplete.
@@ -133,6 +134,7 @@ pub(crate) struct Search<'s> {
     linked: Vec<u32>,
     pub(crate) nodes: u64,
     stop: &'s (dyn Fn() -> bool + Sync),
+<<<<<<< HEAD
     /// Where waiting workers are asked for and given untried options.
     share: &'s dyn Share,
     /// The options pushed from outside the search, in order.
@@ -142,6 +144,10 @@ pub(crate) struct Search<'s> {
     /// Nodes at a depth (open levels above them) below this one had options given away:
     /// their counts are partial and not stored.
     partial: usize,
+=======
+    /// How the item to branch on is chosen (`order`).
+    branching: Branching,
+>>>>>>> h-order
 }
 
 impl<'s> Search<'s> {
@@ -158,10 +164,14 @@ impl<'s> Search<'s> {
             linked: Vec::new(),
             nodes: 0,
             stop,
+<<<<<<< HEAD
             share: &Alone,
             stem: Vec::new(),
             levels: Vec::new(),
             partial: 0,
+=======
+            branching: matrix.branching,
+>>>>>>> h-order
         };
         debug_assert_eq!(s.sanity(), Ok(()));
         s
@@ -217,10 +227,19 @@ impl<'s> Search<'s> {
 
     /// The options the search would branch over here, or why there are none.
     pub(crate) fn options(&self) -> Branch<Vec<u32>> {
-        match self.links.choose() {
+        match self.choose() {
             Branch::On(h) => Branch::On(self.links.options(h)),
             Branch::Solution => Branch::Solution,
             Branch::Dead => Branch::Dead,
+        }
+    }
+
+    /// The unit item to branch on, by the input's [`Branching`], or why there is none.
+    #[inline]
+    fn choose(&self) -> Branch<u32> {
+        match self.branching {
+            Branching::Fewest => self.links.choose(),
+            Branching::Sweep => order::first(&self.links),
         }
     }
 
@@ -277,7 +296,7 @@ impl<'s> Search<'s> {
 
     fn node(&mut self, memo: &mut dyn Memo) -> Result<Count, Incomplete> {
         self.tick()?;
-        let branch = match self.links.choose() {
+        let branch = match self.choose() {
             Branch::Dead => return Ok(Count::ZERO),
             Branch::Solution if self.links.exact => return Ok(Count::ONE),
             b => b,

@@ -174,7 +174,9 @@ fn threads_and_tables_agree() {
             );
             assert_eq!(nodes.len(), workers);
             if workers > 1 {
-                assert!(c.stats.subproblems >= 16 * workers);
+                // The sweep's prefixes meet the same keys (merged), so fewer than the 16
+                // per worker asked for, but enough for every worker.
+                assert!(c.stats.subproblems >= workers, "{:?}", c.stats);
             }
         }
     }
@@ -256,12 +258,13 @@ fn idle_workers_take_options_from_a_running_count() {
 }
 
 /// The 6x8 box: with no room at all the memo visits each of its 167,089 tilings (on 8x8,
-/// 13 million of them took a minute), and 64 KiB still holds less than its table.
+/// 13 million of them took a minute), and 4 KiB still holds less than its table (the
+/// sweep's table is smaller than MRV's, which 64 KiB did not hold).
 #[test]
 fn a_tiny_budget_still_counts_right_and_stays_under_it() {
     let want = transfer(6, 8);
     assert_eq!(want, BigUint::from(167_089u32));
-    for budget in [0, 600, 4096, 64 << 10] {
+    for budget in [0, 600, 4096] {
         for threads in [1, 2] {
             let c = count(&dominoes(6, 8), &settings(threads, budget, threads == 2));
             assert_eq!(c.count, Ok(want.clone()), "budget {budget}");
@@ -270,7 +273,7 @@ fn a_tiny_budget_still_counts_right_and_stays_under_it() {
         }
     }
     // With room, nothing is evicted and the peak is what the table held.
-    let roomy = count(&dominoes(8, 8), &settings(1, 256 * MIB, false));
+    let roomy = count(&dominoes(12, 12), &settings(1, 256 * MIB, false));
     assert_eq!(roomy.stats.table.evictions, 0);
     assert!(roomy.stats.table.peak_entries > 1000);
 }
@@ -420,6 +423,7 @@ fn the_links_and_the_key_stay_sane_through_pushes_and_pops() {
             vec![(0, 1), (1, 1)],
             vec![(2, 1)],
         ],
+        branching: super::order::Branching::Fewest,
     };
     walk_checking(&mut Search::new(&weighted, &never), 3);
 }
