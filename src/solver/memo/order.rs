@@ -174,7 +174,7 @@ fn bfs(neighbours: &[Vec<u32>], root: u32, placed: &[bool]) -> (usize, u32) {
 #[inline]
 pub(super) fn first<H: Hook>(links: &Links<H>) -> Branch<u32> {
     let h = links.right[0];
-    if h == 0 || links.len[h as usize] == 0 {
+    if h == 0 || links.len(h) == 0 {
         return links.choose();
     }
     // As MRV does: a piece that needs more copies than it has options left is a dead end.
@@ -182,7 +182,7 @@ pub(super) fn first<H: Hook>(links: &Links<H>) -> Branch<u32> {
         && links
             .bounded
             .iter()
-            .any(|&b| links.len[b as usize] < links.need(b))
+            .any(|&b| links.len(b) < links.need(b))
     {
         return Branch::Dead;
     }

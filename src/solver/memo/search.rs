@@ -134,7 +134,6 @@ pub(crate) struct Search<'s> {
     linked: Vec<u32>,
     pub(crate) nodes: u64,
     stop: &'s (dyn Fn() -> bool + Sync),
-<<<<<<< HEAD
     /// Where waiting workers are asked for and given untried options.
     share: &'s dyn Share,
     /// The options pushed from outside the search, in order.
@@ -144,10 +143,8 @@ pub(crate) struct Search<'s> {
     /// Nodes at a depth (open levels above them) below this one had options given away:
     /// their counts are partial and not stored.
     partial: usize,
-=======
     /// How the item to branch on is chosen (`order`).
     branching: Branching,
->>>>>>> h-order
 }
 
 impl<'s> Search<'s> {
@@ -164,14 +161,11 @@ impl<'s> Search<'s> {
             linked: Vec::new(),
             nodes: 0,
             stop,
-<<<<<<< HEAD
             share: &Alone,
             stem: Vec::new(),
             levels: Vec::new(),
             partial: 0,
-=======
             branching: matrix.branching,
->>>>>>> h-order
         };
         debug_assert_eq!(s.sanity(), Ok(()));
         s
