@@ -56,6 +56,8 @@
 
 use super::engine::Branch;
 
+mod sanity;
+
 /// What a search keeps beside the links, told of every change to an item's coverage.
 pub(crate) trait Hook {
     /// Entry `x` of weight `w` was made (while building, in order). Entries are numbered
@@ -131,6 +133,20 @@ pub(crate) struct Node {
     row: u32,
 }
 
+impl Node {
+    fn new(up: u32, down: u32, top: u32, row: u32) -> Node {
+        Node { up, down, top, row }
+    }
+    /// Header `h` (or the root), its column empty.
+    fn header(h: u32) -> Node {
+        Node::new(h, h, 0, u32::MAX)
+    }
+    /// A spacer after the option that starts at `up` (see the module docs).
+    fn spacer(up: u32, down: u32) -> Node {
+        Node::new(up, down, 0, u32::MAX)
+    }
+}
+
 pub(crate) struct Links<H> {
     pub(super) left: Vec<u32>,
     pub(super) right: Vec<u32>,
@@ -161,14 +177,7 @@ impl<H: Hook> Links<H> {
         let mut d = Links {
             left: vec![0; n + 1],
             right: vec![0; n + 1],
-            nodes: (0..heads)
-                .map(|x| Node {
-                    up: x,
-                    down: x,
-                    top: 0,
-                    row: u32::MAX,
-                })
-                .collect(),
+            nodes: (0..heads).map(|x| Node::header(x)).collect(),
             span: Vec::new(),
             unit: vec![true; n + 1],
             remaining: vec![0; n + 1],
@@ -199,12 +208,7 @@ impl<H: Hook> Links<H> {
         d.nodes.reserve(entries + 1);
         // The spacer before the option being built: its `down` is set once that is known.
         let mut spacer = heads;
-        d.nodes.push(Node {
-            up: spacer,
-            down: spacer,
-            top: 0,
-            row: u32::MAX,
-        });
+        d.nodes.push(Node::spacer(spacer, spacer));
         let mut entry = heads;
         for (o, items) in options.enumerate() {
             // The first node is a unit item, so choosing the option covers it first and
@@ -224,12 +228,7 @@ impl<H: Hook> Links<H> {
                 d.hook.node(entry, e.weight());
                 entry += 1;
                 let last = d.nodes[h as usize].up;
-                d.nodes.push(Node {
-                    up: last,
-                    down: h,
-                    top: h,
-                    row: o as u32,
-                });
+                d.nodes.push(Node::new(last, h, h, o as u32));
                 d.nodes[last as usize].down = x;
                 d.nodes[h as usize].up = x;
                 d.nodes[h as usize].top += 1;
@@ -238,12 +237,7 @@ impl<H: Hook> Links<H> {
             d.span.push((start, end));
             d.nodes[spacer as usize].down = end - 1;
             spacer = end;
-            d.nodes.push(Node {
-                up: start,
-                down: spacer,
-                top: 0,
-                row: u32::MAX,
-            });
+            d.nodes.push(Node::spacer(start, spacer));
         }
         debug_assert_eq!(
             entry as usize,
@@ -252,62 +246,6 @@ impl<H: Hook> Links<H> {
         );
         debug_assert_eq!(d.sanity(), Ok(()));
         d
-    }
-
-    /// Checks every link. Returns the first inconsistency found.
-    pub(crate) fn sanity(&self) -> Result<(), String> {
-        let n_items = self.left.len() - 1;
-        let mut p = self.right[0];
-        let mut steps = 0;
-        while p != 0 {
-            if self.left[self.right[p as usize] as usize] != p {
-                return Err(format!("header list broken at {p}"));
-            }
-            if !self.unit[p as usize] {
-                return Err(format!("non-unit item {p} on the header list"));
-            }
-            p = self.right[p as usize];
-            steps += 1;
-            if steps > n_items {
-                return Err("header list does not return to the root".into());
-            }
-        }
-        for h in 1..=n_items as u32 {
-            let mut count = 0;
-            let mut q = self.down(h);
-            while q != h {
-                if self.up(self.down(q)) != q {
-                    return Err(format!("column {h} broken at node {q}"));
-                }
-                if self.top(q) != h {
-                    return Err(format!("node {q} in column {h} has top {}", self.top(q)));
-                }
-                count += 1;
-                q = self.down(q);
-                if count > self.nodes.len() {
-                    return Err(format!("column {h} does not return to its header"));
-                }
-            }
-            if count != self.len(h) as usize {
-                return Err(format!(
-                    "column {h} has {count} nodes but len {}",
-                    self.len(h)
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether unit item `h` is on the header list (not yet covered).
-    pub(crate) fn listed(&self, h: u32) -> bool {
-        let mut p = self.right[0];
-        while p != 0 {
-            if p == h {
-                return true;
-            }
-            p = self.right[p as usize];
-        }
-        false
     }
 
     /// Node `x`, which must be a node: a link read from a node (`up`, `down`, the `top` of
