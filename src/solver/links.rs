@@ -177,7 +177,7 @@ impl<H: Hook> Links<H> {
         let mut d = Links {
             left: vec![0; n + 1],
             right: vec![0; n + 1],
-            nodes: (0..heads).map(|x| Node::header(x)).collect(),
+            nodes: (0..heads).map(Node::header).collect(),
             span: Vec::new(),
             unit: vec![true; n + 1],
             remaining: vec![0; n + 1],
