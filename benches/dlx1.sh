@@ -47,7 +47,7 @@ EOF
 cp "$w" "$work/dlx1.w"
 # ctangle looks files up through kpathsea: a path with a slash is taken as it is.
 (cd "$work" && ctangle ./dlx1.w >/dev/null)
-gcc -O2 -I"$work" -o "$work/dlx1" "$work/dlx1.c"
+gcc -O2 -w -I"$work" -o "$work/dlx1" "$work/dlx1.c"
 
 pc=${POLYCOVER:-}
 if [ -z "$pc" ]; then
