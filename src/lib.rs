@@ -50,9 +50,9 @@ pub mod sample;
 pub mod sat;
 // The native searches' internals: the binary (progress budgets) and the benchmarks reach
 // them; a library user goes through `Engine`.
+pub(crate) mod schedule;
 #[doc(hidden)]
 pub mod solver;
-pub(crate) mod schedule;
 pub(crate) mod subproblems;
 // "Did you mean ...?" for the binary's own names.
 #[doc(hidden)]

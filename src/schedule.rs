@@ -153,7 +153,9 @@ impl<J, T: Default + for<'a> AddAssign<&'a T>> Pool<J, T> {
     pub fn give(&self, root: usize, works: impl IntoIterator<Item = J>) {
         let mut state = self.lock();
         let before = state.jobs.len();
-        state.jobs.extend(works.into_iter().map(|work| Job { root, work }));
+        state
+            .jobs
+            .extend(works.into_iter().map(|work| Job { root, work }));
         let given = state.jobs.len() - before;
         state.open[root] += given;
         self.publish(&state);

@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 /// Called with each solution, as option indices; `Break` stops the search.
 pub type Visit<'a> = dyn FnMut(&[u32]) -> ControlFlow<()> + 'a;
 
-/// Where a running search gives work to idle workers (`crate::schedule`): it polls
+/// Where a running search gives work to idle workers (the scheduler, `schedule.rs`): it polls
 /// [`Share::wanted`] with its stop check and, when asked, gives the untried options of its
 /// shallowest open level as subproblems (prefixes one option longer) and skips them.
 pub trait Share {

@@ -178,12 +178,7 @@ pub(super) fn first<H: Hook>(links: &Links<H>) -> Branch<u32> {
         return links.choose();
     }
     // As MRV does: a piece that needs more copies than it has options left is a dead end.
-    if !links.hook.weighted()
-        && links
-            .bounded
-            .iter()
-            .any(|&b| links.len(b) < links.need(b))
-    {
+    if !links.hook.weighted() && links.bounded.iter().any(|&b| links.len(b) < links.need(b)) {
         return Branch::Dead;
     }
     Branch::On(h)

@@ -255,11 +255,7 @@ impl<'s> Search<'s> {
             return;
         }
         let links = &self.links;
-        let Some(d) = self
-            .levels
-            .iter()
-            .position(|l| links.down(l.node) != l.end)
-        else {
+        let Some(d) = self.levels.iter().position(|l| links.down(l.node) != l.end) else {
             return;
         };
         let mut stem = self.stem.clone();
