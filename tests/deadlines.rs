@@ -114,9 +114,16 @@ fn a_first_sigterm_ends_a_count_with_every_engine() {
 fn sample_stops_at_its_timeout() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("drawn.txt");
+    // A 20x20 box: the memo's sweep counts 16x16 in under a second, 20x20 in about 20 s.
+    let puzzle = dir.path().join("dominoes-20x20.toml");
+    std::fs::write(
+        &puzzle,
+        "name = \"d20\"\nbox = [20, 20, 1]\n[[piece]]\nname = \"D\"\ncells = [[0,0,0],[1,0,0]]\ncount = 200\n",
+    )
+    .unwrap();
     let mut child = spawn(&[
         "sample",
-        "dominoes-16x16",
+        puzzle.to_str().unwrap(),
         "-n",
         "2",
         "--memory",
