@@ -97,14 +97,14 @@ pub fn default_threads() -> usize {
 pub type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
 
 /// Counts the distinct solutions of the reduced problem on `threads` threads (at most one
-/// per core: [`crate::schedule::workers`]). The deadline is checked at each solution
+/// per core: `schedule::workers`). The deadline is checked at each solution
 /// found and, between solutions, every few thousand nodes (the engines' stop check reads
 /// it as this thread's deadline).
 ///
 /// `jobs`: only these subproblems (prefixes of reduced options, from `crate::subproblems::subproblems`
 /// through `crate::subproblems::reduced_prefix`), with `finished` called as each one ends. `None`: the whole
 /// search, split as suits the thread count. Either way the subproblems are the roots of
-/// the run's [`crate::schedule::Pool`]: a worker that runs out of them takes branches
+/// the run's `schedule::Pool`: a worker that runs out of them takes branches
 /// that a running search gives away, and a root is finished (and `finished` hears it)
 /// when all its pieces are.
 #[allow(clippy::too_many_arguments)]
