@@ -183,16 +183,16 @@ impl<J, T: Default + for<'a> AddAssign<&'a T>> Pool<J, T> {
         self.wake.notify_all();
     }
 
-    /// A guard for a worker's body: if the worker panics, the run stops, so that the
-    /// other workers do not wait for it forever (the panic then reaches the caller when
-    /// the threads are joined).
-    pub fn stop_on_panic(&self) -> impl Drop + '_ {
+    /// A guard for a worker's body: when the worker leaves, however it leaves, the run
+    /// stops. The run ends only when *every* worker waits, so one that left early (the
+    /// search stopped, it failed, it panicked) would leave the others waiting forever;
+    /// one that leaves because [`Pool::take`] returned `None` finds the run over already.
+    /// (A panic then reaches the caller when the threads are joined.)
+    pub fn stop_when_leaving(&self) -> impl Drop + '_ {
         struct Guard<'p, J, T: Default + for<'a> AddAssign<&'a T>>(&'p Pool<J, T>);
         impl<J, T: Default + for<'a> AddAssign<&'a T>> Drop for Guard<'_, J, T> {
             fn drop(&mut self) {
-                if std::thread::panicking() {
-                    self.0.stop();
-                }
+                self.0.stop();
             }
         }
         Guard(self)

@@ -250,7 +250,7 @@ pub fn for_each_model(
             let groups = groups.as_ref();
             let (shared_matrix, pool) = (&shared_matrix, &pool);
             scope.spawn(move || {
-                let _guard = pool.stop_on_panic();
+                let _leaving = pool.stop_when_leaving();
                 let current = Arc::new(AtomicUsize::new(0));
                 let sink = ModelSink::new(
                     Arc::clone(shared_matrix),
@@ -266,24 +266,20 @@ pub fn for_each_model(
                     sink,
                     stop.clone(),
                 );
-                // A failure stops every worker, those waiting for a cube too.
+                // A failure stops every worker (those waiting for a cube too: this one's
+                // leaving stops the pool).
                 let fail = |e| {
                     stop.set();
-                    pool.stop();
                     let _ = tx.send(Event::Failed(e));
                 };
                 let mut worker = match worker {
                     Ok(Some(w)) => w,
                     // Stopped while loading the formula: no cube was searched.
-                    Ok(None) => {
-                        pool.stop();
-                        return;
-                    }
+                    Ok(None) => return,
                     Err(e) => return fail(e),
                 };
                 while let Some(job) = pool.take() {
                     if stop.now() {
-                        pool.stop();
                         break;
                     }
                     let k = job.root;
@@ -294,10 +290,7 @@ pub fn for_each_model(
                                 let _ = tx.send(Event::CubeDone(k));
                             }
                         }
-                        Ok(Outcome::Stopped) => {
-                            pool.stop();
-                            break;
-                        }
+                        Ok(Outcome::Stopped) => break,
                         Err(e) => {
                             fail(e);
                             break;

@@ -179,7 +179,7 @@ pub(crate) fn count_on(
     });
     let check = reduction.needs_check();
     let work = |engine: &mut dyn Engine, worker: usize| {
-        let _guard = pool.stop_on_panic();
+        let _leaving = pool.stop_when_leaving();
         let mut local = Stats::default();
         let mut original = Vec::new();
         while let Some(job) = pool.take() {
@@ -217,7 +217,6 @@ pub(crate) fn count_on(
                     timed_out.store(true, Ordering::Relaxed);
                 }
                 stop.store(true, Ordering::Relaxed);
-                pool.stop();
                 break;
             }
             let Some(n) = pool.finish(job.root, &(local.solutions - before)) else {

@@ -252,7 +252,7 @@ fn run(
         table: TableStats::default(),
     });
     let work = |worker: usize| {
-        let _guard = pool.stop_on_panic();
+        let _leaving = pool.stop_when_leaving();
         let mut own = None;
         let mut shared_ref;
         let memo: &mut dyn Memo = match &shared {
@@ -281,7 +281,6 @@ fn run(
             }
             let Ok(c) = c else {
                 stop.store(true, Ordering::Relaxed);
-                pool.stop();
                 break;
             };
             if let Some(all) = pool.finish(job.root, &c.times(*times)) {
