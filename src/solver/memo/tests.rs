@@ -237,6 +237,12 @@ fn a_count_that_gave_work_away_stores_no_partial_count() {
 /// (12x12 dominoes, 53,060,477,521,960,000 tilings: 8x8 takes 2 ms, over before the
 /// other threads start). A root that stands for 3 merged prefixes gives pieces that
 /// count 3 times, and its count is reported once, whole.
+///
+/// The sweep counts 12x12 in a tenth of a second, which on a loaded 2-core machine can
+/// pass before the other three threads are scheduled at all (CI saw one worker idle).
+/// So the stop callback, first polled after 4,096 nodes of about 33,000, holds every
+/// search back until half a second has passed: the three idle workers are then surely
+/// waiting while the root's search still has most of its options to give.
 #[test]
 fn idle_workers_take_options_from_a_running_count() {
     let m = Input::from(&dominoes(12, 12));
@@ -244,7 +250,18 @@ fn idle_workers_take_options_from_a_running_count() {
     for (times, shared) in [(1, true), (3, true), (1, false)] {
         let heard = Mutex::new(Vec::new());
         let report = |root: usize, c: &Count| heard.lock().unwrap().push((root, c.clone()));
-        let s = settings(4, 4 * MIB, shared);
+        let start = std::time::Instant::now();
+        let slow_start = || {
+            let young = std::time::Duration::from_millis(500);
+            if let Some(rest) = young.checked_sub(start.elapsed()) {
+                std::thread::sleep(rest);
+            }
+            false
+        };
+        let s = Settings {
+            stop: &slow_start,
+            ..settings(4, 4 * MIB, shared)
+        };
         let run = run(&m, vec![(Vec::new(), times)], 4, &s, Some(&report));
         let all = Count::Small(u128::from(want * times));
         assert_eq!(run.count, Ok(all.clone()), "times {times}, shared {shared}");
