@@ -234,25 +234,24 @@ fn a_count_that_gave_work_away_stores_no_partial_count() {
 /// The most unbalanced split, one root holding the whole search, on four workers: the
 /// three that find the pool empty count options the busy search gives away, so every
 /// worker visits nodes, and the count is exact although the cut counts are not stored
-/// (12x12 dominoes, 53,060,477,521,960,000 tilings: 8x8 takes 2 ms, over before the
-/// other threads start). A root that stands for 3 merged prefixes gives pieces that
-/// count 3 times, and its count is reported once, whole.
+/// (16x16 dominoes, A004003(8)). A root that stands for 3 merged prefixes gives pieces
+/// that count 3 times, and its count is reported once, whole.
 ///
-/// The sweep counts 12x12 in a tenth of a second, which on a loaded 2-core machine can
-/// pass before the other three threads are scheduled at all (CI saw one worker idle).
-/// So the stop callback, first polled after 4,096 nodes of about 33,000, holds every
-/// search back until half a second has passed: the three idle workers are then surely
-/// waiting while the root's search still has most of its options to give.
+/// The box is large enough (768,000 nodes) that a worker woken late still finds work:
+/// on 12x12 (33,000 nodes, a few milliseconds) a loaded 2-core machine left one worker
+/// without a job in about one run of ten, the others having taken every gift before it
+/// woke. The stop callback also holds every search back for its first 0.2 s, so that
+/// threads slow to start are waiting while the root's search is young.
 #[test]
 fn idle_workers_take_options_from_a_running_count() {
-    let m = Input::from(&dominoes(12, 12));
-    let want = 53_060_477_521_960_000u64;
+    let m = Input::from(&dominoes(16, 16));
+    let want = 2_444_888_770_250_892_795_802_079_170_816u128;
     for (times, shared) in [(1, true), (3, true), (1, false)] {
         let heard = Mutex::new(Vec::new());
         let report = |root: usize, c: &Count| heard.lock().unwrap().push((root, c.clone()));
         let start = std::time::Instant::now();
         let slow_start = || {
-            let young = std::time::Duration::from_millis(500);
+            let young = std::time::Duration::from_millis(200);
             if let Some(rest) = young.checked_sub(start.elapsed()) {
                 std::thread::sleep(rest);
             }
@@ -260,12 +259,15 @@ fn idle_workers_take_options_from_a_running_count() {
         };
         let s = Settings {
             stop: &slow_start,
-            ..settings(4, 4 * MIB, shared)
+            ..settings(4, 64 * MIB, shared)
         };
         let run = run(&m, vec![(Vec::new(), times)], 4, &s, Some(&report));
-        let all = Count::Small(u128::from(want * times));
-        assert_eq!(run.count, Ok(all.clone()), "times {times}, shared {shared}");
-        assert_eq!(heard.into_inner().unwrap(), [(0, all)]);
+        let all = BigUint::from(want) * times;
+        let got = run.count.map(Count::into_big);
+        assert_eq!(got, Ok(all.clone()), "times {times}, shared {shared}");
+        let heard: Vec<_> = heard.into_inner().unwrap();
+        let heard: Vec<_> = heard.into_iter().map(|(r, c)| (r, c.into_big())).collect();
+        assert_eq!(heard, [(0, all)]);
         assert!(
             run.workers.iter().all(|&n| n > 0),
             "idle: {:?}, shared {shared}",
