@@ -494,6 +494,12 @@ impl<H: Hook> Links<H> {
         })
     }
 
+    /// Whether option `o` may be taken now (see [`Links::fits`]).
+    #[inline]
+    pub(crate) fn option_fits(&self, o: u32) -> bool {
+        self.fits(self.span[o as usize].0)
+    }
+
     /// The options a search branches over on unit item `h`, in column order.
     pub(crate) fn options(&self, h: u32) -> Vec<u32> {
         let mut opts = Vec::with_capacity(self.len(h) as usize);

@@ -272,14 +272,7 @@ fn run(
         while let Some(job) = pool.take() {
             let (prefix, times) = &job.work;
             giving.job.set((job.root, *times));
-            for &o in prefix {
-                search.push(o);
-            }
-            let c = search.count(memo);
-            for &o in prefix.iter().rev() {
-                search.pop(o);
-            }
-            let Ok(c) = c else {
+            let Ok(c) = count_after(&mut search, prefix, memo) else {
                 stop.store(true, Ordering::Relaxed);
                 break;
             };
@@ -314,6 +307,33 @@ fn run(
         run.table = s.stats();
     }
     run
+}
+
+/// The count of the subproblem `prefix` leads to, `search` left as it was. A prefix
+/// given by a weighted search may end in an option that does not fit (see search.rs):
+/// its part of the count is 0, as in the loop of the level it was cut from.
+fn count_after(
+    search: &mut Search<'_>,
+    prefix: &[u32],
+    memo: &mut dyn Memo,
+) -> Result<Count, Incomplete> {
+    let fitting = prefix.iter().take_while(|&&o| {
+        let fits = search.fits(o);
+        if fits {
+            search.push(o);
+        }
+        fits
+    });
+    let pushed = fitting.count();
+    let count = if pushed == prefix.len() {
+        search.count(memo)
+    } else {
+        Ok(Count::ZERO)
+    };
+    for &o in prefix[..pushed].iter().rev() {
+        search.pop(o);
+    }
+    count
 }
 
 /// A worker's [`Share`]: the options its search gives away become jobs of the root it

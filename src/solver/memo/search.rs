@@ -24,9 +24,11 @@
 //! search. That level's loop then ends after the option it is trying. The counts of the
 //! nodes at that level and above (the path's ancestors of the cut) are now partial: they
 //! are returned (summed by the pool with the given pieces') but never stored in the
-//! memo. The nodes below stay whole and stay memoized. Only unweighted matrices give:
-//! with weights, whether an option fits depends on the state of its own level, which a
-//! deeper node no longer has.
+//! memo. The nodes below stay whole and stay memoized. With weights (Burnside's
+//! quotients), whether an option fits depends on the state of its own level, which the
+//! giving node, deeper, no longer has: the option is given unchecked, and the taker, whose
+//! state after the prefix before it is that level's, checks it ([`Search::fits`]) and
+//! counts 0 for an option that does not fit, as the level's own loop would have.
 //!
 //! Invariant: between calls, every link, `remaining` and `key` are as after [`Search::new`]
 //! (each call undoes its own changes in reverse order, even when stopped); the key is
@@ -213,6 +215,12 @@ impl<'s> Search<'s> {
         self.stem.push(o);
     }
 
+    /// Whether option `o` may be pushed here: always so without weights; with weights,
+    /// whether each item it covers may still be covered that many times.
+    pub(crate) fn fits(&self, o: u32) -> bool {
+        self.links.option_fits(o)
+    }
+
     /// Undoes [`Search::push`] of the same option, latest first.
     pub(crate) fn pop(&mut self, o: u32) {
         self.links.pop(o);
@@ -251,9 +259,6 @@ impl<'s> Search<'s> {
     /// Gives the untried options of the shallowest open level that has any to the share,
     /// and marks that level and those above it partial (see the module docs).
     fn give_away(&mut self) {
-        if self.links.hook.weighted {
-            return;
-        }
         let links = &self.links;
         let Some(d) = self.levels.iter().position(|l| links.down(l.node) != l.end) else {
             return;
