@@ -21,7 +21,9 @@
 //!
 //! Strategies ([`Strategy`]): `climb` accepts a candidate no worse than the current state
 //! (equal ones too, a walk on the plateau) and, after `PATIENCE` tries without a better
-//! state, goes back to the best state and kicks it with a few random moves; `anneal`
+//! state, goes back to the best state since its last restart and kicks it with a few
+//! random moves, and after `KICKS` kicks without a better state restarts from a fresh
+//! random cut (the best state of all is kept); `anneal`
 //! also accepts a worse candidate with probability exp(-ln(c'/c) / T), T cooling.
 //!
 //! Invariants: every state the search holds is a valid cut (the invariants of
@@ -170,6 +172,9 @@ pub struct Designed {
 
 /// Tries without a better current state before `climb` kicks the best state.
 const PATIENCE: u64 = 200;
+/// Kicks from one local best without a better state before `climb` restarts from a
+/// fresh random cut (a search from a `start` never restarts).
+const KICKS: u32 = 10;
 /// Random moves in a kick.
 const KICK: usize = 4;
 
@@ -188,25 +193,24 @@ pub fn design(
 ) -> Result<Designed> {
     let begun = Instant::now();
     let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
+    let g = generate::Request {
+        size: r.size,
+        pieces: r.pieces,
+        sizes: r.sizes,
+        seed: r.seed,
+        unique: false,
+        unsat: false,
+    };
     let first = match &r.start {
         Some(pieces) => cut::Cut::new(r.size, pieces).ok_or_else(|| {
             Error::Usage("design: the starting pieces are not a cut of the box".into())
         })?,
         None => {
-            let g = generate::Request {
-                size: r.size,
-                pieces: r.pieces,
-                sizes: r.sizes,
-                seed: r.seed,
-                unique: false,
-                unsat: false,
-            };
             generate::check(&g).map_err(|e| match e {
                 Error::Usage(m) => Error::Usage(m.replacen("generate polycubes", "design", 1)),
                 e => e,
             })?;
-            let pieces = generate::cut(&g, &mut rng)?;
-            cut::Cut::new(r.size, &pieces).expect("the generator cuts the box")
+            fresh(&g, &mut rng)?
         }
     };
     let keep: Vec<Shape> = r.keep.iter().map(Shape::canonical).collect();
@@ -244,6 +248,9 @@ pub fn design(
     };
     let mut current = (first, score);
     let mut best = current.clone();
+    // The best state since the last restart, which kicks go back to.
+    let mut local = current.clone();
+    let mut kicks = 0;
     let mut curve = vec![(begun.elapsed().as_secs_f64(), score)];
     let mut since_better = 0u64;
     let mut temperature = 1.0f64;
@@ -303,6 +310,10 @@ pub fn design(
             }
             current = (next, s);
         }
+        if current.1 < local.1 {
+            local = current.clone();
+            kicks = 0;
+        }
         let improved = current.1 < best.1;
         if improved {
             best = current.clone();
@@ -311,10 +322,24 @@ pub fn design(
         temperature = (temperature * 0.999).max(0.05);
         if r.strategy == Strategy::Climb && since_better >= PATIENCE {
             since_better = 0;
-            current = best.clone();
-            match search.kick(&current.0) {
-                Ok(Some(kicked)) => current = kicked,
-                Ok(None) => {}
+            kicks += 1;
+            let restart = kicks > KICKS && r.start.is_none();
+            let kicked = if restart {
+                // A fresh cut: the walk from this one has stalled for long.
+                kicks = 0;
+                fresh(&g, &mut search.rng)
+                    .and_then(|cut| Ok(search.score(&cut, None)?.map(|s| (cut, s))))
+            } else {
+                search.kick(&local.0)
+            };
+            match kicked {
+                Ok(Some(kicked)) => {
+                    current = kicked;
+                    if restart {
+                        local = current.clone();
+                    }
+                }
+                Ok(None) => current = local.clone(),
                 Err(Error::Interrupted(_)) => stop = Some(Stop::Interrupted),
                 Err(e) => return Err(e),
             }
@@ -350,6 +375,12 @@ pub fn design(
         seconds,
         curve,
     })
+}
+
+/// A random cut for `g` (`generate`'s).
+fn fresh(g: &generate::Request, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
+    let pieces = generate::cut(g, rng)?;
+    Ok(cut::Cut::new(g.size, &pieces).expect("the generator cuts the box"))
 }
 
 /// The search's moving parts that scoring and kicking share.
