@@ -313,12 +313,20 @@ mod tests {
         assert!(cut
             .moved(Move::Pass { cell: 3, to: 2 }, (3, 5), &free)
             .is_none());
-        // A swap of two end cells keeps both rows connected; of two middle cells not.
-        let swap = cut.moved(Move::Swap { a: 0, b: 4 }, (4, 4), &free).unwrap();
-        assert_eq!(swap.check((4, 4)), Ok(()));
+        // A swap between two rows splits both; in an L and a cell beside it, it does not.
         assert!(cut
-            .moved(Move::Swap { a: 1, b: 5 }, (4, 4), &free)
+            .moved(Move::Swap { a: 0, b: 4 }, (4, 4), &free)
             .is_none());
+        let l = Cut::new(
+            [2, 2, 1],
+            &[vec![[0, 0, 0], [1, 0, 0], [0, 1, 0]], vec![[1, 1, 0]]],
+        );
+        let l = l.unwrap();
+        let swap = l
+            .moved(Move::Swap { a: 1, b: 3 }, (1, 3), &[false; 2])
+            .unwrap();
+        assert_eq!(swap.owner, vec![0, 1, 0, 0]);
+        assert_eq!(swap.check((1, 3)), Ok(()));
         let mut frozen = free.clone();
         frozen[1] = true;
         assert!(cut.moved(pass, (3, 5), &frozen).is_none());

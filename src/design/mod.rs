@@ -252,6 +252,13 @@ pub fn design(
     let mut local = current.clone();
     let mut kicks = 0;
     let mut curve = vec![(begun.elapsed().as_secs_f64(), score)];
+    progress(&Progress {
+        seconds: begun.elapsed().as_secs_f64(),
+        best: score,
+        tried: 0,
+        accepted: 0,
+        improved: true,
+    });
     let mut since_better = 0u64;
     let mut temperature = 1.0f64;
     while stop.is_none() {

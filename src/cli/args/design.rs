@@ -62,10 +62,6 @@ pub(in crate::cli) struct DesignArgs {
     /// Draw moves uniformly by cell, not by how many ways each piece fits the box.
     #[arg(long, hide = true)]
     pub(in crate::cli) uniform_moves: bool,
-    /// After the design, measure its difficulty: solutions, DLX nodes, dead ends per
-    /// solution, the first move's branching (`c report` lines).
-    #[arg(long)]
-    pub(in crate::cli) report: bool,
     /// Draw the best puzzle's first solution (its pieces in place) into this SVG file.
     #[arg(long, value_name = "FILE")]
     pub(in crate::cli) svg: Option<PathBuf>,
