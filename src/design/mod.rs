@@ -115,7 +115,7 @@ impl std::fmt::Display for Score {
         write!(
             f,
             "{at_least}{}",
-            crate::count::solutions(&crate::Count::from(self.solutions))
+            crate::count::solutions(crate::Count::from(self.solutions))
         )?;
         if self.faults > 0 {
             write!(f, ", {} pieces breaking the shape rules", self.faults)?;
