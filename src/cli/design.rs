@@ -13,9 +13,10 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::args::{DesignArgs, DesignStrategyArg};
+use super::engines;
 use super::outcome::Outcome;
 use crate::design::{self, Progress, Request, Rules, Stop, Strategy};
-use crate::engine::{Engine, Problem, RunOptions};
+use crate::engine::{Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, Cell};
 use crate::output;
@@ -94,13 +95,14 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let command = command_line(&a, size, pieces, sizes);
     let _listening = crate::interrupt::Listening::start();
+    let engine = engines::for_design();
     let mut count = |puzzle: &Puzzle, at_most: u64| -> Result<Option<u64>> {
         let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
         let opts = RunOptions {
             deadline,
             ..RunOptions::default()
         };
-        let (found, report) = problem.count_up_to(&Engine::bits(), &opts, at_most)?;
+        let (found, report) = problem.count_up_to(&engine, &opts, at_most)?;
         if report.interrupted {
             return Err(Error::Interrupted(format!("after {found} solutions")));
         }
@@ -183,7 +185,8 @@ fn first_cut(path: &Path) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
         )));
     }
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
-    let (first, _) = problem.first(&Engine::bits(), &RunOptions::default())?;
+    let prepared = engines::prepare(&problem, &engines::for_design())?;
+    let (first, _) = engines::first(prepared.finder()?, &RunOptions::default())?;
     let Some(solution) = first else {
         return Err(Error::Usage(format!(
             "design --from {}: the puzzle has no solution to start from",
@@ -239,7 +242,8 @@ fn picture(text: &str, path: &Path, out: &mut dyn Write) -> Result<()> {
     let puzzle = Puzzle::parse("the designed puzzle", text)?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     let started = Instant::now();
-    let (first, _) = problem.first(&Engine::bits(), &RunOptions::default())?;
+    let prepared = engines::prepare(&problem, &engines::for_design())?;
+    let (first, _) = engines::first(prepared.finder()?, &RunOptions::default())?;
     let Some(solution) = first else {
         return Err(Error::Failed(format!(
             "design: no solution to draw found in {:.1} s",
