@@ -4,7 +4,7 @@
 //!
 //! # The search
 //!
-//! A state is a cut of the box ([`cut::Cut`]): the cut is always a solution of its puzzle,
+//! A state is a cut of the box (`cut.rs`): the cut is always a solution of its puzzle,
 //! so a puzzle has at least one. Its score is (faults, solutions): the pieces that break
 //! a rule on shapes ([`Rules`], see `shape.rs`), then the solutions up to rotations,
 //! counted by the caller's [`Counter`] with an early stop. A move passes a boundary cell to
