@@ -32,6 +32,7 @@ pub mod catalog;
 #[path = "../tests/chi_square.rs"]
 mod chi_square;
 pub mod count;
+pub mod design;
 pub mod engine;
 pub mod error;
 pub mod export;

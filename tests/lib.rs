@@ -15,6 +15,7 @@ mod counts;
 mod cp;
 mod damage;
 mod deadlines;
+mod design;
 mod drawing;
 mod errors;
 mod exit_codes;

@@ -189,6 +189,12 @@ pub(super) fn count(
     counter.count(opts, within)
 }
 
+/// The engine `design` counts and draws with: the bitset search, the fastest to stop at
+/// a few solutions.
+pub(super) fn for_design() -> Engine {
+    Engine::bits()
+}
+
 /// The first solution (or none, with the run's report): `solve`'s one search.
 pub(super) fn first(
     finder: &dyn FindsOne,

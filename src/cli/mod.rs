@@ -30,6 +30,7 @@ use crate::error::Result;
 
 mod args;
 mod bench;
+mod design;
 mod engines;
 mod files;
 mod inspect;
@@ -96,6 +97,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
         Command::Check(a) => inspect::check(a, out),
         Command::Bench(a) => bench::bench(a, out),
         Command::Generate(a) => files::generate(a, out),
+        Command::Design(a) => design::design(a, out),
         Command::Suite(a) => suite::suite(a, out),
         Command::Completions { shell } => {
             // Into memory first: clap_complete panics when its writer fails (a full disk).

@@ -23,9 +23,11 @@ use crate::parts::PartSpec;
 use crate::puzzle::Puzzle;
 use crate::sat::Amo;
 
+mod design;
 mod files;
 mod values;
 
+pub(super) use design::{DesignArgs, DesignStrategyArg};
 pub(super) use files::{
     DecodeArgs, DimacsArgs, ExportArgs, GenerateArgs, GenerateKind, ImportArgs, MergeArgs,
     SuiteArgs,
@@ -90,6 +92,10 @@ pub(super) enum Command {
     Bench(BenchArgs),
     /// Write a random puzzle file.
     Generate(GenerateArgs),
+    /// Cut a box into pieces and reshape them until the puzzle has exactly one solution
+    /// up to rotations; write it with `[expect]`. Exits 0 when unique, 1 when --timeout
+    /// stops it first, 130 at Ctrl-C (the best puzzle so far is written in each case).
+    Design(DesignArgs),
     /// Write a benchmark family into a directory: generated polycube puzzles, each as its
     /// puzzle file and as gzipped DIMACS in every at-most-one encoding, with instances.csv
     /// (sizes, status, native counts, GBD hash) and a README.md describing the family.
@@ -425,6 +431,7 @@ impl Command {
             Command::Export(a) => to_stdout(&a.output),
             Command::Import(a) => to_stdout(&a.output),
             Command::Generate(a) => to_stdout(&a.output),
+            Command::Design(a) => to_stdout(&a.output),
             Command::Suite(_) => false,
             Command::Merge(a) => a.output.is_none(),
             Command::Bench(a) => a.csv.is_none() && a.svg.is_none(),

@@ -107,38 +107,7 @@ pub fn generate_with_progress(
     progress: &mut dyn FnMut(u64),
     count: &mut Counter<'_>,
 ) -> Result<Generated> {
-    let (lo, hi) = r.sizes;
-    if r.size.contains(&0) || r.pieces == 0 || lo == 0 || lo > hi {
-        return Err(Error::Usage(
-            "generate polycubes: the box's sides, --pieces and the --sizes bounds must be at \
-             least 1, and --sizes A-B needs A <= B"
-                .into(),
-        ));
-    }
-    if let Some(side) = r.size.iter().find(|&&n| n > MAX_COORDINATE as usize) {
-        // The puzzle file's own limit, checked here so that no file is written that
-        // every command then refuses.
-        return Err(Error::Usage(format!(
-            "generate polycubes: --box {}: a side of {side} cells is beyond the \
-             {MAX_COORDINATE} a puzzle file's `box` may have",
-            r.size.map(|n| n.to_string()).join(",")
-        )));
-    }
-    // Sides of at most 1024 cells: no overflow.
-    let volume: usize = r.size.iter().product();
-    if volume > 4096 {
-        return Err(Error::Usage(format!(
-            "generate polycubes: a box of {volume} cells is beyond the 4096 this generator \
-             cuts"
-        )));
-    }
-    if volume < r.pieces.saturating_mul(lo) || volume > r.pieces.saturating_mul(hi) {
-        return Err(Error::Usage(format!(
-            "generate polycubes: {} pieces of {lo} to {hi} cells cannot fill a box of \
-             {volume} cells",
-            r.pieces
-        )));
-    }
+    check(r)?;
     let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
     let mut tries = 0u64;
     loop {
@@ -185,6 +154,45 @@ pub fn generate_with_progress(
     }
 }
 
+/// Refuses a request no cut can meet: a side, `pieces` or a size bound of 0, bounds out
+/// of order, a box a puzzle file may not hold or this generator cut, sizes that cannot
+/// fill the box.
+pub(crate) fn check(r: &Request) -> Result<()> {
+    let (lo, hi) = r.sizes;
+    if r.size.contains(&0) || r.pieces == 0 || lo == 0 || lo > hi {
+        return Err(Error::Usage(
+            "generate polycubes: the box's sides, --pieces and the --sizes bounds must be at \
+             least 1, and --sizes A-B needs A <= B"
+                .into(),
+        ));
+    }
+    if let Some(side) = r.size.iter().find(|&&n| n > MAX_COORDINATE as usize) {
+        // The puzzle file's own limit, checked here so that no file is written that
+        // every command then refuses.
+        return Err(Error::Usage(format!(
+            "generate polycubes: --box {}: a side of {side} cells is beyond the \
+             {MAX_COORDINATE} a puzzle file's `box` may have",
+            r.size.map(|n| n.to_string()).join(",")
+        )));
+    }
+    // Sides of at most 1024 cells: no overflow.
+    let volume: usize = r.size.iter().product();
+    if volume > 4096 {
+        return Err(Error::Usage(format!(
+            "generate polycubes: a box of {volume} cells is beyond the 4096 this generator \
+             cuts"
+        )));
+    }
+    if volume < r.pieces.saturating_mul(lo) || volume > r.pieces.saturating_mul(hi) {
+        return Err(Error::Usage(format!(
+            "generate polycubes: {} pieces of {lo} to {hi} cells cannot fill a box of \
+             {volume} cells",
+            r.pieces
+        )));
+    }
+    Ok(())
+}
+
 /// The solutions of the puzzle `text`, by `count` (see [`Counter`]).
 fn solutions(text: &str, at_most: u64, count: &mut Counter<'_>) -> Result<Option<u64>> {
     // Named as what it is: line N of this text is line N of the file `generate` writes
@@ -195,7 +203,7 @@ fn solutions(text: &str, at_most: u64, count: &mut Counter<'_>) -> Result<Option
 
 /// A random cut of the box into `r.pieces` face-connected pieces (cells in box
 /// coordinates).
-fn cut(r: &Request, rng: &mut Pcg64Mcg) -> Result<Vec<Vec<Cell>>> {
+pub(crate) fn cut(r: &Request, rng: &mut Pcg64Mcg) -> Result<Vec<Vec<Cell>>> {
     let [x, y, z] = r.size;
     let volume = x * y * z;
     let cell = |i: usize| [(i % x) as i32, ((i / x) % y) as i32, (i / (x * y)) as i32];
@@ -378,7 +386,7 @@ fn render(r: &Request, pieces: &[Vec<Cell>], mirrored: Option<usize>) -> String 
 }
 
 /// A, B, ..., Z, AA, AB, ...
-fn name(k: usize) -> String {
+pub(crate) fn name(k: usize) -> String {
     let letter = |i: usize| (b'A' + i as u8) as char;
     if k < 26 {
         letter(k).to_string()

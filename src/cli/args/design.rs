@@ -1,0 +1,79 @@
+//! The arguments of `design` (parsing only, as in `mod.rs`).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+
+use super::values::{self, parse_seconds};
+use super::STDIO;
+
+/// How the design search moves (`polycover::design::Strategy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(in crate::cli) enum DesignStrategyArg {
+    /// Hill climbing that accepts equal counts, kicked back from the best after a while.
+    Climb,
+    /// Simulated annealing.
+    Anneal,
+}
+
+#[derive(Args, Debug)]
+pub(in crate::cli) struct DesignArgs {
+    /// The box to cut, X,Y,Z (or take the box of --from).
+    #[arg(long = "box", value_name = "X,Y,Z", value_parser = values::parse_box)]
+    pub(in crate::cli) box_size: Option<[usize; 3]>,
+    /// How many pieces to cut the box into.
+    #[arg(long)]
+    pub(in crate::cli) pieces: Option<usize>,
+    /// Each piece's size in cells, A-B (or A..B). Default: one below to one above the
+    /// mean size.
+    #[arg(long, value_name = "A-B", value_parser = parse_sizes)]
+    pub(in crate::cli) sizes: Option<(usize, usize)>,
+    /// Seed of the first cut and of the moves.
+    #[arg(long, default_value_t = 1)]
+    pub(in crate::cli) seed: u64,
+    /// Start from this polycube puzzle of a box (its first solution is the first cut)
+    /// instead of a random cut.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["box_size", "pieces"])]
+    pub(in crate::cli) from: Option<PathBuf>,
+    /// Let two pieces have the same shape (by default every piece is a shape of its own).
+    #[arg(long)]
+    pub(in crate::cli) allow_duplicates: bool,
+    /// No piece may be its own mirror image.
+    #[arg(long)]
+    pub(in crate::cli) chiral: bool,
+    /// Never change the pieces of --from whose shapes this puzzle file has.
+    #[arg(long, value_name = "FILE", requires = "from")]
+    pub(in crate::cli) keep: Option<PathBuf>,
+    /// Every piece lies in one plane.
+    #[arg(long)]
+    pub(in crate::cli) flat_pieces: bool,
+    /// Stop after this many seconds and write the best puzzle so far (exit 1 unless it
+    /// is unique).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(in crate::cli) timeout: Option<Duration>,
+    /// How the search moves.
+    #[arg(long, value_enum, default_value = "climb")]
+    pub(in crate::cli) strategy: DesignStrategyArg,
+    /// Count the first cut, and candidates that fix a shape rule, up to this many
+    /// solutions; more stands for "at least this many".
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub(in crate::cli) cap: u64,
+    /// Draw moves uniformly by cell, not by how many ways each piece fits the box.
+    #[arg(long, hide = true)]
+    pub(in crate::cli) uniform_moves: bool,
+    /// Draw the best puzzle's first solution (its pieces in place) into this SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub(in crate::cli) svg: Option<PathBuf>,
+    /// Output file, or `-` for standard output.
+    #[arg(short, long, default_value = STDIO)]
+    pub(in crate::cli) output: PathBuf,
+    /// When the command line was read: `--timeout` counts from here.
+    #[arg(skip = Instant::now())]
+    pub(in crate::cli) started: Instant,
+}
+
+/// `--sizes`: A-B as `generate` takes it, or A..B.
+fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
+    values::parse_size_range(&s.replacen("..", "-", 1))
+}

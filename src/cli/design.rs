@@ -1,0 +1,256 @@
+//! `polycover design`: the arguments in, the design search (`polycover::design`) run with
+//! the bitset engine as its counter, the best puzzle out.
+//!
+//! Invariants:
+//! - every output path is checked before the search begins;
+//! - the puzzle is written however the search ends (unique, `--timeout`, Ctrl-C), with a
+//!   header saying how it was made and `[expect]` where its count is exact; the exit code
+//!   says how it ended: 0 unique, 1 stopped by `--timeout` before a unique puzzle,
+//!   128 + the signal at Ctrl-C (130) or another stop signal.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use super::args::{DesignArgs, DesignStrategyArg};
+use super::engines;
+use super::outcome::Outcome;
+use crate::design::{self, Progress, Request, Rules, Stop, Strategy};
+use crate::engine::{Problem, RunOptions};
+use crate::error::{Error, Result};
+use crate::geometry::{max_corner, Cell};
+use crate::output;
+use crate::puzzle::polycube::Polycube;
+use crate::puzzle::{Puzzle, SymmetryMode};
+
+/// Seconds between progress lines.
+const PROGRESS_SECONDS: f64 = 10.0;
+
+pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
+    let inputs: Vec<&Path> = a
+        .from
+        .iter()
+        .chain(a.keep.iter())
+        .map(|p| p.as_path())
+        .collect();
+    output::check_writable(&a.output, &inputs)?;
+    if let Some(svg) = &a.svg {
+        output::check_writable(svg, &inputs)?;
+        output::check_not_same(&a.output, svg, "-o", "--svg")?;
+    }
+    let deadline = a.timeout.and_then(|t| a.started.checked_add(t));
+    let (size, start) = match &a.from {
+        Some(path) => {
+            let (size, pieces) = first_cut(path)?;
+            (size, Some(pieces))
+        }
+        None => {
+            let Some(size) = a.box_size else {
+                return Err(Error::Usage(
+                    "design needs --box X,Y,Z and --pieces N, or --from FILE".into(),
+                ));
+            };
+            if a.pieces.is_none() {
+                return Err(Error::Usage("design needs --pieces N with --box".into()));
+            };
+            (size, None)
+        }
+    };
+    let pieces = start.as_ref().map_or(a.pieces.unwrap_or(0), Vec::len);
+    let sizes = a.sizes.unwrap_or_else(|| match &start {
+        // A puzzle's own pieces set the bounds: no piece is out of them.
+        Some(cut) => (
+            cut.iter().map(Vec::len).min().unwrap_or(1),
+            cut.iter().map(Vec::len).max().unwrap_or(1),
+        ),
+        None => crate::puzzle::polycube::generate::default_sizes(size, pieces),
+    });
+    let keep = match &a.keep {
+        Some(path) => polycube(&Puzzle::load(path)?, path)?
+            .pieces
+            .iter()
+            .map(|p| p.shape.clone())
+            .collect(),
+        None => Vec::new(),
+    };
+    let request = Request {
+        size,
+        pieces,
+        sizes,
+        seed: a.seed,
+        rules: Rules {
+            allow_duplicates: a.allow_duplicates,
+            chiral: a.chiral,
+            flat: a.flat_pieces,
+        },
+        start,
+        keep,
+        deadline,
+        strategy: match a.strategy {
+            DesignStrategyArg::Climb => Strategy::Climb,
+            DesignStrategyArg::Anneal => Strategy::Anneal,
+        },
+        cap: a.cap,
+        prefer_placements: !a.uniform_moves,
+    };
+    let command = command_line(&a, size, pieces, sizes);
+    let _listening = crate::interrupt::Listening::start();
+    let engine = engines::for_design();
+    let mut count = |puzzle: &Puzzle, at_most: u64| -> Result<Option<u64>> {
+        let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+        let opts = RunOptions {
+            deadline,
+            ..RunOptions::default()
+        };
+        let (found, report) = problem.count_up_to(&engine, &opts, at_most)?;
+        if report.interrupted {
+            return Err(Error::Interrupted(format!("after {found} solutions")));
+        }
+        Ok((found >= at_most || report.complete).then_some(found))
+    };
+    let mut said = 0.0;
+    let mut progress = |p: &Progress| {
+        if p.improved {
+            eprintln!(
+                "c design: {:.1} s, best {}, {} moves tried",
+                p.seconds, p.best, p.tried
+            );
+        }
+        if p.seconds >= said + PROGRESS_SECONDS {
+            said = p.seconds - p.seconds % PROGRESS_SECONDS;
+            eprintln!(
+                "c design: {:.0} s, best {}, {} moves tried, {} accepted",
+                p.seconds, p.best, p.tried, p.accepted
+            );
+        }
+    };
+    let designed = design::design(&request, &command, &mut count, &mut progress)?;
+    output::write_records(&a.output, out, &inputs, &mut |w| {
+        w.write_all(designed.text.as_bytes())?;
+        Ok(output::Ended::Finished)
+    })?;
+    eprintln!(
+        "c design: {} after {} moves tried ({} accepted) in {:.1} s: {}",
+        match designed.stop {
+            Stop::Unique => "unique",
+            Stop::Deadline => "stopped by --timeout",
+            Stop::Interrupted => "interrupted",
+        },
+        designed.tried,
+        designed.accepted,
+        designed.seconds,
+        designed.score
+    );
+    match &a.svg {
+        // A stopped process searches no more: the picture is not drawn.
+        Some(_) if designed.stop == Stop::Interrupted => {
+            eprintln!("c design: interrupted, no --svg picture drawn");
+        }
+        Some(svg) => picture(&designed.text, svg, out)?,
+        None => {}
+    }
+    Ok(match designed.stop {
+        Stop::Unique => Outcome::Done,
+        Stop::Deadline => Outcome::Stopped,
+        Stop::Interrupted => Outcome::Interrupted,
+    })
+}
+
+/// The polycube puzzle in `puzzle`, or a usage error naming `path`.
+fn polycube<'p>(puzzle: &'p Puzzle, path: &Path) -> Result<&'p Polycube> {
+    puzzle.downcast_ref::<Polycube>().ok_or_else(|| {
+        Error::Usage(format!(
+            "design: {} is not a polycube puzzle",
+            path.display()
+        ))
+    })
+}
+
+/// The box of the polycube puzzle at `path` and its first solution as a cut (the cells of
+/// each piece copy); refused unless the target is a whole box from the origin, every
+/// cell covered, and the puzzle has a solution.
+fn first_cut(path: &Path) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
+    let puzzle = Puzzle::load(path)?;
+    let p = polycube(&puzzle, path)?;
+    let hi = max_corner(&p.target).unwrap_or([0, 0, 0]);
+    let size = hi.map(|v| v as usize + 1);
+    let whole = p.target.len() == size.iter().product::<usize>()
+        && p.target.iter().all(|c| c.iter().all(|&v| v >= 0))
+        && p.optional.iter().all(|&o| !o);
+    if !whole || p.mirror {
+        return Err(Error::Usage(format!(
+            "design --from {}: the puzzle must fill a box from [0,0,0] (no holes, no \
+             optional cells, no mirror)",
+            path.display()
+        )));
+    }
+    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    let prepared = engines::prepare(&problem, &engines::for_design())?;
+    let (first, _) = engines::first(prepared.finder()?, &RunOptions::default())?;
+    let Some(solution) = first else {
+        return Err(Error::Usage(format!(
+            "design --from {}: the puzzle has no solution to start from",
+            path.display()
+        )));
+    };
+    let cut = p
+        .copies(&solution)
+        .into_iter()
+        .map(|(placement, _)| {
+            placement
+                .cells
+                .iter()
+                .map(|&t| p.target[t as usize])
+                .collect()
+        })
+        .collect();
+    Ok((size, cut))
+}
+
+/// The command line named in the puzzle's header.
+fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, usize)) -> String {
+    let [x, y, z] = size;
+    let mut line = match &a.from {
+        Some(path) => format!("polycover design --from {}", path.display()),
+        None => format!("polycover design --box {x},{y},{z} --pieces {pieces}"),
+    };
+    line.push_str(&format!(
+        " --sizes {}-{} --seed {}",
+        sizes.0, sizes.1, a.seed
+    ));
+    for (on, flag) in [
+        (a.allow_duplicates, " --allow-duplicates"),
+        (a.chiral, " --chiral"),
+        (a.flat_pieces, " --flat-pieces"),
+        (
+            a.strategy == DesignStrategyArg::Anneal,
+            " --strategy anneal",
+        ),
+    ] {
+        if on {
+            line.push_str(flag);
+        }
+    }
+    if let Some(keep) = &a.keep {
+        line.push_str(&format!(" --keep {}", keep.display()));
+    }
+    line
+}
+
+/// Draws the first solution of the puzzle `text` into `path`.
+fn picture(text: &str, path: &Path, out: &mut dyn Write) -> Result<()> {
+    let puzzle = Puzzle::parse("the designed puzzle", text)?;
+    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    let started = Instant::now();
+    let prepared = engines::prepare(&problem, &engines::for_design())?;
+    let (first, _) = engines::first(prepared.finder()?, &RunOptions::default())?;
+    let Some(solution) = first else {
+        return Err(Error::Failed(format!(
+            "design: no solution to draw found in {:.1} s",
+            started.elapsed().as_secs_f64()
+        )));
+    };
+    let svg = puzzle.svg(&solution)?;
+    output::write(path, out, &[], &mut |w| Ok(w.write_all(svg.as_bytes())?))?;
+    Ok(())
+}

@@ -1,0 +1,484 @@
+//! Designing polycube puzzles with exactly one solution (`polycover design`): a local
+//! search over cuts of a box that reshapes the pieces until the puzzle's solutions, up to
+//! the rotations of the box, are one.
+//!
+//! # The search
+//!
+//! A state is a cut of the box (`cut.rs`): the cut is always a solution of its puzzle,
+//! so a puzzle has at least one. Its score is (faults, solutions): the pieces that break
+//! a rule on shapes ([`Rules`], see `shape.rs`), then the solutions up to rotations,
+//! counted by the caller's [`Counter`] with an early stop. A move passes a boundary cell to
+//! a neighbouring piece or swaps two neighbouring cells of two pieces; it is tried, and
+//! the puzzle counted, only when it keeps a valid cut and adds no fault.
+//!
+//! The counts stop early: a candidate is compared with the current state, whose count `c`
+//! is known, so hill climbing counts it up to `c + 1` (one more is already worse), and
+//! annealing up to `2c + 1`. Most candidates are therefore refused after a few
+//! solutions. A count below its stop is the whole count: a state with one solution is
+//! proven unique by the count that accepted it (a full search that found no second).
+//! The first state, and a candidate that removes a fault, are counted up to `cap`; a
+//! count that reaches the cap stands for "at least `cap`", and such states compare equal.
+//!
+//! Strategies ([`Strategy`]): `climb` accepts a candidate no worse than the current state
+//! (equal ones too, a walk on the plateau) and, after `PATIENCE` tries without a better
+//! state, goes back to the best state since its last restart and kicks it with a few
+//! random moves, and after `KICKS` kicks without a better state restarts from a fresh
+//! random cut (the best state of all is kept); `anneal`
+//! also accepts a worse candidate with probability exp(-ln(c'/c) / T), T cooling.
+//!
+//! Invariants: every state the search holds is a valid cut (the invariants of
+//! `cut.rs`); the best state's count is exact unless `capped`; the same request and the
+//! same counts give the same moves (the generator is seeded by `seed` alone); the
+//! search stops at a unique puzzle without faults, at the deadline, or at Ctrl-C
+//! ([`crate::interrupt`]), and in each case returns the best state.
+
+mod cut;
+mod shape;
+
+use std::time::Instant;
+
+use rand_pcg::rand_core::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+use crate::error::{Error, Result};
+use crate::geometry::{Cell, Shape};
+use crate::puzzle::polycube::generate;
+use crate::puzzle::Puzzle;
+
+pub use shape::Rules;
+
+/// Counts the solutions of a puzzle up to rotations, stopping at the given number:
+/// `Ok(Some(n))` with `n` the whole count when below that number, `Ok(None)` when the
+/// count gave up (its deadline), and [`Error::Interrupted`] at Ctrl-C.
+pub type Counter<'a> = generate::Counter<'a>;
+
+/// How the search moves between states (see the module doc).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strategy {
+    /// Hill climbing on the plateau, with kicks from the best state.
+    #[default]
+    Climb,
+    /// Simulated annealing.
+    Anneal,
+}
+
+/// What to design.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The box, in cells along x, y and z.
+    pub size: [usize; 3],
+    /// How many pieces (ignored with `start`, whose pieces are the pieces).
+    pub pieces: usize,
+    /// Each piece's cell count, from `.0` to `.1`.
+    pub sizes: (usize, usize),
+    /// The seed of the first cut and of the moves.
+    pub seed: u64,
+    /// The rules on the pieces' shapes.
+    pub rules: Rules,
+    /// The cut to start from, pieces in box coordinates, instead of a random one.
+    pub start: Option<Vec<Vec<Cell>>>,
+    /// Shapes of `start`'s pieces that never change (`--keep`): a piece whose shape is
+    /// one of these up to rotation is frozen.
+    pub keep: Vec<Shape>,
+    /// Stop here, with the best state so far.
+    pub deadline: Option<Instant>,
+    /// How the search moves.
+    pub strategy: Strategy,
+    /// The count's stop for the first state and for candidates that remove a fault.
+    pub cap: u64,
+    /// Draw the piece a move changes by how many ways it fits the box (see
+    /// `Cut::placements`), not uniformly by cell.
+    pub prefer_placements: bool,
+}
+
+/// A state's score, compared as (faults, solutions): less is better.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Score {
+    /// Pieces that break a rule on shapes.
+    pub faults: usize,
+    /// Solutions up to rotations; at least this many when `capped`.
+    pub solutions: u64,
+    /// The count stopped at its cap.
+    pub capped: bool,
+}
+
+impl Score {
+    /// Whether this is the goal: no fault and one solution.
+    pub fn unique(&self) -> bool {
+        self.faults == 0 && self.solutions == 1 && !self.capped
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at_least = if self.capped { "at least " } else { "" };
+        write!(
+            f,
+            "{at_least}{}",
+            crate::count::solutions(crate::Count::from(self.solutions))
+        )?;
+        if self.faults > 0 {
+            write!(f, ", {} pieces breaking the shape rules", self.faults)?;
+        }
+        Ok(())
+    }
+}
+
+/// Where the search is, for progress lines.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Seconds since the search began.
+    pub seconds: f64,
+    /// The best score so far.
+    pub best: Score,
+    /// Moves tried (valid cuts counted or refused for a fault).
+    pub tried: u64,
+    /// Moves accepted.
+    pub accepted: u64,
+    /// The best score improved at this step.
+    pub improved: bool,
+}
+
+/// Why the search stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The best puzzle is unique: the goal.
+    Unique,
+    /// The deadline passed first.
+    Deadline,
+    /// Ctrl-C (or another stop request) came first.
+    Interrupted,
+}
+
+/// The best puzzle found, and how.
+#[derive(Clone, Debug)]
+pub struct Designed {
+    /// The puzzle file: a header saying how it was made, `[expect]` where the count is
+    /// exact and without faults, the pieces.
+    pub text: String,
+    /// The best state's score.
+    pub score: Score,
+    /// Why the search stopped.
+    pub stop: Stop,
+    /// Moves tried and accepted.
+    pub tried: u64,
+    /// Moves accepted.
+    pub accepted: u64,
+    /// Seconds the search took.
+    pub seconds: f64,
+    /// Every improvement of the best score: (seconds, score).
+    pub curve: Vec<(f64, Score)>,
+}
+
+/// Tries without a better current state before `climb` kicks the best state.
+const PATIENCE: u64 = 200;
+/// Kicks from one local best without a better state before `climb` restarts from a
+/// fresh random cut (a search from a `start` never restarts).
+const KICKS: u32 = 10;
+/// Random moves in a kick.
+const KICK: usize = 4;
+
+/// Designs the puzzle `r` asks for; `command` is the command line named in the file's
+/// header, `count` counts, `progress` hears of every step.
+///
+/// # Errors
+///
+/// [`Error::Usage`] for a request no cut meets or a `start` that is not a cut of the
+/// box; what `count` returns but [`Error::Interrupted`], which stops the search.
+pub fn design(
+    r: &Request,
+    command: &str,
+    count: &mut Counter<'_>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Designed> {
+    let begun = Instant::now();
+    let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
+    let g = generate::Request {
+        size: r.size,
+        pieces: r.pieces,
+        sizes: r.sizes,
+        seed: r.seed,
+        unique: false,
+        unsat: false,
+    };
+    let first = match &r.start {
+        Some(pieces) => cut::Cut::new(r.size, pieces).ok_or_else(|| {
+            Error::Usage("design: the starting pieces are not a cut of the box".into())
+        })?,
+        None => {
+            generate::check(&g).map_err(|e| match e {
+                Error::Usage(m) => Error::Usage(m.replacen("generate polycubes", "design", 1)),
+                e => e,
+            })?;
+            fresh(&g, &mut rng)?
+        }
+    };
+    let keep: Vec<Shape> = r.keep.iter().map(Shape::canonical).collect();
+    let frozen: Vec<bool> = first
+        .pieces()
+        .into_iter()
+        .map(|p| keep.contains(&Shape::new(p).canonical()))
+        .collect();
+    let mut search = Search {
+        r,
+        rng,
+        frozen,
+        count,
+        tried: 0,
+        accepted: 0,
+    };
+    let mut stop = None;
+    let score = match search.score(&first, None) {
+        Ok(Some(s)) => s,
+        // A first count past the deadline: the cut stands, its count unknown.
+        Ok(None) => Score {
+            faults: shape::faults(&first.pieces(), r.rules),
+            solutions: 1,
+            capped: true,
+        },
+        Err(Error::Interrupted(_)) => {
+            stop = Some(Stop::Interrupted);
+            Score {
+                faults: shape::faults(&first.pieces(), r.rules),
+                solutions: 1,
+                capped: true,
+            }
+        }
+        Err(e) => return Err(e),
+    };
+    let mut current = (first, score);
+    let mut best = current.clone();
+    // The best state since the last restart, which kicks go back to.
+    let mut local = current.clone();
+    let mut kicks = 0;
+    let mut curve = vec![(begun.elapsed().as_secs_f64(), score)];
+    progress(&Progress {
+        seconds: begun.elapsed().as_secs_f64(),
+        best: score,
+        tried: 0,
+        accepted: 0,
+        improved: true,
+    });
+    let mut since_better = 0u64;
+    let mut temperature = 1.0f64;
+    while stop.is_none() {
+        if best.1.unique() {
+            stop = Some(Stop::Unique);
+            break;
+        }
+        if crate::interrupt::requested() {
+            stop = Some(Stop::Interrupted);
+            break;
+        }
+        if r.deadline.is_some_and(|d| Instant::now() >= d) {
+            stop = Some(Stop::Deadline);
+            break;
+        }
+        let weight = if r.prefer_placements {
+            current.0.placements()
+        } else {
+            vec![0; current.0.pieces]
+        };
+        let Some(m) = current
+            .0
+            .random_move(&mut search.rng, &search.frozen, &weight)
+        else {
+            // Nothing can move (every piece frozen): the first cut is the design.
+            stop = Some(Stop::Deadline);
+            break;
+        };
+        let Some(next) = current.0.moved(m, r.sizes, &search.frozen) else {
+            continue;
+        };
+        search.tried += 1;
+        since_better += 1;
+        let scored = match search.score(&next, Some(current.1)) {
+            Ok(s) => s,
+            Err(Error::Interrupted(_)) => {
+                stop = Some(Stop::Interrupted);
+                break;
+            }
+            Err(e) => return Err(e),
+        };
+        let accept = scored.is_some_and(|s| {
+            let worse = (s.solutions as f64 / current.1.solutions as f64).ln();
+            let chance = (-worse / temperature).exp();
+            let draw = search.rng.next_u64() as f64 / u64::MAX as f64;
+            s <= current.1
+                || (r.strategy == Strategy::Anneal
+                    && s.faults == current.1.faults
+                    && !s.capped
+                    && draw < chance)
+        });
+        if let (true, Some(s)) = (accept, scored) {
+            search.accepted += 1;
+            if s < current.1 {
+                since_better = 0;
+            }
+            current = (next, s);
+        }
+        if current.1 < local.1 {
+            local = current.clone();
+            kicks = 0;
+        }
+        let improved = current.1 < best.1;
+        if improved {
+            best = current.clone();
+            curve.push((begun.elapsed().as_secs_f64(), best.1));
+        }
+        temperature = (temperature * 0.999).max(0.05);
+        if r.strategy == Strategy::Climb && since_better >= PATIENCE {
+            since_better = 0;
+            kicks += 1;
+            let restart = kicks > KICKS && r.start.is_none();
+            let kicked = if restart {
+                // A fresh cut: the walk from this one has stalled for long.
+                kicks = 0;
+                fresh(&g, &mut search.rng)
+                    .and_then(|cut| Ok(search.score(&cut, None)?.map(|s| (cut, s))))
+            } else {
+                search.kick(&local.0)
+            };
+            match kicked {
+                Ok(Some(kicked)) => {
+                    current = kicked;
+                    if restart {
+                        local = current.clone();
+                    }
+                }
+                Ok(None) => current = local.clone(),
+                Err(Error::Interrupted(_)) => stop = Some(Stop::Interrupted),
+                Err(e) => return Err(e),
+            }
+        }
+        progress(&Progress {
+            seconds: begun.elapsed().as_secs_f64(),
+            best: best.1,
+            tried: search.tried,
+            accepted: search.accepted,
+            improved,
+        });
+    }
+    let stop = stop.unwrap_or(Stop::Deadline);
+    let seconds = begun.elapsed().as_secs_f64();
+    let how = format!(
+        "# Designed by {} moves accepted of {} tried in {seconds:.1} s ({:?}): {}.\n",
+        search.accepted,
+        search.tried,
+        r.strategy,
+        match stop {
+            Stop::Unique => "exactly one solution up to rotations".to_string(),
+            _ => format!("stopped before a unique puzzle; the best has {}", best.1),
+        }
+    );
+    let header = format!("# {command}\n{how}");
+    let expect = (best.1.faults == 0 && !best.1.capped).then_some(best.1.solutions);
+    Ok(Designed {
+        text: render(r, &best.0, &header, expect),
+        score: best.1,
+        stop,
+        tried: search.tried,
+        accepted: search.accepted,
+        seconds,
+        curve,
+    })
+}
+
+/// A random cut for `g` (`generate`'s).
+fn fresh(g: &generate::Request, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
+    let pieces = generate::cut(g, rng)?;
+    Ok(cut::Cut::new(g.size, &pieces).expect("the generator cuts the box"))
+}
+
+/// The search's moving parts that scoring and kicking share.
+struct Search<'r, 'c, 'd> {
+    r: &'r Request,
+    rng: Pcg64Mcg,
+    frozen: Vec<bool>,
+    count: &'c mut Counter<'d>,
+    tried: u64,
+    accepted: u64,
+}
+
+impl Search<'_, '_, '_> {
+    /// The score of `cut`, compared with `current` (see the module doc for where the
+    /// count stops); `None` when it adds a fault, when the count gave up, or when it is
+    /// surely worse than `current` under hill climbing.
+    fn score(&mut self, cut: &cut::Cut, current: Option<Score>) -> Result<Option<Score>> {
+        let faults = shape::faults(&cut.pieces(), self.r.rules);
+        let cap = self.r.cap.max(2);
+        let at_most = match current {
+            Some(c) if faults > c.faults => return Ok(None),
+            Some(c) if faults == c.faults && !c.capped => match self.r.strategy {
+                Strategy::Climb => c.solutions + 1,
+                Strategy::Anneal => (2 * c.solutions + 1).min(cap),
+            },
+            _ => cap,
+        };
+        let text = render(self.r, cut, "", None);
+        // Named as what it is: there is no file of this name to open.
+        let puzzle = Puzzle::parse("the designed puzzle", &text)?;
+        Ok((self.count)(&puzzle, at_most)?.map(|n| Score {
+            faults,
+            solutions: n,
+            capped: n >= at_most,
+        }))
+    }
+
+    /// `KICK` random valid moves from `cut`, scored afresh (up to the cap).
+    fn kick(&mut self, cut: &cut::Cut) -> Result<Option<(cut::Cut, Score)>> {
+        let mut kicked = cut.clone();
+        for _ in 0..KICK {
+            for _ in 0..100 {
+                let none = vec![0; kicked.pieces];
+                let Some(m) = kicked.random_move(&mut self.rng, &self.frozen, &none) else {
+                    return Ok(None);
+                };
+                if let Some(next) = kicked.moved(m, self.r.sizes, &self.frozen) {
+                    kicked = next;
+                    break;
+                }
+            }
+        }
+        self.tried += 1;
+        Ok(self.score(&kicked, None)?.map(|s| (kicked, s)))
+    }
+}
+
+/// The puzzle file of `cut`: `header`, the box, `[expect]` with `expect` solutions up to
+/// rotations where given, then the pieces, pieces of one shape merged into a `count`.
+fn render(r: &Request, cut: &cut::Cut, header: &str, expect: Option<u64>) -> String {
+    let mut shapes: Vec<(Shape, Shape, usize)> = Vec::new();
+    for cells in cut.pieces() {
+        let shape = Shape::new(cells);
+        let canonical = shape.canonical();
+        match shapes.iter_mut().find(|(c, _, _)| *c == canonical) {
+            Some((_, _, n)) => *n += 1,
+            None => shapes.push((canonical, shape, 1)),
+        }
+    }
+    let [x, y, z] = r.size;
+    let mut out = format!(
+        "{header}name = \"Designed: {} pieces in {x}x{y}x{z} (seed {})\"\nbox = [{x}, {y}, {z}]\n",
+        cut.pieces, r.seed
+    );
+    if let Some(n) = expect {
+        out.push_str(&format!("\n[expect]\nrotations = {n}\n"));
+    }
+    for (k, (_, shape, n)) in shapes.iter().enumerate() {
+        let cells: Vec<String> = shape
+            .cells()
+            .iter()
+            .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
+            .collect();
+        out.push_str(&format!(
+            "\n[[piece]]\nname = \"{}\"\ncells = [{}]\n",
+            generate::name(k),
+            cells.join(", ")
+        ));
+        if *n > 1 {
+            out.push_str(&format!("count = {n}\n"));
+        }
+    }
+    out
+}

@@ -1,0 +1,202 @@
+//! `polycover design`: small boxes become unique puzzles that `count` reads back, the
+//! committed 4x4x4 designs are unique by the DLX and by SAT, and `--timeout` and Ctrl-C
+//! write the best puzzle so far with the documented exit codes.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::time::Duration;
+
+use crate::common::{bin, count, polycover, sat_count, signal, stdout, wait_at_most, SatRun};
+use polycover::geometry::Shape;
+use polycover::puzzle::polycube::Polycube;
+use polycover::sat::Amo;
+use polycover::{Engine, Puzzle, SymmetryMode};
+
+/// No two pieces of the puzzle have one shape up to rotation, and none has copies.
+fn assert_distinct_shapes(puzzle: &Puzzle, what: &str) {
+    let p = puzzle
+        .downcast_ref::<Polycube>()
+        .expect("a polycube puzzle");
+    let mut seen: Vec<Shape> = Vec::new();
+    for piece in &p.pieces {
+        assert_eq!(piece.count, 1, "{what}: piece {} has copies", piece.name);
+        let canonical = piece.shape.canonical();
+        assert!(
+            !seen.contains(&canonical),
+            "{what}: piece {} twice",
+            piece.name
+        );
+        seen.push(canonical);
+    }
+}
+
+/// The best counts of the `c design: ... best N solution(s)` lines, in order.
+fn curve(stderr: &str) -> Vec<u64> {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("c design:") && !l.contains("breaking"))
+        .filter_map(|l| {
+            let after = l.split(", best ").nth(1)?;
+            after.split(' ').next()?.parse().ok()
+        })
+        .collect()
+}
+
+/// 3x3x3 in 7 pieces and 4x4x2 in 8 pieces end unique (exit 0); the file has
+/// `[expect] rotations = 1`, distinct shapes, and `count` reads it back and agrees; the
+/// best count only goes down on the way.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn small_boxes_become_unique() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, args) in [
+        &["--box", "3,3,3", "--pieces", "7", "--seed", "1"][..],
+        &[
+            "--box", "4,4,2", "--pieces", "8", "--sizes", "2-6", "--seed", "1",
+        ][..],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let file = dir.path().join(format!("design-{i}.toml"));
+        let mut all = vec!["design", "-o", file.to_str().unwrap(), "--timeout", "600"];
+        all.extend(args);
+        let out = polycover(&all);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.starts_with("# polycover design --box"), "{text}");
+        assert!(text.contains("[expect]\nrotations = 1\n"), "{text}");
+        assert_distinct_shapes(&Puzzle::parse("design", &text).unwrap(), &text);
+        let counted = polycover(&["count", file.to_str().unwrap(), "--solver", "dlx"]);
+        assert_eq!(counted.status.code(), Some(0), "{}", stdout(&counted));
+        assert!(
+            stdout(&counted).contains("s mc 1\n"),
+            "{}",
+            stdout(&counted)
+        );
+        let best = curve(&err);
+        assert!(
+            best.len() >= 2 && best.windows(2).all(|w| w[1] <= w[0]),
+            "{err}"
+        );
+        assert_eq!(best.last(), Some(&1), "{err}");
+        assert!(best[0] > 1, "{err}");
+    }
+}
+
+/// Every committed design (encodings/designs/) has exactly one solution up to rotations
+/// by the DLX and by SAT, distinct shapes, and says so in its `[expect]`.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn committed_designs_are_unique_by_dlx_and_sat() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("encodings/designs");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{files:?}");
+    for file in files {
+        let puzzle = Puzzle::load(&file).unwrap();
+        let what = file.display().to_string();
+        assert_distinct_shapes(&puzzle, &what);
+        let c = puzzle.compile(SymmetryMode::Rotations).unwrap();
+        assert_eq!(count(&c, Engine::dlx(), 1), 1, "{what}");
+        assert_eq!(sat_count(&c, Amo::Product, &SatRun::default()), 1, "{what}");
+        let expect = puzzle.expect().get(SymmetryMode::Rotations);
+        assert_eq!(expect.and_then(|n| n.to_u64()), Some(1), "{what}");
+    }
+}
+
+/// A design that is not unique when `--timeout` stops it: the best so far is written,
+/// with its count in the header and in `[expect]` (which `count` confirms), exit 1.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn timeout_writes_the_best_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("best.toml");
+    let out = polycover(&[
+        "design",
+        "--box",
+        "4,4,2",
+        "--pieces",
+        "8",
+        "--seed",
+        "1",
+        "--timeout",
+        "2",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("stopped by --timeout"), "{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("stopped before a unique puzzle; the best has"),
+        "{text}"
+    );
+    let counted = polycover(&["count", file.to_str().unwrap()]);
+    assert_eq!(
+        counted.status.code(),
+        Some(0),
+        "{text}\n{}",
+        stdout(&counted)
+    );
+    assert!(text.contains("[expect]\nrotations = "), "{text}");
+}
+
+/// Ctrl-C during a design: the best so far is written (with its count), exit 130.
+#[test]
+fn ctrl_c_writes_the_best_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("best.toml");
+    let mut child = bin()
+        .args([
+            "design",
+            "--box",
+            "4,4,2",
+            "--pieces",
+            "8",
+            "--seed",
+            "1",
+            "-o",
+            file.to_str().unwrap(),
+        ])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first progress line: the search runs.
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    assert!(line.starts_with("c design:"), "{line}");
+    signal(&child, "INT");
+    let status = wait_at_most(&mut child, Duration::from_secs(60)).expect("it stops");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert!(rest.contains("interrupted"), "{rest}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("stopped before a unique puzzle; the best has"),
+        "{text}"
+    );
+    assert!(Puzzle::parse("best", &text).is_ok(), "{text}");
+}
+
+/// Requests no cut can meet, and a missing box, are usage errors (exit 2).
+#[test]
+fn impossible_requests_are_usage_errors() {
+    for args in [
+        &["design", "--pieces", "3"][..],
+        &[
+            "design", "--box", "2,2,2", "--pieces", "3", "--sizes", "4-6",
+        ][..],
+    ] {
+        let out = polycover(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
