@@ -80,7 +80,8 @@ impl Cnf {
     /// The DIMACS text `polycover dimacs` writes, with its `c` lines and the `c p show`
     /// projection.
     fn dimacs(&self) -> PyResult<String> {
-        let header = polycover::export::dimacs_header(&self.problem.compiled, &self.problem.reduction);
+        let header =
+            polycover::export::dimacs_header(&self.problem.compiled, &self.problem.reduction);
         let mut text = Vec::new();
         dimacs::write(&mut text, &header, &self.formula, dimacs::Projection::Show)
             .map_err(|e| to_py(e.into()))?;
@@ -103,8 +104,8 @@ impl Cnf {
     /// `get_model()`, or a solver's `v` lines), every primary variable among them.
     /// Raises `PuzzleError` when the true placements are not a solution.
     fn decode(&self, model: Vec<i64>) -> PyResult<Solution> {
-        let options = dimacs::decode_model(&self.problem.compiled.matrix, &model, "model")
-            .map_err(to_py)?;
+        let options =
+            dimacs::decode_model(&self.problem.compiled.matrix, &model, "model").map_err(to_py)?;
         Ok(Solution::new(self.problem.puzzle().clone(), options))
     }
 

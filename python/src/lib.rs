@@ -113,7 +113,10 @@ pub(crate) fn interrupted() -> PyErr {
 /// The names of the puzzles shipped in the catalog (`polycover list`), sorted.
 #[pyfunction]
 fn catalog() -> Vec<&'static str> {
-    polycover::catalog::entries().iter().map(|e| e.name).collect()
+    polycover::catalog::entries()
+        .iter()
+        .map(|e| e.name)
+        .collect()
 }
 
 /// The engines `solver=` takes (`polycover count --help`).
@@ -125,7 +128,10 @@ fn solvers() -> Vec<&'static str> {
 /// The at-most-one encodings `amo=` takes (`polycover dimacs --help`).
 #[pyfunction]
 fn encodings() -> Vec<&'static str> {
-    polycover::sat::Amo::EVERY.iter().map(|a| a.name()).collect()
+    polycover::sat::Amo::EVERY
+        .iter()
+        .map(|a| a.name())
+        .collect()
 }
 
 /// Packing puzzles as exact cover: exact counts, streamed solutions, uniform samples, the

@@ -43,11 +43,14 @@ fn mode(puzzle: &polycover::Puzzle, name: Option<&str>) -> PyResult<SymmetryMode
         SymmetryMode::None,
         SymmetryMode::Stack,
     ];
-    modes.into_iter().find(|m| m.as_str() == name).ok_or_else(|| {
-        usage(format!(
-            "unknown symmetry {name:?}: one of rotations, reflections, none, stack"
-        ))
-    })
+    modes
+        .into_iter()
+        .find(|m| m.as_str() == name)
+        .ok_or_else(|| {
+            usage(format!(
+                "unknown symmetry {name:?}: one of rotations, reflections, none, stack"
+            ))
+        })
 }
 
 /// The at-most-one encoding called `name`.
@@ -94,7 +97,9 @@ fn engine(solver: Option<&str>, encoding: Option<&str>) -> PyResult<Option<Engin
 fn run_options(threads: usize, timeout: Option<f64>) -> PyResult<RunOptions<'static>> {
     let deadline = match timeout {
         Some(t) if !(t.is_finite() && t >= 0.0) => {
-            return Err(usage(format!("timeout {t}: a number of seconds, 0 or more")))
+            return Err(usage(format!(
+                "timeout {t}: a number of seconds, 0 or more"
+            )))
         }
         Some(t) => deadline_after(Duration::from_secs_f64(t)),
         None => None,
@@ -138,7 +143,9 @@ fn quoted(s: &str) -> String {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -309,11 +316,11 @@ impl Puzzle {
         // Up to this many solutions wait for the reader; then the search waits.
         let (found, solutions) = mpsc::sync_channel(256);
         let worker = std::thread::spawn(move || {
-            let end = problem.for_each_solution(&engine, &opts, &mut |s| {
-                match found.send(Message::Solution(s.to_vec())) {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(_) => ControlFlow::Break(()),
-                }
+            let end = problem.for_each_solution(&engine, &opts, &mut |s| match found
+                .send(Message::Solution(s.to_vec()))
+            {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(_) => ControlFlow::Break(()),
             });
             let _ = found.send(Message::End(end));
         });
@@ -388,7 +395,12 @@ impl Solutions {
     /// Stops the search (at once, through the library's stop flag, when it still runs) and
     /// waits for its thread.
     fn stop(&self, py: Python<'_>) {
-        drop(self.solutions.lock().unwrap_or_else(|e| e.into_inner()).take());
+        drop(
+            self.solutions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take(),
+        );
         let worker = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(worker) = worker {
             let running = !worker.is_finished();
