@@ -7,8 +7,10 @@
 //! [`Report::interrupted`](crate::Report::interrupted) set.
 //!
 //! Invariants:
-//! - The stop flag is set once and never cleared: a stopped process does not start
-//!   searching again.
+//! - The stop flag is set once and never cleared by the library itself: a stopped process
+//!   does not start searching again. Only an embedder that turns a stop into an error of
+//!   its own and goes on (the Python module's `KeyboardInterrupt`) clears it, with
+//!   [`clear`], once the searches it stopped have returned.
 //! - Every search and writer that polls [`requested`] holds a [`Listening`] guard while it
 //!   does, so a handler can tell with [`listening`] whether a request would be heard at
 //!   all (and end the process itself when it would not).
@@ -24,6 +26,14 @@ static LISTENERS: AtomicUsize = AtomicUsize::new(0);
 /// already been asked for (a second Ctrl-C).
 pub fn request() -> bool {
     REQUESTED.swap(true, Ordering::SeqCst)
+}
+
+/// Withdraws a stop asked for with [`request`], so that later searches run. For an
+/// embedder that goes on after a stop (an interpreter whose Ctrl-C raises an exception):
+/// call it once the searches that the stop was for have returned, since a search still
+/// running would no longer stop.
+pub fn clear() {
+    REQUESTED.store(false, Ordering::SeqCst);
 }
 
 /// Whether a stop has been asked for ([`request`]).

@@ -27,6 +27,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// [`every_chapter_of_the_guide_is_run`].
 const CHAPTERS: &[&str] = &[
     "counting.md",
+    "design.md",
     "development.md",
     "formats.md",
     "library.md",
@@ -397,6 +398,7 @@ macro_rules! chapter_tests {
 
 chapter_tests! {
     the_counting_chapter_runs_as_documented => "counting.md",
+    the_design_chapter_runs_as_documented => "design.md",
     the_development_chapter_runs_as_documented => "development.md",
     the_formats_chapter_runs_as_documented => "formats.md",
     the_library_chapter_runs_as_documented => "library.md",

@@ -1,0 +1,152 @@
+//! The Python module `polycover`: puzzles, exact counts, streamed solutions, uniform
+//! samples, the CNF for PySAT, and solutions that draw themselves in a notebook.
+//!
+//! Invariants:
+//! - Every search runs with the GIL released, on a thread of its own, while the calling
+//!   thread runs Python's signal handlers every [`POLL`] ([`interruptible`]): Ctrl-C
+//!   raises `KeyboardInterrupt` in the caller within about that time, after the search
+//!   has stopped (the library's stop flag, [`polycover::interrupt`], set and then
+//!   cleared again, so the next search runs).
+//! - Errors are the library's own messages, the command line's (`file:line: reason` for
+//!   a bad puzzle file), as `PuzzleError` (the input is at fault, the command line's exit
+//!   2) or `PolycoverError` (a failure while running, exit 1).
+//! - Counts are exact: a `Count` goes to Python as its decimal digits, made into an `int`.
+
+mod cnf;
+mod puzzle;
+mod solution;
+
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyRuntimeError};
+use pyo3::prelude::*;
+
+use polycover::interrupt;
+use polycover::Error;
+
+create_exception!(
+    polycover,
+    PolycoverError,
+    PyException,
+    "A failure while running on good input (the command line's exit 1)."
+);
+create_exception!(
+    polycover,
+    PuzzleError,
+    PolycoverError,
+    "A puzzle, option or model that cannot be used (the command line's exit 2): the \
+     message names the file and line where it can."
+);
+
+/// How often a running search lets Python look at its signals.
+const POLL: Duration = Duration::from_millis(50);
+
+/// The library's error as a Python exception with the command line's message.
+pub(crate) fn to_py(e: Error) -> PyErr {
+    match e {
+        Error::Puzzle { .. } | Error::Model { .. } | Error::Usage(_) | Error::Read { .. } => {
+            PuzzleError::new_err(e.to_string())
+        }
+        Error::Interrupted(_) => PyKeyboardInterrupt::new_err(e.to_string()),
+        _ => PolycoverError::new_err(e.to_string()),
+    }
+}
+
+/// A wrong argument (an unknown solver or encoding name): the input's fault.
+pub(crate) fn usage(message: impl Into<String>) -> PyErr {
+    PuzzleError::new_err(message.into())
+}
+
+/// Runs `work` on a thread of its own with the GIL released, and Python's signal handlers
+/// on this one every [`POLL`]. When a handler raises (Ctrl-C: `KeyboardInterrupt`), the
+/// library's searches are asked to stop, `work` is waited for, the stop is withdrawn and
+/// the exception returned.
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let (done, finished) = mpsc::channel::<()>();
+        let worker = scope.spawn(move || {
+            let result = work();
+            let _ = done.send(());
+            result
+        });
+        // The receiver is not Sync; the lock lends it to the thread without the GIL.
+        let finished = Mutex::new(finished);
+        let mut raised = None;
+        loop {
+            let over = py.detach(|| {
+                let finished = finished.lock().unwrap_or_else(|e| e.into_inner());
+                // Disconnected: the worker panicked, and join says so below.
+                !matches!(
+                    finished.recv_timeout(POLL),
+                    Err(mpsc::RecvTimeoutError::Timeout)
+                )
+            });
+            if over {
+                break;
+            }
+            if let Err(e) = py.check_signals() {
+                interrupt::request();
+                raised = Some(e);
+                break;
+            }
+        }
+        let result = py.detach(move || worker.join());
+        if let Some(e) = raised {
+            interrupt::clear();
+            return Err(e);
+        }
+        result.map_err(|_| PyRuntimeError::new_err("the search panicked"))
+    })
+}
+
+/// A search that the library reports as interrupted, without Python having raised
+/// (another thread's Ctrl-C stopped it): `KeyboardInterrupt` all the same.
+pub(crate) fn interrupted() -> PyErr {
+    PyKeyboardInterrupt::new_err("interrupted")
+}
+
+/// The names of the puzzles shipped in the catalog (`polycover list`), sorted.
+#[pyfunction]
+fn catalog() -> Vec<&'static str> {
+    polycover::catalog::entries()
+        .iter()
+        .map(|e| e.name)
+        .collect()
+}
+
+/// The engines `solver=` takes (`polycover count --help`).
+#[pyfunction]
+fn solvers() -> Vec<&'static str> {
+    polycover::Engine::solver_names()
+}
+
+/// The at-most-one encodings `amo=` takes (`polycover dimacs --help`).
+#[pyfunction]
+fn encodings() -> Vec<&'static str> {
+    polycover::sat::Amo::EVERY
+        .iter()
+        .map(|a| a.name())
+        .collect()
+}
+
+/// Packing puzzles as exact cover: exact counts, streamed solutions, uniform samples, the
+/// CNF for PySAT, and solutions drawn as SVG in notebooks.
+#[pymodule(name = "polycover")]
+fn polycover_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("PolycoverError", m.py().get_type::<PolycoverError>())?;
+    m.add("PuzzleError", m.py().get_type::<PuzzleError>())?;
+    m.add_class::<puzzle::Puzzle>()?;
+    m.add_class::<puzzle::Solutions>()?;
+    m.add_class::<solution::Solution>()?;
+    m.add_class::<cnf::Cnf>()?;
+    m.add_function(wrap_pyfunction!(catalog, m)?)?;
+    m.add_function(wrap_pyfunction!(solvers, m)?)?;
+    m.add_function(wrap_pyfunction!(encodings, m)?)?;
+    Ok(())
+}

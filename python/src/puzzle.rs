@@ -1,0 +1,471 @@
+//! `Puzzle`: a parsed puzzle, and the searches on it (count, solve, solutions, sample,
+//! cnf), each compiled for the symmetry mode asked for and run by [`interruptible`].
+//!
+//! Invariant: a streaming listing (`Solutions`) runs on a thread of its own that stops at
+//! the first solution it cannot hand over (the iterator closed or dropped), or at once
+//! through the library's stop flag when the iterator is closed or interrupted.
+
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Mutex;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyTimeoutError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt};
+
+use polycover::engine::{deadline_after, default_counter};
+use polycover::sample::Sampler;
+use polycover::sat::Amo;
+use polycover::{interrupt, Engine, Problem, Report, RunOptions, SymmetryMode};
+
+use crate::cnf::Cnf;
+use crate::solution::Solution;
+use crate::{interrupted, interruptible, to_py, usage, POLL};
+
+/// A packing puzzle: a polycube puzzle (Soma, Bedlam, pentominoes, domino boxes) or a
+/// coloured-cube puzzle (Instant Insanity), from the catalog, a file, TOML text or cells.
+#[pyclass(frozen, module = "polycover")]
+pub struct Puzzle {
+    pub(crate) inner: polycover::Puzzle,
+}
+
+/// The symmetry mode called `name`, or the puzzle's default.
+fn mode(puzzle: &polycover::Puzzle, name: Option<&str>) -> PyResult<SymmetryMode> {
+    let Some(name) = name else {
+        return Ok(puzzle.default_symmetry());
+    };
+    let modes = [
+        SymmetryMode::Rotations,
+        SymmetryMode::Reflections,
+        SymmetryMode::None,
+        SymmetryMode::Stack,
+    ];
+    modes
+        .into_iter()
+        .find(|m| m.as_str() == name)
+        .ok_or_else(|| {
+            usage(format!(
+                "unknown symmetry {name:?}: one of rotations, reflections, none, stack"
+            ))
+        })
+}
+
+/// The at-most-one encoding called `name`.
+pub(crate) fn amo(name: &str) -> PyResult<Amo> {
+    Amo::EVERY
+        .into_iter()
+        .find(|a| a.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<_> = Amo::EVERY.iter().map(|a| a.name()).collect();
+            usage(format!(
+                "unknown at-most-one encoding {name:?}: one of {}",
+                names.join(", ")
+            ))
+        })
+}
+
+/// The engine `solver` names (with encoding `amo` for `sat`); `None` for the default.
+fn engine(solver: Option<&str>, encoding: Option<&str>) -> PyResult<Option<Engine>> {
+    let Some(name) = solver else {
+        return match encoding {
+            Some(_) => Err(usage("amo applies to solver=\"sat\" only")),
+            None => Ok(None),
+        };
+    };
+    let Some(mut engine) = Engine::from_name(name) else {
+        return Err(usage(format!(
+            "unknown solver {name:?}: one of {}",
+            Engine::solver_names().join(", ")
+        )));
+    };
+    engine.available().map_err(usage)?;
+    if let Some(encoding) = encoding {
+        if engine.sat_settings().is_none() {
+            return Err(usage(format!(
+                "amo applies to solver=\"sat\" only, not solver={name:?}"
+            )));
+        }
+        engine = engine.with_amo(amo(encoding)?);
+    }
+    Ok(Some(engine))
+}
+
+/// A run's options: `threads` workers, stopping `timeout` seconds from now.
+fn run_options(threads: usize, timeout: Option<f64>) -> PyResult<RunOptions<'static>> {
+    let deadline = match timeout {
+        Some(t) if !(t.is_finite() && t >= 0.0) => {
+            return Err(usage(format!(
+                "timeout {t}: a number of seconds, 0 or more"
+            )))
+        }
+        Some(t) => deadline_after(Duration::from_secs_f64(t)),
+        None => None,
+    };
+    if threads == 0 || threads > polycover::engine::MAX_THREADS {
+        return Err(usage(format!(
+            "threads {threads}: from 1 to {}",
+            polycover::engine::MAX_THREADS
+        )));
+    }
+    Ok(RunOptions {
+        threads,
+        deadline,
+        ..RunOptions::default()
+    })
+}
+
+/// A stopped run as an exception: Ctrl-C's `KeyboardInterrupt`, or the timeout's
+/// `TimeoutError` saying how far it got.
+fn stopped(report: &Report) -> PyErr {
+    if report.interrupted {
+        interrupted()
+    } else {
+        PyTimeoutError::new_err(format!(
+            "stopped by the timeout after {:.3} s, with {} so far",
+            report.seconds,
+            polycover::count::solutions(&report.solutions)
+        ))
+    }
+}
+
+/// An exact count as a Python `int`.
+pub(crate) fn int(py: Python<'_>, count: &polycover::Count) -> PyResult<Py<PyAny>> {
+    Ok(py.get_type::<PyInt>().call1((count.to_string(),))?.unbind())
+}
+
+/// A TOML basic string (JSON's escapes are TOML's).
+fn quoted(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Cells as a TOML array of `[x, y, z]`.
+fn cells_toml(cells: &[[i64; 3]]) -> String {
+    let cells: Vec<String> = cells
+        .iter()
+        .map(|[x, y, z]| format!("[{x}, {y}, {z}]"))
+        .collect();
+    format!("[{}]", cells.join(", "))
+}
+
+impl Puzzle {
+    /// The problem in symmetry mode `symmetry` (the puzzle's default when `None`).
+    pub(crate) fn problem(&self, py: Python<'_>, symmetry: Option<&str>) -> PyResult<Problem> {
+        let mode = mode(&self.inner, symmetry)?;
+        let puzzle = self.inner.clone();
+        interruptible(py, move || puzzle.compile(mode).map(Problem::new))?.map_err(to_py)
+    }
+}
+
+#[pymethods]
+impl Puzzle {
+    /// Loads a catalog puzzle by name (`"soma"`, `"bedlam"`: see `polycover.catalog()`) or
+    /// a puzzle file (TOML, gzip, or a BurrTools `.xmpuzzle`), as `polycover count NAME`
+    /// does. Raises `PuzzleError` with the file and line of what is wrong.
+    #[staticmethod]
+    fn load(py: Python<'_>, name_or_path: PathBuf) -> PyResult<Puzzle> {
+        let inner = py
+            .detach(|| polycover::Puzzle::load(&name_or_path))
+            .map_err(to_py)?;
+        Ok(Puzzle { inner })
+    }
+
+    /// Parses puzzle text in the puzzle-file format (docs/puzzle-format.md); `source` names
+    /// it in error messages.
+    #[staticmethod]
+    #[pyo3(signature = (text, source = "<string>"))]
+    fn from_toml(text: &str, source: &str) -> PyResult<Puzzle> {
+        let inner = polycover::Puzzle::parse(source, text).map_err(to_py)?;
+        Ok(Puzzle { inner })
+    }
+
+    /// A polycube puzzle from cells: `pieces` maps each piece's name to its cells
+    /// (`(x, y, z)` integers), the target is a `box` `(x, y, z)` of sizes or a list of
+    /// `target` cells; `copies` maps a piece's name to its number of identical copies.
+    #[staticmethod]
+    #[pyo3(signature = (pieces, r#box = None, target = None, copies = None, name = "polycubes"))]
+    fn polycubes(
+        pieces: &Bound<'_, PyDict>,
+        r#box: Option<[i64; 3]>,
+        target: Option<Vec<[i64; 3]>>,
+        copies: Option<&Bound<'_, PyDict>>,
+        name: &str,
+    ) -> PyResult<Puzzle> {
+        let mut text = format!("name = {}\n", quoted(name));
+        match (r#box, target) {
+            (Some([x, y, z]), None) => text += &format!("box = [{x}, {y}, {z}]\n"),
+            (None, Some(cells)) => text += &format!("target = {}\n", cells_toml(&cells)),
+            _ => return Err(usage("give either box or target")),
+        }
+        for (piece, cells) in pieces.iter() {
+            let piece: String = piece.extract()?;
+            let cells: Vec<[i64; 3]> = cells.extract()?;
+            text += &format!(
+                "\n[[piece]]\nname = {}\ncells = {}\n",
+                quoted(&piece),
+                cells_toml(&cells)
+            );
+            if let Some(n) = copies.map(|c| c.get_item(&piece)).transpose()?.flatten() {
+                text += &format!("count = {}\n", n.extract::<u64>()?);
+            }
+        }
+        Puzzle::from_toml(&text, name)
+    }
+
+    /// The puzzle's name.
+    #[getter]
+    fn name(&self) -> String {
+        self.inner.about().name.to_string()
+    }
+
+    /// The symmetry modes the puzzle takes; the first is its default.
+    #[getter]
+    fn symmetry_modes(&self) -> Vec<&'static str> {
+        self.inner
+            .symmetry_modes()
+            .iter()
+            .map(|m| m.as_str())
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<polycover.Puzzle {:?}>", self.inner.about().name)
+    }
+
+    /// The number of distinct solutions (up to `symmetry`: the puzzle's default when not
+    /// given) as an exact `int`, as `polycover count` prints it. `solver`: an engine of
+    /// `polycover.solvers()` (the command line's default choice when not given); `amo`:
+    /// the at-most-one encoding of `solver="sat"`. Raises `TimeoutError` past `timeout`
+    /// seconds and `KeyboardInterrupt` at Ctrl-C; the GIL is released meanwhile.
+    #[pyo3(signature = (solver = None, symmetry = None, threads = 1, timeout = None, amo = None))]
+    fn count(
+        &self,
+        py: Python<'_>,
+        solver: Option<&str>,
+        symmetry: Option<&str>,
+        threads: usize,
+        timeout: Option<f64>,
+        amo: Option<&str>,
+    ) -> PyResult<Py<PyAny>> {
+        let engine = engine(solver, amo)?;
+        let opts = run_options(threads, timeout)?;
+        let problem = self.problem(py, symmetry)?;
+        let report = interruptible(py, || {
+            let engine = engine.unwrap_or_else(|| default_counter(&problem, false).0);
+            problem.count(&engine, &opts)
+        })?
+        .map_err(to_py)?;
+        if !report.complete {
+            return Err(stopped(&report));
+        }
+        int(py, &report.solutions)
+    }
+
+    /// The first distinct solution the engine finds (`polycover solve`), or `None` when
+    /// there is none. `solver` defaults to `bits`, as on the command line.
+    #[pyo3(signature = (solver = None, symmetry = None, timeout = None, amo = None))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        solver: Option<&str>,
+        symmetry: Option<&str>,
+        timeout: Option<f64>,
+        amo: Option<&str>,
+    ) -> PyResult<Option<Solution>> {
+        let engine = engine(solver.or(Some("bits")), amo)?.expect("a solver is named");
+        let opts = run_options(1, timeout)?;
+        let problem = self.problem(py, symmetry)?;
+        let (first, report) =
+            interruptible(py, || problem.first(&engine, &opts))?.map_err(to_py)?;
+        if first.is_none() && !report.complete {
+            return Err(stopped(&report));
+        }
+        Ok(first.map(|options| Solution::new(self.inner.clone(), options)))
+    }
+
+    /// The distinct solutions as an iterator that streams them as the search finds them
+    /// (`polycover enumerate`); `close()` it (or leave a `with` block) to stop the search.
+    /// `solver` defaults to `bits`.
+    #[pyo3(signature = (solver = None, symmetry = None, threads = 1, timeout = None, amo = None))]
+    fn solutions(
+        &self,
+        py: Python<'_>,
+        solver: Option<&str>,
+        symmetry: Option<&str>,
+        threads: usize,
+        timeout: Option<f64>,
+        amo: Option<&str>,
+    ) -> PyResult<Solutions> {
+        let engine = engine(solver.or(Some("bits")), amo)?.expect("a solver is named");
+        let opts = run_options(threads, timeout)?;
+        let problem = self.problem(py, symmetry)?;
+        // Up to this many solutions wait for the reader; then the search waits.
+        let (found, solutions) = mpsc::sync_channel(256);
+        let worker = std::thread::spawn(move || {
+            let end = problem.for_each_solution(&engine, &opts, &mut |s| match found
+                .send(Message::Solution(s.to_vec()))
+            {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(_) => ControlFlow::Break(()),
+            });
+            let _ = found.send(Message::End(end));
+        });
+        Ok(Solutions {
+            puzzle: self.inner.clone(),
+            solutions: Mutex::new(Some(solutions)),
+            worker: Mutex::new(Some(worker)),
+        })
+    }
+
+    /// `n` solutions drawn uniformly at random over the distinct solutions, from the
+    /// memo's counts, with the generator seeded by `seed`: the draws of
+    /// `polycover sample PUZZLE -n N --seed SEED`.
+    #[pyo3(signature = (n, seed = 0, symmetry = None))]
+    fn sample(
+        &self,
+        py: Python<'_>,
+        n: usize,
+        seed: u64,
+        symmetry: Option<&str>,
+    ) -> PyResult<Vec<Solution>> {
+        let problem = self.problem(py, symmetry)?;
+        let drawn = interruptible(py, || {
+            let stop = interrupt::requested;
+            let memory = polycover::memory::default_table_budget();
+            let mut sampler = Sampler::new(&problem, seed, memory, &stop)?;
+            let mut drawn = Vec::with_capacity(n);
+            for _ in 0..n {
+                match sampler.draw()? {
+                    Some(solution) => drawn.push(solution),
+                    None => break,
+                }
+            }
+            Ok::<_, polycover::sample::Incomplete>(drawn)
+        })?
+        .map_err(|_| interrupted())?;
+        Ok(drawn
+            .into_iter()
+            .map(|options| Solution::new(self.inner.clone(), options))
+            .collect())
+    }
+
+    /// The CNF that `polycover dimacs --amo AMO --symmetry SYMMETRY` writes: its models,
+    /// projected on the primary variables, are the distinct solutions. Refused past the
+    /// command line's size limit unless `force`.
+    #[pyo3(signature = (amo = "product", symmetry = None, force = false))]
+    fn cnf(&self, py: Python<'_>, amo: &str, symmetry: Option<&str>, force: bool) -> PyResult<Cnf> {
+        let encoding = self::amo(amo)?;
+        let problem = self.problem(py, symmetry)?;
+        let formula =
+            interruptible(py, || problem.formula_checked(encoding, force))?.map_err(to_py)?;
+        Ok(Cnf::new(problem, formula))
+    }
+}
+
+/// What the listing thread hands the iterator.
+enum Message {
+    Solution(Vec<u32>),
+    End(polycover::Result<Report>),
+}
+
+/// The distinct solutions of `Puzzle.solutions()`, streamed while the search runs.
+#[pyclass(module = "polycover")]
+pub struct Solutions {
+    puzzle: polycover::Puzzle,
+    /// `None` once the listing ended or was closed.
+    solutions: Mutex<Option<Receiver<Message>>>,
+    worker: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Solutions {
+    /// Stops the search (at once, through the library's stop flag, when it still runs) and
+    /// waits for its thread.
+    fn stop(&self, py: Python<'_>) {
+        drop(
+            self.solutions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take(),
+        );
+        let worker = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(worker) = worker {
+            let running = !worker.is_finished();
+            if running {
+                interrupt::request();
+            }
+            let _ = py.detach(move || worker.join());
+            if running {
+                interrupt::clear();
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl Solutions {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Solution>> {
+        loop {
+            let message = py.detach(|| {
+                let solutions = self.solutions.lock().unwrap_or_else(|e| e.into_inner());
+                solutions.as_ref().map(|s| s.recv_timeout(POLL))
+            });
+            match message {
+                None => return Ok(None),
+                Some(Ok(Message::Solution(options))) => {
+                    return Ok(Some(Solution::new(self.puzzle.clone(), options)))
+                }
+                Some(Ok(Message::End(end))) => {
+                    self.stop(py);
+                    let report = end.map_err(to_py)?;
+                    if !report.complete {
+                        return Err(stopped(&report));
+                    }
+                    return Ok(None);
+                }
+                Some(Err(RecvTimeoutError::Timeout)) => {
+                    if let Err(e) = py.check_signals() {
+                        self.stop(py);
+                        return Err(e);
+                    }
+                }
+                Some(Err(RecvTimeoutError::Disconnected)) => {
+                    self.stop(py);
+                    return Err(PyRuntimeError::new_err("the search panicked"));
+                }
+            }
+        }
+    }
+
+    /// Stops the search; the iterator then ends.
+    fn close(&self, py: Python<'_>) {
+        self.stop(py);
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_args))]
+    fn __exit__(&self, py: Python<'_>, _args: &Bound<'_, pyo3::types::PyTuple>) -> bool {
+        self.stop(py);
+        false
+    }
+}
