@@ -274,7 +274,7 @@ mod tests {
         let pieces = cells;
         items.push(Item::range("monomino", next(3), cells));
         items.push(Item::range("domino", next(4), cells / 2));
-        items.push(Item::exact("tromino", 1 + next(3)));
+        items.push(Item::exact("tromino", 2 + next(2)));
         items.push(Item::range("link", 0, 1 + next(2)));
         let mut m = Matrix::new(items);
         let cell = |r: u32, c: u32| place[(r * width + c) as usize];
