@@ -309,3 +309,42 @@ fn burnside_counts_of_three_dimensional_boxes_are_the_native_counts() {
         }
     }
 }
+
+/// The 6x6x6 cube of dominoes: the sweep's widest frontier has 29 cells, so one step may
+/// hold 2^29 keys of 24 bytes (12 GiB), past a 4 GiB budget. `count` (the default engine
+/// and the memo named) refuses before any work, exit 2, with the estimate, instead of
+/// filling the memory for minutes; a box whose widest step fits the same small budget
+/// counts.
+#[test]
+fn the_six_cube_of_dominoes_is_refused_with_the_table_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cube.toml");
+    std::fs::write(&path, box_toml([6, 6, 6], DOMINO)).unwrap();
+    let path = path.to_str().unwrap();
+    for solver in [&["--solver", "memo"][..], &[]] {
+        let mut args = vec!["count", path, "--symmetry", "none", "--memory", "4G"];
+        args.extend_from_slice(solver);
+        let out = polycover(&args);
+        let err = stderr(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{solver:?}: {err}{}",
+            stdout(&out)
+        );
+        for part in [
+            "--memory 4.0 GiB",
+            "frontier has 29 cells",
+            "2^29 = 536870912 subproblems of 24 bytes",
+            "about 12 GiB",
+        ] {
+            assert!(err.contains(part), "{solver:?}: {err}");
+        }
+    }
+    let (count, _) = cli_count(
+        [4, 4, 4],
+        DOMINO,
+        &["--solver", "memo", "--threads", "1", "--memory", "1M"],
+    );
+    assert_eq!(count, profile_count([4, 4, 4], DOMINO).to_string());
+}

@@ -107,6 +107,7 @@ impl Counts for Prepared<'_> {
         let deadline = opts.deadline;
         let stop =
             move || crate::interrupt::requested() || deadline.is_some_and(|d| Instant::now() >= d);
+        refuse_past_budget(self.estimated(), opts.memory)?;
         let settings = Settings {
             threads: opts.threads.max(1),
             memory: opts.memory,
@@ -187,6 +188,57 @@ impl Counts for Prepared<'_> {
             parts,
             threads: opts.threads.max(1),
         })
+    }
+}
+
+impl Prepared<'_> {
+    /// The estimate of the table of the matrix the count runs on (Burnside's identity
+    /// class is the matrix itself), where the memo sweeps.
+    fn estimated(&self) -> Option<memo::TableEstimate> {
+        let matrix = match &self.plan {
+            Plan::Direct => self.problem.reduction.matrix(),
+            Plan::Burnside(_) => &self.problem.compiled.matrix,
+        };
+        memo::Input::from(matrix).table_estimate()
+    }
+}
+
+/// Refuses, before any work, a count whose sweep's widest step alone may hold more keys
+/// than the table's byte budget (`--memory`): the table would forget and count the same
+/// subproblems again and again, for hours, where a refusal with the size costs nothing
+/// (the 6x6x6 cube of dominoes: 27 cells, 2.3 GB and no count after a minute). An error
+/// of usage (exit 2): the puzzle and the budget do not fit together.
+fn refuse_past_budget(estimate: Option<memo::TableEstimate>, memory: usize) -> Result<()> {
+    match estimate {
+        Some(e) if e.bytes > memory as u64 => Err(Error::Usage(format!(
+            "the memo's table would not fit in --memory {}: its sweep's widest frontier \
+             has {} cells, so one step may hold up to 2^{} = {} subproblems of {} bytes, \
+             about {}; a table that small forgets and counts them again without end. Give a \
+             larger --memory if the machine has it, or count a smaller puzzle",
+            bytes(memory as u64),
+            e.cells,
+            e.cells,
+            e.keys,
+            e.entry_bytes,
+            bytes(e.bytes)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A byte size for a person: `512 MiB`, `34 GiB`.
+fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 || v >= 10.0 {
+        format!("{v:.0} {}", UNITS[unit])
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
     }
 }
 

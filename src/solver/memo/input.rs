@@ -21,6 +21,9 @@ pub struct Input {
     /// How the search picks the item to branch on; with [`Branching::Sweep`] the items
     /// are numbered in the sweep's order ([`order::arrange`]).
     pub(super) branching: Branching,
+    /// Under a sweep, the reach of its options ([`order::reach`]): the search keys its
+    /// table on the frontier where that is shorter (`frontier`). `None`: on every item.
+    pub(super) frontier: Option<u32>,
 }
 
 impl Input {
@@ -48,20 +51,95 @@ impl Input {
     /// (and its items renumbered for a sweep).
     pub(super) fn new(mut items: Vec<(u32, u32)>, mut options: Vec<Vec<(u32, u32)>>) -> Input {
         let branching = order::rule(&items, &options);
+        let mut frontier = None;
         if branching == Branching::Sweep {
             order::arrange(&mut items, &mut options);
+            frontier = Some(order::reach(&items, &options));
         }
         Input {
             items,
             options,
             branching,
+            frontier,
         }
+    }
+
+    /// This input, keyed on every item if some prefix (options to be pushed before a
+    /// count, from a split that need not be the sweep's) would break the frontier key's
+    /// condition: a cell covered at or past the first uncovered one plus the reach (see
+    /// `frontier`).
+    pub(super) fn for_prefixes(mut self, prefixes: &[Vec<u32>]) -> Input {
+        let Some(reach) = self.frontier else {
+            return self;
+        };
+        let units = self.items.iter().take_while(|&&b| b == (1, 1)).count();
+        let mut covered = vec![false; units];
+        let fits = |prefix: &Vec<u32>, covered: &mut Vec<bool>| {
+            covered.fill(false);
+            let cells = prefix
+                .iter()
+                .flat_map(|&o| &self.options[o as usize])
+                .map(|e| e.0 as usize)
+                .filter(|&i| i < units);
+            let mut top = None;
+            for i in cells {
+                covered[i] = true;
+                top = top.max(Some(i));
+            }
+            let first = covered.iter().position(|&c| !c);
+            match (first, top) {
+                (Some(h), Some(top)) => top < h + reach as usize,
+                _ => true,
+            }
+        };
+        if !prefixes.iter().all(|p| fits(p, &mut covered)) {
+            self.frontier = None;
+        }
+        self
+    }
+
+    /// What a sweep's table needs at its widest step ([`TableEstimate`]), or `None` when
+    /// the search does not sweep (MRV: no estimate is known).
+    pub fn table_estimate(&self) -> Option<TableEstimate> {
+        if self.branching != Branching::Sweep {
+            return None;
+        }
+        let cells = order::widest(&self.items, &self.options);
+        let never = || false;
+        let key_words = super::search::Search::new(self, &never).key_words();
+        let entry_bytes = super::table::slot_bytes(key_words) as u64;
+        let keys = 1u64.checked_shl(cells).unwrap_or(u64::MAX);
+        Some(TableEstimate {
+            cells,
+            keys,
+            entry_bytes,
+            bytes: keys.saturating_mul(entry_bytes),
+        })
     }
 
     /// How the search branches, and why, for the `c solver` line.
     pub fn branching(&self) -> (Branching, &'static str) {
         (self.branching, order::reason(self.branching))
     }
+}
+
+/// The size of a sweep's table at its widest step: at the position of the first uncovered
+/// cell where the most cells after it may be covered (by options begun before it:
+/// [`order::widest`]), every pattern of those cells may be a subproblem of its own. That
+/// one step may then hold `2^cells` keys; the whole table holds those of every step.
+/// An estimate, not a bound: not every pattern is met (a 16x16 box of dominoes, 17
+/// cells, needs 357,000 entries in all), but where one step's patterns alone pass the
+/// budget the table forgets and recounts without end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableEstimate {
+    /// Cells of the widest frontier.
+    pub cells: u32,
+    /// `2^cells` (saturating).
+    pub keys: u64,
+    /// Bytes of one table entry.
+    pub entry_bytes: u64,
+    /// `keys × entry_bytes` (saturating).
+    pub bytes: u64,
 }
 
 impl From<&Matrix> for Input {

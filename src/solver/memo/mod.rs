@@ -69,6 +69,7 @@
 //! Invariants: a returned count is exact; a stopped search returns [`Incomplete`], never
 //! a number; the table never holds more than its byte budget.
 
+mod frontier;
 mod input;
 mod order;
 mod search;
@@ -87,7 +88,7 @@ use num_bigint::BigUint;
 use crate::schedule::Pool;
 use crate::solver::engine::{Branch, Share};
 
-pub use input::Input;
+pub use input::{Input, TableEstimate};
 pub use search::Incomplete;
 use search::Search;
 pub use table::TableStats;
@@ -198,7 +199,8 @@ pub fn count_each(
     settings: &Settings<'_>,
     finished: &(dyn Fn(usize, BigUint) + Sync),
 ) -> Counted {
-    let input: Input = input.into();
+    // Prefixes from another engine's split may break the frontier key's condition.
+    let input: Input = input.into().for_prefixes(jobs);
     let roots = jobs.iter().map(|prefix| (prefix.clone(), 1)).collect();
     let workers = crate::schedule::workers(settings.threads);
     let report = |root: usize, count: &Count| finished(root, count.clone().into_big());

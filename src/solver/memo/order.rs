@@ -144,6 +144,59 @@ pub fn arrange(items: &mut Vec<(u32, u32)>, options: &mut [Vec<(u32, u32)>]) {
     }
 }
 
+/// How far an option reaches along the sweep (items numbered by [`arrange`], the unit
+/// items first): the most, over the options, of its last unit item less its first. An
+/// option taken while its first unit item is the first uncovered one covers nothing
+/// past that item plus the reach: the frontier key's window (`frontier`).
+pub fn reach(items: &[(u32, u32)], options: &[Vec<(u32, u32)>]) -> u32 {
+    let unit = |i: u32| items[i as usize] == (1, 1);
+    options
+        .iter()
+        .filter_map(|o| {
+            let mut units = o.iter().map(|e| e.0).filter(|&i| unit(i));
+            let first = units.next()?;
+            Some(units.last().unwrap_or(first) - first)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The widest frontier of the sweep (items numbered by [`arrange`]): the most, over
+/// the positions `p` of the first uncovered cell, of the cells after `p` that an option
+/// whose first cell comes before `p` covers. Only those may be covered when the sweep
+/// stands at `p` (every option taken began at an earlier first uncovered cell), so at
+/// most 2 to that many patterns of covered cells are ever met there: what a profile DP
+/// along this order keeps per step, and the measure of the memo's table
+/// (`engine/memo.rs`).
+pub fn widest(items: &[(u32, u32)], options: &[Vec<(u32, u32)>]) -> u32 {
+    let units = items.iter().take_while(|&&b| b == (1, 1)).count();
+    // lowest[u]: the first cell of the options that cover cell u (u itself at most).
+    let mut lowest: Vec<usize> = (0..units).collect();
+    for o in options {
+        let mut cells = o.iter().map(|e| e.0 as usize).filter(|&i| i < units);
+        if let Some(first) = cells.next() {
+            for u in cells {
+                lowest[u] = lowest[u].min(first);
+            }
+        }
+    }
+    // Cell u is in the frontier of the positions strictly between lowest[u] and u.
+    let mut change = vec![0i64; units + 1];
+    for (u, &low) in lowest.iter().enumerate() {
+        if low + 1 < u {
+            change[low + 1] += 1;
+            change[u] -= 1;
+        }
+    }
+    let mut width = 0i64;
+    let mut most = 0i64;
+    for c in change {
+        width += c;
+        most = most.max(width);
+    }
+    most as u32
+}
+
 /// A breadth-first search from `root` over the items not `placed`: its number of levels,
 /// and an item of its last level with the fewest neighbours.
 fn bfs(neighbours: &[Vec<u32>], root: u32, placed: &[bool]) -> (usize, u32) {

@@ -14,6 +14,11 @@
 //! on a box of cells the key is a bitset of the free cells plus a small counter per piece
 //! with copies or a range.
 //!
+//! Under a sweep the table is keyed instead on the frontier (`frontier`: the first
+//! uncovered cell, the cells an option may reach past it, and the other fields), a
+//! function of this key that determines it, when that is shorter. The search keeps the
+//! full key up to date as above and builds the frontier key from it at each node.
+//!
 //! # Giving work away
 //!
 //! A search run by a worker of the scheduler ([`crate::schedule`]) asks its [`Share`]
@@ -40,6 +45,7 @@ use num_bigint::BigUint;
 use crate::solver::engine::{Alone, Branch, Share};
 use crate::solver::links::{Hook, Links};
 
+use super::frontier::Frontier;
 use super::input::Input;
 use super::order::{self, Branching};
 use super::table::{hash, Count, Memo};
@@ -63,6 +69,8 @@ pub(crate) struct Key {
     /// Per header: the word and shift of its key field.
     field: Vec<(u32, u32)>,
     key: Vec<u64>,
+    /// The frontier key's layout, when the table keys on it (module docs).
+    frontier: Option<Frontier>,
 }
 
 impl Key {
@@ -75,6 +83,7 @@ impl Key {
             weighted: matrix.is_weighted(),
             field: vec![(0, 0); n + 1],
             key: vec![0],
+            frontier: None,
         };
         let mut shift = 0u32;
         for (i, &(_, max)) in matrix.items.iter().enumerate() {
@@ -88,7 +97,24 @@ impl Key {
             k.key[word] |= (max as u64) << shift;
             shift += width;
         }
+        if let Some(reach) = matrix.frontier {
+            // The sweep numbers the unit items first: they are the key's first bits.
+            let units = matrix.items.iter().take_while(|&&b| b == (1, 1)).count() as u32;
+            debug_assert!(matrix.items[units as usize..].iter().all(|&b| b != (1, 1)));
+            let tail_end = 64 * (k.key.len() as u32 - 1) + shift;
+            k.frontier = Frontier::new(units, reach, tail_end, k.key.len());
+        }
         k
+    }
+
+    /// The table's key of the node whose first uncovered unit item is header `h` (0:
+    /// none): the frontier key where there is one, else the full key.
+    #[inline]
+    fn current(&mut self, h: u32) -> &[u64] {
+        match &mut self.frontier {
+            Some(f) => f.build(&self.key, h),
+            None => &self.key,
+        }
     }
 }
 
@@ -147,6 +173,9 @@ pub(crate) struct Search<'s> {
     partial: usize,
     /// How the item to branch on is chosen (`order`).
     branching: Branching,
+    /// The highest unit item (a header) each option of the stem covers, with those
+    /// before it: the frontier key holds only when it is within the reach.
+    stem_top: Vec<u32>,
 }
 
 impl<'s> Search<'s> {
@@ -168,6 +197,7 @@ impl<'s> Search<'s> {
             levels: Vec::new(),
             partial: 0,
             branching: matrix.branching,
+            stem_top: Vec::new(),
         };
         debug_assert_eq!(s.sanity(), Ok(()));
         s
@@ -191,17 +221,43 @@ impl<'s> Search<'s> {
         if key != k.key {
             return Err(format!("key {:x?} but the links say {key:x?}", k.key));
         }
+        if let Some(f) = &k.frontier {
+            let h = self.links.right[0];
+            let top = (1..k.field.len() as u32)
+                .filter(|&i| self.links.unit[i as usize] && !self.links.listed(i))
+                .max()
+                .unwrap_or(0);
+            if !f.holds(h, top) {
+                return Err(format!("cell {top} is covered past the reach of {h}"));
+            }
+            let mut f = f.clone();
+            let built = f.build(&key, h).to_vec();
+            let decoded = f.decode(&built);
+            if decoded != key {
+                return Err(format!("frontier key of {key:x?} decodes to {decoded:x?}"));
+            }
+        }
         Ok(())
     }
 
     /// Words in a key.
     pub(crate) fn key_words(&self) -> usize {
-        self.links.hook.key.len()
+        match &self.links.hook.frontier {
+            Some(f) => f.words(),
+            None => self.links.hook.key.len(),
+        }
+    }
+
+    /// Whether the table keys on the frontier.
+    #[cfg(test)]
+    pub(crate) fn keys_on_frontier(&self) -> bool {
+        self.links.hook.frontier.is_some()
     }
 
     /// The key of the current subproblem.
-    pub(crate) fn key(&self) -> &[u64] {
-        &self.links.hook.key
+    pub(crate) fn key(&mut self) -> &[u64] {
+        let h = self.links.right[0];
+        self.links.hook.current(h)
     }
 
     /// Gives untried options to `share` when it wants work (by default nobody does).
@@ -211,6 +267,15 @@ impl<'s> Search<'s> {
 
     /// Takes option `o` (from [`Search::options`]) outside the search.
     pub(crate) fn push(&mut self, o: u32) {
+        let links = &self.links;
+        let (start, end) = links.span[o as usize];
+        let top = (start..end)
+            .map(|q| links.top(q))
+            .filter(|&h| links.unit[h as usize])
+            .chain(self.stem_top.last().copied())
+            .max()
+            .unwrap_or(0);
+        self.stem_top.push(top);
         self.links.push(o);
         self.stem.push(o);
     }
@@ -225,6 +290,7 @@ impl<'s> Search<'s> {
     pub(crate) fn pop(&mut self, o: u32) {
         self.links.pop(o);
         self.stem.pop();
+        self.stem_top.pop();
     }
 
     /// The options the search would branch over here, or why there are none.
@@ -282,7 +348,20 @@ impl<'s> Search<'s> {
     /// The number of solutions of the current subproblem, read from `memo` or computed
     /// and stored there. With a share, part of it may have been given away: the number
     /// is then that of the part not given.
+    ///
+    /// # Panics
+    ///
+    /// When the table keys on the frontier and the options pushed cover a cell past the
+    /// reach of the first uncovered one (see `frontier`): the input should have keyed on
+    /// every item ([`Input::for_prefixes`]).
     pub(crate) fn count(&mut self, memo: &mut dyn Memo) -> Result<Count, Incomplete> {
+        if let Some(f) = &self.links.hook.frontier {
+            let top = self.stem_top.last().copied().unwrap_or(0);
+            assert!(
+                f.holds(self.links.right[0], top),
+                "a prefix outside the sweep under the frontier key"
+            );
+        }
         self.partial = 0;
         let count = self.node(memo);
         debug_assert!(self.levels.is_empty());
@@ -296,8 +375,9 @@ impl<'s> Search<'s> {
             Branch::Solution if self.links.exact => return Ok(Count::ONE),
             b => b,
         };
-        let hash = hash(self.key());
-        if let Some(c) = memo.get(self.key(), hash) {
+        let key = self.key();
+        let hash = hash(key);
+        if let Some(c) = memo.get(key, hash) {
             return Ok(c);
         }
         let before = self.nodes;
@@ -309,7 +389,8 @@ impl<'s> Search<'s> {
         // Every change made below is undone: `key` is this node's again. A node whose
         // level or an ancestor's gave options away has a partial count: not stored.
         if depth >= self.partial {
-            memo.insert(self.key(), hash, &total, self.nodes - before);
+            let cost = self.nodes - before;
+            memo.insert(self.key(), hash, &total, cost);
         }
         Ok(total)
     }

@@ -105,6 +105,12 @@ impl std::ops::AddAssign<&Count> for Count {
     }
 }
 
+/// Bytes of a table slot for keys of `key_words` words (a table holds at least one slot
+/// per entry).
+pub(crate) fn slot_bytes(key_words: usize) -> usize {
+    8 * (1 + VALUE_WORDS + key_words)
+}
+
 /// The mixing of a key into a well-spread 64-bit hash (a multiply-xorshift per word, then
 /// the splitmix64 finalizer): bucket and shard indices both come from it.
 pub(crate) fn hash(key: &[u64]) -> u64 {

@@ -551,6 +551,7 @@ fn the_links_and_the_key_stay_sane_through_pushes_and_pops() {
             vec![(2, 1)],
         ],
         branching: super::order::Branching::Fewest,
+        frontier: None,
     };
     walk_checking(&mut Search::new(&weighted, &never), 3);
 }
