@@ -155,7 +155,7 @@ pub fn reach(items: &[(u32, u32)], options: &[Vec<(u32, u32)>]) -> u32 {
         .filter_map(|o| {
             let mut units = o.iter().map(|e| e.0).filter(|&i| unit(i));
             let first = units.next()?;
-            Some(units.last().unwrap_or(first) - first)
+            Some(units.next_back().unwrap_or(first) - first)
         })
         .max()
         .unwrap_or(0)
