@@ -210,18 +210,31 @@ impl Prepared<'_> {
 /// of usage (exit 2): the puzzle and the budget do not fit together.
 fn refuse_past_budget(estimate: Option<memo::TableEstimate>, memory: usize) -> Result<()> {
     match estimate {
-        Some(e) if e.bytes > memory as u64 => Err(Error::Usage(format!(
-            "the memo's table would not fit in --memory {}: its sweep's widest frontier \
-             has {} cells, so one step may hold up to 2^{} = {} subproblems of {} bytes, \
-             about {}; a table that small forgets and counts them again without end. Give a \
-             larger --memory if the machine has it, or count a smaller puzzle",
-            bytes(memory as u64),
-            e.cells,
-            e.cells,
-            e.keys,
-            e.entry_bytes,
-            bytes(e.bytes)
-        ))),
+        Some(e) if e.bytes > memory as u64 => {
+            // Past 2^63 keys the figures saturate: say so rather than print u64::MAX.
+            let size = if e.cells < 63 && e.bytes < u64::MAX {
+                format!(
+                    "2^{} = {} subproblems of {} bytes, about {}",
+                    e.cells,
+                    e.keys,
+                    e.entry_bytes,
+                    bytes(e.bytes)
+                )
+            } else {
+                format!(
+                    "2^{} subproblems of {} bytes, more than any machine holds",
+                    e.cells, e.entry_bytes
+                )
+            };
+            Err(Error::Usage(format!(
+                "the memo's table would not fit in --memory {}: its sweep's widest frontier \
+                 has {} cells, so one step may hold up to {size}; a table that small forgets \
+                 and counts them again without end. Give a larger --memory if the machine has \
+                 it, or count a smaller puzzle",
+                bytes(memory as u64),
+                e.cells,
+            )))
+        }
         _ => Ok(()),
     }
 }

@@ -98,25 +98,6 @@ impl Input {
         self
     }
 
-    /// What a sweep's table needs at its widest step ([`TableEstimate`]), or `None` when
-    /// the search does not sweep (MRV: no estimate is known).
-    pub fn table_estimate(&self) -> Option<TableEstimate> {
-        if self.branching != Branching::Sweep {
-            return None;
-        }
-        let cells = order::widest(&self.items, &self.options);
-        let never = || false;
-        let key_words = super::search::Search::new(self, &never).key_words();
-        let entry_bytes = super::table::slot_bytes(key_words) as u64;
-        let keys = 1u64.checked_shl(cells).unwrap_or(u64::MAX);
-        Some(TableEstimate {
-            cells,
-            keys,
-            entry_bytes,
-            bytes: keys.saturating_mul(entry_bytes),
-        })
-    }
-
     /// How the search branches, and why, for the `c solver` line.
     pub fn branching(&self) -> (Branching, &'static str) {
         (self.branching, order::reason(self.branching))

@@ -89,6 +89,7 @@ use crate::schedule::Pool;
 use crate::solver::engine::{Branch, Share};
 
 pub use input::{Input, TableEstimate};
+use order::Branching;
 pub use search::Incomplete;
 use search::Search;
 pub use table::TableStats;
@@ -336,6 +337,29 @@ fn count_after(
         search.pop(o);
     }
     count
+}
+
+// The estimate needs the search's key layout, and the search reads the input: kept here,
+// above both, so that neither file imports the other both ways.
+impl Input {
+    /// What a sweep's table needs at its widest step ([`TableEstimate`]), or `None` when
+    /// the search does not sweep (MRV: no estimate is known).
+    pub fn table_estimate(&self) -> Option<TableEstimate> {
+        if self.branching != Branching::Sweep {
+            return None;
+        }
+        let cells = order::widest(&self.items, &self.options);
+        let never = || false;
+        let key_words = Search::new(self, &never).key_words();
+        let entry_bytes = table::slot_bytes(key_words) as u64;
+        let keys = 1u64.checked_shl(cells).unwrap_or(u64::MAX);
+        Some(TableEstimate {
+            cells,
+            keys,
+            entry_bytes,
+            bytes: keys.saturating_mul(entry_bytes),
+        })
+    }
 }
 
 /// A worker's [`Share`]: the options its search gives away become jobs of the root it
