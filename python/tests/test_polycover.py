@@ -224,9 +224,13 @@ def test_the_gil_is_released_while_counting():
     assert ticks > 10
 
 
+# The child installs Python's own SIGINT handler first: a process started in the
+# background by a shell without job control (as CI scripts often are) inherits SIGINT
+# ignored, and Python then never raises KeyboardInterrupt, whatever the library does.
 CHILD = textwrap.dedent(
     """
-    import sys, time, polycover
+    import signal, sys, time, polycover
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     puzzle = polycover.Puzzle.load(sys.argv[1])
     print("counting", flush=True)
     try:
