@@ -320,14 +320,14 @@ fn count_after(
     prefix: &[u32],
     memo: &mut dyn Memo,
 ) -> Result<Count, Incomplete> {
-    let fitting = prefix.iter().take_while(|&&o| {
-        let fits = search.fits(o);
-        if fits {
-            search.push(o);
+    let mut pushed = 0;
+    for &o in prefix {
+        if !search.fits(o) {
+            break;
         }
-        fits
-    });
-    let pushed = fitting.count();
+        search.push(o);
+        pushed += 1;
+    }
     let count = if pushed == prefix.len() {
         search.count(memo)
     } else {
