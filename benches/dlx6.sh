@@ -11,6 +11,9 @@
 #   POLYCOVER=path  the polycover binary (default: target/release/polycover, built here)
 #   LOGHASH=k       dlx6's hash table of 2^k entries (default 24: 128 MiB, address space
 #                   only until used; the 16x16 box makes about 400,000 signatures)
+#   CACHE=k         dlx6's cache of signatures: 2^k octabytes (default 28: 2 GiB of address
+#                   space). dlx6 touches its arrays as it starts: on small boxes, small
+#                   LOGHASH and CACHE (e.g. 14 and 18) give its best user+sys time
 #   DLX6_CH=path    a CWEB change file applied when tangling (e.g. Knuth's dlx6-noMRV.ch)
 #
 # dlx6.w is Knuth's CWEB source, from his programs page
@@ -36,6 +39,7 @@ w=${1:?usage: benches/dlx6.sh PATH/TO/dlx6.w [BOXES] [RUNS]}
 boxes=${2:-8x8,8x10,12x12,16x16}
 runs=${3:-3}
 loghash=${LOGHASH:-24}
+cache=${CACHE:-28}
 root=$(cd "$(dirname "$0")/.." && pwd)
 w=$(cd "$(dirname "$w")" && pwd)/$(basename "$w")
 [ -r "$w" ] || { echo "cannot read $w" >&2; exit 2; }
@@ -57,10 +61,10 @@ static long gb_next_rand(void) {
 }
 static long gb_unif_rand(long m) { return gb_next_rand() % m; }
 EOF
-# The hash table: 2^loghash entries; the cache of signatures: 2^28 octabytes (2 GiB of
-# address space, touched only as used) instead of 16 GB.
+# The hash table: 2^loghash entries; the cache of signatures: 2^cache octabytes (by
+# default 2 GiB of address space, touched only as used) instead of 16 GB.
 sed -e "s/^@d loghashsize .*/@d loghashsize $loghash/" \
-    -e "s/^@d max_cache .*/@d max_cache (1<<28) \/* octabytes in the cache *\//" \
+    -e "s/^@d max_cache .*/@d max_cache (1<<$cache) \/* octabytes in the cache *\//" \
     "$w" >"$work/dlx6.w"
 ch=-
 if [ -n "${DLX6_CH:-}" ]; then
@@ -79,8 +83,9 @@ fi
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "domino boxes, --symmetry none, one thread, $runs run(s) each, median user CPU s"
-printf '%-6s %-34s %-22s %9s %9s %9s\n' box "polycover count" "dlx6 count" memo dlx6 "memo/dlx6"
+echo "domino boxes, --symmetry none, one thread, $runs run(s) each, median CPU s of one run:"
+echo "user, and user+sys (the kernel's share: mapping, page faults, process start-up)"
+printf '%-6s %-34s %-22s %9s %9s %9s %9s %9s %9s\n' box "polycover count" "dlx6 count" memo dlx6 "memo/dlx6" "memo u+s" "dlx6 u+s" "ratio u+s"
 for box in ${boxes//,/ }; do
     x=${box%x*}
     y=${box#*x}
@@ -117,14 +122,18 @@ EOF
     [ $((x * y)) -le 80 ] && repeat=100
     : >"$work/dlx6.cpu"
     : >"$work/memo.cpu"
+    : >"$work/dlx6.all"
+    : >"$work/memo.all"
     # One timed shell runs the program `repeat` times: its user time includes theirs.
     for _ in $(seq "$runs"); do
-        /usr/bin/time -f %U -o "$work/t" sh -c 'for i in $(seq "$1"); do "$2" <"$3" >/dev/null 2>"$4"; done' \
+        /usr/bin/time -f '%U %S' -o "$work/t" sh -c 'for i in $(seq "$1"); do "$2" <"$3" >/dev/null 2>"$4"; done' \
             sh "$repeat" "$work/dlx6" "$work/matrix.dlx" "$work/dlx6.err"
         awk -v r="$repeat" '{ printf "%.4f\n", $1 / r }' "$work/t" >>"$work/dlx6.cpu"
-        /usr/bin/time -f %U -o "$work/t" sh -c 'for i in $(seq "$1"); do "$2" count "$3" --symmetry none --solver memo --threads 1 >"$4" 2>&1; done' \
+        awk -v r="$repeat" '{ printf "%.4f\n", ($1 + $2) / r }' "$work/t" >>"$work/dlx6.all"
+        /usr/bin/time -f '%U %S' -o "$work/t" sh -c 'for i in $(seq "$1"); do "$2" count "$3" --symmetry none --solver memo --threads 1 >"$4" 2>&1; done' \
             sh "$repeat" "$pc" "$work/box.toml" "$work/memo.out"
         awk -v r="$repeat" '{ printf "%.4f\n", $1 / r }' "$work/t" >>"$work/memo.cpu"
+        awk -v r="$repeat" '{ printf "%.4f\n", ($1 + $2) / r }' "$work/t" >>"$work/memo.all"
     done
     k_sols=$(sed -n 's/^Altogether \([0-9]*\) solutions.*/\1/p' "$work/dlx6.err")
     if grep -q overflowed "$work/dlx6.err"; then
@@ -133,6 +142,9 @@ EOF
     p_sols=$(sed -n 's/^s mc //p' "$work/memo.out")
     k_cpu=$(median <"$work/dlx6.cpu")
     p_cpu=$(median <"$work/memo.cpu")
-    ratio=$(awk -v p="$p_cpu" -v k="$k_cpu" 'BEGIN { if (k > 0) printf "%.2f", p / k; else print "-" }')
-    printf '%-6s %-34s %-22s %9s %9s %9s\n' "$box" "$p_sols" "$k_sols" "$p_cpu" "$k_cpu" "$ratio"
+    k_all=$(median <"$work/dlx6.all")
+    p_all=$(median <"$work/memo.all")
+    ratio() { awk -v p="$1" -v k="$2" 'BEGIN { if (k > 0) printf "%.2f", p / k; else print "-" }'; }
+    printf '%-6s %-34s %-22s %9s %9s %9s %9s %9s %9s\n' "$box" "$p_sols" "$k_sols" "$p_cpu" "$k_cpu" \
+        "$(ratio "$p_cpu" "$k_cpu")" "$p_all" "$k_all" "$(ratio "$p_all" "$k_all")"
 done

@@ -42,7 +42,13 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 /// 16 DLX workers took 1.18x the CPU of 2 for the same Bedlam tree. Work stealing keeps
 /// the cores that do run busy, so nothing is gained by more.
 pub fn workers(threads: usize) -> usize {
-    threads.clamp(1, cores())
+    // One thread needs no count of cores: asking reads the cgroup's files, a tenth of a
+    // millisecond that a small count would notice.
+    if threads <= 1 {
+        1
+    } else {
+        threads.min(cores())
+    }
 }
 
 /// The cores this process may use (affinity and cgroup quota respected): the default
