@@ -65,6 +65,8 @@
 //! compute once per thread. Measured on 12x12 dominoes with two threads: 79k nodes and
 //! 0.03 s shared, 141k nodes and 0.07 s with a table per thread (16x16: 1.35 s against
 //! 5.1 s).
+//! A worker that meets a subproblem another is computing puts it off and works on its
+//! other options meanwhile ("Claims" in `search`).
 //!
 //! Invariants: a returned count is exact; a stopped search returns [`Incomplete`], never
 //! a number; the table never holds more than its byte budget.

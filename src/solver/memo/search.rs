@@ -35,6 +35,21 @@
 //! state after the prefix before it is that level's, checks it ([`Search::fits`]) and
 //! counts 0 for an option that does not fit, as the level's own loop would have.
 //!
+//! # Claims
+//!
+//! Workers that share a table would otherwise compute the same subproblem side by side:
+//! under a sweep every job walks the same columns at the same time, and a subproblem
+//! missing from the table is missing for all of them until the first one stores it. So
+//! a search claims each subproblem it starts computing ([`Memo::claim`]), and a level
+//! that meets a subproblem another worker has claimed (busy) puts that option off and
+//! tries its other options first. When its loop ends it tries the put-off options again:
+//! most are stored by then; one still busy is computed here too (never waited for, so no
+//! worker ever blocks on another). Below such a duplicate, the two workers part: each
+//! puts off what the other has claimed and takes what it has not. A claim ends when the
+//! count is stored, or is given back when the count was cut short or partial. Claims
+//! change only the order in which a level tries its options, never which it tries, so
+//! counts are the same; a table of one thread has no claims.
+//!
 //! Invariant: between calls, every link, `remaining` and `key` are as after [`Search::new`]
 //! (each call undoes its own changes in reverse order, even when stopped); the key is
 //! always the one [`Search::sanity`] computes again from the links. The memo only ever
@@ -48,7 +63,7 @@ use crate::solver::links::{Hook, Links};
 use super::frontier::Frontier;
 use super::input::Input;
 use super::order::{self, Branching};
-use super::table::{hash, Count, Memo};
+use super::table::{hash, Count, Found, Memo};
 
 /// The caller asked the search to stop: the count is incomplete.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,6 +191,11 @@ pub(crate) struct Search<'s> {
     /// The highest unit item (a header) each option of the stem covers, with those
     /// before it: the frontier key holds only when it is within the reach.
     stem_top: Vec<u32>,
+    /// The options whose subproblems were busy when their level tried them, a stack of
+    /// each open level's, to be tried again when its loop ends.
+    deferred: Vec<u32>,
+    /// How many times a level put off an option whose subproblem was busy.
+    pub(crate) deferrals: u64,
 }
 
 impl<'s> Search<'s> {
@@ -198,6 +218,8 @@ impl<'s> Search<'s> {
             partial: 0,
             branching: matrix.branching,
             stem_top: Vec::new(),
+            deferred: Vec::new(),
+            deferrals: 0,
         };
         debug_assert_eq!(s.sanity(), Ok(()));
         s
@@ -363,36 +385,45 @@ impl<'s> Search<'s> {
             );
         }
         self.partial = 0;
-        let count = self.node(memo);
-        debug_assert!(self.levels.is_empty());
-        count
+        let count = self.node(memo, false);
+        debug_assert!(self.levels.is_empty() && self.deferred.is_empty());
+        count.map(|c| c.expect("not deferred"))
     }
 
-    fn node(&mut self, memo: &mut dyn Memo) -> Result<Count, Incomplete> {
+    /// The count of the current subproblem, as [`Search::count`]; `None` when `defer`
+    /// and another worker is computing it (see "Claims" in the module docs).
+    fn node(&mut self, memo: &mut dyn Memo, defer: bool) -> Result<Option<Count>, Incomplete> {
         self.tick()?;
         let branch = match self.choose() {
-            Branch::Dead => return Ok(Count::ZERO),
-            Branch::Solution if self.links.exact => return Ok(Count::ONE),
+            Branch::Dead => return Ok(Some(Count::ZERO)),
+            Branch::Solution if self.links.exact => return Ok(Some(Count::ONE)),
             b => b,
         };
         let key = self.key();
         let hash = hash(key);
-        if let Some(c) = memo.get(key, hash) {
-            return Ok(c);
-        }
+        let claimed = match memo.claim(key, hash) {
+            Found::Count(c) => return Ok(Some(c)),
+            Found::Busy if defer => return Ok(None),
+            Found::Busy => false,
+            Found::Claimed => true,
+        };
         let before = self.nodes;
         let depth = self.levels.len();
         let total = match branch {
-            Branch::On(h) => self.branch(h, memo)?,
-            _ => self.complete()?,
+            Branch::On(h) => self.branch(h, memo),
+            _ => self.complete(),
         };
         // Every change made below is undone: `key` is this node's again. A node whose
         // level or an ancestor's gave options away has a partial count: not stored.
-        if depth >= self.partial {
-            let cost = self.nodes - before;
-            memo.insert(self.key(), hash, &total, cost);
+        match &total {
+            Ok(total) if depth >= self.partial => {
+                let cost = self.nodes - before;
+                memo.insert(self.key(), hash, total, cost);
+            }
+            _ if claimed => memo.release(self.key(), hash),
+            _ => {}
         }
-        Ok(total)
+        total.map(Some)
     }
 
     fn branch(&mut self, h: u32, memo: &mut dyn Memo) -> Result<Count, Incomplete> {
@@ -401,16 +432,21 @@ impl<'s> Search<'s> {
         let mut result = Ok(());
         let d = self.levels.len();
         self.levels.push(Level { node: h, end: h });
+        let first_deferred = self.deferred.len();
         let mut r = self.links.down(h);
         // The end is read again at each step: a gift moves it.
         while r != self.levels[d].end {
             if self.links.fits(r) {
                 self.levels[d].node = r;
                 self.links.commit(r);
-                let sub = self.node(memo);
+                let sub = self.node(memo, true);
                 self.links.uncommit(r);
                 match sub {
-                    Ok(c) => total.add(&c),
+                    Ok(Some(c)) => total.add(&c),
+                    Ok(None) => {
+                        self.deferrals += 1;
+                        self.deferred.push(r);
+                    }
                     Err(e) => {
                         result = Err(e);
                         break;
@@ -419,6 +455,28 @@ impl<'s> Search<'s> {
             }
             r = self.links.down(r);
         }
+        // The options whose subproblem was busy, now: most were stored meanwhile. None
+        // is given away (the level's end stays just past the one tried), and a busy one
+        // is computed here too.
+        let last_deferred = self.deferred.len();
+        for i in first_deferred..last_deferred {
+            if result.is_err() {
+                break;
+            }
+            let r = self.deferred[i];
+            self.levels[d] = Level {
+                node: r,
+                end: self.links.down(r),
+            };
+            self.links.commit(r);
+            let sub = self.node(memo, false);
+            self.links.uncommit(r);
+            match sub {
+                Ok(c) => total.add(&c.expect("not deferred")),
+                Err(e) => result = Err(e),
+            }
+        }
+        self.deferred.truncate(first_deferred);
         self.levels.pop();
         self.links.uncover(h);
         result.map(|()| total)

@@ -155,12 +155,34 @@ impl TableStats {
     }
 }
 
+/// What a search finds when it starts on a subproblem.
+pub(crate) enum Found {
+    /// Its count, stored.
+    Count(Count),
+    /// Nothing: the caller computes it, and either stores it ([`Memo::insert`]) or gives
+    /// the claim back ([`Memo::release`]).
+    Claimed,
+    /// Another worker has claimed it and is computing it now.
+    Busy,
+}
+
 /// Where the search reads and stores counts: one thread's own [`Table`], or its handle
 /// on a [`Sharded`] table shared by all threads.
 pub(crate) trait Memo {
     fn get(&mut self, key: &[u64], hash: u64) -> Option<Count>;
-    /// Stores the count of `key`'s subproblem, which took `cost` nodes to compute.
+    /// The stored count of `key`'s subproblem, or a claim on computing it. A table of
+    /// one thread is never busy.
+    fn claim(&mut self, key: &[u64], hash: u64) -> Found {
+        match self.get(key, hash) {
+            Some(c) => Found::Count(c),
+            None => Found::Claimed,
+        }
+    }
+    /// Stores the count of `key`'s subproblem, which took `cost` nodes to compute; its
+    /// claim, if any, ends.
     fn insert(&mut self, key: &[u64], hash: u64, count: &Count, cost: u64);
+    /// Ends the caller's claim on `key` without a count (it was cut short or partial).
+    fn release(&mut self, _key: &[u64], _hash: u64) {}
 }
 
 pub(crate) struct Table {
@@ -451,7 +473,35 @@ pub(crate) struct Sharded {
 /// A shard's lock and table, alone on its cache lines (two lines: adjacent-line
 /// prefetching pairs them).
 #[repr(align(128))]
-struct Shard(Mutex<Table>);
+struct Shard(Mutex<Guarded>);
+
+/// What a shard's lock guards: its table, and the keys of its subproblems that some
+/// worker has claimed and is computing ([`Found::Busy`] to the others). A search claims
+/// each subproblem it starts on, and ends the claim when it stores or gives up its
+/// count, so a shard holds at most a few claims (one per open level of each worker, over
+/// 1,024 shards): a flat list, `[hash, key...]` per claim, searched in full.
+struct Guarded {
+    table: Table,
+    claims: Vec<u64>,
+}
+
+impl Guarded {
+    fn claimed(&self, key: &[u64], hash: u64) -> Option<usize> {
+        let stride = 1 + key.len();
+        (0..self.claims.len())
+            .step_by(stride)
+            .find(|&at| self.claims[at] == hash && &self.claims[at + 1..at + stride] == key)
+    }
+
+    fn unclaim(&mut self, key: &[u64], hash: u64) {
+        if let Some(at) = self.claimed(key, hash) {
+            let stride = 1 + key.len();
+            let last = self.claims.len() - stride;
+            self.claims.copy_within(last.., at);
+            self.claims.truncate(last);
+        }
+    }
+}
 
 impl Sharded {
     /// A power of two: the shard is the hash's top bits.
@@ -460,12 +510,17 @@ impl Sharded {
     pub(crate) fn new(key_words: usize, budget: usize) -> Sharded {
         Sharded {
             shards: (0..Sharded::SHARDS)
-                .map(|_| Shard(Mutex::new(Table::new(key_words, budget / Sharded::SHARDS))))
+                .map(|_| {
+                    Shard(Mutex::new(Guarded {
+                        table: Table::new(key_words, budget / Sharded::SHARDS),
+                        claims: Vec::new(),
+                    }))
+                })
                 .collect(),
         }
     }
 
-    fn shard(&self, hash: u64) -> std::sync::MutexGuard<'_, Table> {
+    fn shard(&self, hash: u64) -> std::sync::MutexGuard<'_, Guarded> {
         let top = (hash >> (64 - Sharded::SHARDS.trailing_zeros())) as usize;
         self.shards[top].0.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -473,7 +528,7 @@ impl Sharded {
     pub(crate) fn stats(&self) -> TableStats {
         let mut total = TableStats::default();
         for s in &self.shards {
-            total.merge(&s.0.lock().unwrap_or_else(|e| e.into_inner()).stats);
+            total.merge(&s.0.lock().unwrap_or_else(|e| e.into_inner()).table.stats);
         }
         total
     }
@@ -481,10 +536,31 @@ impl Sharded {
 
 impl Memo for &Sharded {
     fn get(&mut self, key: &[u64], hash: u64) -> Option<Count> {
-        self.shard(hash).lookup(key, hash)
+        self.shard(hash).table.lookup(key, hash)
+    }
+
+    fn claim(&mut self, key: &[u64], hash: u64) -> Found {
+        let mut shard = self.shard(hash);
+        if let Some(c) = shard.table.lookup(key, hash) {
+            return Found::Count(c);
+        }
+        if shard.claimed(key, hash).is_some() {
+            return Found::Busy;
+        }
+        shard.claims.push(hash);
+        shard.claims.extend_from_slice(key);
+        Found::Claimed
     }
 
     fn insert(&mut self, key: &[u64], hash: u64, count: &Count, cost: u64) {
-        self.shard(hash).store(key, hash, count, cost);
+        let mut shard = self.shard(hash);
+        shard.table.store(key, hash, count, cost);
+        // Whoever claimed it: the count is stored (or, past the budget, will be computed
+        // again by whoever meets it next).
+        shard.unclaim(key, hash);
+    }
+
+    fn release(&mut self, key: &[u64], hash: u64) {
+        self.shard(hash).unclaim(key, hash);
     }
 }

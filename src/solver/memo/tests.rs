@@ -5,7 +5,7 @@ use num_bigint::BigUint;
 
 use super::input::Input;
 use super::search::Search;
-use super::table::{Count, Table};
+use super::table::{hash, Count, Found, Memo, Sharded, Table};
 use super::{count, count_after, count_on, run, Counted, Incomplete, Settings, Unranker};
 use crate::chi_square;
 use crate::matrix::{Item, Matrix};
@@ -479,4 +479,46 @@ fn uniform_ranks_pass_and_a_walk_blind_to_the_counts_fails() {
         taken
     });
     assert!(chi_square::rejects_uniform(&blind));
+}
+
+/// Another worker's claims, never ended: every subproblem two options deep is busy. The
+/// search puts those options off, finds them still busy, computes them itself, and
+/// counts right; a second claim on a claimed key is busy until its count is stored.
+#[test]
+fn busy_subproblems_are_put_off_and_still_counted() {
+    let m = Input::from(&dominoes(6, 6));
+    let mut search = Search::new(&m, &never);
+    let table = Sharded::new(search.key_words(), 64 * MIB);
+    let mut other = &table;
+    let mut claims = Vec::new();
+    let Branch::On(first) = search.options() else {
+        panic!("the box has options")
+    };
+    for o in first {
+        search.push(o);
+        if let Branch::On(second) = search.options() {
+            for p in second {
+                search.push(p);
+                let key = search.key().to_vec();
+                if matches!(other.claim(&key, hash(&key)), Found::Claimed) {
+                    claims.push(key);
+                }
+                search.pop(p);
+            }
+        }
+        search.pop(o);
+    }
+    assert!(claims.len() >= 2, "{claims:?}");
+    assert!(matches!(other.claim(&claims[0], hash(&claims[0])), Found::Busy));
+    let mut memo = &table;
+    let c = search.count(&mut memo).expect("nothing stops it");
+    assert_eq!(c, Count::Small(6728));
+    assert!(search.deferrals >= claims.len() as u64, "{}", search.deferrals);
+    // Computed by this search meanwhile, so stored: no longer busy.
+    assert!(matches!(other.claim(&claims[0], hash(&claims[0])), Found::Count(_)));
+    let fresh = vec![u64::MAX; claims[0].len()];
+    assert!(matches!(other.claim(&fresh, 7), Found::Claimed));
+    assert!(matches!(other.claim(&fresh, 7), Found::Busy));
+    other.release(&fresh, 7);
+    assert!(matches!(other.claim(&fresh, 7), Found::Claimed));
 }
