@@ -3,9 +3,11 @@
 //! unique puzzle is at least as hard as the design it starts from.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::Path;
+use std::time::Duration;
 
-use crate::common::{count, polycover, stderr, stdout};
+use crate::common::{count, polycover, spawn, stderr, stdout, wait_at_most};
 use polycover::design::difficulty::{self, Difficulty};
 use polycover::{Engine, Matrix, Problem, Reduction, SymmetryMode};
 
@@ -285,9 +287,14 @@ fn maximize_nodes_keeps_a_unique_puzzle_at_least_as_hard() {
     assert_eq!(climb.last(), Some(&hard_nodes), "{err}");
 }
 
-/// Combinations that make no sense end with exit 2 and say why, before any work.
+/// Combinations that make no sense end with exit 2 and say why, before any work (a
+/// guard ends a run that starts searching instead: `--maximize nodes` alone would climb
+/// until Ctrl-C).
 #[test]
 fn bad_combinations_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("never.toml");
+    let file = file.to_str().unwrap();
     for (args, says) in [
         (
             &[
@@ -298,6 +305,8 @@ fn bad_combinations_are_usage_errors() {
                 "7",
                 "--maximize",
                 "hardest",
+                "-o",
+                file,
             ][..],
             "invalid value 'hardest' for '--maximize",
         ),
@@ -310,14 +319,24 @@ fn bad_combinations_are_usage_errors() {
                 "7",
                 "--maximize",
                 "nodes",
+                "-o",
+                file,
             ][..],
             "design --maximize nodes needs --timeout",
         ),
         (&["info", "soma", "--symmetry", "none"][..], "--difficulty"),
     ] {
-        let out = polycover(args);
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let mut child = spawn(args);
+        let status = wait_at_most(&mut child, Duration::from_secs(60));
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!(status.and_then(|s| s.code()), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!Path::new(file).exists(), "{args:?}");
     }
 }
