@@ -16,6 +16,7 @@ mod cp;
 mod damage;
 mod deadlines;
 mod design;
+mod difficulty;
 mod drawing;
 mod errors;
 mod exit_codes;

@@ -6,16 +6,22 @@
 //! - the puzzle is written however the search ends (unique, `--timeout`, Ctrl-C), with a
 //!   header saying how it was made and `[expect]` where its count is exact; the exit code
 //!   says how it ended: 0 unique, 1 stopped by `--timeout` before a unique puzzle,
-//!   128 + the signal at Ctrl-C (130) or another stop signal.
+//!   128 + the signal at Ctrl-C (130) or another stop signal;
+//! - `--maximize nodes` needs `--timeout` (the climb's end); its puzzle is unique, the
+//!   hardest the climb found, and it exits 0 at the deadline like a unique design;
+//! - `--report` measures the puzzle that is written (`design::difficulty`, up to
+//!   rotations), before writing it, into `c difficulty` lines on standard error and a
+//!   comment in the file; a stop during the measures writes the puzzle without them.
 
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use super::args::{DesignArgs, DesignStrategyArg};
+use super::args::{DesignArgs, DesignStrategyArg, MaximizeArg};
 use super::engines;
 use super::outcome::Outcome;
-use crate::design::{self, Progress, Request, Rules, Stop, Strategy};
+use crate::design::difficulty::Difficulty;
+use crate::design::{self, Climb, Progress, Request, Rules, Stop, Strategy};
 use crate::engine::{Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, Cell};
@@ -37,6 +43,13 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     if let Some(svg) = &a.svg {
         output::check_writable(svg, &inputs)?;
         output::check_not_same(&a.output, svg, "-o", "--svg")?;
+    }
+    if a.maximize == MaximizeArg::Nodes && a.timeout.is_none() {
+        return Err(Error::Usage(
+            "design --maximize nodes needs --timeout SECONDS: the climb to a harder unique \
+             puzzle goes on until then"
+                .into(),
+        ));
     }
     let deadline = a.timeout.and_then(|t| a.started.checked_add(t));
     let (size, start) = match &a.from {
@@ -124,9 +137,13 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
             );
         }
     };
-    let designed = design::design(&request, &command, &mut count, &mut progress)?;
+    let mut designed = design::design(&request, &command, &mut count, &mut progress)?;
+    if a.maximize == MaximizeArg::Nodes {
+        designed = design::maximize_nodes(&request, designed, &mut count, &mut climbing())?;
+    }
+    let (text, measured) = report(&a, &designed)?;
     output::write_records(&a.output, out, &inputs, &mut |w| {
-        w.write_all(designed.text.as_bytes())?;
+        w.write_all(text.as_bytes())?;
         Ok(output::Ended::Finished)
     })?;
     eprintln!(
@@ -141,19 +158,70 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         designed.seconds,
         designed.score
     );
+    match &measured {
+        Some(Ok(d)) => eprintln!("c difficulty: {} ({:.1} s)", d.line(), d.seconds),
+        Some(Err(why)) => eprintln!("c difficulty: {why}"),
+        None => {}
+    }
+    // A stop during the measures ends the command as a stop during the search does.
+    let stop = match measured {
+        Some(Err(_)) => Stop::Interrupted,
+        _ => designed.stop,
+    };
     match &a.svg {
         // A stopped process searches no more: the picture is not drawn.
-        Some(_) if designed.stop == Stop::Interrupted => {
+        Some(_) if stop == Stop::Interrupted => {
             eprintln!("c design: interrupted, no --svg picture drawn");
         }
         Some(svg) => picture(&designed.text, svg, out)?,
         None => {}
     }
-    Ok(match designed.stop {
+    Ok(match stop {
         Stop::Unique => Outcome::Done,
         Stop::Deadline => Outcome::Stopped,
         Stop::Interrupted => Outcome::Interrupted,
     })
+}
+
+/// The progress lines of `--maximize nodes`: at each harder puzzle, and every 10 s.
+fn climbing() -> impl FnMut(&Climb) {
+    let mut said = 0.0;
+    move |c: &Climb| {
+        if c.improved || c.seconds >= said + PROGRESS_SECONDS {
+            said = c.seconds - c.seconds % PROGRESS_SECONDS;
+            eprintln!(
+                "c design --maximize: {:.1} s, most DLX nodes {} (first {}), {} moves tried, {} \
+                 accepted",
+                c.seconds, c.best, c.first, c.tried, c.accepted
+            );
+        }
+    }
+}
+
+/// The text to write, and with `--report` the measures of the designed puzzle (or why
+/// there are none): a stopped design is not measured, and a stop during the measures
+/// leaves the text as it was.
+fn report(
+    a: &DesignArgs,
+    designed: &design::Designed,
+) -> Result<(String, Option<std::result::Result<Difficulty, String>>)> {
+    if !a.report {
+        return Ok((designed.text.clone(), None));
+    }
+    if designed.stop == Stop::Interrupted {
+        let why = "interrupted, not measured".to_string();
+        return Ok((designed.text.clone(), Some(Err(why))));
+    }
+    let puzzle = Puzzle::parse("the designed puzzle", &designed.text)?;
+    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    match engines::difficulty(&problem, None) {
+        Ok(Some(d)) => Ok((d.annotated(&designed.text), Some(Ok(d)))),
+        Ok(None) | Err(Error::Interrupted(_)) => {
+            let why = "interrupted, the puzzle is written without its measures".to_string();
+            Ok((designed.text.clone(), Some(Err(why))))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// The polycube puzzle in `puzzle`, or a usage error naming `path`.
@@ -226,6 +294,7 @@ fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, 
             a.strategy == DesignStrategyArg::Anneal,
             " --strategy anneal",
         ),
+        (a.maximize == MaximizeArg::Nodes, " --maximize nodes"),
     ] {
         if on {
             line.push_str(flag);

@@ -255,3 +255,12 @@ pub(super) fn refute(
     let settings = engine.sat_settings().expect("for_proof makes a SAT engine");
     p.refute(settings.amo, settings.force, proof)
 }
+
+/// The difficulty measures of `problem` (the DLX's search tree; `design::difficulty`):
+/// `None` when `deadline` came first.
+pub(super) fn difficulty(
+    problem: &Problem,
+    deadline: Option<Instant>,
+) -> Result<Option<crate::design::difficulty::Difficulty>> {
+    crate::design::difficulty::measure(problem, deadline)
+}

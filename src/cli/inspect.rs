@@ -1,14 +1,15 @@
 //! The commands that look at puzzles: `info`, `list` and `check`.
 //!
 //! Invariants:
-//! - `info` reads its input once: standard input cannot be read twice.
+//! - `info` reads its input once: standard input cannot be read twice; `--difficulty`
+//!   measures the puzzle so read (`design::difficulty`), after its other rows.
 //! - `check` refuses every encoding's oversized CNF before the reference count, and
 //!   fails (exit 1, after `s DISAGREE`) when any engine's count differs.
 
 use std::io::Write;
 use std::time::Instant;
 
-use super::args::{CheckArgs, PuzzleArg};
+use super::args::{CheckArgs, InfoArgs};
 use super::engines;
 use super::outcome::{refuse_interrupted, Outcome};
 use crate::catalog;
@@ -18,7 +19,8 @@ use crate::puzzle::burrtools;
 use crate::puzzle::Puzzle;
 use crate::sat::Amo;
 
-pub(super) fn info(a: PuzzleArg, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
+    let a = &args.puzzle;
     // A file or standard input is read once: `-` cannot be read twice.
     let puzzle = match Puzzle::read_input(&a.puzzle)? {
         // A BurrTools file: its problems first; with several and none picked, only those.
@@ -43,6 +45,17 @@ pub(super) fn info(a: PuzzleArg, out: &mut dyn Write) -> Result<Outcome> {
         None => a.load()?,
     };
     puzzle.info(out)?;
+    if args.difficulty {
+        let mode = args.symmetry.map_or(puzzle.default_symmetry(), Into::into);
+        let problem = crate::engine::Problem::new(puzzle.compile(mode)?);
+        // Without a deadline only a stop ends the walk early.
+        let d = engines::difficulty(&problem, None)?
+            .ok_or_else(|| Error::Interrupted("during the difficulty measures".into()))?;
+        writeln!(out)?;
+        for (name, value) in d.rows() {
+            writeln!(out, "{name:<11} {value}")?;
+        }
+    }
     Ok(Outcome::Done)
 }
 

@@ -33,6 +33,8 @@
 //! ([`crate::interrupt`]), and in each case returns the best state.
 
 mod cut;
+pub mod difficulty;
+mod maximize;
 mod shape;
 
 use std::time::Instant;
@@ -45,6 +47,7 @@ use crate::geometry::{Cell, Shape};
 use crate::puzzle::polycube::generate;
 use crate::puzzle::Puzzle;
 
+pub use maximize::{maximize_nodes, Climb};
 pub use shape::Rules;
 
 /// Counts the solutions of a puzzle up to rotations, stopping at the given number:
@@ -168,6 +171,9 @@ pub struct Designed {
     pub seconds: f64,
     /// Every improvement of the best score: (seconds, score).
     pub curve: Vec<(f64, Score)>,
+    /// The best state's cut, and its frozen pieces, for [`maximize_nodes`].
+    cut: cut::Cut,
+    frozen: Vec<bool>,
 }
 
 /// Tries without a better current state before `climb` kicks the best state.
@@ -381,6 +387,8 @@ pub fn design(
         accepted: search.accepted,
         seconds,
         curve,
+        cut: best.0,
+        frozen: search.frozen,
     })
 }
 

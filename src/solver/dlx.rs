@@ -61,6 +61,9 @@ pub struct Dlx {
     /// those a completion adds.
     chosen: Vec<u32>,
     nodes: u64,
+    /// Nodes where an item had no option left (`Branch::Dead`), for
+    /// `design::difficulty`; a leaf, so counting it costs the hot loop nothing.
+    dead_ends: u64,
 }
 
 impl Dlx {
@@ -75,7 +78,14 @@ impl Dlx {
             choice: Vec::new(),
             chosen: Vec::new(),
             nodes: 0,
+            dead_ends: 0,
         }
+    }
+
+    /// The dead ends visited so far: nodes of the search (not of a completion) where an
+    /// item that must be covered had no option left.
+    pub(crate) fn dead_ends(&self) -> u64 {
+        self.dead_ends
     }
 
     /// Checks every link. Returns the first inconsistency found.
@@ -119,7 +129,7 @@ impl Dlx {
                         break 'node ControlFlow::Break(());
                     }
                 }
-                Branch::Dead => {}
+                Branch::Dead => self.dead_ends += 1,
             }
             // Back up to the deepest level with an option left to try.
             while level > 0 {

@@ -362,6 +362,48 @@ pub fn for_each_in(
     stats
 }
 
+/// The DLX's whole search tree of the reduced problem, walked from the root on this
+/// thread (what `design::difficulty` measures).
+pub(crate) struct Tree {
+    /// Nodes visited, the root included.
+    pub(crate) nodes: u64,
+    /// Nodes where an item had no option left (see `Dlx::dead_ends`).
+    pub(crate) dead_ends: u64,
+    /// Solutions of the reduced matrix, and the distinct ones among them.
+    pub(crate) found: u64,
+    pub(crate) solutions: u64,
+    /// Ctrl-C or the deadline stopped the walk: the figures are lower bounds.
+    pub(crate) stopped: bool,
+}
+
+/// Walks the DLX's whole tree of `reduction` (see [`Tree`]), until `deadline` at most.
+pub(crate) fn dlx_tree(reduction: &Reduction, deadline: Option<Instant>) -> Tree {
+    let _listening = crate::interrupt::Listening::start();
+    let mut engine = dlx::Dlx::new(reduction.matrix());
+    let (mut found, mut solutions) = (0, 0);
+    let mut original = Vec::new();
+    let flow = crate::interrupt::within(deadline, || {
+        engine.run(&[], &mut |solution| {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return ControlFlow::Break(());
+            }
+            found += 1;
+            original.clear();
+            original.extend(solution.iter().map(|&o| reduction.original(o)));
+            original.sort_unstable();
+            solutions += u64::from(reduction.is_canonical(&original));
+            ControlFlow::Continue(())
+        })
+    });
+    Tree {
+        nodes: engine.nodes(),
+        dead_ends: engine.dead_ends(),
+        found,
+        solutions,
+        stopped: flow.is_break(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,6 +17,16 @@ pub(in crate::cli) enum DesignStrategyArg {
     Anneal,
 }
 
+/// What the design search makes as large as it can once the puzzle is unique.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(in crate::cli) enum MaximizeArg {
+    /// Nothing: stop at the first unique puzzle.
+    None,
+    /// The DLX's search-tree nodes: climb over unique puzzles until --timeout and keep
+    /// the hardest.
+    Nodes,
+}
+
 #[derive(Args, Debug)]
 pub(in crate::cli) struct DesignArgs {
     /// The box to cut, X,Y,Z (or take the box of --from).
@@ -59,6 +69,14 @@ pub(in crate::cli) struct DesignArgs {
     /// solutions; more stands for "at least this many".
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub(in crate::cli) cap: u64,
+    /// Once unique, keep reshaping the pieces (unique puzzles only) until --timeout, and
+    /// write the one with the most of this (`nodes`: the hardest for the DLX).
+    #[arg(long, value_enum, default_value = "none")]
+    pub(in crate::cli) maximize: MaximizeArg,
+    /// Measure the result's difficulty (solutions, DLX nodes, dead ends, first-move
+    /// branching): `c difficulty` lines, and a comment in the puzzle file.
+    #[arg(long)]
+    pub(in crate::cli) report: bool,
     /// Draw moves uniformly by cell, not by how many ways each piece fits the box.
     #[arg(long, hide = true)]
     pub(in crate::cli) uniform_moves: bool,

@@ -25,13 +25,15 @@ use crate::sat::Amo;
 
 mod design;
 mod files;
+mod info;
 mod values;
 
-pub(super) use design::{DesignArgs, DesignStrategyArg};
+pub(super) use design::{DesignArgs, DesignStrategyArg, MaximizeArg};
 pub(super) use files::{
     DecodeArgs, DimacsArgs, ExportArgs, GenerateArgs, GenerateKind, ImportArgs, MergeArgs,
     SuiteArgs,
 };
+pub(super) use info::InfoArgs;
 use values::{
     parse_memory, parse_sat_option, parse_seconds, parse_thread_list, parse_threads, ThreadList,
 };
@@ -78,8 +80,10 @@ pub(super) enum Command {
     /// Exits 0 when the solutions are drawn, and 20 (as `solve` does for
     /// UNSATISFIABLE), after `c no solution to draw`, when the puzzle has no solution.
     Sample(SampleArgs),
-    /// Show the pieces, their orientations and placements, and the symmetry group.
-    Info(PuzzleArg),
+    /// Show the pieces, their orientations and placements, and the symmetry group; with
+    /// --difficulty, also how hard the puzzle is (solutions, DLX nodes, dead ends,
+    /// first-move branching).
+    Info(InfoArgs),
     /// List the puzzles shipped in the catalog.
     List,
     /// Write the puzzle as DIMACS CNF for external solvers and model counters.

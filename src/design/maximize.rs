@@ -1,0 +1,185 @@
+//! `design --maximize nodes`: from a unique design, a climb to a harder one.
+//!
+//! A state is a unique cut without faults (the design search's goal) and its score the
+//! nodes of the DLX's search tree (`difficulty.rs`): the work a solver does to find the
+//! one solution and prove there is no other. A move is one of the design search's
+//! (`cut.rs`); the candidate is counted by the caller's [`Counter`] up to two solutions
+//! (a second refuses it), and a unique one is measured. A candidate with at least the
+//! current state's nodes is accepted (equal ones too, a walk on the plateau); after
+//! `PATIENCE` tries without a harder puzzle the walk goes back to the hardest.
+//!
+//! Invariants: every state the climb holds, the first included, is a unique cut
+//! without faults; the hardest state (most nodes) is kept and returned however the climb
+//! ends (the deadline, which is its normal end, or Ctrl-C); the same request and the same
+//! counts give the same moves (its generator is seeded from the request's seed).
+
+use std::time::Instant;
+
+use rand_pcg::rand_core::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use super::{cut, difficulty, render, Counter, Designed, Request, Score, Search, Stop, PATIENCE};
+use crate::engine::Problem;
+use crate::error::{Error, Result};
+use crate::puzzle::{Puzzle, SymmetryMode};
+
+/// Where the climb to a harder puzzle is, for progress lines.
+#[derive(Clone, Copy, Debug)]
+pub struct Climb {
+    /// Seconds since the climb began.
+    pub seconds: f64,
+    /// The nodes of the hardest unique puzzle so far.
+    pub best: u64,
+    /// The nodes of the unique puzzle the climb started from.
+    pub first: u64,
+    /// Moves tried, and accepted, in the climb.
+    pub tried: u64,
+    /// Moves accepted.
+    pub accepted: u64,
+    /// The hardest puzzle changed at this step.
+    pub improved: bool,
+}
+
+/// Climbs from `designed`, when it is unique, to the unique puzzle with the most DLX
+/// nodes found before `r.deadline` or Ctrl-C (without a deadline it climbs until Ctrl-C;
+/// see the module docs); a design that is not
+/// unique is returned as it is. `count` counts (as for [`super::design`]); `progress`
+/// hears of every step.
+///
+/// # Errors
+///
+/// What `count` returns but [`Error::Interrupted`], which ends the climb.
+pub fn maximize_nodes(
+    r: &Request,
+    designed: Designed,
+    count: &mut Counter<'_>,
+    progress: &mut dyn FnMut(&Climb),
+) -> Result<Designed> {
+    if designed.stop != Stop::Unique {
+        return Ok(designed);
+    }
+    let begun = Instant::now();
+    let mut search = Search {
+        r,
+        // Not the design's own stream: the climb is the same whatever the design took.
+        rng: Pcg64Mcg::seed_from_u64(r.seed ^ 0x6861_7264_6572),
+        frozen: designed.frozen.clone(),
+        count,
+        tried: 0,
+        accepted: 0,
+    };
+    let mut stop = Stop::Unique;
+    let first = match nodes(r, &designed.cut) {
+        Ok(Some(n)) => n,
+        Ok(None) => return Ok(designed),
+        Err(Error::Interrupted(_)) => {
+            return Ok(Designed {
+                stop: Stop::Interrupted,
+                ..designed
+            })
+        }
+        Err(e) => return Err(e),
+    };
+    let unique = designed.score;
+    let mut current = (designed.cut.clone(), first);
+    let mut best = current.clone();
+    let mut since_better = 0u64;
+    let mut step = |search: &Search<'_, '_, '_>, best: u64, improved: bool| {
+        progress(&Climb {
+            seconds: begun.elapsed().as_secs_f64(),
+            best,
+            first,
+            tried: search.tried,
+            accepted: search.accepted,
+            improved,
+        });
+    };
+    step(&search, first, true);
+    loop {
+        if crate::interrupt::requested() {
+            stop = Stop::Interrupted;
+            break;
+        }
+        if r.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let weight = if r.prefer_placements {
+            current.0.placements()
+        } else {
+            vec![0; current.0.pieces]
+        };
+        let Some(m) = current
+            .0
+            .random_move(&mut search.rng, &search.frozen, &weight)
+        else {
+            break;
+        };
+        let Some(next) = current.0.moved(m, r.sizes, &search.frozen) else {
+            continue;
+        };
+        search.tried += 1;
+        since_better += 1;
+        let measured = search.score(&next, Some(unique)).and_then(|s| match s {
+            Some(s) if s.unique() => nodes(r, &next),
+            _ => Ok(Some(0)),
+        });
+        let n = match measured {
+            Ok(Some(n)) => n,
+            // The deadline stopped the count or the walk: the climb's normal end.
+            Ok(None) => break,
+            Err(Error::Interrupted(_)) => {
+                stop = Stop::Interrupted;
+                break;
+            }
+            Err(e) => return Err(e),
+        };
+        // A candidate that is not unique measured 0: never accepted.
+        if n > 0 && n >= current.1 {
+            search.accepted += 1;
+            current = (next, n);
+        }
+        let improved = current.1 > best.1;
+        if improved {
+            best = current.clone();
+            since_better = 0;
+        } else if since_better >= PATIENCE {
+            since_better = 0;
+            current = best.clone();
+        }
+        step(&search, best.1, improved);
+    }
+    let seconds = begun.elapsed().as_secs_f64();
+    let header: String = designed
+        .text
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let header = format!(
+        "{header}# Then made harder (--maximize nodes) by {} moves accepted of {} tried in \
+         {seconds:.1} s: DLX nodes {first} to {}.\n",
+        search.accepted, search.tried, best.1
+    );
+    Ok(Designed {
+        text: render(r, &best.0, &header, Some(1)),
+        score: Score {
+            faults: 0,
+            solutions: 1,
+            capped: false,
+        },
+        stop,
+        tried: designed.tried + search.tried,
+        accepted: designed.accepted + search.accepted,
+        seconds: designed.seconds + seconds,
+        curve: designed.curve,
+        cut: best.0,
+        frozen: designed.frozen,
+    })
+}
+
+/// The DLX nodes of `cut`'s puzzle up to rotations; `Ok(None)` past the deadline.
+fn nodes(r: &Request, cut: &cut::Cut) -> Result<Option<u64>> {
+    let puzzle = Puzzle::parse("the designed puzzle", &render(r, cut, "", None))?;
+    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    Ok(difficulty::tree(&problem, r.deadline)?.map(|t| t.nodes))
+}
