@@ -33,6 +33,7 @@
 //! ([`crate::interrupt`]), and in each case returns the best state.
 
 mod cut;
+mod fallback;
 mod shape;
 
 use std::time::Instant;
@@ -45,6 +46,7 @@ use crate::geometry::{Cell, Shape};
 use crate::puzzle::polycube::generate;
 use crate::puzzle::Puzzle;
 
+pub use fallback::{unique_or_unsat, Found, Source, Step, DRAWS};
 pub use shape::Rules;
 
 /// Counts the solutions of a puzzle up to rotations, stopping at the given number:
