@@ -51,9 +51,9 @@ fn small_boxes_become_unique() {
     let dir = tempfile::tempdir().unwrap();
     for (i, args) in [
         &["--box", "3,3,3", "--pieces", "7", "--seed", "1"][..],
-        &[
-            "--box", "4,4,2", "--pieces", "8", "--sizes", "2-6", "--seed", "1",
-        ][..],
+        // The default sizes, 3 to 5: only the chained moves of `cut.rs` get past 2 or 3
+        // solutions there.
+        &["--box", "4,4,2", "--pieces", "8", "--seed", "1"][..],
     ]
     .into_iter()
     .enumerate()

@@ -1,8 +1,12 @@
 //! `generate polycubes`: a box cut into random pieces, a puzzle with exactly one solution,
-//! and one with none that is not trivially so; each reproducible by its seed, and each
-//! checked by counting it (native and SAT).
+//! and one with none that is not trivially so, drawn or (after `--draws` draws) designed;
+//! each reproducible by its seed, and each checked by counting it (native and SAT).
+
+use std::io::{BufRead, BufReader};
 
 use crate::common::*;
+use polycover::sat::Amo;
+use polycover::{Engine, Puzzle, SymmetryMode};
 
 /// Writes `generate polycubes ARGS` to a file in `dir` and returns its path.
 fn generate(dir: &std::path::Path, name: &str, args: &[&str]) -> (String, String) {
@@ -54,7 +58,9 @@ fn unique_gives_one_solution_up_to_rotations() {
     let dir = tempfile::tempdir().unwrap();
     let args = ["--box", "3,3,3", "--pieces", "6", "--unique", "--seed", "1"];
     let (path, err) = generate(dir.path(), "u.toml", &args);
-    assert!(err.contains("c drew "), "{err}");
+    assert!(err.contains("puzzles to find this one"), "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\n# Drawn at random: draw "), "{text}");
     let o = polycover(&["count", &path, "--solver", "dlx"]);
     assert_eq!(last_line(&o), "s mc 1", "{}", stdout(&o));
     assert!(
@@ -122,6 +128,23 @@ fn bad_requests_are_refused_clearly() {
             "--unique",
         ),
         (&["generate", "colored-cubes"][..], "--cubes"),
+        (
+            &["generate", "colored-cubes", "--cubes", "4", "--draws", "3"][..],
+            "--draws",
+        ),
+        (
+            &[
+                "generate",
+                "polycubes",
+                "--box",
+                "2,2,2",
+                "--pieces",
+                "2",
+                "--draws",
+                "3",
+            ][..],
+            "--draws without --unique",
+        ),
     ] {
         let o = polycover(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
@@ -146,6 +169,9 @@ fn a_long_unique_search_shows_progress_and_stops_on_ctrl_c() {
         "--unique",
         "--seed",
         "1",
+        // Draws all the way, on a machine of any speed (the design search has its test).
+        "--draws",
+        "100000",
         "-o",
         path.to_str().unwrap(),
     ]);
@@ -161,5 +187,105 @@ fn a_long_unique_search_shows_progress_and_stops_on_ctrl_c() {
         "{err}"
     );
     assert!(err.contains("puzzles drawn, none kept"), "{err}");
+    assert!(!path.exists(), "no file for a stopped search");
+}
+
+/// 4x4x3 in 10 pieces, seed 2: 1000 random draws find no unique puzzle (random cuts there
+/// have many solutions), so the design search makes one; `--unsat` mirrors a chiral piece
+/// of it. The `c` lines and the file say so, and the counts hold by the DLX and by SAT:
+/// exactly 1 solution up to rotations, and none.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn the_design_search_takes_over_when_draws_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    for (flag, expected) in [("--unique", 1), ("--unsat", 0)] {
+        let args = ["--box", "4,4,3", "--pieces", "10", flag, "--seed", "2"];
+        let (path, err) = generate(dir.path(), "d.toml", &args);
+        assert!(
+            err.contains("c drew 1000 puzzles in ")
+                && err.contains("none kept: the design search takes over (seed 2)"),
+            "{err}"
+        );
+        assert!(
+            err.contains("c designed this one after 1000 random draws had none: "),
+            "{err}"
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains(
+                "\n# Designed after 1000 random draws had none: `polycover design --box \
+                 4,4,3 --pieces 10 --sizes 3-6 --seed 2` ("
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("[expect]\nrotations = {expected}\n")),
+            "{text}"
+        );
+        let c = Puzzle::parse("designed", &text)
+            .unwrap()
+            .compile(SymmetryMode::Rotations)
+            .unwrap();
+        assert_eq!(count(&c, Engine::dlx(), 1), expected, "{flag}: {text}");
+        let by_sat = sat_count(&c, Amo::Product, &SatRun::default());
+        assert_eq!(by_sat, expected, "{flag}: {text}");
+    }
+}
+
+/// `--draws 0` designs at once, and the seed gives the same file twice.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn a_designed_puzzle_repeats_with_its_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--box", "3,3,3", "--pieces", "6", "--unique", "--draws", "0", "--seed", "3",
+    ];
+    let (a, err) = generate(dir.path(), "a.toml", &args);
+    assert!(err.contains("c drew 0 puzzles in "), "{err}");
+    let (b, _) = generate(dir.path(), "b.toml", &args);
+    let text = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&b).unwrap());
+    assert!(text.contains("\n# Designed after 0 random draws"), "{text}");
+    let o = polycover(&["count", &a, "--solver", "dlx"]);
+    assert_eq!(last_line(&o), "s mc 1", "{}", stdout(&o));
+}
+
+/// Ctrl-C during the design search (4x4x4 in 13 pieces, which it does not finish in
+/// seconds): exit 130, the draws and moves named, no file.
+#[test]
+fn ctrl_c_stops_the_design_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("unique.toml");
+    let mut child = spawn(&[
+        "generate",
+        "polycubes",
+        "--box",
+        "4,4,4",
+        "--pieces",
+        "13",
+        "--unique",
+        "--draws",
+        "0",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    // The design search's first progress line: it runs.
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("c design:") {
+        let mut line = String::new();
+        assert_ne!(err.read_line(&mut line).unwrap(), 0, "{said}");
+        said.push_str(&line);
+    }
+    signal(&child, "INT");
+    let status = wait_at_most(&mut child, std::time::Duration::from_secs(60)).expect("it stops");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    assert_eq!(status.code(), Some(130), "{said}{rest}");
+    assert!(
+        rest.contains("after 0 puzzles drawn and ")
+            && rest.contains("moves of the design search, none kept"),
+        "{said}{rest}"
+    );
     assert!(!path.exists(), "no file for a stopped search");
 }

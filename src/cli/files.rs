@@ -1,5 +1,5 @@
-//! The commands that turn a puzzle into files and back: `dimacs`, `decode`, `export`,
-//! `import` and `generate`.
+//! The commands that turn a puzzle into files and back: `dimacs`, `decode`, `export` and
+//! `import` (`generate` has a file of its own, `generate.rs`).
 //!
 //! Invariants:
 //! - Every output is checked before any work: it must be writable and must not be one
@@ -12,9 +12,7 @@
 
 use std::io::{self, Read, Write};
 
-use super::args::{
-    is_stdio, DecodeArgs, DimacsArgs, ExportArgs, GenerateArgs, GenerateKind, ImportArgs,
-};
+use super::args::{is_stdio, DecodeArgs, DimacsArgs, ExportArgs, ImportArgs};
 use super::engines;
 use super::outcome::Outcome;
 use crate::engine::Problem;
@@ -502,85 +500,5 @@ pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
             puzzle.summary().pieces
         );
     }
-    Ok(Outcome::Done)
-}
-
-pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> {
-    output::check_writable(&a.output, &[])?;
-    // An option of the other kind is a mistake to point out, not to ignore.
-    let foreign = match a.kind {
-        GenerateKind::ColoredCubes => [
-            (a.box_size.is_some(), "--box"),
-            (a.pieces.is_some(), "--pieces"),
-            (a.sizes.is_some(), "--sizes"),
-            (a.unique, "--unique"),
-            (a.unsat, "--unsat"),
-        ]
-        .into_iter()
-        .find(|(given, _)| *given),
-        GenerateKind::Polycubes => [(a.cubes.is_some(), "--cubes"), (a.solvable, "--solvable")]
-            .into_iter()
-            .find(|(given, _)| *given),
-    };
-    if let Some((_, flag)) = foreign {
-        let kind = match a.kind {
-            GenerateKind::ColoredCubes => "colored-cubes",
-            GenerateKind::Polycubes => "polycubes",
-        };
-        return Err(Error::Usage(format!(
-            "generate {kind} does not take {flag} (see `polycover generate --help`)"
-        )));
-    }
-    let text = match a.kind {
-        GenerateKind::ColoredCubes => {
-            let Some(cubes) = a.cubes else {
-                return Err(Error::Usage(
-                    "generate colored-cubes needs --cubes H (1 to 26)".into(),
-                ));
-            };
-            crate::puzzle::colored::generate(cubes, a.seed, a.solvable)?
-        }
-        GenerateKind::Polycubes => {
-            let (Some(size), Some(pieces)) = (a.box_size, a.pieces) else {
-                return Err(Error::Usage(
-                    "generate polycubes needs --box X,Y,Z and --pieces N".into(),
-                ));
-            };
-            let sizes = a
-                .sizes
-                .unwrap_or_else(|| crate::puzzle::polycube::generate::default_sizes(size, pieces));
-            let request = crate::puzzle::polycube::generate::Request {
-                size,
-                pieces,
-                sizes,
-                seed: a.seed,
-                unique: a.unique,
-                unsat: a.unsat,
-            };
-            // A hard request can draw for minutes: say how far it got every 10 s, and let
-            // Ctrl-C stop it at the next check, saying how many were drawn.
-            let _listening = crate::interrupt::Listening::start();
-            let start = std::time::Instant::now();
-            let mut said = 0;
-            let generated = crate::puzzle::polycube::generate::generate_with_progress(
-                &request,
-                &mut |tries| {
-                    let seconds = start.elapsed().as_secs();
-                    if seconds >= said + 10 {
-                        said = seconds;
-                        eprintln!("c drew {tries} puzzles in {seconds} s, none kept yet");
-                    }
-                },
-                &mut crate::suite::count_drawn,
-            )?;
-            if a.unique || a.unsat {
-                eprintln!("c drew {} puzzles to find this one", generated.tries);
-            }
-            generated.text
-        }
-    };
-    output::write(&a.output, out, &[], &mut |w| {
-        Ok(w.write_all(text.as_bytes())?)
-    })?;
     Ok(Outcome::Done)
 }

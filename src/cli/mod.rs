@@ -7,7 +7,7 @@
 //!   the one loop that writes them;
 //! - one file per command or small group: `search` (count, solve, enumerate), `sample`, `parts`
 //!   (their `--part` and `--checkpoint` runs), `merge`, `files` (dimacs, decode, export,
-//!   import, generate), `suite`, `inspect` (info, list, check), `bench`; `completions`
+//!   import), `generate`, `suite`, `inspect` (info, list, check), `bench`; `completions`
 //!   and `man` are here;
 //! - `outcome`: how a command ended, and the one mapping to exit codes.
 //!
@@ -33,6 +33,7 @@ mod bench;
 mod design;
 mod engines;
 mod files;
+mod generate;
 mod inspect;
 mod merge;
 mod outcome;
@@ -96,7 +97,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
         Command::Decode(a) => files::decode(a, out),
         Command::Check(a) => inspect::check(a, out),
         Command::Bench(a) => bench::bench(a, out),
-        Command::Generate(a) => files::generate(a, out),
+        Command::Generate(a) => generate::generate(a, out),
         Command::Design(a) => design::design(a, out),
         Command::Suite(a) => suite::suite(a, out),
         Command::Completions { shell } => {

@@ -8,9 +8,18 @@
 //!   out of them (a `--from` file's), which a move never takes further out;
 //! - a frozen piece (`--keep`) never gains or loses a cell.
 //!
-//! A move either passes one boundary cell to a face-neighbouring piece, or swaps two
-//! face-neighbouring cells of two pieces. A passed cell touches its new piece, so that
-//! piece stays connected; the piece it leaves, and both pieces of a swap, are checked.
+//! A move either passes one boundary cell to a face-neighbouring piece, swaps two
+//! face-neighbouring cells of two pieces, or chains two passes (a cell to a neighbouring
+//! piece, and a cell of that piece on to a third piece or back to the first). A passed
+//! cell touches its new piece, so that piece stays connected; the piece it leaves, both
+//! pieces of a swap and the three of a chain are checked.
+//!
+//! Why chains: with tight sizes (4x4x2 in 8 pieces of 3 to 5 cells, mean 4) and no two
+//! pieces of one shape, most single passes either push a piece out of the sizes or give
+//! it the shape of another piece, and a swap of touching cells seldom keeps both pieces
+//! connected; the search then walked a small plateau and stalled at 2 or 3 solutions for
+//! minutes. A chain passes through a piece at its size bound, and with its last cell back
+//! to the first piece it reshapes two pieces while keeping both sizes.
 
 use rand_pcg::rand_core::Rng;
 use rand_pcg::Pcg64Mcg;
@@ -35,6 +44,15 @@ pub(crate) enum Move {
     Pass { cell: usize, to: usize },
     /// The two face-neighbouring cells of two pieces trade owners.
     Swap { a: usize, b: usize },
+    /// Cell `a` passes to piece `via` (which it touches), then cell `b` of `via` passes
+    /// on to piece `to` (which it touches once `a` has passed): both at once, so that
+    /// `via`'s size never changes, and no size changes when `to` is `a`'s first piece.
+    Chain {
+        a: usize,
+        via: usize,
+        b: usize,
+        to: usize,
+    },
 }
 
 impl Cut {
@@ -208,16 +226,44 @@ impl Cut {
                 continue;
             }
             let b = around[below(rng, around.len())];
-            return Some(if rng.next_u64() % 2 == 0 {
-                Move::Pass {
+            return Some(match rng.next_u64() % 3 {
+                0 => Move::Pass {
                     cell: a,
                     to: self.owner[b],
-                }
-            } else {
-                Move::Swap { a, b }
+                },
+                1 => Move::Swap { a, b },
+                _ => match self.onward(rng, frozen, a, self.owner[b]) {
+                    Some((c, to)) => Move::Chain {
+                        a,
+                        via: self.owner[b],
+                        b: c,
+                        to,
+                    },
+                    None => Move::Swap { a, b },
+                },
             });
         }
         None
+    }
+
+    /// The second pass of a chain whose first passes cell `a` to piece `via`: a cell of
+    /// `via` (not `a`) and an unfrozen piece it then touches, drawn among all such pairs;
+    /// `None` when there is none.
+    fn onward(
+        &self,
+        rng: &mut Pcg64Mcg,
+        frozen: &[bool],
+        a: usize,
+        via: usize,
+    ) -> Option<(usize, usize)> {
+        let owner = |i: usize| if i == a { via } else { self.owner[i] };
+        let pairs: Vec<(usize, usize)> = (0..self.owner.len())
+            .filter(|&i| i != a && self.owner[i] == via)
+            .flat_map(|i| self.neighbours(i).map(move |n| (i, n)))
+            .filter(|&(_, n)| owner(n) != via && !frozen[owner(n)])
+            .map(|(i, n)| (i, owner(n)))
+            .collect();
+        (!pairs.is_empty()).then(|| pairs[below(rng, pairs.len())])
     }
 
     /// The cut after `m`, or `None` when `m` would break an invariant: a piece out of
@@ -241,7 +287,7 @@ impl Cut {
                     return None;
                 }
                 next.owner[cell] = to;
-                [from, to]
+                [from, to, to]
             }
             Move::Swap { a, b } => {
                 let (p, q) = (self.owner[a], self.owner[b]);
@@ -249,7 +295,30 @@ impl Cut {
                     return None;
                 }
                 next.owner.swap(a, b);
-                [p, q]
+                [p, q, q]
+            }
+            Move::Chain { a, via, b, to } => {
+                let from = self.owner[a];
+                let fits = from != via
+                    && b != a
+                    && self.owner[b] == via
+                    && to != via
+                    && ![from, via, to].iter().any(|&k| frozen[k])
+                    && self.neighbours(a).any(|n| self.owner[n] == via);
+                if !fits {
+                    return None;
+                }
+                next.owner[a] = via;
+                if !self.neighbours(b).any(|n| next.owner[n] == to) {
+                    return None;
+                }
+                let size = self.sizes();
+                // As a pass from `from` to `to`, unless they are one piece.
+                if from != to && (size[from] <= sizes.0 || size[to] >= sizes.1) {
+                    return None;
+                }
+                next.owner[b] = to;
+                [from, via, to]
             }
         };
         touched.iter().all(|&k| next.connected(k)).then_some(next)
@@ -327,8 +396,26 @@ mod tests {
             .unwrap();
         assert_eq!(swap.owner, vec![0, 1, 0, 0]);
         assert_eq!(swap.check((1, 3)), Ok(()));
+        // A chain: row 0's end cell to row 1, row 1's first cell (0,1,0) back to row 0
+        // keeps both sizes, so the tightest bounds allow it; on to row 2 it is a pass
+        // from row 0 to row 2 with row 1 in between at its bound.
+        let chain = |a, via, b, to| Move::Chain { a, via, b, to };
+        let back = chain(3, 1, 4, 0);
+        let next = cut.moved(back, (4, 4), &free).unwrap();
+        assert_eq!(next.owner[..8], [0, 0, 0, 1, 0, 1, 1, 1]);
+        assert_eq!(next.check((4, 4)), Ok(()));
+        assert!(cut.moved(chain(3, 1, 4, 2), (4, 4), &free).is_none());
+        let next = cut.moved(chain(3, 1, 4, 2), (3, 5), &free).unwrap();
+        assert_eq!(next.sizes()[..3], [3, 4, 5]);
+        assert_eq!(next.check((3, 5)), Ok(()));
+        // The same cell twice, a chain that ends in the piece it passes through, a cell
+        // that does not touch its new piece (row 1's (1,1,0) and row 6, at y = 2, z = 1).
+        for refused in [chain(3, 1, 3, 0), chain(3, 1, 4, 1), chain(3, 1, 5, 6)] {
+            assert!(cut.moved(refused, (3, 5), &free).is_none(), "{refused:?}");
+        }
         let mut frozen = free.clone();
         frozen[1] = true;
+        assert!(cut.moved(back, (4, 4), &frozen).is_none());
         assert!(cut.moved(pass, (3, 5), &frozen).is_none());
         assert!(cut
             .moved(Move::Swap { a: 0, b: 4 }, (4, 4), &frozen)

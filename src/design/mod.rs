@@ -34,6 +34,7 @@
 
 mod cut;
 pub mod difficulty;
+mod fallback;
 mod maximize;
 mod shape;
 
@@ -47,6 +48,7 @@ use crate::geometry::{Cell, Shape};
 use crate::puzzle::polycube::generate;
 use crate::puzzle::Puzzle;
 
+pub use fallback::{unique_or_unsat, Found, Source, Step, DRAWS};
 pub use maximize::{maximize_nodes, Climb};
 pub use shape::Rules;
 

@@ -95,15 +95,21 @@ pub(in crate::cli) struct GenerateArgs {
     /// mean size.
     #[arg(long, value_name = "A-B", value_parser = values::parse_size_range)]
     pub(in crate::cli) sizes: Option<(usize, usize)>,
-    /// Draw again until the puzzle has exactly one solution up to rotations, and say how
-    /// many were drawn (polycubes).
+    /// Draw again until the puzzle has exactly one solution up to rotations, and after
+    /// --draws draws design one (as `polycover design`, no two pieces of one shape); say
+    /// which did it (polycubes).
     #[arg(long)]
     pub(in crate::cli) unique: bool,
     /// An instance with no solution that is not trivially so: a puzzle with one solution
-    /// with a chiral piece mirrored, kept when the native engine finds no solution
-    /// (polycubes).
+    /// (drawn, or designed after --draws draws) with a chiral piece mirrored, kept when
+    /// the native engine finds no solution (polycubes).
     #[arg(long, conflicts_with = "unique")]
     pub(in crate::cli) unsat: bool,
+    /// With --unique or --unsat: random cuts to draw before the design search (the one
+    /// `polycover design` runs) takes over; 0 designs at once. Default: 1000. A number,
+    /// not a time, so that a seed gives one puzzle on any machine.
+    #[arg(long, value_name = "N")]
+    pub(in crate::cli) draws: Option<u64>,
     /// Seed of the random choices: the same seed gives the same puzzle.
     #[arg(long, default_value_t = 1)]
     pub(in crate::cli) seed: u64,

@@ -110,48 +110,101 @@ pub fn generate_with_progress(
     check(r)?;
     let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
     let mut tries = 0u64;
-    loop {
-        if tries >= MAX_PUZZLES {
-            return Err(Error::Failed(format!(
-                "generate polycubes: no puzzle found in {tries} draws; try other --sizes, \
-                 --pieces or --seed"
-            )));
-        }
+    match draw(r, &mut rng, &mut tries, MAX_PUZZLES, progress, count)? {
+        Some(found) => Ok(Generated {
+            text: render(r, &found.pieces, found.mirrored, None),
+            tries,
+        }),
+        None => Err(Error::Failed(format!(
+            "generate polycubes: no puzzle found in {tries} draws; try other --sizes, \
+             --pieces or --seed"
+        ))),
+    }
+}
+
+/// A puzzle the draws found: the cut, and for `unsat` the piece to mirror.
+#[derive(Clone, Debug)]
+pub(crate) struct Found {
+    /// The pieces, cells in box coordinates.
+    pub(crate) pieces: Vec<Vec<Cell>>,
+    /// The piece whose mirror image the puzzle has (`unsat`).
+    pub(crate) mirrored: Option<usize>,
+}
+
+/// Draws for `r` until `tries` (the draws so far, counted on) reaches `limit`: the first
+/// draw that meets `unique` or `unsat` (the first draw at all without them), or `None`
+/// with `rng` where the draws left it. `progress` hears the draws so far before each
+/// draw for `unique` or `unsat`.
+pub(crate) fn draw(
+    r: &Request,
+    rng: &mut Pcg64Mcg,
+    tries: &mut u64,
+    limit: u64,
+    progress: &mut dyn FnMut(u64),
+    count: &mut Counter<'_>,
+) -> Result<Option<Found>> {
+    while *tries < limit {
         if r.unique || r.unsat {
-            progress(tries);
+            progress(*tries);
         }
-        tries += 1;
-        let pieces = cut(r, &mut rng)?;
-        let text = render(r, &pieces, None);
+        *tries += 1;
+        let pieces = cut(r, rng)?;
         if !r.unique && !r.unsat {
-            return Ok(Generated { text, tries });
+            return Ok(Some(Found {
+                pieces,
+                mirrored: None,
+            }));
         }
+        let drawn = *tries;
         let stopped = |e: Error| match e {
             Error::Interrupted(_) => {
-                Error::Interrupted(format!("after {tries} puzzles drawn, none kept"))
+                Error::Interrupted(format!("after {drawn} puzzles drawn, none kept"))
             }
             e => e,
         };
+        let text = render(r, &pieces, None, None);
         if solutions(&text, 2, count).map_err(stopped)? != Some(1) {
             continue;
         }
         if !r.unsat {
-            return Ok(Generated { text, tries });
+            return Ok(Some(Found {
+                pieces,
+                mirrored: None,
+            }));
         }
-        let mut chiral: Vec<usize> = (0..pieces.len())
-            .filter(|&k| {
-                let s = Shape::new(pieces[k].clone());
-                s.canonical() != s.mirrored().canonical()
-            })
-            .collect();
-        shuffle(&mut rng, &mut chiral);
-        for k in chiral {
-            let text = render(r, &pieces, Some(k));
-            if solutions(&text, 1, count).map_err(stopped)? == Some(0) {
-                return Ok(Generated { text, tries });
-            }
+        if let Some(k) = mirror(r, &pieces, rng, count).map_err(stopped)? {
+            return Ok(Some(Found {
+                pieces,
+                mirrored: Some(k),
+            }));
         }
     }
+    Ok(None)
+}
+
+/// The `unsat` step on a puzzle with exactly one solution (`pieces`): its chiral pieces
+/// in random order, the first whose mirror image leaves the puzzle without a solution
+/// by `count`; `None` when no mirror does.
+pub(crate) fn mirror(
+    r: &Request,
+    pieces: &[Vec<Cell>],
+    rng: &mut Pcg64Mcg,
+    count: &mut Counter<'_>,
+) -> Result<Option<usize>> {
+    let mut chiral: Vec<usize> = (0..pieces.len())
+        .filter(|&k| {
+            let s = Shape::new(pieces[k].clone());
+            s.canonical() != s.mirrored().canonical()
+        })
+        .collect();
+    shuffle(rng, &mut chiral);
+    for k in chiral {
+        let text = render(r, pieces, Some(k), None);
+        if solutions(&text, 1, count)? == Some(0) {
+            return Ok(Some(k));
+        }
+    }
+    Ok(None)
 }
 
 /// Refuses a request no cut can meet: a side, `pieces` or a size bound of 0, bounds out
@@ -322,8 +375,14 @@ fn draw_sizes(r: &Request, volume: usize, rng: &mut Pcg64Mcg) -> Vec<usize> {
 }
 
 /// The puzzle file: the box and the pieces, same shapes merged into counts; `mirrored`
-/// replaces that piece by its mirror image.
-fn render(r: &Request, pieces: &[Vec<Cell>], mirrored: Option<usize>) -> String {
+/// replaces that piece by its mirror image; `how`, a comment line after the first two,
+/// says how the puzzle was found.
+pub(crate) fn render(
+    r: &Request,
+    pieces: &[Vec<Cell>],
+    mirrored: Option<usize>,
+    how: Option<&str>,
+) -> String {
     let mut shapes: Vec<(Shape, usize)> = Vec::new();
     for (k, cells) in pieces.iter().enumerate() {
         let mut shape = Shape::new(cells.clone());
@@ -357,6 +416,9 @@ fn render(r: &Request, pieces: &[Vec<Cell>], mirrored: Option<usize>) -> String 
         (true, false) => "# Exactly one solution up to rotations.\n",
         _ => "# A random cut of the box: it has at least that solution.\n",
     });
+    if let Some(how) = how {
+        out.push_str(&format!("# {how}\n"));
+    }
     out.push_str(&format!(
         "name = \"Random {} pieces in {x}x{y}x{z} (seed {})\"\nbox = [{x}, {y}, {z}]\n",
         r.pieces, r.seed
@@ -449,7 +511,7 @@ mod tests {
                 }
             }
             assert_eq!(seen.len(), 64);
-            let text = render(&r, &pieces, None);
+            let text = render(&r, &pieces, None, None);
             assert_eq!(
                 solutions(&text, 1, &mut count).unwrap(),
                 Some(1),

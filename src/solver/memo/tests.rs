@@ -509,13 +509,23 @@ fn busy_subproblems_are_put_off_and_still_counted() {
         search.pop(o);
     }
     assert!(claims.len() >= 2, "{claims:?}");
-    assert!(matches!(other.claim(&claims[0], hash(&claims[0])), Found::Busy));
+    assert!(matches!(
+        other.claim(&claims[0], hash(&claims[0])),
+        Found::Busy
+    ));
     let mut memo = &table;
     let c = search.count(&mut memo).expect("nothing stops it");
     assert_eq!(c, Count::Small(6728));
-    assert!(search.deferrals >= claims.len() as u64, "{}", search.deferrals);
+    assert!(
+        search.deferrals >= claims.len() as u64,
+        "{}",
+        search.deferrals
+    );
     // Computed by this search meanwhile, so stored: no longer busy.
-    assert!(matches!(other.claim(&claims[0], hash(&claims[0])), Found::Count(_)));
+    assert!(matches!(
+        other.claim(&claims[0], hash(&claims[0])),
+        Found::Count(_)
+    ));
     let fresh = vec![u64::MAX; claims[0].len()];
     assert!(matches!(other.claim(&fresh, 7), Found::Claimed));
     assert!(matches!(other.claim(&fresh, 7), Found::Busy));

@@ -1,0 +1,156 @@
+//! `polycover generate`: random puzzle files. Coloured cubes are drawn at once;
+//! polycubes are a random cut, and with `--unique` or `--unsat` up to `--draws` random
+//! cuts, then the design search (`polycover::design::unique_or_unsat`).
+//!
+//! Invariants:
+//! - the output is checked before any work, and an option of the other kind is refused;
+//! - the `c` lines on standard error say which search found the puzzle (`c drew N
+//!   puzzles to find this one`, or `c designed this one after N random draws ...`), and
+//!   the file's own comment says it too; a long search says how far it got every 10 s;
+//! - Ctrl-C stops the search at its next check: no file, exit 130, the draws and moves
+//!   made named in the error.
+
+use std::io::Write;
+use std::time::Instant;
+
+use super::args::{GenerateArgs, GenerateKind};
+use super::outcome::Outcome;
+use crate::design::{self, Source, Step};
+use crate::error::{Error, Result};
+use crate::output;
+use crate::puzzle::polycube::generate::{self, Request};
+
+/// Seconds between progress lines.
+const PROGRESS_SECONDS: f64 = 10.0;
+
+pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> {
+    output::check_writable(&a.output, &[])?;
+    // An option of the other kind is a mistake to point out, not to ignore.
+    let foreign = match a.kind {
+        GenerateKind::ColoredCubes => [
+            (a.box_size.is_some(), "--box"),
+            (a.pieces.is_some(), "--pieces"),
+            (a.sizes.is_some(), "--sizes"),
+            (a.unique, "--unique"),
+            (a.unsat, "--unsat"),
+            (a.draws.is_some(), "--draws"),
+        ]
+        .into_iter()
+        .find(|(given, _)| *given),
+        GenerateKind::Polycubes => [
+            (a.cubes.is_some(), "--cubes"),
+            (a.solvable, "--solvable"),
+            (
+                a.draws.is_some() && !a.unique && !a.unsat,
+                "--draws without --unique or --unsat",
+            ),
+        ]
+        .into_iter()
+        .find(|(given, _)| *given),
+    };
+    if let Some((_, flag)) = foreign {
+        let kind = match a.kind {
+            GenerateKind::ColoredCubes => "colored-cubes",
+            GenerateKind::Polycubes => "polycubes",
+        };
+        return Err(Error::Usage(format!(
+            "generate {kind} does not take {flag} (see `polycover generate --help`)"
+        )));
+    }
+    let text = match a.kind {
+        GenerateKind::ColoredCubes => {
+            let Some(cubes) = a.cubes else {
+                return Err(Error::Usage(
+                    "generate colored-cubes needs --cubes H (1 to 26)".into(),
+                ));
+            };
+            crate::puzzle::colored::generate(cubes, a.seed, a.solvable)?
+        }
+        GenerateKind::Polycubes => polycubes(&a)?,
+    };
+    output::write(&a.output, out, &[], &mut |w| {
+        Ok(w.write_all(text.as_bytes())?)
+    })?;
+    Ok(Outcome::Done)
+}
+
+/// The polycube puzzle `a` asks for, with its `c` lines.
+fn polycubes(a: &GenerateArgs) -> Result<String> {
+    let (Some(size), Some(pieces)) = (a.box_size, a.pieces) else {
+        return Err(Error::Usage(
+            "generate polycubes needs --box X,Y,Z and --pieces N".into(),
+        ));
+    };
+    let sizes = a
+        .sizes
+        .unwrap_or_else(|| generate::default_sizes(size, pieces));
+    let request = Request {
+        size,
+        pieces,
+        sizes,
+        seed: a.seed,
+        unique: a.unique,
+        unsat: a.unsat,
+    };
+    if !a.unique && !a.unsat {
+        return Ok(generate::generate(&request, &mut crate::suite::count_drawn)?.text);
+    }
+    // A hard request can search for minutes: say how far it got every 10 s, and let
+    // Ctrl-C stop it at the next check, saying how far it got.
+    let _listening = crate::interrupt::Listening::start();
+    let start = Instant::now();
+    let draws = a.draws.unwrap_or(design::DRAWS);
+    let mut said = 0.0;
+    let mut seeds = 0;
+    let mut progress = |step: Step<'_>| {
+        let seconds = start.elapsed().as_secs_f64();
+        let due = seconds >= said + PROGRESS_SECONDS;
+        if due {
+            said = seconds - seconds % PROGRESS_SECONDS;
+        }
+        match step {
+            Step::Drawing(tries) if due => {
+                eprintln!("c drew {tries} puzzles in {seconds:.0} s, none kept yet");
+            }
+            Step::Drawing(_) => {}
+            Step::Designing(seed) => {
+                seeds += 1;
+                if seeds == 1 {
+                    eprintln!(
+                        "c drew {draws} puzzles in {seconds:.1} s, none kept: the design \
+                         search takes over (seed {seed})"
+                    );
+                } else {
+                    eprintln!(
+                        "c no mirrored piece of that design leaves it without a solution: \
+                         the design search goes on with seed {seed}"
+                    );
+                }
+            }
+            Step::Design(p) if p.improved || due => eprintln!(
+                "c design: {:.1} s, best {}, {} moves tried",
+                p.seconds, p.best, p.tried
+            ),
+            Step::Design(_) => {}
+        }
+    };
+    let found = design::unique_or_unsat(
+        &request,
+        draws,
+        &mut progress,
+        &mut crate::suite::count_drawn,
+    )?;
+    match found.source {
+        Source::Drawn => eprintln!("c drew {} puzzles to find this one", found.draws),
+        Source::Designed {
+            seed,
+            tried,
+            seconds,
+        } => eprintln!(
+            "c designed this one after {} random draws had none: {tried} moves of the \
+             design search (seed {seed}) in {seconds:.1} s",
+            found.draws
+        ),
+    }
+    Ok(found.text)
+}

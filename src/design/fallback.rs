@@ -1,0 +1,187 @@
+//! `generate polycubes --unique` and `--unsat` when random draws fail: a bounded number
+//! of random draws first (as [`crate::puzzle::polycube::generate`] makes them), then the
+//! design search of this module's parent, the search `polycover design` runs.
+//!
+//! Random cuts with one solution grow rare fast with the box: 4x4x3 in 10 pieces drew
+//! tens of thousands of puzzles in two minutes and kept none. So after `draws` draws
+//! (the caller's bound, [`DRAWS`] by default: a number, not a time, so that the same
+//! seed gives the same puzzle on any machine) the design search reshapes a random cut
+//! until the puzzle is unique. `unsat` then takes the unique design the way it takes a
+//! unique draw: it mirrors one chiral piece and keeps the puzzle when the counter finds
+//! no solution; a design where no mirror does that is followed by another design, of
+//! the next seed.
+//!
+//! Invariants: a request that the draws meet gives the text `generate` gives (the same
+//! generator, the same draws); a designed puzzle's file says so, with the `polycover
+//! design` command that gives the same cut and the moves it took (no time: the file
+//! depends on the seed alone, given exact counts); the design search keeps its default
+//! rules (no two pieces of one shape), so that command reproduces it.
+
+use rand_pcg::rand_core::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use super::{design, Counter, Progress, Request, Rules, Stop, Strategy};
+use crate::error::{Error, Result};
+use crate::puzzle::polycube::{generate, Polycube};
+use crate::puzzle::Puzzle;
+
+/// Random draws before the design search takes over, unless the caller says otherwise.
+pub const DRAWS: u64 = 1_000;
+
+/// Designs of other seeds tried for `unsat` when no mirrored piece of a unique design
+/// leaves it without a solution.
+const ROUNDS: u64 = 20;
+
+/// The design search's count stop for a first cut (as `design --cap`'s default).
+const CAP: u64 = 10_000;
+
+/// How far the search is, for progress lines.
+#[derive(Clone, Copy, Debug)]
+pub enum Step<'a> {
+    /// Drawing: this many puzzles drawn so far.
+    Drawing(u64),
+    /// The draws failed: a design search of this seed begins.
+    Designing(u64),
+    /// A step of the design search.
+    Design(&'a Progress),
+}
+
+/// Which search found the puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// A random draw (the draws counted in [`Found::draws`]).
+    Drawn,
+    /// The design search, after the draws failed.
+    Designed {
+        /// The seed of the design that gave the puzzle.
+        seed: u64,
+        /// The moves that design tried.
+        tried: u64,
+        /// Seconds the design searches took, all seeds together.
+        seconds: f64,
+    },
+}
+
+/// The puzzle found, and how.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The puzzle file.
+    pub text: String,
+    /// Puzzles drawn at random.
+    pub draws: u64,
+    /// Which search found it.
+    pub source: Source,
+}
+
+/// The `unique` or `unsat` puzzle `r` asks for: up to `draws` random draws, then the
+/// design search (see the module doc); `progress` hears each step, `count` counts.
+///
+/// # Errors
+///
+/// [`Error::Usage`] for a request no cut meets, [`Error::Interrupted`] at Ctrl-C (saying
+/// how far it got), [`Error::Failed`] when `unsat` finds no mirror in 20 designs
+/// (`ROUNDS`), and what `count` returns.
+pub fn unique_or_unsat(
+    r: &generate::Request,
+    draws: u64,
+    progress: &mut dyn FnMut(Step<'_>),
+    count: &mut Counter<'_>,
+) -> Result<Found> {
+    generate::check(r)?;
+    let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
+    let mut tries = 0;
+    let drawn = generate::draw(
+        r,
+        &mut rng,
+        &mut tries,
+        draws,
+        &mut |n| progress(Step::Drawing(n)),
+        count,
+    )?;
+    if let Some(found) = drawn {
+        let how = format!("Drawn at random: draw {tries}.");
+        return Ok(Found {
+            text: generate::render(r, &found.pieces, found.mirrored, Some(&how)),
+            draws: tries,
+            source: Source::Drawn,
+        });
+    }
+    let [x, y, z] = r.size;
+    let (lo, hi) = r.sizes;
+    let mut seconds = 0.0;
+    let mut tried = 0;
+    for round in 0..ROUNDS {
+        let seed = r.seed.wrapping_add(round);
+        let command = format!(
+            "polycover design --box {x},{y},{z} --pieces {} --sizes {lo}-{hi} --seed {seed}",
+            r.pieces
+        );
+        progress(Step::Designing(seed));
+        let request = Request {
+            size: r.size,
+            pieces: r.pieces,
+            sizes: r.sizes,
+            seed,
+            rules: Rules::default(),
+            start: None,
+            keep: Vec::new(),
+            deadline: None,
+            strategy: Strategy::Climb,
+            cap: CAP,
+            prefer_placements: true,
+        };
+        let designed = design(&request, &command, count, &mut |p| {
+            progress(Step::Design(p))
+        })?;
+        seconds += designed.seconds;
+        tried += designed.tried;
+        match designed.stop {
+            Stop::Unique => {}
+            Stop::Interrupted => {
+                return Err(Error::Interrupted(format!(
+                    "after {tries} puzzles drawn and {tried} moves of the design search, \
+                     none kept"
+                )))
+            }
+            // No deadline: only a box whose pieces cannot move ends here.
+            Stop::Deadline => break,
+        }
+        let pieces = pieces(&designed.text)?;
+        let mirrored = match r.unsat {
+            false => None,
+            true => match generate::mirror(r, &pieces, &mut rng, count)? {
+                Some(k) => Some(k),
+                None => continue,
+            },
+        };
+        let how = format!(
+            "Designed after {tries} random draws had none: `{command}` ({} moves).",
+            designed.tried
+        );
+        return Ok(Found {
+            text: generate::render(r, &pieces, mirrored, Some(&how)),
+            draws: tries,
+            source: Source::Designed {
+                seed,
+                tried: designed.tried,
+                seconds,
+            },
+        });
+    }
+    Err(Error::Failed(format!(
+        "generate polycubes: no puzzle found in {tries} draws and {tried} moves of the design \
+         search; try other --sizes, --pieces or --seed"
+    )))
+}
+
+/// The pieces of a designed puzzle's text, each copy on its own.
+fn pieces(text: &str) -> Result<Vec<Vec<crate::geometry::Cell>>> {
+    let puzzle = Puzzle::parse("the designed puzzle", text)?;
+    let p = puzzle
+        .downcast_ref::<Polycube>()
+        .expect("the design search writes polycube puzzles");
+    Ok(p.pieces
+        .iter()
+        .flat_map(|piece| std::iter::repeat_n(piece.shape.cells().to_vec(), piece.count as usize))
+        .collect())
+}
