@@ -62,7 +62,7 @@ pub struct Dlx {
     chosen: Vec<u32>,
     nodes: u64,
     /// Nodes where an item had no option left (`Branch::Dead`), for
-    /// `design::difficulty`; a leaf, so counting it costs the hot loop nothing.
+    /// `design::difficulty`: one add at a leaf, no slower on Bedlam in the measure.
     dead_ends: u64,
 }
 
