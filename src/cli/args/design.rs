@@ -69,8 +69,9 @@ pub(in crate::cli) struct DesignArgs {
     /// solutions; more stands for "at least this many".
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub(in crate::cli) cap: u64,
-    /// Once unique, keep reshaping the pieces (unique puzzles only) until --timeout, and
-    /// write the one with the most of this (`nodes`: the hardest for the DLX).
+    /// Once unique, keep reshaping the pieces until --timeout (required), through unique
+    /// puzzles only, and write the one with the most of this: `nodes`, the DLX's
+    /// search-tree nodes (the hardest for it).
     #[arg(long, value_enum, default_value = "none")]
     pub(in crate::cli) maximize: MaximizeArg,
     /// Measure the result's difficulty (solutions, DLX nodes, dead ends, first-move
