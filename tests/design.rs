@@ -1,6 +1,7 @@
 //! `polycover design`: small boxes become unique puzzles that `count` reads back, the
-//! committed 4x4x4 designs are unique by the DLX and by SAT, and `--timeout` and Ctrl-C
-//! write the best puzzle so far with the documented exit codes.
+//! committed 4x4x4 designs are unique by the DLX and by SAT, `--timeout` and Ctrl-C
+//! write the best puzzle so far with the documented exit codes, `--keep` freezes its
+//! pieces and `--svg` draws the solution.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -199,4 +200,112 @@ fn impossible_requests_are_usage_errors() {
         let out = polycover(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
+}
+
+/// `--keep FILE` freezes the pieces of `--from` whose shapes the file has: whatever the
+/// search does in its time (here stopped by `--timeout`, unique or not), the kept piece
+/// is in the written puzzle, and its header names `--keep`.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn keep_freezes_its_pieces() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let start = path("start.toml");
+    let args = [
+        "generate",
+        "polycubes",
+        "--box",
+        "3,3,3",
+        "--pieces",
+        "7",
+        "--seed",
+        "1",
+        "-o",
+    ];
+    let out = polycover(&[&args[..], &[start.as_str()]].concat());
+    assert_eq!(out.status.code(), Some(0));
+    // The start's piece A, five cells, alone in a file of its own.
+    let a = "[[0,0,0], [0,1,0], [0,1,1], [1,0,0], [1,1,0]]";
+    let text = std::fs::read_to_string(&start).unwrap();
+    assert!(text.contains(&format!("cells = {a}")), "{text}");
+    let keep = path("keep.toml");
+    let kept = format!("name = \"kept\"\ntarget = {a}\n\n[[piece]]\nname = \"A\"\ncells = {a}\n");
+    std::fs::write(&keep, &kept).unwrap();
+    let designed = path("designed.toml");
+    let out = polycover(&[
+        "design",
+        "--from",
+        &start,
+        "--keep",
+        &keep,
+        "--seed",
+        "1",
+        "--timeout",
+        "3",
+        "-o",
+        &designed,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{err}");
+    let text = std::fs::read_to_string(&designed).unwrap();
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .ends_with(&format!(" --keep {keep}")),
+        "{text}"
+    );
+    let kept_shape = Puzzle::parse("kept", &kept).unwrap();
+    let kept_shape = kept_shape.downcast_ref::<Polycube>().unwrap().pieces[0]
+        .shape
+        .canonical();
+    let puzzle = Puzzle::parse("designed", &text).unwrap();
+    let pieces = &puzzle.downcast_ref::<Polycube>().unwrap().pieces;
+    assert!(
+        pieces.iter().any(|p| p.shape.canonical() == kept_shape),
+        "{text}"
+    );
+    // Moves were tried: the other pieces did change.
+    assert!(!err.contains("after 0 moves tried"), "{err}");
+}
+
+/// `--svg FILE` draws the designed puzzle's solution: every piece in place; the same
+/// path as `-o` is refused before any work.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn svg_draws_the_designed_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("design.toml");
+    let svg = dir.path().join("design.svg");
+    let (file, svg) = (file.to_str().unwrap(), svg.to_str().unwrap());
+    let args = [
+        "design",
+        "--box",
+        "3,3,3",
+        "--pieces",
+        "7",
+        "--seed",
+        "2",
+        "--timeout",
+        "600",
+    ];
+    let out = polycover(&[&args[..], &["-o", file, "--svg", svg]].concat());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let picture = std::fs::read_to_string(svg).unwrap();
+    assert!(
+        picture.starts_with("<?xml") && picture.contains("<svg"),
+        "{picture}"
+    );
+    assert!(
+        picture.contains("<title>Designed: 7 pieces in 3x3x3 (seed 2)</title>"),
+        "{picture}"
+    );
+    assert_eq!(picture.matches("class=\"piece\"").count(), 7, "{picture}");
+    let out = polycover(&[&args[..], &["-o", file, "--svg", file]].concat());
+    assert_eq!(out.status.code(), Some(2));
 }
