@@ -83,7 +83,10 @@ class Puzzle:
     ) -> Solutions:
         """The distinct solutions, streamed as they are found (`polycover enumerate`)."""
     def sample(self, n: int, seed: int = 0, symmetry: Optional[str] = None) -> list[Solution]:
-        """`n` solutions drawn uniformly (`polycover sample -n N --seed SEED`)."""
+        """`n` solutions drawn uniformly (`polycover sample -n N --seed SEED`).
+
+        Raises PuzzleError at once where the memo's table would not fit in memory (as the
+        command line refuses it)."""
     def cnf(self, amo: str = "product", symmetry: Optional[str] = None, force: bool = False) -> Cnf:
         """The CNF of `polycover dimacs --amo AMO --symmetry SYMMETRY`."""
 

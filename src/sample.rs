@@ -70,6 +70,15 @@ impl<'p> Sampler<'p> {
         })
     }
 
+    /// Refuses (a usage error, as `count` does) a problem whose memo table's widest
+    /// sweep step alone may hold more than `memory` bytes: [`Sampler::new`] would count
+    /// the same subproblems again and again, for hours. Call it before `new`.
+    pub fn fits(problem: &Problem, memory: usize) -> crate::error::Result<()> {
+        let estimate =
+            crate::solver::memo::Input::from(problem.reduction.matrix()).table_estimate();
+        crate::engine::refuse_past_budget(estimate, memory)
+    }
+
     /// The number of solutions of the reduced matrix (each orbit at least once): zero
     /// when the puzzle has none.
     pub fn solutions(&self) -> &BigUint {

@@ -159,3 +159,37 @@ fn bad_requests_are_refused_clearly() {
     assert!(stderr(&o).contains("c no solution to draw"));
     assert!(stdout(&o).is_empty());
 }
+
+/// A box whose memo table cannot fit the budget is refused before any work, as `count`
+/// refuses it: the 6x6x6 cube of dominoes (a frontier of 29 cells) ran its count for
+/// ever before; and nothing is written.
+#[test]
+fn a_box_past_the_memory_budget_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let cube = dir.path().join("cube.toml");
+    std::fs::write(
+        &cube,
+        "name = \"dominoes 6x6x6\"\nbox = [6, 6, 6]\n\n[[piece]]\nname = \"D\"\n\
+         cells = [[0,0,0], [1,0,0]]\ncount = 108\n",
+    )
+    .unwrap();
+    let out = dir.path().join("drawn.jsonl");
+    let o = polycover(&[
+        "sample",
+        cube.to_str().unwrap(),
+        "--memory",
+        "1G",
+        // Without the refusal the count would run for ever: the timeout ends it (exit 1).
+        "--timeout",
+        "30",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("widest frontier has 29 cells"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}

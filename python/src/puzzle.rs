@@ -343,9 +343,10 @@ impl Puzzle {
         symmetry: Option<&str>,
     ) -> PyResult<Vec<Solution>> {
         let problem = self.problem(py, symmetry)?;
+        let memory = polycover::memory::default_table_budget();
+        Sampler::fits(&problem, memory).map_err(crate::to_py)?;
         let drawn = interruptible(py, || {
             let stop = interrupt::requested;
-            let memory = polycover::memory::default_table_budget();
             let mut sampler = Sampler::new(&problem, seed, memory, &stop)?;
             let mut drawn = Vec::with_capacity(n);
             for _ in 0..n {

@@ -29,6 +29,8 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     let deadline = a.timeout.and_then(|t| a.started.checked_add(t));
     let p = crate::interrupt::within(deadline, || a.puzzle.problem(a.symmetry))?;
     a.records.check_puzzle(p.puzzle())?;
+    let memory = a.memory.unwrap_or_else(crate::memory::default_table_budget);
+    Sampler::fits(&p, memory)?;
     if a.force && !a.records.drawing() {
         return Err(Error::Usage(
             "--force lets --svg or --html write into a directory that holds files; \
@@ -42,7 +44,6 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     let seed = a.seed.unwrap_or_else(fresh_seed);
     eprintln!("c seed {seed} (--seed {seed} draws the same solutions again)");
     let start = Instant::now();
-    let memory = a.memory.unwrap_or_else(crate::memory::default_table_budget);
     let watch = Watch {
         start,
         deadline,

@@ -208,7 +208,10 @@ impl Prepared<'_> {
 /// subproblems again and again, for hours, where a refusal with the size costs nothing
 /// (the 6x6x6 cube of dominoes: 27 cells, 2.3 GB and no count after a minute). An error
 /// of usage (exit 2): the puzzle and the budget do not fit together.
-fn refuse_past_budget(estimate: Option<memo::TableEstimate>, memory: usize) -> Result<()> {
+pub(crate) fn refuse_past_budget(
+    estimate: Option<memo::TableEstimate>,
+    memory: usize,
+) -> Result<()> {
     match estimate {
         Some(e) if e.bytes > memory as u64 => {
             // Past 2^63 keys the figures saturate: say so rather than print u64::MAX.

@@ -33,6 +33,7 @@
 
 mod default;
 mod memo;
+pub(crate) use memo::refuse_past_budget;
 mod native;
 mod problem;
 mod sat;
