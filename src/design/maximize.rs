@@ -103,18 +103,10 @@ pub fn maximize_nodes(
         if r.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let weight = if r.prefer_placements {
-            current.0.placements()
-        } else {
-            vec![0; current.0.pieces]
-        };
-        let Some(m) = current
-            .0
-            .random_move(&mut search.rng, &search.frozen, &weight)
-        else {
+        let Some(moved) = search.neighbour(&current.0) else {
             break;
         };
-        let Some(next) = current.0.moved(m, r.sizes, &search.frozen) else {
+        let Some(next) = moved else {
             continue;
         };
         search.tried += 1;

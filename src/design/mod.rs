@@ -282,20 +282,12 @@ pub fn design(
             stop = Some(Stop::Deadline);
             break;
         }
-        let weight = if r.prefer_placements {
-            current.0.placements()
-        } else {
-            vec![0; current.0.pieces]
-        };
-        let Some(m) = current
-            .0
-            .random_move(&mut search.rng, &search.frozen, &weight)
-        else {
+        let Some(moved) = search.neighbour(&current.0) else {
             // Nothing can move (every piece frozen): the first cut is the design.
             stop = Some(Stop::Deadline);
             break;
         };
-        let Some(next) = current.0.moved(m, r.sizes, &search.frozen) else {
+        let Some(next) = moved else {
             continue;
         };
         search.tried += 1;
@@ -433,6 +425,20 @@ impl Search<'_, '_, '_> {
             solutions: n,
             capped: n >= at_most,
         }))
+    }
+
+    /// One random move of `cut`, drawn with the request's weights (pieces with more
+    /// placements first, where it prefers them): `None` when no piece can move,
+    /// `Some(None)` when the move drawn would break the cut (sizes, connection, frozen
+    /// pieces), else the cut it leads to.
+    fn neighbour(&mut self, cut: &cut::Cut) -> Option<Option<cut::Cut>> {
+        let weight = if self.r.prefer_placements {
+            cut.placements()
+        } else {
+            vec![0; cut.pieces]
+        };
+        let m = cut.random_move(&mut self.rng, &self.frozen, &weight)?;
+        Some(cut.moved(m, self.r.sizes, &self.frozen))
     }
 
     /// `KICK` random valid moves from `cut`, scored afresh (up to the cap).

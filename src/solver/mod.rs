@@ -313,8 +313,24 @@ pub fn for_each_in(
     deadline: Option<Instant>,
     f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
 ) -> Stats {
+    walk(
+        &mut *build(reduction.matrix()),
+        reduction,
+        jobs,
+        deadline,
+        f,
+    )
+}
+
+/// [`for_each_in`] on an engine the caller built (and may read afterwards).
+fn walk(
+    engine: &mut dyn Engine,
+    reduction: &Reduction,
+    jobs: &[Vec<u32>],
+    deadline: Option<Instant>,
+    f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
+) -> Stats {
     let _listening = crate::interrupt::Listening::start();
-    let mut engine = build(reduction.matrix());
     let mut stats = Stats::default();
     let mut original = Vec::new();
     let mut timed_out = false;
@@ -378,29 +394,16 @@ pub(crate) struct Tree {
 
 /// Walks the DLX's whole tree of `reduction` (see [`Tree`]), until `deadline` at most.
 pub(crate) fn dlx_tree(reduction: &Reduction, deadline: Option<Instant>) -> Tree {
-    let _listening = crate::interrupt::Listening::start();
     let mut engine = dlx::Dlx::new(reduction.matrix());
-    let (mut found, mut solutions) = (0, 0);
-    let mut original = Vec::new();
-    let flow = crate::interrupt::within(deadline, || {
-        engine.run(&[], &mut |solution| {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return ControlFlow::Break(());
-            }
-            found += 1;
-            original.clear();
-            original.extend(solution.iter().map(|&o| reduction.original(o)));
-            original.sort_unstable();
-            solutions += u64::from(reduction.is_canonical(&original));
-            ControlFlow::Continue(())
-        })
+    let stats = walk(&mut engine, reduction, &[Vec::new()], deadline, &mut |_| {
+        ControlFlow::Continue(())
     });
     Tree {
-        nodes: engine.nodes(),
+        nodes: stats.nodes,
         dead_ends: engine.dead_ends(),
-        found,
-        solutions,
-        stopped: flow.is_break(),
+        found: stats.found,
+        solutions: stats.solutions,
+        stopped: stats.stopped,
     }
 }
 
