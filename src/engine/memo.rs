@@ -156,22 +156,16 @@ impl Counts for Prepared<'_> {
             (Plan::Burnside(classes), _) => {
                 let matrix = &problem.compiled.matrix;
                 let group = problem.reduction.group();
-                let mut sum = Count::zero();
-                let mut all = true;
-                for &(k, size) in classes {
-                    let quotient = Quotient::new(matrix, &group.elements()[k]);
-                    match take(memo::count(&quotient, &settings), &mut stats) {
-                        Some(fixed) => sum += &(&fixed * size as u64),
-                        None => {
-                            all = false;
-                            break;
-                        }
-                    }
-                }
-                if all {
-                    Some(burnside::divide(sum, group.order())?)
-                } else {
-                    None
+                let inputs: Vec<(memo::Input, u64)> = classes
+                    .iter()
+                    .map(|&(k, size)| {
+                        let quotient = Quotient::new(matrix, &group.elements()[k]);
+                        (memo::Input::from(&quotient), size as u64)
+                    })
+                    .collect();
+                match take(memo::count_sum(&inputs, &settings), &mut stats) {
+                    Some(sum) => Some(burnside::divide(sum, group.order())?),
+                    None => None,
                 }
             }
         };

@@ -68,6 +68,11 @@
 //! A worker that meets a subproblem another is computing puts it off and works on its
 //! other options meanwhile ("Claims" in `search`).
 //!
+//! Burnside's classes ([`count_sum`]) are counted at once on several workers: every
+//! class's split goes into the one pool, the identity's first, and each class has its
+//! own shared table. Counted one after another, each class ended with workers idle
+//! while its last jobs ran, five times over on a square box.
+//!
 //! Invariants: a returned count is exact; a stopped search returns [`Incomplete`], never
 //! a number; the table never holds more than its byte budget.
 
@@ -177,7 +182,8 @@ pub(crate) fn count_on(
         split(&mut root, 16 * workers)
     };
     let subproblems = roots.len();
-    let run = run(input, roots, workers, settings, None);
+    let roots = roots.into_iter().map(|(prefix, times)| Job { class: 0, prefix, times });
+    let run = run(&[input], roots.collect(), workers, settings, None);
     let stats = MemoStats {
         nodes: root.nodes + run.workers.iter().sum::<u64>(),
         subproblems,
@@ -188,6 +194,56 @@ pub(crate) fn count_on(
         stats,
     };
     (counted, run.workers)
+}
+
+/// The sum of each input's count times its multiplier (Burnside's classes: the fixed
+/// covers of one element of each class, times the class's size), on at most
+/// `settings.threads` workers. On several workers the inputs are counted at once, as
+/// the roots of one pool, the largest (first) first: the small ones fill the gaps the
+/// large one's end leaves, where counting them one after another would wait for each
+/// one's last job. Their tables share the budget ([`budgets`]). On one thread they are
+/// counted one after another, each with the whole budget.
+pub fn count_sum(inputs: &[(Input, u64)], settings: &Settings<'_>) -> Counted {
+    let workers = crate::schedule::workers(settings.threads);
+    if workers == 1 {
+        let mut sum = BigUint::ZERO;
+        let mut stats = MemoStats::default();
+        for (input, times) in inputs {
+            let counted = count_on(input, settings, 1).0;
+            stats.add(&counted.stats);
+            match counted.count {
+                Ok(n) => sum += n * times,
+                Err(e) => return Counted { count: Err(e), stats },
+            }
+        }
+        return Counted {
+            count: Ok(sum),
+            stats,
+        };
+    }
+    let mut roots = Vec::new();
+    let mut nodes = 0;
+    for (class, (input, times)) in inputs.iter().enumerate() {
+        let mut root = Search::new(input, settings.stop);
+        let split = split(&mut root, 16 * workers);
+        nodes += root.nodes;
+        roots.extend(split.into_iter().map(|(prefix, merged)| Job {
+            class,
+            prefix,
+            times: merged * times,
+        }));
+    }
+    let subproblems = roots.len();
+    let classes: Vec<&Input> = inputs.iter().map(|(input, _)| input).collect();
+    let run = run(&classes, roots, workers, settings, None);
+    Counted {
+        count: run.count.map(Count::into_big),
+        stats: MemoStats {
+            nodes: nodes + run.workers.iter().sum::<u64>(),
+            subproblems,
+            table: run.table,
+        },
+    }
 }
 
 /// Counts the completions of each prefix of `jobs` (options of `input`, as a split of
@@ -204,10 +260,14 @@ pub fn count_each(
 ) -> Counted {
     // Prefixes from another engine's split may break the frontier key's condition.
     let input: Input = input.into().for_prefixes(jobs);
-    let roots = jobs.iter().map(|prefix| (prefix.clone(), 1)).collect();
+    let roots = jobs.iter().map(|prefix| Job {
+        class: 0,
+        prefix: prefix.clone(),
+        times: 1,
+    });
     let workers = crate::schedule::workers(settings.threads);
     let report = |root: usize, count: &Count| finished(root, count.clone().into_big());
-    let run = run(&input, roots, workers, settings, Some(&report));
+    let run = run(&[&input], roots.collect(), workers, settings, Some(&report));
     let stats = MemoStats {
         nodes: run.workers.iter().sum(),
         subproblems: jobs.len(),
@@ -219,9 +279,14 @@ pub fn count_each(
     }
 }
 
-/// A memo job: a prefix of options, and how many merged prefixes it stands for (its
-/// count is multiplied by that).
-type Job = (Vec<u32>, u64);
+/// A memo job: a prefix of options of one of the run's inputs (`class`), and what its
+/// count is multiplied by (how many merged prefixes it stands for, times the input's
+/// own multiplier in [`count_sum`]).
+struct Job {
+    class: usize,
+    prefix: Vec<u32>,
+    times: u64,
+}
 
 /// Hears a root's position and its whole count, once all of it is counted.
 type Heard<'a> = &'a (dyn Fn(usize, &Count) + Sync);
@@ -234,13 +299,15 @@ struct Run {
     table: TableStats,
 }
 
-/// Counts `roots` on `workers` threads through the scheduler's pool: each worker takes a
-/// job, counts it with its search, and gives untried options to waiting workers as jobs
-/// of the same root (with the same multiplicity). `finished` hears each root's whole
-/// count once all its pieces are counted. The workers share one sharded table when
-/// `settings.shared` (and there are several), else each has its own.
+/// Counts `roots` (each a prefix of one of `classes`) on `workers` threads through the
+/// scheduler's pool: each worker takes a job, counts it with its search of that input,
+/// and gives untried options to waiting workers as jobs of the same root (same input,
+/// same multiplicity). `finished` hears each root's whole count once all its pieces are
+/// counted. The workers share one sharded table per input when `settings.shared` (and
+/// there are several), else each has its own; the inputs share the byte budget as
+/// [`budgets`] divides it.
 fn run(
-    input: &Input,
+    classes: &[&Input],
     roots: Vec<Job>,
     workers: usize,
     settings: &Settings<'_>,
@@ -248,8 +315,16 @@ fn run(
 ) -> Run {
     let stop = AtomicBool::new(false);
     let stopping = || stop.load(Ordering::Relaxed) || (settings.stop)();
-    let key_words = Search::new(input, &stopping).key_words();
-    let shared = (settings.shared && workers > 1).then(|| Sharded::new(key_words, settings.memory));
+    let key_words: Vec<usize> = classes
+        .iter()
+        .map(|input| Search::new(input, &stopping).key_words())
+        .collect();
+    let budget = budgets(classes, settings.memory);
+    let shared: Option<Vec<Sharded>> = (settings.shared && workers > 1).then(|| {
+        (0..classes.len())
+            .map(|c| Sharded::new(key_words[c], budget[c]))
+            .collect()
+    });
     let pool: Pool<Job, Count> = Pool::new(roots, workers);
     let total = Mutex::new(Run {
         count: Ok(Count::ZERO),
@@ -258,30 +333,38 @@ fn run(
     });
     let work = |worker: usize| {
         let _leaving = pool.stop_when_leaving();
-        let mut own = None;
-        let mut shared_ref;
-        let memo: &mut dyn Memo = match &shared {
-            Some(s) => {
-                shared_ref = s;
-                &mut shared_ref
-            }
-            None => own.insert(Table::new(key_words, settings.memory / workers)),
-        };
         let giving = Giving {
             pool: &pool,
-            job: Cell::new((0, 1)),
+            job: Cell::new((0, 0, 1)),
         };
-        let mut search = Search::new(input, &stopping);
-        search.sharing(&giving);
+        // Per input, made when a job of it first comes: the search, and its own table
+        // when the workers do not share one.
+        let mut searches: Vec<Option<Search<'_>>> = classes.iter().map(|_| None).collect();
+        let mut own: Vec<Option<Table>> = classes.iter().map(|_| None).collect();
         let mut sum = Count::ZERO;
         while let Some(job) = pool.take() {
-            let (prefix, times) = &job.work;
-            giving.job.set((job.root, *times));
-            let Ok(c) = count_after(&mut search, prefix, memo) else {
+            let Job { class, prefix, times } = &job.work;
+            let (class, times) = (*class, *times);
+            giving.job.set((job.root, class, times));
+            let search = searches[class].get_or_insert_with(|| {
+                let mut s = Search::new(classes[class], &stopping);
+                s.sharing(&giving);
+                s
+            });
+            let mut shared_ref;
+            let memo: &mut dyn Memo = match &shared {
+                Some(s) => {
+                    shared_ref = &s[class];
+                    &mut shared_ref
+                }
+                None => own[class]
+                    .get_or_insert_with(|| Table::new(key_words[class], budget[class] / workers)),
+            };
+            let Ok(c) = count_after(search, prefix, memo) else {
                 stop.store(true, Ordering::Relaxed);
                 break;
             };
-            if let Some(all) = pool.finish(job.root, &c.times(*times)) {
+            if let Some(all) = pool.finish(job.root, &c.times(times)) {
                 if let Some(f) = finished {
                     f(job.root, &all);
                 }
@@ -292,9 +375,9 @@ fn run(
         if let Ok(n) = &mut t.count {
             n.add(&sum);
         }
-        t.workers[worker] = search.nodes;
-        if let Some(own) = &own {
-            t.table.merge(&own.stats);
+        t.workers[worker] = searches.iter().flatten().map(|s| s.nodes).sum();
+        for table in own.iter().flatten() {
+            t.table.merge(&table.stats);
         }
     };
     std::thread::scope(|s| {
@@ -308,10 +391,41 @@ fn run(
     if stop.into_inner() {
         run.count = Err(Incomplete);
     }
-    if let Some(s) = &shared {
-        run.table = s.stats();
+    if let Some(tables) = &shared {
+        run.table = TableStats::default();
+        for t in tables {
+            run.table.merge(&t.stats());
+        }
     }
     run
+}
+
+/// The byte budget of each input's table when several are counted at once: shared in
+/// proportion to what each input's table needs at its widest step
+/// ([`Input::table_estimate`], powers of two far apart), each at least a sixteenth of an
+/// equal share, so that no table is starved into computing everything again. Where an
+/// input has no estimate (the search does not sweep), the first input, the largest by
+/// the caller's order (Burnside's identity), takes half and the others share the rest.
+fn budgets(classes: &[&Input], memory: usize) -> Vec<usize> {
+    let n = classes.len();
+    if n == 1 {
+        return vec![memory];
+    }
+    let floor = memory / n / 16;
+    let needs: Vec<f64> = match classes
+        .iter()
+        .map(|c| c.table_estimate().map(|e| e.bytes.max(1) as f64))
+        .collect::<Option<Vec<f64>>>()
+    {
+        Some(needs) => needs,
+        None => (0..n).map(|c| if c == 0 { (n - 1) as f64 } else { 1.0 }).collect(),
+    };
+    let spare = (memory - floor * n) as f64;
+    let all: f64 = needs.iter().sum();
+    needs
+        .iter()
+        .map(|&b| floor + (spare * (b / all)) as usize)
+        .collect()
 }
 
 /// The count of the subproblem `prefix` leads to, `search` left as it was. A prefix
@@ -368,8 +482,8 @@ impl Input {
 /// counts, with the multiplicity of the job it runs.
 struct Giving<'p> {
     pool: &'p Pool<Job, Count>,
-    /// The running job's root and multiplicity.
-    job: Cell<(usize, u64)>,
+    /// The running job's root, input and multiplicity.
+    job: Cell<(usize, usize, u64)>,
 }
 
 impl Share for Giving<'_> {
@@ -378,9 +492,13 @@ impl Share for Giving<'_> {
     }
 
     fn give(&self, prefixes: Vec<Vec<u32>>) {
-        let (root, times) = self.job.get();
-        self.pool
-            .give(root, prefixes.into_iter().map(|prefix| (prefix, times)));
+        let (root, class, times) = self.job.get();
+        let jobs = prefixes.into_iter().map(|prefix| Job {
+            class,
+            prefix,
+            times,
+        });
+        self.pool.give(root, jobs);
     }
 }
 

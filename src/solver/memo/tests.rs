@@ -6,7 +6,10 @@ use num_bigint::BigUint;
 use super::input::Input;
 use super::search::Search;
 use super::table::{hash, Count, Found, Memo, Sharded, Table};
-use super::{count, count_after, count_on, run, Counted, Incomplete, Settings, Unranker};
+use super::{
+    budgets, count, count_after, count_on, count_sum, run, Counted, Incomplete, Job, Settings,
+    Unranker,
+};
 use crate::chi_square;
 use crate::matrix::{Item, Matrix};
 use crate::puzzle::SymmetryMode;
@@ -183,6 +186,34 @@ fn threads_and_tables_agree() {
             }
         }
     }
+}
+
+/// Inputs counted at once, as the roots of one pool (Burnside's classes), sum as
+/// counted one by one, each times its multiplier, on one thread and on several, with
+/// room and with a budget so small that every table evicts, and stay in the budget
+/// they share.
+#[test]
+fn inputs_counted_at_once_sum_as_counted_one_by_one() {
+    let boxes = [(8, 8, 3u64), (6, 6, 2), (5, 5, 7), (4, 7, 1)];
+    let inputs: Vec<(Input, u64)> = boxes
+        .iter()
+        .map(|&(h, w, times)| (Input::from(&dominoes(h, w)), times))
+        .collect();
+    let want: BigUint = boxes.iter().map(|&(h, w, times)| transfer(h, w) * times).sum();
+    assert_eq!(want, BigUint::from(3 * 12_988_816u64 + 2 * 6_728 + 781));
+    for (memory, shared) in [(64 * MIB, true), (64 * MIB, false), (4096, true)] {
+        for threads in [1, 2, 3] {
+            let c = count_sum(&inputs, &settings(threads, memory, shared));
+            let what = format!("{threads} threads, {memory} bytes, shared {shared}");
+            assert_eq!(c.count, Ok(want.clone()), "{what}");
+            assert!(c.stats.table.peak_bytes <= memory as u64, "{what}: {:?}", c.stats);
+        }
+    }
+    // The budget goes where the tables need it, and never past the whole.
+    let shares = budgets(&inputs.iter().map(|(i, _)| i).collect::<Vec<_>>(), 64 * MIB);
+    assert!(shares.iter().sum::<usize>() <= 64 * MIB, "{shares:?}");
+    assert!(shares[0] > 32 * MIB && shares[0] > shares[1], "{shares:?}");
+    assert!(shares.iter().all(|&b| b >= 64 * MIB / 64), "{shares:?}");
 }
 
 /// The 6x8 box: with no room at all the memo visits each of its 167,089 tilings (on 8x8,

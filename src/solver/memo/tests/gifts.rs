@@ -190,7 +190,12 @@ fn idle_workers_take_options_from_a_running_count() {
             stop: &slow_start,
             ..settings(4, 64 * MIB, shared)
         };
-        let run = run(&m, vec![(Vec::new(), times)], 4, &s, Some(&report));
+        let root = Job {
+            class: 0,
+            prefix: Vec::new(),
+            times,
+        };
+        let run = run(&[&m], vec![root], 4, &s, Some(&report));
         let all = BigUint::from(want) * times;
         let got = run.count.map(Count::into_big);
         assert_eq!(got, Ok(all.clone()), "times {times}, shared {shared}");
