@@ -80,6 +80,7 @@ mod frontier;
 mod input;
 mod order;
 mod search;
+mod sharded;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -100,7 +101,8 @@ use order::Branching;
 pub use search::Incomplete;
 use search::Search;
 pub use table::TableStats;
-use table::{Count, Memo, Sharded, Table};
+use sharded::{Sharded, View};
+use table::{Count, Memo, Table};
 pub use unrank::Unranker;
 
 /// How to count.
@@ -342,6 +344,7 @@ fn run(
         // when the workers do not share one.
         let mut searches: Vec<Option<Search<'_>>> = classes.iter().map(|_| None).collect();
         let mut own: Vec<Option<Table>> = classes.iter().map(|_| None).collect();
+        let mut views: Vec<Option<View<'_>>> = classes.iter().map(|_| None).collect();
         let mut sum = Count::ZERO;
         while let Some(job) = pool.take() {
             let Job { class, prefix, times } = &job.work;
@@ -352,12 +355,8 @@ fn run(
                 s.sharing(&giving);
                 s
             });
-            let mut shared_ref;
             let memo: &mut dyn Memo = match &shared {
-                Some(s) => {
-                    shared_ref = &s[class];
-                    &mut shared_ref
-                }
+                Some(s) => views[class].get_or_insert_with(|| s[class].view()),
                 None => own[class]
                     .get_or_insert_with(|| Table::new(key_words[class], budget[class] / workers)),
             };
@@ -378,7 +377,11 @@ fn run(
         }
         t.workers[worker] = searches.iter().flatten().map(|s| s.nodes).sum();
         for table in own.iter().flatten() {
-            t.table.merge(&table.stats);
+            t.table.merge(&table.stats());
+        }
+        for view in views.iter().flatten() {
+            t.table.hits += view.hits;
+            t.table.misses += view.misses;
         }
         drop(t);
         freed.lock().unwrap_or_else(|e| e.into_inner()).extend(own.into_iter().flatten());
@@ -395,7 +398,7 @@ fn run(
         run.count = Err(Incomplete);
     }
     if let Some(tables) = &shared {
-        run.table = TableStats::default();
+        // The views counted the hits and misses; the shards, the rest.
         for t in tables {
             run.table.merge(&t.stats());
         }

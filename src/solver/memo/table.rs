@@ -10,7 +10,10 @@
 //! ```
 //!
 //! - `meta` is 0 for an empty slot, else 1 + the number of search nodes the entry cost
-//!   to compute (saturating): what evicting it would cost to recompute.
+//!   to compute (saturating): what evicting it would cost to recompute. In a shared
+//!   table ([`super::sharded`]) a slot may also be a claim: `meta` is [`BUSY`] and the
+//!   value 0, until the count is stored there or the claim released. A claim is never
+//!   read as a count and never evicted.
 //! - `value` holds the count inline when it is below 2^(64·VALUE_WORDS − 1); else the top
 //!   bit of its last word is set and its first word indexes `big`, an arena of
 //!   [`BigUint`]s with a free list. Only subproblems near the root of a huge count
@@ -35,8 +38,6 @@
 //! Invariants: `bytes() <= budget` at all times (peak included); an entry's value is
 //! the exact count of its key's subproblem.
 
-use std::sync::Mutex;
-
 use num_bigint::BigUint;
 
 /// Words of a slot's value. One word (counts below 2^63 inline) measured best: see the
@@ -48,6 +49,9 @@ const WAYS: usize = 4;
 const FIRST_BUCKETS: usize = 1 << 6;
 /// The tag bit of a value's last word: the count is in the arena.
 const IN_ARENA: u64 = 1 << 63;
+/// The `meta` of a claim: a worker is computing this key's count (value 0). Above any
+/// entry's cost, so never the cheapest to evict.
+const BUSY: u64 = u64::MAX;
 
 /// An exact count: a `u128` until it overflows, then a big integer. Never wraps.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,18 +189,32 @@ pub(crate) trait Memo {
     fn release(&mut self, _key: &[u64], _hash: u64) {}
 }
 
+/// `repr(C)`, hot fields first: in a shard of [`super::sharded::Sharded`] the lock and
+/// what every look-up reads and every store writes share the first cache line.
+#[repr(C)]
 pub(crate) struct Table {
-    key_words: usize,
-    stride: usize,
     slots: Vec<u64>,
     /// A power of two, or 0 before the first insert.
     buckets: usize,
+    stride: usize,
+    key_words: usize,
+    /// Slots in use, claims included.
     entries: u64,
+    budget: usize,
     big: Vec<BigUint>,
     free: Vec<u32>,
     big_bytes: usize,
-    budget: usize,
-    pub(crate) stats: TableStats,
+    /// Kept up to date but for `peak_entries`, which is brought up to `entries` only
+    /// before `entries` falls (and by [`Table::stats`]): a store writes no statistics.
+    stats: TableStats,
+}
+
+/// What [`Table::probe`] found for a key.
+pub(crate) enum Probe {
+    Count(Count),
+    /// A worker has claimed it ([`Table::mark_busy`]).
+    Busy,
+    Absent,
 }
 
 impl Table {
@@ -235,7 +253,19 @@ impl Table {
     fn note_peak(&mut self, bytes: usize) {
         self.stats.peak_bytes = self.stats.peak_bytes.max(bytes as u64);
         self.stats.peak_rehash_bytes = self.stats.peak_rehash_bytes.max(bytes as u64);
+    }
+
+    /// One entry fewer: the peak is taken first.
+    fn drop_entry(&mut self) {
         self.stats.peak_entries = self.stats.peak_entries.max(self.entries);
+        self.entries -= 1;
+    }
+
+    /// What the table saw.
+    pub(crate) fn stats(&self) -> TableStats {
+        let mut stats = self.stats;
+        stats.peak_entries = stats.peak_entries.max(self.entries);
+        stats
     }
 
     /// The two buckets a key may live in: from the hash's low bits, and from a second
@@ -253,7 +283,8 @@ impl Table {
         for bucket in self.homes(hash) {
             for way in 0..WAYS {
                 let at = self.slot(bucket, way);
-                if self.slots[at] != 0 && self.key_at(at) == key {
+                // Word by word: keys are two to four words, too short for `memcmp`'s call.
+                if self.slots[at] != 0 && self.key_at(at).iter().zip(key).all(|(a, b)| a == b) {
                     return Some(at);
                 }
             }
@@ -262,22 +293,86 @@ impl Table {
     }
 
     fn lookup(&mut self, key: &[u64], hash: u64) -> Option<Count> {
-        match self.find(key, hash) {
-            Some(at) => {
+        match self.probe(key, hash) {
+            Probe::Count(c) => {
                 self.stats.hits += 1;
-                Some(self.decode(at))
+                Some(c)
             }
-            None => {
+            _ => {
                 self.stats.misses += 1;
                 None
             }
         }
     }
 
+    /// The key's count, claim or absence; counts no hit or miss (a shared table's
+    /// callers count their own).
+    pub(crate) fn probe(&self, key: &[u64], hash: u64) -> Probe {
+        match self.find(key, hash) {
+            Some(at) if self.slots[at] == BUSY => Probe::Busy,
+            Some(at) => Probe::Count(self.decode(at)),
+            None => Probe::Absent,
+        }
+    }
+
+    /// Marks the absent `key` as claimed: a slot of its own, with meta [`BUSY`], where
+    /// there is room (else the claim goes unrecorded: at worst another worker computes
+    /// the same count).
+    pub(crate) fn mark_busy(&mut self, key: &[u64], hash: u64) {
+        debug_assert!(self.find(key, hash).is_none());
+        if let Some(at) = self.room(hash) {
+            self.slots[at] = BUSY;
+            self.slots[at + 1..at + 1 + VALUE_WORDS].fill(0);
+            self.slots[at + 1 + VALUE_WORDS..at + self.stride].copy_from_slice(key);
+            self.entries += 1;
+        }
+    }
+
+    /// Ends a claim on `key` without a count.
+    pub(crate) fn clear_busy(&mut self, key: &[u64], hash: u64) {
+        if let Some(at) = self.find(key, hash) {
+            if self.slots[at] == BUSY {
+                self.slots[at] = 0;
+                self.drop_entry();
+            }
+        }
+    }
+
+    /// An empty slot for a new key of `hash`: growing the table, else evicting the
+    /// cheapest entry of its buckets; `None` when neither is possible.
+    fn room(&mut self, hash: u64) -> Option<usize> {
+        loop {
+            if self.buckets == 0 {
+                if self.grow() {
+                    continue;
+                }
+                // Not even one bucket fits.
+                self.stats.evictions += 1;
+                return None;
+            }
+            match self.place(hash) {
+                Ok(at) => return Some(at),
+                Err(_) if self.grow() => continue,
+                Err(None) => {
+                    // Every slot of both buckets is claimed.
+                    self.stats.evictions += 1;
+                    return None;
+                }
+                Err(Some(at)) => {
+                    self.stats.evictions += 1;
+                    self.release(at);
+                    self.slots[at] = 0;
+                    self.drop_entry();
+                    return Some(at);
+                }
+            }
+        }
+    }
+
     /// Where a new key goes: an empty slot of the emptier of its buckets, else (`Err`)
-    /// the slot of its buckets that was cheapest to compute.
-    fn place(&self, hash: u64) -> Result<usize, usize> {
-        let mut cheapest = (u64::MAX, 0);
+    /// the slot of its buckets that was cheapest to compute (none when all are claims).
+    fn place(&self, hash: u64) -> Result<usize, Option<usize>> {
+        let mut cheapest = (BUSY, None);
         let mut best_free = None;
         for bucket in self.homes(hash) {
             let mut free = 0;
@@ -289,7 +384,7 @@ impl Table {
                     free += 1;
                     first.get_or_insert(at);
                 } else if meta < cheapest.0 {
-                    cheapest = (meta, at);
+                    cheapest = (meta, Some(at));
                 }
             }
             if let Some(at) = first {
@@ -371,8 +466,8 @@ impl Table {
                 Ok(at) => self.slots[at..at + self.stride].copy_from_slice(entry),
                 Err(_) => {
                     // Both buckets full at half load: so rare that the entry is simply
-                    // dropped (and its big count freed).
-                    self.entries -= 1;
+                    // dropped (and its big count freed; a claim's value is 0).
+                    self.drop_entry();
                     self.stats.evictions += 1;
                     if entry[VALUE_WORDS] & IN_ARENA != 0 {
                         let k = entry[1] & !IN_ARENA;
@@ -388,32 +483,21 @@ impl Table {
         true
     }
 
-    fn store(&mut self, key: &[u64], hash: u64, count: &Count, cost: u64) {
+    /// Stores `key`'s count, in the slot of its claim if it has one (the claim ends).
+    pub(crate) fn store(&mut self, key: &[u64], hash: u64, count: &Count, cost: u64) {
         debug_assert_eq!(key.len(), self.key_words);
-        if self.find(key, hash).is_some() {
+        let at = match self.find(key, hash) {
+            // Claimed: the count goes into the claim's slot.
+            Some(at) if self.slots[at] == BUSY => at,
             // Another thread stored it meanwhile: same key, same count.
-            return;
-        }
-        let at = loop {
-            if self.buckets == 0 {
-                if self.grow() {
-                    continue;
+            Some(_) => return,
+            None => match self.room(hash) {
+                Some(at) => {
+                    self.entries += 1;
+                    at
                 }
-                // Not even one bucket fits: nothing is stored.
-                self.stats.evictions += 1;
-                return;
-            }
-            match self.place(hash) {
-                Ok(at) => break at,
-                Err(_) if self.grow() => continue,
-                Err(at) => {
-                    self.stats.evictions += 1;
-                    self.release(at);
-                    self.slots[at] = 0;
-                    self.entries -= 1;
-                    break at;
-                }
-            }
+                None => return,
+            },
         };
         let words = match Table::inline(count) {
             Some(words) => words,
@@ -422,6 +506,8 @@ impl Table {
                 let size = Table::big_size(&big);
                 if self.bytes() + size > self.budget {
                     self.stats.evictions += 1;
+                    self.slots[at] = 0;
+                    self.drop_entry();
                     return;
                 }
                 self.big_bytes += size;
@@ -435,17 +521,17 @@ impl Table {
                         (self.big.len() - 1) as u64
                     }
                 };
+                self.note_peak(self.bytes());
                 let mut words = [0u64; VALUE_WORDS];
                 words[0] = k;
                 words[VALUE_WORDS - 1] |= IN_ARENA;
                 words
             }
         };
-        self.slots[at] = cost.saturating_add(1).max(1);
+        // 1 + cost, below BUSY.
+        self.slots[at] = cost.saturating_add(1).clamp(1, BUSY - 1);
         self.slots[at + 1..at + 1 + VALUE_WORDS].copy_from_slice(&words);
         self.slots[at + 1 + VALUE_WORDS..at + self.stride].copy_from_slice(key);
-        self.entries += 1;
-        self.note_peak(self.bytes());
     }
 }
 
@@ -456,111 +542,5 @@ impl Memo for Table {
 
     fn insert(&mut self, key: &[u64], hash: u64, count: &Count, cost: u64) {
         self.store(key, hash, count, cost);
-    }
-}
-
-/// One table shared by every thread: independent shards, each behind its own lock and
-/// with an equal share of the budget, chosen by the hash's top bits (the bucket takes
-/// the low ones).
-///
-/// Many small shards, each on cache lines of its own: with 64 shards packed side by
-/// side, 16 threads on the 16x16 dominoes spent 4x the CPU of one thread for the same
-/// nodes, waiting on locks and passing the lines that hold them between cores.
-pub(crate) struct Sharded {
-    shards: Vec<Shard>,
-}
-
-/// A shard's lock and table, alone on its cache lines (two lines: adjacent-line
-/// prefetching pairs them).
-#[repr(align(128))]
-struct Shard(Mutex<Guarded>);
-
-/// What a shard's lock guards: its table, and the keys of its subproblems that some
-/// worker has claimed and is computing ([`Found::Busy`] to the others). A search claims
-/// each subproblem it starts on, and ends the claim when it stores or gives up its
-/// count, so a shard holds at most a few claims (one per open level of each worker, over
-/// 1,024 shards): a flat list, `[hash, key...]` per claim, searched in full.
-struct Guarded {
-    table: Table,
-    claims: Vec<u64>,
-}
-
-impl Guarded {
-    fn claimed(&self, key: &[u64], hash: u64) -> Option<usize> {
-        let stride = 1 + key.len();
-        (0..self.claims.len())
-            .step_by(stride)
-            .find(|&at| self.claims[at] == hash && &self.claims[at + 1..at + stride] == key)
-    }
-
-    fn unclaim(&mut self, key: &[u64], hash: u64) {
-        if let Some(at) = self.claimed(key, hash) {
-            let stride = 1 + key.len();
-            let last = self.claims.len() - stride;
-            self.claims.copy_within(last.., at);
-            self.claims.truncate(last);
-        }
-    }
-}
-
-impl Sharded {
-    /// A power of two: the shard is the hash's top bits.
-    pub(crate) const SHARDS: usize = 1024;
-
-    pub(crate) fn new(key_words: usize, budget: usize) -> Sharded {
-        Sharded {
-            shards: (0..Sharded::SHARDS)
-                .map(|_| {
-                    Shard(Mutex::new(Guarded {
-                        table: Table::new(key_words, budget / Sharded::SHARDS),
-                        claims: Vec::new(),
-                    }))
-                })
-                .collect(),
-        }
-    }
-
-    fn shard(&self, hash: u64) -> std::sync::MutexGuard<'_, Guarded> {
-        let top = (hash >> (64 - Sharded::SHARDS.trailing_zeros())) as usize;
-        self.shards[top].0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    pub(crate) fn stats(&self) -> TableStats {
-        let mut total = TableStats::default();
-        for s in &self.shards {
-            total.merge(&s.0.lock().unwrap_or_else(|e| e.into_inner()).table.stats);
-        }
-        total
-    }
-}
-
-impl Memo for &Sharded {
-    fn get(&mut self, key: &[u64], hash: u64) -> Option<Count> {
-        self.shard(hash).table.lookup(key, hash)
-    }
-
-    fn claim(&mut self, key: &[u64], hash: u64) -> Found {
-        let mut shard = self.shard(hash);
-        if let Some(c) = shard.table.lookup(key, hash) {
-            return Found::Count(c);
-        }
-        if shard.claimed(key, hash).is_some() {
-            return Found::Busy;
-        }
-        shard.claims.push(hash);
-        shard.claims.extend_from_slice(key);
-        Found::Claimed
-    }
-
-    fn insert(&mut self, key: &[u64], hash: u64, count: &Count, cost: u64) {
-        let mut shard = self.shard(hash);
-        shard.table.store(key, hash, count, cost);
-        // Whoever claimed it: the count is stored (or, past the budget, will be computed
-        // again by whoever meets it next).
-        shard.unclaim(key, hash);
-    }
-
-    fn release(&mut self, key: &[u64], hash: u64) {
-        self.shard(hash).unclaim(key, hash);
     }
 }

@@ -5,7 +5,8 @@ use num_bigint::BigUint;
 
 use super::input::Input;
 use super::search::Search;
-use super::table::{hash, Count, Found, Memo, Sharded, Table};
+use super::sharded::Sharded;
+use super::table::{hash, Count, Found, Memo, Table};
 use super::{
     budgets, count, count_after, count_on, count_sum, run, Counted, Incomplete, Job, Settings,
     Unranker,
@@ -520,7 +521,7 @@ fn busy_subproblems_are_put_off_and_still_counted() {
     let m = Input::from(&dominoes(6, 6));
     let mut search = Search::new(&m, &never);
     let table = Sharded::new(search.key_words(), 64 * MIB);
-    let mut other = &table;
+    let mut other = table.view();
     let mut claims = Vec::new();
     let Branch::On(first) = search.options() else {
         panic!("the box has options")
@@ -544,7 +545,7 @@ fn busy_subproblems_are_put_off_and_still_counted() {
         other.claim(&claims[0], hash(&claims[0])),
         Found::Busy
     ));
-    let mut memo = &table;
+    let mut memo = table.view();
     let c = search.count(&mut memo).expect("nothing stops it");
     assert_eq!(c, Count::Small(6728));
     assert!(
