@@ -175,17 +175,36 @@ fn a_long_unique_search_shows_progress_and_stops_on_ctrl_c() {
         "-o",
         path.to_str().unwrap(),
     ]);
-    // Past the first progress line (10 s), not a timing check.
-    std::thread::sleep(std::time::Duration::from_millis(11_500));
-    signal(&child, "INT");
-    let status = wait_at_most(&mut child, std::time::Duration::from_secs(60)).expect("it stops");
+    // Ctrl-C once the first progress line (10 s in) is out: read, not slept for, so a
+    // loaded machine that starts the process late cannot beat it. A reader thread, so
+    // that a line that never comes fails the test in 2 minutes instead of hanging it.
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in stderr.lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
     let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
-    assert_eq!(status.code(), Some(130), "{err}");
+    while let Ok(line) = rx.recv_timeout(std::time::Duration::from_secs(120)) {
+        err.push_str(&line);
+        err.push('\n');
+        if line.starts_with("c drew ") {
+            break;
+        }
+    }
+    if !err.contains("c drew ") {
+        let _ = child.kill();
+    }
     assert!(
         err.contains("c drew ") && err.contains("none kept yet"),
         "{err}"
     );
+    signal(&child, "INT");
+    let status = wait_at_most(&mut child, std::time::Duration::from_secs(60)).expect("it stops");
+    reader.join().unwrap();
+    err.extend(rx.try_iter().map(|line| line + "\n"));
+    assert_eq!(status.code(), Some(130), "{err}");
     assert!(err.contains("puzzles drawn, none kept"), "{err}");
     assert!(!path.exists(), "no file for a stopped search");
 }

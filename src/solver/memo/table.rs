@@ -11,7 +11,7 @@
 //!
 //! - `meta` is 0 for an empty slot, else 1 + the number of search nodes the entry cost
 //!   to compute (saturating): what evicting it would cost to recompute. In a shared
-//!   table ([`super::sharded`]) a slot may also be a claim: `meta` is [`BUSY`] and the
+//!   table (the `sharded` module) a slot may also be a claim: `meta` is [`BUSY`] and the
 //!   value 0, until the count is stored there or the claim released. A claim is never
 //!   read as a count and never evicted.
 //! - `value` holds the count inline when it is below 2^(64·VALUE_WORDS − 1); else the top
@@ -189,7 +189,7 @@ pub(crate) trait Memo {
     fn release(&mut self, _key: &[u64], _hash: u64) {}
 }
 
-/// `repr(C)`, hot fields first: in a shard of [`super::sharded::Sharded`] the lock and
+/// `repr(C)`, hot fields first: in a shard of the shared table (`sharded`) the lock and
 /// what every look-up reads and every store writes share the first cache line.
 #[repr(C)]
 pub(crate) struct Table {
