@@ -416,7 +416,7 @@ const FREE_LATER_BYTES: u64 = 4 << 20;
 
 /// Drops `tables` on a thread of their own, off the count's critical path: the answer is
 /// known, and giving a table's pages back takes milliseconds (on the 16x16 dominoes at
-/// two threads, 5.6 ms of a 0.25 s count, most of it the 1,024 shards of each of five
+/// two threads, 5.6 ms of a 0.25 s count, most of it the shards of each of five
 /// Burnside classes), serial time that would cap the speed-up of every thread count. A
 /// caller that counts again at once may briefly hold both tables. Where no thread can
 /// be started, they are dropped here.

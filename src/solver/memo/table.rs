@@ -45,7 +45,8 @@ use num_bigint::BigUint;
 const VALUE_WORDS: usize = 1;
 /// Slots per bucket.
 const WAYS: usize = 4;
-/// Buckets of a table's first allocation (when the budget allows).
+/// Buckets of a table's first allocation (when the budget allows), but for the shards
+/// of a shared table.
 const FIRST_BUCKETS: usize = 1 << 6;
 /// The tag bit of a value's last word: the count is in the arena.
 const IN_ARENA: u64 = 1 << 63;
@@ -204,6 +205,8 @@ pub(crate) struct Table {
     big: Vec<BigUint>,
     free: Vec<u32>,
     big_bytes: usize,
+    /// Buckets of the first allocation (when the budget allows).
+    first_buckets: usize,
     /// Kept up to date but for `peak_entries`, which is brought up to `entries` only
     /// before `entries` falls (and by [`Table::stats`]): a store writes no statistics.
     stats: TableStats,
@@ -229,7 +232,18 @@ impl Table {
             free: Vec::new(),
             big_bytes: 0,
             budget,
+            first_buckets: FIRST_BUCKETS,
             stats: TableStats::default(),
+        }
+    }
+
+    /// A table whose first allocation is `buckets` buckets (a power of two) instead of
+    /// [`FIRST_BUCKETS`]: a shard of a shared table, one of thousands.
+    pub(crate) fn with_first(key_words: usize, budget: usize, buckets: usize) -> Table {
+        debug_assert!(buckets.is_power_of_two());
+        Table {
+            first_buckets: buckets,
+            ..Table::new(key_words, budget)
         }
     }
 
@@ -439,7 +453,7 @@ impl Table {
     fn grow(&mut self) -> bool {
         let old_bytes = self.slots.len() * 8;
         let mut buckets = if self.buckets == 0 {
-            FIRST_BUCKETS
+            self.first_buckets
         } else {
             self.buckets * 2
         };
