@@ -247,3 +247,20 @@ fn memory_sizes_are_checked() {
         );
     }
 }
+
+/// The `c threads` line says the workers the memo ran on: one for a sweep that counts in
+/// milliseconds (8x8), one per core up to those asked for a large one (16x16).
+#[test]
+fn the_threads_line_says_the_workers_the_memo_ran_on() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for (puzzle, ran) in [("dominoes-8x8", 1), ("dominoes-16x16", cores.min(2))] {
+        let out = polycover(&["count", puzzle, "--solver", "memo", "--threads", "2"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let line = if ran == 2 {
+            "c threads 2,".to_string()
+        } else {
+            format!("c threads {ran} (of 2 asked),")
+        };
+        assert!(stdout(&out).contains(&line), "{line}: {}", stdout(&out));
+    }
+}

@@ -180,7 +180,13 @@ impl Counts for Prepared<'_> {
             statistics: statistics(&stats),
             parts_done: 0,
             parts,
-            threads: opts.threads.max(1),
+            // The workers it ran on (one for a small sweep, at most one per core); a
+            // count stopped before any ran says what was asked.
+            threads: if stats.workers > 0 {
+                stats.workers
+            } else {
+                opts.threads.max(1)
+            },
         })
     }
 }

@@ -131,6 +131,9 @@ pub struct MemoStats {
     pub nodes: u64,
     /// Subproblems the threads shared out (1 on one thread).
     pub subproblems: usize,
+    /// Worker threads the count ran on (the most, over Burnside's classes): at most the
+    /// threads asked for and the cores, and one for a small sweep.
+    pub workers: usize,
     pub table: TableStats,
 }
 
@@ -152,6 +155,7 @@ impl MemoStats {
     pub fn add(&mut self, other: &MemoStats) {
         self.nodes += other.nodes;
         self.subproblems += other.subproblems;
+        self.workers = self.workers.max(other.workers);
         let (t, o) = (&mut self.table, &other.table);
         t.hits += o.hits;
         t.misses += o.misses;
@@ -207,6 +211,7 @@ pub(crate) fn count_on(
     let stats = MemoStats {
         nodes: root.nodes + run.workers.iter().sum::<u64>(),
         subproblems,
+        workers,
         table: run.table,
     };
     let counted = Counted {
@@ -265,6 +270,7 @@ pub fn count_sum(inputs: &[(Input, u64)], settings: &Settings<'_>) -> Counted {
         stats: MemoStats {
             nodes: nodes + run.workers.iter().sum::<u64>(),
             subproblems,
+            workers,
             table: run.table,
         },
     }
@@ -295,6 +301,7 @@ pub fn count_each(
     let stats = MemoStats {
         nodes: run.workers.iter().sum(),
         subproblems: jobs.len(),
+        workers,
         table: run.table,
     };
     Counted {

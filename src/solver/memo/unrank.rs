@@ -75,6 +75,7 @@ impl<'s> Unranker<'s> {
         MemoStats {
             nodes: self.search.nodes,
             subproblems: 1,
+            workers: 1,
             table: self.table.stats(),
         }
     }
