@@ -100,8 +100,8 @@ pub use input::{Input, TableEstimate};
 use order::Branching;
 pub use search::Incomplete;
 use search::Search;
-pub use table::TableStats;
 use sharded::{Sharded, View};
+pub use table::TableStats;
 use table::{free_later, Count, Memo, Table, FREE_LATER_BYTES};
 pub use unrank::Unranker;
 
@@ -206,7 +206,11 @@ pub(crate) fn count_on(
         split(&mut root, 16 * workers)
     };
     let subproblems = roots.len();
-    let roots = roots.into_iter().map(|(prefix, times)| Job { class: 0, prefix, times });
+    let roots = roots.into_iter().map(|(prefix, times)| Job {
+        class: 0,
+        prefix,
+        times,
+    });
     let run = run(&[input], roots.collect(), workers, settings, None);
     let stats = MemoStats {
         nodes: root.nodes + run.workers.iter().sum::<u64>(),
@@ -242,7 +246,12 @@ pub fn count_sum(inputs: &[(Input, u64)], settings: &Settings<'_>) -> Counted {
             stats.add(&counted.stats);
             match counted.count {
                 Ok(n) => sum += n * times,
-                Err(e) => return Counted { count: Err(e), stats },
+                Err(e) => {
+                    return Counted {
+                        count: Err(e),
+                        stats,
+                    }
+                }
             }
         }
         return Counted {
@@ -376,7 +385,11 @@ fn run(
         let mut views: Vec<Option<View<'_>>> = classes.iter().map(|_| None).collect();
         let mut sum = Count::ZERO;
         while let Some(job) = pool.take() {
-            let Job { class, prefix, times } = &job.work;
+            let Job {
+                class,
+                prefix,
+                times,
+            } = &job.work;
             let (class, times) = (*class, *times);
             giving.job.set((job.root, class, times));
             let search = searches[class].get_or_insert_with(|| {
@@ -413,7 +426,10 @@ fn run(
             t.table.misses += view.misses;
         }
         drop(t);
-        freed.lock().unwrap_or_else(|e| e.into_inner()).extend(own.into_iter().flatten());
+        freed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(own.into_iter().flatten());
     };
     std::thread::scope(|s| {
         for worker in 1..workers {
@@ -457,7 +473,9 @@ fn budgets(classes: &[&Input], memory: usize) -> Vec<usize> {
         .collect::<Option<Vec<f64>>>()
     {
         Some(needs) => needs,
-        None => (0..n).map(|c| if c == 0 { (n - 1) as f64 } else { 1.0 }).collect(),
+        None => (0..n)
+            .map(|c| if c == 0 { (n - 1) as f64 } else { 1.0 })
+            .collect(),
     };
     let spare = (memory - floor * n) as f64;
     let all: f64 = needs.iter().sum();
@@ -587,4 +605,3 @@ fn split(search: &mut Search<'_>, want: usize) -> Vec<(Vec<u32>, u64)> {
     leaves.extend(frontier);
     leaves
 }
-

@@ -52,7 +52,13 @@ impl Sharded {
         let share = budget / Sharded::SHARDS;
         Sharded {
             shards: (0..Sharded::SHARDS)
-                .map(|_| Shard(Mutex::new(Table::with_first(key_words, share, FIRST_BUCKETS))))
+                .map(|_| {
+                    Shard(Mutex::new(Table::with_first(
+                        key_words,
+                        share,
+                        FIRST_BUCKETS,
+                    )))
+                })
                 .collect(),
         }
     }
@@ -167,7 +173,11 @@ mod tests {
         let h = hash(&other);
         assert_eq!(found(a.claim(&other, h)), "claimed");
         a.release(&other, h);
-        assert_eq!(found(b.claim(&other, h)), "claimed", "released, so free again");
+        assert_eq!(
+            found(b.claim(&other, h)),
+            "claimed",
+            "released, so free again"
+        );
         assert_eq!((a.hits, a.misses), (1, 2));
         assert_eq!((b.hits, b.misses), (2, 3));
         assert_eq!(table.stats().hits, 0, "the shards count no look-ups");
@@ -196,7 +206,10 @@ mod tests {
         assert_eq!(claimed.len(), 4, "one bucket of claims");
         let late = keys.iter().find(|k| !claimed.contains(k)).unwrap();
         t.store(late, hash(late), &Count::Small(1), 1_000);
-        assert!(matches!(t.probe(late, hash(late)), Probe::Absent), "no room: forgotten");
+        assert!(
+            matches!(t.probe(late, hash(late)), Probe::Absent),
+            "no room: forgotten"
+        );
         for k in &claimed {
             assert!(matches!(t.probe(k, hash(k)), Probe::Busy), "claims stay");
             t.store(k, hash(k), &Count::Small(k[0].into()), 1);
@@ -204,12 +217,18 @@ mod tests {
         assert!(t.stats().evictions > 0);
         // Counts (not claims) are evicted for new claims and counts: the cheapest first.
         t.store(late, hash(late), &Count::Small(5), 1_000);
-        assert!(matches!(t.probe(late, hash(late)), Probe::Count(Count::Small(5))));
+        assert!(matches!(
+            t.probe(late, hash(late)),
+            Probe::Count(Count::Small(5))
+        ));
         assert!(t.bytes() <= 4 * slot);
 
         let mut none = Table::new(2, 0);
         none.mark_busy(&keys[0], hash(&keys[0]));
         none.store(&keys[0], hash(&keys[0]), &Count::ONE, 1);
-        assert!(matches!(none.probe(&keys[0], hash(&keys[0])), Probe::Absent));
+        assert!(matches!(
+            none.probe(&keys[0], hash(&keys[0])),
+            Probe::Absent
+        ));
     }
 }

@@ -200,14 +200,21 @@ fn inputs_counted_at_once_sum_as_counted_one_by_one() {
         .iter()
         .map(|&(h, w, times)| (Input::from(&dominoes(h, w)), times))
         .collect();
-    let want: BigUint = boxes.iter().map(|&(h, w, times)| transfer(h, w) * times).sum();
+    let want: BigUint = boxes
+        .iter()
+        .map(|&(h, w, times)| transfer(h, w) * times)
+        .sum();
     assert_eq!(want, BigUint::from(3 * 12_988_816u64 + 2 * 6_728 + 781));
     for (memory, shared) in [(64 * MIB, true), (64 * MIB, false), (4096, true)] {
         for threads in [1, 2, 3] {
             let c = count_sum(&inputs, &settings(threads, memory, shared));
             let what = format!("{threads} threads, {memory} bytes, shared {shared}");
             assert_eq!(c.count, Ok(want.clone()), "{what}");
-            assert!(c.stats.table.peak_bytes <= memory as u64, "{what}: {:?}", c.stats);
+            assert!(
+                c.stats.table.peak_bytes <= memory as u64,
+                "{what}: {:?}",
+                c.stats
+            );
         }
     }
     // The budget goes where the tables need it, and never past the whole.
