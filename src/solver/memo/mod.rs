@@ -81,26 +81,27 @@ mod input;
 mod order;
 mod search;
 mod sharded;
+mod split;
 mod table;
 #[cfg(test)]
 mod tests;
 mod unrank;
 
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use num_bigint::BigUint;
 
 use crate::schedule::Pool;
-use crate::solver::engine::{Branch, Share};
+use crate::solver::engine::Share;
 
 pub use input::{Input, TableEstimate};
 use order::Branching;
 pub use search::Incomplete;
 use search::Search;
 use sharded::{Sharded, View};
+use split::split;
 pub use table::TableStats;
 use table::{free_later, Count, Memo, Table, FREE_LATER_BYTES};
 pub use unrank::Unranker;
@@ -171,17 +172,18 @@ impl MemoStats {
 /// and on one when the input is a sweep small enough to count in milliseconds.
 pub fn count(input: impl Into<Input>, settings: &Settings<'_>) -> Counted {
     let input: Input = input.into();
-    count_on(&input, settings, workers(&input, settings.threads)).0
+    let workers = workers(&input, input.table_estimate().as_ref(), settings.threads);
+    count_on(&input, settings, workers).0
 }
 
 /// The workers a count of `input` runs on: [`crate::schedule::workers`], but one for a
 /// small sweep (at most [`SMALL_SWEEP`] for its cells times the patterns of its widest
-/// step, [`Input::table_estimate`]), which counts in milliseconds: starting workers and
-/// a shared table costs about 5 ms, so 12x12 dominoes took 0.021 s on two threads here
-/// and 0.015 s on one (8x8: 0.006 s and 0.001 s).
-fn workers(input: &Input, threads: usize) -> usize {
+/// step, `estimate`, its [`Input::table_estimate`]), which counts in milliseconds:
+/// starting workers and a shared table costs about 5 ms, so 12x12 dominoes took 0.021 s
+/// on two threads here and 0.015 s on one (8x8: 0.006 s and 0.001 s).
+fn workers(input: &Input, estimate: Option<&TableEstimate>, threads: usize) -> usize {
     let units = input.items.iter().take_while(|&&b| b == (1, 1)).count() as u64;
-    match input.table_estimate() {
+    match estimate {
         Some(e) if e.keys.saturating_mul(units) <= SMALL_SWEEP => 1,
         _ => crate::schedule::workers(threads),
     }
@@ -211,7 +213,14 @@ pub(crate) fn count_on(
         prefix,
         times,
     });
-    let run = run(&[input], roots.collect(), workers, settings, None);
+    let run = run(
+        &[input],
+        &[settings.memory],
+        roots.collect(),
+        workers,
+        settings,
+        None,
+    );
     let stats = MemoStats {
         nodes: root.nodes + run.workers.iter().sum::<u64>(),
         subproblems,
@@ -233,9 +242,14 @@ pub(crate) fn count_on(
 /// one's last job. Their tables share the budget ([`budgets`]). On one thread they are
 /// counted one after another, each with the whole budget.
 pub fn count_sum(inputs: &[(Input, u64)], settings: &Settings<'_>) -> Counted {
+    // Each a sweep over the whole matrix, and a search built: made once.
+    let estimates: Vec<Option<TableEstimate>> = inputs
+        .iter()
+        .map(|(input, _)| input.table_estimate())
+        .collect();
     let workers = match inputs.first() {
         // The first input is the largest (Burnside's identity): it decides.
-        Some((first, _)) => workers(first, settings.threads),
+        Some((first, _)) => workers(first, estimates[0].as_ref(), settings.threads),
         None => 1,
     };
     if workers == 1 {
@@ -273,7 +287,8 @@ pub fn count_sum(inputs: &[(Input, u64)], settings: &Settings<'_>) -> Counted {
     }
     let subproblems = roots.len();
     let classes: Vec<&Input> = inputs.iter().map(|(input, _)| input).collect();
-    let run = run(&classes, roots, workers, settings, None);
+    let budget = budgets(&estimates, settings.memory);
+    let run = run(&classes, &budget, roots, workers, settings, None);
     Counted {
         count: run.count.map(Count::into_big),
         stats: MemoStats {
@@ -306,7 +321,15 @@ pub fn count_each(
     });
     let workers = crate::schedule::workers(settings.threads);
     let report = |root: usize, count: &Count| finished(root, count.clone().into_big());
-    let run = run(&[&input], roots.collect(), workers, settings, Some(&report));
+    let memory = [settings.memory];
+    let run = run(
+        &[&input],
+        &memory,
+        roots.collect(),
+        workers,
+        settings,
+        Some(&report),
+    );
     let stats = MemoStats {
         nodes: run.workers.iter().sum(),
         subproblems: jobs.len(),
@@ -344,10 +367,11 @@ struct Run {
 /// and gives untried options to waiting workers as jobs of the same root (same input,
 /// same multiplicity). `finished` hears each root's whole count once all its pieces are
 /// counted. The workers share one sharded table per input when `settings.shared` (and
-/// there are several), else each has its own; the inputs share the byte budget as
-/// [`budgets`] divides it.
+/// there are several), else each has its own; input `c`'s tables together get
+/// `budget[c]` bytes (the whole budget for one input, else as [`budgets`] divides it).
 fn run(
     classes: &[&Input],
+    budget: &[usize],
     roots: Vec<Job>,
     workers: usize,
     settings: &Settings<'_>,
@@ -359,7 +383,6 @@ fn run(
         .iter()
         .map(|input| Search::new(input, &stopping).key_words())
         .collect();
-    let budget = budgets(classes, settings.memory);
     let shared: Option<Vec<Sharded>> = (settings.shared && workers > 1).then(|| {
         (0..classes.len())
             .map(|c| Sharded::new(key_words[c], budget[c]))
@@ -456,20 +479,21 @@ fn run(
 }
 
 /// The byte budget of each input's table when several are counted at once: shared in
-/// proportion to what each input's table needs at its widest step
-/// ([`Input::table_estimate`], powers of two far apart), each at least a sixteenth of an
-/// equal share, so that no table is starved into computing everything again. Where an
-/// input has no estimate (the search does not sweep), the first input, the largest by
-/// the caller's order (Burnside's identity), takes half and the others share the rest.
-fn budgets(classes: &[&Input], memory: usize) -> Vec<usize> {
-    let n = classes.len();
+/// proportion to what each input's table needs at its widest step (`estimates`, each
+/// input's [`Input::table_estimate`], powers of two far apart), each at least a
+/// sixteenth of an equal share, so that no table is starved into computing everything
+/// again. Where an input has no estimate (the search does not sweep), the first input,
+/// the largest by the caller's order (Burnside's identity), takes half and the others
+/// share the rest.
+fn budgets(estimates: &[Option<TableEstimate>], memory: usize) -> Vec<usize> {
+    let n = estimates.len();
     if n == 1 {
         return vec![memory];
     }
     let floor = memory / n / 16;
-    let needs: Vec<f64> = match classes
+    let needs: Vec<f64> = match estimates
         .iter()
-        .map(|c| c.table_estimate().map(|e| e.bytes.max(1) as f64))
+        .map(|e| e.as_ref().map(|e| e.bytes.max(1) as f64))
         .collect::<Option<Vec<f64>>>()
     {
         Some(needs) => needs,
@@ -557,51 +581,4 @@ impl Share for Giving<'_> {
         });
         self.pool.give(root, jobs);
     }
-}
-
-/// Cuts the search breadth first into at least `want` subproblems where it can (at most
-/// eight levels deep), merging those with the same key: each comes with how many
-/// prefixes reached it. Every solution extends exactly one of the prefixes merged.
-fn split(search: &mut Search<'_>, want: usize) -> Vec<(Vec<u32>, u64)> {
-    let mut frontier: Vec<(Vec<u32>, u64)> = vec![(Vec::new(), 1)];
-    let mut leaves = Vec::new();
-    for _depth in 0..8 {
-        if frontier.len() >= want {
-            break;
-        }
-        let mut next: Vec<(Vec<u32>, u64)> = Vec::new();
-        let mut seen: HashMap<Vec<u64>, usize> = HashMap::new();
-        for (prefix, times) in frontier {
-            for &o in &prefix {
-                search.push(o);
-            }
-            match search.options() {
-                Branch::On(options) => {
-                    for o in options {
-                        search.push(o);
-                        match seen.get(search.key()) {
-                            Some(&k) => next[k].1 += times,
-                            None => {
-                                seen.insert(search.key().to_vec(), next.len());
-                                let mut p = prefix.clone();
-                                p.push(o);
-                                next.push((p, times));
-                            }
-                        }
-                        search.pop(o);
-                    }
-                }
-                // Completed (or completed by the options without unit items): counted
-                // as a subproblem of its own.
-                Branch::Solution => leaves.push((prefix.clone(), times)),
-                Branch::Dead => {}
-            }
-            for &o in prefix.iter().rev() {
-                search.pop(o);
-            }
-        }
-        frontier = next;
-    }
-    leaves.extend(frontier);
-    leaves
 }

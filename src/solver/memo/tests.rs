@@ -218,7 +218,8 @@ fn inputs_counted_at_once_sum_as_counted_one_by_one() {
         }
     }
     // The budget goes where the tables need it, and never past the whole.
-    let shares = budgets(&inputs.iter().map(|(i, _)| i).collect::<Vec<_>>(), 64 * MIB);
+    let estimates: Vec<_> = inputs.iter().map(|(i, _)| i.table_estimate()).collect();
+    let shares = budgets(&estimates, 64 * MIB);
     assert!(shares.iter().sum::<usize>() <= 64 * MIB, "{shares:?}");
     assert!(shares[0] > 32 * MIB && shares[0] > shares[1], "{shares:?}");
     assert!(shares.iter().all(|&b| b >= 64 * MIB / 64), "{shares:?}");

@@ -195,7 +195,7 @@ fn idle_workers_take_options_from_a_running_count() {
             prefix: Vec::new(),
             times,
         };
-        let run = run(&[&m], vec![root], 4, &s, Some(&report));
+        let run = run(&[&m], &[s.memory], vec![root], 4, &s, Some(&report));
         let all = BigUint::from(want) * times;
         let got = run.count.map(Count::into_big);
         assert_eq!(got, Ok(all.clone()), "times {times}, shared {shared}");
