@@ -175,13 +175,7 @@ fn a_closed_pipe_exits_quietly() {
         .unwrap();
     drop(child.stdout.take());
     let status = child.wait().unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let err = rest_of_stderr(&mut child);
     assert_eq!(status.code(), Some(0), "{err}");
     assert!(err.is_empty(), "{err}");
 }

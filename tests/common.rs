@@ -211,6 +211,19 @@ pub fn collect(child: &mut Child) -> std::thread::JoinHandle<String> {
     })
 }
 
+/// What is left of `child`'s standard error, read to its end (call after the child ended,
+/// or it waits for that).
+pub fn rest_of_stderr(child: &mut Child) -> String {
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    err
+}
+
 /// A solution as the literals of a solver's `v` line: every primary variable, positive
 /// for the chosen options (variable `o + 1` is option `o`).
 pub fn model_literals(num_options: usize, solution: &[u32]) -> String {

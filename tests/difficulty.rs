@@ -3,11 +3,10 @@
 //! unique puzzle is at least as hard as the design it starts from.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::common::{count, polycover, spawn, stderr, stdout, wait_at_most};
+use crate::common::{count, polycover, rest_of_stderr, spawn, stderr, stdout, wait_at_most};
 use polycover::design::difficulty::{self, Difficulty};
 use polycover::{Engine, Matrix, Problem, Reduction, SymmetryMode};
 
@@ -318,13 +317,7 @@ fn bad_combinations_are_usage_errors() {
     ] {
         let mut child = spawn(args);
         let status = wait_at_most(&mut child, Duration::from_secs(60));
-        let mut err = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
+        let err = rest_of_stderr(&mut child);
         assert_eq!(status.and_then(|s| s.code()), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!Path::new(file).exists(), "{args:?}");

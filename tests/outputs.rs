@@ -10,7 +10,8 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::common::{
-    bin, collect, file_names, polycover, signal, stderr, stdout, wait_at_most, DOMINOES,
+    bin, collect, file_names, polycover, rest_of_stderr, signal, stderr, stdout, wait_at_most,
+    DOMINOES,
 };
 
 /// Every command that writes an output file, with `OUT` where the path goes.
@@ -245,13 +246,7 @@ fn outputs_are_checked_before_the_work() {
             .unwrap();
         let status = wait_at_most(&mut child, Duration::from_secs(60))
             .unwrap_or_else(|| panic!("{args:?} worked instead of refusing the output"));
-        let mut err = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
+        let err = rest_of_stderr(&mut child);
         assert_eq!(status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
