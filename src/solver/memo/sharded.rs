@@ -30,10 +30,10 @@
 
 use std::sync::{Mutex, MutexGuard};
 
+use super::table::{Count, Found, Memo, Probe, Table, TableStats};
+
 /// Buckets of a shard's first allocation.
 const FIRST_BUCKETS: usize = 16;
-
-use super::table::{Count, Found, Memo, Probe, Table, TableStats};
 
 pub(crate) struct Sharded {
     shards: Vec<Shard>,
