@@ -68,13 +68,131 @@ pub fn read_puzzle_input(path: &Path) -> Result<Option<(String, Vec<u8>)>> {
     Ok(Some((path.display().to_string(), read_puzzle_file(path)?)))
 }
 
-/// The bytes of the file at `path`, refused past [`MAX_PUZZLE_BYTES`].
+/// The bytes of the file at `path`, refused past [`MAX_PUZZLE_BYTES`]. A FIFO is waited
+/// for within the calling thread's deadline ([`crate::interrupt::within`]) and until a
+/// stop is asked for (see [`Waiting`]).
 pub fn read_puzzle_file(path: &Path) -> Result<Vec<u8>> {
+    #[cfg(target_os = "linux")]
+    if is_fifo(path) {
+        let waiting = Waiting::open(path).map_err(|e| Error::Read {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        return read_capped(waiting, path).map_err(|e| waiting_error(e, path));
+    }
     let file = std::fs::File::open(path).map_err(|e| Error::Read {
         path: path.to_path_buf(),
         source: e,
     })?;
     read_capped(file, path)
+}
+
+/// Why a wait on a FIFO ended without its data: the error a [`Waiting`] reader fails
+/// with, told apart from the FIFO's own errors by [`waiting_error`].
+#[derive(Debug)]
+enum GaveUp {
+    Deadline,
+    Stop,
+}
+
+impl std::fmt::Display for GaveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GaveUp::Deadline => "stopped by the timeout",
+            GaveUp::Stop => "stopped",
+        })
+    }
+}
+
+impl std::error::Error for GaveUp {}
+
+/// A read that gave up waiting as the run's end (the deadline: a failure while running,
+/// exit 1; a stop: an interruption), any other read error as it is.
+fn waiting_error(e: Error, path: &Path) -> Error {
+    if let Error::Read { source, .. } = &e {
+        match source
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<GaveUp>())
+        {
+            Some(GaveUp::Deadline) => {
+                return Error::Failed(format!(
+                    "stopped by the timeout while waiting for {} to be written",
+                    path.display()
+                ))
+            }
+            Some(GaveUp::Stop) => {
+                return Error::Interrupted(format!("while waiting for {}", path.display()))
+            }
+            None => {}
+        }
+    }
+    e
+}
+
+/// A FIFO read without blocking, so that the wait for its writer and for its data heeds
+/// the thread's deadline and the stop flag. A plain `open` of a FIFO blocks until a
+/// writer opens the other end, and a plain `read` until data comes, both deaf to a
+/// timeout.
+///
+/// Linux tells "no writer yet" from "the writer left": a read of an empty FIFO that no
+/// writer has opened returns 0 as an end of file would, so a 0 counts as the end only
+/// once a writer was seen (data read, `EAGAIN`, or `poll` reporting data or a hang-up,
+/// which it reports only for a writer that came after this open).
+#[cfg(target_os = "linux")]
+struct Waiting {
+    file: std::fs::File,
+    writer_seen: bool,
+}
+
+#[cfg(target_os = "linux")]
+impl Waiting {
+    fn open(path: &Path) -> io::Result<Waiting> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)?;
+        Ok(Waiting {
+            file,
+            writer_seen: false,
+        })
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Read for Waiting {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::os::unix::io::AsRawFd;
+        loop {
+            match (&self.file).read(buf) {
+                Ok(0) if self.writer_seen => return Ok(0),
+                Ok(0) => {}
+                Ok(n) => {
+                    self.writer_seen = true;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.writer_seen = true,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+            if crate::interrupt::requested() {
+                return Err(io::Error::other(GaveUp::Stop));
+            }
+            if crate::interrupt::past_deadline() {
+                return Err(io::Error::other(GaveUp::Deadline));
+            }
+            let mut fd = libc::pollfd {
+                fd: self.file.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // Safety: one valid pollfd, for 20 ms: the latency of a stop or deadline.
+            let n = unsafe { libc::poll(&mut fd, 1, 20) };
+            if n > 0 && fd.revents & (libc::POLLIN | libc::POLLHUP) != 0 {
+                self.writer_seen = true;
+            }
+        }
+    }
 }
 
 /// Everything `r` holds, refused past [`MAX_PUZZLE_BYTES`]; `path` names it in messages.

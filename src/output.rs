@@ -425,8 +425,9 @@ fn write_with(
 
 /// Opens a character device or FIFO for writing. A FIFO's `open` would block until a
 /// reader opens it, deaf to a stop: it is opened without blocking, again every few
-/// milliseconds while it has no reader (`ENXIO`), until it has one or a stop is
-/// requested (the [`Stopped`] error); the file is then made blocking again.
+/// milliseconds while it has no reader (`ENXIO`), until it has one, a stop is requested
+/// (the [`Stopped`] error) or the thread's deadline passes (the [`NoReader`] error); the
+/// file is then made blocking again.
 fn open_stream(target: &Path) -> io::Result<fs::File> {
     #[cfg(unix)]
     {
@@ -456,6 +457,9 @@ fn open_stream(target: &Path) -> io::Result<fs::File> {
                     Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
                         if interrupt::requested() {
                             return Err(io::Error::other(Stopped));
+                        }
+                        if interrupt::past_deadline() {
+                            return Err(io::Error::other(NoReader));
                         }
                         std::thread::sleep(std::time::Duration::from_millis(20));
                     }
@@ -532,6 +536,12 @@ fn write_error(path: &Path, e: io::Error) -> Error {
     if e.get_ref().is_some_and(|inner| inner.is::<Stopped>()) {
         return Error::Interrupted(format!("{} not written", path.display()));
     }
+    if e.get_ref().is_some_and(|inner| inner.is::<NoReader>()) {
+        return Error::Failed(format!(
+            "stopped by the timeout: {} had no reader, nothing written",
+            path.display()
+        ));
+    }
     Error::Write {
         path: path.to_path_buf(),
         source: e,
@@ -544,6 +554,19 @@ fn relabel(e: Error, path: &Path) -> Error {
         other => other,
     }
 }
+
+/// The error of a FIFO still without a reader when the thread's deadline passed
+/// ([`interrupt::within`]): the wait for it counts in the command's `--timeout`.
+#[derive(Debug)]
+struct NoReader;
+
+impl std::fmt::Display for NoReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stopped by the timeout while waiting for a reader")
+    }
+}
+
+impl std::error::Error for NoReader {}
 
 /// The error a [`Stoppable`] writer fails with once a stop was requested.
 #[derive(Debug)]

@@ -13,6 +13,11 @@
 //! - The immediate exit is `_exit`: no destructors or exit handlers run while other
 //!   threads (a SAT solver's C++ code) are still working. Standard output is line
 //!   buffered, so the `c` lines printed so far have already reached it.
+//! - A command whose answer is an `s` line (`count`, `solve`) says so with
+//!   [`answer_expected`] until it returns; an immediate exit by a signal meanwhile prints
+//!   `c stopped by SIGNAL ...` and `s UNKNOWN` first, so that a script reading the last
+//!   `s` line always finds one, whether the signal came before the search listened (while
+//!   the puzzle was read or its CNF built) or past the watchdog's grace.
 //! - A first SIGTERM or SIGHUP (sent by programs that wait little: `timeout(1)`, Slurm,
 //!   a closing terminal) ends the process within [`GRACE`] even when the listening run
 //!   is inside a step that polls late (a memo table doubling, a SAT solver's call): a
@@ -24,13 +29,15 @@
 //!   broken pipe does.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, Once};
 
 /// The first signal that asked for a stop (0: none yet).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// Temporary files to remove before an immediate exit.
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Whether the running command answers on an `s` line (see [`answer_expected`]).
+static ANSWER_EXPECTED: AtomicBool = AtomicBool::new(false);
 
 const SIGINT: i32 = 2;
 const SIGHUP: i32 = 1;
@@ -109,11 +116,37 @@ fn stop_by(signal: i32) {
     }
 }
 
-/// Removes the registered temporary files and ends the process with `code`.
+/// Says whether the running command's answer is an `s` line, which an immediate exit
+/// by a signal then replaces with `s UNKNOWN` (module doc). Set when such a command
+/// starts, cleared when it returns.
+pub fn answer_expected(expected: bool) {
+    ANSWER_EXPECTED.store(expected, Ordering::SeqCst);
+}
+
+/// Removes the registered temporary files and ends the process with `code`; a signal's
+/// exit first prints the `s UNKNOWN` of a command that answers on an `s` line.
 fn exit_now(code: i32) -> ! {
     if let Ok(files) = TEMPORARY.lock() {
         for f in files.iter() {
             let _ = std::fs::remove_file(f);
+        }
+    }
+    if code > 128 && ANSWER_EXPECTED.load(Ordering::SeqCst) {
+        let words = format!(
+            "c stopped by {} and ended at once: nothing found so far is reported\ns UNKNOWN\n",
+            cause()
+        );
+        // One raw write past the line-buffered `Stdout`, whose lock a stopped thread may
+        // hold: every line printed before has been flushed already.
+        #[cfg(unix)]
+        // Safety: a valid buffer and its length; a failed write is ignored.
+        unsafe {
+            libc::write(1, words.as_ptr().cast(), words.len());
+        }
+        #[cfg(not(unix))]
+        {
+            use std::io::Write;
+            let _ = std::io::stdout().write_all(words.as_bytes());
         }
     }
     #[cfg(unix)]

@@ -57,7 +57,9 @@ pub fn main() -> i32 {
     // Line buffered: each `c` line reaches a pipe or file when it is printed (a run
     // killed later keeps it), and so does each solution record, written with one write.
     let mut out = io::stdout().lock();
+    crate::signals::answer_expected(matches!(cli.command, Command::Count(_) | Command::Solve(_)));
     let result = run(cli, &mut out).and_then(|outcome| Ok(out.flush().map(|_| outcome)?));
+    crate::signals::answer_expected(false);
     match &result {
         Err(e) if !e.is_broken_pipe() => eprintln!("polycover: error: {e}"),
         _ => {}
@@ -86,6 +88,12 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
         Command::Sample(_) => crate::memory::Advice::Sample,
         _ => crate::memory::Advice::Machine,
     });
+    let deadline = cli.command.deadline();
+    crate::interrupt::within(deadline, || dispatch(cli, out))
+}
+
+/// The command's body.
+fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
     match cli.command {
         Command::Count(a) => search::count(a, out),
         Command::Solve(a) => search::solve(a, out),

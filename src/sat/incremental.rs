@@ -22,8 +22,7 @@ use crate::error::Result;
 pub(crate) enum Call {
     Sat,
     Unsat,
-    /// Interrupted inside the call (by the stop; varisat cannot be).
-    #[cfg(feature = "c-solvers")]
+    /// Interrupted inside the call by the stop.
     Interrupted,
 }
 
@@ -87,7 +86,6 @@ impl<S: Assume> Enumerator<S> {
             self.calls += 1;
             match self.solver.solve(&assumptions)? {
                 Call::Unsat => break,
-                #[cfg(feature = "c-solvers")]
                 Call::Interrupted => return Ok(Outcome::Stopped),
                 Call::Sat => {}
             }

@@ -1,9 +1,24 @@
 //! varisat, the pure-Rust reference backend: one solver call per model, each model
 //! blocked by a clause before the next call (the loop of `incremental.rs`).
 //!
-//! Invariant: as every backend of that loop, a cube's blocking clauses carry a fresh
-//! activation literal and are retired once the cube is exhausted. varisat cannot be
-//! interrupted inside a call, so a stop takes effect between calls.
+//! varisat 0.2 has no interrupt, but it stops a call at once when writing its proof
+//! fails. So every solver gets a proof it writes nowhere: a [`StopWriter`] that drops the
+//! bytes and fails as soon as the [`Stop`] says so. varisat buffers its proof and flushes
+//! the buffer whenever it fills (every few hundred conflicts) and at the end of every
+//! call, so a stop (the deadline, Ctrl-C, a `Break`) ends a running call within
+//! milliseconds. The binary DRAT it formats costs little beside the search (measured in
+//! `docs/guide/sat-research.md`).
+//!
+//! Invariants:
+//! - As every backend of that loop, a cube's blocking clauses carry a fresh activation
+//!   literal and are retired once the cube is exhausted.
+//! - A call that the stop ended leaves the solver unusable (varisat marks a failed proof
+//!   write as unrecoverable): it answers [`Call::Interrupted`], after which the loop ends
+//!   and the worker drops the solver; it is never called again.
+//! - A failed proof write is a stop only when the stop was asked for: the writer fails
+//!   for no other reason, so any other varisat error is reported as a failure.
+
+use std::io;
 
 use varisat::ExtendFormula;
 
@@ -16,8 +31,29 @@ fn lits(dimacs: &[i32]) -> Vec<varisat::Lit> {
     dimacs.iter().map(|&l| Varisat::lit(l)).collect()
 }
 
+/// The proof target of every enumerating varisat solver: writes nothing, and fails once
+/// the stop is asked for, which ends varisat's running call.
+pub(super) struct StopWriter<F: Fn() -> bool>(pub(super) F);
+
+impl<F: Fn() -> bool> io::Write for StopWriter<F> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if (self.0)() {
+            // Not `ErrorKind::Interrupted`, which `write_all` retries for ever.
+            return Err(io::Error::other("stopped"));
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// The varisat solver, as the enumeration loop calls it.
-pub(crate) struct Varisat(varisat::Solver<'static>);
+pub(crate) struct Varisat {
+    solver: varisat::Solver<'static>,
+    stop: Stop,
+}
 
 impl Assume for Varisat {
     type Lit = varisat::Lit;
@@ -27,16 +63,19 @@ impl Assume for Varisat {
     }
 
     fn solve(&mut self, assumptions: &[varisat::Lit]) -> Result<Call> {
-        self.0.assume(assumptions);
-        let sat = self
-            .0
-            .solve()
-            .map_err(|e| Error::Failed(format!("varisat failed: {e}")))?;
-        Ok(if sat { Call::Sat } else { Call::Unsat })
+        self.solver.assume(assumptions);
+        match self.solver.solve() {
+            Ok(true) => Ok(Call::Sat),
+            Ok(false) => Ok(Call::Unsat),
+            Err(varisat::solver::SolverError::ProofIoError { .. }) if self.stop.now() => {
+                Ok(Call::Interrupted)
+            }
+            Err(e) => Err(Error::Failed(format!("varisat failed: {e}"))),
+        }
     }
 
     fn model(&mut self, num_primary: u32, solution: &mut Vec<u32>) -> Result<()> {
-        let model = self.0.model().expect("a model after SAT");
+        let model = self.solver.model().expect("a model after SAT");
         solution.clear();
         solution.extend(
             model
@@ -49,7 +88,7 @@ impl Assume for Varisat {
     }
 
     fn add_clause(&mut self, dimacs: &[i32]) -> Result<()> {
-        self.0.add_clause(&lits(dimacs));
+        self.solver.add_clause(&lits(dimacs));
         Ok(())
     }
 }
@@ -61,12 +100,24 @@ impl Enumerator<Varisat> {
     /// The formula loaded; `None` when the stop came while loading.
     pub(crate) fn new(formula: &Formula, sink: ModelSink, stop: Stop) -> Option<Solver> {
         let mut solver = varisat::Solver::new();
+        // Before any clause: varisat takes a proof target only on an empty formula.
+        let polled = stop.clone();
+        solver.write_proof(
+            StopWriter(move || polled.now()),
+            varisat::ProofFormat::Varisat,
+        );
         for (k, c) in formula.clauses().enumerate() {
             if k % LOAD_STOP_EVERY == 0 && stop.now() {
                 return None;
             }
             solver.add_clause(&lits(&c));
         }
-        Some(Enumerator::with(Varisat(solver), formula, sink, stop))
+        let stop_of_loop = stop.clone();
+        Some(Enumerator::with(
+            Varisat { solver, stop },
+            formula,
+            sink,
+            stop_of_loop,
+        ))
     }
 }

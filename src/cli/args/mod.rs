@@ -453,6 +453,21 @@ impl Command {
     }
 }
 
+impl Command {
+    /// When the command's `--timeout` ends, for everything it does on the main thread
+    /// that waits without a deadline of its own (a FIFO's other end, the option table):
+    /// the command runs within it ([`crate::interrupt::within`]).
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        match self {
+            Command::Count(a) => a.search.deadline(),
+            Command::Solve(a) => a.search.deadline(),
+            Command::Enumerate(a) => a.search.deadline(),
+            Command::Sample(a) => a.timeout.and_then(|t| a.started.checked_add(t)),
+            _ => None,
+        }
+    }
+}
+
 impl SearchArgs {
     /// The puzzle compiled, its option table made within `--timeout`.
     pub(super) fn load(&self) -> Result<Problem> {
