@@ -34,13 +34,18 @@ pub fn reset_peak() {
 /// allocation failure instead of evictions.
 pub fn default_table_budget() -> usize {
     const GIB: usize = 1 << 30;
-    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+    let machine = machine_memory().map_or(GIB, |t| (t / 4).min(4 * GIB));
+    address_space_limit().map_or(machine, |limit| machine.min(limit / 4))
+}
+
+/// The machine's memory in bytes (`MemTotal` where `/proc` tells): the most any
+/// `--memory` can give a table here.
+pub fn machine_memory() -> Option<usize> {
+    std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
         let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
         let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
         Some(kib.saturating_mul(1024))
-    });
-    let machine = total.map_or(GIB, |t| (t / 4).min(4 * GIB));
-    address_space_limit().map_or(machine, |limit| machine.min(limit / 4))
+    })
 }
 
 /// The process's address-space limit in bytes (`ulimit -v`), when one is set.

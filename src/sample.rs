@@ -76,7 +76,7 @@ impl<'p> Sampler<'p> {
     pub fn fits(problem: &Problem, memory: usize) -> crate::error::Result<()> {
         let estimate =
             crate::solver::memo::Input::from(problem.reduction.matrix()).table_estimate();
-        crate::engine::refuse_past_budget(estimate, memory)
+        crate::engine::refuse_past_budget(estimate, memory, crate::engine::Instead::Sample)
     }
 
     /// The number of solutions of the reduced matrix (each orbit at least once): zero

@@ -43,5 +43,6 @@ mod readme;
 mod reliability;
 mod sample;
 mod sat;
+mod stops;
 mod suggestions;
 mod suite;

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use super::args::{CountArgs, EnumerateArgs, SolveArgs};
 use super::engines;
-use super::outcome::{refuse_interrupted, Outcome};
+use super::outcome::Outcome;
 use super::parts::{self, CountPart};
 use super::records::written_to;
 use super::report::{self, Bar, Counted};
@@ -34,7 +34,8 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
         None
     };
     let split = part.as_ref().is_some_and(|part| part.by_subproblem());
-    let (engine, why) = choose.pick(&p, split, a.search.deadline(), out);
+    let memory = a.memory.unwrap_or_else(crate::memory::default_table_budget);
+    let (engine, why) = choose.pick(&p, split, a.search.deadline(), memory, out);
     let prepared = engines::prepare(&p, &engine)?;
     // An engine that finds only the first solution is refused before the header.
     let counter = prepared.counter()?;
@@ -58,7 +59,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
         deadline: a.search.deadline(),
         // No bar, no progress: nothing estimates the subproblems' sizes for it.
         progress: bar.draws().then_some(&progress as _),
-        memory: a.memory.unwrap_or_else(crate::memory::default_table_budget),
+        memory,
     };
     let finished = |j: usize, solutions: Count| {
         if let Some(part) = &part {
@@ -96,7 +97,6 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     check_page(&a, &p)?;
     report::header(out, &p, &*prepared, Strategy::Plain)?;
     let (first, report) = engines::first(finder, &a.search.run_options())?;
-    refuse_interrupted(&report)?;
     writeln!(
         out,
         "c time {:.3} s, {}{}",
@@ -105,14 +105,16 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
         report::peak_memory()
     )?;
     match first {
-        None if report.timed_out => {
+        // A stop by the deadline or a signal is no answer: `s UNKNOWN`, as a stopped
+        // count says (the SAT convention), with exit 1 or 128 + the signal.
+        None if report.timed_out || report.interrupted => {
             writeln!(
                 out,
                 "c stopped{} before a solution",
                 report::stopped_by(&report)
             )?;
             writeln!(out, "s UNKNOWN")?;
-            Ok(Outcome::Stopped)
+            Ok(Outcome::unfinished(&report))
         }
         Some(solution) => satisfiable(out, &p, &solution, &a, &a.search.puzzle.puzzle),
         None => {

@@ -107,7 +107,7 @@ impl Counts for Prepared<'_> {
         let deadline = opts.deadline;
         let stop =
             move || crate::interrupt::requested() || deadline.is_some_and(|d| Instant::now() >= d);
-        refuse_past_budget(self.estimated(), opts.memory)?;
+        refuse_past_budget(self.estimated(), opts.memory, Instead::Count)?;
         let settings = Settings {
             threads: opts.threads.max(1),
             memory: opts.memory,
@@ -195,12 +195,31 @@ impl Prepared<'_> {
     /// The estimate of the table of the matrix the count runs on (Burnside's identity
     /// class is the matrix itself), where the memo sweeps.
     fn estimated(&self) -> Option<memo::TableEstimate> {
-        let matrix = match &self.plan {
-            Plan::Direct => self.problem.reduction.matrix(),
-            Plan::Burnside(_) => &self.problem.compiled.matrix,
-        };
-        memo::Input::from(matrix).table_estimate()
+        estimate(self.problem, &self.plan)
     }
+}
+
+fn estimate(problem: &Problem, plan: &Plan) -> Option<memo::TableEstimate> {
+    let matrix = match plan {
+        Plan::Direct => problem.reduction.matrix(),
+        Plan::Burnside(_) => &problem.compiled.matrix,
+    };
+    memo::Input::from(matrix).table_estimate()
+}
+
+/// Whether a memo count of `problem` passes [`refuse_past_budget`] with `memory` bytes:
+/// the default engine never picks a memo that would refuse.
+pub(super) fn fits(problem: &Problem, memory: usize) -> Result<()> {
+    refuse_past_budget(estimate(problem, &plan(problem)), memory, Instead::Count)
+}
+
+/// What a refusal by [`refuse_past_budget`] that no memory can lift points to instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Instead {
+    /// A count: the engines that need no table.
+    Count,
+    /// Uniform draws, which only the memo's counts give.
+    Sample,
 }
 
 /// Refuses, before any work, a count whose sweep's widest step alone may hold more keys
@@ -208,12 +227,17 @@ impl Prepared<'_> {
 /// subproblems again and again, for hours, where a refusal with the size costs nothing
 /// (the 6x6x6 cube of dominoes: 27 cells, 2.3 GB and no count after a minute). An error
 /// of usage (exit 2): the puzzle and the budget do not fit together.
+///
+/// A table larger than the machine's memory (or than any memory) cannot be lifted by
+/// `--memory`: the refusal then names what would run instead (`instead`), not the flag.
 pub(crate) fn refuse_past_budget(
     estimate: Option<memo::TableEstimate>,
     memory: usize,
+    instead: Instead,
 ) -> Result<()> {
     match estimate {
         Some(e) if e.bytes > memory as u64 => {
+            let machine = crate::memory::machine_memory().map_or(u64::MAX, |m| m as u64);
             // Past 2^63 keys the figures saturate: say so rather than print u64::MAX.
             let size = if e.cells < 63 && e.bytes < u64::MAX {
                 format!(
@@ -229,6 +253,23 @@ pub(crate) fn refuse_past_budget(
                     e.cells, e.entry_bytes
                 )
             };
+            if e.bytes >= machine {
+                let what = match instead {
+                    Instead::Count => {
+                        "count it with --solver bits (or dlx, or sat), which keep no table"
+                    }
+                    Instead::Sample => {
+                        "sample draws through that table, so it cannot draw from this \
+                         puzzle; `enumerate --solver bits` lists its solutions"
+                    }
+                };
+                return Err(Error::Usage(format!(
+                    "the memo's table cannot fit in this machine's memory: its sweep's widest \
+                     frontier has {} cells, so one step may hold up to {size}. No --memory \
+                     lifts that: {what}",
+                    e.cells,
+                )));
+            }
             Err(Error::Usage(format!(
                 "the memo's table would not fit in --memory {}: its sweep's widest frontier \
                  has {} cells, so one step may hold up to {size}; a table that small forgets \
@@ -243,7 +284,7 @@ pub(crate) fn refuse_past_budget(
 }
 
 /// A byte size for a person: `512 MiB`, `34 GiB`.
-fn bytes(n: u64) -> String {
+pub(super) fn bytes(n: u64) -> String {
     const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
     let mut v = n as f64;
     let mut unit = 0;

@@ -33,7 +33,7 @@
 
 mod default;
 mod memo;
-pub(crate) use memo::refuse_past_budget;
+pub(crate) use memo::{refuse_past_budget, Instead};
 mod native;
 mod problem;
 mod sat;
