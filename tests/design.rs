@@ -209,8 +209,8 @@ fn impossible_requests_are_usage_errors() {
 /// file (issue 46: they searched until killed, or to the timeout): 27 pieces of 1 or 2
 /// cells that must all differ (2 such shapes exist), 4 pieces of 1 to 3 cells in 2x2x2
 /// (4 distinct shapes take at least 9 cells), chiral flat pieces (a flat piece is its
-/// own mirror image). The timeout only bounds a run that would not end; the guard bounds
-/// the test.
+/// own mirror image), and a `--cap` below 2 (no count stopped there tells a unique
+/// puzzle). The timeout only bounds a run that would not end; the guard bounds the test.
 #[test]
 fn requests_no_cut_can_meet_are_refused_before_the_search() {
     let dir = tempfile::tempdir().unwrap();
@@ -229,6 +229,14 @@ fn requests_no_cut_can_meet_are_refused_before_the_search() {
                 "--flat-pieces",
             ][..],
             "exclude each other",
+        ),
+        (
+            &["--box", "3,3,3", "--pieces", "7", "--cap", "0"][..],
+            "at least 2",
+        ),
+        (
+            &["--box", "3,3,3", "--pieces", "7", "--cap", "1"][..],
+            "at least 2",
         ),
     ] {
         let all = [&["design"][..], args, &["--timeout", "10", "-o", file]].concat();
