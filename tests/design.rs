@@ -1,8 +1,9 @@
 //! `polycover design`: small boxes become unique puzzles that `count` reads back, the
 //! committed 4x4x4 designs are unique by the DLX and by SAT, `--timeout` and Ctrl-C
 //! write the best puzzle so far with the documented exit codes, requests no cut can
-//! meet are refused before the search (nor does `generate --unique` design them),
-//! `--keep` freezes its pieces and `--svg` draws the solution.
+//! meet are refused before the search (nor does `generate --unique` design them), the
+//! header's command runs again, `--keep` freezes its pieces and `--svg` draws the
+//! solution.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -277,6 +278,51 @@ fn generate_unique_does_not_design_what_no_cut_meets() {
     assert!(err.contains("cannot take over"), "{err}");
     assert!(err.contains("only 12 shapes of 1 to 4 cells"), "{err}");
     assert!(!Path::new(file).exists());
+}
+
+/// The command in a designed file's header runs again as written (issue 46: it left out
+/// `--timeout`, which `--maximize nodes` requires, and the rerun was refused): it names
+/// `--timeout`, a `--cap` other than the default and `--report`, and the rerun writes
+/// the same header. 4x4x4 in 10 pieces, seed 5: the first cut is unique.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn the_header_command_runs_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.toml");
+    let again = dir.path().join("again.toml");
+    let (first, again) = (first.to_str().unwrap(), again.to_str().unwrap());
+    let out = polycover(&[
+        "design",
+        "--box",
+        "4,4,4",
+        "--pieces",
+        "10",
+        "--seed",
+        "5",
+        "--maximize",
+        "nodes",
+        "--timeout",
+        "1",
+        "--cap",
+        "500",
+        "--report",
+        "-o",
+        first,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let text = std::fs::read_to_string(first).unwrap();
+    let header = text.lines().next().unwrap();
+    for option in ["--maximize nodes", "--timeout 1", "--cap 500", "--report"] {
+        assert!(header.contains(option), "{option}: {header}");
+    }
+    let command = header.strip_prefix("# polycover ").expect(header);
+    let args: Vec<&str> = command.split(' ').chain(["-o", again]).collect();
+    let out = polycover(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{command}: {err}");
+    let rerun = std::fs::read_to_string(again).unwrap();
+    assert_eq!(rerun.lines().next(), Some(header));
 }
 
 /// `--keep FILE` freezes the pieces of `--from` whose shapes the file has: whatever the
