@@ -1,13 +1,17 @@
 //! `polycover design`: small boxes become unique puzzles that `count` reads back, the
 //! committed 4x4x4 designs are unique by the DLX and by SAT, `--timeout` and Ctrl-C
-//! write the best puzzle so far with the documented exit codes, `--keep` freezes its
-//! pieces and `--svg` draws the solution.
+//! write the best puzzle so far with the documented exit codes, requests no cut can
+//! meet are refused before the search (nor does `generate --unique` design them), the
+//! header's command runs again, `--keep` freezes its pieces and `--svg` draws the
+//! solution.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::time::Duration;
 
-use crate::common::{bin, count, polycover, sat_count, signal, stdout, wait_at_most, SatRun};
+use crate::common::{
+    bin, count, polycover, rest_of_stderr, sat_count, signal, spawn, stdout, wait_at_most, SatRun,
+};
 use polycover::geometry::Shape;
 use polycover::puzzle::polycube::Polycube;
 use polycover::sat::Amo;
@@ -200,6 +204,125 @@ fn impossible_requests_are_usage_errors() {
         let out = polycover(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
+}
+
+/// Rules no cut can keep are refused before any search, with the reason, exit 2 and no
+/// file (issue 46: they searched until killed, or to the timeout): 27 pieces of 1 or 2
+/// cells that must all differ (2 such shapes exist), 4 pieces of 1 to 3 cells in 2x2x2
+/// (4 distinct shapes take at least 9 cells), chiral flat pieces (a flat piece is its
+/// own mirror image), and a `--cap` below 2 (no count stopped there tells a unique
+/// puzzle). The timeout only bounds a run that would not end; the guard bounds the test.
+#[test]
+fn requests_no_cut_can_meet_are_refused_before_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("never.toml");
+    let file = file.to_str().unwrap();
+    for (args, says) in [
+        (&["--box", "3,3,3", "--pieces", "27"][..], "only 2 shapes"),
+        (&["--box", "2,2,2", "--pieces", "4"][..], "at least 9 cells"),
+        (
+            &[
+                "--box",
+                "2,2,2",
+                "--pieces",
+                "2",
+                "--chiral",
+                "--flat-pieces",
+            ][..],
+            "exclude each other",
+        ),
+        (
+            &["--box", "3,3,3", "--pieces", "7", "--cap", "0"][..],
+            "at least 2",
+        ),
+        (
+            &["--box", "3,3,3", "--pieces", "7", "--cap", "1"][..],
+            "at least 2",
+        ),
+    ] {
+        let all = [&["design"][..], args, &["--timeout", "10", "-o", file]].concat();
+        let mut child = spawn(&all);
+        let status = wait_at_most(&mut child, Duration::from_secs(60));
+        let err = rest_of_stderr(&mut child);
+        assert_eq!(status.and_then(|s| s.code()), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!Path::new(file).exists(), "{args:?}");
+    }
+}
+
+/// `generate polycubes --unique`, its draws failed, does not hand the design search a
+/// request whose rules (pieces of distinct shapes) no cut keeps: 13 pieces of 1 to 4
+/// cells, of which 12 shapes exist. It fails (exit 1: the draws could have met the
+/// request) saying why, where it searched until killed.
+#[test]
+fn generate_unique_does_not_design_what_no_cut_meets() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("never.toml");
+    let file = file.to_str().unwrap();
+    let mut child = spawn(&[
+        "generate",
+        "polycubes",
+        "--box",
+        "3,3,3",
+        "--pieces",
+        "13",
+        "--unique",
+        "--draws",
+        "0",
+        "-o",
+        file,
+    ]);
+    let status = wait_at_most(&mut child, Duration::from_secs(60));
+    let err = rest_of_stderr(&mut child);
+    assert_eq!(status.and_then(|s| s.code()), Some(1), "{err}");
+    assert!(err.contains("cannot take over"), "{err}");
+    assert!(err.contains("only 12 shapes of 1 to 4 cells"), "{err}");
+    assert!(!Path::new(file).exists());
+}
+
+/// The command in a designed file's header runs again as written (issue 46: it left out
+/// `--timeout`, which `--maximize nodes` requires, and the rerun was refused): it names
+/// `--timeout`, a `--cap` other than the default and `--report`, and the rerun writes
+/// the same header. 4x4x4 in 10 pieces, seed 5: the first cut is unique.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn the_header_command_runs_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.toml");
+    let again = dir.path().join("again.toml");
+    let (first, again) = (first.to_str().unwrap(), again.to_str().unwrap());
+    let out = polycover(&[
+        "design",
+        "--box",
+        "4,4,4",
+        "--pieces",
+        "10",
+        "--seed",
+        "5",
+        "--maximize",
+        "nodes",
+        "--timeout",
+        "1",
+        "--cap",
+        "500",
+        "--report",
+        "-o",
+        first,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let text = std::fs::read_to_string(first).unwrap();
+    let header = text.lines().next().unwrap();
+    for option in ["--maximize nodes", "--timeout 1", "--cap 500", "--report"] {
+        assert!(header.contains(option), "{option}: {header}");
+    }
+    let command = header.strip_prefix("# polycover ").expect(header);
+    let args: Vec<&str> = command.split(' ').chain(["-o", again]).collect();
+    let out = polycover(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{command}: {err}");
+    let rerun = std::fs::read_to_string(again).unwrap();
+    assert_eq!(rerun.lines().next(), Some(header));
 }
 
 /// `--keep FILE` freezes the pieces of `--from` whose shapes the file has: whatever the

@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::common::{count, polycover, rest_of_stderr, spawn, stderr, stdout, wait_at_most};
+use crate::common::{
+    collect, count, polycover, rest_of_stderr, spawn, stderr, stdout, wait_at_most,
+};
 use polycover::design::difficulty::{self, Difficulty};
 use polycover::{Engine, Matrix, Problem, Reduction, SymmetryMode};
 
@@ -314,6 +316,7 @@ fn bad_combinations_are_usage_errors() {
             "design --maximize nodes needs --timeout",
         ),
         (&["info", "soma", "--symmetry", "none"][..], "--difficulty"),
+        (&["info", "soma", "--timeout", "5"][..], "--difficulty"),
     ] {
         let mut child = spawn(args);
         let status = wait_at_most(&mut child, Duration::from_secs(60));
@@ -321,5 +324,23 @@ fn bad_combinations_are_usage_errors() {
         assert_eq!(status.and_then(|s| s.code()), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!Path::new(file).exists(), "{args:?}");
+    }
+}
+
+/// `info --difficulty --timeout` stops the measures at the deadline (issue 46: Bedlam's
+/// take over a minute, and only a signal stopped them): `c stopped by the timeout`, no
+/// figure of the part of the tree walked, exit 1, as `count --timeout`. The guard bounds
+/// the test, not the speed.
+#[test]
+fn info_difficulty_stops_at_its_timeout() {
+    let mut child = spawn(&["info", "bedlam", "--difficulty", "--timeout", "1"]);
+    let out = collect(&mut child);
+    let status = wait_at_most(&mut child, Duration::from_secs(60));
+    let err = rest_of_stderr(&mut child);
+    let out = out.join().unwrap();
+    assert_eq!(status.and_then(|s| s.code()), Some(1), "{out}{err}");
+    assert!(out.contains("c stopped by the timeout"), "{out}");
+    for figure in ["nodes", "dead ends", "first move", "branching"] {
+        assert!(!out.contains(figure), "{figure}: {out}");
     }
 }

@@ -9,6 +9,9 @@
 //!   128 + the signal at Ctrl-C (130) or another stop signal;
 //! - `--maximize nodes` needs `--timeout` (the climb's end); its puzzle is unique, the
 //!   hardest the climb found, and it exits 0 at the deadline like a unique design;
+//! - the header's command names every option that changes the search or the file, and
+//!   every option another requires (`--timeout` with `--maximize nodes`): it runs again
+//!   as written;
 //! - `--report` measures the puzzle that is written (`design::difficulty`, up to
 //!   rotations), before writing it, into `c difficulty` lines on standard error and a
 //!   comment in the file; a stop during the measures writes the puzzle without them.
@@ -17,7 +20,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use super::args::{DesignArgs, DesignStrategyArg, MaximizeArg};
+use super::args::{DesignArgs, DesignStrategyArg, MaximizeArg, CAP};
 use super::engines;
 use super::outcome::Outcome;
 use crate::design::difficulty::Difficulty;
@@ -275,7 +278,9 @@ fn first_cut(path: &Path) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
     Ok((size, cut))
 }
 
-/// The command line named in the puzzle's header.
+/// The command line named in the puzzle's header: every option that shapes the puzzle
+/// or the file, or that another requires, so that the line runs again as it stands
+/// (only the outputs, `-o` and `--svg`, are left out).
 fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, usize)) -> String {
     let [x, y, z] = size;
     let mut line = match &a.from {
@@ -299,6 +304,22 @@ fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, 
         if on {
             line.push_str(flag);
         }
+    }
+    // The cap changes which candidates are refused, so the moves; the default is left
+    // out, as the files written before it was recorded have it.
+    if a.cap != CAP {
+        line.push_str(&format!(" --cap {}", a.cap));
+    }
+    if a.uniform_moves {
+        line.push_str(" --uniform-moves");
+    }
+    // Where the search ends (and `--maximize nodes` needs it): without it the command
+    // would run another search, or none.
+    if let Some(t) = a.timeout {
+        line.push_str(&format!(" --timeout {}", t.as_secs_f64()));
+    }
+    if a.report {
+        line.push_str(" --report");
     }
     if let Some(keep) = &a.keep {
         line.push_str(&format!(" --keep {}", keep.display()));

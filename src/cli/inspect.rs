@@ -2,7 +2,9 @@
 //!
 //! Invariants:
 //! - `info` reads its input once: standard input cannot be read twice; `--difficulty`
-//!   measures the puzzle so read (`design::difficulty`), after its other rows.
+//!   measures the puzzle so read (`design::difficulty`), after its other rows; a
+//!   measure stopped by `--timeout` prints no figure, only `c stopped by the timeout`,
+//!   and exits 1.
 //! - `check` refuses every encoding's oversized CNF before the reference count, and
 //!   fails (exit 1, after `s DISAGREE`) when any engine's count differs.
 
@@ -47,10 +49,19 @@ pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
     puzzle.info(out)?;
     if args.difficulty {
         let mode = args.symmetry.map_or(puzzle.default_symmetry(), Into::into);
-        let problem = crate::engine::Problem::new(puzzle.compile(mode)?);
-        // Without a deadline only a stop ends the walk early.
-        let d = engines::difficulty(&problem, None)?
-            .ok_or_else(|| Error::Interrupted("during the difficulty measures".into()))?;
+        let deadline = args.timeout.and_then(|t| args.started.checked_add(t));
+        let compiled = crate::interrupt::within(deadline, || puzzle.compile(mode))?;
+        let problem = crate::engine::Problem::new(compiled);
+        let Some(d) = engines::difficulty(&problem, deadline)? else {
+            // Only the deadline ends the walk early without an error (Ctrl-C is one):
+            // figures of part of the tree would pass for the puzzle's, so none are shown.
+            writeln!(
+                out,
+                "c stopped by the timeout after {:.1} s: the difficulty was not measured",
+                args.started.elapsed().as_secs_f64()
+            )?;
+            return Ok(Outcome::Stopped);
+        };
         writeln!(out)?;
         for (name, value) in d.rows() {
             writeln!(out, "{name:<11} {value}")?;

@@ -15,7 +15,9 @@
 //! generator, the same draws); a designed puzzle's file says so, with the `polycover
 //! design` command that gives the same cut and the moves it took (no time: the file
 //! depends on the seed alone, given exact counts); the design search keeps its default
-//! rules (no two pieces of one shape), so that command reproduces it.
+//! rules (no two pieces of one shape), so that command reproduces it; where no cut can
+//! keep those rules (too few shapes of the sizes asked for), failed draws end the
+//! search (`Error::Failed`) instead of a design that would never end.
 
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -80,7 +82,8 @@ pub struct Found {
 ///
 /// [`Error::Usage`] for a request no cut meets, [`Error::Interrupted`] at Ctrl-C (saying
 /// how far it got), [`Error::Failed`] when `unsat` finds no mirror in 20 designs
-/// (`ROUNDS`), and what `count` returns.
+/// (`ROUNDS`) or when the draws fail and no design can keep its rules, and what `count`
+/// returns.
 pub fn unique_or_unsat(
     r: &generate::Request,
     draws: u64,
@@ -108,6 +111,16 @@ pub fn unique_or_unsat(
     }
     let [x, y, z] = r.size;
     let (lo, hi) = r.sizes;
+    // The design search would look for ever for pieces of distinct shapes that do not
+    // exist: the request stands (a draw may still meet it), so this is a failure to
+    // find, as when the designs find none.
+    let volume = x * y * z;
+    if let Some(why) = super::shape::impossible(r.pieces, r.sizes, volume, Rules::default()) {
+        return Err(Error::Failed(format!(
+            "generate polycubes: no puzzle found in {tries} draws, and the design search \
+             cannot take over: {why}; try other --sizes, --pieces or --seed"
+        )));
+    }
     let mut seconds = 0.0;
     let mut tried = 0;
     for round in 0..ROUNDS {

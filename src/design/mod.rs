@@ -30,7 +30,9 @@
 //! `cut.rs`); the best state's count is exact unless `capped`; the same request and the
 //! same counts give the same moves (the generator is seeded by `seed` alone); the
 //! search stops at a unique puzzle without faults, at the deadline, or at Ctrl-C
-//! ([`crate::interrupt`]), and in each case returns the best state.
+//! ([`crate::interrupt`]), and in each case returns the best state; a request whose
+//! rules no cut can keep, by the count of shapes alone (`shape::impossible`), is refused
+//! before the search begins.
 
 mod cut;
 pub mod difficulty;
@@ -210,14 +212,19 @@ pub fn design(
         unsat: false,
     };
     let first = match &r.start {
-        Some(pieces) => cut::Cut::new(r.size, pieces).ok_or_else(|| {
-            Error::Usage("design: the starting pieces are not a cut of the box".into())
-        })?,
+        Some(pieces) => {
+            let cut = cut::Cut::new(r.size, pieces).ok_or_else(|| {
+                Error::Usage("design: the starting pieces are not a cut of the box".into())
+            })?;
+            possible(r, pieces.len())?;
+            cut
+        }
         None => {
             generate::check(&g).map_err(|e| match e {
                 Error::Usage(m) => Error::Usage(m.replacen("generate polycubes", "design", 1)),
                 e => e,
             })?;
+            possible(r, r.pieces)?;
             fresh(&g, &mut rng)?
         }
     };
@@ -384,6 +391,16 @@ pub fn design(
         cut: best.0,
         frozen: search.frozen,
     })
+}
+
+/// Refuses a request whose rules on shapes no cut into `pieces` pieces keeps
+/// (`shape::impossible`): the search would look for one until stopped.
+fn possible(r: &Request, pieces: usize) -> Result<()> {
+    let volume = r.size.iter().product();
+    match shape::impossible(pieces, r.sizes, volume, r.rules) {
+        Some(why) => Err(Error::Usage(format!("design: {why}"))),
+        None => Ok(()),
+    }
 }
 
 /// A random cut for `g` (`generate`'s).

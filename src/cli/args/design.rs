@@ -66,8 +66,8 @@ pub(in crate::cli) struct DesignArgs {
     #[arg(long, value_enum, default_value = "climb")]
     pub(in crate::cli) strategy: DesignStrategyArg,
     /// Count the first cut, and candidates that fix a shape rule, up to this many
-    /// solutions; more stands for "at least this many".
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    /// solutions; more stands for "at least this many". At least 2.
+    #[arg(long, value_name = "N", default_value_t = CAP, value_parser = parse_cap)]
     pub(in crate::cli) cap: u64,
     /// Once unique, keep reshaping the pieces until --timeout (required), through unique
     /// puzzles only, and write the one with the most of this: `nodes`, the DLX's
@@ -90,6 +90,26 @@ pub(in crate::cli) struct DesignArgs {
     /// When the command line was read: `--timeout` counts from here.
     #[arg(skip = Instant::now())]
     pub(in crate::cli) started: Instant,
+}
+
+/// `--cap`'s default.
+pub(in crate::cli) const CAP: u64 = 10_000;
+
+/// `--cap`: at least 2. A count stopped at 0 or 1 solutions cannot tell a unique puzzle
+/// from one with more; the search counts to 2 whatever it is given, and a cap asked for
+/// does not silently become another.
+fn parse_cap(s: &str) -> Result<u64, String> {
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number"))?;
+    if n < 2 {
+        return Err(format!(
+            "`{s}`: the cap must be at least 2 (a count stopped below 2 solutions cannot \
+             tell a unique puzzle from one with more)"
+        ));
+    }
+    Ok(n)
 }
 
 /// `--sizes`: A-B as `generate` takes it, or A..B.

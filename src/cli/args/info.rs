@@ -1,7 +1,10 @@
 //! The arguments of `info` (parsing only, as in `mod.rs`).
 
+use std::time::{Duration, Instant};
+
 use clap::Args;
 
+use super::values::parse_seconds;
 use super::{PuzzleArg, SymmetryArg};
 
 #[derive(Args, Debug)]
@@ -17,4 +20,12 @@ pub(in crate::cli) struct InfoArgs {
     /// stack (coloured cubes).
     #[arg(long, value_enum, requires = "difficulty")]
     pub(in crate::cli) symmetry: Option<SymmetryArg>,
+    /// Stop the difficulty measures after this many seconds (counted, as `count
+    /// --timeout`, from the start): `c stopped by the timeout` instead of the figures,
+    /// and exit 1.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, requires = "difficulty")]
+    pub(in crate::cli) timeout: Option<Duration>,
+    /// When the command line was read: `--timeout` counts from here.
+    #[arg(skip = Instant::now())]
+    pub(in crate::cli) started: Instant,
 }
