@@ -23,7 +23,7 @@ fn rejects_text(text: &str, fragments: &[&str]) {
 
 fn rejects_path(path: &str, fragments: &[&str]) {
     let file = path;
-    let out = polycover(&["count", &path]);
+    let out = polycover(&["count", path]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{file}: {err}");
     assert!(!err.contains("panicked"), "{file} panicked: {err}");

@@ -130,16 +130,14 @@ fn find_oversized_value(
 ) {
     use toml::de::DeValue;
     match value.get_ref() {
-        DeValue::Integer(n) => {
-            if i64::from_str_radix(n.as_str(), n.radix()).is_err() {
-                out.push(Oversized {
-                    path: path.clone(),
-                    value: n.to_string(),
-                    decimal: n.radix() == 10,
-                    span: value.span(),
-                    table_name: name.map(str::to_string),
-                });
-            }
+        DeValue::Integer(n) if i64::from_str_radix(n.as_str(), n.radix()).is_err() => {
+            out.push(Oversized {
+                path: path.clone(),
+                value: n.to_string(),
+                decimal: n.radix() == 10,
+                span: value.span(),
+                table_name: name.map(str::to_string),
+            });
         }
         DeValue::Array(a) => {
             for (k, v) in a.iter().enumerate() {
