@@ -236,6 +236,11 @@ pub fn gunzipped(source: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
     inflate(&bytes, MAX_PUZZLE_BYTES, "a puzzle file").map_err(|e| {
         if e.kind() == io::ErrorKind::FileTooLarge {
             Error::puzzle(source, e.to_string())
+        } else if e.kind() == io::ErrorKind::UnexpectedEof {
+            Error::puzzle(
+                source,
+                format!("the gzip data ends before it is complete: the file is cut short ({e})"),
+            )
         } else {
             Error::puzzle(source, format!("not a readable gzip file: {e}"))
         }

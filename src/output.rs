@@ -276,10 +276,10 @@ pub fn check_directory(dir: &Path, force: bool, writes: &str, owns: Owns) -> Res
     }
     if !force {
         return Err(Error::Usage(format!(
-            "{}: the directory is not empty, it holds {} entries ({writes}); give --force \
+            "{}: the directory is not empty, it holds {} ({writes}); give --force \
              to write there anyway, removing the files of that kind it holds first",
             dir.display(),
-            entries.len()
+            crate::count::plural(entries.len(), "entry", "entries")
         )));
     }
     let mut removed = 0;

@@ -602,3 +602,37 @@ fn a_burrtools_piece_that_fits_nowhere_is_named_by_problem_and_shape() {
         );
     }
 }
+
+/// Issue 46, defect 15b: a BurrTools file cut short is placed where it ends (the line and
+/// column where the XML parser stopped), not at 1:1, and said to be cut short; plain XML
+/// cut anywhere (between tags, inside a tag, inside a name), and gzip cut in its middle.
+#[test]
+fn a_burrtools_file_cut_short_is_placed_where_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = String::from_utf8(gunzip(&burrtools("AlPackino.xmpuzzle"))).unwrap();
+    for cut in [xml.len() / 2, xml.len() / 3, xml.len() - 3, 60] {
+        let text = &xml[..cut];
+        let path = dir.path().join(format!("cut-{cut}.xmpuzzle"));
+        std::fs::write(&path, text).unwrap();
+        let line = text.matches('\n').count() + 1;
+        let column = text.rsplit('\n').next().unwrap().chars().count() + 1;
+        let out = polycover(&["count", path.to_str().unwrap()]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("cut-{cut}.xmpuzzle:{line}:{column}: ")),
+            "cut at {cut}: not placed at {line}:{column}: {err}"
+        );
+        assert!(err.contains("cut short") && err.contains("XML"), "{err}");
+    }
+    let gz = std::fs::read(burrtools("AlPackino.xmpuzzle")).unwrap();
+    let path = dir.path().join("cut.xmpuzzle");
+    std::fs::write(&path, &gz[..gz.len() / 2]).unwrap();
+    let out = polycover(&["count", path.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cut.xmpuzzle: ") && err.contains("gzip") && err.contains("cut short"),
+        "{err}"
+    );
+}

@@ -10,8 +10,20 @@ fn fixture(name: &str) -> String {
 /// Runs `count` on a bad file and checks the exit code and that the one error line
 /// contains every expected fragment.
 fn rejects(file: &str, fragments: &[&str]) {
-    let path = fixture(file);
-    let out = polycover(&["count", &path]);
+    rejects_path(&fixture(file), fragments);
+}
+
+/// [`rejects`] for a puzzle file of `text`, written to a temporary directory.
+fn rejects_text(text: &str, fragments: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("puzzle.toml");
+    std::fs::write(&path, text).unwrap();
+    rejects_path(path.to_str().unwrap(), fragments);
+}
+
+fn rejects_path(path: &str, fragments: &[&str]) {
+    let file = path;
+    let out = polycover(&["count", path]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{file}: {err}");
     assert!(!err.contains("panicked"), "{file} panicked: {err}");
@@ -21,7 +33,7 @@ fn rejects(file: &str, fragments: &[&str]) {
         "{file}: one line expected: {err}"
     );
     assert!(
-        err.contains(&path),
+        err.contains(path),
         "{file}: message does not name the file: {err}"
     );
     for f in fragments {
@@ -291,5 +303,131 @@ fn expect_count_as_digits() {
         stdout(&out).contains("c expected 2 (matches)\ns mc 2\n"),
         "{}",
         stdout(&out)
+    );
+}
+
+/// Issue 46, defect 15a: a count past what a TOML integer holds is out of range, said at
+/// its line with the range allowed, not "invalid type: integer ... as i128".
+#[test]
+fn a_huge_count_is_out_of_range_at_its_line() {
+    rejects_text(
+        "name = \"x\"\nbox = [2, 1, 1]\n[[piece]]\nname = \"d\"\n\
+         cells = [[0,0,0],[1,0,0]]\ncount = 99999999999999999999\n",
+        &[
+            ":6:9:",
+            "piece d: count 99999999999999999999 is out of range",
+            "between 1 and 4096",
+        ],
+    );
+}
+
+/// Defect 15a, every integer key of a polycube file: an integer too large for TOML (past
+/// 2^63 - 1, past 2^64 - 1, past 2^128) gets the key's own range at its line.
+#[test]
+fn huge_integers_of_every_key_are_out_of_range_at_their_line() {
+    let pieces = "[[piece]]\nname = \"d\"\ncells = [[0,0,0],[1,0,0]]\n";
+    for n in [
+        "9999999999999999999",
+        "99999999999999999999",
+        "-99999999999999999999",
+        "9999999999999999999999999999999999999999999",
+    ] {
+        let cases = [
+            (
+                format!("name = \"x\"\nbox = [2, {n}, 1]\n{pieces}"),
+                ":2:11:",
+                format!("`box` size {n} is out of range: sizes are between 1 and 1024"),
+            ),
+            (
+                format!("name = \"x\"\nbox = [2, 1, 1]\n{pieces}count = [0, {n}]\n"),
+                ":6:13:",
+                format!("piece d: count {n} is out of range"),
+            ),
+            (
+                format!(
+                    "name = \"x\"\nbox = [2, 1, 1]\n[[piece]]\nname = \"d\"\n\
+                     cells = [[0,0,0],[1,{n},0]]\n"
+                ),
+                ":5:21:",
+                format!("piece d: coordinate {n} is out of range (at most 1024"),
+            ),
+            (
+                format!("name = \"x\"\ntarget = [[0,0,0],[{n},0,0]]\n{pieces}"),
+                ":2:20:",
+                format!("target: coordinate {n} is out of range"),
+            ),
+            (
+                format!("name = \"x\"\nbox = [2, 1, 1]\nholes = [[{n},0,0]]\n{pieces}"),
+                ":3:11:",
+                format!("holes: coordinate {n} is out of range"),
+            ),
+            (
+                format!("name = \"x\"\nbox = [2, 1, 1]\noptional = [[0,{n},0]]\n{pieces}"),
+                ":3:16:",
+                format!("optional: coordinate {n} is out of range"),
+            ),
+            (
+                format!("name = \"x\"\nbox = [2, 1, 1]\n[colors]\nred = [[{n},0,0]]\n{pieces}"),
+                ":4:9:",
+                format!("colors.red: coordinate {n} is out of range"),
+            ),
+            (
+                format!(
+                    "name = \"x\"\nbox = [2, 1, 1]\n[colors]\nred = [[0,0,0]]\n{pieces}\
+                     colors = {{ red = [[0,0,{n}]] }}\n"
+                ),
+                ":8:24:",
+                format!("piece d: coordinate {n} is out of range"),
+            ),
+        ];
+        for (text, at, message) in &cases {
+            rejects_text(text, &[at, message]);
+        }
+    }
+}
+
+/// Defect 15a: an `[expect]` count past 2^63 - 1 is told to be written as a string of
+/// digits (which `[expect]` reads), at its line.
+#[test]
+fn a_huge_expect_count_is_told_to_be_a_string() {
+    rejects_text(
+        "name = \"x\"\nbox = [2, 1, 1]\n[expect]\nrotations = 99999999999999999999\n\
+         [[piece]]\nname = \"d\"\ncells = [[0,0,0],[1,0,0]]\n",
+        &[
+            ":4:13:",
+            "[expect] rotations = 99999999999999999999: too large for a TOML integer",
+            "rotations = \"99999999999999999999\"",
+        ],
+    );
+}
+
+/// Defect 15a, negative and fractional values: a count range whose max is negative is
+/// out of range (not "min is greater than max"), a fractional `box` size is shown, and
+/// the most negative TOML integer is no coordinate 0.
+#[test]
+fn negative_and_fractional_values_get_clear_messages() {
+    let pieces = "[[piece]]\nname = \"d\"\ncells = [[0,0,0],[1,0,0]]\n";
+    rejects_text(
+        &format!("name = \"x\"\nbox = [2, 1, 1]\n{pieces}count = [0, -5]\n"),
+        &[
+            ":6:",
+            "piece d: count must be an integer between 1 and 4096",
+            "found [0, -5]",
+        ],
+    );
+    rejects_text(
+        &format!("name = \"x\"\nbox = [2, 2.5, 1]\n{pieces}"),
+        &[
+            ":2:",
+            "`box` must be three integers [x, y, z], found [2, 2.5, 1]",
+        ],
+    );
+    rejects_text(
+        "name = \"x\"\nbox = [2, 1, 1]\n[[piece]]\nname = \"d\"\n\
+         cells = [[0,0,0],[-9223372036854775808,0,0]]\n",
+        &[
+            ":5:",
+            "piece d: coordinate -9223372036854775808 is out of range",
+        ],
     );
 }

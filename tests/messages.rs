@@ -408,3 +408,38 @@ fn solve_with_a_counting_engine_is_refused_before_its_header() {
         assert!(stderr(&out).contains("use it with `count`"), "{command}");
     }
 }
+
+/// Issue 46, defect 15d: a directory that holds one entry "holds 1 entry", not "1
+/// entries"; a matrix of one option says "1 option".
+#[test]
+fn nouns_agree_with_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("svg");
+    std::fs::create_dir(&svg).unwrap();
+    std::fs::write(svg.join("notes.txt"), "mine").unwrap();
+    let out = polycover(&[
+        "enumerate",
+        "soma",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--limit",
+        "1",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("it holds 1 entry ("), "{err}");
+
+    let domino = dir.path().join("domino.toml");
+    std::fs::write(
+        &domino,
+        "name = \"one domino\"\nbox = [2, 1, 1]\n[[piece]]\nname = \"d\"\ncells = [[0,0,0],[1,0,0]]\n",
+    )
+    .unwrap();
+    let out = polycover(&["count", domino.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("c matrix 3 items, 1 option; searching 1 option\n"),
+        "{text}"
+    );
+}

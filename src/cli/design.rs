@@ -120,7 +120,10 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         };
         let (found, report) = problem.count_up_to(&engine, &opts, at_most)?;
         if report.interrupted {
-            return Err(Error::Interrupted(format!("after {found} solutions")));
+            return Err(Error::Interrupted(format!(
+                "after {}",
+                crate::count::solutions(found)
+            )));
         }
         Ok((found >= at_most || report.complete).then_some(found))
     };

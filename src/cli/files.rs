@@ -305,10 +305,10 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     if !is_stdio(&a.output) {
         eprintln!(
-            "c wrote {}: {} items, {} options",
+            "c wrote {}: {}, {}",
             a.output.display(),
-            p.compiled.matrix.num_items(),
-            p.reduction.kept().len()
+            crate::count::plural(p.compiled.matrix.num_items(), "item", "items"),
+            crate::count::plural(p.reduction.kept().len(), "option", "options")
         );
     }
     Ok(Outcome::Done)
@@ -389,9 +389,9 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
     }
     if !is_stdio(&a.output) {
         eprintln!(
-            "c wrote {}: {} pieces, {triangles} triangles, {} mm cubes, {} mm gap, {}",
+            "c wrote {}: {}, {triangles} triangles, {} mm cubes, {} mm gap, {}",
             a.output.display(),
-            solids.len(),
+            crate::count::plural(solids.len(), "piece", "pieces"),
             print::compact(opts.unit()),
             print::compact(opts.gap()),
             match a.solution {
@@ -493,11 +493,11 @@ pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
     })?;
     if !is_stdio(&a.output) {
         eprintln!(
-            "c wrote {}: problem {} \"{}\", {} pieces",
+            "c wrote {}: problem {} \"{}\", {}",
             a.output.display(),
             problem.info.number,
             problem.info.name,
-            puzzle.summary().pieces
+            crate::count::plural(puzzle.summary().pieces, "piece", "pieces")
         );
     }
     Ok(Outcome::Done)

@@ -110,14 +110,16 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
         }
         match step {
             Step::Drawing(tries) if due => {
-                eprintln!("c drew {tries} puzzles in {seconds:.0} s, none kept yet");
+                let tries = crate::count::plural(tries, "puzzle", "puzzles");
+                eprintln!("c drew {tries} in {seconds:.0} s, none kept yet");
             }
             Step::Drawing(_) => {}
             Step::Designing(seed) => {
                 seeds += 1;
                 if seeds == 1 {
+                    let draws = crate::count::plural(draws, "puzzle", "puzzles");
                     eprintln!(
-                        "c drew {draws} puzzles in {seconds:.1} s, none kept: the design \
+                        "c drew {draws} in {seconds:.1} s, none kept: the design \
                          search takes over (seed {seed})"
                     );
                 } else {
@@ -141,7 +143,10 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
         &mut crate::suite::count_drawn,
     )?;
     match found.source {
-        Source::Drawn => eprintln!("c drew {} puzzles to find this one", found.draws),
+        Source::Drawn => eprintln!(
+            "c drew {} to find this one",
+            crate::count::plural(found.draws, "puzzle", "puzzles")
+        ),
         Source::Designed {
             seed,
             tried,

@@ -116,7 +116,12 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
         // No joined file, but the total is still only that of whole files.
         check_files(&parts)?;
     }
-    writeln!(out, "c merged {n} parts, fingerprint {}", first.fingerprint)?;
+    writeln!(
+        out,
+        "c merged {}, fingerprint {}",
+        crate::count::plural(n, "part", "parts"),
+        first.fingerprint
+    )?;
     if let Some(target) = &a.output {
         writeln!(
             out,

@@ -320,17 +320,17 @@ pub(super) fn enumerate(
                 let finished = mine.iter().filter(|&&j| cp.is_done(j)).count();
                 let why = report::stopped_by(&report);
                 eprintln!(
-                    "c stopped{why}: {} solutions in {}; the checkpoint {} holds {finished} \
+                    "c stopped{why}: {} in {}; the checkpoint {} holds {finished} \
                      of {} subproblems: run the same command to continue",
-                    records.written,
+                    crate::count::solutions(records.written),
                     target.display(),
                     cp_path.display(),
                     mine.len()
                 );
                 if report.interrupted {
                     return Err(Error::Interrupted(format!(
-                        "{} solutions written",
-                        records.written
+                        "{} written",
+                        crate::count::solutions(records.written)
                     )));
                 }
                 return Ok(Outcome::Stopped);

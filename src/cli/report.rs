@@ -50,10 +50,10 @@ pub(super) fn header_why(
     )?;
     writeln!(
         out,
-        "c matrix {} items, {} options; searching {} options",
-        c.matrix.num_items(),
-        c.matrix.num_options(),
-        p.reduction.matrix().num_options()
+        "c matrix {}, {}; searching {}",
+        crate::count::plural(c.matrix.num_items(), "item", "items"),
+        crate::count::plural(c.matrix.num_options(), "option", "options"),
+        crate::count::plural(p.reduction.matrix().num_options(), "option", "options")
     )?;
     let pinned = match (c.group.order(), p.reduction.pinned_item()) {
         (1, _) => "none".to_string(),

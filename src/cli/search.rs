@@ -274,23 +274,22 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
     })?;
     let written = records.written;
     let to = written_to(a.records.output.as_deref(), kept);
+    let solutions = crate::count::solutions(written);
     match report {
         Some(r) if r.interrupted => {
             eprintln!(
-                "c stopped by {}: {written} solutions written{to}",
+                "c stopped by {}: {solutions} written{to}",
                 crate::signals::cause()
             );
-            Err(Error::Interrupted(format!(
-                "{written} solutions written{to}"
-            )))
+            Err(Error::Interrupted(format!("{solutions} written{to}")))
         }
         Some(r) if r.timed_out => {
-            eprintln!("c stopped by the timeout: {written} solutions written{to}");
+            eprintln!("c stopped by the timeout: {solutions} written{to}");
             Ok(Outcome::Stopped)
         }
         _ => {
             if !to.is_empty() {
-                eprintln!("c wrote {}{to}", crate::count::solutions(written));
+                eprintln!("c wrote {solutions}{to}");
             }
             Ok(Outcome::Done)
         }

@@ -151,10 +151,11 @@ pub fn marked_cells(
                 return Err(Error::puzzle(
                     place.at(start + row.len().min(columns)),
                     format!(
-                        "{layer_name}, row {}: ragged rows: this row has {n} characters, \
+                        "{layer_name}, row {}: ragged rows: this row has {}, \
                          the first row of the drawing has {columns} (every row the same \
                          length; `.` for an empty cell)",
-                        r + 1
+                        r + 1,
+                        crate::count::plural(n, "character", "characters")
                     ),
                 ));
             }
@@ -180,9 +181,9 @@ pub fn marked_cells(
             return Err(Error::puzzle(
                 place.at(rows[0].0),
                 format!(
-                    "{layer_name} has {} rows, the first layer has {height} (every layer \
+                    "{layer_name} has {}, the first layer has {height} (every layer \
                      the same size)",
-                    rows.len()
+                    crate::count::plural(rows.len(), "row", "rows")
                 ),
             ));
         }

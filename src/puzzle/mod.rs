@@ -220,6 +220,30 @@ impl Expect {
         self
     }
 
+    /// What to say of an `[expect]` count too large for a TOML integer (past 2^63 - 1):
+    /// that it can be written as a string of digits. `None` for any other key.
+    pub(crate) fn explain_oversized(o: &toml_util::Oversized) -> Option<String> {
+        match o.keys().as_slice() {
+            ["expect", mode] if o.path.len() == 2 => Some(if o.decimal {
+                format!(
+                    "[expect] {mode} = {}: too large for a TOML integer (at most {}); \
+                     write a count that large as a string of digits: {mode} = \"{}\"",
+                    o.value,
+                    i64::MAX,
+                    o.value.trim_start_matches('+')
+                )
+            } else {
+                format!(
+                    "[expect] {mode} = {}: too large for a TOML integer (at most {}); \
+                     write a count that large as a string of decimal digits",
+                    o.value,
+                    i64::MAX
+                )
+            }),
+            _ => None,
+        }
+    }
+
     /// Every count the table can hold, with its mode. Exhaustive by construction: the
     /// pattern names every field (a new one does not compile until it is listed here), and
     /// [`Expect::get`] matches every mode (a new mode does not compile without its field),

@@ -487,18 +487,18 @@ fn count(
     let report = problem.count(&engine, &opts)?;
     if report.interrupted {
         return Err(Error::Interrupted(format!(
-            "{} solutions counted so far",
-            report.solutions
+            "{} counted so far",
+            crate::count::solutions(&report.solutions)
         )));
     }
     if report.complete {
         return Ok(Some(report.solutions.to_string()));
     }
     notes.push(format!(
-        "count_{mode} stopped by the {} s count timeout ({} engine, {} solutions so far)",
+        "count_{mode} stopped by the {} s count timeout ({} engine, {} so far)",
         timeout.as_secs_f64(),
         engine.name(),
-        report.solutions
+        crate::count::solutions(&report.solutions)
     ));
     Ok(None)
 }
@@ -514,7 +514,10 @@ pub(crate) fn count_drawn(puzzle: &Puzzle, at_most: u64) -> Result<Option<u64>> 
     };
     let (found, report) = problem.count_up_to(&Engine::bits(), &opts, at_most)?;
     if report.interrupted {
-        return Err(Error::Interrupted(format!("after {found} solutions")));
+        return Err(Error::Interrupted(format!(
+            "after {}",
+            crate::count::solutions(found)
+        )));
     }
     Ok((found >= at_most || report.complete).then_some(found))
 }

@@ -260,12 +260,51 @@ fn root<'a>(source: &str, doc: &'a roxmltree::Document) -> Result<roxmltree::Nod
 
 fn parse_xml<'a>(source: &str, xml: &'a str) -> Result<roxmltree::Document<'a>> {
     roxmltree::Document::parse(xml).map_err(|e| {
-        let p = e.pos();
-        Error::puzzle(
-            format!("{source}:{}:{}", p.row, p.col),
-            format!("not valid XML: {e}"),
-        )
+        // The errors of a text that ends too soon have no position of their own (roxmltree
+        // gives 1:1): they are placed where the text ends, which is where the parser
+        // stopped.
+        // So are the errors inside the text's last markup when that is unfinished (the
+        // text stops after `<voxel x="3` or after `<`).
+        let end = end_of(xml);
+        let last_open = xml.rfind('<');
+        let unfinished = last_open.is_some_and(|k| xml.rfind('>').is_none_or(|g| g < k));
+        let p = match e {
+            roxmltree::Error::UnclosedRootNode | roxmltree::Error::UnexpectedEndOfStream => end,
+            roxmltree::Error::NoRootNode if unfinished => end,
+            _ if unfinished && last_open.is_some_and(|k| offset_of(xml, e.pos()) >= k) => end,
+            _ => e.pos(),
+        };
+        let reason = if p == end {
+            format!(
+                "the XML ends here, unfinished: the file is cut short, not well-formed XML ({e})"
+            )
+        } else {
+            format!("not well-formed XML: {e}")
+        };
+        Error::puzzle(format!("{source}:{}:{}", p.row, p.col), reason)
     })
+}
+
+/// The byte offset in `text` of line and column `p` (from 1, columns in characters).
+fn offset_of(text: &str, p: roxmltree::TextPos) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(p.row as usize - 1)
+        .map(str::len)
+        .sum();
+    let line = &text[line_start..];
+    line_start
+        + line
+            .char_indices()
+            .nth(p.col as usize - 1)
+            .map_or(line.len(), |(k, _)| k)
+}
+
+/// The line and column (from 1, columns in characters) just past the end of `text`.
+fn end_of(text: &str) -> roxmltree::TextPos {
+    let row = text.matches('\n').count() + 1;
+    let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    roxmltree::TextPos::new(row as u32, col as u32)
 }
 
 fn problems_of<'a>(puzzle: roxmltree::Node<'a, 'a>) -> Vec<roxmltree::Node<'a, 'a>> {
@@ -360,7 +399,10 @@ fn read_problem(
         let node = shapes.get(id).ok_or_else(|| {
             Error::puzzle(
                 at(source, by),
-                format!("shape id {id} does not exist ({} shapes)", shapes.len()),
+                format!(
+                    "shape id {id} does not exist ({})",
+                    crate::count::plural(shapes.len(), "shape", "shapes")
+                ),
             )
         })?;
         parse_voxels(source, *node, id)

@@ -203,8 +203,8 @@ impl Kind for ColoredCubes {
         writeln!(out, "file        {}", self.source)?;
         writeln!(
             out,
-            "kind        colored-cubes: {} cubes, colours {}",
-            self.height(),
+            "kind        colored-cubes: {}, colours {}",
+            crate::count::plural(self.height(), "cube", "cubes"),
             self.letters.iter().collect::<String>()
         )?;
         writeln!(

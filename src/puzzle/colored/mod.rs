@@ -135,7 +135,7 @@ impl ColoredCubes {
         text: &str,
         document: toml_util::Document<'_>,
     ) -> Result<ColoredCubes> {
-        let raw: Raw = toml_util::deserialize(source, text, document)?;
+        let raw: Raw = toml_util::deserialize(source, text, document, &Expect::explain_oversized)?;
         let at = |span: std::ops::Range<usize>| toml_util::line(source, text, span);
         if raw.cubes.get_ref().is_empty() {
             return Err(Error::puzzle(at(raw.cubes.span()), "`cubes` is empty"));
@@ -154,10 +154,10 @@ impl ColoredCubes {
                 return Err(Error::puzzle(
                     at(s.span()),
                     format!(
-                        "cube {} (\"{}\") has {} faces; write six colour letters, in the order left, front, right, back, top, bottom",
+                        "cube {} (\"{}\") has {}; write six colour letters, in the order left, front, right, back, top, bottom",
                         j + 1,
                         s.get_ref(),
-                        faces.len()
+                        crate::count::plural(faces.len(), "face", "faces")
                     ),
                 ));
             }

@@ -157,9 +157,10 @@ pub(crate) fn draw(
         }
         let drawn = *tries;
         let stopped = |e: Error| match e {
-            Error::Interrupted(_) => {
-                Error::Interrupted(format!("after {drawn} puzzles drawn, none kept"))
-            }
+            Error::Interrupted(_) => Error::Interrupted(format!(
+                "after {} drawn, none kept",
+                crate::count::plural(drawn, "puzzle", "puzzles")
+            )),
             e => e,
         };
         let text = render(r, &pieces, None, None);

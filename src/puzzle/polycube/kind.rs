@@ -470,15 +470,16 @@ impl Kind for Polycube {
         writeln!(out, "file        {}", self.source)?;
         writeln!(
             out,
-            "target      {} cells in a {}x{}x{} bounding box",
-            self.target.len(),
+            "target      {} in a {}x{}x{} bounding box",
+            crate::count::plural(self.target.len(), "cell", "cells"),
             hi[0] - lo[0] + 1,
             hi[1] - lo[1] + 1,
             hi[2] - lo[2] + 1
         )?;
         let optional = self.optional.iter().filter(|&&o| o).count();
         if optional > 0 {
-            writeln!(out, "optional    {optional} cells may stay empty")?;
+            let optional = crate::count::plural(optional, "cell", "cells");
+            writeln!(out, "optional    {optional} may stay empty")?;
         }
         if !self.colors.is_empty() {
             let counts: Vec<String> = self

@@ -12,7 +12,9 @@ use itertools::{iproduct, Itertools};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::piece::{parse_piece, triple, Checked, RawPiece};
+use super::piece::{
+    coordinate_out_of_range, count_out_of_range, parse_piece, triple, Checked, RawPiece,
+};
 use super::{Piece, Polycube, MAX_COORDINATE, MAX_TARGET_CELLS};
 use crate::error::{Error, Result};
 use crate::geometry::Cell;
@@ -50,7 +52,7 @@ impl Polycube {
     /// drawing, a piece that is empty, not face-connected or off its `plane`, repeated
     /// names or symbols, bad colours or counts, or a volume the pieces cannot fill.
     pub fn parse(source: &str, text: &str, document: Document<'_>) -> Result<Polycube> {
-        let raw: RawFile = toml_util::deserialize(source, text, document)?;
+        let raw: RawFile = toml_util::deserialize(source, text, document, &explain_oversized)?;
         check_name(source, &raw.name)?;
         // Layer art of the target may use the pieces' symbols, as printed solutions do.
         let symbols: Vec<char> = raw
@@ -163,7 +165,13 @@ impl Polycube {
                     .filter_map(|v| v.get_ref().as_integer())
                     .collect();
                 if dims.len() != 3 || b.get_ref().len() != 3 {
-                    return Err(Error::puzzle(at, "`box` must be three integers [x, y, z]"));
+                    let found = toml::Value::Array(
+                        b.get_ref().iter().map(|v| v.get_ref().clone()).collect(),
+                    );
+                    return Err(Error::puzzle(
+                        at,
+                        format!("`box` must be three integers [x, y, z], found {found}"),
+                    ));
                 }
                 if dims.iter().any(|&d| !(1..=MAX_COORDINATE).contains(&d)) {
                     return Err(Error::puzzle(
@@ -270,6 +278,24 @@ impl Polycube {
             }
         }
         sort_target(source, target)
+    }
+}
+
+/// What to say of an integer too large for an `i64` (which the TOML reader cannot hold)
+/// at the keys of `o`: the range that key allows. `None` for keys that take no integer.
+fn explain_oversized(o: &toml_util::Oversized) -> Option<String> {
+    let n = &o.value;
+    let piece = || format!("piece {}", o.table_name.as_deref().unwrap_or("?"));
+    let coordinate = |what: &str| Some(coordinate_out_of_range(what, n));
+    match o.keys().as_slice() {
+        ["box"] => Some(format!(
+            "`box` size {n} is out of range: sizes are between 1 and {MAX_COORDINATE}"
+        )),
+        ["piece", "count"] => Some(count_out_of_range(&piece(), n)),
+        ["piece", "cells"] | ["piece", "colors", _] => coordinate(&piece()),
+        [key @ ("target" | "holes" | "optional")] => coordinate(key),
+        ["colors", name] => coordinate(&format!("colors.{name}")),
+        _ => Expect::explain_oversized(o),
     }
 }
 
@@ -434,8 +460,8 @@ pub(super) fn check_volume(source: &str, pieces: &[Piece], optional: &[bool]) ->
             return Err(Error::puzzle(
                 source,
                 format!(
-                    "the pieces have {volume} cells but the target has {} ({detail})",
-                    target_len
+                    "the pieces have {} but the target has {target_len} ({detail})",
+                    crate::count::plural(volume, "cell", "cells")
                 ),
             ));
         }

@@ -208,12 +208,23 @@ pub(super) fn connected(cells: Vec<Cell>, what: &str) -> Checked<Shape> {
 
 /// One coordinate of a cell, at most [`MAX_COORDINATE`] in absolute value.
 pub(super) fn coordinate(n: i64, what: &str) -> Checked<i32> {
-    if n.abs() > MAX_COORDINATE {
-        return Err(format!(
-            "{what}: coordinate {n} is out of range (at most {MAX_COORDINATE} in absolute value)"
-        ));
+    if n.unsigned_abs() > MAX_COORDINATE as u64 {
+        return Err(coordinate_out_of_range(what, &n));
     }
     Ok(n as i32)
+}
+
+/// The message for a coordinate `n` past [`MAX_COORDINATE`] in absolute value.
+pub(super) fn coordinate_out_of_range(what: &str, n: &dyn std::fmt::Display) -> String {
+    format!("{what}: coordinate {n} is out of range (at most {MAX_COORDINATE} in absolute value)")
+}
+
+/// The message for a count (or a bound of a count range) `n` past what counts allow.
+pub(super) fn count_out_of_range(what: &str, n: &dyn std::fmt::Display) -> String {
+    format!(
+        "{what}: count {n} is out of range: a count is an integer between 1 and \
+         {MAX_COUNT}, or a range [min, max] with 0 <= min <= max and 1 <= max <= {MAX_COUNT}"
+    )
 }
 
 /// The piece's name and symbol, checked.
@@ -313,13 +324,14 @@ pub(super) fn check_count(
     what: &str,
     found: &dyn std::fmt::Display,
 ) -> Checked<(u32, u32)> {
+    // Each bound out of range first: [0, -5] has its max wrong, not its order.
+    if min < 0 || !(1..=MAX_COUNT).contains(&max) {
+        return Err(bad_count(what, found));
+    }
     if min > max {
         return Err(format!(
             "{what}: count [{min}, {max}]: min is greater than max"
         ));
-    }
-    if min < 0 || !(1..=MAX_COUNT).contains(&max) {
-        return Err(bad_count(what, found));
     }
     Ok((min as u32, max as u32))
 }
