@@ -101,7 +101,10 @@ mod tests {
             let e = timeout(bad).unwrap_err().to_string();
             assert!(e.ends_with("the time must be positive"), "{e}");
         }
-        assert!(timeout("x").unwrap_err().to_string().contains("not a number"));
+        assert!(timeout("x")
+            .unwrap_err()
+            .to_string()
+            .contains("not a number"));
     }
 
     #[test]

@@ -134,7 +134,15 @@ fn a_negative_number_is_refused_by_its_options_parser() {
     // The rules' own words, for the flags of issue 46.
     let out = polycover(&["design", "--timeout", "-1"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("`-1`: the time must be positive"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("`-1`: the time must be positive"),
+        "{}",
+        stderr(&out)
+    );
     let out = polycover(&["count", "soma", "--threads", "-1"]);
-    assert!(stderr(&out).contains("`-1`: the thread count must be"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("`-1`: the thread count must be"),
+        "{}",
+        stderr(&out)
+    );
 }

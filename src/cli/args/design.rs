@@ -67,7 +67,12 @@ pub(in crate::cli) struct DesignArgs {
     pub(in crate::cli) strategy: DesignStrategyArg,
     /// Count the first cut, and candidates that fix a shape rule, up to this many
     /// solutions; more stands for "at least this many".
-    #[arg(long, value_name = "N", default_value_t = 10_000, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 10_000,
+        allow_negative_numbers = true
+    )]
     pub(in crate::cli) cap: u64,
     /// Once unique, keep reshaping the pieces until --timeout (required), through unique
     /// puzzles only, and write the one with the most of this: `nodes`, the DLX's
