@@ -3,6 +3,16 @@ CNF for PySAT, and solutions drawn as SVG in notebooks.
 
 Searches release the GIL; Ctrl-C raises KeyboardInterrupt within about 50 ms of the
 signal (the search is stopped first). Errors carry the command line's messages.
+
+Numbers follow the command line's rules (`polycover::limits`), with its messages: a value
+out of range (a negative int, one past 64 bits) raises PuzzleError, never OverflowError;
+a value of the wrong type (a str, None, a bool, a float for an int) raises TypeError.
+
+- `threads`: 0 to 1024; 0 is the number of cores this process may use.
+- `timeout`: seconds, an int or float greater than 0; `inf`, or more than 2^64 s, is
+  no timeout (as None is).
+- `n` (sample): 1 to 2^64 - 1; `seed`: 0 to 2^64 - 1.
+- cells, box sizes and `copies`: any int, checked as in a puzzle file.
 """
 
 from collections.abc import Iterator, Mapping, Sequence
@@ -63,8 +73,9 @@ class Puzzle:
         timeout: Optional[float] = None,
         amo: Optional[str] = None,
     ) -> int:
-        """The exact number of distinct solutions (`polycover count`). Raises
-        TimeoutError past `timeout` seconds, KeyboardInterrupt at Ctrl-C."""
+        """The exact number of distinct solutions (`polycover count`), on `threads`
+        threads (0: every core). Raises TimeoutError past `timeout` seconds (see the
+        module's rules for numbers), KeyboardInterrupt at Ctrl-C."""
     def solve(
         self,
         solver: Optional[str] = None,
@@ -83,7 +94,8 @@ class Puzzle:
     ) -> Solutions:
         """The distinct solutions, streamed as they are found (`polycover enumerate`)."""
     def sample(self, n: int, seed: int = 0, symmetry: Optional[str] = None) -> list[Solution]:
-        """`n` solutions drawn uniformly (`polycover sample -n N --seed SEED`).
+        """`n` solutions drawn uniformly (`polycover sample -n N --seed SEED`): `n` from 1
+        to 2^64 - 1, `seed` from 0 to 2^64 - 1, else PuzzleError.
 
         Raises PuzzleError at once where the memo's table would not fit in memory (as the
         command line refuses it)."""
@@ -116,7 +128,8 @@ class Solution:
     def text(self) -> str:
         """As `polycover solve` prints it."""
     def json(self, index: int = 1) -> str:
-        """As a line of `polycover enumerate --format jsonl`."""
+        """As a line of `polycover enumerate --format jsonl`; `index` (0 to 2^64 - 1,
+        else PuzzleError) is its number."""
     def svg(self) -> str:
         """The picture of `polycover solve --svg FILE`."""
     def html(self) -> str:
@@ -152,6 +165,7 @@ class Cnf:
     def to_pysat(self) -> Any:
         """A `pysat.formula.CNF` (needs PySAT: pip install python-sat)."""
     def decode(self, model: Sequence[int]) -> Solution:
-        """The solution a model (DIMACS literals) stands for."""
+        """The solution a model (DIMACS literals) stands for; PuzzleError when it is not
+        one (a literal 0 or past 64 bits included)."""
     def blocking(self, solution: Solution) -> list[int]:
         """The clause that forbids `solution`."""

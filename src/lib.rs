@@ -40,6 +40,7 @@ pub mod geometry;
 #[doc(hidden)]
 pub mod input;
 pub mod interrupt;
+pub mod limits;
 pub mod matrix;
 // Peak-memory readings and the out-of-memory advice serve the command line.
 #[doc(hidden)]

@@ -28,6 +28,7 @@ mod geometry;
 mod golden;
 mod html;
 mod lazy;
+mod limits;
 mod memo;
 mod mesh;
 mod messages;

@@ -13,6 +13,7 @@ use pyo3::types::PyDict;
 use polycover::sat::{dimacs, Formula};
 use polycover::Problem;
 
+use crate::numbers::Whole;
 use crate::solution::Solution;
 use crate::to_py;
 
@@ -103,7 +104,18 @@ impl Cnf {
     /// The solution a model stands for: `model` lists DIMACS literals (PySAT's
     /// `get_model()`, or a solver's `v` lines), every primary variable among them.
     /// Raises `PuzzleError` when the true placements are not a solution.
-    fn decode(&self, model: Vec<i64>) -> PyResult<Solution> {
+    fn decode(&self, model: Vec<Whole>) -> PyResult<Solution> {
+        let model = model
+            .iter()
+            .map(|l| {
+                l.0.parse::<i64>().map_err(|_| {
+                    to_py(polycover::Error::Model {
+                        location: "model".into(),
+                        reason: format!("{} is not a DIMACS literal (past 64 bits)", l.0),
+                    })
+                })
+            })
+            .collect::<PyResult<Vec<i64>>>()?;
         let options =
             dimacs::decode_model(&self.problem.compiled.matrix, &model, "model").map_err(to_py)?;
         Ok(Solution::new(self.problem.puzzle().clone(), options))

@@ -13,6 +13,7 @@
 //! - Counts are exact: a `Count` goes to Python as its decimal digits, made into an `int`.
 
 mod cnf;
+mod numbers;
 mod puzzle;
 mod solution;
 

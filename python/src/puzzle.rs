@@ -10,7 +10,6 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyTimeoutError};
 use pyo3::prelude::*;
@@ -19,9 +18,10 @@ use pyo3::types::{PyDict, PyInt};
 use polycover::engine::{deadline_after, default_counter};
 use polycover::sample::Sampler;
 use polycover::sat::Amo;
-use polycover::{interrupt, Engine, Problem, Report, RunOptions, SymmetryMode};
+use polycover::{interrupt, limits, Engine, Problem, Report, RunOptions, SymmetryMode};
 
 use crate::cnf::Cnf;
+use crate::numbers::{Seconds, Whole};
 use crate::solution::Solution;
 use crate::{interrupted, interruptible, to_py, usage, POLL};
 
@@ -93,23 +93,14 @@ fn engine(solver: Option<&str>, encoding: Option<&str>) -> PyResult<Option<Engin
     Ok(Some(engine))
 }
 
-/// A run's options: `threads` workers, stopping `timeout` seconds from now.
-fn run_options(threads: usize, timeout: Option<f64>) -> PyResult<RunOptions<'static>> {
+/// A run's options: `threads` workers (0: every core), stopping `timeout` seconds from
+/// now (none when `None`, `inf`, or past the clock), by the command line's rules.
+fn run_options(threads: &Whole, timeout: Option<&Seconds>) -> PyResult<RunOptions<'static>> {
+    let threads = limits::threads(&threads.0).map_err(to_py)?;
     let deadline = match timeout {
-        Some(t) if !(t.is_finite() && t >= 0.0) => {
-            return Err(usage(format!(
-                "timeout {t}: a number of seconds, 0 or more"
-            )))
-        }
-        Some(t) => deadline_after(Duration::from_secs_f64(t)),
+        Some(t) => deadline_after(limits::timeout(&t.0).map_err(to_py)?),
         None => None,
     };
-    if threads == 0 || threads > polycover::engine::MAX_THREADS {
-        return Err(usage(format!(
-            "threads {threads}: from 1 to {}",
-            polycover::engine::MAX_THREADS
-        )));
-    }
     Ok(RunOptions {
         threads,
         deadline,
@@ -153,11 +144,12 @@ fn quoted(s: &str) -> String {
     out
 }
 
-/// Cells as a TOML array of `[x, y, z]`.
-fn cells_toml(cells: &[[i64; 3]]) -> String {
+/// Cells as a TOML array of `[x, y, z]`: the integers as Python wrote them, for the
+/// puzzle format's own checks (as in a puzzle file) to take or refuse.
+fn cells_toml(cells: &[[Whole; 3]]) -> String {
     let cells: Vec<String> = cells
         .iter()
-        .map(|[x, y, z]| format!("[{x}, {y}, {z}]"))
+        .map(|[x, y, z]| format!("[{}, {}, {}]", x.0, y.0, z.0))
         .collect();
     format!("[{}]", cells.join(", "))
 }
@@ -200,27 +192,27 @@ impl Puzzle {
     #[pyo3(signature = (pieces, r#box = None, target = None, copies = None, name = "polycubes"))]
     fn polycubes(
         pieces: &Bound<'_, PyDict>,
-        r#box: Option<[i64; 3]>,
-        target: Option<Vec<[i64; 3]>>,
+        r#box: Option<[Whole; 3]>,
+        target: Option<Vec<[Whole; 3]>>,
         copies: Option<&Bound<'_, PyDict>>,
         name: &str,
     ) -> PyResult<Puzzle> {
         let mut text = format!("name = {}\n", quoted(name));
         match (r#box, target) {
-            (Some([x, y, z]), None) => text += &format!("box = [{x}, {y}, {z}]\n"),
+            (Some([x, y, z]), None) => text += &format!("box = [{}, {}, {}]\n", x.0, y.0, z.0),
             (None, Some(cells)) => text += &format!("target = {}\n", cells_toml(&cells)),
             _ => return Err(usage("give either box or target")),
         }
         for (piece, cells) in pieces.iter() {
             let piece: String = piece.extract()?;
-            let cells: Vec<[i64; 3]> = cells.extract()?;
+            let cells: Vec<[Whole; 3]> = cells.extract()?;
             text += &format!(
                 "\n[[piece]]\nname = {}\ncells = {}\n",
                 quoted(&piece),
                 cells_toml(&cells)
             );
             if let Some(n) = copies.map(|c| c.get_item(&piece)).transpose()?.flatten() {
-                text += &format!("count = {}\n", n.extract::<u64>()?);
+                text += &format!("count = {}\n", n.extract::<Whole>()?.0);
             }
         }
         Puzzle::from_toml(&text, name)
@@ -251,18 +243,18 @@ impl Puzzle {
     /// `polycover.solvers()` (the command line's default choice when not given); `amo`:
     /// the at-most-one encoding of `solver="sat"`. Raises `TimeoutError` past `timeout`
     /// seconds and `KeyboardInterrupt` at Ctrl-C; the GIL is released meanwhile.
-    #[pyo3(signature = (solver = None, symmetry = None, threads = 1, timeout = None, amo = None))]
+    #[pyo3(signature = (solver = None, symmetry = None, threads = Whole::from(1), timeout = None, amo = None))]
     fn count(
         &self,
         py: Python<'_>,
         solver: Option<&str>,
         symmetry: Option<&str>,
-        threads: usize,
-        timeout: Option<f64>,
+        threads: Whole,
+        timeout: Option<Seconds>,
         amo: Option<&str>,
     ) -> PyResult<Py<PyAny>> {
         let engine = engine(solver, amo)?;
-        let opts = run_options(threads, timeout)?;
+        let opts = run_options(&threads, timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         let report = interruptible(py, || {
             let engine = engine.unwrap_or_else(|| default_counter(&problem, false).0);
@@ -283,11 +275,11 @@ impl Puzzle {
         py: Python<'_>,
         solver: Option<&str>,
         symmetry: Option<&str>,
-        timeout: Option<f64>,
+        timeout: Option<Seconds>,
         amo: Option<&str>,
     ) -> PyResult<Option<Solution>> {
         let engine = engine(solver.or(Some("bits")), amo)?.expect("a solver is named");
-        let opts = run_options(1, timeout)?;
+        let opts = run_options(&Whole::from(1), timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         let (first, report) =
             interruptible(py, || problem.first(&engine, &opts))?.map_err(to_py)?;
@@ -300,18 +292,18 @@ impl Puzzle {
     /// The distinct solutions as an iterator that streams them as the search finds them
     /// (`polycover enumerate`); `close()` it (or leave a `with` block) to stop the search.
     /// `solver` defaults to `bits`.
-    #[pyo3(signature = (solver = None, symmetry = None, threads = 1, timeout = None, amo = None))]
+    #[pyo3(signature = (solver = None, symmetry = None, threads = Whole::from(1), timeout = None, amo = None))]
     fn solutions(
         &self,
         py: Python<'_>,
         solver: Option<&str>,
         symmetry: Option<&str>,
-        threads: usize,
-        timeout: Option<f64>,
+        threads: Whole,
+        timeout: Option<Seconds>,
         amo: Option<&str>,
     ) -> PyResult<Solutions> {
         let engine = engine(solver.or(Some("bits")), amo)?.expect("a solver is named");
-        let opts = run_options(threads, timeout)?;
+        let opts = run_options(&threads, timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         // Up to this many solutions wait for the reader; then the search waits.
         let (found, solutions) = mpsc::sync_channel(256);
@@ -334,21 +326,24 @@ impl Puzzle {
     /// `n` solutions drawn uniformly at random over the distinct solutions, from the
     /// memo's counts, with the generator seeded by `seed`: the draws of
     /// `polycover sample PUZZLE -n N --seed SEED`.
-    #[pyo3(signature = (n, seed = 0, symmetry = None))]
+    #[pyo3(signature = (n, seed = Whole::from(0), symmetry = None))]
     fn sample(
         &self,
         py: Python<'_>,
-        n: usize,
-        seed: u64,
+        n: Whole,
+        seed: Whole,
         symmetry: Option<&str>,
     ) -> PyResult<Vec<Solution>> {
+        let n = limits::samples(&n.0).map_err(to_py)?;
+        let seed = limits::seed(&seed.0).map_err(to_py)?;
         let problem = self.problem(py, symmetry)?;
         let memory = polycover::memory::default_table_budget();
         Sampler::fits(&problem, memory).map_err(crate::to_py)?;
         let drawn = interruptible(py, || {
             let stop = interrupt::requested;
             let mut sampler = Sampler::new(&problem, seed, memory, &stop)?;
-            let mut drawn = Vec::with_capacity(n);
+            // Room for the first draws only: `n` may be as large as 2^64 - 1.
+            let mut drawn = Vec::with_capacity(n.min(1024) as usize);
             for _ in 0..n {
                 match sampler.draw()? {
                     Some(solution) => drawn.push(solution),

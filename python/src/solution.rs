@@ -4,7 +4,8 @@
 
 use pyo3::prelude::*;
 
-use crate::to_py;
+use crate::numbers::Whole;
+use crate::{to_py, usage};
 
 /// One solution of a puzzle: its placements, and its pictures for notebooks.
 #[pyclass(frozen, module = "polycover")]
@@ -49,10 +50,18 @@ impl Solution {
         self.puzzle.text(&self.options)
     }
 
-    /// The solution as one JSON object (a line of `enumerate --format jsonl`), as text.
-    #[pyo3(signature = (index = 1))]
-    fn json(&self, index: u64) -> String {
-        self.puzzle.json(&self.options, index).to_string()
+    /// The solution as one JSON object (a line of `enumerate --format jsonl`), as text;
+    /// `index` (its `"solution"` number), a whole number from 0 to 2^64 - 1.
+    #[pyo3(signature = (index = Whole::from(1)))]
+    fn json(&self, index: Whole) -> PyResult<String> {
+        let index = index.0.parse::<u64>().map_err(|_| {
+            usage(format!(
+                "`{}`: the index must be a whole number from 0 to {}",
+                index.0,
+                u64::MAX
+            ))
+        })?;
+        Ok(self.puzzle.json(&self.options, index).to_string())
     }
 
     /// The picture `polycover solve --svg FILE` writes, as SVG text.

@@ -301,13 +301,21 @@ pub fn parse_count(output: &str) -> Option<Count> {
 ///
 /// # Errors
 ///
-/// [`Error::Model`] at `location` when a variable is both true and false, a primary
-/// variable is unassigned, or the true options are not a solution of `matrix`.
+/// [`Error::Model`] at `location` when a literal is 0, a variable is both true and
+/// false, a primary variable is unassigned, or the true options are not a solution of
+/// `matrix`.
 pub fn decode_model(matrix: &Matrix, lits: &[i64], location: &str) -> Result<Vec<u32>> {
-    let n = matrix.num_options() as i64;
+    let n = matrix.num_options() as u64;
     let mut value: Vec<Option<bool>> = vec![None; n as usize];
     for &l in lits {
-        let v = l.abs();
+        // `unsigned_abs`: `i64::MIN` has no `abs`.
+        let v = l.unsigned_abs();
+        if v == 0 {
+            return Err(Error::Model {
+                location: location.into(),
+                reason: "0 is not a literal (variables count from 1)".into(),
+            });
+        }
         if v > n {
             continue; // auxiliary variable
         }

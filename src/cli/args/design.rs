@@ -33,14 +33,14 @@ pub(in crate::cli) struct DesignArgs {
     #[arg(long = "box", value_name = "X,Y,Z", value_parser = values::parse_box)]
     pub(in crate::cli) box_size: Option<[usize; 3]>,
     /// How many pieces to cut the box into.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub(in crate::cli) pieces: Option<usize>,
     /// Each piece's size in cells, A-B (or A..B). Default: one below to one above the
     /// mean size.
     #[arg(long, value_name = "A-B", value_parser = parse_sizes)]
     pub(in crate::cli) sizes: Option<(usize, usize)>,
     /// Seed of the first cut and of the moves.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value = "1", allow_negative_numbers = true, value_parser = values::parse_seed)]
     pub(in crate::cli) seed: u64,
     /// Start from this polycube puzzle of a box (its first solution is the first cut)
     /// instead of a random cut.
@@ -60,14 +60,14 @@ pub(in crate::cli) struct DesignArgs {
     pub(in crate::cli) flat_pieces: bool,
     /// Stop after this many seconds and write the best puzzle so far (exit 1 unless it
     /// is unique).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub(in crate::cli) timeout: Option<Duration>,
     /// How the search moves.
     #[arg(long, value_enum, default_value = "climb")]
     pub(in crate::cli) strategy: DesignStrategyArg,
     /// Count the first cut, and candidates that fix a shape rule, up to this many
     /// solutions; more stands for "at least this many". At least 2.
-    #[arg(long, value_name = "N", default_value_t = CAP, value_parser = parse_cap)]
+    #[arg(long, value_name = "N", default_value_t = CAP, value_parser = parse_cap, allow_negative_numbers = true)]
     pub(in crate::cli) cap: u64,
     /// Once unique, keep reshaping the pieces until --timeout (required), through unique
     /// puzzles only, and write the one with the most of this: `nodes`, the DLX's

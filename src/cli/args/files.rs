@@ -38,7 +38,7 @@ pub(in crate::cli) struct ExportArgs {
     pub(in crate::cli) gap: Option<f64>,
     /// `stl`, `3mf`: place the pieces as assembled in solution N (from 1, in the order
     /// `enumerate --solver dlx --threads 1` lists them) instead of laid out for printing.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub(in crate::cli) solution: Option<u64>,
     /// `stl` into a directory: write into one that holds files already, removing the STL
     /// files there first (other files stay).
@@ -83,13 +83,13 @@ pub(in crate::cli) enum GenerateKind {
 pub(in crate::cli) struct GenerateArgs {
     pub(in crate::cli) kind: GenerateKind,
     /// Number of cubes (and colours), 1 to 26 (colored-cubes).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub(in crate::cli) cubes: Option<usize>,
     /// The box to cut, X,Y,Z (polycubes).
     #[arg(long = "box", value_name = "X,Y,Z", value_parser = values::parse_box)]
     pub(in crate::cli) box_size: Option<[usize; 3]>,
     /// How many pieces to cut the box into (polycubes).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub(in crate::cli) pieces: Option<usize>,
     /// Each piece's size in cells, A-B (polycubes). Default: one below to one above the
     /// mean size.
@@ -108,10 +108,11 @@ pub(in crate::cli) struct GenerateArgs {
     /// With --unique or --unsat: random cuts to draw before the design search (the one
     /// `polycover design` runs) takes over; 0 designs at once. Default: 1000. A number,
     /// not a time, so that a seed gives one puzzle on any machine.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub(in crate::cli) draws: Option<u64>,
     /// Seed of the random choices: the same seed gives the same puzzle.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value = "1", allow_negative_numbers = true,
+          value_parser = values::parse_seed)]
     pub(in crate::cli) seed: u64,
     /// Plant a solution, so the instance is solvable (colored-cubes).
     #[arg(long)]
@@ -152,7 +153,8 @@ pub(in crate::cli) struct SuiteArgs {
     pub(in crate::cli) status: SuiteStatusArg,
     /// Seconds each native count (up to rotations, and of every solution) may run; a
     /// count stopped by it is left empty in the CSV, with a note.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", allow_hyphen_values = true,
+          value_parser = parse_seconds)]
     pub(in crate::cli) count_timeout: Duration,
     /// Write into a directory that holds files already, removing first every file of the
     /// kinds a suite writes (NAME-SEED.toml, NAME-SEED-ENC.cnf.gz of any family,

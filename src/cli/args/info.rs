@@ -23,7 +23,8 @@ pub(in crate::cli) struct InfoArgs {
     /// Stop the difficulty measures after this many seconds (counted, as `count
     /// --timeout`, from the start): `c stopped by the timeout` instead of the figures,
     /// and exit 1.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, requires = "difficulty")]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds,
+          requires = "difficulty")]
     pub(in crate::cli) timeout: Option<Duration>,
     /// When the command line was read: `--timeout` counts from here.
     #[arg(skip = Instant::now())]

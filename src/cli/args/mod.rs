@@ -35,7 +35,8 @@ pub(super) use files::{
 };
 pub(super) use info::InfoArgs;
 use values::{
-    parse_memory, parse_sat_option, parse_seconds, parse_thread_list, parse_threads, ThreadList,
+    parse_memory, parse_samples, parse_sat_option, parse_seconds, parse_seed, parse_thread_list,
+    parse_threads, ThreadList,
 };
 pub(super) use values::{
     AmoArg, BackendArg, DecideArg, ExportFormatArg, ProjectionArg, StrategyArg, SuiteStatusArg,
@@ -186,13 +187,15 @@ pub(super) struct BenchArgs {
     /// every core. A comma-separated list (`1,2,4,8`) measures each engine's count at each
     /// of them, with its speed-up against the smallest, its CPU time and cores busy; the
     /// DLX then runs only when `--solvers` names it.
-    #[arg(long, default_value = "1", value_name = "N[,N...]", value_parser = parse_thread_list)]
+    #[arg(long, default_value = "1", value_name = "N[,N...]", allow_negative_numbers = true,
+          value_parser = parse_thread_list)]
     pub(super) threads: ThreadList,
     /// Runs of each measurement; the table shows medians with min and max.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub(super) repeat: u32,
     /// Seconds after which a count stops (it then reports solutions per second).
-    #[arg(long, default_value = "60", value_parser = parse_seconds)]
+    #[arg(long, default_value = "60", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub(super) timeout: Duration,
     /// Write the rows as CSV.
     #[arg(long)]
@@ -291,7 +294,7 @@ pub(super) struct SearchArgs {
     pub(super) sat: SatArgs,
     /// Stop after this many seconds: the run reports what it found on `c` lines (a count
     /// then ends with `s UNKNOWN`) and exits 1.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub(super) timeout: Option<Duration>,
     /// When the command line was read: `--timeout` counts from here, so reading the
     /// puzzle and choosing the engine come out of its seconds.
@@ -305,12 +308,12 @@ pub(super) struct CountArgs {
     pub(super) search: SearchArgs,
     /// Worker threads, 1 to 1024, at most one per core at a time (default, and 0: the
     /// number of cores this process may use).
-    #[arg(long, value_parser = parse_threads)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_threads)]
     pub(super) threads: Option<usize>,
     /// The most memory a counter's table of subproblem counts may take (`--solver memo`),
     /// like 4G or 512M; past it, it forgets the cheapest entries and goes on. Default: a
     /// quarter of the machine's memory, at most 4G.
-    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = parse_memory)]
     pub(super) memory: Option<usize>,
     #[command(flatten)]
     pub(super) parts: PartArgs,
@@ -379,7 +382,7 @@ pub(super) struct EnumerateArgs {
     #[command(flatten)]
     pub(super) search: SearchArgs,
     /// Stop after this many solutions (at least 1).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     pub(super) limit: Option<u64>,
     #[command(flatten)]
     pub(super) records: RecordArgs,
@@ -397,20 +400,20 @@ pub(super) struct SampleArgs {
     #[arg(long, value_enum)]
     pub(super) symmetry: Option<SymmetryArg>,
     /// How many solutions to draw (independently: one may come out twice).
-    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(short = 'n', long = "count", value_name = "N", default_value = "1",
+          allow_negative_numbers = true, value_parser = parse_samples)]
     pub(super) draws: u64,
     /// Seed of the random draws: the same seed gives the same solutions. Default: a new
     /// seed each run, printed on standard error.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
     pub(super) seed: Option<u64>,
     /// The most memory the table of subproblem counts may take, like 4G or 512M.
     /// Default: a quarter of the machine's memory, at most 4G.
-    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = parse_memory)]
     pub(super) memory: Option<usize>,
     /// Stop after this many seconds: the solutions drawn so far stay written, and the run
     /// exits 1.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub(super) timeout: Option<Duration>,
     /// When the command line was read: `--timeout` counts from here.
     #[arg(skip = Instant::now())]
@@ -463,6 +466,7 @@ impl Command {
             Command::Solve(a) => a.search.deadline(),
             Command::Enumerate(a) => a.search.deadline(),
             Command::Sample(a) => a.timeout.and_then(|t| a.started.checked_add(t)),
+            Command::Info(a) => a.timeout.and_then(|t| a.started.checked_add(t)),
             _ => None,
         }
     }

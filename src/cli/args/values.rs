@@ -188,17 +188,20 @@ impl ValueEnum for BackendArg {
     }
 }
 
-/// A thread count from 1 to [`MAX_THREADS`], or 0 for the number of cores this process
-/// may use (the default).
-pub(super) fn parse_threads(s: &str) -> std::result::Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(0) => Ok(crate::solver::default_threads()),
-        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "`{s}`: the thread count must be a whole number from 0 (the number of cores) \
-             to {MAX_THREADS}"
-        )),
-    }
+/// `--threads`: the library's rule ([`crate::limits::threads`]): 0 (every core) to
+/// [`MAX_THREADS`].
+pub(super) fn parse_threads(s: &str) -> crate::error::Result<usize> {
+    crate::limits::threads(s)
+}
+
+/// `--seed`: the library's rule ([`crate::limits::seed`]).
+pub(super) fn parse_seed(s: &str) -> crate::error::Result<u64> {
+    crate::limits::seed(s)
+}
+
+/// `sample -n`: the library's rule ([`crate::limits::samples`]).
+pub(super) fn parse_samples(s: &str) -> crate::error::Result<u64> {
+    crate::limits::samples(s)
 }
 
 /// `bench --threads`: one thread count or a comma-separated list of them, each from 0 to
@@ -286,17 +289,10 @@ pub(super) fn parse_memory(s: &str) -> std::result::Result<usize, String> {
     Ok(bytes as usize)
 }
 
-/// A positive number of seconds that a clock can count.
-pub(super) fn parse_seconds(s: &str) -> std::result::Result<Duration, String> {
-    let x: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
-    // `x > 0.0` is false for NaN too, which must be refused as well.
-    if x.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-        return Err(format!("`{s}`: the time must be positive"));
-    }
-    Duration::try_from_secs_f64(x).map_err(|_| format!("`{s}` seconds is too long a time"))
+/// `--timeout` and other seconds: the library's rule ([`crate::limits::timeout`]), a
+/// positive number of seconds, where `inf` (or more than a clock counts) is no timeout.
+pub(super) fn parse_seconds(s: &str) -> crate::error::Result<Duration> {
+    crate::limits::timeout(s)
 }
 
 pub(super) fn parse_sat_option(s: &str) -> std::result::Result<(String, i32), String> {
