@@ -627,3 +627,45 @@ fn counts_past_u64_add_up_in_merge_and_checkpoints() {
         stdout(&out)
     );
 }
+
+/// A puzzle so small that its split has one subproblem: with `--solver memo` up to
+/// symmetry (Burnside's lemma), part 1 of 5 holds the whole split and parts 2 to 5 hold
+/// nothing. Each part is counted, the empty ones as 0 as the native engines count them,
+/// and the five merge into the plain count. Before, parts 2 to 5 were refused (exit 2)
+/// while part 1 was taken, so the set could never be merged.
+#[test]
+fn memo_parts_of_a_tiny_puzzle_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dir.path().join("tiny.toml");
+    std::fs::write(
+        &puzzle,
+        "name = \"Tiny\"\nbox = [4, 1, 1]\n\n[[piece]]\nname = \"D\"\n\
+         cells = [[0,0,0], [1,0,0]]\ncount = 2\n",
+    )
+    .unwrap();
+    let puzzle = puzzle.to_str().unwrap();
+    let plain = polycover(&["count", puzzle, "--solver", "memo"]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    let want = stdout(&plain)
+        .lines()
+        .find(|l| l.starts_with("s mc "))
+        .unwrap()
+        .to_string();
+    for solver in ["memo", "dlx", "bits"] {
+        let results = count_parts(
+            dir.path(),
+            &format!("{solver}.txt"),
+            5,
+            &[puzzle, "--solver", solver],
+        );
+        let text = std::fs::read_to_string(&results).unwrap();
+        assert!(text.contains("c split 1/5: 1 of 1 subproblems"), "{text}");
+        let out = merge(&[&results], None);
+        assert_eq!(out.status.code(), Some(0), "{solver}: {}", stderr(&out));
+        assert!(
+            stdout(&out).ends_with(&format!("{want}\n")),
+            "{solver}: {} (a plain count: {want})",
+            stdout(&out)
+        );
+    }
+}
