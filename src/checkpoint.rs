@@ -33,6 +33,9 @@
 //!   output. Anything else is refused, naming what differs.
 //! - For an enumeration the finished subproblems are those that come first in the
 //!   part's order, so the output is cut back to the last OFFSET on resume.
+//! - An existing file is continued only when it is a checkpoint, and is otherwise refused,
+//!   never overwritten; an empty file (made by `mktemp`) holds nothing to lose and
+//!   starts a new checkpoint.
 //! - A damaged file is refused, naming the line, never half believed: a cut last line,
 //!   a key or a subproblem given twice, a subproblem outside the part, an OFFSET on a
 //!   count's line or missing from an enumeration's, a `total` that is not the sum of
@@ -86,6 +89,8 @@ impl Checkpoint {
             unsaved: false,
         };
         match std::fs::read_to_string(path) {
+            // An empty file holds nothing to lose (`mktemp` makes one): a new checkpoint.
+            Ok(text) if text.is_empty() => cp.save()?,
             Ok(text) => cp.read(&text)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => cp.save()?,
             Err(e) => {

@@ -669,3 +669,45 @@ fn memo_parts_of_a_tiny_puzzle_merge() {
         );
     }
 }
+
+/// An empty file, as `mktemp` makes, is taken as a new checkpoint: it holds nothing to
+/// lose. Before, it was refused as "not a polycover checkpoint". A file that holds
+/// something else is still refused, and left as it was.
+#[test]
+fn an_empty_file_is_a_new_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("tmp.XXXXXX");
+    std::fs::write(&cp, "").unwrap();
+    let cp_arg = cp.to_str().unwrap();
+    for _ in 0..2 {
+        // Started in the empty file, then continued from what it recorded.
+        let out = polycover(&["count", "soma", "--checkpoint", cp_arg]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(stdout(&out).ends_with("s mc 480\n"), "{}", stdout(&out));
+        let text = std::fs::read_to_string(&cp).unwrap();
+        assert!(text.starts_with("c polycover checkpoint"), "{text}");
+    }
+    let out_file = dir.path().join("all.txt");
+    std::fs::write(&cp, "").unwrap();
+    let out = polycover(&[
+        "enumerate",
+        "soma",
+        "-o",
+        out_file.to_str().unwrap(),
+        "--checkpoint",
+        cp_arg,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    assert_eq!(written.matches("solution ").count(), 480);
+
+    std::fs::write(&cp, "my notes\n").unwrap();
+    let out = polycover(&["count", "soma", "--checkpoint", cp_arg]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not a polycover checkpoint"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&cp).unwrap(), "my notes\n");
+}
