@@ -530,11 +530,21 @@ fn unwritable(path: &Path, dir: &Path, e: io::Error) -> Error {
 
 fn write_error(path: &Path, e: io::Error) -> Error {
     if e.get_ref().is_some_and(|inner| inner.is::<Stopped>()) {
-        return Error::Interrupted(format!("{} not written", path.display()));
+        return Error::Interrupted(format!("{} not written", shown(path).display()));
     }
     Error::Write {
-        path: path.to_path_buf(),
+        path: shown(path),
         source: e,
+    }
+}
+
+/// An output's name in messages: `-` is standard output, named so (`cannot write
+/// standard output: No space left on device`), as every command names it.
+fn shown(path: &Path) -> PathBuf {
+    if path.as_os_str() == "-" {
+        PathBuf::from("standard output")
+    } else {
+        path.to_path_buf()
     }
 }
 

@@ -711,3 +711,58 @@ fn an_empty_file_is_a_new_checkpoint() {
     );
     assert_eq!(std::fs::read_to_string(&cp).unwrap(), "my notes\n");
 }
+
+/// Issue 46, 13: a checkpoint that cannot be written is named as the checkpoint the user
+/// gave, never as the temporary file beside it: `cannot write checkpoint DIR/cp:
+/// Permission denied`. Before: `cannot write DIR/cp: Permission denied (os error 13) at
+/// path "DIR/.checkpoint.XXXXXX.partial"`. The directory is made read-only (as root, whom
+/// permissions do not stop, immutable with `chattr +i`; skipped where neither works).
+#[test]
+fn a_checkpoint_that_cannot_be_written_is_named() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let ro = dir.path().join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    /// Gives the directory back to the tempdir's removal, whatever the test does.
+    struct Writable<'a>(&'a Path, bool);
+    impl Drop for Writable<'_> {
+        fn drop(&mut self) {
+            if self.1 {
+                let _ = Command::new("chattr").arg("-i").arg(self.0).status();
+            }
+            let _ = std::fs::set_permissions(self.0, std::fs::Permissions::from_mode(0o755));
+        }
+    }
+    let mut guard = Writable(&ro, false);
+    if std::fs::write(ro.join("probe"), "").is_ok() {
+        // Root: the mode does not stop it; an immutable directory does.
+        let _ = std::fs::remove_file(ro.join("probe"));
+        let immutable = Command::new("chattr")
+            .arg("+i")
+            .arg(&ro)
+            .status()
+            .is_ok_and(|s| s.success());
+        guard.1 = immutable;
+        if !immutable || std::fs::write(ro.join("probe"), "").is_ok() {
+            eprintln!(
+                "skipped: {} can be written (root, and chattr +i did not work here)",
+                ro.display()
+            );
+            return;
+        }
+    }
+    let cp = ro.join("cp");
+    let out = polycover(&["count", "soma", "--checkpoint", cp.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "polycover: error: cannot write checkpoint {}: ",
+            cp.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains(".partial") && !err.contains("at path"), "{err}");
+    drop(guard);
+}
