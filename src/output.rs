@@ -533,18 +533,16 @@ fn write_error(path: &Path, e: io::Error) -> Error {
         return Error::Interrupted(format!("{} not written", shown(path).display()));
     }
     Error::Write {
-        path: shown(path),
+        path: shown(path).to_path_buf(),
         source: e,
     }
 }
 
-/// An output's name in messages: `-` is standard output, named so (`cannot write
-/// standard output: No space left on device`), as every command names it.
-fn shown(path: &Path) -> PathBuf {
-    if path.as_os_str() == "-" {
-        PathBuf::from("standard output")
-    } else {
-        path.to_path_buf()
+/// An output's name in messages: `-` is `standard output`, as every command names it.
+fn shown(path: &Path) -> &Path {
+    match path.to_str() {
+        Some("-") => Path::new("standard output"),
+        _ => path,
     }
 }
 

@@ -161,10 +161,10 @@ fn a_full_disk_on_standard_output_is_named_alike_by_every_command() {
         let out = bin().args(args).stdout(full).output().unwrap();
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        let says = "polycover: error: cannot write standard output: No space left";
         let error = err.lines().find(|l| l.starts_with("polycover: error: "));
         assert!(
-            error.is_some_and(|l| l
-                .starts_with("polycover: error: cannot write standard output: No space left")),
+            error.is_some_and(|l| l.starts_with(says)),
             "{args:?}: {err}"
         );
     }
