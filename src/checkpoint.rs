@@ -24,7 +24,8 @@
 //! Invariants:
 //! - The file on disk is always whole: it is rewritten to a temporary file beside it and
 //!   renamed over it, so `kill -9` or a crash at any moment leaves the previous or the
-//!   next version, never a mix. It is rewritten after a finished subproblem when the last
+//!   next version, never a mix; a failure to write names the checkpoint, never the
+//!   temporary file. It is rewritten after a finished subproblem when the last
 //!   rewrite is [`Checkpoint::EVERY`] old, and when the run ends or stops: a split has
 //!   thousands of subproblems (Bedlam without symmetry: 16,752, about 5 ms each), and
 //!   rewriting after every one cost 15% of the run. A kill loses at most that much work.
@@ -33,6 +34,9 @@
 //!   output. Anything else is refused, naming what differs.
 //! - For an enumeration the finished subproblems are those that come first in the
 //!   part's order, so the output is cut back to the last OFFSET on resume.
+//! - An existing file is continued only when it is a checkpoint, and is otherwise refused,
+//!   never overwritten; an empty file (made by `mktemp`) holds nothing to lose and
+//!   starts a new checkpoint.
 //! - A damaged file is refused, naming the line, never half believed: a cut last line,
 //!   a key or a subproblem given twice, a subproblem outside the part, an OFFSET on a
 //!   count's line or missing from an enumeration's, a `total` that is not the sum of
@@ -86,6 +90,8 @@ impl Checkpoint {
             unsaved: false,
         };
         match std::fs::read_to_string(path) {
+            // An empty file holds nothing to lose (`mktemp` makes one): a new checkpoint.
+            Ok(text) if text.is_empty() => cp.save()?,
             Ok(text) => cp.read(&text)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => cp.save()?,
             Err(e) => {
@@ -355,10 +361,7 @@ impl Checkpoint {
         if let Some(total) = &self.total {
             text += &format!("total {total}\n");
         }
-        let werr = |e: std::io::Error| Error::Write {
-            path: self.path.clone(),
-            source: e,
-        };
+        let werr = |e: std::io::Error| self.write_error(e);
         let dir = match self.path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -371,6 +374,23 @@ impl Checkpoint {
         tmp.write_all(text.as_bytes()).map_err(werr)?;
         tmp.persist(&self.path).map_err(|e| werr(e.error))?;
         Ok(())
+    }
+
+    /// A failed write, named after the checkpoint the user gave (`cannot write checkpoint
+    /// /dir/cp: Permission denied`), never after the temporary file beside it, whose name
+    /// the `tempfile` crate adds to its errors.
+    fn write_error(&self, e: std::io::Error) -> Error {
+        // `tempfile` wraps the system's error in one that prints `ERROR at path "TMP"`
+        // and keeps the system's error to itself: its text is cut before the path.
+        let text = e.to_string();
+        let source = match (e.raw_os_error(), text.split_once(" at path \"")) {
+            (None, Some((system, _))) => std::io::Error::new(e.kind(), system.to_string()),
+            _ => e,
+        };
+        Error::Write {
+            path: PathBuf::from(format!("checkpoint {}", self.path.display())),
+            source,
+        }
     }
 
     /// Records subproblem `j` as finished, and saves when the file is [`Self::EVERY`]

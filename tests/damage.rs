@@ -119,6 +119,80 @@ fn merge_refuses_a_part_whose_last_record_is_cut() {
     );
 }
 
+/// Issue 46, 10: a part whose content was edited is refused by its checksum, exit 2,
+/// naming its file: a count's figure (5742 made 15742 merged into `s mc 21520`), and one
+/// piece letter in a record, which still reads as a whole record of the right number
+/// (the part's file was joined and written as it was).
+#[test]
+fn merge_refuses_a_part_whose_content_was_edited() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut results = Vec::new();
+    for k in 1..=2 {
+        let part = format!("{k}/2");
+        let out = polycover(&["count", "soma", "--symmetry", "none", "--part", &part]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let path = dir.path().join(format!("count{k}.result"));
+        std::fs::write(&path, out.stdout).unwrap();
+        results.push(path);
+    }
+    let out = merge(&results, None);
+    assert!(stdout(&out).ends_with("s mc 11520\n"), "{}", stdout(&out));
+    let text = std::fs::read_to_string(&results[0]).unwrap();
+    let line = text.find("c part ").unwrap();
+    let at = line + text[line..].find(" solutions ").unwrap() + " solutions ".len();
+    let edited = format!("{}1{}", &text[..at], &text[at..]);
+    std::fs::write(&results[0], edited).unwrap();
+    let out = merge(&results, None);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(!stdout(&out).contains("s mc"), "{}", stdout(&out));
+    let name = results[0].display().to_string();
+    assert!(
+        err.contains(&format!("{name}:")) && err.contains("checksum"),
+        "{err}"
+    );
+
+    for format in ["jsonl", "text"] {
+        let (results, files) = soma_parts(dir.path(), format);
+        let joined = dir.path().join(format!("all.{format}"));
+        let whole = std::fs::read_to_string(&files[0]).unwrap();
+        // One piece's letter in the first record: a `"piece":"V"` of JSON lines, a cell
+        // of a text record's layers.
+        let edited = match format {
+            "jsonl" => {
+                let at = whole.find("\"piece\":\"").unwrap() + "\"piece\":\"".len();
+                let letter = &whole[at..at + 1];
+                let other = if letter == "A" { "B" } else { "A" };
+                format!("{}{other}{}", &whole[..at], &whole[at + 1..])
+            }
+            _ => {
+                let at = whole.find('\n').unwrap() + 1;
+                let letter = &whole[at..at + 1];
+                let other = if letter == "A" { "B" } else { "A" };
+                format!("{}{other}{}", &whole[..at], &whole[at + 1..])
+            }
+        };
+        assert_ne!(edited, whole);
+        std::fs::write(&files[0], edited).unwrap();
+        for output in [Some(joined.as_path()), None] {
+            let out = merge(&results, output);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{format}: {err}");
+            assert!(!stdout(&out).contains("s mc"), "{}", stdout(&out));
+            let name = files[0].display().to_string();
+            assert!(
+                err.contains(&format!("{name}: ")) && err.contains("checksum"),
+                "{format}: {err}"
+            );
+            assert!(
+                !joined.exists(),
+                "an edited part was joined into {}",
+                joined.display()
+            );
+        }
+    }
+}
+
 /// Defect 6: a checkpoint with a subproblem twice (`done 0 5` appended to Soma's
 /// `--symmetry none` checkpoint gave `s mc 11525`, not 11520), a subproblem of another
 /// part, an output offset in a count's checkpoint, or a cut last line is refused,

@@ -554,23 +554,26 @@ fn merge_prints_nothing_when_it_fails_and_names_the_directory() {
 
 /// Counts past 2^64 add up exactly in `merge` and through a checkpoint: a memo count of a
 /// big box of dominoes reaches 10^31, and a part's line and a checkpoint carry it as
-/// digits. The lines are edited by hand here, the way a far larger count would write them.
+/// digits. The lines are written anew here (with their checksums), the way a far larger
+/// count would write them.
 #[test]
 fn counts_past_u64_add_up_in_merge_and_checkpoints() {
+    use polycover::parts::{Checksum, PartResult};
     let dir = tempfile::tempdir().unwrap();
     let results = count_parts(dir.path(), "r.txt", 2, &["soma"]);
     let text = std::fs::read_to_string(&results).unwrap();
     let big: String = text
         .lines()
-        .map(|l| match l.strip_prefix("c part ") {
-            Some(rest) => {
-                let at = rest.find(" solutions ").unwrap();
-                let n = if rest.starts_with("1/2") {
-                    "18446744073709551615" // 2^64 - 1
+        .map(|l| match PartResult::parse(l) {
+            Some(r) => {
+                let r = r.unwrap();
+                let n: u128 = if r.part.k == 1 {
+                    18446744073709551615 // 2^64 - 1
                 } else {
-                    "1180591620717411303424" // 2^70
+                    1180591620717411303424 // 2^70
                 };
-                format!("c part {} solutions {n}\n", &rest[..at])
+                let line = PartResult::new(r.part, r.fingerprint, n.into(), None, Checksum::new());
+                format!("{line}\n")
             }
             None => format!("{l}\n"),
         })
@@ -626,4 +629,146 @@ fn counts_past_u64_add_up_in_merge_and_checkpoints() {
         "{} (the last subproblem had {last_count})",
         stdout(&out)
     );
+}
+
+/// A puzzle so small that its split has one subproblem: with `--solver memo` up to
+/// symmetry (Burnside's lemma), part 1 of 5 holds the whole split and parts 2 to 5 hold
+/// nothing. Each part is counted, the empty ones as 0 as the native engines count them,
+/// and the five merge into the plain count. Before, parts 2 to 5 were refused (exit 2)
+/// while part 1 was taken, so the set could never be merged.
+#[test]
+fn memo_parts_of_a_tiny_puzzle_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dir.path().join("tiny.toml");
+    std::fs::write(
+        &puzzle,
+        "name = \"Tiny\"\nbox = [4, 1, 1]\n\n[[piece]]\nname = \"D\"\n\
+         cells = [[0,0,0], [1,0,0]]\ncount = 2\n",
+    )
+    .unwrap();
+    let puzzle = puzzle.to_str().unwrap();
+    let plain = polycover(&["count", puzzle, "--solver", "memo"]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    let want = stdout(&plain)
+        .lines()
+        .find(|l| l.starts_with("s mc "))
+        .unwrap()
+        .to_string();
+    for solver in ["memo", "dlx", "bits"] {
+        let results = count_parts(
+            dir.path(),
+            &format!("{solver}.txt"),
+            5,
+            &[puzzle, "--solver", solver],
+        );
+        let text = std::fs::read_to_string(&results).unwrap();
+        assert!(text.contains("c split 1/5: 1 of 1 subproblems"), "{text}");
+        let out = merge(&[&results], None);
+        assert_eq!(out.status.code(), Some(0), "{solver}: {}", stderr(&out));
+        assert!(
+            stdout(&out).ends_with(&format!("{want}\n")),
+            "{solver}: {} (a plain count: {want})",
+            stdout(&out)
+        );
+    }
+}
+
+/// An empty file, as `mktemp` makes, is taken as a new checkpoint: it holds nothing to
+/// lose. Before, it was refused as "not a polycover checkpoint". A file that holds
+/// something else is still refused, and left as it was.
+#[test]
+fn an_empty_file_is_a_new_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("tmp.XXXXXX");
+    std::fs::write(&cp, "").unwrap();
+    let cp_arg = cp.to_str().unwrap();
+    for _ in 0..2 {
+        // Started in the empty file, then continued from what it recorded.
+        let out = polycover(&["count", "soma", "--checkpoint", cp_arg]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(stdout(&out).ends_with("s mc 480\n"), "{}", stdout(&out));
+        let text = std::fs::read_to_string(&cp).unwrap();
+        assert!(text.starts_with("c polycover checkpoint"), "{text}");
+    }
+    let out_file = dir.path().join("all.txt");
+    std::fs::write(&cp, "").unwrap();
+    let out = polycover(&[
+        "enumerate",
+        "soma",
+        "-o",
+        out_file.to_str().unwrap(),
+        "--checkpoint",
+        cp_arg,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    assert_eq!(written.matches("solution ").count(), 480);
+
+    std::fs::write(&cp, "my notes\n").unwrap();
+    let out = polycover(&["count", "soma", "--checkpoint", cp_arg]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not a polycover checkpoint"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&cp).unwrap(), "my notes\n");
+}
+
+/// Issue 46, 13: a checkpoint that cannot be written is named as the checkpoint the user
+/// gave, never as the temporary file beside it: `cannot write checkpoint DIR/cp:
+/// Permission denied`. Before: `cannot write DIR/cp: Permission denied (os error 13) at
+/// path "DIR/.checkpoint.XXXXXX.partial"`. The directory is made read-only (as root, whom
+/// permissions do not stop, immutable with `chattr +i`; skipped where neither works).
+#[test]
+fn a_checkpoint_that_cannot_be_written_is_named() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let ro = dir.path().join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    /// Gives the directory back to the tempdir's removal, whatever the test does.
+    struct Writable<'a>(&'a Path, bool);
+    impl Drop for Writable<'_> {
+        fn drop(&mut self) {
+            if self.1 {
+                let _ = Command::new("chattr").arg("-i").arg(self.0).status();
+            }
+            let _ = std::fs::set_permissions(self.0, std::fs::Permissions::from_mode(0o755));
+        }
+    }
+    let mut guard = Writable(&ro, false);
+    if std::fs::write(ro.join("probe"), "").is_ok() {
+        // Root: the mode does not stop it; an immutable directory does.
+        let _ = std::fs::remove_file(ro.join("probe"));
+        let immutable = Command::new("chattr")
+            .arg("+i")
+            .arg(&ro)
+            .status()
+            .is_ok_and(|s| s.success());
+        guard.1 = immutable;
+        if !immutable || std::fs::write(ro.join("probe"), "").is_ok() {
+            eprintln!(
+                "skipped: {} can be written (root, and chattr +i did not work here)",
+                ro.display()
+            );
+            return;
+        }
+    }
+    let cp = ro.join("cp");
+    let out = polycover(&["count", "soma", "--checkpoint", cp.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "polycover: error: cannot write checkpoint {}: ",
+            cp.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        !err.contains(".partial") && !err.contains("at path"),
+        "{err}"
+    );
+    drop(guard);
 }

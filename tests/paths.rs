@@ -124,6 +124,52 @@ fn generated_texts_on_a_full_disk_fail_with_exit_1() {
     assert!(stderr(&out).is_empty(), "{}", stderr(&out));
 }
 
+/// Issue 46, 13: a full disk on standard output is named the same by every command,
+/// `cannot write standard output: No space left on device`. Before, `count`, `solve`,
+/// `info`, `list`, `merge` and `check` said only `No space left on device`, and
+/// `generate`, `export`, `dimacs`, `sample` and `enumerate` `cannot write -`.
+#[test]
+fn a_full_disk_on_standard_output_is_named_alike_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut parts = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let out = polycover(&["count", "soma", "--part", k]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let path = dir.path().join(format!("part-{}.txt", &k[..1]));
+        std::fs::write(&path, out.stdout).unwrap();
+        parts.push(path.to_str().unwrap().to_string());
+    }
+    let merge = ["merge", &parts[0], &parts[1]];
+    for args in [
+        &["count", "soma"][..],
+        &["solve", "soma"],
+        &["enumerate", "soma", "--limit", "1"],
+        &["sample", "soma"],
+        &["info", "soma"],
+        &["list"],
+        &["check", "soma"],
+        &merge,
+        &["man"],
+        &["completions", "bash"],
+        &["generate", "colored-cubes", "--cubes", "4"],
+        &["export", "soma", "--format", "dlx"],
+        &["export", "soma", "--format", "dlx", "-o", "-"],
+        &["dimacs", "soma"],
+    ] {
+        // Opening /dev/full for writing is all this does with it: its writes fail.
+        let full = std::fs::File::create("/dev/full").unwrap();
+        let out = bin().args(args).stdout(full).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        let says = "polycover: error: cannot write standard output: No space left";
+        let error = err.lines().find(|l| l.starts_with("polycover: error: "));
+        assert!(
+            error.is_some_and(|l| l.starts_with(says)),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// Starts `enumerate MUTILATED -o out` in `dir` and stops it with SIGTERM once the search
 /// runs (its temporary output exists); the finished process's output.
 fn stopped_before_any_solution(dir: &Path, out: &Path) -> std::process::Output {

@@ -15,6 +15,12 @@
 //! - Nothing is written from a damaged part: a regular file is written atomically
 //!   (nothing on failure); a stream (`-`, a FIFO) only after every part was read through
 //!   once and found whole.
+//! - A part is refused (exit 2, naming its file) unless it matches the checksum on its
+//!   `c part` line (`crate::parts::Checksum`): a count's line, of its fields; an
+//!   enumeration's, of its fields and of every byte of its file, so that an edited figure
+//!   or an edited record, even one that still reads as a record, is caught. A line
+//!   without a checksum (of an older polycover) is refused too: a part is merged by the
+//!   version that made it.
 //! - A part's file is streamed, never held whole; only its lines are bounded.
 
 use std::collections::BTreeMap;
@@ -28,7 +34,7 @@ use super::outcome::Outcome;
 use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::output;
-use crate::parts::PartResult;
+use crate::parts::{Checksum, PartResult};
 
 /// `merge RESULTS... [-o FILE]`.
 pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
@@ -51,6 +57,15 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
                     return Err(Error::Usage(format!(
                         "{at}: a `c part` line cut short (no newline): the file is damaged; \
                          run the part again"
+                    )))
+                }
+                // A count's checksum is of its line alone; an enumeration's is checked
+                // with its file ([`part_records`]).
+                Some(Ok(r)) if r.file.is_none() && !r.matches(Checksum::new()) => {
+                    return Err(Error::Usage(format!(
+                        "{at}: part {} does not match its checksum: its count or another \
+                         field of its `c part` line was edited or damaged; run the part again",
+                        r.part
                     )))
                 }
                 Some(Ok(r)) => results.push((r, at)),
@@ -223,6 +238,15 @@ fn part_records(r: &PartResult, at: &str, index: u64, w: &mut dyn Write) -> Resu
             r.solutions
         )));
     }
+    if !r.matches(lines.check) {
+        return Err(Error::Usage(format!(
+            "{}: the file does not match the checksum of part {} ({at}): a record or its \
+             `c part` line was edited or damaged, or the file is not that part's; run the \
+             part again",
+            path.display(),
+            r.part
+        )));
+    }
     Ok(index + records.count)
 }
 
@@ -327,6 +351,9 @@ struct Lines<'a> {
     bytes: Vec<u8>,
     /// The number of the line last read, from 1.
     number: u64,
+    /// The checksum of the bytes read, as they are in the file (a part's file is checked
+    /// against its `c part` line with it).
+    check: Checksum,
 }
 
 impl<'a> Lines<'a> {
@@ -336,6 +363,7 @@ impl<'a> Lines<'a> {
             reader,
             bytes: Vec::new(),
             number: 0,
+            check: Checksum::new(),
         }
     }
 
@@ -352,6 +380,7 @@ impl<'a> Lines<'a> {
             return Ok(None);
         }
         self.number += 1;
+        self.check.update(&self.bytes);
         if self.bytes.len() as u64 > MAX_LINE {
             return Err(Error::Usage(format!(
                 "{}:{}: a line longer than {}: not a file merge reads",

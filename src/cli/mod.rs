@@ -56,15 +56,86 @@ pub fn main() -> i32 {
     }
     // Line buffered: each `c` line reaches a pipe or file when it is printed (a run
     // killed later keeps it), and so does each solution record, written with one write.
-    let mut out = io::stdout().lock();
+    let mut out = Stdout(io::stdout().lock());
     crate::signals::answer_expected(matches!(cli.command, Command::Count(_) | Command::Solve(_)));
-    let result = run(cli, &mut out).and_then(|outcome| Ok(out.flush().map(|_| outcome)?));
+    let result = run(cli, &mut out)
+        .and_then(|outcome| Ok(out.flush().map(|_| outcome)?))
+        .map_err(on_stdout);
     crate::signals::answer_expected(false);
     match &result {
         Err(e) if !e.is_broken_pipe() => eprintln!("polycover: error: {e}"),
         _ => {}
     }
     outcome::exit_code(&result)
+}
+
+/// What a failed write to standard output is called in messages: `cannot write standard
+/// output: No space left on device`, whichever command wrote.
+pub(crate) const STDOUT: &str = "standard output";
+
+/// Standard output, whose failed writes are marked ([`OnStdout`]) so that the error
+/// they become, wherever it passes, is named as a failed write to standard output
+/// ([`on_stdout`]). The error's kind stays (a closed pipe is still one).
+struct Stdout<W>(W);
+
+impl<W: Write> Write for Stdout<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(OnStdout::mark)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(OnStdout::mark)
+    }
+}
+
+/// A failed write to standard output, inside the `io::Error` it travels in.
+#[derive(Debug)]
+struct OnStdout(io::Error);
+
+impl OnStdout {
+    fn mark(e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), OnStdout(e))
+    }
+
+    /// The error `e` carries, when it is a marked failure of standard output.
+    fn unmark(e: io::Error) -> std::result::Result<io::Error, io::Error> {
+        if !e.get_ref().is_some_and(|inner| inner.is::<OnStdout>()) {
+            return Err(e);
+        }
+        let inner = e.into_inner().expect("checked above");
+        Ok(inner.downcast::<OnStdout>().expect("checked above").0)
+    }
+}
+
+impl std::fmt::Display for OnStdout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for OnStdout {}
+
+/// A command's error, with a failed write to standard output named as one: `cannot write
+/// standard output: ...` (a bare `No space left on device` said nothing of where).
+fn on_stdout(e: crate::error::Error) -> crate::error::Error {
+    use crate::error::Error;
+    match e {
+        Error::Io(e) => match OnStdout::unmark(e) {
+            Ok(source) => Error::Write {
+                path: STDOUT.into(),
+                source,
+            },
+            Err(e) => Error::Io(e),
+        },
+        Error::Write { path, source } => match OnStdout::unmark(source) {
+            Ok(source) => Error::Write {
+                path: STDOUT.into(),
+                source,
+            },
+            Err(source) => Error::Write { path, source },
+        },
+        other => other,
+    }
 }
 
 /// Runs the command line `args` (the program's name first) in this process, as `main`
@@ -170,11 +241,10 @@ fn man(dir: Option<&std::path::Path>, out: &mut dyn Write) -> Result<Outcome> {
 /// Writes a generated text (completions, man page) to standard output, flushed, so that a
 /// failed write (a full disk) is an error here, exit 1, not a lost output.
 fn write_stdout(out: &mut dyn Write, text: &[u8]) -> Result<Outcome> {
-    let stdout = || std::path::PathBuf::from("standard output");
     out.write_all(text)
         .and_then(|()| out.flush())
         .map_err(|source| crate::error::Error::Write {
-            path: stdout(),
+            path: STDOUT.into(),
             source,
         })?;
     Ok(Outcome::Done)
@@ -191,7 +261,7 @@ fn clap_message(e: &clap::Error) -> i32 {
     });
     match written {
         Err(w) if !e.use_stderr() && w.kind() != io::ErrorKind::BrokenPipe => {
-            eprintln!("polycover: error: cannot write standard output: {w}");
+            eprintln!("polycover: error: cannot write {STDOUT}: {w}");
             1
         }
         _ => e.exit_code(),

@@ -27,7 +27,7 @@ use crate::engine::{Engine, Problem, Report, Scope};
 use super::engines;
 use crate::error::{Error, Result};
 use crate::output;
-use crate::parts::{PartResult, PartSpec, Split};
+use crate::parts::{Checksum, PartResult, PartSpec, Split};
 use crate::sat::Strategy;
 
 fn run_id(p: &Problem, split: &Split, part: PartSpec, output: Option<(String, PathBuf)>) -> RunId {
@@ -164,11 +164,14 @@ impl CountPart {
                 self.mine.len()
             )
         });
-        let result = self.given.then(|| PartResult {
-            part: self.spec,
-            fingerprint: self.split.fingerprint(),
-            solutions: total.clone(),
-            file: None,
+        let result = self.given.then(|| {
+            PartResult::new(
+                self.spec,
+                self.split.fingerprint(),
+                total.clone(),
+                None,
+                Checksum::new(),
+            )
         });
         Ok(Counted::Part {
             spec: self.spec,
@@ -245,6 +248,9 @@ pub(super) fn enumerate(
         pages: None,
         path: None,
     };
+    // The checksum of the file on the part's line: of what is written to it, or, for a
+    // file a checkpoint resumed, of the whole file once it is done.
+    let mut content = Checksum::new();
     let report = match &a.parts.checkpoint {
         None => {
             // All or nothing, as without parts.
@@ -254,7 +260,13 @@ pub(super) fn enumerate(
                 subproblems: &mine,
             };
             output::write(&target, &mut std::io::sink(), &inputs, &mut |sink| {
-                let r = records.write(lists, &opts, Some(scope), sink, &mut |_, _, _| Ok(()))?;
+                content = Checksum::new();
+                let mut sink = Tee {
+                    inner: sink,
+                    check: &mut content,
+                };
+                let r =
+                    records.write(lists, &opts, Some(scope), &mut sink, &mut |_, _, _| Ok(()))?;
                 if !r.complete {
                     // A part that is not whole is not written: `merge` would take it.
                     return Err(if r.interrupted {
@@ -335,6 +347,16 @@ pub(super) fn enumerate(
                 }
                 return Ok(Outcome::Stopped);
             }
+            if a.parts.part.is_some() {
+                let mut file = File::open(&target).map_err(|e| Error::Read {
+                    path: target.clone(),
+                    source: e,
+                })?;
+                std::io::copy(&mut file, &mut content).map_err(|e| Error::Read {
+                    path: target.clone(),
+                    source: e,
+                })?;
+            }
             report
         }
     };
@@ -346,15 +368,34 @@ pub(super) fn enumerate(
         report.seconds
     );
     if a.parts.part.is_some() {
-        let result = PartResult {
-            part: spec,
-            fingerprint: split.fingerprint(),
-            solutions: written.into(),
-            file: Some((format, target.clone())),
-        };
+        let result = PartResult::new(
+            spec,
+            split.fingerprint(),
+            written.into(),
+            Some((format, target.clone())),
+            content,
+        );
         writeln!(out, "{result}")?;
     }
     Ok(Outcome::Done)
+}
+
+/// A writer that feeds what it writes to a part's checksum too.
+struct Tee<'a> {
+    inner: &'a mut dyn Write,
+    check: &'a mut Checksum,
+}
+
+impl Write for Tee<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.check.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// The checkpointed enumeration's file, positioned at its end: created anew, or, when

@@ -20,8 +20,11 @@
 //! subproblem reported as it ends, when the reduction needs no check. Burnside's sum
 //! does not split into subproblems (which member of an orbit is canonical is not known
 //! within one), so with a check the memo counts a scope only when it is the whole split
-//! (`--checkpoint` of a whole count, started afresh): by Burnside's lemma at once,
-//! reporting no subproblem; the caller records the total.
+//! (`--checkpoint` of a whole count, started afresh, or a part that the whole split
+//! falls in): by Burnside's lemma at once, reporting no subproblem; the caller records
+//! the total. An empty scope (a part of a small puzzle that no subproblem falls in, a
+//! checkpoint that holds every subproblem) counts 0, as with the native engines, so that
+//! the parts of any split merge; a scope of some subproblems but not all is refused.
 
 use std::time::Instant;
 
@@ -142,6 +145,10 @@ impl Counts for Prepared<'_> {
                     &mut stats,
                 )
             }
+            // An empty part (a split with fewer subproblems than parts, or a checkpoint
+            // that holds them all): nothing to count, as with the native engines, so
+            // that every part of a small puzzle merges.
+            (Plan::Burnside(_), Some(w)) if w.scope.subproblems.is_empty() => Some(Count::zero()),
             (Plan::Burnside(_), Some(w)) if w.scope.subproblems.len() < w.scope.split.len() => {
                 return Err(Error::Usage(
                     "--solver memo counts a part of a split, or continues a checkpoint that \

@@ -175,13 +175,11 @@ impl ValueEnum for BackendArg {
         Some(match self.0 {
             Backend::Cadical => PossibleValue::new("cadical")
                 .help("CaDiCaL with the MRV propagator (the default where built in)"),
-            Backend::Varisat => {
-                PossibleValue::new("varisat").help(
-                    "varisat, pure Rust: the portable reference, for builds without C++ and \
+            Backend::Varisat => PossibleValue::new("varisat").help(
+                "varisat, pure Rust: the portable reference, for builds without C++ and \
                      for `solve --proof`; one call per model, so 5-15x slower than cadical \
                      at counting",
-                )
-            }
+            ),
             Backend::Minisat => {
                 PossibleValue::new("minisat").help("MiniSat 2.2: one call per model")
             }
