@@ -349,6 +349,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
     fn fixed_solutions_and_orbits_of_small_puzzles() {
         for mode in [SymmetryMode::Rotations, SymmetryMode::Reflections] {
             check("soma", mode);

@@ -437,6 +437,7 @@ mod tests {
         /// valid cut: the box covered once, pieces connected and within the sizes, frozen
         /// pieces unchanged.
         #[test]
+        #[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
         fn random_moves_keep_a_valid_cut(seed in any::<u64>(), steps in 1usize..300) {
             let mut rng = Pcg64Mcg::seed_from_u64(seed);
             let mut cut = rows();

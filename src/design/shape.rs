@@ -197,6 +197,7 @@ mod tests {
     /// The tables of shape counts are what an enumeration finds, and each ends past
     /// 4096 shapes (see `ALL`).
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
     fn shape_counts_match_an_enumeration() {
         let chiral = |s: &Shape| s.mirrored().canonical() != *s;
         for (k, shapes) in enumerate(ALL.len(), false).iter().enumerate() {

@@ -52,6 +52,7 @@ fn problem(spec: &str, mode: SymmetryMode) -> Problem {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
 fn no_symmetry_draws_every_solution_alike() {
     let p = problem(DOMINOES, SymmetryMode::None);
     let mut sampler = Sampler::new(&p, 7, 1 << 26, &never).unwrap();
@@ -69,6 +70,7 @@ fn no_symmetry_draws_every_solution_alike() {
 /// matrix and an orbit has 1, 2 or 4 members there. Drawing without the rejection step
 /// favours the orbits of 4 and is rejected; with it, the 98 orbits come out alike.
 #[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
 fn up_to_symmetry_draws_every_orbit_alike() {
     let p = problem(DOMINOES, SymmetryMode::Rotations);
     assert!(p.reduction.pinned_item().is_none());
@@ -89,6 +91,7 @@ fn up_to_symmetry_draws_every_orbit_alike() {
 /// matrix (290 solutions). With the rejection step the orbits come out alike; without
 /// it those 61 come out twice as often, and the test sees it.
 #[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
 fn a_pinned_reduction_with_a_check_draws_every_orbit_alike() {
     let p = problem(
         "tests/fixtures/o-and-dominoes-4x6.toml",

@@ -222,6 +222,7 @@ mod tests {
     /// [min, max], and none otherwise: the adder for every bound, and `encode` (the
     /// totalizer for small bounds) satisfiable exactly then.
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
     fn the_encodings_count_exactly() {
         use varisat::ExtendFormula;
         for n in 2..=8usize {

@@ -417,6 +417,7 @@ mod tests {
     /// away, so every worker visits nodes, and the count is still exact (the 6x10
     /// pentomino rectangle: 2,339 up to rotation).
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
     fn idle_workers_take_work_from_a_running_search() {
         let problem = Problem::load("pentomino-6x10", None).unwrap();
         let one_root = [Vec::new()];

@@ -333,6 +333,7 @@ mod tests {
     /// thread and two, a table big enough and one that evicts) are those of the key of
     /// every item, and every node's frontier key decodes to its full key.
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
     fn frontier_keys_count_as_the_full_keys() {
         for seed in 0..12 {
             let m = strip(seed);
@@ -360,6 +361,7 @@ mod tests {
     /// uncovered one: `count_each` then keys on every item, and counts right; the sweep's
     /// own prefixes keep the frontier key.
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
     fn prefixes_from_another_split_fall_back_to_the_full_key() {
         let mut fell_back = 0;
         for seed in 0..8 {

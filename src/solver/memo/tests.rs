@@ -148,6 +148,7 @@ fn domino_boxes_match_kasteleyn_and_a_transfer_matrix() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
 fn sixteen_by_sixteen_is_exact_past_2_to_the_100() {
     let got = memo(&dominoes(16, 16), 2);
     assert!(got > BigUint::from(1u32) << 100u32);
@@ -229,6 +230,7 @@ fn inputs_counted_at_once_sum_as_counted_one_by_one() {
 /// 13 million of them took a minute), and 4 KiB still holds less than its table (the
 /// sweep's table is smaller than MRV's, which 64 KiB did not hold).
 #[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
 fn a_tiny_budget_still_counts_right_and_stays_under_it() {
     let want = transfer(6, 8);
     assert_eq!(want, BigUint::from(167_089u32));
@@ -331,6 +333,7 @@ fn random_matrix(seed: u64) -> Matrix {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
 fn random_matrices_count_as_the_dlx() {
     let mut solved = 0;
     for seed in 0..3000 {
@@ -398,6 +401,7 @@ fn the_links_and_the_key_stay_sane_through_pushes_and_pops() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
 fn catalog_puzzles_count_as_the_dlx() {
     for name in ["soma", "pentomino-3x20"] {
         let problem = crate::engine::Problem::load(name, Some(SymmetryMode::None)).unwrap();
@@ -467,6 +471,7 @@ fn unranking_with_no_table_counts_again() {
 /// reject it); a walk that picks each live branch with equal chance, the mistake the
 /// counts are there to prevent, is rejected.
 #[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
 fn uniform_ranks_pass_and_a_walk_blind_to_the_counts_fails() {
     use num_bigint::BigRng010;
     use rand_pcg::rand_core::{Rng, SeedableRng};

@@ -76,6 +76,7 @@ fn strip(n: u32, d: u32) -> (Matrix, crate::symmetry::Symmetry) {
 /// does not fit (a pair of dominoes when one is left); the 8x8 dominoes and Soma check
 /// every class of their groups.
 #[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
 fn weighted_quotients_give_work_away_and_count_the_same() {
     let mut quotients = Vec::new();
     let (m, g) = strip(40, 7);
@@ -172,6 +173,7 @@ fn a_count_that_gave_work_away_stores_no_partial_count() {
 /// woke. The stop callback also holds every search back for its first 0.2 s, so that
 /// threads slow to start are waiting while the root's search is young.
 #[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
 fn idle_workers_take_options_from_a_running_count() {
     let m = Input::from(&dominoes(16, 16));
     let want = 2_444_888_770_250_892_795_802_079_170_816u128;
