@@ -70,7 +70,7 @@ pub fn read_puzzle_input(path: &Path) -> Result<Option<(String, Vec<u8>)>> {
 
 /// The bytes of the file at `path`, refused past [`MAX_PUZZLE_BYTES`]. A FIFO is waited
 /// for within the calling thread's deadline ([`crate::interrupt::within`]) and until a
-/// stop is asked for (see [`Waiting`]).
+/// stop is asked for (read without blocking, then polled).
 pub fn read_puzzle_file(path: &Path) -> Result<Vec<u8>> {
     #[cfg(target_os = "linux")]
     if is_fifo(path) {

@@ -35,7 +35,7 @@ use crate::solver::Budget;
 /// not split.
 ///
 /// - The memo would refuse the count: its table's widest sweep step alone would not fit
-///   in the run's memory ([`super::memo`]'s refusal): bits, which keeps no table. The
+///   in the run's memory (the memo engine's refusal): bits, which keeps no table. The
 ///   default never picks an engine that refuses (25 Y-pentacubes in a 5x5x5 box: a
 ///   71-cell frontier).
 ///
