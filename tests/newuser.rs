@@ -25,3 +25,32 @@ fn a_timeout_before_the_search_still_ends_on_s_unknown() {
         assert!(!out.contains("s mc"), "{command}: {out}");
     }
 }
+
+/// `decode` quotes what it could not read, but only the start of it and with control
+/// characters escaped: a garbage answer (a megabyte-long token, a line of NUL bytes, a
+/// terminal escape) gives a one-line message, not the garbage again on the terminal.
+#[test]
+fn decode_quotes_a_bad_answer_short_and_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "x".repeat(1 << 20);
+    let answers = [
+        format!("s SATISFIABLE\nv 1 {long} 0\n"),
+        format!("s {long}\n"),
+        format!("{long}\n"),
+        "\0\0\0\0\n".to_string(),
+        "s SATISFIABLE\nv 1 \x1b[31mred 0\n".to_string(),
+        "s \x1b]0;title\x07\n".to_string(),
+    ];
+    for (k, answer) in answers.iter().enumerate() {
+        let path = dir.path().join(format!("answer-{k}"));
+        std::fs::write(&path, answer).unwrap();
+        let o = polycover(&["decode", DOMINOES_4X6, "--model", path.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "answer {k}: {err}");
+        assert!(err.len() < 400, "answer {k}: {} bytes of message", err.len());
+        assert!(
+            !err.trim_end().chars().any(char::is_control),
+            "answer {k}: {err:?}"
+        );
+    }
+}

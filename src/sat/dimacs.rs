@@ -246,7 +246,10 @@ pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
             for token in v.split_whitespace() {
                 let lit: i64 = token
                     .parse()
-                    .map_err(|_| at(line_no, format!("`{token}` is not a literal (an integer)")))?;
+                    .map_err(|_| {
+                        let token = excerpt(token);
+                        at(line_no, format!("`{token}` is not a literal (an integer)"))
+                    })?;
                 if lit == 0 {
                     *ended = true;
                 } else if *ended {
@@ -256,7 +259,7 @@ pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
                 }
             }
         } else {
-            let shown: String = line.chars().take(40).collect();
+            let shown = excerpt(line);
             return Err(at(
                 line_no,
                 format!("expected a `c`, `s` or `v` line, found `{shown}`"),
@@ -280,10 +283,31 @@ pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
             "UNKNOWN" => Ok(Answer::Unknown),
             other => Err(Error::Model {
                 location: format!("{name}:{line}"),
-                reason: format!("unknown status `s {other}`"),
+                reason: format!("unknown status `s {}`", excerpt(other)),
             }),
         })
         .collect()
+}
+
+/// A piece of an answer's text to quote in a message: its first 40 characters, control
+/// characters escaped (a NUL, a terminal's escape sequence), `...` when it goes on.
+fn excerpt(text: &str) -> String {
+    const SHOWN: usize = 40;
+    let mut shown: String = text
+        .chars()
+        .take(SHOWN)
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    if text.chars().nth(SHOWN).is_some() {
+        shown.push_str("...");
+    }
+    shown
 }
 
 /// The count in a model counter's output: the model-counting competition's `s mc N`, or
