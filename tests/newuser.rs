@@ -54,3 +54,26 @@ fn decode_quotes_a_bad_answer_short_and_escaped() {
         );
     }
 }
+
+/// A model of the wrong size is refused with the sizes a model of the puzzle may have:
+/// in words that agree with the numbers ("1 variable"), and not as a range that holds
+/// the size refused (400 variables refused as "38 to 402 in all").
+#[test]
+fn decode_names_the_sizes_a_model_may_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let decode = |name: &str, answer: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, answer).unwrap();
+        let o = polycover(&["decode", DOMINOES_4X6, "--model", path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let err = decode("one", "s SATISFIABLE\nv 1 0\n");
+    assert!(err.contains("the model has 1 variable,"), "{err}");
+
+    // The default CNF of the puzzle has 301 variables: one of the sizes named.
+    let err = decode("many", "s SATISFIABLE\nv 400 0\n");
+    assert!(err.contains("the model has 400 variables"), "{err}");
+    assert!(err.contains("301"), "{err}");
+    assert!(!err.contains("38 to 402"), "{err}");
+}

@@ -224,19 +224,21 @@ fn check_model_size(
         Some(spec) => format!("the DIMACS of {} part {spec}", puzzle.name()),
         None => format!("the DIMACS of {}", puzzle.name()),
     };
+    let has = crate::count::plural(most, "variable", "variables");
     let reason = if most < primary {
         format!(
-            "the model has {most} variables, but {formulas} has {primary} primary \
+            "the model has {has}, but {formulas} has {primary} primary \
              variables: it is a model of another formula (another puzzle?), or a partial \
              model (cut short)"
         )
     } else {
+        // Each size is named: a range would hold sizes no formula has.
+        let sizes: Vec<String> = sizes.iter().map(u64::to_string).collect();
         format!(
-            "the model has {most} variables, but {formulas} has {primary} primary \
-             variables and {} to {} in all (by encoding, symmetry mode and format): \
-             it is a model of another formula ({})",
-            sizes[0],
-            sizes[sizes.len() - 1],
+            "the model has {has}, but {formulas} has {primary} primary \
+             variables and {} in all (by encoding, symmetry mode and format): it is a \
+             model of another formula ({})",
+            sizes.join(", "),
             if part.is_none() {
                 "another puzzle, or a part: an answer to `dimacs --part K/N` decodes \
                  with `decode --part K/N`"
