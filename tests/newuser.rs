@@ -1,7 +1,10 @@
 //! Hostile inputs a demanding new user tried (odd paths, FIFOs, huge numbers, tiny
 //! timeouts, garbage answers), each pinned here after its fix.
 
-use crate::common::{polycover, stderr, stdout};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::common::{polycover, rest_of_stderr, spawn, stderr, stdout, wait_at_most};
 
 /// Twelve dominoes in a 4x6 box: loads and counts in milliseconds.
 const DOMINOES_4X6: &str = "tests/fixtures/dominoes-4x6.toml";
@@ -76,4 +79,32 @@ fn decode_names_the_sizes_a_model_may_have() {
     assert!(err.contains("the model has 400 variables"), "{err}");
     assert!(err.contains("301"), "{err}");
     assert!(!err.contains("38 to 402"), "{err}");
+}
+
+/// `design --timeout` bounds the wait for a FIFO output's reader, as `count`, `enumerate`
+/// and `sample` do: the design is done in milliseconds, and the run then waited for a
+/// reader for ever.
+#[test]
+fn design_waits_for_a_fifo_reader_only_until_its_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("out.fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mut child = spawn(&[
+        "design",
+        "--box",
+        "2,2,3",
+        "--pieces",
+        "3",
+        "--seed",
+        "1",
+        "-o",
+        fifo.to_str().unwrap(),
+        "--timeout",
+        "2",
+    ]);
+    let status = wait_at_most(&mut child, Duration::from_secs(30))
+        .expect("design -o FIFO --timeout 2 still waited after 30 s");
+    let err = rest_of_stderr(&mut child);
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("had no reader"), "{err}");
 }

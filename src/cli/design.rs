@@ -148,9 +148,12 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         designed = design::maximize_nodes(&request, designed, &mut count, &mut climbing())?;
     }
     let (text, measured) = report(&a, &designed)?;
-    output::write_records(&a.output, out, &inputs, &mut |w| {
-        w.write_all(text.as_bytes())?;
-        Ok(output::Ended::Finished)
+    // Within the deadline: a FIFO output's reader is waited for until then, no longer.
+    crate::interrupt::within(deadline, || {
+        output::write_records(&a.output, out, &inputs, &mut |w| {
+            w.write_all(text.as_bytes())?;
+            Ok(output::Ended::Finished)
+        })
     })?;
     eprintln!(
         "c design: {} after {} moves tried ({} accepted) in {:.1} s: {}",
@@ -179,7 +182,7 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         Some(_) if stop == Stop::Interrupted => {
             eprintln!("c design: interrupted, no --svg picture drawn");
         }
-        Some(svg) => picture(&designed.text, svg, out)?,
+        Some(svg) => crate::interrupt::within(deadline, || picture(&designed.text, svg, out))?,
         None => {}
     }
     Ok(match stop {
