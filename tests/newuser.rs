@@ -4,7 +4,9 @@
 use std::process::Command;
 use std::time::Duration;
 
-use crate::common::{polycover, rest_of_stderr, spawn, stderr, stdout, wait_at_most};
+use crate::common::{
+    polycover, rest_of_stderr, signal, spawn, stderr, stdout, wait_at_most,
+};
 
 /// Twelve dominoes in a 4x6 box: loads and counts in milliseconds.
 const DOMINOES_4X6: &str = "tests/fixtures/dominoes-4x6.toml";
@@ -107,4 +109,34 @@ fn design_waits_for_a_fifo_reader_only_until_its_timeout() {
     let err = rest_of_stderr(&mut child);
     assert_eq!(status.code(), Some(1), "{err}");
     assert!(err.contains("had no reader"), "{err}");
+}
+
+/// `export --solution N` stopped by Ctrl-C while it lists the solutions up to N says it
+/// was interrupted (exit 130), not that the puzzle has only the solutions seen so far
+/// (a usage error, exit 2: "Bedlam cube has only 86 solutions").
+#[test]
+fn export_solution_interrupted_is_not_a_short_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pieces.3mf");
+    let args = [
+        "export",
+        "bedlam",
+        "--symmetry",
+        "none",
+        "--format",
+        "3mf",
+        "--solution",
+        "400000",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let mut child = spawn(&args);
+    // Bedlam is read in milliseconds; its 400,000th solution takes a minute to reach.
+    std::thread::sleep(Duration::from_millis(1000));
+    signal(&child, "INT");
+    let status = wait_at_most(&mut child, Duration::from_secs(30)).expect("Ctrl-C ends it");
+    let err = rest_of_stderr(&mut child);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(!err.contains("has only"), "{err}");
+    assert!(!out.exists());
 }

@@ -447,7 +447,7 @@ fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
         ..crate::engine::RunOptions::default()
     };
     let prepared = engines::prepare(p, &engines::reference())?;
-    engines::solutions(prepared.lister()?, &run, None, &mut |step| {
+    let report = engines::solutions(prepared.lister()?, &run, None, &mut |step| {
         step.solution_to(&mut |s| {
             seen += 1;
             if seen == n {
@@ -458,6 +458,13 @@ fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
             }
         })
     })?;
+    // A listing a signal stopped has not seen every solution: the puzzle may have more.
+    if found.is_none() && report.interrupted {
+        return Err(Error::Interrupted(format!(
+            "while looking for solution {n}, after {}",
+            crate::count::solutions(seen)
+        )));
+    }
     found.ok_or_else(|| {
         Error::Usage(format!(
             "--solution {n}: {} has only {} (in this symmetry mode)",
