@@ -140,3 +140,19 @@ fn export_solution_interrupted_is_not_a_short_puzzle() {
     assert!(!err.contains("has only"), "{err}");
     assert!(!out.exists());
 }
+
+/// `check` stopped by Ctrl-C during the reference count prints no row for it: its
+/// partial count is no count (it printed `c dlx 156`, as if Bedlam had 156 solutions).
+#[test]
+fn check_interrupted_prints_no_partial_reference_row() {
+    let mut child = spawn(&["check", "bedlam"]);
+    let out = crate::common::collect(&mut child);
+    // Bedlam's reference count takes the DLX seconds.
+    std::thread::sleep(Duration::from_millis(700));
+    signal(&child, "INT");
+    let status = wait_at_most(&mut child, Duration::from_secs(30)).expect("Ctrl-C ends it");
+    let out = out.join().unwrap();
+    let err = rest_of_stderr(&mut child);
+    assert_eq!(status.code(), Some(130), "{out}{err}");
+    assert!(!out.contains("c dlx "), "{out}{err}");
+}
