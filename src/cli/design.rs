@@ -182,7 +182,7 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         Some(_) if stop == Stop::Interrupted => {
             eprintln!("c design: interrupted, no --svg picture drawn");
         }
-        Some(svg) => crate::interrupt::within(deadline, || picture(&designed.text, svg, out))?,
+        Some(svg) => picture(&designed.text, svg, out, deadline)?,
         None => {}
     }
     Ok(match stop {
@@ -333,8 +333,15 @@ fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, 
     line
 }
 
-/// Draws the first solution of the puzzle `text` into `path`.
-fn picture(text: &str, path: &Path, out: &mut dyn Write) -> Result<()> {
+/// Draws the first solution of the puzzle `text` into `path`, a FIFO's reader waited for
+/// until `deadline` at most (the search for the solution is not bounded by it: a design
+/// the timeout stopped is drawn too).
+fn picture(
+    text: &str,
+    path: &Path,
+    out: &mut dyn Write,
+    deadline: Option<Instant>,
+) -> Result<()> {
     let puzzle = Puzzle::parse("the designed puzzle", text)?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     let started = Instant::now();
@@ -347,6 +354,8 @@ fn picture(text: &str, path: &Path, out: &mut dyn Write) -> Result<()> {
         )));
     };
     let svg = puzzle.svg(&solution)?;
-    output::write(path, out, &[], &mut |w| Ok(w.write_all(svg.as_bytes())?))?;
+    crate::interrupt::within(deadline, || {
+        output::write(path, out, &[], &mut |w| Ok(w.write_all(svg.as_bytes())?))
+    })?;
     Ok(())
 }
