@@ -156,3 +156,25 @@ fn check_interrupted_prints_no_partial_reference_row() {
     assert_eq!(status.code(), Some(130), "{out}{err}");
     assert!(!out.contains("c dlx "), "{out}{err}");
 }
+
+/// `bench --csv F --svg F` is refused before any run, as `solve --svg F --html F` is: the
+/// chart replaced the table in the one file, and the run exited 0.
+#[test]
+fn bench_refuses_one_file_for_the_table_and_the_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out");
+    let file = file.to_str().unwrap();
+    let o = polycover(&[
+        "bench",
+        DOMINOES_4X6,
+        "--solvers",
+        "dlx",
+        "--csv",
+        file,
+        "--svg",
+        file,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the same file"), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
