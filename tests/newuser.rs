@@ -178,3 +178,30 @@ fn bench_refuses_one_file_for_the_table_and_the_chart() {
     assert!(stderr(&o).contains("the same file"), "{}", stderr(&o));
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }
+
+/// An output that is the file standard input was redirected from (`enumerate - -o p.toml
+/// < p.toml`) is the input too: refused before any work, as `-o` naming the input file
+/// is. The puzzle file was replaced by its solutions.
+#[test]
+fn an_output_that_is_the_redirected_standard_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dir.path().join("p.toml");
+    std::fs::copy(DOMINOES_4X6, &puzzle).unwrap();
+    let before = std::fs::read(&puzzle).unwrap();
+    for args in [
+        vec!["enumerate", "-", "-o"],
+        vec!["dimacs", "-", "-o"],
+        vec!["export", "-", "--format", "opb", "-o"],
+    ] {
+        let mut args: Vec<&str> = args;
+        args.push(puzzle.to_str().unwrap());
+        let o = crate::common::bin()
+            .args(&args)
+            .stdin(std::fs::File::open(&puzzle).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("is the input"), "{}", stderr(&o));
+        assert_eq!(std::fs::read(&puzzle).unwrap(), before, "{args:?}");
+    }
+}
