@@ -205,3 +205,15 @@ fn an_output_that_is_the_redirected_standard_input_is_refused() {
         assert_eq!(std::fs::read(&puzzle).unwrap(), before, "{args:?}");
     }
 }
+
+/// `design`'s progress lines agree with their numbers: "1 move tried", not "1 moves".
+#[test]
+fn design_says_1_move() {
+    let o = polycover(&[
+        "design", "--box", "4,4,4", "--pieces", "10", "--seed", "1", "--timeout", "30",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains(" 1 move tried"), "{err}");
+    assert!(!err.contains(" 1 moves"), "{err}");
+}

@@ -131,15 +131,20 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     let mut progress = |p: &Progress| {
         if p.improved {
             eprintln!(
-                "c design: {:.1} s, best {}, {} moves tried",
-                p.seconds, p.best, p.tried
+                "c design: {:.1} s, best {}, {} tried",
+                p.seconds,
+                p.best,
+                moves(p.tried)
             );
         }
         if p.seconds >= said + PROGRESS_SECONDS {
             said = p.seconds - p.seconds % PROGRESS_SECONDS;
             eprintln!(
-                "c design: {:.0} s, best {}, {} moves tried, {} accepted",
-                p.seconds, p.best, p.tried, p.accepted
+                "c design: {:.0} s, best {}, {} tried, {} accepted",
+                p.seconds,
+                p.best,
+                moves(p.tried),
+                p.accepted
             );
         }
     };
@@ -156,13 +161,13 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         })
     })?;
     eprintln!(
-        "c design: {} after {} moves tried ({} accepted) in {:.1} s: {}",
+        "c design: {} after {} tried ({} accepted) in {:.1} s: {}",
         match designed.stop {
             Stop::Unique => "unique",
             Stop::Deadline => "stopped by --timeout",
             Stop::Interrupted => "interrupted",
         },
-        designed.tried,
+        moves(designed.tried),
         designed.accepted,
         designed.seconds,
         designed.score
@@ -192,6 +197,11 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     })
 }
 
+/// `n moves`, or `1 move`.
+pub(super) fn moves(n: impl std::fmt::Display) -> String {
+    crate::count::plural(n, "move", "moves")
+}
+
 /// The progress lines of `--maximize nodes`: at each harder puzzle, and every 10 s.
 fn climbing() -> impl FnMut(&Climb) {
     let mut said = 0.0;
@@ -199,9 +209,13 @@ fn climbing() -> impl FnMut(&Climb) {
         if c.improved || c.seconds >= said + PROGRESS_SECONDS {
             said = c.seconds - c.seconds % PROGRESS_SECONDS;
             eprintln!(
-                "c design --maximize: {:.1} s, most DLX nodes {} (first {}), {} moves tried, {} \
+                "c design --maximize: {:.1} s, most DLX nodes {} (first {}), {} tried, {} \
                  accepted",
-                c.seconds, c.best, c.first, c.tried, c.accepted
+                c.seconds,
+                c.best,
+                c.first,
+                moves(c.tried),
+                c.accepted
             );
         }
     }
