@@ -4,9 +4,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use crate::common::{
-    polycover, rest_of_stderr, signal, spawn, stderr, stdout, wait_at_most,
-};
+use crate::common::{polycover, rest_of_stderr, signal, spawn, stderr, stdout, wait_at_most};
 
 /// Twelve dominoes in a 4x6 box: loads and counts in milliseconds.
 const DOMINOES_4X6: &str = "tests/fixtures/dominoes-4x6.toml";
@@ -52,7 +50,11 @@ fn decode_quotes_a_bad_answer_short_and_escaped() {
         let o = polycover(&["decode", DOMINOES_4X6, "--model", path.to_str().unwrap()]);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "answer {k}: {err}");
-        assert!(err.len() < 400, "answer {k}: {} bytes of message", err.len());
+        assert!(
+            err.len() < 400,
+            "answer {k}: {} bytes of message",
+            err.len()
+        );
         assert!(
             !err.trim_end().chars().any(char::is_control),
             "answer {k}: {err:?}"
@@ -90,7 +92,11 @@ fn decode_names_the_sizes_a_model_may_have() {
 fn design_waits_for_a_fifo_reader_only_until_its_timeout() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("out.fifo");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
     let mut child = spawn(&[
         "design",
         "--box",
@@ -210,10 +216,68 @@ fn an_output_that_is_the_redirected_standard_input_is_refused() {
 #[test]
 fn design_says_1_move() {
     let o = polycover(&[
-        "design", "--box", "4,4,4", "--pieces", "10", "--seed", "1", "--timeout", "30",
+        "design",
+        "--box",
+        "4,4,4",
+        "--pieces",
+        "10",
+        "--seed",
+        "1",
+        "--timeout",
+        "30",
     ]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains(" 1 move tried"), "{err}");
     assert!(!err.contains(" 1 moves"), "{err}");
+}
+
+/// Whole-number options past their range say the range, in the words of `--threads` and
+/// `--seed` (src/limits.rs), not clap's "number too large to fit in target type" or
+/// "is not a whole number" for one that is.
+#[test]
+fn whole_number_options_name_their_range() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["enumerate", DOMINOES_4X6, "--limit"], "from 1 to"),
+        (&["bench", DOMINOES_4X6, "--repeat"], "from 1 to"),
+        (
+            &["design", "--box", "2,2,2", "--pieces", "2", "--cap"],
+            "from 2 to",
+        ),
+        (
+            &[
+                "generate",
+                "polycubes",
+                "--box",
+                "3,3,3",
+                "--pieces",
+                "5",
+                "--unique",
+                "--draws",
+            ],
+            "from 0 to",
+        ),
+        (
+            &["count", DOMINOES_4X6, "--solver", "sat", "--sat-option"],
+            "from",
+        ),
+    ];
+    for (args, range) in cases {
+        let big = if args.last() == Some(&"--sat-option") {
+            "seed=99999999999999999999"
+        } else {
+            "99999999999999999999"
+        };
+        let mut args = args.to_vec();
+        args.push(big);
+        let o = polycover(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("whole number") && err.contains(range),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("target type"), "{args:?}: {err}");
+        assert!(!err.contains("is not a whole number"), "{args:?}: {err}");
+    }
 }
