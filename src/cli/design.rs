@@ -350,12 +350,7 @@ fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, 
 /// Draws the first solution of the puzzle `text` into `path`, a FIFO's reader waited for
 /// until `deadline` at most (the search for the solution is not bounded by it: a design
 /// the timeout stopped is drawn too).
-fn picture(
-    text: &str,
-    path: &Path,
-    out: &mut dyn Write,
-    deadline: Option<Instant>,
-) -> Result<()> {
+fn picture(text: &str, path: &Path, out: &mut dyn Write, deadline: Option<Instant>) -> Result<()> {
     let puzzle = Puzzle::parse("the designed puzzle", text)?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     let started = Instant::now();

@@ -244,12 +244,10 @@ pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
                 return Err(at(line_no, "`v` line after the terminating 0".into()));
             }
             for token in v.split_whitespace() {
-                let lit: i64 = token
-                    .parse()
-                    .map_err(|_| {
-                        let token = excerpt(token);
-                        at(line_no, format!("`{token}` is not a literal (an integer)"))
-                    })?;
+                let lit: i64 = token.parse().map_err(|_| {
+                    let token = excerpt(token);
+                    at(line_no, format!("`{token}` is not a literal (an integer)"))
+                })?;
                 if lit == 0 {
                     *ended = true;
                 } else if *ended {
