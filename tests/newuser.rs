@@ -281,3 +281,35 @@ fn whole_number_options_name_their_range() {
         assert!(!err.contains("is not a whole number"), "{args:?}: {err}");
     }
 }
+
+/// A BurrTools shape whose grid has more cells than a number holds (x = y = 2^32) is
+/// refused at its line, exit 2: the coordinate of its first voxel divided by x * y,
+/// which had wrapped to 0, and the program panicked. A grid past the 64-bit range is
+/// said to be so, not shown with its volume wrapped (4294967295^3 as 12884901887).
+#[test]
+fn burrtools_grid_past_64_bits_is_refused_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    for (x, y, z) in [
+        ("4294967296", "4294967296", "1"),
+        ("4294967295", "4294967295", "4294967295"),
+    ] {
+        let path = dir.path().join("big.xmpuzzle");
+        std::fs::write(
+            &path,
+            format!(
+                "<?xml version=\"1.0\"?><puzzle version=\"2\"><gridType type=\"0\"/><colors/>\
+                 <shapes><voxel x=\"{x}\" y=\"{y}\" z=\"{z}\" type=\"0\">#</voxel></shapes>\
+                 <problems><problem><shapes><shape id=\"0\" count=\"1\"/></shapes>\
+                 <result id=\"0\"/></problem></problems></puzzle>"
+            ),
+        )
+        .unwrap();
+        for command in ["import", "count"] {
+            let o = polycover(&[command, path.to_str().unwrap()]);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{command} {x}x{y}x{z}: {err}");
+            assert!(err.contains("big.xmpuzzle:1: shape 1"), "{err}");
+            assert!(!err.contains("12884901887"), "{err}");
+        }
+    }
+}
