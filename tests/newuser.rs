@@ -313,3 +313,21 @@ fn burrtools_grid_past_64_bits_is_refused_not_a_panic() {
         }
     }
 }
+
+/// `decode --model /dev/zero` (or a plain answer of any size) is read up to the limit a
+/// gzip answer has, 1 GiB, and refused past it: it was read into memory until memory ran
+/// out (7.8 GB in 6 s here).
+#[test]
+fn decode_refuses_an_endless_answer() {
+    let mut child = crate::common::bin()
+        .args(["decode", DOMINOES_4X6, "--model", "/dev/zero"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_at_most(&mut child, Duration::from_secs(20))
+        .expect("decode --model /dev/zero still read after 20 s");
+    let err = rest_of_stderr(&mut child);
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(err.contains("1 GiB"), "{err}");
+}

@@ -104,7 +104,25 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
     // DIMACS reader reports where.
     let name = a.model.display().to_string();
     let mut bytes = Vec::new();
-    let answers = match dimacs::open(&a.model)?.read_to_end(&mut bytes) {
+    // At most the limit and one byte more: a plain file has the gzip answer's limit too
+    // (/dev/zero was read into memory until it ran out).
+    let most = dimacs::MAX_INFLATED_ANSWER;
+    let read = dimacs::open(&a.model)?
+        .take(most + 1)
+        .read_to_end(&mut bytes);
+    if bytes.len() as u64 > most {
+        return Err(Error::Read {
+            path: a.model.clone(),
+            source: io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!(
+                    "more than {}, polycover's limit for a solver's answer",
+                    crate::input::size_name(most)
+                ),
+            ),
+        });
+    }
+    let answers = match read {
         Ok(_) => match std::str::from_utf8(&bytes)
             .ok()
             .and_then(|t| crate::export::answers::parse(t, &name))
