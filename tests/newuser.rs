@@ -331,3 +331,21 @@ fn decode_refuses_an_endless_answer() {
     assert_eq!(status.code(), Some(2), "{err}");
     assert!(err.contains("1 GiB"), "{err}");
 }
+
+/// `bench -` reads standard input with the 256 MiB limit of every puzzle input: it read
+/// /dev/zero into memory until memory ran out (10 GB in 20 s here).
+#[test]
+fn bench_reads_standard_input_within_the_puzzle_limit() {
+    let mut child = crate::common::bin()
+        .args(["bench", "-", "--solvers", "dlx"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_at_most(&mut child, Duration::from_secs(20))
+        .expect("bench - < /dev/zero still read after 20 s");
+    let err = rest_of_stderr(&mut child);
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(err.contains("256 MiB"), "{err}");
+}
