@@ -349,3 +349,23 @@ fn bench_reads_standard_input_within_the_puzzle_limit() {
     assert_eq!(status.code(), Some(2), "{err}");
     assert!(err.contains("256 MiB"), "{err}");
 }
+
+/// An external solver that prints without end (`yes`) is read up to the 1 GiB limit of
+/// an answer and the bench fails, naming it: its output was kept in memory until the
+/// timeout (4 GB in 3 s here, so the default 60 s would fill any machine).
+#[test]
+fn bench_keeps_at_most_an_answer_of_an_external_solver() {
+    let o = polycover(&[
+        "bench",
+        DOMINOES_4X6,
+        "--solvers",
+        "dlx",
+        "--external",
+        "endless=yes",
+        "--timeout",
+        "5",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("printed more than 1 GiB"), "{err}");
+}
