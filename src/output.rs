@@ -182,7 +182,7 @@ pub fn check_distinct(output: &Path, inputs: &[&Path]) -> Result<()> {
             )));
         }
         // `-` read from a file (`< FILE`) is that file.
-        if input.as_os_str() == "-" && is_standard_input(output) {
+        if input.as_os_str() == "-" && crate::input::is_standard_input(output) {
             return Err(Error::Usage(format!(
                 "{}: the output is the input file (standard input is read from it); \
                  refusing to overwrite it",
@@ -191,27 +191,6 @@ pub fn check_distinct(output: &Path, inputs: &[&Path]) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Whether `path` is the regular file standard input reads (`< FILE`), by identity.
-fn is_standard_input(path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        use std::os::unix::fs::MetadataExt;
-        let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
-            return false;
-        };
-        match (fs::File::from(fd).metadata(), fs::metadata(path)) {
-            (Ok(x), Ok(y)) => x.is_file() && x.dev() == y.dev() && x.ino() == y.ino(),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        false
-    }
 }
 
 /// Refuses two outputs (`what_a` at `a`, `what_b` at `b`) that are the same file, whether
