@@ -53,6 +53,27 @@ pub fn is_fifo(path: &Path) -> bool {
     }
 }
 
+/// Whether `path` is the regular file standard input reads (`< FILE`), by identity.
+pub fn is_standard_input(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        match (std::fs::File::from(fd).metadata(), std::fs::metadata(path)) {
+            (Ok(x), Ok(y)) => x.is_file() && x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 /// The bytes of an input that is read, not looked up: `-` (standard input, read once; its
 /// name in messages is `<stdin>`), an existing file or a FIFO (read once), with its name.
 /// `None` for anything else (a catalog name, a directory, a missing file), which the

@@ -64,6 +64,17 @@ pub fn samples(text: &str) -> Result<u64> {
     }
 }
 
+/// A whole number from `min` to `max`, `what` naming it in the message (`the cap`): for
+/// the command line's counts that have no rule of their own above.
+pub fn whole(text: &str, what: &str, min: u64, max: u64) -> Result<u64> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(Error::Usage(format!(
+            "`{text}`: {what} must be a whole number from {min} to {max}"
+        ))),
+    }
+}
+
 /// A seed of random draws: a whole number from 0 to 2^64 - 1.
 pub fn seed(text: &str) -> Result<u64> {
     text.trim().parse::<u64>().map_err(|_| {

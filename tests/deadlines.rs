@@ -194,14 +194,16 @@ fn the_option_table_is_capped_and_made_within_the_timeout() {
     let under = dir.path().join("under.toml");
     std::fs::write(&under, cubes(1792)).unwrap();
     let mut child = spawn(&["count", under.to_str().unwrap(), "--timeout", "0.001"]);
+    let out = crate::common::collect(&mut child);
     let status = wait_at_most(&mut child, ENDS_WITHIN).expect("stopped");
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
-    assert_eq!(status.code(), Some(1), "{stderr}");
+    let out = out.join().unwrap();
+    assert_eq!(status.code(), Some(1), "{out}");
+    // A count stopped before its search still ends on `s UNKNOWN`.
     assert!(
-        stderr.contains("stopped by the timeout while placing the pieces"),
-        "{stderr}"
+        out.contains("c stopped by the timeout while placing the pieces"),
+        "{out}"
     );
+    assert!(out.ends_with("s UNKNOWN\n"), "{out}");
 }
 
 /// The deadline holds between solutions too: a search that finds none (old code: the

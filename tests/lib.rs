@@ -33,6 +33,7 @@ mod memo;
 mod mesh;
 mod messages;
 mod needs;
+mod newuser;
 mod outputs;
 mod parts;
 mod paths;

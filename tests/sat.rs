@@ -529,7 +529,10 @@ fn cadical_options_from_the_command_line() {
         ("nosuchoption=1", "`nosuchoption` is not a CaDiCaL option"),
         ("shrink=9", "shrink=9 is out of range"),
         ("shrink", "`shrink` is not NAME=VALUE"),
-        ("shrink=x", "`x` is not an integer"),
+        (
+            "shrink=x",
+            "`x` (in `shrink=x`): a CaDiCaL option's value must be a whole number",
+        ),
     ];
     for (arg, fragment) in cases {
         let out = polycover(&["count", "soma", "--solver", "sat", "--sat-option", arg]);

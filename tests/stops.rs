@@ -219,10 +219,12 @@ fn an_input_fifo_without_a_writer_ends_at_the_timeout() {
     let fifo = fifo.to_str().unwrap();
     let (code, out, err) = run_guarded(&["count", fifo, "--timeout", "2"]);
     assert_eq!(code, 1, "{out}{err}");
+    // A count the timeout stopped before its search still ends on an `s` line.
     assert!(
-        err.contains("stopped by the timeout while waiting for"),
-        "{err}"
+        out.contains("c stopped by the timeout while waiting for"),
+        "{out}{err}"
     );
+    assert!(out.ends_with("s UNKNOWN\n"), "{out}{err}");
 
     // A writer that comes late, within the timeout, is read whole.
     let writer_fifo = fifo.to_string();

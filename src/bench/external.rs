@@ -133,11 +133,19 @@ pub(super) fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let mut child = command.spawn()?;
-    let read = |mut pipe: Box<dyn io::Read + Send>| {
+    // At most the limit of an answer is kept; the rest is read and dropped, so that the
+    // program is not blocked on a full pipe (`yes` as a solver filled 4 GB in 3 s).
+    let most = crate::sat::dimacs::MAX_INFLATED_ANSWER;
+    let read = move |pipe: Box<dyn io::Read + Send>| {
         std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = pipe.read_to_string(&mut s);
-            s
+            let mut bytes = Vec::new();
+            let mut pipe = pipe;
+            let _ = io::Read::read_to_end(&mut io::Read::take(&mut pipe, most + 1), &mut bytes);
+            let over = bytes.len() as u64 > most;
+            if over {
+                let _ = io::copy(&mut pipe, &mut io::sink());
+            }
+            (String::from_utf8(bytes).unwrap_or_default(), over)
         })
     };
     let stdout = read(Box::new(child.stdout.take().expect("piped")));
@@ -166,9 +174,23 @@ pub(super) fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run
         std::thread::sleep(Duration::from_millis(5));
     };
     let seconds = t.elapsed().as_secs_f64();
+    let (stdout, stdout_over) = stdout.join().unwrap_or_default();
+    let (stderr, stderr_over) = stderr.join().unwrap_or_default();
+    if stdout_over || stderr_over {
+        return Err(Error::Failed(format!(
+            "{program} printed more than {} on its {}, polycover's limit for a solver's \
+             answer",
+            crate::input::size_name(most),
+            if stdout_over {
+                "standard output"
+            } else {
+                "standard error"
+            }
+        )));
+    }
     Ok(Run {
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
+        stdout,
+        stderr,
         seconds,
         peak_mib: peak,
         finished,

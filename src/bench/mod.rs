@@ -297,13 +297,10 @@ fn load(plan: &Plan) -> Result<(tempfile::TempDir, Vec<(std::path::PathBuf, Puzz
     let mut specs = plan.puzzles.clone();
     if plan.isolate.is_some() {
         for spec in specs.iter_mut().filter(|s| s.as_os_str() == "-") {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|e| {
-                Error::Read {
-                    path: spec.clone(),
-                    source: e,
-                }
-            })?;
+            // Capped as every puzzle input is (/dev/zero filled memory).
+            let bytes = crate::input::read_puzzle_input(spec)?
+                .map(|(_, bytes)| bytes)
+                .unwrap_or_default();
             *spec = stdin_dir.path().join("stdin");
             std::fs::write(&*spec, bytes)?;
         }

@@ -56,6 +56,9 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
     for path in a.csv.iter().chain(a.svg.iter()) {
         output::check_writable(path, &inputs)?;
     }
+    if let (Some(csv), Some(svg)) = (&a.csv, &a.svg) {
+        output::check_not_same(csv, svg, "--csv", "--svg")?;
+    }
     let mut entrants = a.solvers.clone();
     for (k, solver) in a.external.iter().enumerate() {
         if a.external[..k].iter().any(|s| s.name == solver.name) {

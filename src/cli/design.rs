@@ -131,15 +131,20 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     let mut progress = |p: &Progress| {
         if p.improved {
             eprintln!(
-                "c design: {:.1} s, best {}, {} moves tried",
-                p.seconds, p.best, p.tried
+                "c design: {:.1} s, best {}, {} tried",
+                p.seconds,
+                p.best,
+                moves(p.tried)
             );
         }
         if p.seconds >= said + PROGRESS_SECONDS {
             said = p.seconds - p.seconds % PROGRESS_SECONDS;
             eprintln!(
-                "c design: {:.0} s, best {}, {} moves tried, {} accepted",
-                p.seconds, p.best, p.tried, p.accepted
+                "c design: {:.0} s, best {}, {} tried, {} accepted",
+                p.seconds,
+                p.best,
+                moves(p.tried),
+                p.accepted
             );
         }
     };
@@ -148,18 +153,21 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         designed = design::maximize_nodes(&request, designed, &mut count, &mut climbing())?;
     }
     let (text, measured) = report(&a, &designed)?;
-    output::write_records(&a.output, out, &inputs, &mut |w| {
-        w.write_all(text.as_bytes())?;
-        Ok(output::Ended::Finished)
+    // Within the deadline: a FIFO output's reader is waited for until then, no longer.
+    crate::interrupt::within(deadline, || {
+        output::write_records(&a.output, out, &inputs, &mut |w| {
+            w.write_all(text.as_bytes())?;
+            Ok(output::Ended::Finished)
+        })
     })?;
     eprintln!(
-        "c design: {} after {} moves tried ({} accepted) in {:.1} s: {}",
+        "c design: {} after {} tried ({} accepted) in {:.1} s: {}",
         match designed.stop {
             Stop::Unique => "unique",
             Stop::Deadline => "stopped by --timeout",
             Stop::Interrupted => "interrupted",
         },
-        designed.tried,
+        moves(designed.tried),
         designed.accepted,
         designed.seconds,
         designed.score
@@ -179,7 +187,7 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         Some(_) if stop == Stop::Interrupted => {
             eprintln!("c design: interrupted, no --svg picture drawn");
         }
-        Some(svg) => picture(&designed.text, svg, out)?,
+        Some(svg) => picture(&designed.text, svg, out, deadline)?,
         None => {}
     }
     Ok(match stop {
@@ -189,6 +197,11 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     })
 }
 
+/// `n moves`, or `1 move`.
+pub(super) fn moves(n: impl std::fmt::Display) -> String {
+    crate::count::plural(n, "move", "moves")
+}
+
 /// The progress lines of `--maximize nodes`: at each harder puzzle, and every 10 s.
 fn climbing() -> impl FnMut(&Climb) {
     let mut said = 0.0;
@@ -196,9 +209,13 @@ fn climbing() -> impl FnMut(&Climb) {
         if c.improved || c.seconds >= said + PROGRESS_SECONDS {
             said = c.seconds - c.seconds % PROGRESS_SECONDS;
             eprintln!(
-                "c design --maximize: {:.1} s, most DLX nodes {} (first {}), {} moves tried, {} \
+                "c design --maximize: {:.1} s, most DLX nodes {} (first {}), {} tried, {} \
                  accepted",
-                c.seconds, c.best, c.first, c.tried, c.accepted
+                c.seconds,
+                c.best,
+                c.first,
+                moves(c.tried),
+                c.accepted
             );
         }
     }
@@ -330,8 +347,10 @@ fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, 
     line
 }
 
-/// Draws the first solution of the puzzle `text` into `path`.
-fn picture(text: &str, path: &Path, out: &mut dyn Write) -> Result<()> {
+/// Draws the first solution of the puzzle `text` into `path`, a FIFO's reader waited for
+/// until `deadline` at most (the search for the solution is not bounded by it: a design
+/// the timeout stopped is drawn too).
+fn picture(text: &str, path: &Path, out: &mut dyn Write, deadline: Option<Instant>) -> Result<()> {
     let puzzle = Puzzle::parse("the designed puzzle", text)?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     let started = Instant::now();
@@ -344,6 +363,8 @@ fn picture(text: &str, path: &Path, out: &mut dyn Write) -> Result<()> {
         )));
     };
     let svg = puzzle.svg(&solution)?;
-    output::write(path, out, &[], &mut |w| Ok(w.write_all(svg.as_bytes())?))?;
+    crate::interrupt::within(deadline, || {
+        output::write(path, out, &[], &mut |w| Ok(w.write_all(svg.as_bytes())?))
+    })?;
     Ok(())
 }

@@ -104,7 +104,25 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
     // DIMACS reader reports where.
     let name = a.model.display().to_string();
     let mut bytes = Vec::new();
-    let answers = match dimacs::open(&a.model)?.read_to_end(&mut bytes) {
+    // At most the limit and one byte more: a plain file has the gzip answer's limit too
+    // (/dev/zero was read into memory until it ran out).
+    let most = dimacs::MAX_INFLATED_ANSWER;
+    let read = dimacs::open(&a.model)?
+        .take(most + 1)
+        .read_to_end(&mut bytes);
+    if bytes.len() as u64 > most {
+        return Err(Error::Read {
+            path: a.model.clone(),
+            source: io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!(
+                    "more than {}, polycover's limit for a solver's answer",
+                    crate::input::size_name(most)
+                ),
+            ),
+        });
+    }
+    let answers = match read {
         Ok(_) => match std::str::from_utf8(&bytes)
             .ok()
             .and_then(|t| crate::export::answers::parse(t, &name))
@@ -224,19 +242,21 @@ fn check_model_size(
         Some(spec) => format!("the DIMACS of {} part {spec}", puzzle.name()),
         None => format!("the DIMACS of {}", puzzle.name()),
     };
+    let has = crate::count::plural(most, "variable", "variables");
     let reason = if most < primary {
         format!(
-            "the model has {most} variables, but {formulas} has {primary} primary \
+            "the model has {has}, but {formulas} has {primary} primary \
              variables: it is a model of another formula (another puzzle?), or a partial \
              model (cut short)"
         )
     } else {
+        // Each size is named: a range would hold sizes no formula has.
+        let sizes: Vec<String> = sizes.iter().map(u64::to_string).collect();
         format!(
-            "the model has {most} variables, but {formulas} has {primary} primary \
-             variables and {} to {} in all (by encoding, symmetry mode and format): \
-             it is a model of another formula ({})",
-            sizes[0],
-            sizes[sizes.len() - 1],
+            "the model has {has}, but {formulas} has {primary} primary \
+             variables and {} in all (by encoding, symmetry mode and format): it is a \
+             model of another formula ({})",
+            sizes.join(", "),
             if part.is_none() {
                 "another puzzle, or a part: an answer to `dimacs --part K/N` decodes \
                  with `decode --part K/N`"
@@ -445,7 +465,7 @@ fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
         ..crate::engine::RunOptions::default()
     };
     let prepared = engines::prepare(p, &engines::reference())?;
-    engines::solutions(prepared.lister()?, &run, None, &mut |step| {
+    let report = engines::solutions(prepared.lister()?, &run, None, &mut |step| {
         step.solution_to(&mut |s| {
             seen += 1;
             if seen == n {
@@ -456,6 +476,13 @@ fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
             }
         })
     })?;
+    // A listing a signal stopped has not seen every solution: the puzzle may have more.
+    if found.is_none() && report.interrupted {
+        return Err(Error::Interrupted(format!(
+            "while looking for solution {n}, after {}",
+            crate::count::solutions(seen)
+        )));
+    }
     found.ok_or_else(|| {
         Error::Usage(format!(
             "--solution {n}: {} has only {} (in this symmetry mode)",

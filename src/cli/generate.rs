@@ -130,8 +130,10 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
                 }
             }
             Step::Design(p) if p.improved || due => eprintln!(
-                "c design: {:.1} s, best {}, {} moves tried",
-                p.seconds, p.best, p.tried
+                "c design: {:.1} s, best {}, {} tried",
+                p.seconds,
+                p.best,
+                super::design::moves(p.tried)
             ),
             Step::Design(_) => {}
         }

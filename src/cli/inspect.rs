@@ -135,6 +135,8 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     let reference_engine = engines::reference();
     let reference = engines::prepare(&p, &reference_engine)?;
     let reference = engines::count(reference.counter()?, &RunOptions::default(), None)?;
+    // A stopped reference count is no row: its partial count would pass for the count.
+    refuse_interrupted(&reference)?;
     let row = |out: &mut dyn Write,
                name: &str,
                report: &Report,

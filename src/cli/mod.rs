@@ -50,6 +50,9 @@ pub fn main() -> i32 {
         Ok(cli) => cli,
         Err(e) => return clap_message(&e),
     };
+    // Said before the handlers exist: a signal just after they do must already find it
+    // (an immediate exit of `count` or `solve` prints `s UNKNOWN`).
+    crate::signals::answer_expected(matches!(cli.command, Command::Count(_) | Command::Solve(_)));
     crate::signals::install();
     if cli.command.product_on_stdout() {
         crate::signals::watch_stdout();
@@ -57,7 +60,6 @@ pub fn main() -> i32 {
     // Line buffered: each `c` line reaches a pipe or file when it is printed (a run
     // killed later keeps it), and so does each solution record, written with one write.
     let mut out = Stdout(io::stdout().lock());
-    crate::signals::answer_expected(matches!(cli.command, Command::Count(_) | Command::Solve(_)));
     let result = run(cli, &mut out)
         .and_then(|outcome| Ok(out.flush().map(|_| outcome)?))
         .map_err(on_stdout);

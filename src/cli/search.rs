@@ -11,8 +11,9 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::time::Instant;
 
-use super::args::{CountArgs, EnumerateArgs, SolveArgs};
+use super::args::{CountArgs, EnumerateArgs, SearchArgs, SolveArgs};
 use super::engines;
 use super::outcome::Outcome;
 use super::parts::{self, CountPart};
@@ -27,7 +28,10 @@ use crate::solver;
 
 pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let choose = engines::for_count(a.search.solver.as_deref(), &a.search.sat)?;
-    let p = a.search.load()?;
+    let p = match load(&a.search, out)? {
+        Ok(p) => p,
+        Err(stopped) => return Ok(stopped),
+    };
     let part = if a.parts.given() {
         Some(CountPart::open(&a, &p)?)
     } else {
@@ -85,7 +89,10 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
         return solve_with_proof(a, out);
     }
     let engine = engines::chosen(a.search.solver.as_deref(), &a.search.sat)?;
-    let p = a.search.load()?;
+    let p = match load(&a.search, out)? {
+        Ok(p) => p,
+        Err(stopped) => return Ok(stopped),
+    };
     let prepared = engines::prepare(&p, &engine)?;
     // An engine that only counts is refused before anything is printed.
     let finder = prepared.finder()?;
@@ -121,6 +128,26 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
             writeln!(out, "s UNSATISFIABLE")?;
             Ok(Outcome::Unsatisfiable)
         }
+    }
+}
+
+/// The puzzle of `count` or `solve`, loaded within `--timeout`; or, when the deadline
+/// passed first (while the puzzle was waited for, read or placed), how the command ends
+/// then: as a search the timeout stopped, on `c stopped by the timeout ...` and
+/// `s UNKNOWN` (exit 1), so that a script reading the last `s` line finds one.
+fn load(
+    a: &SearchArgs,
+    out: &mut dyn Write,
+) -> Result<std::result::Result<crate::engine::Problem, Outcome>> {
+    match a.load() {
+        Ok(p) => Ok(Ok(p)),
+        Err(Error::Failed(why)) if a.deadline().is_some_and(|d| Instant::now() >= d) => {
+            let why = why.strip_prefix("stopped by the timeout").unwrap_or(&why);
+            writeln!(out, "c stopped by the timeout{why}")?;
+            writeln!(out, "s UNKNOWN")?;
+            Ok(Err(Outcome::Stopped))
+        }
+        Err(e) => Err(e),
     }
 }
 
@@ -172,7 +199,10 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     let engine = engines::for_proof(a.search.solver.as_deref(), &a.search.sat)?;
     let input = a.search.puzzle.puzzle.clone();
     output::check_writable(&proof, &[&input])?;
-    let p = a.search.load()?;
+    let p = match load(&a.search, out)? {
+        Ok(p) => p,
+        Err(stopped) => return Ok(stopped),
+    };
     if let Some(svg) = &a.svg {
         output::check_writable(svg, &[&input])?;
         output::check_distinct(svg, &[&proof])?;

@@ -168,8 +168,8 @@ pub fn unique_or_unsat(
             },
         };
         let how = format!(
-            "Designed after {tries} random draws had none: `{command}` ({} moves).",
-            designed.tried
+            "Designed after {tries} random draws had none: `{command}` ({}).",
+            crate::count::plural(designed.tried, "move", "moves")
         );
         return Ok(Found {
             text: generate::render(r, &pieces, mirrored, Some(&how)),

@@ -148,9 +148,11 @@ pub fn maximize_nodes(
         .map(|l| format!("{l}\n"))
         .collect();
     let header = format!(
-        "{header}# Then made harder (--maximize nodes) by {} moves accepted of {} tried in \
+        "{header}# Then made harder (--maximize nodes) by {} accepted of {} tried in \
          {seconds:.1} s: DLX nodes {first} to {}.\n",
-        search.accepted, search.tried, best.1
+        crate::count::plural(search.accepted, "move", "moves"),
+        search.tried,
+        best.1
     );
     Ok(Designed {
         text: render(r, &best.0, &header, Some(1)),

@@ -369,8 +369,8 @@ pub fn design(
     let stop = stop.unwrap_or(Stop::Deadline);
     let seconds = begun.elapsed().as_secs_f64();
     let how = format!(
-        "# Designed by {} moves accepted of {} tried in {seconds:.1} s ({:?}): {}.\n",
-        search.accepted,
+        "# Designed by {} accepted of {} tried in {seconds:.1} s ({:?}): {}.\n",
+        crate::count::plural(search.accepted, "move", "moves"),
         search.tried,
         r.strategy,
         match stop {

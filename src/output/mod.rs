@@ -184,6 +184,14 @@ pub fn check_distinct(output: &Path, inputs: &[&Path]) -> Result<()> {
                 input.display()
             )));
         }
+        // `-` read from a file (`< FILE`) is that file.
+        if input.as_os_str() == "-" && crate::input::is_standard_input(output) {
+            return Err(Error::Usage(format!(
+                "{}: the output is the input file (standard input is read from it); \
+                 refusing to overwrite it",
+                output.display()
+            )));
+        }
     }
     Ok(())
 }

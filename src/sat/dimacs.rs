@@ -11,7 +11,7 @@
 //! inflate to at most [`MAX_INFLATED_ANSWER`] (a gzip bomb is refused, not read into
 //! memory). Errors carry the file and line.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 
 use itertools::Itertools;
@@ -137,6 +137,11 @@ fn write_var_list(w: &mut dyn Write, prefix: &str, n: u32) -> io::Result<()> {
 /// small file that inflates past it is refused (a gzip bomb) instead of filling memory.
 pub const MAX_INFLATED_ANSWER: u64 = 1 << 30;
 
+/// The longest line of a solver's answer [`parse_answers`] reads: a `v` line of a
+/// model on one line (minisat's) with tens of millions of variables, far more than the
+/// largest CNF polycover writes.
+pub const MAX_ANSWER_LINE: u64 = 256 << 20;
+
 /// Opens an answer file for reading, decompressing gzip when its first two bytes are the
 /// gzip magic number (1f 8b). A gzip stream that inflates past [`MAX_INFLATED_ANSWER`]
 /// fails with [`io::ErrorKind::FileTooLarge`] (the message says the limit).
@@ -218,18 +223,43 @@ pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
     };
     // (status, line of the `s` line, literals, ended by 0)
     let mut open: Vec<(String, usize, Vec<i64>, bool)> = Vec::new();
-    for (k, line) in reader.lines().enumerate() {
-        let line_no = k + 1;
-        let line = line.map_err(|e| match e.kind() {
-            io::ErrorKind::InvalidData => at(
+    let mut reader = reader;
+    let mut bytes = Vec::new();
+    let mut line_no = 0;
+    loop {
+        line_no += 1;
+        let not_text = || {
+            at(
                 line_no,
                 "the file is not text (or a broken gzip stream)".into(),
-            ),
-            _ => Error::Read {
-                path: name.clone().into(),
-                source: e,
-            },
-        })?;
+            )
+        };
+        bytes.clear();
+        // One line at most MAX_ANSWER_LINE long: a file without line ends (/dev/zero)
+        // would otherwise be read into memory until it ran out.
+        let read = (&mut reader)
+            .take(MAX_ANSWER_LINE + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::InvalidData => not_text(),
+                _ => Error::Read {
+                    path: name.clone().into(),
+                    source: e,
+                },
+            })?;
+        if read == 0 {
+            break;
+        }
+        if bytes.len() as u64 > MAX_ANSWER_LINE {
+            return Err(at(
+                line_no,
+                format!(
+                    "a line longer than {}: not a SAT solver's answer",
+                    crate::input::size_name(MAX_ANSWER_LINE)
+                ),
+            ));
+        }
+        let line = std::str::from_utf8(&bytes).map_err(|_| not_text())?;
         let line = line.trim();
         if line.is_empty() || line.starts_with('c') {
             continue;
@@ -244,9 +274,10 @@ pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
                 return Err(at(line_no, "`v` line after the terminating 0".into()));
             }
             for token in v.split_whitespace() {
-                let lit: i64 = token
-                    .parse()
-                    .map_err(|_| at(line_no, format!("`{token}` is not a literal (an integer)")))?;
+                let lit: i64 = token.parse().map_err(|_| {
+                    let token = excerpt(token);
+                    at(line_no, format!("`{token}` is not a literal (an integer)"))
+                })?;
                 if lit == 0 {
                     *ended = true;
                 } else if *ended {
@@ -256,7 +287,7 @@ pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
                 }
             }
         } else {
-            let shown: String = line.chars().take(40).collect();
+            let shown = excerpt(line);
             return Err(at(
                 line_no,
                 format!("expected a `c`, `s` or `v` line, found `{shown}`"),
@@ -280,10 +311,31 @@ pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
             "UNKNOWN" => Ok(Answer::Unknown),
             other => Err(Error::Model {
                 location: format!("{name}:{line}"),
-                reason: format!("unknown status `s {other}`"),
+                reason: format!("unknown status `s {}`", excerpt(other)),
             }),
         })
         .collect()
+}
+
+/// A piece of an answer's text to quote in a message: its first 40 characters, control
+/// characters escaped (a NUL, a terminal's escape sequence), `...` when it goes on.
+fn excerpt(text: &str) -> String {
+    const SHOWN: usize = 40;
+    let mut shown: String = text
+        .chars()
+        .take(SHOWN)
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    if text.chars().nth(SHOWN).is_some() {
+        shown.push_str("...");
+    }
+    shown
 }
 
 /// The count in a model counter's output: the model-counting competition's `s mc N`, or

@@ -99,10 +99,13 @@ pub(in crate::cli) const CAP: u64 = 10_000;
 /// from one with more; the search counts to 2 whatever it is given, and a cap asked for
 /// does not silently become another.
 fn parse_cap(s: &str) -> Result<u64, String> {
-    let n: u64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a whole number"))?;
+    let range = || {
+        format!(
+            "`{s}`: the cap must be a whole number from 2 to {}",
+            u64::MAX
+        )
+    };
+    let n: u64 = s.trim().parse().map_err(|_| range())?;
     if n < 2 {
         return Err(format!(
             "`{s}`: the cap must be at least 2 (a count stopped below 2 solutions cannot \

@@ -108,7 +108,7 @@ pub(in crate::cli) struct GenerateArgs {
     /// With --unique or --unsat: random cuts to draw before the design search (the one
     /// `polycover design` runs) takes over; 0 designs at once. Default: 1000. A number,
     /// not a time, so that a seed gives one puzzle on any machine.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = super::values::parse_draws)]
     pub(in crate::cli) draws: Option<u64>,
     /// Seed of the random choices: the same seed gives the same puzzle.
     #[arg(long, default_value = "1", allow_negative_numbers = true,

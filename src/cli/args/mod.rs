@@ -35,8 +35,8 @@ pub(super) use files::{
 };
 pub(super) use info::InfoArgs;
 use values::{
-    parse_memory, parse_samples, parse_sat_option, parse_seconds, parse_seed, parse_thread_list,
-    parse_threads, ThreadList,
+    parse_limit, parse_memory, parse_repeat, parse_samples, parse_sat_option, parse_seconds,
+    parse_seed, parse_thread_list, parse_threads, ThreadList,
 };
 pub(super) use values::{
     AmoArg, BackendArg, DecideArg, ExportFormatArg, ProjectionArg, StrategyArg, SuiteStatusArg,
@@ -192,7 +192,7 @@ pub(super) struct BenchArgs {
     pub(super) threads: ThreadList,
     /// Runs of each measurement; the table shows medians with min and max.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = parse_repeat)]
     pub(super) repeat: u32,
     /// Seconds after which a count stops (it then reports solutions per second).
     #[arg(long, default_value = "60", allow_hyphen_values = true, value_parser = parse_seconds)]
@@ -382,7 +382,7 @@ pub(super) struct EnumerateArgs {
     #[command(flatten)]
     pub(super) search: SearchArgs,
     /// Stop after this many solutions (at least 1).
-    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_limit)]
     pub(super) limit: Option<u64>,
     #[command(flatten)]
     pub(super) records: RecordArgs,

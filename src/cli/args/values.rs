@@ -201,6 +201,21 @@ pub(super) fn parse_seed(s: &str) -> crate::error::Result<u64> {
     crate::limits::seed(s)
 }
 
+/// `enumerate --limit`: at least 1.
+pub(super) fn parse_limit(s: &str) -> crate::error::Result<u64> {
+    crate::limits::whole(s, "the number of solutions", 1, u64::MAX)
+}
+
+/// `bench --repeat`: at least 1.
+pub(super) fn parse_repeat(s: &str) -> crate::error::Result<u32> {
+    crate::limits::whole(s, "the number of runs", 1, u32::MAX.into()).map(|n| n as u32)
+}
+
+/// `generate --draws`: 0 designs at once.
+pub(super) fn parse_draws(s: &str) -> crate::error::Result<u64> {
+    crate::limits::whole(s, "the number of draws", 0, u64::MAX)
+}
+
 /// `sample -n`: the library's rule ([`crate::limits::samples`]).
 pub(super) fn parse_samples(s: &str) -> crate::error::Result<u64> {
     crate::limits::samples(s)
@@ -301,10 +316,14 @@ pub(super) fn parse_sat_option(s: &str) -> std::result::Result<(String, i32), St
     let (name, value) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
-    let value = value
-        .trim()
-        .parse::<i32>()
-        .map_err(|_| format!("`{value}` is not an integer (in `{s}`)"))?;
+    let value = value.trim().parse::<i32>().map_err(|_| {
+        format!(
+            "`{value}` (in `{s}`): a CaDiCaL option's value must be a whole number from {} \
+             to {}",
+            i32::MIN,
+            i32::MAX
+        )
+    })?;
     Ok((name.trim().to_string(), value))
 }
 

@@ -153,6 +153,17 @@ fn parse_voxels(source: &str, node: roxmltree::Node, id: usize) -> Result<Voxels
             ),
         ));
     }
+    // The grid's cells must be countable: x * y divides every voxel's index below, and a
+    // product past 64 bits would wrap (to 0 for x = y = 2^32).
+    let Some(volume) = dims.iter().try_fold(1usize, |v, &d| v.checked_mul(d)) else {
+        return Err(Error::puzzle(
+            at(source, node),
+            format!(
+                "shape {label}: a {}x{}x{} grid has more cells than polycover can count",
+                dims[0], dims[1], dims[2]
+            ),
+        ));
+    };
     let text = node.text().unwrap_or("").trim();
     let mut cells = Vec::new();
     let mut variable = Vec::new();
@@ -203,13 +214,15 @@ fn parse_voxels(source: &str, node: roxmltree::Node, id: usize) -> Result<Voxels
         }
         index += 1;
     }
-    let volume = dims[0] * dims[1] * dims[2];
     if index != volume {
         return Err(Error::puzzle(
             at(source, node),
             format!(
-                "shape {label}: {index} voxels for a {}x{}x{} grid ({volume})",
-                dims[0], dims[1], dims[2]
+                "shape {label}: {} for a {}x{}x{} grid ({volume})",
+                crate::count::plural(index, "voxel", "voxels"),
+                dims[0],
+                dims[1],
+                dims[2]
             ),
         ));
     }
