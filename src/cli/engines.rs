@@ -101,14 +101,13 @@ pub(super) fn for_count(solver: Option<&str>, sat: &SatArgs) -> Result<ForCount>
 pub(super) struct ForCount(Option<Engine>);
 
 impl ForCount {
-    /// The engine for `p` (`split`: a part or a checkpoint runs; `memory`: the table
-    /// budget the count runs with), with why when it is the default.
+    /// The engine for `p` (`split`: a part or a checkpoint runs), with why when it is the
+    /// default.
     pub(super) fn pick(
         self,
         p: &Problem,
         split: bool,
         deadline: Option<Instant>,
-        memory: usize,
         out: &mut dyn Write,
     ) -> (Engine, Option<String>) {
         if let Some(engine) = self.0 {
@@ -128,7 +127,7 @@ impl ForCount {
             let _ = out.flush();
         };
         let budget = budget.with_notice(NOTICE_AFTER, &notice);
-        let (engine, why) = crate::engine::default_counter_within(p, split, &budget, memory);
+        let (engine, why) = crate::engine::default_counter_within(p, split, &budget);
         (engine, Some(why))
     }
 }

@@ -39,7 +39,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let split = part.as_ref().is_some_and(|part| part.by_subproblem());
     let memory = a.memory.unwrap_or_else(crate::memory::default_table_budget);
-    let (engine, why) = choose.pick(&p, split, a.search.deadline(), memory, out);
+    let (engine, why) = choose.pick(&p, split, a.search.deadline(), out);
     let prepared = engines::prepare(&p, &engine)?;
     // An engine that finds only the first solution is refused before the header.
     let counter = prepared.counter()?;

@@ -34,39 +34,30 @@ use crate::solver::Budget;
 /// those only when the reduction needs no canonical-form check, since Burnside's sum does
 /// not split.
 ///
-/// - The memo would refuse the count: its table's widest sweep step alone would not fit
-///   in the run's memory (the memo engine's refusal): bits, which keeps no table. The
-///   default never picks an engine that refuses (25 Y-pentacubes in a 5x5x5 box: a
-///   71-cell frontier).
+/// - The memo's table would not fit in this machine's memory, whatever `--memory` says
+///   (its widest sweep step alone is past it): bits, which keeps no table. The default
+///   never picks an engine whose refusal only another engine lifts (25 Y-pentacubes in a
+///   5x5x5 box: a 71-cell frontier, 2^71 keys; bits counts it, 60,672 solutions
+///   without symmetry, in minutes). A table that would fit the machine but not the
+///   run's `--memory` keeps the memo, whose refusal names the memory that lifts it: such
+///   a box (the 6x6x6 cube of dominoes, 12 GiB against a 4 GiB budget) is far past what
+///   the bitset engine could ever count.
 ///
 /// The estimate takes at most [`crate::solver::ESTIMATE_MOST`] and stops at Ctrl-C (see
-/// [`default_counter_within`] for a run with a deadline); the memo's table is judged
-/// against [`crate::memory::default_table_budget`].
+/// [`default_counter_within`] for a run with a deadline).
 pub fn default_counter(problem: &Problem, split: bool) -> (Engine, String) {
     let budget = Budget::new(
         crate::solver::ESTIMATE_MOST,
         None,
         &crate::interrupt::requested,
     );
-    default_counter_within(
-        problem,
-        split,
-        &budget,
-        crate::memory::default_table_budget(),
-    )
+    default_counter_within(problem, split, &budget)
 }
 
 /// [`default_counter`] with the estimate held to `budget` (a tenth of a run's time at
-/// most, say) and the memo's table to `memory` bytes (the run's
-/// [`RunOptions::memory`](super::RunOptions::memory)). An estimate cut short decides on
-/// what it has: the mean of the paths that finished, or, when none did, what the first
-/// path had reached, a lower bound.
-pub fn default_counter_within(
-    problem: &Problem,
-    split: bool,
-    budget: &Budget,
-    memory: usize,
-) -> (Engine, String) {
+/// most, say). An estimate cut short decides on what it has: the mean of the paths that
+/// finished, or, when none did, what the first path had reached, a lower bound.
+pub fn default_counter_within(problem: &Problem, split: bool, budget: &Budget) -> (Engine, String) {
     let matrix = problem.reduction.matrix();
     let copies = matrix.items().iter().map(|i| i.max).max().unwrap_or(1);
     if copies <= 1 {
@@ -120,13 +111,14 @@ pub fn default_counter_within(
                 .into(),
         );
     }
-    if memo::fits(problem, memory).is_err() {
+    if !memo::fits_machine(problem) {
         return (
             Engine::bits(),
             format!(
                 "the default: a piece may be used up to {copies} times and the search is \
-                 large, but the memo's table would not fit in {} of memory",
-                memo::bytes(memory as u64)
+                 large, {about}{} nodes {by}, but the memo's table would not fit in this \
+                 machine's memory",
+                round(nodes)
             ),
         );
     }

@@ -214,10 +214,12 @@ fn estimate(problem: &Problem, plan: &Plan) -> Option<memo::TableEstimate> {
     memo::Input::from(matrix).table_estimate()
 }
 
-/// Whether a memo count of `problem` passes [`refuse_past_budget`] with `memory` bytes:
-/// the default engine never picks a memo that would refuse.
-pub(super) fn fits(problem: &Problem, memory: usize) -> Result<()> {
-    refuse_past_budget(estimate(problem, &plan(problem)), memory, Instead::Count)
+/// Whether the memo's table for `problem` could fit in this machine's memory with a
+/// large enough `--memory`: `false` when its widest sweep step alone is past it (or past
+/// any memory), the refusal of [`refuse_past_budget`] that no `--memory` lifts.
+pub(super) fn fits_machine(problem: &Problem) -> bool {
+    let machine = crate::memory::machine_memory().map_or(u64::MAX, |m| m as u64);
+    estimate(problem, &plan(problem)).is_none_or(|e| e.bytes < machine)
 }
 
 /// What a refusal by [`refuse_past_budget`] that no memory can lift points to instead.
@@ -291,7 +293,7 @@ pub(crate) fn refuse_past_budget(
 }
 
 /// A byte size for a person: `512 MiB`, `34 GiB`.
-pub(super) fn bytes(n: u64) -> String {
+fn bytes(n: u64) -> String {
     const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
     let mut v = n as f64;
     let mut unit = 0;
