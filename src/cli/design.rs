@@ -54,7 +54,7 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
                 .into(),
         ));
     }
-    let deadline = a.timeout.and_then(|t| a.started.checked_add(t));
+    let deadline = super::args::deadline(a.started, a.timeout);
     let (size, start) = match &a.from {
         Some(path) => {
             let (size, pieces) = first_cut(path)?;

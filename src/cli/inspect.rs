@@ -49,8 +49,9 @@ pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
     puzzle.info(out)?;
     if args.difficulty {
         let mode = args.symmetry.map_or(puzzle.default_symmetry(), Into::into);
-        let deadline = args.timeout.and_then(|t| args.started.checked_add(t));
-        let compiled = crate::interrupt::within(deadline, || puzzle.compile(mode))?;
+        let deadline = super::args::deadline(args.started, args.timeout);
+        // Within --timeout: the command runs within `deadline`.
+        let compiled = puzzle.compile(mode)?;
         let problem = crate::engine::Problem::new(compiled);
         let Some(d) = engines::difficulty(&problem, deadline)? else {
             // Only the deadline ends the walk early without an error (Ctrl-C is one):

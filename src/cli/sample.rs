@@ -26,8 +26,9 @@ use crate::sample::Sampler;
 pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     let target = a.records.target();
     output::check_writable(&target, &[&a.puzzle.puzzle])?;
-    let deadline = a.timeout.and_then(|t| a.started.checked_add(t));
-    let p = crate::interrupt::within(deadline, || a.puzzle.problem(a.symmetry))?;
+    let deadline = super::args::deadline(a.started, a.timeout);
+    // The option table is made within --timeout: the command runs within `deadline`.
+    let p = a.puzzle.problem(a.symmetry)?;
     a.records.check_puzzle(p.puzzle())?;
     let memory = a.memory.unwrap_or_else(crate::memory::default_table_budget);
     Sampler::fits(&p, memory)?;

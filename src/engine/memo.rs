@@ -218,8 +218,13 @@ fn estimate(problem: &Problem, plan: &Plan) -> Option<memo::TableEstimate> {
 /// large enough `--memory`: `false` when its widest sweep step alone is past it (or past
 /// any memory), the refusal of [`refuse_past_budget`] that no `--memory` lifts.
 pub(super) fn fits_machine(problem: &Problem) -> bool {
-    let machine = crate::memory::machine_memory().map_or(u64::MAX, |m| m as u64);
-    estimate(problem, &plan(problem)).is_none_or(|e| e.bytes < machine)
+    estimate(problem, &plan(problem)).is_none_or(|e| !past_machine(&e))
+}
+
+/// Whether a table of estimate `e` is past this machine's memory (`MemTotal`; where
+/// nothing tells, past any memory only), so that no `--memory` lifts its refusal.
+fn past_machine(e: &memo::TableEstimate) -> bool {
+    e.bytes >= crate::memory::machine_memory().map_or(u64::MAX, |m| m as u64)
 }
 
 /// What a refusal by [`refuse_past_budget`] that no memory can lift points to instead.
@@ -246,7 +251,6 @@ pub(crate) fn refuse_past_budget(
 ) -> Result<()> {
     match estimate {
         Some(e) if e.bytes > memory as u64 => {
-            let machine = crate::memory::machine_memory().map_or(u64::MAX, |m| m as u64);
             // Past 2^63 keys the figures saturate: say so rather than print u64::MAX.
             let size = if e.cells < 63 && e.bytes < u64::MAX {
                 format!(
@@ -262,7 +266,7 @@ pub(crate) fn refuse_past_budget(
                     e.cells, e.entry_bytes
                 )
             };
-            if e.bytes >= machine {
+            if past_machine(&e) {
                 let what = match instead {
                     Instead::Count => {
                         "count it with --solver bits (or dlx, or sat), which keep no table"

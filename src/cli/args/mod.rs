@@ -465,21 +465,28 @@ impl Command {
             Command::Count(a) => a.search.deadline(),
             Command::Solve(a) => a.search.deadline(),
             Command::Enumerate(a) => a.search.deadline(),
-            Command::Sample(a) => a.timeout.and_then(|t| a.started.checked_add(t)),
-            Command::Info(a) => a.timeout.and_then(|t| a.started.checked_add(t)),
+            Command::Sample(a) => deadline(a.started, a.timeout),
+            Command::Info(a) => deadline(a.started, a.timeout),
             _ => None,
         }
     }
 }
 
+/// When a `--timeout` read at `started` ends: `None` without one, or past what the clock
+/// counts (`inf`).
+pub(in crate::cli) fn deadline(started: Instant, timeout: Option<Duration>) -> Option<Instant> {
+    timeout.and_then(|t| started.checked_add(t))
+}
+
 impl SearchArgs {
-    /// The puzzle compiled, its option table made within `--timeout`.
+    /// The puzzle compiled, its option table made within `--timeout` (the command runs
+    /// within [`Command::deadline`]).
     pub(super) fn load(&self) -> Result<Problem> {
-        crate::interrupt::within(self.deadline(), || self.puzzle.problem(self.symmetry))
+        self.puzzle.problem(self.symmetry)
     }
 
     pub(super) fn deadline(&self) -> Option<Instant> {
-        self.timeout.and_then(|t| self.started.checked_add(t))
+        deadline(self.started, self.timeout)
     }
 
     /// One thread (the first solution, an enumeration in order) and the deadline.
