@@ -201,6 +201,12 @@ pub fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     None
 }
 
+/// Makes a FIFO (a named pipe) at `path`.
+pub fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
 /// Reads `child`'s standard output in the background.
 pub fn collect(child: &mut Child) -> std::thread::JoinHandle<String> {
     let mut pipe = child.stdout.take().unwrap();

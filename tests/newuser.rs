@@ -1,7 +1,6 @@
 //! Hostile inputs a demanding new user tried (odd paths, FIFOs, huge numbers, tiny
 //! timeouts, garbage answers), each pinned here after its fix.
 
-use std::process::Command;
 use std::time::Duration;
 
 use crate::common::{polycover, rest_of_stderr, signal, spawn, stderr, stdout, wait_at_most};
@@ -92,11 +91,7 @@ fn decode_names_the_sizes_a_model_may_have() {
 fn design_waits_for_a_fifo_reader_only_until_its_timeout() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("out.fifo");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    crate::common::mkfifo(&fifo);
     let mut child = spawn(&[
         "design",
         "--box",

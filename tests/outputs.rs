@@ -95,11 +95,7 @@ fn a_fifo_gets_the_whole_output_as_a_stream() {
     let puzzle = dir.path().join("d.toml");
     std::fs::write(&puzzle, DOMINOES).unwrap();
     let fifo = dir.path().join("fifo");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    crate::common::mkfifo(&fifo);
     for args in writers(puzzle.to_str().unwrap()) {
         let reader = {
             let fifo = fifo.clone();

@@ -12,13 +12,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    bin, file_names, model_literals, polycover, signal, stderr, stdout, MUTILATED,
+    bin, file_names, mkfifo, model_literals, polycover, signal, stderr, stdout, MUTILATED,
 };
-
-fn mkfifo(path: &Path) {
-    let made = Command::new("mkfifo").arg(path).status().unwrap();
-    assert!(made.success(), "mkfifo {}", path.display());
-}
 
 /// Waits for `child` at most `limit` (a guard against a hang, not a timing check); kills
 /// it past that. Its exit code, or `None` when it had to be killed or was signalled.

@@ -8,12 +8,14 @@
 //! Every bound here is a guard against a hang, far above the time a run takes (a
 //! `--timeout 2` run ends in about 2 s): it proves that the run ends, not how fast.
 
-use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::Child;
 use std::time::{Duration, Instant};
 
-use crate::common::{polycover, signal, spawn, stderr, stdout, wait_at_most};
+use crate::common::{
+    collect, mkfifo, polycover, rest_of_stderr, signal, spawn, stderr, stdout, wait_at_most,
+};
 
 /// Far above the seconds a run with `--timeout 2` or `3` takes, even on a loaded machine;
 /// the runs these tests guard against went on for minutes.
@@ -65,8 +67,7 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 /// Runs to the end, at most [`ENDS_WITHIN`]: (exit code, standard output, standard error).
 fn run_guarded(args: &[&str]) -> (i32, String, String) {
     let mut child = spawn(args);
-    let out = reader(&mut child, |c| c.stdout.take().unwrap());
-    let err = reader(&mut child, |c| c.stderr.take().unwrap());
+    let out = collect(&mut child);
     let status = wait_at_most(&mut child, ENDS_WITHIN).unwrap_or_else(|| {
         panic!(
             "`polycover {}` still ran after {ENDS_WITHIN:?}",
@@ -76,19 +77,7 @@ fn run_guarded(args: &[&str]) -> (i32, String, String) {
     let code = status
         .code()
         .unwrap_or_else(|| panic!("killed by a signal: {status:?}"));
-    (code, out.join().unwrap(), err.join().unwrap())
-}
-
-fn reader<R: Read + Send + 'static>(
-    child: &mut Child,
-    take: impl FnOnce(&mut Child) -> R,
-) -> std::thread::JoinHandle<String> {
-    let mut pipe = take(child);
-    std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = pipe.read_to_string(&mut s);
-        s
-    })
+    (code, out.join().unwrap(), rest_of_stderr(&mut child))
 }
 
 fn last_line(s: &str) -> &str {
@@ -142,7 +131,6 @@ fn a_first_ctrl_c_stops_varisat_inside_a_solver_call() {
     let dir = tempfile::tempdir().unwrap();
     let puzzle = write(dir.path(), "tetrominoes.toml", TETROMINOES);
     let mut child = spawn(&["solve", &puzzle, "--solver", "sat", "--backend", "varisat"]);
-    let err = reader(&mut child, |c| c.stderr.take().unwrap());
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut out = String::new();
     // The `c cnf` line comes just before the solver's one call.
@@ -159,7 +147,12 @@ fn a_first_ctrl_c_stops_varisat_inside_a_solver_call() {
     let rest = std::thread::spawn(move || lines.map(|l| l.unwrap() + "\n").collect::<String>());
     let status = wait_at_most(&mut child, ENDS_WITHIN).expect("a first Ctrl-C ends varisat's call");
     out.push_str(&rest.join().unwrap());
-    assert_eq!(status.code(), Some(130), "{out}{}", err.join().unwrap());
+    assert_eq!(
+        status.code(),
+        Some(130),
+        "{out}{}",
+        rest_of_stderr(&mut child)
+    );
     assert!(
         out.contains("c stopped by Ctrl-C before a solution"),
         "{out}"
@@ -167,21 +160,11 @@ fn a_first_ctrl_c_stops_varisat_inside_a_solver_call() {
     assert_eq!(last_line(&out), "s UNKNOWN", "{out}");
 }
 
-fn mkfifo(dir: &Path, name: &str) -> PathBuf {
-    let path = dir.join(name);
-    let ok = Command::new("mkfifo")
-        .arg(&path)
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "mkfifo failed");
-    path
-}
-
 #[test]
 fn an_output_fifo_without_a_reader_ends_at_the_timeout() {
     let dir = tempfile::tempdir().unwrap();
-    let fifo = mkfifo(dir.path(), "out.fifo");
+    let fifo = dir.path().join("out.fifo");
+    mkfifo(&fifo);
     let fifo = fifo.to_str().unwrap();
     let (code, out, err) = run_guarded(&[
         "enumerate",
@@ -215,7 +198,8 @@ fn an_output_fifo_without_a_reader_ends_at_the_timeout() {
 #[test]
 fn an_input_fifo_without_a_writer_ends_at_the_timeout() {
     let dir = tempfile::tempdir().unwrap();
-    let fifo = mkfifo(dir.path(), "in.fifo");
+    let fifo = dir.path().join("in.fifo");
+    mkfifo(&fifo);
     let fifo = fifo.to_str().unwrap();
     let (code, out, err) = run_guarded(&["count", fifo, "--timeout", "2"]);
     assert_eq!(code, 1, "{out}{err}");
@@ -258,7 +242,7 @@ fn handlers_installed(child: &Child) -> bool {
 fn a_signal_before_the_search_listens_still_ends_on_an_s_line() {
     for command in ["count", "solve"] {
         let mut child = spawn(&[command, "bedlam", "--solver", "sat"]);
-        let out = reader(&mut child, |c| c.stdout.take().unwrap());
+        let out = collect(&mut child);
         let start = Instant::now();
         while !handlers_installed(&child) {
             assert!(start.elapsed() < ENDS_WITHIN, "no signals thread");
