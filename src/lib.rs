@@ -27,6 +27,7 @@
 
 pub(crate) mod burnside;
 pub mod catalog;
+pub mod certify;
 // The sampler's tests (memo and sample) share the integration tests' chi-square test.
 #[cfg(test)]
 #[path = "../tests/chi_square.rs"]

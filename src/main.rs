@@ -14,7 +14,7 @@
 static ALLOCATOR: polycover::memory::ExitOnOutOfMemory = polycover::memory::ExitOnOutOfMemory;
 
 // The library's modules, at the binary's root (see the module doc).
-use polycover::{
+use polycover::{certify, 
     catalog, count, design, engine, error, export, geometry, input, interrupt, limits, memory,
     parts, puzzle, sample, sat, solver, suggest, xml,
 };

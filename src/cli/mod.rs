@@ -30,6 +30,7 @@ use crate::error::Result;
 
 mod args;
 mod bench;
+mod certify;
 mod design;
 mod engines;
 mod files;
@@ -177,6 +178,7 @@ fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
         Command::Dimacs(a) => files::dimacs(a, out),
         Command::Decode(a) => files::decode(a, out),
         Command::Check(a) => inspect::check(a, out),
+        Command::Verify(a) => certify::verify(a, out),
         Command::Bench(a) => bench::bench(a, out),
         Command::Generate(a) => generate::generate(a, out),
         Command::Design(a) => design::design(a, out),

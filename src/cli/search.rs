@@ -40,6 +40,10 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let split = part.as_ref().is_some_and(|part| part.by_subproblem());
     let memory = a.memory.unwrap_or_else(crate::memory::default_table_budget);
     let (engine, why) = choose.pick(&p, split, a.search.deadline(), out);
+    if let Some(dir) = &a.certify {
+        super::certify::check_dir(dir, a.parts.given())?;
+        super::certify::shape(&engine)?;
+    }
     let prepared = engines::prepare(&p, &engine)?;
     // An engine that finds only the first solution is refused before the header.
     let counter = prepared.counter()?;
@@ -77,6 +81,9 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
         scope.map(|s| (s, &finished as engines::Finished)),
     )?;
     bar.finish();
+    if let (Some(dir), true) = (&a.certify, report.complete) {
+        super::certify::count(&p, &engine, &report, dir, a.search.deadline(), out)?;
+    }
     let counted = match part {
         Some(part) => part.close(&report)?,
         None => Counted::Whole,

@@ -34,6 +34,7 @@ pub(super) use files::{
     SuiteArgs,
 };
 pub(super) use info::InfoArgs;
+
 use values::{
     parse_limit, parse_memory, parse_repeat, parse_samples, parse_sat_option, parse_seconds,
     parse_seed, parse_thread_list, parse_threads, ThreadList,
@@ -95,6 +96,10 @@ pub(super) enum Command {
     Check(CheckArgs),
     /// Measure engines and encodings against the DLX: a table, and optionally CSV and SVG.
     Bench(BenchArgs),
+    /// Check a certificate directory that `count --certify` wrote: run the CPOG checker
+    /// on every term, redo the Burnside arithmetic from the checked counts, print
+    /// `s mc N`. Exits 0 when every term checks, 1 naming the first that fails.
+    Verify(VerifyArgs),
     /// Write a random puzzle file.
     Generate(GenerateArgs),
     /// Cut a box into pieces and reshape them until the puzzle has exactly one solution
@@ -317,6 +322,29 @@ pub(super) struct CountArgs {
     pub(super) memory: Option<usize>,
     #[command(flatten)]
     pub(super) parts: PartArgs,
+    /// Also write a certificate of the count into DIR (made if missing): the CNF whose
+    /// models are the solutions, its CPOG certificate for an independent checker, a
+    /// MANIFEST and a README; up to symmetry, one pair per Burnside term. With the memo
+    /// the graph is its table of subproblems; with dlx or bits the search tree; with sat
+    /// the models found. Check it with `polycover verify DIR`.
+    #[arg(long, value_name = "DIR")]
+    pub(super) certify: Option<PathBuf>,
+}
+
+/// `polycover verify`.
+#[derive(Args, Debug)]
+pub(super) struct VerifyArgs {
+    /// The directory `count --certify` wrote.
+    #[arg(value_name = "DIR")]
+    pub(super) dir: PathBuf,
+    /// The CPOG checker to run (default: `cpog-check` on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub(super) checker: Option<PathBuf>,
+    /// Stop after this many seconds (the checker is stopped too) and exit 1.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub(super) timeout: Option<Duration>,
+    #[arg(skip = Instant::now())]
+    pub(super) started: Instant,
 }
 
 #[derive(Args, Debug)]
@@ -451,6 +479,7 @@ impl Command {
             | Command::List
             | Command::Decode(_)
             | Command::Check(_)
+            | Command::Verify(_)
             | Command::Completions { .. } => true,
         }
     }
@@ -467,6 +496,7 @@ impl Command {
             Command::Enumerate(a) => a.search.deadline(),
             Command::Sample(a) => deadline(a.started, a.timeout),
             Command::Info(a) => deadline(a.started, a.timeout),
+            Command::Verify(a) => deadline(a.started, a.timeout),
             _ => None,
         }
     }

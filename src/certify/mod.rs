@@ -1,0 +1,377 @@
+//! Certified counts: a count with a certificate that an independent checker verifies.
+//!
+//! The certificate is in the CPOG format (Bryant, Nawrocki, Avigad, Heule: "Certified
+//! Knowledge Compilation with Application to Verified Model Counting", SAT 2023): a CNF
+//! whose models are the puzzle's solutions one for one ([`formula`](self) explains its
+//! clauses), and a partitioned-operation graph with the clausal proof that the graph and
+//! the CNF are equivalent. A checker (the prototype `cpog-check`, or the one verified in
+//! Lean) reads both, checks every step, and computes the model count from the graph.
+//! Nothing polycover says is taken on trust but the step from the puzzle file to the CNF,
+//! which the CNF's comments make readable.
+//!
+//! The graph is the record of an exact-cover search ([`Shape`]): the memo's table of
+//! subproblems with shared subproblems shared, or the search tree of the DLX and the
+//! bitset engine. For SAT enumeration, the models found are the tree's leaves, and a
+//! model missing or extra stops the certificate.
+//!
+//! A count up to symmetry is certified through Burnside's lemma: one certificate per
+//! conjugacy class of the group, of the solutions its element fixes (the CNF gets
+//! `x_o -> x_g(o)`), and the arithmetic in the README and `MANIFEST`, which
+//! `polycover verify` redoes from the checked terms.
+//!
+//! # References
+//!
+//! - R. E. Bryant, W. Nawrocki, J. Avigad, M. J. H. Heule, *Certified Knowledge
+//!   Compilation with Application to Verified Model Counting*, SAT 2023.
+//!
+//! Invariants: files are written under `.partial` names and renamed only when every term
+//! is complete, so a stopped or failed run leaves nothing that could pass for a
+//! certificate; the certified count is the graph's, computed by the search as it writes.
+
+mod formula;
+mod out;
+mod reverse;
+mod search;
+mod verify;
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use num_bigint::BigUint;
+
+pub use self::formula::MAX_CARDINALITY_CLAUSES;
+pub use self::search::Shape;
+pub use self::verify::{verify, Checked, Verified};
+use self::formula::Formula;
+use self::out::Out;
+use self::search::Search;
+use crate::burnside;
+use crate::count::Count;
+use crate::engine::Problem;
+use crate::error::{Error, Result};
+use crate::symmetry::Symmetry;
+
+/// One certified term: the solutions one symmetry fixes (all of them for the identity).
+#[derive(Clone, Debug)]
+pub struct Term {
+    /// `identity`, or `g` and the element's index.
+    pub name: String,
+    /// The symmetry's own name.
+    pub symmetry: String,
+    /// How many elements of the group fix as many solutions (its conjugacy class).
+    pub multiplicity: usize,
+    /// The count of the term's CNF, as the graph gives it.
+    pub count: Count,
+    /// The CNF's file name in the directory.
+    pub cnf: String,
+    /// The certificate's file name in the directory.
+    pub cpog: String,
+    /// Sizes in bytes.
+    pub cnf_bytes: u64,
+    /// Sizes in bytes.
+    pub cpog_bytes: u64,
+    /// The graph's operations.
+    pub nodes: usize,
+    /// Search states visited.
+    pub states: u64,
+    /// Seconds to write the term.
+    pub seconds: f64,
+}
+
+/// A written certificate directory.
+#[derive(Clone, Debug)]
+pub struct Certificate {
+    /// The terms, identity first.
+    pub terms: Vec<Term>,
+    /// The group's order: the sum of the terms, each times its multiplicity, over it.
+    pub order: usize,
+    /// That quotient.
+    pub count: Count,
+}
+
+/// What to certify and how.
+pub struct Request<'a> {
+    /// The puzzle and its symmetry mode.
+    pub problem: &'a Problem,
+    /// The graph's shape: the memo's (shared) or a search tree.
+    pub shape: Shape,
+    /// The engine's name, for the README.
+    pub engine: &'a str,
+    /// With SAT enumeration: its models (sorted option lists), the tree's leaves.
+    pub models: Option<HashSet<Vec<u32>>>,
+}
+
+/// A file name from a puzzle name: lower case, letters and digits, `-` between.
+fn stem(name: &str) -> String {
+    let mut out = String::new();
+    for ch in name.chars() {
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() { "puzzle".into() } else { out }
+}
+
+/// Files under `.partial` names, removed unless kept.
+struct Partials(Vec<(PathBuf, PathBuf)>);
+
+impl Partials {
+    fn add(&mut self, dir: &Path, name: &str) -> PathBuf {
+        let partial = dir.join(format!("{name}.partial"));
+        self.0.push((partial.clone(), dir.join(name)));
+        partial
+    }
+
+    fn keep(mut self) -> Result<()> {
+        for (partial, path) in std::mem::take(&mut self.0) {
+            fs::rename(&partial, &path).map_err(|source| Error::Write { path, source })?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Partials {
+    fn drop(&mut self) {
+        for (partial, _) in &self.0 {
+            let _ = fs::remove_file(partial);
+        }
+    }
+}
+
+/// Writes the certificate of the problem's count into `dir` (made if missing): per term
+/// a CNF and its CPOG certificate, a `MANIFEST` and a `README`.
+///
+/// # Errors
+///
+/// A puzzle the certificate cannot express ([`Error::Usage`]), a directory that cannot
+/// be written, a stop ([`Error::Interrupted`]), or SAT models that are not the solutions.
+pub fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
+    let problem = request.problem;
+    let compiled = &problem.compiled;
+    let group = &compiled.group;
+    if request.models.is_some() && group.order() > 1 {
+        return Err(Error::Usage(
+            "cannot certify a SAT count up to symmetry: certify it with --symmetry none, or \
+             with --solver memo, dlx or bits, which certify the Burnside terms"
+                .into(),
+        ));
+    }
+    fs::create_dir_all(dir).map_err(|source| Error::Write { path: dir.into(), source })?;
+    let name = stem(compiled.puzzle.name());
+    let mut partials = Partials(Vec::new());
+    let mut terms = Vec::new();
+    let classes = if group.order() > 1 { burnside::classes(group) } else { vec![(0, 1)] };
+    let mut models = request.models;
+    for (k, size) in classes {
+        let g = &group.elements()[k];
+        let (label, file) = if k == 0 {
+            ("identity".to_string(), name.clone())
+        } else {
+            (format!("g{k}"), format!("{name}-g{k}"))
+        };
+        let cnf = format!("{file}.cnf");
+        let cpog = format!("{file}.cpog");
+        let cnf_path = partials.add(dir, &cnf);
+        let cpog_path = partials.add(dir, &cpog);
+        let term = write_term(
+            problem,
+            (k > 0).then_some(g),
+            request.shape,
+            models.take(),
+            &cnf_path,
+            &cpog_path,
+        )?;
+        terms.push(Term {
+            name: label,
+            symmetry: g.name.clone(),
+            multiplicity: size,
+            cnf,
+            cpog,
+            ..term
+        });
+    }
+    let mut sum = BigUint::default();
+    for t in &terms {
+        sum += t.count.as_biguint() * BigUint::from(t.multiplicity);
+    }
+    let count = burnside::divide(Count::from(sum), group.order())?;
+    let certificate = Certificate { terms, order: group.order(), count };
+    let manifest = partials.add(dir, "MANIFEST");
+    write_file(&manifest, &verify::manifest(&certificate, compiled))?;
+    let readme = partials.add(dir, "README");
+    write_file(&readme, &readme_text(&certificate, compiled, request.engine))?;
+    partials.keep()?;
+    Ok(certificate)
+}
+
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    let mut file = fs::File::create(path).map_err(|source| Error::Write { path: path.into(), source })?;
+    file.write_all(text.as_bytes())
+        .and_then(|_| file.sync_all())
+        .map_err(|source| Error::Write { path: path.into(), source })
+}
+
+fn write_term(
+    problem: &Problem,
+    g: Option<&Symmetry>,
+    shape: Shape,
+    models: Option<HashSet<Vec<u32>>>,
+    cnf_path: &Path,
+    cpog_path: &Path,
+) -> Result<Term> {
+    let started = Instant::now();
+    let compiled = &problem.compiled;
+    let matrix = &compiled.matrix;
+    let formula = Formula::new(matrix, g)?;
+    let puzzle = &compiled.puzzle;
+    let map = puzzle.variable_map();
+    let mut comments = vec![
+        format!("polycover {} certified CNF", env!("CARGO_PKG_VERSION")),
+        format!("puzzle {}", puzzle.name()),
+        match g {
+            None => "term identity: the models are all the solutions".to_string(),
+            Some(g) => format!("term {}: the models are the solutions this symmetry maps onto themselves", g.name),
+        },
+        "encoding: per cell at least one placement; per pair of placements on one cell, \
+         not both; per counted piece, at most max and at least min as plain clauses; for a \
+         symmetry, x_o -> x_g(o); no auxiliary variables, no symmetry breaking"
+            .to_string(),
+    ];
+    for &i in &formula.implied {
+        let item = &matrix.items()[i as usize];
+        comments.push(format!(
+            "item {} ({}..{} times) has no clauses: the cells decide its count",
+            item.name, item.min, item.max
+        ));
+    }
+    comments.push(format!("variables {} (one per {}); variable map: c v VAR {}", formula.num_vars, map.option, map.columns));
+    for o in 0..formula.num_vars {
+        comments.push(format!("v {} {}", o + 1, puzzle.describe_option(o)));
+    }
+    let io_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::Write { path: path.clone(), source }
+    };
+    let mut cnf = BufWriter::new(fs::File::create(cnf_path).map_err(io_err(cnf_path))?);
+    formula.write_dimacs(&mut cnf, &comments).map_err(io_err(cnf_path))?;
+    let file = cnf.into_inner().map_err(|e| io_err(cnf_path)(e.into_error()))?;
+    file.sync_all().map_err(io_err(cnf_path))?;
+    let cnf_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+
+    let cpog = BufWriter::with_capacity(1 << 20, fs::File::create(cpog_path).map_err(io_err(cpog_path))?);
+    let mut out = Out::new(cpog, formula.num_vars, formula.clauses.len() as u32);
+    let write = |e: std::io::Error| Error::Write { path: cpog_path.into(), source: e };
+    out.comment(&format!("polycover {} CPOG certificate of the CNF beside it", env!("CARGO_PKG_VERSION")))
+        .map_err(write)?;
+    let shape_note = match shape {
+        Shape::Shared => "the memo's subproblems, shared",
+        Shape::Tree => "a search tree",
+    };
+    out.comment(&format!("graph: {shape_note}")).map_err(write)?;
+    let mut search = Search::new(&formula, out, shape, models);
+    search.deny_bad().map_err(|e| relabel(e, cpog_path))?;
+    let (count, top, top_lemma) = search.run().map_err(|e| relabel(e, cpog_path))?;
+    let states = search.states;
+    let bad = std::mem::take(&mut search.bad);
+    let mut out = search.out;
+    let zero;
+    let (root, keep) = if count == BigUint::default() {
+        let (z, unit) = reverse::Zero::make(&mut out, top_lemma).map_err(write)?;
+        let root = z.z;
+        zero = Some(z);
+        (root, unit)
+    } else {
+        zero = None;
+        let top = top.expect("a positive count has a node");
+        if bad.is_empty() {
+            (top, top_lemma)
+        } else {
+            let mut kids: Vec<i32> = bad.iter().map(|&o| -(o as i32 + 1)).collect();
+            kids.push(top);
+            let r = out.product(&kids).map_err(write)?;
+            // Each bad option's unit clause, the top's, then the root's definition.
+            let mut hints: Vec<u32> = Vec::new();
+            let lemmas: Vec<(u32, u32, u32)> = out.lemmas[..bad.len()].to_vec();
+            hints.extend(lemmas.iter().map(|l| l.0));
+            hints.push(top_lemma);
+            hints.push(out.node(r).cid);
+            let unit = out.lemma(&[r], &hints).map_err(write)?;
+            (r, unit)
+        }
+    };
+    out.root(root).map_err(write)?;
+    reverse::delete_all(&mut out, &formula, root, keep, zero.as_ref()).map_err(|e| relabel(e, cpog_path))?;
+    let nodes = out.nodes.len();
+    let cpog_bytes = out.bytes;
+    let file = out.into_inner().into_inner().map_err(|e| write(e.into_error()))?;
+    file.sync_all().map_err(write)?;
+    Ok(Term {
+        name: String::new(),
+        symmetry: String::new(),
+        multiplicity: 1,
+        count: Count::from(count),
+        cnf: String::new(),
+        cpog: String::new(),
+        cnf_bytes,
+        cpog_bytes,
+        nodes,
+        states,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// An input/output error while writing the certificate, named by its file.
+fn relabel(e: Error, path: &Path) -> Error {
+    match e {
+        Error::Io(source) => Error::Write { path: path.into(), source },
+        e => e,
+    }
+}
+
+fn readme_text(c: &Certificate, compiled: &crate::puzzle::Compiled, engine: &str) -> String {
+    let mut t = String::new();
+    let puzzle = compiled.puzzle.name();
+    t.push_str(&format!("Certified count of {puzzle}\n\n"));
+    t.push_str(&format!(
+        "polycover {} counted {} solutions ({} symmetry, group order {}) with the {} engine \
+         and wrote this certificate.\n\n",
+        env!("CARGO_PKG_VERSION"),
+        c.count,
+        compiled.mode.as_str(),
+        c.order,
+        engine
+    ));
+    t.push_str(
+        "What is proved: each .cpog file is a CPOG certificate (Bryant, Nawrocki, Avigad, \
+         Heule, SAT 2023) that a decomposable, deterministic graph is equivalent to the CNF \
+         beside it; the checker computes the CNF's model count over all its variables from \
+         that graph. Each CNF has one variable per placement (its `c v` lines name them), \
+         so its models are the solutions one for one.\n\n\
+         What is not proved: that the CNF says what the puzzle file says. Read its clauses \
+         (per cell at least one placement, per pair of placements on one cell not both), or \
+         decode its models with `polycover decode`.\n\n",
+    );
+    t.push_str("Terms (Burnside's lemma: the count is the sum of fixed solutions over the group, divided by its order):\n\n");
+    for term in &c.terms {
+        t.push_str(&format!(
+            "  {} ({}): {} x {} fixed solutions; {} and {}\n",
+            term.name, term.symmetry, term.multiplicity, term.count, term.cnf, term.cpog
+        ));
+    }
+    let sum: Vec<String> = c.terms.iter().map(|x| format!("{} x {}", x.multiplicity, x.count)).collect();
+    t.push_str(&format!("\n  ({}) / {} = {}\n\n", sum.join(" + "), c.order, c.count));
+    t.push_str("Check one term with the CPOG checker (it prints FULL-PROOF SUCCESS and the count):\n\n");
+    let first = &c.terms[0];
+    t.push_str(&format!("  cpog-check {} {}\n\n", first.cnf, first.cpog));
+    t.push_str(
+        "Check them all and redo the arithmetic from the checked counts (MANIFEST lists the \
+         terms):\n\n  polycover verify .\n",
+    );
+    t
+}

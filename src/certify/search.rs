@@ -1,0 +1,653 @@
+//! The certifying search: the exact-cover search whose record is the graph (POG) and the
+//! proof that the CNF implies it.
+//!
+//! A *state* is the set `U` of covered items (cells, optional cells) still free, and the
+//! counted options chosen so far (`R`, only where pieces have count ranges). Its node
+//! `N(U, R)` is a function of the options *alive* in it (those inside `U` whose pieces are
+//! not used up): the ways to finish the cover. The search branches on one cell `i` of `U`:
+//!
+//! ```text
+//! N = P_1 + P_2 + ... + P_k        (a chain of binary sums)
+//! P_j = x_j AND (NOT x_o for each alive o that meets option j) AND N(U - j, R + j)
+//! ```
+//!
+//! The products are decomposable (the alive options of `U` split into option `j`, the
+//! ones it meets, and the ones alive after it) and the sums deterministic (each `P_j`
+//! denies every other option on cell `i`). Options whose state has no cover are not in
+//! the sum. `Shared` keys the states, so a state met twice is one node (the memo's
+//! table as a graph); `Tree` does not (the DLX's search tree).
+//!
+//! The proof that the CNF implies the root is one added clause per state and branch, in
+//! the order the search finishes them: with the *context* of `U` (no option that crosses
+//! the edge of `U` is chosen; where counts matter, exactly the options `R` of each
+//! counted piece lie outside `U`), `K_j`: context and `x_j` imply `P_j` (or are
+//! impossible, for a branch with no cover), and `L`: the context implies `N` (or is
+//! impossible). At the root the context is empty: `L` is the unit clause of the root.
+//!
+//! Invariant: every hint listed turns its clause unit or conflicting when the checker
+//! reaches it: the context's literals are all false, and each option is derived false at
+//! most once per clause.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+
+use num_bigint::BigUint;
+
+use super::formula::Formula;
+use super::out::Out;
+use crate::error::{Error, Result};
+
+/// How states are kept: shared (the memo) or one node per visit (a search tree).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// One node per state: the memo's table of subproblems, as a graph.
+    Shared,
+    /// One node per visit: the DLX's or the bitset engine's search tree.
+    Tree,
+}
+
+#[derive(Clone)]
+struct Done {
+    count: BigUint,
+    /// `None` with a positive count: nothing left to cover (true).
+    node: Option<i32>,
+    /// The clause `L` (absent for a state with nothing left).
+    lemma: Option<u32>,
+    /// The state's operations, for a later visit with another path: each live branch's
+    /// product, then the sums.
+    products: Vec<i32>,
+    sums: Vec<i32>,
+}
+
+type Key = (Box<[u64]>, Box<[u32]>);
+
+pub(crate) struct Search<'a, W: Write> {
+    f: &'a Formula,
+    pub out: Out<W>,
+    shape: Shape,
+    sweep: bool,
+    members: Vec<Vec<u32>>,
+    sup_cells: Vec<Vec<u32>>,
+    sup_of: Vec<u32>,
+    sup_by_cell: Vec<Vec<u32>>,
+    pub bad: Vec<u32>,
+    bad_lemma: Vec<u32>,
+    preimage: Vec<u32>,
+    memo: HashMap<Key, Done>,
+    /// Contexts are the paths' chosen options (lemmas per visit), not the edge of `U`.
+    paths: bool,
+    /// Per covered item: the chosen option on it, along the current path.
+    covered_by: Vec<u32>,
+    stamp: Vec<u32>,
+    gen: u32,
+    pub states: u64,
+    /// With SAT's models: the leaves must be exactly these.
+    models: Option<HashSet<Vec<u32>>>,
+    found: u64,
+    path: Vec<u32>,
+}
+
+const BAD: u32 = u32::MAX;
+
+fn has(u: &[u64], c: u32) -> bool {
+    u[(c / 64) as usize] >> (c % 64) & 1 == 1
+}
+
+impl<'a, W: Write> Search<'a, W> {
+    pub fn new(
+        f: &'a Formula,
+        out: Out<W>,
+        shape: Shape,
+        models: Option<HashSet<Vec<u32>>>,
+    ) -> Search<'a, W> {
+        let n = f.num_vars as usize;
+        let mut preimage = vec![0u32; n];
+        for o in 0..n {
+            preimage[f.image[o] as usize] = o as u32;
+        }
+        // Option orbits under the term's symmetry; an orbit whose options overlap is in
+        // no fixed solution: its options are "bad", false in every model.
+        let mut sup_of = vec![BAD; n];
+        let mut members = Vec::new();
+        let mut sup_cells = Vec::new();
+        let mut bad = Vec::new();
+        let mut seen = vec![false; n];
+        for o in 0..n {
+            if seen[o] {
+                continue;
+            }
+            let mut orbit = vec![o as u32];
+            seen[o] = true;
+            let mut cur = f.image[o] as usize;
+            while cur != o {
+                seen[cur] = true;
+                orbit.push(cur as u32);
+                cur = f.image[cur] as usize;
+            }
+            let mut cells: Vec<u32> = orbit.iter().flat_map(|&m| f.cells[m as usize].iter().copied()).collect();
+            cells.sort_unstable();
+            let total = cells.len();
+            cells.dedup();
+            if cells.len() < total {
+                bad.extend(orbit.iter().copied());
+                continue;
+            }
+            for &m in &orbit {
+                sup_of[m as usize] = members.len() as u32;
+            }
+            members.push(orbit);
+            sup_cells.push(cells);
+        }
+        bad.sort_unstable();
+        let mut sup_by_cell = vec![Vec::new(); f.cover_items.len()];
+        for (s, cells) in sup_cells.iter().enumerate() {
+            for &c in cells {
+                sup_by_cell[c as usize].push(s as u32);
+            }
+        }
+        // Sweep (branch on the first free cell) when a piece with copies is the only
+        // piece, as the memo does; otherwise the cell with the fewest alive options.
+        let sweep = (shape == Shape::Shared && !f.implied.is_empty()) || std::env::var_os("PC_SWEEP").is_some();
+        let sups = members.len();
+        Search {
+            f,
+            out,
+            shape,
+            sweep,
+            members,
+            sup_cells,
+            sup_of,
+            sup_by_cell,
+            bad,
+            bad_lemma: vec![0; n],
+            preimage,
+            memo: HashMap::new(),
+            paths: !sweep,
+            covered_by: vec![u32::MAX; f.cover_items.len()],
+            stamp: vec![0; sups],
+            gen: 0,
+            states: 0,
+            models,
+            found: 0,
+            path: Vec::new(),
+        }
+    }
+
+    fn lit(o: u32) -> i32 {
+        o as i32 + 1
+    }
+
+    fn inside(&self, s: u32, u: &[u64]) -> bool {
+        self.sup_cells[s as usize].iter().all(|&c| has(u, c))
+    }
+
+    fn meets(&self, s: u32, u: &[u64]) -> bool {
+        self.sup_cells[s as usize].iter().any(|&c| has(u, c))
+    }
+
+    fn counts(&self, r: &[u32]) -> Vec<u32> {
+        let mut counts = vec![0u32; self.f.kinds.len()];
+        for &o in r {
+            for &k in &self.f.kinds_of[o as usize] {
+                counts[k as usize] += 1;
+            }
+        }
+        counts
+    }
+
+    fn kind_ok(&self, s: u32, counts: &[u32]) -> bool {
+        // Counted pieces exist only without symmetry, where super-option `s` is option `s`.
+        self.f.kinds.is_empty()
+            || self.f.kinds_of[s as usize]
+                .iter()
+                .all(|&k| counts[k as usize] < self.f.kinds[k as usize].max)
+    }
+
+    fn next_gen(&mut self) -> u32 {
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.gen = 1;
+        }
+        self.gen
+    }
+
+    /// The context of `(U, R)` as the literals a lemma's clause holds (all false in it).
+    fn context(&mut self, u: &[u64], r: &[u32]) -> Vec<i32> {
+        let mut clause = Vec::new();
+        if self.paths {
+            for &s in &self.path {
+                clause.extend(self.members[s as usize].iter().map(|&m| -Self::lit(m)));
+            }
+            return clause;
+        }
+        let gen = self.next_gen();
+        for c in 0..self.f.cover_items.len() as u32 {
+            if has(u, c) {
+                continue;
+            }
+            for k in 0..self.sup_by_cell[c as usize].len() {
+                let s = self.sup_by_cell[c as usize][k];
+                if self.stamp[s as usize] == gen {
+                    continue;
+                }
+                self.stamp[s as usize] = gen;
+                if self.meets(s, u) {
+                    clause.extend(self.members[s as usize].iter().map(|&m| Self::lit(m)));
+                }
+            }
+        }
+        for &o in r {
+            clause.push(-Self::lit(o));
+        }
+        for kind in &self.f.kinds {
+            for &o in &kind.options {
+                if !self.meets(o, u) && r.binary_search(&o).is_err() {
+                    clause.push(Self::lit(o));
+                }
+            }
+        }
+        clause
+    }
+
+    /// The options meeting super-option `j` and inside `U`.
+    fn meeting_inside(&mut self, j: u32, u: &[u64]) -> Vec<u32> {
+        let gen = self.next_gen();
+        self.stamp[j as usize] = gen;
+        let mut out = Vec::new();
+        for &c in &self.sup_cells[j as usize] {
+            for &t in &self.sup_by_cell[c as usize] {
+                if self.stamp[t as usize] != gen {
+                    self.stamp[t as usize] = gen;
+                    if self.inside(t, u) {
+                        out.push(t);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Hints that make every member of `t` false, given every member of `j` true.
+    fn deny(&self, t: u32, j: u32, hints: &mut Vec<u32>) {
+        let (a, b) = self.members[t as usize]
+            .iter()
+            .flat_map(|&a| self.members[j as usize].iter().map(move |&b| (a, b)))
+            .find(|&(a, b)| self.f.conflict(a, b))
+            .expect("options that meet share an item");
+        hints.push(self.f.amo_clause(a, b));
+        let mut cur = a;
+        loop {
+            let p = self.preimage[cur as usize];
+            if p == a {
+                break;
+            }
+            hints.push(self.f.follows[p as usize].expect("a moved option has its clause"));
+            cur = p;
+        }
+    }
+
+    /// Hints that make every member of `j` true, given member `m`.
+    fn follow(&self, m: u32, hints: &mut Vec<u32>) {
+        let mut cur = m;
+        loop {
+            let next = self.f.image[cur as usize];
+            if next == m {
+                break;
+            }
+            hints.push(self.f.follows[cur as usize].expect("a moved option has its clause"));
+            cur = next;
+        }
+    }
+
+    /// The at-most clause that denies `o` once the options `used` of its piece are chosen.
+    fn at_most(&self, used: &[u32], o: u32) -> u32 {
+        let mut s: Vec<u32> = used.to_vec();
+        s.push(o);
+        s.sort_unstable();
+        self.f.at_most[&s]
+    }
+
+    fn used_of_kind(&self, r: &[u32], k: u32) -> Vec<u32> {
+        r.iter().copied().filter(|&o| self.f.kinds_of[o as usize].contains(&k)).collect()
+    }
+
+    /// Adds `NOT x_o` for every option of an orbit that overlaps itself.
+    pub fn deny_bad(&mut self) -> Result<()> {
+        for k in 0..self.bad.len() {
+            let o = self.bad[k];
+            let mut hints = Vec::new();
+            let mut chain = vec![o];
+            let mut cur = o;
+            'walk: loop {
+                hints.push(self.f.follows[cur as usize].expect("a bad option moves"));
+                cur = self.f.image[cur as usize];
+                for &earlier in &chain {
+                    if self.f.conflict(earlier, cur) {
+                        hints.push(self.f.amo_clause(earlier, cur));
+                        break 'walk;
+                    }
+                }
+                chain.push(cur);
+            }
+            self.bad_lemma[o as usize] = self.out.lemma(&[-Self::lit(o)], &hints)?;
+        }
+        Ok(())
+    }
+
+    /// The root state: every covered item free.
+    pub fn run(&mut self) -> Result<(BigUint, Option<i32>, u32)> {
+        let cells = self.f.cover_items.len();
+        let mut u = vec![0u64; cells.div_ceil(64).max(1)];
+        for c in 0..cells {
+            u[c / 64] |= 1 << (c % 64);
+        }
+        let done = self.visit(&u, &[])?;
+        if let Some(models) = &self.models {
+            if self.found != models.len() as u64 {
+                return Err(Error::Failed(format!(
+                    "SAT enumeration found {} solutions, but the certifying search found {} \
+                     of them and {} in all: the certificate is not written",
+                    models.len(),
+                    self.found,
+                    done.count
+                )));
+            }
+        }
+        let lemma = done.lemma.ok_or_else(|| Error::Failed("a puzzle with no cell to fill has no certificate".into()))?;
+        Ok((done.count, done.node, lemma))
+    }
+
+    fn visit(&mut self, u: &[u64], r: &[u32]) -> Result<Done> {
+        let key: Option<Key> = (self.shape == Shape::Shared).then(|| (u.into(), r.into()));
+        let cached = key.as_ref().and_then(|k| self.memo.get(k)).cloned();
+        if let (Some(done), false) = (&cached, self.paths) {
+            return Ok(done.clone());
+        }
+        self.states += 1;
+        if self.states % 4096 == 0
+            && (crate::interrupt::requested() || crate::interrupt::past_deadline())
+        {
+            return Err(Error::Interrupted(format!(
+                "the certificate was not finished ({} states searched)",
+                self.states
+            )));
+        }
+        let done = self.expand(u, r, cached.as_ref())?;
+        if let (Some(k), None) = (key, cached) {
+            self.memo.insert(k, done.clone());
+        }
+        Ok(done)
+    }
+
+    /// Hints that deny option `o`, which meets a covered item, from the path's choices.
+    fn deny_by_path(&self, o: u32, u: &[u64], hints: &mut Vec<u32>) {
+        let s = self.sup_of[o as usize];
+        let (m, a) = self.members[s as usize]
+            .iter()
+            .find_map(|&m| {
+                self.f.cells[m as usize]
+                    .iter()
+                    .find(|&&c| !has(u, c) && self.covered_by[c as usize] != u32::MAX)
+                    .map(|&c| (m, self.covered_by[c as usize]))
+            })
+            .expect("an option meeting the covered items meets a chosen one");
+        hints.push(self.f.amo_clause(a, m));
+        let mut cur = m;
+        while cur != o {
+            let p = self.preimage[cur as usize];
+            hints.push(self.f.follows[p as usize].expect("a moved option has its clause"));
+            cur = p;
+        }
+    }
+
+    fn expand(&mut self, u: &[u64], r: &[u32], cached: Option<&Done>) -> Result<Done> {
+        let counts = self.counts(r);
+        let cells = self.f.cover_items.len() as u32;
+        let free_cells: Vec<u32> = (0..cells)
+            .filter(|&c| has(u, c) && self.f.cover_items[c as usize].1.is_some())
+            .collect();
+        if free_cells.is_empty() {
+            let short = (0..self.f.kinds.len()).find(|&k| counts[k] < self.f.kinds[k].min);
+            let Some(k) = short else {
+                if self.models.is_some() {
+                    let mut chosen: Vec<u32> =
+                        self.path.iter().flat_map(|&s| self.members[s as usize].clone()).collect();
+                    chosen.sort_unstable();
+                    if !self.models.as_ref().is_some_and(|m| m.contains(&chosen)) {
+                        return Err(Error::Failed(format!(
+                            "SAT enumeration missed a solution (options {chosen:?}): the \
+                             certificate is not written"
+                        )));
+                    }
+                    self.found += 1;
+                }
+                return Ok(Done {
+                    count: BigUint::from(1u32),
+                    node: None,
+                    lemma: None,
+                    products: Vec::new(),
+                    sums: Vec::new(),
+                });
+            };
+            // Too few of piece k: its other options, all outside and denied by the
+            // context, leave one of its at-least clauses empty.
+            let kind = &self.f.kinds[k];
+            let others: Vec<u32> =
+                kind.options.iter().copied().filter(|o| r.binary_search(o).is_err()).collect();
+            let subset = others[..kind.options.len() - kind.min as usize + 1].to_vec();
+            let mut hints = Vec::new();
+            if self.paths {
+                for &o in &subset {
+                    self.deny_by_path(o, u, &mut hints);
+                }
+            }
+            hints.push(self.f.at_least[&subset]);
+            let clause = self.context(u, r);
+            let lemma = self.out.lemma(&clause, &hints)?;
+            return Ok(Done {
+                count: BigUint::default(),
+                node: None,
+                lemma: Some(lemma),
+                products: Vec::new(),
+                sums: Vec::new(),
+            });
+        }
+        let alive = |s: &Self, t: u32| s.inside(t, u) && s.kind_ok(t, &counts);
+        let item = if self.sweep {
+            free_cells[0]
+        } else {
+            let mut best = (usize::MAX, free_cells[0]);
+            for &c in &free_cells {
+                let n = self.sup_by_cell[c as usize].iter().filter(|&&t| alive(self, t)).count();
+                if n < best.0 {
+                    best = (n, c);
+                }
+            }
+            best.1
+        };
+        let branches: Vec<u32> =
+            self.sup_by_cell[item as usize].iter().copied().filter(|&t| alive(self, t)).collect();
+        let mut children = Vec::with_capacity(branches.len());
+        for &j in &branches {
+            let mut u2 = u.to_vec();
+            for &c in &self.sup_cells[j as usize] {
+                u2[(c / 64) as usize] &= !(1u64 << (c % 64));
+            }
+            let mut r2 = r.to_vec();
+            if !self.f.kinds.is_empty() && !self.f.kinds_of[j as usize].is_empty() {
+                let at = r2.binary_search(&j).unwrap_err();
+                r2.insert(at, j);
+            }
+            self.path.push(j);
+            for &m in &self.members[j as usize] {
+                for &c in &self.f.cells[m as usize] {
+                    self.covered_by[c as usize] = m;
+                }
+            }
+            let child = self.visit(&u2, &r2);
+            for &c in &self.sup_cells[j as usize] {
+                self.covered_by[c as usize] = u32::MAX;
+            }
+            self.path.pop();
+            children.push(child?);
+        }
+        self.emit(u, r, &counts, item, &branches, &children, cached)
+    }
+
+    /// The member of super-option `j` on cell `item`.
+    fn member_on(&self, j: u32, item: u32) -> u32 {
+        *self.members[j as usize]
+            .iter()
+            .find(|&&m| self.f.cells[m as usize].contains(&item))
+            .expect("an option on the cell")
+    }
+
+    fn emit(
+        &mut self,
+        u: &[u64],
+        r: &[u32],
+        counts: &[u32],
+        item: u32,
+        branches: &[u32],
+        children: &[Done],
+        cached: Option<&Done>,
+    ) -> Result<Done> {
+        let context = self.context(u, r);
+        let mut products: Vec<(usize, i32)> = Vec::new();
+        let mut k_lemmas = Vec::with_capacity(branches.len());
+        let mut total = BigUint::default();
+        for (b, (&j, child)) in branches.iter().zip(children).enumerate() {
+            let meeting = self.meeting_inside(j, u);
+            // A piece that `j` uses up: its other alive options are denied by `P_j`.
+            let mut used_up = Vec::new();
+            for &k in self.f.kinds_of.get(j as usize).map(|v| v.as_slice()).unwrap_or(&[]) {
+                if counts[k as usize] + 1 == self.f.kinds[k as usize].max {
+                    let used = self.used_of_kind(r, k);
+                    for &o in &self.f.kinds[k as usize].options {
+                        if o != j
+                            && self.inside(o, u)
+                            && self.kind_ok(o, counts)
+                            && meeting.binary_search(&o).is_err()
+                        {
+                            let mut with_j = used.clone();
+                            with_j.push(j);
+                            used_up.push((o, self.at_most(&with_j, o)));
+                        }
+                    }
+                }
+            }
+            let m = self.member_on(j, item);
+            let live = child.count > BigUint::default();
+            let mut hints = Vec::new();
+            self.follow(m, &mut hints);
+            // With the edge of U as context, the child's context must be derived: every
+            // option meeting `j` inside U is denied. With paths, only `P_j`'s own.
+            for &t in &meeting {
+                if !self.paths || (live && self.kind_ok(t, counts)) {
+                    self.deny(t, j, &mut hints);
+                }
+            }
+            if !self.paths || live {
+                hints.extend(used_up.iter().map(|&(_, h)| h));
+            }
+            if let Some(l) = child.lemma {
+                hints.push(l);
+            }
+            let mut clause = context.clone();
+            clause.push(-Self::lit(m));
+            if live {
+                let p = match cached {
+                    Some(c) => c.products[products.len()],
+                    None => {
+                        let mut kids: Vec<i32> =
+                            self.members[j as usize].iter().map(|&o| Self::lit(o)).collect();
+                        for &t in &meeting {
+                            if self.kind_ok(t, counts) {
+                                kids.extend(self.members[t as usize].iter().map(|&o| -Self::lit(o)));
+                            }
+                        }
+                        kids.extend(used_up.iter().map(|&(o, _)| -Self::lit(o)));
+                        kids.extend(child.node);
+                        self.out.product(&kids)?
+                    }
+                };
+                hints.push(self.out.node(p).cid);
+                clause.push(p);
+                products.push((b, p));
+                total += &child.count;
+            }
+            k_lemmas.push(self.out.lemma(&clause, &hints)?);
+        }
+        // The chain of sums, innermost first.
+        let mut sums: Vec<i32> = Vec::new();
+        let k = products.len();
+        if let Some(c) = cached {
+            sums = c.sums.clone();
+        } else if k >= 2 {
+            let mut inner = products[k - 1].1;
+            for t in (0..k - 1).rev() {
+                let mut hints = Vec::new();
+                let p_t = products[t].1;
+                for &(bs, p_s) in &products[t + 1..] {
+                    let x = Self::lit(self.member_on(branches[bs], item));
+                    hints.push(self.child_clause(p_t, -x));
+                    hints.push(self.child_clause(p_s, x));
+                }
+                // The sums inside, innermost first: the last, `inner`, conflicts.
+                for &s in &sums {
+                    hints.push(self.out.node(s).cid);
+                }
+                let s = self.out.sum(p_t, inner, &hints)?;
+                sums.push(s);
+                inner = s;
+            }
+        }
+        let top = sums.last().copied().or(products.first().map(|p| p.1));
+        // L: the context implies the top (or is impossible).
+        let mut hints = Vec::new();
+        for &s in sums.iter().rev() {
+            let cid = self.out.node(s).cid;
+            hints.push(cid + 1);
+            hints.push(cid + 2);
+        }
+        hints.extend(&k_lemmas);
+        for &o in &self.f.by_cell[item as usize] {
+            let s = self.sup_of[o as usize];
+            if s == BAD {
+                hints.push(self.bad_lemma[o as usize]);
+            } else if branches.contains(&s) {
+                continue;
+            } else if !self.inside(s, u) {
+                if self.paths {
+                    self.deny_by_path(o, u, &mut hints);
+                }
+            } else {
+                let k = *self.f.kinds_of[o as usize]
+                    .iter()
+                    .find(|&&k| counts[k as usize] >= self.f.kinds[k as usize].max)
+                    .expect("an option inside U and not alive has a used-up piece");
+                let used = self.used_of_kind(r, k);
+                hints.push(self.at_most(&used, o));
+            }
+        }
+        hints.push(self.f.cover_items[item as usize].1.expect("a cell has its clause"));
+        let mut clause = context;
+        clause.extend(top);
+        let lemma = self.out.lemma(&clause, &hints)?;
+        Ok(Done {
+            count: total,
+            node: top,
+            lemma: Some(lemma),
+            products: products.iter().map(|p| p.1).collect(),
+            sums,
+        })
+    }
+
+    /// The defining clause `-P child` of product `p`.
+    fn child_clause(&self, p: i32, child: i32) -> u32 {
+        let pos = self.out.children(p).iter().position(|&c| c == child).expect("a child of the product");
+        self.out.node(p).cid + 1 + pos as u32
+    }
+}
