@@ -76,6 +76,16 @@ class Puzzle:
         """The exact number of distinct solutions (`polycover count`), on `threads`
         threads (0: every core). Raises TimeoutError past `timeout` seconds (see the
         module's rules for numbers), KeyboardInterrupt at Ctrl-C."""
+    def certify(
+        self,
+        path: str,
+        symmetry: Optional[str] = None,
+        solver: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> int:
+        """Writes a certificate of the count into directory `path` (`polycover count
+        --certify`): per Burnside term a CNF and its CPOG certificate, a MANIFEST and a
+        README; returns the certified count. `solver`: memo (default), dlx, bits, sat."""
     def solve(
         self,
         solver: Optional[str] = None,

@@ -6,6 +6,7 @@ mod backends;
 mod bench;
 mod boxes3d;
 mod burrtools;
+mod certify;
 mod chi_square;
 mod cli;
 mod cnf;

@@ -267,6 +267,32 @@ impl Puzzle {
         int(py, &report.solutions)
     }
 
+    /// Writes a certificate of the count into directory `path` (made if missing), as
+    /// `polycover count --certify` does: per Burnside term a CNF and its CPOG certificate,
+    /// a MANIFEST and a README; returns the certified count. `solver`: `memo` (the
+    /// default: its table as the graph), `dlx` or `bits` (the search tree) or `sat` (the
+    /// models found, `symmetry="none"` only). Check it with `polycover verify PATH`.
+    #[pyo3(signature = (path, symmetry = None, solver = None, timeout = None))]
+    fn certify(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        symmetry: Option<&str>,
+        solver: Option<&str>,
+        timeout: Option<Seconds>,
+    ) -> PyResult<Py<PyAny>> {
+        let engine = engine(Some(solver.unwrap_or("memo")), None)?
+            .ok_or_else(|| usage("certify needs a solver"))?;
+        let opts = run_options(&Whole::from(1), timeout.as_ref())?;
+        let problem = self.problem(py, symmetry)?;
+        let deadline = opts.deadline;
+        let c = interruptible(py, || {
+            polycover::certify::certify_with(&problem, &engine, deadline, &path)
+        })?
+        .map_err(to_py)?;
+        int(py, &c.count)
+    }
+
     /// The first distinct solution the engine finds (`polycover solve`), or `None` when
     /// there is none. `solver` defaults to `bits`, as on the command line.
     #[pyo3(signature = (solver = None, symmetry = None, timeout = None, amo = None))]

@@ -297,3 +297,24 @@ def test_the_encodings_example_runs_and_prints_its_table():
     assert {r[6] for r in rows if r[0] == "soma"} == {"1"}  # the first model
     assert {r[6] for r in rows if r[0] == "hesselink-5"} == {"1"}  # every model: one
     assert {r[6] for r in rows if r[0] == "one-sided-tetrominoes-4x7"} == {"0"}
+
+
+def test_certify_writes_a_certificate_the_checker_and_verify_accept(tmp_path):
+    """puzzle.certify writes what `count --certify` writes; `polycover verify` runs the
+    CPOG checker (.ci/run builds it into target/tools) and redoes the Burnside sum."""
+    checker = ROOT / "target" / "tools" / "cpog-check"
+    if not checker.exists():
+        pytest.fail(f"{checker} is missing: run `bash .ci/run`, which builds it")
+    dominoes = polycover.Puzzle.from_toml(
+        'name = "Dominoes 4x4"\nbox = [4, 4, 1]\n[[piece]]\nname = "D"\n'
+        'cells = [[0,0,0], [1,0,0]]\ncount = 8\n'
+    )
+    assert dominoes.certify(tmp_path / "none", symmetry="none") == 36
+    assert dominoes.certify(tmp_path / "dlx", symmetry="none", solver="dlx") == 36
+    assert dominoes.certify(tmp_path / "rot", solver="memo") == 9
+    out = cli("verify", tmp_path / "rot", "--checker", checker).stdout
+    assert re.search(r"^s mc 9$", out, re.M), out
+    assert sorted(p.name for p in (tmp_path / "none").iterdir()) == [
+        "MANIFEST", "README", "dominoes-4x4.cnf", "dominoes-4x4.cpog"]
+    with pytest.raises(ValueError, match="up to symmetry"):
+        dominoes.certify(tmp_path / "x", solver="sat")

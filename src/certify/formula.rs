@@ -41,8 +41,6 @@ pub(crate) struct Kind {
 pub(crate) struct Formula {
     pub num_vars: u32,
     pub clauses: Vec<Vec<i32>>,
-    /// Per item: its index among the covered items (cells and optional cells), if any.
-    pub cover_index: Vec<Option<u32>>,
     /// Per covered item: whether it must be covered (a cell) and its at-least-one clause.
     pub cover_items: Vec<(u32, Option<u32>)>,
     /// Per option: its covered items (indices into `cover_items`), increasing.
@@ -122,7 +120,10 @@ impl Formula {
                     None => counted[i as usize].push(o),
                 }
             }
-            if !cells[o as usize].iter().any(|&c| items[cover_items[c as usize].0 as usize].min == 1) {
+            if !cells[o as usize]
+                .iter()
+                .any(|&c| items[cover_items[c as usize].0 as usize].min == 1)
+            {
                 return Err(Error::Usage(format!(
                     "cannot certify: option {o} covers no cell; a certificate needs every \
                      placement to fill at least one cell that must be filled"
@@ -132,8 +133,9 @@ impl Formula {
         // A counted item the cells decide gets no clauses.
         let num_cells = items.iter().filter(|i| i.min == 1 && i.max == 1).count() as u64;
         let has_optional = items.iter().any(|i| i.min == 0 && i.max == 1);
-        let counted_items: Vec<u32> =
-            (0..items.len() as u32).filter(|&i| items[i as usize].max > 1).collect();
+        let counted_items: Vec<u32> = (0..items.len() as u32)
+            .filter(|&i| items[i as usize].max > 1)
+            .collect();
         let mut implied = Vec::new();
         if counted_items.len() == 1 && !has_optional {
             let i = counted_items[0] as usize;
@@ -173,10 +175,9 @@ impl Formula {
         }
         if cardinality > MAX_CARDINALITY_CLAUSES {
             return Err(Error::Usage(format!(
-                "cannot certify: the count ranges of the pieces need {cardinality} clauses \
-                 (one per {{max + 1}} and per {{n - min + 1}} placements of a piece, no \
-                 auxiliary variables), more than the {MAX_CARDINALITY_CLAUSES} a certificate \
-                 takes"
+                "cannot certify: the pieces' counts need {cardinality} clauses (a clause per \
+                 max + 1 and per n - min + 1 of a piece's n placements, with no auxiliary \
+                 variables), more than the {MAX_CARDINALITY_CLAUSES} a certificate takes"
             )));
         }
         if g.is_some_and(|g| !g.is_identity()) && !kinds.is_empty() {
@@ -243,7 +244,6 @@ impl Formula {
         Ok(Formula {
             num_vars: n as u32,
             clauses,
-            cover_index,
             cover_items,
             cells,
             kinds_of,
@@ -270,7 +270,11 @@ impl Formula {
     }
 
     /// Writes the DIMACS text, after `comments` (each without its `c `).
-    pub fn write_dimacs(&self, w: &mut dyn std::io::Write, comments: &[String]) -> std::io::Result<()> {
+    pub fn write_dimacs(
+        &self,
+        w: &mut dyn std::io::Write,
+        comments: &[String],
+    ) -> std::io::Result<()> {
         for c in comments {
             writeln!(w, "c {c}")?;
         }

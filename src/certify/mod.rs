@@ -29,6 +29,8 @@
 //! certificate; the certified count is the graph's, computed by the search as it writes.
 
 mod formula;
+mod hints;
+mod orbits;
 mod out;
 mod reverse;
 mod search;
@@ -42,15 +44,15 @@ use std::time::Instant;
 
 use num_bigint::BigUint;
 
-pub use self::formula::MAX_CARDINALITY_CLAUSES;
-pub use self::search::Shape;
-pub use self::verify::{verify, Checked, Verified};
 use self::formula::Formula;
+pub use self::formula::MAX_CARDINALITY_CLAUSES;
 use self::out::Out;
 use self::search::Search;
+pub use self::search::Shape;
+pub use self::verify::{verify, Checked, Verified};
 use crate::burnside;
 use crate::count::Count;
-use crate::engine::Problem;
+use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::symmetry::Symmetry;
 
@@ -104,6 +106,79 @@ pub struct Request<'a> {
     pub models: Option<HashSet<Vec<u32>>>,
 }
 
+impl Shape {
+    /// The shape that fits an engine: the memo's table, or the search tree of the DLX, the
+    /// bitset engine and SAT enumeration.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for an engine that cannot certify.
+    pub fn of(engine: &Engine) -> Result<Shape> {
+        match engine.name() {
+            "memo" => Ok(Shape::Shared),
+            "dlx" | "bits" => Ok(Shape::Tree),
+            n if n.starts_with("sat") => Ok(Shape::Tree),
+            other => Err(Error::Usage(format!(
+                "a certificate comes from --solver memo, dlx, bits or sat, not {other}"
+            ))),
+        }
+    }
+}
+
+/// Certifies the problem's count in the way that fits `engine` ([`Shape::of`]); for SAT,
+/// enumerates the models first (within `deadline`), which the certificate must match.
+///
+/// # Errors
+///
+/// As [`certify`], and an engine that cannot certify.
+pub fn certify_with(
+    problem: &Problem,
+    engine: &Engine,
+    deadline: Option<Instant>,
+    dir: &Path,
+) -> Result<Certificate> {
+    let shape = Shape::of(engine)?;
+    let models = if engine.name().starts_with("sat") {
+        if problem.compiled.group.order() > 1 {
+            return Err(Error::Usage(
+                "cannot certify a SAT count up to symmetry: certify it with --symmetry none, \
+                 or with --solver memo, dlx or bits, which certify the Burnside terms"
+                    .into(),
+            ));
+        }
+        let mut models = HashSet::new();
+        let opts = RunOptions {
+            threads: 1,
+            deadline,
+            progress: None,
+            memory: 0,
+        };
+        let listed = problem.for_each_solution(engine, &opts, &mut |s| {
+            models.insert(s.to_vec());
+            std::ops::ControlFlow::Continue(())
+        })?;
+        if !listed.complete {
+            return Err(Error::Interrupted(
+                "SAT enumeration for the certificate was stopped".into(),
+            ));
+        }
+        Some(models)
+    } else {
+        None
+    };
+    crate::interrupt::within(deadline, || {
+        certify(
+            Request {
+                problem,
+                shape,
+                engine: engine.name(),
+                models,
+            },
+            dir,
+        )
+    })
+}
+
 /// A file name from a puzzle name: lower case, letters and digits, `-` between.
 fn stem(name: &str) -> String {
     let mut out = String::new();
@@ -115,7 +190,11 @@ fn stem(name: &str) -> String {
         }
     }
     let out = out.trim_end_matches('-').to_string();
-    if out.is_empty() { "puzzle".into() } else { out }
+    if out.is_empty() {
+        "puzzle".into()
+    } else {
+        out
+    }
 }
 
 /// Files under `.partial` names, removed unless kept.
@@ -162,11 +241,18 @@ pub fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
                 .into(),
         ));
     }
-    fs::create_dir_all(dir).map_err(|source| Error::Write { path: dir.into(), source })?;
+    fs::create_dir_all(dir).map_err(|source| Error::Write {
+        path: dir.into(),
+        source,
+    })?;
     let name = stem(compiled.puzzle.name());
     let mut partials = Partials(Vec::new());
     let mut terms = Vec::new();
-    let classes = if group.order() > 1 { burnside::classes(group) } else { vec![(0, 1)] };
+    let classes = if group.order() > 1 {
+        burnside::classes(group)
+    } else {
+        vec![(0, 1)]
+    };
     let mut models = request.models;
     for (k, size) in classes {
         let g = &group.elements()[k];
@@ -201,20 +287,33 @@ pub fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
         sum += t.count.as_biguint() * BigUint::from(t.multiplicity);
     }
     let count = burnside::divide(Count::from(sum), group.order())?;
-    let certificate = Certificate { terms, order: group.order(), count };
+    let certificate = Certificate {
+        terms,
+        order: group.order(),
+        count,
+    };
     let manifest = partials.add(dir, "MANIFEST");
     write_file(&manifest, &verify::manifest(&certificate, compiled))?;
     let readme = partials.add(dir, "README");
-    write_file(&readme, &readme_text(&certificate, compiled, request.engine))?;
+    write_file(
+        &readme,
+        &readme_text(&certificate, compiled, request.engine),
+    )?;
     partials.keep()?;
     Ok(certificate)
 }
 
 fn write_file(path: &Path, text: &str) -> Result<()> {
-    let mut file = fs::File::create(path).map_err(|source| Error::Write { path: path.into(), source })?;
+    let mut file = fs::File::create(path).map_err(|source| Error::Write {
+        path: path.into(),
+        source,
+    })?;
     file.write_all(text.as_bytes())
         .and_then(|_| file.sync_all())
-        .map_err(|source| Error::Write { path: path.into(), source })
+        .map_err(|source| Error::Write {
+            path: path.into(),
+            source,
+        })
 }
 
 fn write_term(
@@ -236,7 +335,10 @@ fn write_term(
         format!("puzzle {}", puzzle.name()),
         match g {
             None => "term identity: the models are all the solutions".to_string(),
-            Some(g) => format!("term {}: the models are the solutions this symmetry maps onto themselves", g.name),
+            Some(g) => format!(
+                "term {}: the models are the solutions this symmetry maps onto themselves",
+                g.name
+            ),
         },
         "encoding: per cell at least one placement; per pair of placements on one cell, \
          not both; per counted piece, at most max and at least min as plain clauses; for a \
@@ -250,30 +352,50 @@ fn write_term(
             item.name, item.min, item.max
         ));
     }
-    comments.push(format!("variables {} (one per {}); variable map: c v VAR {}", formula.num_vars, map.option, map.columns));
+    comments.push(format!(
+        "variables {} (one per {}); variable map: c v VAR {}",
+        formula.num_vars, map.option, map.columns
+    ));
     for o in 0..formula.num_vars {
         comments.push(format!("v {} {}", o + 1, puzzle.describe_option(o)));
     }
     let io_err = |path: &Path| {
         let path = path.to_path_buf();
-        move |source| Error::Write { path: path.clone(), source }
+        move |source| Error::Write {
+            path: path.clone(),
+            source,
+        }
     };
     let mut cnf = BufWriter::new(fs::File::create(cnf_path).map_err(io_err(cnf_path))?);
-    formula.write_dimacs(&mut cnf, &comments).map_err(io_err(cnf_path))?;
-    let file = cnf.into_inner().map_err(|e| io_err(cnf_path)(e.into_error()))?;
+    formula
+        .write_dimacs(&mut cnf, &comments)
+        .map_err(io_err(cnf_path))?;
+    let file = cnf
+        .into_inner()
+        .map_err(|e| io_err(cnf_path)(e.into_error()))?;
     file.sync_all().map_err(io_err(cnf_path))?;
     let cnf_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
 
-    let cpog = BufWriter::with_capacity(1 << 20, fs::File::create(cpog_path).map_err(io_err(cpog_path))?);
+    let cpog = BufWriter::with_capacity(
+        1 << 20,
+        fs::File::create(cpog_path).map_err(io_err(cpog_path))?,
+    );
     let mut out = Out::new(cpog, formula.num_vars, formula.clauses.len() as u32);
-    let write = |e: std::io::Error| Error::Write { path: cpog_path.into(), source: e };
-    out.comment(&format!("polycover {} CPOG certificate of the CNF beside it", env!("CARGO_PKG_VERSION")))
-        .map_err(write)?;
+    let write = |e: std::io::Error| Error::Write {
+        path: cpog_path.into(),
+        source: e,
+    };
+    out.comment(&format!(
+        "polycover {} CPOG certificate of the CNF beside it",
+        env!("CARGO_PKG_VERSION")
+    ))
+    .map_err(write)?;
     let shape_note = match shape {
         Shape::Shared => "the memo's subproblems, shared",
         Shape::Tree => "a search tree",
     };
-    out.comment(&format!("graph: {shape_note}")).map_err(write)?;
+    out.comment(&format!("graph: {shape_note}"))
+        .map_err(write)?;
     let mut search = Search::new(&formula, out, shape, models);
     search.deny_bad().map_err(|e| relabel(e, cpog_path))?;
     let (count, top, top_lemma) = search.run().map_err(|e| relabel(e, cpog_path))?;
@@ -306,10 +428,14 @@ fn write_term(
         }
     };
     out.root(root).map_err(write)?;
-    reverse::delete_all(&mut out, &formula, root, keep, zero.as_ref()).map_err(|e| relabel(e, cpog_path))?;
+    reverse::delete_all(&mut out, &formula, root, keep, zero.as_ref())
+        .map_err(|e| relabel(e, cpog_path))?;
     let nodes = out.nodes.len();
     let cpog_bytes = out.bytes;
-    let file = out.into_inner().into_inner().map_err(|e| write(e.into_error()))?;
+    let file = out
+        .into_inner()
+        .into_inner()
+        .map_err(|e| write(e.into_error()))?;
     file.sync_all().map_err(write)?;
     Ok(Term {
         name: String::new(),
@@ -329,7 +455,10 @@ fn write_term(
 /// An input/output error while writing the certificate, named by its file.
 fn relabel(e: Error, path: &Path) -> Error {
     match e {
-        Error::Io(source) => Error::Write { path: path.into(), source },
+        Error::Io(source) => Error::Write {
+            path: path.into(),
+            source,
+        },
         e => e,
     }
 }
@@ -364,9 +493,20 @@ fn readme_text(c: &Certificate, compiled: &crate::puzzle::Compiled, engine: &str
             term.name, term.symmetry, term.multiplicity, term.count, term.cnf, term.cpog
         ));
     }
-    let sum: Vec<String> = c.terms.iter().map(|x| format!("{} x {}", x.multiplicity, x.count)).collect();
-    t.push_str(&format!("\n  ({}) / {} = {}\n\n", sum.join(" + "), c.order, c.count));
-    t.push_str("Check one term with the CPOG checker (it prints FULL-PROOF SUCCESS and the count):\n\n");
+    let sum: Vec<String> = c
+        .terms
+        .iter()
+        .map(|x| format!("{} x {}", x.multiplicity, x.count))
+        .collect();
+    t.push_str(&format!(
+        "\n  ({}) / {} = {}\n\n",
+        sum.join(" + "),
+        c.order,
+        c.count
+    ));
+    t.push_str(
+        "Check one term with the CPOG checker (it prints FULL-PROOF SUCCESS and the count):\n\n",
+    );
     let first = &c.terms[0];
     t.push_str(&format!("  cpog-check {} {}\n\n", first.cnf, first.cpog));
     t.push_str(

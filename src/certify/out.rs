@@ -166,7 +166,8 @@ impl<W: Write> Out<W> {
         }
         self.line.push(b'0');
         self.flush_line()?;
-        self.lemmas.push((cid, self.hints.len() as u32, hints.len() as u32));
+        self.lemmas
+            .push((cid, self.hints.len() as u32, hints.len() as u32));
         self.hints.extend_from_slice(hints);
         Ok(cid)
     }
@@ -201,10 +202,6 @@ impl<W: Write> Out<W> {
 
     pub fn into_inner(self) -> W {
         self.w
-    }
-
-    pub fn writer(&mut self) -> &mut W {
-        &mut self.w
     }
 }
 

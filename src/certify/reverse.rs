@@ -71,7 +71,16 @@ pub(crate) fn delete_all<W: Write>(
 ) -> Result<()> {
     let lemmas = std::mem::take(&mut out.lemmas);
     let hints = std::mem::take(&mut out.hints);
-    for &(cid, start, len) in lemmas.iter().rev() {
+    let stop = || {
+        (crate::interrupt::requested() || crate::interrupt::past_deadline())
+            .then(|| Error::Interrupted("the certificate was not finished (deleting clauses)".into()))
+    };
+    for (k, &(cid, start, len)) in lemmas.iter().rev().enumerate() {
+        if k % 4096 == 0 {
+            if let Some(e) = stop() {
+                return Err(e);
+            }
+        }
         if cid != keep {
             out.delete(cid, &hints[start as usize..(start + len) as usize])?;
         }
@@ -94,6 +103,11 @@ pub(crate) fn delete_all<W: Write>(
     let mut h = Vec::new();
     let root_index = up.index(root);
     for (k, clause) in f.clauses.iter().enumerate() {
+        if k % 256 == 0 {
+            if let Some(e) = stop() {
+                return Err(e);
+            }
+        }
         gen += 1;
         falsified.clear();
         // The false literals are the clause's own: a product holding one is false. Those
@@ -152,7 +166,11 @@ pub(crate) fn delete_all<W: Write>(
             falsified.push(node);
             let rec = &out.nodes[n];
             let kids = &out.kids[rec.start as usize..(rec.start + rec.len) as usize];
-            let charged: &[i32] = if rec.sum { kids } else { &kids[reason[n] as usize - 1..reason[n] as usize] };
+            let charged: &[i32] = if rec.sum {
+                kids
+            } else {
+                &kids[reason[n] as usize - 1..reason[n] as usize]
+            };
             for &c in charged {
                 if c.unsigned_abs() > f.num_vars {
                     let child = up.index(c);
@@ -229,7 +247,13 @@ impl Upward {
                 }
             }
         }
-        Upward { num_vars, parent_start, parent, lit_start, lit }
+        Upward {
+            num_vars,
+            parent_start,
+            parent,
+            lit_start,
+            lit,
+        }
     }
 
     fn index(&self, node: i32) -> usize {
@@ -237,7 +261,8 @@ impl Upward {
     }
 
     fn parents(&self, node: u32) -> &[(u32, u32)] {
-        &self.parent[self.parent_start[node as usize] as usize..self.parent_start[node as usize + 1] as usize]
+        &self.parent[self.parent_start[node as usize] as usize
+            ..self.parent_start[node as usize + 1] as usize]
     }
 
     /// The products holding literal `l` as a child.

@@ -34,6 +34,7 @@ use std::io::Write;
 use num_bigint::BigUint;
 
 use super::formula::Formula;
+use super::orbits::{Orbits, BAD};
 use super::out::Out;
 use crate::error::{Error, Result};
 
@@ -62,34 +63,32 @@ struct Done {
 type Key = (Box<[u64]>, Box<[u32]>);
 
 pub(crate) struct Search<'a, W: Write> {
-    f: &'a Formula,
+    pub(super) f: &'a Formula,
     pub out: Out<W>,
-    shape: Shape,
-    sweep: bool,
-    members: Vec<Vec<u32>>,
-    sup_cells: Vec<Vec<u32>>,
-    sup_of: Vec<u32>,
-    sup_by_cell: Vec<Vec<u32>>,
+    pub(super) shape: Shape,
+    pub(super) sweep: bool,
+    pub(super) members: Vec<Vec<u32>>,
+    pub(super) sup_cells: Vec<Vec<u32>>,
+    pub(super) sup_of: Vec<u32>,
+    pub(super) sup_by_cell: Vec<Vec<u32>>,
     pub bad: Vec<u32>,
-    bad_lemma: Vec<u32>,
-    preimage: Vec<u32>,
+    pub(super) bad_lemma: Vec<u32>,
+    pub(super) preimage: Vec<u32>,
     memo: HashMap<Key, Done>,
     /// Contexts are the paths' chosen options (lemmas per visit), not the edge of `U`.
-    paths: bool,
+    pub(super) paths: bool,
     /// Per covered item: the chosen option on it, along the current path.
-    covered_by: Vec<u32>,
-    stamp: Vec<u32>,
-    gen: u32,
+    pub(super) covered_by: Vec<u32>,
+    pub(super) stamp: Vec<u32>,
+    pub(super) gen: u32,
     pub states: u64,
     /// With SAT's models: the leaves must be exactly these.
-    models: Option<HashSet<Vec<u32>>>,
-    found: u64,
-    path: Vec<u32>,
+    pub(super) models: Option<HashSet<Vec<u32>>>,
+    pub(super) found: u64,
+    pub(super) path: Vec<u32>,
 }
 
-const BAD: u32 = u32::MAX;
-
-fn has(u: &[u64], c: u32) -> bool {
+pub(super) fn has(u: &[u64], c: u32) -> bool {
     u[(c / 64) as usize] >> (c % 64) & 1 == 1
 }
 
@@ -101,53 +100,17 @@ impl<'a, W: Write> Search<'a, W> {
         models: Option<HashSet<Vec<u32>>>,
     ) -> Search<'a, W> {
         let n = f.num_vars as usize;
-        let mut preimage = vec![0u32; n];
-        for o in 0..n {
-            preimage[f.image[o] as usize] = o as u32;
-        }
-        // Option orbits under the term's symmetry; an orbit whose options overlap is in
-        // no fixed solution: its options are "bad", false in every model.
-        let mut sup_of = vec![BAD; n];
-        let mut members = Vec::new();
-        let mut sup_cells = Vec::new();
-        let mut bad = Vec::new();
-        let mut seen = vec![false; n];
-        for o in 0..n {
-            if seen[o] {
-                continue;
-            }
-            let mut orbit = vec![o as u32];
-            seen[o] = true;
-            let mut cur = f.image[o] as usize;
-            while cur != o {
-                seen[cur] = true;
-                orbit.push(cur as u32);
-                cur = f.image[cur] as usize;
-            }
-            let mut cells: Vec<u32> = orbit.iter().flat_map(|&m| f.cells[m as usize].iter().copied()).collect();
-            cells.sort_unstable();
-            let total = cells.len();
-            cells.dedup();
-            if cells.len() < total {
-                bad.extend(orbit.iter().copied());
-                continue;
-            }
-            for &m in &orbit {
-                sup_of[m as usize] = members.len() as u32;
-            }
-            members.push(orbit);
-            sup_cells.push(cells);
-        }
-        bad.sort_unstable();
-        let mut sup_by_cell = vec![Vec::new(); f.cover_items.len()];
-        for (s, cells) in sup_cells.iter().enumerate() {
-            for &c in cells {
-                sup_by_cell[c as usize].push(s as u32);
-            }
-        }
+        let Orbits {
+            members,
+            sup_cells,
+            sup_of,
+            sup_by_cell,
+            bad,
+            preimage,
+        } = Orbits::new(f);
         // Sweep (branch on the first free cell) when a piece with copies is the only
         // piece, as the memo does; otherwise the cell with the fewest alive options.
-        let sweep = (shape == Shape::Shared && !f.implied.is_empty()) || std::env::var_os("PC_SWEEP").is_some();
+        let sweep = shape == Shape::Shared && !f.implied.is_empty();
         let sups = members.len();
         Search {
             f,
@@ -173,7 +136,7 @@ impl<'a, W: Write> Search<'a, W> {
         }
     }
 
-    fn lit(o: u32) -> i32 {
+    pub(super) fn lit(o: u32) -> i32 {
         o as i32 + 1
     }
 
@@ -269,73 +232,6 @@ impl<'a, W: Write> Search<'a, W> {
         out
     }
 
-    /// Hints that make every member of `t` false, given every member of `j` true.
-    fn deny(&self, t: u32, j: u32, hints: &mut Vec<u32>) {
-        let (a, b) = self.members[t as usize]
-            .iter()
-            .flat_map(|&a| self.members[j as usize].iter().map(move |&b| (a, b)))
-            .find(|&(a, b)| self.f.conflict(a, b))
-            .expect("options that meet share an item");
-        hints.push(self.f.amo_clause(a, b));
-        let mut cur = a;
-        loop {
-            let p = self.preimage[cur as usize];
-            if p == a {
-                break;
-            }
-            hints.push(self.f.follows[p as usize].expect("a moved option has its clause"));
-            cur = p;
-        }
-    }
-
-    /// Hints that make every member of `j` true, given member `m`.
-    fn follow(&self, m: u32, hints: &mut Vec<u32>) {
-        let mut cur = m;
-        loop {
-            let next = self.f.image[cur as usize];
-            if next == m {
-                break;
-            }
-            hints.push(self.f.follows[cur as usize].expect("a moved option has its clause"));
-            cur = next;
-        }
-    }
-
-    /// The at-most clause that denies `o` once the options `used` of its piece are chosen.
-    fn at_most(&self, used: &[u32], o: u32) -> u32 {
-        let mut s: Vec<u32> = used.to_vec();
-        s.push(o);
-        s.sort_unstable();
-        self.f.at_most[&s]
-    }
-
-    fn used_of_kind(&self, r: &[u32], k: u32) -> Vec<u32> {
-        r.iter().copied().filter(|&o| self.f.kinds_of[o as usize].contains(&k)).collect()
-    }
-
-    /// Adds `NOT x_o` for every option of an orbit that overlaps itself.
-    pub fn deny_bad(&mut self) -> Result<()> {
-        for k in 0..self.bad.len() {
-            let o = self.bad[k];
-            let mut hints = Vec::new();
-            let mut chain = vec![o];
-            let mut cur = o;
-            'walk: loop {
-                hints.push(self.f.follows[cur as usize].expect("a bad option moves"));
-                cur = self.f.image[cur as usize];
-                for &earlier in &chain {
-                    if self.f.conflict(earlier, cur) {
-                        hints.push(self.f.amo_clause(earlier, cur));
-                        break 'walk;
-                    }
-                }
-                chain.push(cur);
-            }
-            self.bad_lemma[o as usize] = self.out.lemma(&[-Self::lit(o)], &hints)?;
-        }
-        Ok(())
-    }
-
     /// The root state: every covered item free.
     pub fn run(&mut self) -> Result<(BigUint, Option<i32>, u32)> {
         let cells = self.f.cover_items.len();
@@ -355,7 +251,9 @@ impl<'a, W: Write> Search<'a, W> {
                 )));
             }
         }
-        let lemma = done.lemma.ok_or_else(|| Error::Failed("a puzzle with no cell to fill has no certificate".into()))?;
+        let lemma = done.lemma.ok_or_else(|| {
+            Error::Failed("a puzzle with no cell to fill has no certificate".into())
+        })?;
         Ok((done.count, done.node, lemma))
     }
 
@@ -381,27 +279,6 @@ impl<'a, W: Write> Search<'a, W> {
         Ok(done)
     }
 
-    /// Hints that deny option `o`, which meets a covered item, from the path's choices.
-    fn deny_by_path(&self, o: u32, u: &[u64], hints: &mut Vec<u32>) {
-        let s = self.sup_of[o as usize];
-        let (m, a) = self.members[s as usize]
-            .iter()
-            .find_map(|&m| {
-                self.f.cells[m as usize]
-                    .iter()
-                    .find(|&&c| !has(u, c) && self.covered_by[c as usize] != u32::MAX)
-                    .map(|&c| (m, self.covered_by[c as usize]))
-            })
-            .expect("an option meeting the covered items meets a chosen one");
-        hints.push(self.f.amo_clause(a, m));
-        let mut cur = m;
-        while cur != o {
-            let p = self.preimage[cur as usize];
-            hints.push(self.f.follows[p as usize].expect("a moved option has its clause"));
-            cur = p;
-        }
-    }
-
     fn expand(&mut self, u: &[u64], r: &[u32], cached: Option<&Done>) -> Result<Done> {
         let counts = self.counts(r);
         let cells = self.f.cover_items.len() as u32;
@@ -412,8 +289,11 @@ impl<'a, W: Write> Search<'a, W> {
             let short = (0..self.f.kinds.len()).find(|&k| counts[k] < self.f.kinds[k].min);
             let Some(k) = short else {
                 if self.models.is_some() {
-                    let mut chosen: Vec<u32> =
-                        self.path.iter().flat_map(|&s| self.members[s as usize].clone()).collect();
+                    let mut chosen: Vec<u32> = self
+                        .path
+                        .iter()
+                        .flat_map(|&s| self.members[s as usize].clone())
+                        .collect();
                     chosen.sort_unstable();
                     if !self.models.as_ref().is_some_and(|m| m.contains(&chosen)) {
                         return Err(Error::Failed(format!(
@@ -434,8 +314,12 @@ impl<'a, W: Write> Search<'a, W> {
             // Too few of piece k: its other options, all outside and denied by the
             // context, leave one of its at-least clauses empty.
             let kind = &self.f.kinds[k];
-            let others: Vec<u32> =
-                kind.options.iter().copied().filter(|o| r.binary_search(o).is_err()).collect();
+            let others: Vec<u32> = kind
+                .options
+                .iter()
+                .copied()
+                .filter(|o| r.binary_search(o).is_err())
+                .collect();
             let subset = others[..kind.options.len() - kind.min as usize + 1].to_vec();
             let mut hints = Vec::new();
             if self.paths {
@@ -460,15 +344,21 @@ impl<'a, W: Write> Search<'a, W> {
         } else {
             let mut best = (usize::MAX, free_cells[0]);
             for &c in &free_cells {
-                let n = self.sup_by_cell[c as usize].iter().filter(|&&t| alive(self, t)).count();
+                let n = self.sup_by_cell[c as usize]
+                    .iter()
+                    .filter(|&&t| alive(self, t))
+                    .count();
                 if n < best.0 {
                     best = (n, c);
                 }
             }
             best.1
         };
-        let branches: Vec<u32> =
-            self.sup_by_cell[item as usize].iter().copied().filter(|&t| alive(self, t)).collect();
+        let branches: Vec<u32> = self.sup_by_cell[item as usize]
+            .iter()
+            .copied()
+            .filter(|&t| alive(self, t))
+            .collect();
         let mut children = Vec::with_capacity(branches.len());
         for &j in &branches {
             let mut u2 = u.to_vec();
@@ -522,7 +412,13 @@ impl<'a, W: Write> Search<'a, W> {
             let meeting = self.meeting_inside(j, u);
             // A piece that `j` uses up: its other alive options are denied by `P_j`.
             let mut used_up = Vec::new();
-            for &k in self.f.kinds_of.get(j as usize).map(|v| v.as_slice()).unwrap_or(&[]) {
+            for &k in self
+                .f
+                .kinds_of
+                .get(j as usize)
+                .map(|v| v.as_slice())
+                .unwrap_or(&[])
+            {
                 if counts[k as usize] + 1 == self.f.kinds[k as usize].max {
                     let used = self.used_of_kind(r, k);
                     for &o in &self.f.kinds[k as usize].options {
@@ -561,11 +457,15 @@ impl<'a, W: Write> Search<'a, W> {
                 let p = match cached {
                     Some(c) => c.products[products.len()],
                     None => {
-                        let mut kids: Vec<i32> =
-                            self.members[j as usize].iter().map(|&o| Self::lit(o)).collect();
+                        let mut kids: Vec<i32> = self.members[j as usize]
+                            .iter()
+                            .map(|&o| Self::lit(o))
+                            .collect();
                         for &t in &meeting {
                             if self.kind_ok(t, counts) {
-                                kids.extend(self.members[t as usize].iter().map(|&o| -Self::lit(o)));
+                                kids.extend(
+                                    self.members[t as usize].iter().map(|&o| -Self::lit(o)),
+                                );
                             }
                         }
                         kids.extend(used_up.iter().map(|&(o, _)| -Self::lit(o)));
@@ -632,7 +532,11 @@ impl<'a, W: Write> Search<'a, W> {
                 hints.push(self.at_most(&used, o));
             }
         }
-        hints.push(self.f.cover_items[item as usize].1.expect("a cell has its clause"));
+        hints.push(
+            self.f.cover_items[item as usize]
+                .1
+                .expect("a cell has its clause"),
+        );
         let mut clause = context;
         clause.extend(top);
         let lemma = self.out.lemma(&clause, &hints)?;
@@ -647,7 +551,12 @@ impl<'a, W: Write> Search<'a, W> {
 
     /// The defining clause `-P child` of product `p`.
     fn child_clause(&self, p: i32, child: i32) -> u32 {
-        let pos = self.out.children(p).iter().position(|&c| c == child).expect("a child of the product");
+        let pos = self
+            .out
+            .children(p)
+            .iter()
+            .position(|&c| c == child)
+            .expect("a child of the product");
         self.out.node(p).cid + 1 + pos as u32
     }
 }

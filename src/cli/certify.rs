@@ -5,15 +5,13 @@
 //! must equal the engine's, or the command fails (exit 1) and keeps no file; `verify`
 //! prints only what the checker computed.
 
-use std::collections::HashSet;
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use super::args::VerifyArgs;
 use super::outcome::Outcome;
-use crate::certify::{self, Request, Shape};
-use crate::engine::{Engine, Problem, Report, RunOptions};
+use crate::certify::{self, Shape};
+use crate::engine::{Engine, Problem, Report};
 use crate::error::{Error, Result};
 
 /// Refuses a certificate directory that cannot be one, before any work.
@@ -34,16 +32,9 @@ pub(super) fn check_dir(dir: &Path, parts: bool) -> Result<()> {
     Ok(())
 }
 
-/// The graph's shape for an engine, or the refusal of one that cannot certify.
+/// Refuses an engine that cannot certify, before the count runs.
 pub(super) fn shape(engine: &Engine) -> Result<Shape> {
-    match engine.name() {
-        "memo" => Ok(Shape::Shared),
-        "dlx" | "bits" => Ok(Shape::Tree),
-        n if n.starts_with("sat") => Ok(Shape::Tree),
-        other => Err(Error::Usage(format!(
-            "--certify works with --solver memo, dlx, bits or sat, not {other}"
-        ))),
-    }
+    Shape::of(engine)
 }
 
 /// Writes the certificate after the engine's count, and compares the two.
@@ -55,24 +46,8 @@ pub(super) fn count(
     deadline: Option<std::time::Instant>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let shape = shape(engine)?;
-    let models = if engine.name().starts_with("sat") {
-        let mut models = HashSet::new();
-        let opts = RunOptions { threads: 1, deadline, progress: None, memory: 0 };
-        let listed = p.for_each_solution(engine, &opts, &mut |s| {
-            models.insert(s.to_vec());
-            ControlFlow::Continue(())
-        })?;
-        if !listed.complete {
-            return Err(Error::Interrupted("SAT enumeration for the certificate was stopped".into()));
-        }
-        Some(models)
-    } else {
-        None
-    };
-    let request = Request { problem: p, shape, engine: engine.name(), models };
-    let c = certify::certify(request, dir)?;
-    if &c.count != &report.solutions {
+    let c = certify::certify_with(p, engine, deadline, dir)?;
+    if c.count != report.solutions {
         for t in &c.terms {
             let _ = std::fs::remove_file(dir.join(&t.cnf));
             let _ = std::fs::remove_file(dir.join(&t.cpog));
@@ -121,13 +96,26 @@ pub(super) fn verify(a: VerifyArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let v = certify::verify(&a.dir, &checker, &mut progress)?;
     for t in &v.terms {
+        if let Some(theirs) = &t.checker_count {
+            writeln!(
+                out,
+                "c term {}: the checker verified the graph but printed the count {theirs}; the \
+                 graph it verified evaluates exactly to {} (the checker's own arithmetic is \
+                 wrong here)",
+                t.name, t.count
+            )?;
+        }
         writeln!(
             out,
             "c term {}: {} x {} (FULL-PROOF SUCCESS, {:.2} s)",
             t.name, t.multiplicity, t.count, t.seconds
         )?;
     }
-    let sum: Vec<String> = v.terms.iter().map(|t| format!("{} x {}", t.multiplicity, t.count)).collect();
+    let sum: Vec<String> = v
+        .terms
+        .iter()
+        .map(|t| format!("{} x {}", t.multiplicity, t.count))
+        .collect();
     writeln!(out, "c ({}) / {} = {}", sum.join(" + "), v.order, v.count)?;
     writeln!(out, "s mc {}", v.count)?;
     Ok(Outcome::Done)

@@ -82,7 +82,19 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     )?;
     bar.finish();
     if let (Some(dir), true) = (&a.certify, report.complete) {
-        super::certify::count(&p, &engine, &report, dir, a.search.deadline(), out)?;
+        match super::certify::count(&p, &engine, &report, dir, a.search.deadline(), out) {
+            // The count is known but its certificate is not: no `s mc` without it.
+            Err(Error::Interrupted(why)) => {
+                writeln!(out, "c no certificate is kept: {why}")?;
+                writeln!(out, "s UNKNOWN")?;
+                return Ok(if crate::interrupt::requested() {
+                    Outcome::Interrupted
+                } else {
+                    Outcome::Stopped
+                });
+            }
+            done => done?,
+        }
     }
     let counted = match part {
         Some(part) => part.close(&report)?,

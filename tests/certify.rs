@@ -1,0 +1,427 @@
+//! `count --certify` and `verify`: certificates that the CPOG project's own checker
+//! (`cpog-check`, built here from `../shared/tools/cpog-check`, an outside oracle) accepts
+//! with the count polycover printed; tampered ones it rejects; bad requests refused.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use crate::common::*;
+
+/// The checker `.ci/run` builds into target/tools, or built here from its sources.
+fn checker() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+            let tool = root.join("target/tools/cpog-check");
+            if tool.is_file() {
+                return tool;
+            }
+            let src = std::env::var_os("POLYCOVER_CPOG_SRC")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| root.join("../shared/tools/cpog-check"));
+            assert!(
+                src.join("cpog-check.c").is_file(),
+                "the CPOG checker's sources are not at {} (set POLYCOVER_CPOG_SRC)",
+                src.display()
+            );
+            std::fs::create_dir_all(tool.parent().unwrap()).unwrap();
+            let partial = tool.with_extension("partial");
+            let st = Command::new("cc")
+                .args(["-O2", "-o"])
+                .arg(&partial)
+                .arg(src.join("cpog-check.c"))
+                .arg(src.join("q25.c"))
+                .status()
+                .expect("cc runs");
+            assert!(st.success(), "cc could not build cpog-check");
+            std::fs::rename(&partial, &tool).unwrap();
+            tool
+        })
+        .clone()
+}
+
+/// What the checker says of one CNF and certificate: whether it printed FULL-PROOF
+/// SUCCESS, and the count it printed.
+fn check(cnf: &Path, cpog: &Path) -> (bool, Option<String>) {
+    let out = Command::new(checker()).arg(cnf).arg(cpog).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ok = out.status.success() && text.lines().any(|l| l.contains("FULL-PROOF SUCCESS"));
+    let count = text.lines().find_map(|l| {
+        l.split_once("Regular model count = ")
+            .map(|(_, n)| n.trim().to_string())
+    });
+    (ok, count)
+}
+
+fn s_mc(o: &std::process::Output) -> String {
+    stdout(o)
+        .lines()
+        .find_map(|l| l.strip_prefix("s mc ").map(str::to_string))
+        .unwrap_or_else(|| panic!("no s mc line: {}{}", stdout(o), stderr(o)))
+}
+
+fn puzzle(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn dominoes(dir: &Path, w: u32, h: u32, d: u32) -> String {
+    let text = format!(
+        "name = \"Dominoes {w}x{h}x{d}\"\nbox = [{w}, {h}, {d}]\n[[piece]]\nname = \"D\"\n\
+         cells = [[0,0,0], [1,0,0]]\ncount = {}\n",
+        w * h * d / 2
+    );
+    puzzle(dir, &format!("d{w}{h}{d}.toml"), &text)
+}
+
+const TROMINOES: &str = "name = \"Trominoes 3x4\"\nbox = [3, 4, 1]\n[[piece]]\nname = \"L\"\n\
+    cells = [[0,0,0], [1,0,0], [0,1,0]]\ncount = [1, 3]\n[[piece]]\nname = \"I\"\n\
+    cells = [[0,0,0], [1,0,0], [2,0,0]]\ncount = [1, 3]\n";
+
+/// Certifies with `solver` and `--symmetry none`, checks the one term with the checker,
+/// and returns the count both agree on.
+fn certified(puzzle: &str, solver: &str, dir: &Path) -> String {
+    let o = polycover(&[
+        "count",
+        puzzle,
+        "--symmetry",
+        "none",
+        "--solver",
+        solver,
+        "--certify",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let count = s_mc(&o);
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST")).unwrap();
+    let term = manifest.lines().find(|l| l.starts_with("term ")).unwrap();
+    let words: Vec<&str> = term.split_whitespace().collect();
+    let (ok, checked) = check(&dir.join(words[3]), &dir.join(words[4]));
+    assert!(
+        ok,
+        "cpog-check rejected the {solver} certificate of {puzzle}"
+    );
+    assert_eq!(
+        checked.as_deref(),
+        Some(count.as_str()),
+        "{solver} on {puzzle}"
+    );
+    assert!(std::fs::read_to_string(dir.join("README"))
+        .unwrap()
+        .contains("cpog-check"));
+    count
+}
+
+#[test]
+fn every_counting_engine_certifies_the_dominoes_of_a_4x4_square() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = dominoes(tmp.path(), 4, 4, 1);
+    for solver in ["memo", "dlx", "bits", "sat"] {
+        assert_eq!(certified(&p, solver, &tmp.path().join(solver)), "36");
+    }
+}
+
+#[test]
+fn the_memo_certifies_the_8x8_square_and_a_3d_box() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Kasteleyn's count of the 8x8 square.
+    assert_eq!(
+        certified("dominoes-8x8", "memo", &tmp.path().join("a")),
+        "12988816"
+    );
+    let p = dominoes(tmp.path(), 2, 3, 4);
+    let memo = certified(&p, "memo", &tmp.path().join("b"));
+    assert_eq!(certified(&p, "dlx", &tmp.path().join("c")), memo);
+    assert_eq!(memo, "1845");
+}
+
+#[test]
+fn two_piece_kinds_in_count_ranges_are_certified_by_every_engine() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = puzzle(tmp.path(), "t.toml", TROMINOES);
+    for solver in ["memo", "dlx", "bits", "sat"] {
+        assert_eq!(
+            certified(&p, solver, &tmp.path().join(solver)),
+            "16",
+            "{solver}"
+        );
+    }
+    // The CNF states the ranges as clauses: at least one L is one clause of every L.
+    let cnf = std::fs::read_to_string(tmp.path().join("memo/trominoes-3x4.cnf")).unwrap();
+    assert!(
+        cnf.contains("c encoding: per cell at least one placement"),
+        "{cnf}"
+    );
+}
+
+#[test]
+fn a_puzzle_with_no_solution_is_certified_as_zero() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = puzzle(
+        tmp.path(),
+        "z.toml",
+        "name = \"Z\"\nbox = [2, 3, 1]\n[[piece]]\nname = \"L\"\ncells = [[0,0,0], [1,0,0], [0,1,0]]\n\
+         [[piece]]\nname = \"I\"\ncells = [[0,0,0], [1,0,0], [2,0,0]]\n",
+    );
+    for solver in ["memo", "dlx"] {
+        let o = polycover(&[
+            "count",
+            &p,
+            "--symmetry",
+            "none",
+            "--solver",
+            solver,
+            "--certify",
+            tmp.path().join(solver).to_str().unwrap(),
+        ]);
+        // The I tromino takes a whole row of the 2x3 box; the L does not fit the other.
+        assert_eq!(s_mc(&o), "0", "{}", stderr(&o));
+        let (ok, count) = check(
+            &tmp.path().join(solver).join("odd.cnf"),
+            &tmp.path().join(solver).join("odd.cpog"),
+        );
+        assert!(ok && count.as_deref() == Some("0"), "{solver}: {count:?}");
+    }
+}
+
+#[test]
+fn a_count_up_to_rotations_is_certified_through_its_burnside_terms() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = dominoes(tmp.path(), 4, 4, 1);
+    for solver in ["memo", "dlx"] {
+        let dir = tmp.path().join(solver);
+        let o = polycover(&[
+            "count",
+            &p,
+            "--solver",
+            solver,
+            "--certify",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(s_mc(&o), "9", "{}", stderr(&o));
+        let manifest = std::fs::read_to_string(dir.join("MANIFEST")).unwrap();
+        assert_eq!(
+            manifest.lines().filter(|l| l.starts_with("term ")).count(),
+            5,
+            "{manifest}"
+        );
+        // One of the terms fixes no tiling: a certificate of zero.
+        let readme = std::fs::read_to_string(dir.join("README")).unwrap();
+        assert!(
+            readme.contains("(1 x 36 + 1 x 8 + 2 x 12 + 2 x 2 + 2 x 0) / 8 = 9"),
+            "{readme}"
+        );
+        let v = polycover(&[
+            "verify",
+            dir.to_str().unwrap(),
+            "--checker",
+            checker().to_str().unwrap(),
+        ]);
+        assert_eq!(v.status.code(), Some(0), "{}{}", stdout(&v), stderr(&v));
+        assert_eq!(s_mc(&v), "9");
+        assert!(
+            stdout(&v).contains("c term g6: 2 x 0 (FULL-PROOF SUCCESS"),
+            "{}",
+            stdout(&v)
+        );
+    }
+    // A 3-D box under rotations: the cube's group.
+    let p = dominoes(tmp.path(), 2, 2, 3);
+    let dir = tmp.path().join("box");
+    let o = polycover(&["count", &p, "--certify", dir.to_str().unwrap()]);
+    let v = polycover(&[
+        "verify",
+        dir.to_str().unwrap(),
+        "--checker",
+        checker().to_str().unwrap(),
+    ]);
+    assert_eq!(s_mc(&v), s_mc(&o), "{}", stdout(&v));
+}
+
+/// The certificate of the 4x4 dominoes' identity term, written fresh into `dir`.
+fn fresh(dir: &Path) -> (PathBuf, PathBuf) {
+    let p = dominoes(dir, 4, 4, 1);
+    let cert = dir.join("cert");
+    let _ = std::fs::remove_dir_all(&cert);
+    let o = polycover(&[
+        "count",
+        &p,
+        "--symmetry",
+        "none",
+        "--solver",
+        "memo",
+        "--certify",
+        cert.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    (
+        cert.join("dominoes-4x4x1.cnf"),
+        cert.join("dominoes-4x4x1.cpog"),
+    )
+}
+
+#[test]
+fn a_tampered_certificate_is_rejected() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (cnf, cpog) = fresh(tmp.path());
+    assert!(check(&cnf, &cpog).0);
+    let text = std::fs::read_to_string(&cpog).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // One literal changed: the first product's first child negated.
+    let at = lines
+        .iter()
+        .position(|l| l.split_whitespace().nth(1) == Some("p"))
+        .unwrap();
+    let mut words: Vec<String> = lines[at].split_whitespace().map(String::from).collect();
+    words[3] = format!("-{}", words[3]);
+    let mut changed = lines.clone();
+    let line = words.join(" ");
+    changed[at] = &line;
+    std::fs::write(&cpog, changed.join("\n") + "\n").unwrap();
+    assert!(!check(&cnf, &cpog).0, "a changed literal passed");
+    // One line dropped: the last deletion of an input clause.
+    let mut dropped = lines.clone();
+    dropped.pop();
+    std::fs::write(&cpog, dropped.join("\n") + "\n").unwrap();
+    assert!(!check(&cnf, &cpog).0, "a dropped line passed");
+    // A clause dropped from the CNF changes what is certified.
+    let cnf_text = std::fs::read_to_string(&cnf).unwrap();
+    let (head, body) = cnf_text.split_once("p cnf ").unwrap();
+    let mut body_lines: Vec<&str> = body.lines().collect();
+    let header: Vec<u32> = body_lines[0]
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let h = format!("{} {}", header[0], header[1] - 1);
+    body_lines[0] = &h;
+    body_lines.remove(1);
+    std::fs::write(&cpog, text.clone()).unwrap();
+    std::fs::write(&cnf, format!("{head}p cnf {}\n", body_lines.join("\n"))).unwrap();
+    assert!(
+        !check(&cnf, &cpog).0,
+        "a certificate passed for another CNF"
+    );
+    // verify names the failing term and exits 1.
+    let dir = cnf.parent().unwrap();
+    let v = polycover(&[
+        "verify",
+        dir.to_str().unwrap(),
+        "--checker",
+        checker().to_str().unwrap(),
+    ]);
+    assert_eq!(v.status.code(), Some(1), "{}", stdout(&v));
+    assert!(
+        stderr(&v).contains("term identity (dominoes-4x4x1.cpog): the checker rejected it: ERROR"),
+        "{}",
+        stderr(&v)
+    );
+    assert!(!stdout(&v).contains("s mc"), "{}", stdout(&v));
+}
+
+#[test]
+fn bad_requests_are_refused_before_any_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let o = polycover(&["count", "soma", "--certify", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a directory"), "{}", stderr(&o));
+    let o = polycover(&[
+        "count",
+        "soma",
+        "--part",
+        "1/2",
+        "--certify",
+        tmp.path().join("d").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot be combined with --part"),
+        "{}",
+        stderr(&o)
+    );
+    // A count range with too many placements for plain clauses.
+    let o = polycover(&[
+        "count",
+        "slothouber-graatsma",
+        "--symmetry",
+        "none",
+        "--solver",
+        "dlx",
+        "--certify",
+        tmp.path().join("s").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("clauses"), "{}", stderr(&o));
+    assert!(!tmp.path().join("s").join("MANIFEST").exists());
+    // verify: no manifest, no checker, a manifest that does not add up.
+    let o = polycover(&["verify", tmp.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("MANIFEST"), "{}", stderr(&o));
+    let (cnf, _) = fresh(tmp.path());
+    let dir = cnf.parent().unwrap();
+    let o = polycover(&[
+        "verify",
+        dir.to_str().unwrap(),
+        "--checker",
+        "/nonexistent/cpog-check",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot run the CPOG checker"),
+        "{}",
+        stderr(&o)
+    );
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST")).unwrap();
+    std::fs::write(dir.join("MANIFEST"), manifest.replace("order 1", "order 2")).unwrap();
+    let o = polycover(&[
+        "verify",
+        dir.to_str().unwrap(),
+        "--checker",
+        checker().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("add up to 1, not the order 2"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_stopped_certificate_leaves_no_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("c");
+    // The count takes milliseconds, its certificate (250 MB) seconds.
+    let o = polycover(&[
+        "count",
+        "dominoes-12x12",
+        "--symmetry",
+        "none",
+        "--solver",
+        "memo",
+        "--timeout",
+        "0.5",
+        "--certify",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("s UNKNOWN") && !stdout(&o).contains("s mc"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(file_names(&dir), Vec::<String>::new());
+}
+
+/// Soma, all 11,520 solutions: the memo's certificate is 1.7 GB and the prototype checker
+/// takes about two minutes (it prints two lines per clause it looks up).
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn soma_is_certified_by_the_memo() {
+    let tmp = tempfile::tempdir().unwrap();
+    assert_eq!(certified("soma", "memo", &tmp.path().join("soma")), "11520");
+}
