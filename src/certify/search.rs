@@ -383,7 +383,7 @@ impl<'a, W: Write> Search<'a, W> {
             self.path.pop();
             children.push(child?);
         }
-        self.emit(u, r, &counts, item, &branches, &children, cached)
+        self.emit(u, r, item, &branches, &children, cached)
     }
 
     /// The member of super-option `j` on cell `item`.
@@ -398,12 +398,12 @@ impl<'a, W: Write> Search<'a, W> {
         &mut self,
         u: &[u64],
         r: &[u32],
-        counts: &[u32],
         item: u32,
         branches: &[u32],
         children: &[Done],
         cached: Option<&Done>,
     ) -> Result<Done> {
+        let counts = &self.counts(r)[..];
         let context = self.context(u, r);
         let mut products: Vec<(usize, i32)> = Vec::new();
         let mut k_lemmas = Vec::with_capacity(branches.len());

@@ -20,6 +20,7 @@ pub(super) fn suite(a: SuiteArgs, _out: &mut dyn Write) -> Result<Outcome> {
         seeds: a.seeds,
         status: a.status.into(),
         count_timeout: a.count_timeout,
+        certify: a.certify,
     };
     let summary = crate::suite::write(&family, &a.dir, a.force, &mut |line| eprintln!("c {line}"))?;
     if summary.removed > 0 {

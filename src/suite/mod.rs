@@ -99,6 +99,8 @@ pub struct Family {
     pub status: Status,
     /// How long each native count may run before it is given up (its cells left empty).
     pub count_timeout: Duration,
+    /// Certify each instance's count of every solution into `certificates/NAME-SEED`.
+    pub certify: bool,
 }
 
 /// One instance of a family.
@@ -422,6 +424,9 @@ fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> R
         &[],
         &mut |w| Ok(w.write_all(text.as_bytes())?),
     )?;
+    if family.certify {
+        certify(family, i, &unreduced, none.as_deref(), dir, &mut notes)?;
+    }
     let suite_note = vec![format!(
         "suite {} instance {} ({puzzle_file}), status {}",
         family.name,
@@ -473,6 +478,42 @@ fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> R
 
 /// The native count of `problem` by the engine `count` picks by default, or `None` with a
 /// note when the timeout stopped it.
+/// Certifies the instance's count of every solution with the memo, within the count
+/// timeout, into `certificates/NAME-SEED`; a stop is a note, a count that differs from the
+/// native one a failure.
+fn certify(
+    family: &Family,
+    i: &Instance,
+    unreduced: &Problem,
+    none: Option<&str>,
+    dir: &Path,
+    notes: &mut Vec<String>,
+) -> Result<()> {
+    let target = dir.join("certificates").join(family.stem(i));
+    let memo = Engine::from_name("memo").expect("the memo is an engine");
+    match crate::certify::certify_with(unreduced, &memo, deadline_after(family.count_timeout), &target) {
+        Ok(c) => {
+            if none.is_some_and(|n| n != c.count.to_string()) {
+                return Err(Error::Failed(format!(
+                    "suite: {}: the certificate counts {} but the native count is {}",
+                    family.stem(i),
+                    c.count,
+                    none.unwrap_or_default()
+                )));
+            }
+            Ok(())
+        }
+        Err(Error::Interrupted(_)) if !crate::interrupt::requested() => {
+            notes.push(format!(
+                "certificate stopped by the {} s count timeout",
+                family.count_timeout.as_secs_f64()
+            ));
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
 fn count(
     problem: &Problem,
     timeout: Duration,

@@ -113,6 +113,22 @@ pub(super) fn text(family: &Family, summary: &Summary, lines: &[Line]) -> String
          is the CSV's `count_rotations`, and a SAT solver's answer is UNSAT exactly when \
          the puzzle has no packing.",
     );
+    if family.certify {
+        line("");
+        line(
+            "## Certified counts",
+        );
+        line("");
+        line(
+            "`certificates/NAME-SEED/` holds, per instance, a CNF with one variable per \
+             placement and no symmetry breaking, whose model count is the CSV's \
+             `count_none`, with a CPOG certificate of it (Bryant, Nawrocki, Avigad, Heule, \
+             SAT 2023) that an independent checker verifies: `cpog-check` on its `.cnf` and \
+             `.cpog`, or `polycover verify certificates/NAME-SEED`, which also redoes the \
+             count from the checked graph (ground truth for model counters). An instance whose certificate the count timeout stopped \
+             has none; its CSV note says so.",
+        );
+    }
     line("");
     line("## How they were generated");
     line("");

@@ -161,6 +161,12 @@ pub(in crate::cli) struct SuiteArgs {
     /// instances.csv, README.md); others are left, and counted on a `c` line.
     #[arg(long)]
     pub(in crate::cli) force: bool,
+    /// Also certify each instance's count of every solution (`--symmetry none`, the
+    /// model count of its certified CNF): a directory certificates/NAME-SEED per instance
+    /// that `polycover verify` checks (see `count --certify`), written by the memo within
+    /// the count timeout; one it stops is left out, with a note.
+    #[arg(long)]
+    pub(in crate::cli) certify: bool,
 }
 
 #[derive(Args, Debug)]
