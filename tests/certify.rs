@@ -369,6 +369,14 @@ fn bad_requests_are_refused_before_any_work() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("clauses"), "{}", stderr(&o));
     assert!(!tmp.path().join("s").join("MANIFEST").exists());
+    // A search tree past the memory budget is refused before anything is written.
+    let o = polycover(&[
+        "count", "pentomino-6x10", "--symmetry", "none", "--solver", "dlx", "--memory", "1M",
+        "--certify", tmp.path().join("p").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("its search tree of 9356 solutions would take about"), "{}", stderr(&o));
+    assert!(!tmp.path().join("p").exists());
     // verify: no manifest, no checker, a manifest that does not add up.
     let o = polycover(&["verify", tmp.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

@@ -37,6 +37,58 @@ pub(super) fn shape(engine: &Engine) -> Result<Shape> {
     Shape::of(engine)
 }
 
+/// Free bytes on the file system of `dir` (or of its nearest existing ancestor).
+fn free_bytes(dir: &Path) -> Option<u64> {
+    let mut at = dir;
+    while !at.exists() {
+        at = at.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    }
+    let c = std::ffi::CString::new(at.as_os_str().as_encoded_bytes()).ok()?;
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: a NUL-terminated path and a zeroed struct the call fills.
+    (unsafe { libc::statvfs(c.as_ptr(), &mut st) } == 0)
+        .then(|| st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+/// A search tree grows with the solutions: one that could not fit the memory budget or
+/// the disk is refused before anything is written. About five operations per solution
+/// (a quarter of the pieces, at least one), 250 bytes of file and 60 of memory each:
+/// the 8x8 dominoes' DLX tree measured 63 M operations, 24.5 GB and 6.1 GB.
+fn check_room(p: &Problem, engine: &Engine, report: &Report, dir: &Path, memory: usize) -> Result<()> {
+    if certify::Shape::of(engine)? != Shape::Tree {
+        return Ok(());
+    }
+    let leaves = report.solutions.to_f64() * p.compiled.group.order() as f64;
+    // The pieces in a solution: what must be covered over what one placement covers.
+    let m = &p.compiled.matrix;
+    let covered: f64 = m.items().iter().map(|i| i.min as f64).sum();
+    let pieces = covered / (m.num_entries() as f64 / m.num_options().max(1) as f64);
+    let nodes = leaves * (pieces / 4.0).max(1.0);
+    let (disk, mem) = (nodes * 250.0, nodes * 60.0);
+    let size = |b: f64| {
+        if b >= 1e9 {
+            format!("{:.1} GB", b / 1e9)
+        } else {
+            format!("{:.0} MB", (b / 1e6).round().max(1.0))
+        }
+    };
+    let free = free_bytes(dir).map(|f| f as f64);
+    if mem > memory as f64 || free.is_some_and(|f| disk > f) {
+        return Err(Error::Usage(format!(
+            "cannot certify with --solver {}: its search tree of {} solutions would take \
+             about {} of disk ({}) and {} of memory (--memory allows {}); --solver memo \
+             shares the subproblems",
+            engine.name(),
+            report.solutions,
+            size(disk),
+            free.map(|f| format!("{} free", size(f))).unwrap_or_else(|| "free space unknown".into()),
+            size(mem),
+            size(memory as f64)
+        )));
+    }
+    Ok(())
+}
+
 /// Writes the certificate after the engine's count, and compares the two.
 pub(super) fn count(
     p: &Problem,
@@ -44,8 +96,10 @@ pub(super) fn count(
     report: &Report,
     dir: &Path,
     deadline: Option<std::time::Instant>,
+    memory: usize,
     out: &mut dyn Write,
 ) -> Result<()> {
+    check_room(p, engine, report, dir, memory)?;
     let c = certify::certify_with(p, engine, deadline, dir)?;
     if c.count != report.solutions {
         for t in &c.terms {

@@ -82,7 +82,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     )?;
     bar.finish();
     if let (Some(dir), true) = (&a.certify, report.complete) {
-        match super::certify::count(&p, &engine, &report, dir, a.search.deadline(), out) {
+        match super::certify::count(&p, &engine, &report, dir, a.search.deadline(), memory, out) {
             // The count is known but its certificate is not: no `s mc` without it.
             Err(Error::Interrupted(why)) => {
                 writeln!(out, "c no certificate is kept: {why}")?;
