@@ -150,6 +150,12 @@ fn the_memo_certifies_the_8x8_square_and_a_3d_box() {
     assert_eq!(memo, "1845");
 }
 
+/// At most two I: once two are placed, the other I placements that still fit are denied
+/// by the product that placed the second (a graph without that denial fails the check).
+const TROMINOES_6X2: &str = "name = \"Trominoes 6x2\"\nbox = [6, 2, 1]\n[[piece]]\nname = \"L\"\n\
+    cells = [[0,0,0], [1,0,0], [0,1,0]]\ncount = [0, 4]\n[[piece]]\nname = \"I\"\n\
+    cells = [[0,0,0], [1,0,0], [2,0,0]]\ncount = [1, 2]\n";
+
 #[test]
 fn two_piece_kinds_in_count_ranges_are_certified_by_every_engine() {
     let tmp = tempfile::tempdir().unwrap();
@@ -160,6 +166,11 @@ fn two_piece_kinds_in_count_ranges_are_certified_by_every_engine() {
             "16",
             "{solver}"
         );
+    }
+    let p = puzzle(tmp.path(), "t2.toml", TROMINOES_6X2);
+    for solver in ["memo", "dlx", "bits", "sat"] {
+        let dir = tmp.path().join(format!("{solver}-6x2"));
+        assert_eq!(certified(&p, solver, &dir), "6", "{solver}");
     }
     // The CNF states the ranges as clauses: at least one L is one clause of every L.
     let cnf = std::fs::read_to_string(tmp.path().join("memo/trominoes-3x4.cnf")).unwrap();
