@@ -149,6 +149,16 @@ impl Isometry {
         sign: [-1, 1, 1],
     };
 
+    /// The map on coordinates, as `(x,y,z) -> (-y,x,z)`: each image coordinate is a
+    /// signed coordinate of the cell.
+    pub fn label(self) -> String {
+        let axis = |i: usize| {
+            let name = ["x", "y", "z"][self.perm[i] as usize];
+            if self.sign[i] < 0 { format!("-{name}") } else { name.to_string() }
+        };
+        format!("(x,y,z) -> ({},{},{})", axis(0), axis(1), axis(2))
+    }
+
     /// The image of cell `c`. It fixes the origin, so shapes need normalising after it
     /// (see [`Shape::transformed`]).
     pub fn apply(self, c: Cell) -> Cell {

@@ -505,10 +505,11 @@ fn readme_text(c: &Certificate, compiled: &crate::puzzle::Compiled, engine: &str
         c.count
     ));
     t.push_str(
-        "Check one term with the CPOG checker (it prints FULL-PROOF SUCCESS and the count):\n\n",
+        "Check one term with the CPOG checker (it prints FULL-PROOF SUCCESS and the count, \
+         among two debug lines for every clause it looks up):\n\n",
     );
     let first = &c.terms[0];
-    t.push_str(&format!("  cpog-check {} {}\n\n", first.cnf, first.cpog));
+    t.push_str(&format!("  cpog-check {} {} | grep CHECK\n\n", first.cnf, first.cpog));
     t.push_str(
         "Check them all and redo the arithmetic from the checked counts (MANIFEST lists the \
          terms):\n\n  polycover verify .\n",

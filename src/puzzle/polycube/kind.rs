@@ -306,7 +306,7 @@ impl Kind for Polycube {
             elements.push(Symmetry {
                 items,
                 options,
-                name: format!("{g:?}"),
+                name: g.label(),
             });
         }
         Ok(Group::new(elements))
