@@ -386,7 +386,7 @@ fn bad_requests_are_refused_before_any_work() {
         "--certify", tmp.path().join("p").to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("its search tree of 9356 solutions would take about"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the certificate of 9356 solutions would take about"), "{}", stderr(&o));
     assert!(!tmp.path().join("p").exists());
     // verify: no manifest, no checker, a manifest that does not add up.
     let o = polycover(&["verify", tmp.path().to_str().unwrap()]);

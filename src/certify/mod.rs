@@ -125,6 +125,57 @@ impl Shape {
     }
 }
 
+/// What a certificate would take, in bytes: where its size follows the solutions.
+#[derive(Clone, Copy, Debug)]
+pub struct Estimate {
+    /// Its files.
+    pub disk: f64,
+    /// The memory that writing it holds (the graph and the added clauses' hints).
+    pub memory: f64,
+}
+
+/// What the certificate of a count of `solutions` (up to the problem's symmetry) would
+/// take, where the solutions decide it: a search tree, or the memo's proof where it follows
+/// the search's paths (a puzzle it does not sweep). `None` for the memo's sweep of one
+/// piece with copies, whose graph and proof are shared.
+///
+/// The graph: about a quarter of the pieces (at least one) of operations per solution of
+/// the whole group, 250 bytes of file and 60 of memory each (the 8x8 dominoes' DLX tree:
+/// 63 M operations, 24.5 GB, 6.1 GB). The deletions: per pair of placements on one cell,
+/// a twentieth of the operations as hints of 8 bytes (Soma: 1.4 GB measured; the 6x10
+/// pentominoes, 35 GB, run three times over it).
+///
+/// # Errors
+///
+/// An engine that cannot certify.
+pub fn estimate(problem: &Problem, engine: &Engine, solutions: &Count) -> Result<Option<Estimate>> {
+    let shape = Shape::of(engine)?;
+    let m = &problem.compiled.matrix;
+    let counted: Vec<u32> = (0..m.num_items() as u32).filter(|&i| m.items()[i as usize].max > 1).collect();
+    let columns = m.columns();
+    if shape == Shape::Shared
+        && counted.len() == 1
+        && columns[counted[0] as usize].len() == m.num_options()
+    {
+        return Ok(None);
+    }
+    let leaves = solutions.to_f64() * problem.compiled.group.order() as f64;
+    // The pieces in a solution: what must be covered over what one placement covers.
+    let covered: f64 = m.items().iter().map(|i| i.min as f64).sum();
+    let pieces = covered / (m.num_entries() as f64 / m.num_options().max(1) as f64);
+    let nodes = leaves * (pieces / 4.0).max(1.0);
+    let pairs: f64 = columns
+        .iter()
+        .zip(m.items())
+        .filter(|(_, item)| item.max == 1)
+        .map(|(c, _)| c.len() as f64 * (c.len() as f64 - 1.0) / 2.0)
+        .sum();
+    Ok(Some(Estimate {
+        disk: nodes * 250.0 + pairs * nodes * 0.05 * 8.0,
+        memory: nodes * 60.0,
+    }))
+}
+
 /// Certifies the problem's count in the way that fits `engine` ([`Shape::of`]); for SAT,
 /// enumerates the models first (within `deadline`), which the certificate must match.
 ///

@@ -50,21 +50,12 @@ fn free_bytes(dir: &Path) -> Option<u64> {
         .then(|| st.f_bavail as u64 * st.f_frsize as u64)
 }
 
-/// A search tree grows with the solutions: one that could not fit the memory budget or
-/// the disk is refused before anything is written. About five operations per solution
-/// (a quarter of the pieces, at least one), 250 bytes of file and 60 of memory each:
-/// the 8x8 dominoes' DLX tree measured 63 M operations, 24.5 GB and 6.1 GB.
+/// A certificate whose size follows the solutions ([`certify::estimate`]) that could not
+/// fit the memory budget or the free disk is refused before anything is written.
 fn check_room(p: &Problem, engine: &Engine, report: &Report, dir: &Path, memory: usize) -> Result<()> {
-    if certify::Shape::of(engine)? != Shape::Tree {
+    let Some(e) = certify::estimate(p, engine, &report.solutions)? else {
         return Ok(());
-    }
-    let leaves = report.solutions.to_f64() * p.compiled.group.order() as f64;
-    // The pieces in a solution: what must be covered over what one placement covers.
-    let m = &p.compiled.matrix;
-    let covered: f64 = m.items().iter().map(|i| i.min as f64).sum();
-    let pieces = covered / (m.num_entries() as f64 / m.num_options().max(1) as f64);
-    let nodes = leaves * (pieces / 4.0).max(1.0);
-    let (disk, mem) = (nodes * 250.0, nodes * 60.0);
+    };
     let size = |b: f64| {
         if b >= 1e9 {
             format!("{:.1} GB", b / 1e9)
@@ -73,16 +64,16 @@ fn check_room(p: &Problem, engine: &Engine, report: &Report, dir: &Path, memory:
         }
     };
     let free = free_bytes(dir).map(|f| f as f64);
-    if mem > memory as f64 || free.is_some_and(|f| disk > f) {
+    if e.memory > memory as f64 || free.is_some_and(|f| e.disk > f) {
         return Err(Error::Usage(format!(
-            "cannot certify with --solver {}: its search tree of {} solutions would take \
-             about {} of disk ({}) and {} of memory (--memory allows {}); --solver memo \
-             shares the subproblems",
+            "cannot certify with --solver {}: the certificate of {} solutions would take \
+             about {} of disk ({}) and {} of memory (--memory allows {}); the memo's \
+             certificate of a puzzle with one piece in copies shares its subproblems",
             engine.name(),
             report.solutions,
-            size(disk),
+            size(e.disk),
             free.map(|f| format!("{} free", size(f))).unwrap_or_else(|| "free space unknown".into()),
-            size(mem),
+            size(e.memory),
             size(memory as f64)
         )));
     }
