@@ -24,6 +24,12 @@
 //! impossible, for a branch with no cover), and `L`: the context implies `N` (or is
 //! impossible). At the root the context is empty: `L` is the unit clause of the root.
 //!
+//! That context (the edge of `U`) is the memo's when it sweeps a piece with copies: it is
+//! short there, and a state's lemmas serve every path to it. Elsewhere the edge of `U`
+//! holds most options (hundreds of literals per clause for Soma), so the context is the
+//! options chosen on the path instead: short, but one set of lemmas per path; the graph's
+//! nodes are still shared.
+//!
 //! Invariant: every hint listed turns its clause unit or conflicting when the checker
 //! reaches it: the context's literals are all false, and each option is derived false at
 //! most once per clause.
