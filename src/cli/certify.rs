@@ -80,6 +80,57 @@ fn check_room(p: &Problem, engine: &Engine, report: &Report, dir: &Path, memory:
     Ok(())
 }
 
+/// On a terminal, what the certificate's files weigh so far, as they are written: a large
+/// one takes minutes (the 16x16 dominoes' 15 GB, seven). Stops when dropped.
+struct Written {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Written {
+    fn watch(dir: &Path) -> Option<Written> {
+        use std::io::IsTerminal;
+        use std::sync::atomic::Ordering;
+        if !std::io::stderr().is_terminal() {
+            return None;
+        }
+        let dir = dir.to_path_buf();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("c certificate: {msg}, {elapsed} elapsed")
+                    .expect("a valid template"),
+            );
+            while !stopped.load(Ordering::Relaxed) {
+                let bytes: u64 = std::fs::read_dir(&dir)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .filter(|e| e.file_name().to_string_lossy().ends_with(".partial"))
+                    .filter_map(|e| e.metadata().ok())
+                    .map(|m| m.len())
+                    .sum();
+                bar.set_message(format!("{:.1} MB written", bytes as f64 / 1e6));
+                bar.tick();
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            bar.finish_and_clear();
+        });
+        Some(Written { stop, thread: Some(thread) })
+    }
+}
+
+impl Drop for Written {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 /// Writes the certificate after the engine's count, and compares the two.
 pub(super) fn count(
     p: &Problem,
@@ -91,7 +142,10 @@ pub(super) fn count(
     out: &mut dyn Write,
 ) -> Result<()> {
     check_room(p, engine, report, dir, memory)?;
-    let c = certify::certify_with(p, engine, deadline, dir)?;
+    let watch = Written::watch(dir);
+    let c = certify::certify_with(p, engine, deadline, dir);
+    drop(watch);
+    let c = c?;
     if c.count != report.solutions {
         for t in &c.terms {
             let _ = std::fs::remove_file(dir.join(&t.cnf));
