@@ -154,7 +154,11 @@ impl Isometry {
     pub fn label(self) -> String {
         let axis = |i: usize| {
             let name = ["x", "y", "z"][self.perm[i] as usize];
-            if self.sign[i] < 0 { format!("-{name}") } else { name.to_string() }
+            if self.sign[i] < 0 {
+                format!("-{name}")
+            } else {
+                name.to_string()
+            }
         };
         format!("(x,y,z) -> ({},{},{})", axis(0), axis(1), axis(2))
     }

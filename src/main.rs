@@ -14,9 +14,9 @@
 static ALLOCATOR: polycover::memory::ExitOnOutOfMemory = polycover::memory::ExitOnOutOfMemory;
 
 // The library's modules, at the binary's root (see the module doc).
-use polycover::{certify, 
-    catalog, count, design, engine, error, export, geometry, input, interrupt, limits, memory,
-    parts, puzzle, sample, sat, solver, suggest, xml,
+use polycover::{
+    catalog, certify, count, design, engine, error, export, geometry, input, interrupt, limits,
+    memory, parts, puzzle, sample, sat, solver, suggest, xml,
 };
 
 mod bench;

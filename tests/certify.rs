@@ -61,9 +61,10 @@ fn check(cnf: &Path, cpog: &Path) -> (bool, Option<String>) {
         .collect();
     let status = child.wait().unwrap();
     let ok = status.success() && verdicts.iter().any(|l| l.contains("FULL-PROOF SUCCESS"));
-    let count = verdicts
-        .iter()
-        .find_map(|l| l.split_once("Regular model count = ").map(|(_, n)| n.trim().to_string()));
+    let count = verdicts.iter().find_map(|l| {
+        l.split_once("Regular model count = ")
+            .map(|(_, n)| n.trim().to_string())
+    });
     (ok, count)
 }
 
@@ -382,11 +383,23 @@ fn bad_requests_are_refused_before_any_work() {
     assert!(!tmp.path().join("s").join("MANIFEST").exists());
     // A search tree past the memory budget is refused before anything is written.
     let o = polycover(&[
-        "count", "pentomino-6x10", "--symmetry", "none", "--solver", "dlx", "--memory", "1M",
-        "--certify", tmp.path().join("p").to_str().unwrap(),
+        "count",
+        "pentomino-6x10",
+        "--symmetry",
+        "none",
+        "--solver",
+        "dlx",
+        "--memory",
+        "1M",
+        "--certify",
+        tmp.path().join("p").to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("the certificate of 9356 solutions would take about"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the certificate of 9356 solutions would take about"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!tmp.path().join("p").exists());
     // verify: no manifest, no checker, a manifest that does not add up.
     let o = polycover(&["verify", tmp.path().to_str().unwrap()]);
@@ -464,8 +477,17 @@ fn a_suite_certifies_the_count_of_every_instance() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("s");
     let o = polycover(&[
-        "suite", dir.to_str().unwrap(), "--family", "fam", "--box", "2,3,4", "--pieces", "4-5",
-        "--seeds", "1-3", "--certify",
+        "suite",
+        dir.to_str().unwrap(),
+        "--family",
+        "fam",
+        "--box",
+        "2,3,4",
+        "--pieces",
+        "4-5",
+        "--seeds",
+        "1-3",
+        "--certify",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let rows = csv_rows(&dir.join("instances.csv"));
@@ -473,7 +495,12 @@ fn a_suite_certifies_the_count_of_every_instance() {
         let stem = format!("fam-{seed}");
         let row = rows.iter().find(|r| r["seed"] == seed.to_string()).unwrap();
         let cert = dir.join("certificates").join(&stem);
-        let v = polycover(&["verify", cert.to_str().unwrap(), "--checker", checker().to_str().unwrap()]);
+        let v = polycover(&[
+            "verify",
+            cert.to_str().unwrap(),
+            "--checker",
+            checker().to_str().unwrap(),
+        ]);
         assert_eq!(v.status.code(), Some(0), "{stem}: {}", stderr(&v));
         assert_eq!(s_mc(&v), row["count_none"], "{stem}");
     }

@@ -246,7 +246,13 @@ fn run(args: &[String], dir: &Path, stdout_to: Option<&str>) -> std::process::Ou
         .args(args)
         .current_dir(dir)
         // `verify` runs the CPOG checker that .ci/run builds there.
-        .env("PATH", format!("{ROOT}/target/tools:{}", std::env::var("PATH").unwrap_or_default()))
+        .env(
+            "PATH",
+            format!(
+                "{ROOT}/target/tools:{}",
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -151,7 +151,9 @@ pub struct Estimate {
 pub fn estimate(problem: &Problem, engine: &Engine, solutions: &Count) -> Result<Option<Estimate>> {
     let shape = Shape::of(engine)?;
     let m = &problem.compiled.matrix;
-    let counted: Vec<u32> = (0..m.num_items() as u32).filter(|&i| m.items()[i as usize].max > 1).collect();
+    let counted: Vec<u32> = (0..m.num_items() as u32)
+        .filter(|&i| m.items()[i as usize].max > 1)
+        .collect();
     let columns = m.columns();
     if shape == Shape::Shared
         && counted.len() == 1
@@ -560,7 +562,10 @@ fn readme_text(c: &Certificate, compiled: &crate::puzzle::Compiled, engine: &str
          among two debug lines for every clause it looks up):\n\n",
     );
     let first = &c.terms[0];
-    t.push_str(&format!("  cpog-check {} {} | grep CHECK\n\n", first.cnf, first.cpog));
+    t.push_str(&format!(
+        "  cpog-check {} {} | grep CHECK\n\n",
+        first.cnf, first.cpog
+    ));
     t.push_str(
         "Check them all and redo the arithmetic from the checked counts (MANIFEST lists the \
          terms):\n\n  polycover verify .\n",

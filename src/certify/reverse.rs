@@ -72,8 +72,9 @@ pub(crate) fn delete_all<W: Write>(
     let lemmas = std::mem::take(&mut out.lemmas);
     let hints = std::mem::take(&mut out.hints);
     let stop = || {
-        (crate::interrupt::requested() || crate::interrupt::past_deadline())
-            .then(|| Error::Interrupted("the certificate was not finished (deleting clauses)".into()))
+        (crate::interrupt::requested() || crate::interrupt::past_deadline()).then(|| {
+            Error::Interrupted("the certificate was not finished (deleting clauses)".into())
+        })
     };
     for (k, &(cid, start, len)) in lemmas.iter().rev().enumerate() {
         if k % 4096 == 0 {

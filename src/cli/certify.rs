@@ -41,7 +41,10 @@ pub(super) fn shape(engine: &Engine) -> Result<Shape> {
 fn free_bytes(dir: &Path) -> Option<u64> {
     let mut at = dir;
     while !at.exists() {
-        at = at.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        at = at
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
     }
     let c = std::ffi::CString::new(at.as_os_str().as_encoded_bytes()).ok()?;
     let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
@@ -52,7 +55,13 @@ fn free_bytes(dir: &Path) -> Option<u64> {
 
 /// A certificate whose size follows the solutions ([`certify::estimate`]) that could not
 /// fit the memory budget or the free disk is refused before anything is written.
-fn check_room(p: &Problem, engine: &Engine, report: &Report, dir: &Path, memory: usize) -> Result<()> {
+fn check_room(
+    p: &Problem,
+    engine: &Engine,
+    report: &Report,
+    dir: &Path,
+    memory: usize,
+) -> Result<()> {
     let Some(e) = certify::estimate(p, engine, &report.solutions)? else {
         return Ok(());
     };
@@ -72,7 +81,8 @@ fn check_room(p: &Problem, engine: &Engine, report: &Report, dir: &Path, memory:
             engine.name(),
             report.solutions,
             size(e.disk),
-            free.map(|f| format!("{} free", size(f))).unwrap_or_else(|| "free space unknown".into()),
+            free.map(|f| format!("{} free", size(f)))
+                .unwrap_or_else(|| "free space unknown".into()),
             size(e.memory),
             size(memory as f64)
         )));
@@ -118,7 +128,10 @@ impl Written {
             }
             bar.finish_and_clear();
         });
-        Some(Written { stop, thread: Some(thread) })
+        Some(Written {
+            stop,
+            thread: Some(thread),
+        })
     }
 }
 

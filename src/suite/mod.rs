@@ -491,7 +491,12 @@ fn certify(
 ) -> Result<()> {
     let target = dir.join("certificates").join(family.stem(i));
     let memo = Engine::from_name("memo").expect("the memo is an engine");
-    match crate::certify::certify_with(unreduced, &memo, deadline_after(family.count_timeout), &target) {
+    match crate::certify::certify_with(
+        unreduced,
+        &memo,
+        deadline_after(family.count_timeout),
+        &target,
+    ) {
         Ok(c) => {
             if none.is_some_and(|n| n != c.count.to_string()) {
                 return Err(Error::Failed(format!(

@@ -115,9 +115,7 @@ pub(super) fn text(family: &Family, summary: &Summary, lines: &[Line]) -> String
     );
     if family.certify {
         line("");
-        line(
-            "## Certified counts",
-        );
+        line("## Certified counts");
         line("");
         line(
             "`certificates/NAME-SEED/` holds, per instance, a CNF with one variable per \
