@@ -287,7 +287,7 @@ impl Puzzle {
         let problem = self.problem(py, symmetry)?;
         let deadline = opts.deadline;
         let c = interruptible(py, || {
-            polycover::certify::certify_with(&problem, &engine, deadline, &path)
+            polycover::certify::certify_with(&problem, &engine, deadline, None, &path)
         })?
         .map_err(to_py)?;
         int(py, &c.count)

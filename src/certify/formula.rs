@@ -279,22 +279,17 @@ impl Formula {
             writeln!(w, "c {c}")?;
         }
         writeln!(w, "p cnf {} {}", self.num_vars, self.clauses.len())?;
-        let mut line = String::new();
+        let mut line = Vec::new();
         for clause in &self.clauses {
             line.clear();
-            for l in clause {
-                line.push_str(itoa(*l).as_str());
-                line.push(' ');
+            for &l in clause {
+                super::out::push_int(&mut line, l as i64);
             }
-            line.push_str("0\n");
-            w.write_all(line.as_bytes())?;
+            line.extend_from_slice(b"0\n");
+            w.write_all(&line)?;
         }
         Ok(())
     }
-}
-
-fn itoa(v: i32) -> String {
-    v.to_string()
 }
 
 #[cfg(test)]

@@ -104,6 +104,8 @@ pub struct Request<'a> {
     pub engine: &'a str,
     /// With SAT enumeration: its models (sorted option lists), the tree's leaves.
     pub models: Option<HashSet<Vec<u32>>>,
+    /// The count the engine gave, if any: a certificate of another count is not kept.
+    pub expected: Option<&'a Count>,
 }
 
 impl Shape {
@@ -188,16 +190,14 @@ pub fn certify_with(
     problem: &Problem,
     engine: &Engine,
     deadline: Option<Instant>,
+    expected: Option<&Count>,
     dir: &Path,
 ) -> Result<Certificate> {
     let shape = Shape::of(engine)?;
     let models = if engine.name().starts_with("sat") {
+        // Refused before the enumeration, which `certify` would refuse after.
         if problem.compiled.group.order() > 1 {
-            return Err(Error::Usage(
-                "cannot certify a SAT count up to symmetry: certify it with --symmetry none, \
-                 or with --solver memo, dlx or bits, which certify the Burnside terms"
-                    .into(),
-            ));
+            return Err(sat_up_to_symmetry());
         }
         let mut models = HashSet::new();
         let opts = RunOptions {
@@ -226,10 +226,19 @@ pub fn certify_with(
                 shape,
                 engine: engine.name(),
                 models,
+                expected,
             },
             dir,
         )
     })
+}
+
+fn sat_up_to_symmetry() -> Error {
+    Error::Usage(
+        "cannot certify a SAT count up to symmetry: certify it with --symmetry none, or with \
+         --solver memo, dlx or bits, which certify the Burnside terms"
+            .into(),
+    )
 }
 
 /// A file name from a puzzle name: lower case, letters and digits, `-` between.
@@ -288,11 +297,7 @@ pub fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
     let compiled = &problem.compiled;
     let group = &compiled.group;
     if request.models.is_some() && group.order() > 1 {
-        return Err(Error::Usage(
-            "cannot certify a SAT count up to symmetry: certify it with --symmetry none, or \
-             with --solver memo, dlx or bits, which certify the Burnside terms"
-                .into(),
-        ));
+        return Err(sat_up_to_symmetry());
     }
     fs::create_dir_all(dir).map_err(|source| Error::Write {
         path: dir.into(),
@@ -340,6 +345,14 @@ pub fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
         sum += t.count.as_biguint() * BigUint::from(t.multiplicity);
     }
     let count = burnside::divide(Count::from(sum), group.order())?;
+    if let Some(expected) = request.expected.filter(|&e| *e != count) {
+        // The partial files are removed as `partials` goes.
+        return Err(Error::Failed(format!(
+            "the certificate counts {count} but the {} engine counted {expected}: no \
+             certificate is kept",
+            request.engine
+        )));
+    }
     let certificate = Certificate {
         terms,
         order: group.order(),

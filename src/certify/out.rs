@@ -40,14 +40,10 @@ pub(crate) struct Out<W: Write> {
     pub bytes: u64,
 }
 
-fn push_int(line: &mut Vec<u8>, v: i64) {
-    let mut buf = itoa_buf(v);
-    line.append(&mut buf);
-    line.push(b' ');
-}
-
-fn itoa_buf(v: i64) -> Vec<u8> {
-    let mut digits = [0u8; 24];
+/// Appends `v` in decimal and a space: straight into the line, as this runs for every
+/// number of files of gigabytes.
+pub(super) fn push_int(line: &mut Vec<u8>, v: i64) {
+    let mut digits = [0u8; 20];
     let mut n = v.unsigned_abs();
     let mut k = digits.len();
     loop {
@@ -58,12 +54,11 @@ fn itoa_buf(v: i64) -> Vec<u8> {
             break;
         }
     }
-    let mut out = Vec::with_capacity(digits.len() - k + 1);
     if v < 0 {
-        out.push(b'-');
+        line.push(b'-');
     }
-    out.extend_from_slice(&digits[k..]);
-    out
+    line.extend_from_slice(&digits[k..]);
+    line.push(b' ');
 }
 
 impl<W: Write> Out<W> {
@@ -209,8 +204,10 @@ impl<W: Write> Out<W> {
 mod tests {
     #[test]
     fn numbers_are_written_as_decimal() {
-        assert_eq!(super::itoa_buf(-120), b"-120");
-        assert_eq!(super::itoa_buf(0), b"0");
-        assert_eq!(super::itoa_buf(7), b"7");
+        let mut line = Vec::new();
+        for v in [-120, 0, 7, i64::MIN] {
+            super::push_int(&mut line, v);
+        }
+        assert_eq!(line, b"-120 0 7 -9223372036854775808 ");
     }
 }

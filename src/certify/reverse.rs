@@ -101,6 +101,7 @@ pub(crate) fn delete_all<W: Write>(
     let mut used = vec![0u32; out.nodes.len()];
     let mut gen = 0u32;
     let mut falsified = Vec::new();
+    let mut rising: Vec<u32> = Vec::new();
     let mut h = Vec::new();
     let root_index = up.index(root);
     for (k, clause) in f.clauses.iter().enumerate() {
@@ -114,7 +115,7 @@ pub(crate) fn delete_all<W: Write>(
         // The false literals are the clause's own: a product holding one is false. Those
         // are marked first, so that a product false by a literal is never charged to a
         // child node.
-        let mut stack: Vec<(u32, u32)> = Vec::new();
+        rising.clear();
         for &l in clause {
             for &(node, pos) in up.with_literal(l) {
                 let n = node as usize;
@@ -122,11 +123,10 @@ pub(crate) fn delete_all<W: Write>(
                     seen[n] = gen;
                     state[n] = u32::MAX;
                     reason[n] = pos + 1;
-                    stack.push((node, 0));
+                    rising.push(node);
                 }
             }
         }
-        let mut rising: Vec<u32> = stack.iter().map(|&(n, _)| n).collect();
         while let Some(node) = rising.pop() {
             for &(parent, ppos) in up.parents(node) {
                 let p = parent as usize;

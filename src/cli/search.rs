@@ -42,7 +42,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let (engine, why) = choose.pick(&p, split, a.search.deadline(), out);
     if let Some(dir) = &a.certify {
         super::certify::check_dir(dir, a.parts.given())?;
-        super::certify::shape(&engine)?;
+        crate::certify::Shape::of(&engine)?;
     }
     let prepared = engines::prepare(&p, &engine)?;
     // An engine that finds only the first solution is refused before the header.
