@@ -12,8 +12,8 @@
 
 use std::time::{Duration, Instant};
 
-use polycover::engine::{deadline_after, default_counter};
-use polycover::{Engine, Problem, RunOptions};
+use polycover::engine::default_counter;
+use polycover::{Engine, Problem, RunOptions, Stop};
 
 const PUZZLES: &str =
     "soma,pentomino-6x10,bedlam,tests/fixtures/two-l-6x10.toml,dominoes-8x8,dominoes-8x10,dominoes-12x12";
@@ -38,7 +38,7 @@ fn main() {
         let run = |engine: &Engine, limit: Option<Duration>| {
             let opts = RunOptions {
                 threads,
-                deadline: limit.and_then(deadline_after),
+                stop: limit.map_or_else(Stop::new, Stop::after),
                 ..RunOptions::default()
             };
             let start = Instant::now();
@@ -47,7 +47,7 @@ fn main() {
         };
         let default_run = || {
             let start = Instant::now();
-            let (engine, _why) = default_counter(&problem, false);
+            let (engine, _why) = default_counter(&problem, false, &Stop::new());
             let opts = RunOptions {
                 threads,
                 ..RunOptions::default()

@@ -308,7 +308,7 @@ mod tests {
         crate::solver::for_each(
             &Reduction::none(matrix),
             &crate::solver::dlx,
-            None,
+            &crate::Stop::new(),
             &mut |s| {
                 raw.push(s.to_vec());
                 ControlFlow::Continue(())

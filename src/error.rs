@@ -61,7 +61,7 @@ pub enum Error {
     #[error(transparent)]
     Io(#[from] std::io::Error),
 
-    /// A stop asked for from outside ([`crate::interrupt::request`]: Ctrl-C, SIGTERM or
+    /// A stop asked for from outside (a raised [`crate::Stop`]: Ctrl-C, SIGTERM or
     /// SIGHUP in the binary) ended a run that keeps nothing of a stopped one; the text says
     /// how far it got.
     #[error("interrupted: {0}")]

@@ -17,6 +17,7 @@
 //! This module knows no puzzle, formula or answer format: the puzzle loader and the
 //! DIMACS answer reader both read through it.
 
+use crate::stop::Stop;
 use std::io::{self, BufRead, Read};
 use std::path::Path;
 
@@ -78,7 +79,7 @@ pub fn is_standard_input(path: &Path) -> bool {
 /// name in messages is `<stdin>`), an existing file or a FIFO (read once), with its name.
 /// `None` for anything else (a catalog name, a directory, a missing file), which the
 /// caller explains.
-pub fn read_puzzle_input(path: &Path) -> Result<Option<(String, Vec<u8>)>> {
+pub fn read_puzzle_input(path: &Path, stop: &Stop) -> Result<Option<(String, Vec<u8>)>> {
     if is_stdin(path) {
         let bytes = read_capped(io::stdin().lock(), path)?;
         return Ok(Some(("<stdin>".into(), bytes)));
@@ -86,16 +87,18 @@ pub fn read_puzzle_input(path: &Path) -> Result<Option<(String, Vec<u8>)>> {
     if !(path.is_file() || is_fifo(path)) {
         return Ok(None);
     }
-    Ok(Some((path.display().to_string(), read_puzzle_file(path)?)))
+    Ok(Some((
+        path.display().to_string(),
+        read_puzzle_file(path, stop)?,
+    )))
 }
 
 /// The bytes of the file at `path`, refused past [`MAX_PUZZLE_BYTES`]. A FIFO is waited
-/// for within the calling thread's deadline ([`crate::interrupt::within`]) and until a
-/// stop is asked for (read without blocking, then polled).
-pub fn read_puzzle_file(path: &Path) -> Result<Vec<u8>> {
+/// for until `stop` says stop (read without blocking, then polled).
+pub fn read_puzzle_file(path: &Path, stop: &Stop) -> Result<Vec<u8>> {
     #[cfg(target_os = "linux")]
     if is_fifo(path) {
-        let waiting = Waiting::open(path).map_err(|e| Error::Read {
+        let waiting = Waiting::open(path, stop).map_err(|e| Error::Read {
             path: path.to_path_buf(),
             source: e,
         })?;
@@ -151,7 +154,7 @@ fn waiting_error(e: Error, path: &Path) -> Error {
 }
 
 /// A FIFO read without blocking, so that the wait for its writer and for its data heeds
-/// the thread's deadline and the stop flag. A plain `open` of a FIFO blocks until a
+/// the reader's [`Stop`] (its flag and deadline). A plain `open` of a FIFO blocks until a
 /// writer opens the other end, and a plain `read` until data comes, both deaf to a
 /// timeout.
 ///
@@ -163,11 +166,12 @@ fn waiting_error(e: Error, path: &Path) -> Error {
 struct Waiting {
     file: std::fs::File,
     writer_seen: bool,
+    stop: Stop,
 }
 
 #[cfg(target_os = "linux")]
 impl Waiting {
-    fn open(path: &Path) -> io::Result<Waiting> {
+    fn open(path: &Path, stop: &Stop) -> io::Result<Waiting> {
         use std::os::unix::fs::OpenOptionsExt;
         let file = std::fs::OpenOptions::new()
             .read(true)
@@ -176,6 +180,7 @@ impl Waiting {
         Ok(Waiting {
             file,
             writer_seen: false,
+            stop: stop.clone(),
         })
     }
 }
@@ -196,10 +201,10 @@ impl Read for Waiting {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             }
-            if crate::interrupt::requested() {
+            if self.stop.raised() {
                 return Err(io::Error::other(GaveUp::Stop));
             }
-            if crate::interrupt::past_deadline() {
+            if self.stop.timed_out() {
                 return Err(io::Error::other(GaveUp::Deadline));
             }
             let mut fd = libc::pollfd {

@@ -40,7 +40,6 @@ pub mod export;
 pub mod geometry;
 #[doc(hidden)]
 pub mod input;
-pub mod interrupt;
 pub mod limits;
 pub mod matrix;
 // Peak-memory readings and the out-of-memory advice serve the command line.
@@ -58,6 +57,7 @@ pub(crate) mod schedule;
 pub mod solver;
 pub(crate) mod subproblems;
 // "Did you mean ...?" for the binary's own names.
+pub mod stop;
 #[doc(hidden)]
 pub mod suggest;
 pub mod symmetry;
@@ -70,4 +70,5 @@ pub use error::{Error, Result};
 pub use matrix::{Item, Matrix};
 pub use parts::{PartSpec, Split, Step};
 pub use puzzle::{Compiled, Puzzle, SymmetryMode};
+pub use stop::Stop;
 pub use symmetry::{Group, Reduction, Symmetry};

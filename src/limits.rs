@@ -12,7 +12,7 @@
 //!   process may use.
 //! - timeout: a positive number of seconds. A timeout longer than a [`Duration`] holds
 //!   (2^64 s, about 585 billion years), `inf` included, is no timeout: it comes back as
-//!   [`NO_TIMEOUT`], which [`crate::engine::deadline_after`] turns into no deadline.
+//!   [`NO_TIMEOUT`], which [`crate::Stop::after`] turns into no deadline.
 //! - samples (how many solutions to draw): a whole number from 1 to 2^64 - 1.
 //! - seed: a whole number from 0 to 2^64 - 1.
 
@@ -107,7 +107,7 @@ mod tests {
         for never in ["inf", "1e300", "18446744073709551616"] {
             assert_eq!(timeout(never).unwrap(), NO_TIMEOUT, "{never}");
         }
-        assert!(crate::engine::deadline_after(NO_TIMEOUT).is_none());
+        assert!(crate::stop::Stop::after(NO_TIMEOUT).deadline().is_none());
         for bad in ["0", "-1", "-inf", "nan", "-0"] {
             let e = timeout(bad).unwrap_err().to_string();
             assert!(e.ends_with("the time must be positive"), "{e}");

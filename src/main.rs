@@ -15,8 +15,8 @@ static ALLOCATOR: polycover::memory::ExitOnOutOfMemory = polycover::memory::Exit
 
 // The library's modules, at the binary's root (see the module doc).
 use polycover::{
-    catalog, certify, count, design, engine, error, export, geometry, input, interrupt, limits,
-    memory, parts, puzzle, sample, sat, solver, suggest, xml,
+    catalog, certify, count, design, engine, error, export, geometry, input, limits, memory, parts,
+    puzzle, sample, sat, solver, suggest, xml, Stop,
 };
 
 mod bench;

@@ -1,13 +1,15 @@
 //! The binary's signals: Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout(1)`, Slurm's cancel
-//! and time limit) and SIGHUP, and a reader that closes the pipe on standard output. The
-//! stop flag they set is the library's ([`polycover::interrupt`]); this module is the only
-//! one that installs handlers, and the library installs none.
+//! and time limit) and SIGHUP, and a reader that closes the pipe on standard output. They
+//! raise the [`Stop`] of the run in flight, which the command made with [`begin`] and
+//! handed to the library in its run options; this module is the only one that installs
+//! handlers, and the library installs none.
 //!
 //! Invariants:
-//! - A signal sets the stop flag only while some search or writer has said, with a
-//!   [`Listening`](polycover::interrupt::Listening) guard, that it polls the flag;
-//!   otherwise, and at a second signal, the process ends at once with `128 + signal`
-//!   (130, 143, 129).
+//! - A signal raises the run's stop only while some search or writer has said, with a
+//!   [`Listening`](polycover::stop::Listening) guard, that it polls it; otherwise, and at
+//!   a second signal, the process ends at once with `128 + signal` (130, 143, 129).
+//! - One command runs per process: [`begin`] makes its stop, and [`stop`] hands out
+//!   clones of it to every part of the command.
 //! - Ending at once never leaves a temporary output behind: writers [`register`] their
 //!   temporary files, and the immediate exit removes every registered one first.
 //! - The immediate exit is `_exit`: no destructors or exit handlers run while other
@@ -31,6 +33,38 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, Once};
+use std::time::Instant;
+
+use polycover::Stop;
+
+/// The stop of the command in flight (see [`begin`]).
+static IN_FLIGHT: Mutex<Option<Stop>> = Mutex::new(None);
+
+/// Makes the stop of the command about to run, with its deadline (`--timeout`), for the
+/// signals to raise, and returns it.
+pub fn begin(deadline: Option<Instant>) -> Stop {
+    let stop = Stop::new().until(deadline);
+    *IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner()) = Some(stop.clone());
+    stop
+}
+
+/// Gives the command in flight's stop the earlier of its deadline and `deadline`, for
+/// what it does from now on (the same flag: a signal still raises it).
+pub fn narrow(deadline: Option<Instant>) {
+    let mut in_flight = IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner());
+    let stop = in_flight.clone().unwrap_or_default().until(deadline);
+    *in_flight = Some(stop);
+}
+
+/// The stop of the command in flight ([`begin`]); a stop of its own, never raised, before
+/// any command began.
+pub fn stop() -> Stop {
+    IN_FLIGHT
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .unwrap_or_default()
+}
 
 /// The first signal that asked for a stop (0: none yet).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
@@ -99,7 +133,8 @@ pub const GRACE: std::time::Duration = std::time::Duration::from_millis(900);
 /// the immediate exit.
 fn stop_by(signal: i32) {
     let _ = SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
-    if !polycover::interrupt::listening() || polycover::interrupt::request() {
+    let stop = stop();
+    if !stop.listening() || stop.raise() {
         exit_now(128 + signal);
     }
     if signal != SIGINT {

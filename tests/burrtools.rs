@@ -552,7 +552,8 @@ fn the_typed_route_and_the_imported_text_make_the_same_puzzle() {
                 .unwrap()
                 .chosen
                 .unwrap_or_else(|e| panic!("{what}: {e}"));
-            let typed = Puzzle::from_burrtools(&problem).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let typed = Puzzle::from_burrtools(&problem, &polycover::Stop::new())
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
             let text =
                 Puzzle::parse(&source, &problem.toml()).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_same_polycube(&what, &typed, &text);
@@ -570,7 +571,7 @@ fn the_typed_route_and_the_imported_text_make_the_same_puzzle() {
         .unwrap()
         .chosen
         .unwrap();
-    let puzzle = Puzzle::from_burrtools(&problem).unwrap();
+    let puzzle = Puzzle::from_burrtools(&problem, &polycover::Stop::new()).unwrap();
     let colours = &puzzle
         .downcast_ref::<polycover::puzzle::Polycube>()
         .unwrap()

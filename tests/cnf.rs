@@ -457,7 +457,8 @@ fn the_library_refuses_and_forces_too() {
         .count(
             &engine(true),
             &RunOptions {
-                deadline: Some(Instant::now() + Duration::from_millis(200)),
+                stop: polycover::Stop::new()
+                    .until(Some(Instant::now() + Duration::from_millis(200))),
                 ..RunOptions::default()
             },
         )

@@ -95,7 +95,7 @@ pub fn sat_solutions(c: &Compiled, amo: Amo, run: &SatRun) -> (Vec<Vec<u32>>, Re
             &engine,
             &RunOptions {
                 threads: run.threads.max(1),
-                deadline: run.deadline,
+                stop: polycover::Stop::new().until(run.deadline),
                 ..RunOptions::default()
             },
             &mut |s| {
@@ -123,7 +123,7 @@ pub fn count_orbits_by_brute_force(c: &Compiled) -> u64 {
     let none = Reduction::none(&c.matrix);
     let mut seen = HashSet::new();
     let mut image = Vec::new();
-    solver::for_each(&none, &solver::dlx, None, &mut |s| {
+    solver::for_each(&none, &solver::dlx, &polycover::Stop::new(), &mut |s| {
         let mut least = s.to_vec();
         for g in c.group.elements() {
             g.apply_sorted(s, &mut image);

@@ -172,7 +172,7 @@ fn the_opb_model_is_the_exact_cover() {
             &solver::dlx,
             None,
             1,
-            None,
+            &polycover::Stop::new(),
             None,
             None,
         )

@@ -167,7 +167,9 @@ fn measures_match_an_independent_algorithm_x() {
         (design, SymmetryMode::Rotations),
     ] {
         let problem = Problem::load(name, Some(mode)).unwrap();
-        let d: Difficulty = difficulty::measure(&problem, None).unwrap().unwrap();
+        let d: Difficulty = difficulty::measure(&problem, &polycover::Stop::new())
+            .unwrap()
+            .unwrap();
         let mut x = X::new(&problem.reduction);
         x.search(0);
         let what = format!("{name} {mode:?}: {d:?}");
@@ -189,7 +191,10 @@ fn measures_match_an_independent_algorithm_x() {
         assert!(d.dead_ends + d.raw_solutions <= d.nodes, "{what}");
         // The same tree every time.
         assert_eq!(
-            difficulty::measure(&problem, None).unwrap().unwrap().nodes,
+            difficulty::measure(&problem, &polycover::Stop::new())
+                .unwrap()
+                .unwrap()
+                .nodes,
             d.nodes
         );
     }
@@ -203,7 +208,9 @@ fn measures_match_an_independent_algorithm_x() {
 fn info_prints_the_measures() {
     let (nodes, solutions, first) = info("soma");
     let problem = Problem::load("soma", None).unwrap();
-    let d = difficulty::measure(&problem, None).unwrap().unwrap();
+    let d = difficulty::measure(&problem, &polycover::Stop::new())
+        .unwrap()
+        .unwrap();
     assert_eq!((nodes, solutions, first), (d.nodes, 480, d.first_move));
     let out = polycover(&["count", "soma", "--solver", "dlx", "--threads", "1"]);
     let text = stdout(&out);

@@ -66,7 +66,16 @@ fn read_dlx(text: &str) -> Matrix {
 }
 
 fn dlx_count(m: &Matrix) -> u64 {
-    solver::count(&Reduction::none(m), &solver::dlx, None, 1, None, None, None).solutions
+    solver::count(
+        &Reduction::none(m),
+        &solver::dlx,
+        None,
+        1,
+        &polycover::Stop::new(),
+        None,
+        None,
+    )
+    .solutions
 }
 
 fn export(args: &[&str]) -> String {

@@ -46,6 +46,7 @@ mod readme;
 mod reliability;
 mod sample;
 mod sat;
+mod stop_value;
 mod stops;
 mod suggestions;
 mod suite;

@@ -5,8 +5,9 @@
 //! - Every search runs with the GIL released, on a thread of its own, while the calling
 //!   thread runs Python's signal handlers every [`POLL`] ([`interruptible`]): Ctrl-C
 //!   raises `KeyboardInterrupt` in the caller within about that time, after the search
-//!   has stopped (the library's stop flag, [`polycover::interrupt`], set and then
-//!   cleared again, so the next search runs).
+//!   has stopped. Each call makes a [`Stop`] of its own and raises only that one, so two
+//!   searches running at once (two threads of one interpreter) stop one at a time, and
+//!   the next search runs with a fresh stop.
 //! - Errors are the library's own messages, the command line's (`file:line: reason` for
 //!   a bad puzzle file), as `PuzzleError` (the input is at fault, the command line's exit
 //!   2) or `PolycoverError` (a failure while running, exit 1).
@@ -24,8 +25,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
 
-use polycover::interrupt;
-use polycover::Error;
+use polycover::{Error, Stop};
 
 create_exception!(
     polycover,
@@ -61,11 +61,12 @@ pub(crate) fn usage(message: impl Into<String>) -> PyErr {
 }
 
 /// Runs `work` on a thread of its own with the GIL released, and Python's signal handlers
-/// on this one every [`POLL`]. When a handler raises (Ctrl-C: `KeyboardInterrupt`), the
-/// library's searches are asked to stop, `work` is waited for, the stop is withdrawn and
-/// the exception returned.
+/// on this one every [`POLL`]. When a handler raises (Ctrl-C: `KeyboardInterrupt`),
+/// `stop` (the one `work` polls) is raised, `work` is waited for, and the exception
+/// returned.
 pub(crate) fn interruptible<T: Send>(
     py: Python<'_>,
+    stop: &Stop,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
     std::thread::scope(|scope| {
@@ -91,14 +92,13 @@ pub(crate) fn interruptible<T: Send>(
                 break;
             }
             if let Err(e) = py.check_signals() {
-                interrupt::request();
+                stop.raise();
                 raised = Some(e);
                 break;
             }
         }
         let result = py.detach(move || worker.join());
         if let Some(e) = raised {
-            interrupt::clear();
             return Err(e);
         }
         result.map_err(|_| PyRuntimeError::new_err("the search panicked"))

@@ -3,7 +3,7 @@
 //!
 //! Invariant: a streaming listing (`Solutions`) runs on a thread of its own that stops at
 //! the first solution it cannot hand over (the iterator closed or dropped), or at once
-//! through the library's stop flag when the iterator is closed or interrupted.
+//! through its own [`Stop`] when the iterator is closed or interrupted.
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -15,10 +15,10 @@ use pyo3::exceptions::{PyRuntimeError, PyTimeoutError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
-use polycover::engine::{deadline_after, default_counter};
+use polycover::engine::default_counter;
 use polycover::sample::Sampler;
 use polycover::sat::Amo;
-use polycover::{interrupt, limits, Engine, Problem, Report, RunOptions, SymmetryMode};
+use polycover::{limits, Engine, Problem, Report, RunOptions, Stop, SymmetryMode};
 
 use crate::cnf::Cnf;
 use crate::numbers::{Seconds, Whole};
@@ -93,17 +93,18 @@ fn engine(solver: Option<&str>, encoding: Option<&str>) -> PyResult<Option<Engin
     Ok(Some(engine))
 }
 
-/// A run's options: `threads` workers (0: every core), stopping `timeout` seconds from
-/// now (none when `None`, `inf`, or past the clock), by the command line's rules.
+/// A run's options: `threads` workers (0: every core), and a stop of the call's own,
+/// `timeout` seconds from now (no deadline when `None`, `inf`, or past the clock), by
+/// the command line's rules.
 fn run_options(threads: &Whole, timeout: Option<&Seconds>) -> PyResult<RunOptions<'static>> {
     let threads = limits::threads(&threads.0).map_err(to_py)?;
-    let deadline = match timeout {
-        Some(t) => deadline_after(limits::timeout(&t.0).map_err(to_py)?),
-        None => None,
+    let stop = match timeout {
+        Some(t) => Stop::after(limits::timeout(&t.0).map_err(to_py)?),
+        None => Stop::new(),
     };
     Ok(RunOptions {
         threads,
-        deadline,
+        stop,
         ..RunOptions::default()
     })
 }
@@ -159,7 +160,10 @@ impl Puzzle {
     pub(crate) fn problem(&self, py: Python<'_>, symmetry: Option<&str>) -> PyResult<Problem> {
         let mode = mode(&self.inner, symmetry)?;
         let puzzle = self.inner.clone();
-        interruptible(py, move || puzzle.compile(mode).map(Problem::new))?.map_err(to_py)
+        interruptible(py, &Stop::new(), move || {
+            puzzle.compile(mode).map(Problem::new)
+        })?
+        .map_err(to_py)
     }
 }
 
@@ -256,8 +260,8 @@ impl Puzzle {
         let engine = engine(solver, amo)?;
         let opts = run_options(&threads, timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
-        let report = interruptible(py, || {
-            let engine = engine.unwrap_or_else(|| default_counter(&problem, false).0);
+        let report = interruptible(py, &opts.stop, || {
+            let engine = engine.unwrap_or_else(|| default_counter(&problem, false, &opts.stop).0);
             problem.count(&engine, &opts)
         })?
         .map_err(to_py)?;
@@ -285,9 +289,8 @@ impl Puzzle {
             .ok_or_else(|| usage("certify needs a solver"))?;
         let opts = run_options(&Whole::from(1), timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
-        let deadline = opts.deadline;
-        let c = interruptible(py, || {
-            polycover::certify::certify_with(&problem, &engine, deadline, None, &path)
+        let c = interruptible(py, &opts.stop, || {
+            polycover::certify::certify_with(&problem, &engine, &opts.stop, None, &path)
         })?
         .map_err(to_py)?;
         int(py, &c.count)
@@ -308,7 +311,7 @@ impl Puzzle {
         let opts = run_options(&Whole::from(1), timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         let (first, report) =
-            interruptible(py, || problem.first(&engine, &opts))?.map_err(to_py)?;
+            interruptible(py, &opts.stop, || problem.first(&engine, &opts))?.map_err(to_py)?;
         if first.is_none() && !report.complete {
             return Err(stopped(&report));
         }
@@ -331,6 +334,7 @@ impl Puzzle {
         let engine = engine(solver.or(Some("bits")), amo)?.expect("a solver is named");
         let opts = run_options(&threads, timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
+        let stop = opts.stop.clone();
         // Up to this many solutions wait for the reader; then the search waits.
         let (found, solutions) = mpsc::sync_channel(256);
         let worker = std::thread::spawn(move || {
@@ -346,6 +350,7 @@ impl Puzzle {
             puzzle: self.inner.clone(),
             solutions: Mutex::new(Some(solutions)),
             worker: Mutex::new(Some(worker)),
+            stop,
         })
     }
 
@@ -365,8 +370,9 @@ impl Puzzle {
         let problem = self.problem(py, symmetry)?;
         let memory = polycover::memory::default_table_budget();
         Sampler::fits(&problem, memory).map_err(crate::to_py)?;
-        let drawn = interruptible(py, || {
-            let stop = interrupt::requested;
+        let run = Stop::new();
+        let drawn = interruptible(py, &run, || {
+            let stop = || run.raised();
             let mut sampler = Sampler::new(&problem, seed, memory, &stop)?;
             // Room for the first draws only: `n` may be as large as 2^64 - 1.
             let mut drawn = Vec::with_capacity(n.min(1024) as usize);
@@ -392,8 +398,11 @@ impl Puzzle {
     fn cnf(&self, py: Python<'_>, amo: &str, symmetry: Option<&str>, force: bool) -> PyResult<Cnf> {
         let encoding = self::amo(amo)?;
         let problem = self.problem(py, symmetry)?;
-        let formula =
-            interruptible(py, || problem.formula_checked(encoding, force))?.map_err(to_py)?;
+        let stop = Stop::new();
+        let formula = interruptible(py, &stop, || {
+            problem.formula_checked(encoding, force, &stop)
+        })?
+        .map_err(to_py)?;
         Ok(Cnf::new(problem, formula))
     }
 }
@@ -411,11 +420,13 @@ pub struct Solutions {
     /// `None` once the listing ended or was closed.
     solutions: Mutex<Option<Receiver<Message>>>,
     worker: Mutex<Option<JoinHandle<()>>>,
+    /// The listing's own stop, raised when the iterator is closed or interrupted.
+    stop: Stop,
 }
 
 impl Solutions {
-    /// Stops the search (at once, through the library's stop flag, when it still runs) and
-    /// waits for its thread.
+    /// Stops the search (at once, through its stop, when it still runs) and waits for its
+    /// thread.
     fn stop(&self, py: Python<'_>) {
         drop(
             self.solutions
@@ -425,14 +436,10 @@ impl Solutions {
         );
         let worker = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(worker) = worker {
-            let running = !worker.is_finished();
-            if running {
-                interrupt::request();
+            if !worker.is_finished() {
+                self.stop.raise();
             }
             let _ = py.detach(move || worker.join());
-            if running {
-                interrupt::clear();
-            }
         }
     }
 }

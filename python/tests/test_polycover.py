@@ -279,6 +279,64 @@ def test_ctrl_c_raises_keyboard_interrupt_within_a_second(name, solver):
     assert min(latencies) < 1.0, latencies
 
 
+# Two searches at once in one interpreter: a thread counts the 6x10 pentominoes while
+# the main thread counts Bedlam. Ctrl-C stops the main thread's count alone (each call
+# has a stop of its own); the thread's count goes on to its known figure.
+TWO_SEARCHES = textwrap.dedent(
+    """
+    import signal, sys, threading, time, polycover
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    pentominoes = polycover.Puzzle.load("pentomino-6x10")
+    counted = []
+    other = threading.Thread(
+        target=lambda: counted.append(pentominoes.count(solver="dlx", symmetry="none"))
+    )
+    other.start()
+    print("counting", flush=True)
+    try:
+        polycover.Puzzle.load("bedlam").count(solver="bits", threads=1)
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt, the other still running:", other.is_alive(), flush=True)
+    other.join()
+    print("other", counted, flush=True)
+    """
+)
+
+
+def test_ctrl_c_stops_one_of_two_searches():
+    child = subprocess.Popen(
+        [sys.executable, "-c", TWO_SEARCHES],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout.readline() == "counting\n"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=120)
+    assert out.splitlines() == [
+        "KeyboardInterrupt, the other still running: True",
+        "other [9356]",
+    ], (out, err)
+    assert child.returncode == 0
+
+
+def test_closing_one_listing_leaves_another_search_running():
+    # The listing's close raises its own stop; a count on another thread is not stopped.
+    pentominoes = polycover.Puzzle.load("pentomino-6x10")
+    counted = []
+    other = threading.Thread(
+        target=lambda: counted.append(pentominoes.count(solver="dlx", symmetry="none"))
+    )
+    other.start()
+    listing = polycover.Puzzle.load("bedlam").solutions()
+    next(listing)
+    listing.close()
+    assert other.is_alive()
+    other.join()
+    assert counted == [9356]
+
+
 def test_the_encodings_example_runs_and_prints_its_table():
     pytest.importorskip("pysat.solvers")
     run = subprocess.run(

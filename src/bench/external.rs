@@ -162,7 +162,7 @@ pub(super) fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run
         }
         // A stop (SIGTERM, Ctrl-C) ends the program and the bench, which keeps the rows
         // measured so far.
-        if crate::interrupt::requested() {
+        if crate::signals::stop().raised() {
             kill_group(&mut child);
             let _ = child.wait();
             return Err(Error::Interrupted("bench stopped".into()));

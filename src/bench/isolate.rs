@@ -106,13 +106,13 @@ pub(super) fn sample(
     // The child prints one short line, at its end: reading after the wait cannot fill
     // the pipe. Ctrl-C reaches the child with the terminal's signal; one sent to the
     // bench alone is passed on.
-    let listening = crate::interrupt::Listening::start();
+    let listening = crate::signals::stop().listen();
     let mut passed_on = false;
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break status;
         }
-        if crate::interrupt::requested() && !passed_on {
+        if crate::signals::stop().raised() && !passed_on {
             passed_on = true;
             #[cfg(unix)]
             // Safety: kill(2) signals our own child by its pid; no memory is involved.
@@ -127,7 +127,7 @@ pub(super) fn sample(
     drop(listening);
     let mut text = String::new();
     stdout.read_to_string(&mut text)?;
-    if crate::interrupt::requested() || status.code() == Some(crate::signals::EXIT_CODE) {
+    if crate::signals::stop().raised() || status.code() == Some(crate::signals::EXIT_CODE) {
         return Err(Error::Interrupted("bench stopped".into()));
     }
     if !status.success() {

@@ -267,7 +267,7 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
     let (_stdin_dir, puzzles) = load(plan)?;
     for (spec, puzzle) in &puzzles {
         let measured = Measured::new(spec, puzzle, plan);
-        interrupted(crate::interrupt::requested())?;
+        interrupted(crate::signals::stop().raised())?;
         let dlx = engine_row(&measured, &Engine::dlx(), plan)?;
         log(&dlx);
         let reference = dlx.clone();
@@ -279,7 +279,7 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
                 continue;
             }
             // A stop between rows ends the bench; the caller keeps the rows logged.
-            interrupted(crate::interrupt::requested())?;
+            interrupted(crate::signals::stop().raised())?;
             let mut row = entrant_row(&measured, entrant, amo, plan, &mut cnf_dir)?;
             compare(&mut row, &reference)?;
             log(&row);
@@ -298,7 +298,7 @@ fn load(plan: &Plan) -> Result<(tempfile::TempDir, Vec<(std::path::PathBuf, Puzz
     if plan.isolate.is_some() {
         for spec in specs.iter_mut().filter(|s| s.as_os_str() == "-") {
             // Capped as every puzzle input is (/dev/zero filled memory).
-            let bytes = crate::input::read_puzzle_input(spec)?
+            let bytes = crate::input::read_puzzle_input(spec, &crate::signals::stop())?
                 .map(|(_, bytes)| bytes)
                 .unwrap_or_default();
             *spec = stdin_dir.path().join("stdin");

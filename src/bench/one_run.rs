@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::{external, interrupted, scaling, CnfSize, Row, Spread};
 use crate::count::Count;
-use crate::engine::{deadline_after, Engine, Problem, RunOptions};
+use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::Result;
 use crate::memory;
 use crate::puzzle::{Puzzle, SymmetryMode};
@@ -69,7 +69,7 @@ pub(crate) fn sample(
     // An engine that only counts has no first solution to time.
     if let Some(finds) = prepared.finds_one() {
         let (first, report) = finds.first(&RunOptions {
-            deadline: deadline_after(timeout),
+            stop: crate::signals::stop().until(std::time::Instant::now().checked_add(timeout)),
             ..RunOptions::default()
         })?;
         interrupted(report.interrupted)?;
@@ -92,7 +92,7 @@ pub(crate) fn sample(
     let report = counter.count(
         &RunOptions {
             threads,
-            deadline: deadline_after(timeout),
+            stop: crate::signals::stop().until(std::time::Instant::now().checked_add(timeout)),
             ..RunOptions::default()
         },
         None,

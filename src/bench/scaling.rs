@@ -44,7 +44,7 @@ pub fn run(plan: &Plan, threads: &[usize], log: &mut dyn FnMut(&Row)) -> Result<
         if plan.entrants.contains(&dlx) {
             let mut base: Option<Row> = None;
             for &t in threads {
-                interrupted(crate::interrupt::requested())?;
+                interrupted(crate::signals::stop().raised())?;
                 let mut row = engine_row(&measured, &Engine::dlx(), &at(t))?;
                 against(&mut row, base.as_ref())?;
                 base.get_or_insert_with(|| row.clone());
@@ -64,7 +64,7 @@ pub fn run(plan: &Plan, threads: &[usize], log: &mut dyn FnMut(&Row)) -> Result<
             };
             let mut base: Option<Row> = None;
             for &t in counts {
-                interrupted(crate::interrupt::requested())?;
+                interrupted(crate::signals::stop().raised())?;
                 let mut row = entrant_row(&measured, entrant, amo, &at(t), &mut cnf_dir)?;
                 if let Some(dlx) = references.iter().find(|r| r.threads == t) {
                     compare(&mut row, dlx)?;

@@ -54,6 +54,7 @@ use crate::burnside;
 use crate::count::Count;
 use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
+use crate::stop::Stop;
 use crate::symmetry::Symmetry;
 
 /// One certified term: the solutions one symmetry fixes (all of them for the identity).
@@ -106,6 +107,8 @@ pub struct Request<'a> {
     pub models: Option<HashSet<Vec<u32>>>,
     /// The count the engine gave, if any: a certificate of another count is not kept.
     pub expected: Option<&'a Count>,
+    /// When to give up (the search and the deletions poll it); nothing is then kept.
+    pub stop: &'a Stop,
 }
 
 impl Shape {
@@ -189,7 +192,7 @@ pub fn estimate(problem: &Problem, engine: &Engine, solutions: &Count) -> Result
 pub fn certify_with(
     problem: &Problem,
     engine: &Engine,
-    deadline: Option<Instant>,
+    stop: &Stop,
     expected: Option<&Count>,
     dir: &Path,
 ) -> Result<Certificate> {
@@ -202,7 +205,7 @@ pub fn certify_with(
         let mut models = HashSet::new();
         let opts = RunOptions {
             threads: 1,
-            deadline,
+            stop: stop.clone(),
             progress: None,
             memory: 0,
         };
@@ -219,18 +222,17 @@ pub fn certify_with(
     } else {
         None
     };
-    crate::interrupt::within(deadline, || {
-        certify(
-            Request {
-                problem,
-                shape,
-                engine: engine.name(),
-                models,
-                expected,
-            },
-            dir,
-        )
-    })
+    certify(
+        Request {
+            problem,
+            shape,
+            engine: engine.name(),
+            models,
+            expected,
+            stop,
+        },
+        dir,
+    )
 }
 
 fn sat_up_to_symmetry() -> Error {
@@ -328,6 +330,7 @@ pub fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
             (k > 0).then_some(g),
             request.shape,
             models.take(),
+            request.stop,
             &cnf_path,
             &cpog_path,
         )?;
@@ -387,6 +390,7 @@ fn write_term(
     g: Option<&Symmetry>,
     shape: Shape,
     models: Option<HashSet<Vec<u32>>>,
+    stop: &Stop,
     cnf_path: &Path,
     cpog_path: &Path,
 ) -> Result<Term> {
@@ -462,7 +466,7 @@ fn write_term(
     };
     out.comment(&format!("graph: {shape_note}"))
         .map_err(write)?;
-    let mut search = Search::new(&formula, out, shape, models);
+    let mut search = Search::new(&formula, out, shape, models, stop);
     search.deny_bad().map_err(|e| relabel(e, cpog_path))?;
     let (count, top, top_lemma) = search.run().map_err(|e| relabel(e, cpog_path))?;
     let states = search.states;
@@ -494,7 +498,7 @@ fn write_term(
         }
     };
     out.root(root).map_err(write)?;
-    reverse::delete_all(&mut out, &formula, root, keep, zero.as_ref())
+    reverse::delete_all(&mut out, &formula, root, keep, zero.as_ref(), stop)
         .map_err(|e| relabel(e, cpog_path))?;
     let nodes = out.nodes.len();
     let cpog_bytes = out.bytes;

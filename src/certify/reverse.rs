@@ -68,11 +68,12 @@ pub(crate) fn delete_all<W: Write>(
     root: i32,
     keep: u32,
     zero: Option<&Zero>,
+    run: &crate::stop::Stop,
 ) -> Result<()> {
     let lemmas = std::mem::take(&mut out.lemmas);
     let hints = std::mem::take(&mut out.hints);
     let stop = || {
-        (crate::interrupt::requested() || crate::interrupt::past_deadline()).then(|| {
+        run.should_stop().then(|| {
             Error::Interrupted("the certificate was not finished (deleting clauses)".into())
         })
     };

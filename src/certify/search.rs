@@ -43,6 +43,7 @@ use super::formula::Formula;
 use super::orbits::{Orbits, BAD};
 use super::out::Out;
 use crate::error::{Error, Result};
+use crate::stop::Stop;
 
 /// How states are kept: shared (the memo) or one node per visit (a search tree).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +71,8 @@ type Key = (Box<[u64]>, Box<[u32]>);
 
 pub(crate) struct Search<'a, W: Write> {
     pub(super) f: &'a Formula,
+    /// Polled every few thousand states: a stop ends the search with an error.
+    stop: &'a Stop,
     pub out: Out<W>,
     pub(super) shape: Shape,
     pub(super) sweep: bool,
@@ -104,6 +107,7 @@ impl<'a, W: Write> Search<'a, W> {
         out: Out<W>,
         shape: Shape,
         models: Option<HashSet<Vec<u32>>>,
+        stop: &'a Stop,
     ) -> Search<'a, W> {
         let n = f.num_vars as usize;
         let Orbits {
@@ -120,6 +124,7 @@ impl<'a, W: Write> Search<'a, W> {
         let sups = members.len();
         Search {
             f,
+            stop,
             out,
             shape,
             sweep,
@@ -270,9 +275,7 @@ impl<'a, W: Write> Search<'a, W> {
             return Ok(done.clone());
         }
         self.states += 1;
-        if self.states % 4096 == 0
-            && (crate::interrupt::requested() || crate::interrupt::past_deadline())
-        {
+        if self.states % 4096 == 0 && self.stop.should_stop() {
             return Err(Error::Interrupted(format!(
                 "the certificate was not finished ({} states searched)",
                 self.states

@@ -79,8 +79,14 @@ fn plain_name(name: &str) -> bool {
 ///
 /// A missing or malformed `MANIFEST` ([`Error::Puzzle`], naming the line); a checker that
 /// cannot be run ([`Error::Usage`]); a term that fails ([`Error::Failed`], naming the term
-/// and the checker's own error line); a sum the order does not divide; a stop.
-pub fn verify(dir: &Path, checker: &Path, mut progress: impl FnMut(&str)) -> Result<Verified> {
+/// and the checker's own error line); a sum the order does not divide; a stop by `stop`
+/// (the checker is then killed).
+pub fn verify(
+    dir: &Path,
+    checker: &Path,
+    stop: &crate::stop::Stop,
+    mut progress: impl FnMut(&str),
+) -> Result<Verified> {
     let path = dir.join("MANIFEST");
     let text = std::fs::read_to_string(&path).map_err(|source| Error::Read {
         path: path.clone(),
@@ -147,7 +153,7 @@ pub fn verify(dir: &Path, checker: &Path, mut progress: impl FnMut(&str)) -> Res
         progress(&name);
         let started = Instant::now();
         let count =
-            run_checker(checker, &dir.join(&cnf), &dir.join(&cpog)).map_err(|e| match e {
+            run_checker(checker, &dir.join(&cnf), &dir.join(&cpog), stop).map_err(|e| match e {
                 Error::Failed(why) => Error::Failed(format!("term {name} ({cpog}): {why}")),
                 e => e,
             })?;
@@ -171,7 +177,7 @@ pub fn verify(dir: &Path, checker: &Path, mut progress: impl FnMut(&str)) -> Res
 }
 
 /// What the checker said of one term: its count, or why it failed.
-fn run_checker(checker: &Path, cnf: &Path, cpog: &Path) -> Result<Count> {
+fn run_checker(checker: &Path, cnf: &Path, cpog: &Path, stop: &crate::stop::Stop) -> Result<Count> {
     for f in [cnf, cpog] {
         if !f.is_file() {
             return Err(Error::Failed(format!("{} is missing", f.display())));
@@ -213,7 +219,7 @@ fn run_checker(checker: &Path, cnf: &Path, cpog: &Path) -> Result<Count> {
         if let Some(status) = child.try_wait()? {
             break status;
         }
-        if crate::interrupt::requested() || crate::interrupt::past_deadline() {
+        if stop.should_stop() {
             let _ = child.kill();
             let _ = child.wait();
             return Err(Error::Interrupted("the checker was stopped".into()));

@@ -138,7 +138,7 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
     // The rows as they are logged, so that a stop keeps them. A signal sets the stop
     // flag for the whole bench instead of ending it at once.
     let mut rows = Vec::new();
-    let listening = crate::interrupt::Listening::start();
+    let listening = crate::signals::stop().listen();
     let mut log = |row: &crate::bench::Row| {
         rows.push(row.clone());
         if failure.is_none() {

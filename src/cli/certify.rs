@@ -145,13 +145,18 @@ pub(super) fn count(
     engine: &Engine,
     report: &Report,
     dir: &Path,
-    deadline: Option<std::time::Instant>,
     memory: usize,
     out: &mut dyn Write,
 ) -> Result<()> {
     check_room(p, engine, report, dir, memory)?;
     let watch = Written::watch(dir);
-    let c = certify::certify_with(p, engine, deadline, Some(&report.solutions), dir);
+    let c = certify::certify_with(
+        p,
+        engine,
+        &crate::signals::stop(),
+        Some(&report.solutions),
+        dir,
+    );
     drop(watch);
     let c = c?;
     let (mut cnf, mut cpog, mut nodes, mut secs) = (0, 0, 0, 0.0);
@@ -187,7 +192,7 @@ pub(super) fn verify(a: VerifyArgs, out: &mut dyn Write) -> Result<Outcome> {
     let mut progress = |name: &str| {
         eprintln!("c checking term {name}");
     };
-    let v = certify::verify(&a.dir, &checker, &mut progress)?;
+    let v = certify::verify(&a.dir, &checker, &crate::signals::stop(), &mut progress)?;
     for t in &v.terms {
         if let Some(theirs) = &t.checker_count {
             writeln!(

@@ -24,7 +24,7 @@ use super::args::{DesignArgs, DesignStrategyArg, MaximizeArg, CAP};
 use super::engines;
 use super::outcome::Outcome;
 use crate::design::difficulty::Difficulty;
-use crate::design::{self, Climb, Progress, Request, Rules, Stop, Strategy};
+use crate::design::{self, Climb, Ending, Progress, Request, Rules, Strategy};
 use crate::engine::{Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, Cell};
@@ -101,7 +101,7 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         },
         start,
         keep,
-        deadline,
+        stop: crate::signals::stop().until(deadline),
         strategy: match a.strategy {
             DesignStrategyArg::Climb => Strategy::Climb,
             DesignStrategyArg::Anneal => Strategy::Anneal,
@@ -110,12 +110,12 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         prefer_placements: !a.uniform_moves,
     };
     let command = command_line(&a, size, pieces, sizes);
-    let _listening = crate::interrupt::Listening::start();
+    let _listening = request.stop.listen();
     let engine = engines::for_design();
     let mut count = |puzzle: &Puzzle, at_most: u64| -> Result<Option<u64>> {
         let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
         let opts = RunOptions {
-            deadline,
+            stop: request.stop.clone(),
             ..RunOptions::default()
         };
         let (found, report) = problem.count_up_to(&engine, &opts, at_most)?;
@@ -153,19 +153,19 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         designed = design::maximize_nodes(&request, designed, &mut count, &mut climbing())?;
     }
     let (text, measured) = report(&a, &designed)?;
+    let unbounded = crate::signals::stop();
     // Within the deadline: a FIFO output's reader is waited for until then, no longer.
-    crate::interrupt::within(deadline, || {
-        output::write_records(&a.output, out, &inputs, &mut |w| {
-            w.write_all(text.as_bytes())?;
-            Ok(output::Ended::Finished)
-        })
+    crate::signals::narrow(deadline);
+    output::write_records(&a.output, out, &inputs, &mut |w| {
+        w.write_all(text.as_bytes())?;
+        Ok(output::Ended::Finished)
     })?;
     eprintln!(
         "c design: {} after {} tried ({} accepted) in {:.1} s: {}",
-        match designed.stop {
-            Stop::Unique => "unique",
-            Stop::Deadline => "stopped by --timeout",
-            Stop::Interrupted => "interrupted",
+        match designed.ending {
+            Ending::Unique => "unique",
+            Ending::Deadline => "stopped by --timeout",
+            Ending::Interrupted => "interrupted",
         },
         moves(designed.tried),
         designed.accepted,
@@ -179,21 +179,21 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     // A stop during the measures ends the command as a stop during the search does.
     let stop = match measured {
-        Some(Err(_)) => Stop::Interrupted,
-        _ => designed.stop,
+        Some(Err(_)) => Ending::Interrupted,
+        _ => designed.ending,
     };
     match &a.svg {
         // A stopped process searches no more: the picture is not drawn.
-        Some(_) if stop == Stop::Interrupted => {
+        Some(_) if stop == Ending::Interrupted => {
             eprintln!("c design: interrupted, no --svg picture drawn");
         }
-        Some(svg) => picture(&designed.text, svg, out, deadline)?,
+        Some(svg) => picture(&designed.text, svg, out, &unbounded, deadline)?,
         None => {}
     }
     Ok(match stop {
-        Stop::Unique => Outcome::Done,
-        Stop::Deadline => Outcome::Stopped,
-        Stop::Interrupted => Outcome::Interrupted,
+        Ending::Unique => Outcome::Done,
+        Ending::Deadline => Outcome::Stopped,
+        Ending::Interrupted => Outcome::Interrupted,
     })
 }
 
@@ -231,13 +231,13 @@ fn report(
     if !a.report {
         return Ok((designed.text.clone(), None));
     }
-    if designed.stop == Stop::Interrupted {
+    if designed.ending == Ending::Interrupted {
         let why = "interrupted, not measured".to_string();
         return Ok((designed.text.clone(), Some(Err(why))));
     }
     let puzzle = Puzzle::parse("the designed puzzle", &designed.text)?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
-    match engines::difficulty(&problem, None) {
+    match engines::difficulty(&problem, &crate::signals::stop()) {
         Ok(Some(d)) => Ok((d.annotated(&designed.text), Some(Ok(d)))),
         Ok(None) | Err(Error::Interrupted(_)) => {
             let why = "interrupted, the puzzle is written without its measures".to_string();
@@ -277,7 +277,11 @@ fn first_cut(path: &Path) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
     }
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     let prepared = engines::prepare(&problem, &engines::for_design())?;
-    let (first, _) = engines::first(prepared.finder()?, &RunOptions::default())?;
+    let opts = RunOptions {
+        stop: crate::signals::stop(),
+        ..RunOptions::default()
+    };
+    let (first, _) = engines::first(prepared.finder()?, &opts)?;
     let Some(solution) = first else {
         return Err(Error::Usage(format!(
             "design --from {}: the puzzle has no solution to start from",
@@ -350,12 +354,23 @@ fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, 
 /// Draws the first solution of the puzzle `text` into `path`, a FIFO's reader waited for
 /// until `deadline` at most (the search for the solution is not bounded by it: a design
 /// the timeout stopped is drawn too).
-fn picture(text: &str, path: &Path, out: &mut dyn Write, deadline: Option<Instant>) -> Result<()> {
+fn picture(
+    text: &str,
+    path: &Path,
+    out: &mut dyn Write,
+    unbounded: &crate::Stop,
+    deadline: Option<Instant>,
+) -> Result<()> {
     let puzzle = Puzzle::parse("the designed puzzle", text)?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     let started = Instant::now();
     let prepared = engines::prepare(&problem, &engines::for_design())?;
-    let (first, _) = engines::first(prepared.finder()?, &RunOptions::default())?;
+    // The command's stop before its deadline was narrowed: Ctrl-C, not the timeout.
+    let opts = RunOptions {
+        stop: unbounded.clone(),
+        ..RunOptions::default()
+    };
+    let (first, _) = engines::first(prepared.finder()?, &opts)?;
     let Some(solution) = first else {
         return Err(Error::Failed(format!(
             "design: no solution to draw found in {:.1} s",
@@ -363,8 +378,7 @@ fn picture(text: &str, path: &Path, out: &mut dyn Write, deadline: Option<Instan
         )));
     };
     let svg = puzzle.svg(&solution)?;
-    crate::interrupt::within(deadline, || {
-        output::write(path, out, &[], &mut |w| Ok(w.write_all(svg.as_bytes())?))
-    })?;
+    crate::signals::narrow(deadline);
+    output::write(path, out, &[], &mut |w| Ok(w.write_all(svg.as_bytes())?))?;
     Ok(())
 }

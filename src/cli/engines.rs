@@ -11,7 +11,7 @@
 
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::args::{BackendArg, SatArgs};
 use crate::count::Count;
@@ -23,6 +23,7 @@ use crate::error::{Error, Result};
 use crate::parts::Step;
 use crate::sat::{Amo, Backend, Strategy};
 use crate::solver::Budget;
+use crate::Stop;
 
 /// The engine that `--solver` names (`bits` when none is named), with the SAT options
 /// applied to an engine that has SAT settings and refused for the others.
@@ -107,14 +108,13 @@ impl ForCount {
         self,
         p: &Problem,
         split: bool,
-        deadline: Option<Instant>,
+        stop: &Stop,
         out: &mut dyn Write,
     ) -> (Engine, Option<String>) {
         if let Some(engine) = self.0 {
             return (engine, None);
         }
-        let stop = crate::interrupt::requested;
-        let budget = Budget::new(crate::solver::ESTIMATE_MOST, deadline, &stop);
+        let budget = Budget::new(crate::solver::ESTIMATE_MOST, stop);
         let left = budget.left().as_secs_f64();
         let out = std::cell::RefCell::new(out);
         let notice = || {
@@ -257,10 +257,10 @@ pub(super) fn refute(
 }
 
 /// The difficulty measures of `problem` (the DLX's search tree; `design::difficulty`):
-/// `None` when `deadline` came first.
+/// `None` when `stop`'s deadline came first.
 pub(super) fn difficulty(
     problem: &Problem,
-    deadline: Option<Instant>,
+    stop: &Stop,
 ) -> Result<Option<crate::design::difficulty::Difficulty>> {
-    crate::design::difficulty::measure(problem, deadline)
+    crate::design::difficulty::measure(problem, stop)
 }

@@ -29,7 +29,7 @@ use crate::sat::Amo;
 pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
     let p = a.puzzle.problem(a.symmetry)?;
-    let mut formula = p.formula_checked(a.amo.into(), a.force)?;
+    let mut formula = p.formula_checked(a.amo.into(), a.force, &crate::signals::stop())?;
     let mut notes = Vec::new();
     if let Some(spec) = a.part {
         let split = p.split(spec.n);
@@ -462,6 +462,7 @@ fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
     let mut found = None;
     let run = crate::engine::RunOptions {
         threads: 1,
+        stop: crate::signals::stop(),
         ..crate::engine::RunOptions::default()
     };
     let prepared = engines::prepare(p, &engines::reference())?;
@@ -494,7 +495,7 @@ fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
 
 pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
     // `-` reads standard input, as every command's puzzle does.
-    let Some((source, bytes)) = Puzzle::read_input(&a.file)? else {
+    let Some((source, bytes)) = Puzzle::read_input(&a.file, &crate::signals::stop())? else {
         let why = if a.file.exists() {
             io::Error::other("not a file")
         } else {

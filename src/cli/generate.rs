@@ -97,7 +97,8 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
     }
     // A hard request can search for minutes: say how far it got every 10 s, and let
     // Ctrl-C stop it at the next check, saying how far it got.
-    let _listening = crate::interrupt::Listening::start();
+    let stop = crate::signals::stop();
+    let _listening = stop.listen();
     let start = Instant::now();
     let draws = a.draws.unwrap_or(design::DRAWS);
     let mut said = 0.0;
@@ -141,6 +142,7 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
     let found = design::unique_or_unsat(
         &request,
         draws,
+        &stop,
         &mut progress,
         &mut crate::suite::count_drawn,
     )?;

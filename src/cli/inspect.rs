@@ -24,7 +24,8 @@ use crate::sat::Amo;
 pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
     let a = &args.puzzle;
     // A file or standard input is read once: `-` cannot be read twice.
-    let puzzle = match Puzzle::read_input(&a.puzzle)? {
+    let stop = crate::signals::stop();
+    let puzzle = match Puzzle::read_input(&a.puzzle, &stop)? {
         // A BurrTools file: its problems first; with several and none picked, only those.
         Some((source, bytes)) if burrtools::is_burrtools(&bytes) => {
             let file = burrtools::read(&source, &bytes, a.problem.as_deref())?;
@@ -41,19 +42,18 @@ pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
                 return Ok(Outcome::Done);
             }
             writeln!(out)?;
-            Puzzle::from_burrtools(&file.chosen?)?
+            Puzzle::from_burrtools(&file.chosen?, &stop)?
         }
-        Some((source, bytes)) => Puzzle::from_bytes(&source, bytes, a.problem.as_deref())?,
+        Some((source, bytes)) => Puzzle::from_bytes(&source, bytes, a.problem.as_deref(), &stop)?,
         None => a.load()?,
     };
     puzzle.info(out)?;
     if args.difficulty {
         let mode = args.symmetry.map_or(puzzle.default_symmetry(), Into::into);
-        let deadline = super::args::deadline(args.started, args.timeout);
-        // Within --timeout: the command runs within `deadline`.
+        // Within --timeout: the command's stop has its deadline.
         let compiled = puzzle.compile(mode)?;
         let problem = crate::engine::Problem::new(compiled);
-        let Some(d) = engines::difficulty(&problem, deadline)? else {
+        let Some(d) = engines::difficulty(&problem, &stop)? else {
             // Only the deadline ends the walk early without an error (Ctrl-C is one):
             // figures of part of the tree would pass for the puzzle's, so none are shown.
             writeln!(
@@ -135,7 +135,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     let reference_engine = engines::reference();
     let reference = engines::prepare(&p, &reference_engine)?;
-    let reference = engines::count(reference.counter()?, &RunOptions::default(), None)?;
+    let reference = engines::count(reference.counter()?, &run_options(), None)?;
     // A stopped reference count is no row: its partial count would pass for the count.
     refuse_interrupted(&reference)?;
     let row = |out: &mut dyn Write,
@@ -165,7 +165,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     let mut disagree = false;
     for engine in engines::check_native() {
         let prepared = engines::prepare(&p, &engine)?;
-        let report = engines::count(prepared.counter()?, &RunOptions::default(), None)?;
+        let report = engines::count(prepared.counter()?, &run_options(), None)?;
         refuse_interrupted(&report)?;
         disagree |= row(out, engine.name(), &report, report.seconds, None)?;
     }
@@ -174,7 +174,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
         // The SAT rows' seconds include compiling the CNF.
         let t = Instant::now();
         let prepared = engines::prepare(&p, &engine)?;
-        let report = engines::count(prepared.counter()?, &RunOptions::default(), None)?;
+        let report = engines::count(prepared.counter()?, &run_options(), None)?;
         refuse_interrupted(&report)?;
         let size = p.cnf_size(amo);
         let size = Some((size.variables as usize, size.clauses as usize));
@@ -189,4 +189,12 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     writeln!(out, "s mc {}", reference.solutions)?;
     Ok(Outcome::Done)
+}
+
+/// The options of `check`'s runs: one thread, the command's stop.
+fn run_options() -> RunOptions<'static> {
+    RunOptions {
+        stop: crate::signals::stop(),
+        ..RunOptions::default()
+    }
 }

@@ -162,8 +162,10 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
         Command::Sample(_) => crate::memory::Advice::Sample,
         _ => crate::memory::Advice::Machine,
     });
-    let deadline = cli.command.deadline();
-    crate::interrupt::within(deadline, || dispatch(cli, out))
+    // The command's stop: its `--timeout` for every step that waits (reading the
+    // puzzle, a FIFO's other end, the search), raised by a signal.
+    crate::signals::begin(cli.command.deadline());
+    dispatch(cli, out)
 }
 
 /// The command's body.

@@ -47,6 +47,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     let start = Instant::now();
     let watch = Watch {
         start,
+        run: crate::signals::stop(),
         deadline,
         timed_out: AtomicBool::new(false),
         last: Mutex::new(start),
@@ -55,7 +56,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
         draws: a.draws,
     };
     let stop = || watch.stop();
-    let listening = crate::interrupt::Listening::start();
+    let listening = watch.run.listen();
     let sampler = Sampler::new(&p, seed, memory, &stop);
     drop(listening);
     let mut sampler = match sampler {
@@ -147,6 +148,8 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 /// how far the run is.
 struct Watch {
     start: Instant,
+    /// The command's stop, which the signals raise.
+    run: crate::Stop,
     deadline: Option<Instant>,
     /// The deadline, not a signal, stopped the run.
     timed_out: AtomicBool,
@@ -181,7 +184,7 @@ impl Watch {
             self.timed_out.store(true, Ordering::Relaxed);
             return true;
         }
-        crate::interrupt::requested()
+        self.run.raised()
     }
 }
 

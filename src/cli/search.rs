@@ -39,7 +39,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let split = part.as_ref().is_some_and(|part| part.by_subproblem());
     let memory = a.memory.unwrap_or_else(crate::memory::default_table_budget);
-    let (engine, why) = choose.pick(&p, split, a.search.deadline(), out);
+    let (engine, why) = choose.pick(&p, split, &crate::signals::stop(), out);
     if let Some(dir) = &a.certify {
         super::certify::check_dir(dir, a.parts.given())?;
         crate::certify::Shape::of(&engine)?;
@@ -64,7 +64,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let opts = RunOptions {
         threads,
-        deadline: a.search.deadline(),
+        stop: crate::signals::stop(),
         // No bar, no progress: nothing estimates the subproblems' sizes for it.
         progress: bar.draws().then_some(&progress as _),
         memory,
@@ -82,12 +82,12 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     )?;
     bar.finish();
     if let (Some(dir), true) = (&a.certify, report.complete) {
-        match super::certify::count(&p, &engine, &report, dir, a.search.deadline(), memory, out) {
+        match super::certify::count(&p, &engine, &report, dir, memory, out) {
             // The count is known but its certificate is not: no `s mc` without it.
             Err(Error::Interrupted(why)) => {
                 writeln!(out, "c no certificate is kept: {why}")?;
                 writeln!(out, "s UNKNOWN")?;
-                return Ok(if crate::interrupt::requested() {
+                return Ok(if crate::signals::stop().raised() {
                     Outcome::Interrupted
                 } else {
                     Outcome::Stopped

@@ -41,6 +41,7 @@ use std::time::Instant;
 use crate::engine::Problem;
 use crate::error::{Error, Result};
 use crate::solver::{self, Branch};
+use crate::stop::Stop;
 
 /// How many levels of the tree [`Difficulty::branching`] describes.
 pub const DEPTHS: usize = 3;
@@ -159,18 +160,18 @@ fn round(x: f64) -> String {
     }
 }
 
-/// The measures of `problem`, walked until `deadline` at most: `Ok(None)` when the
-/// deadline came first, [`Error::Interrupted`] at Ctrl-C.
+/// The measures of `problem`, walked until `stop` says stop: `Ok(None)` when its deadline
+/// came first.
 ///
 /// # Errors
 ///
-/// [`Error::Interrupted`] when a stop was asked for ([`crate::interrupt::request`]).
-pub fn measure(problem: &Problem, deadline: Option<Instant>) -> Result<Option<Difficulty>> {
+/// [`Error::Interrupted`] when `stop` was raised.
+pub fn measure(problem: &Problem, stop: &Stop) -> Result<Option<Difficulty>> {
     let started = Instant::now();
-    let Some(tree) = tree(problem, deadline)? else {
+    let Some(tree) = tree(problem, stop)? else {
         return Ok(None);
     };
-    let Some(branching) = branching(problem, deadline)? else {
+    let Some(branching) = branching(problem, stop)? else {
         return Ok(None);
     };
     Ok(Some(Difficulty {
@@ -187,11 +188,11 @@ pub fn measure(problem: &Problem, deadline: Option<Instant>) -> Result<Option<Di
 
 /// The whole tree's figures alone (what `design --maximize nodes` compares); `Ok(None)`
 /// past the deadline.
-pub(crate) fn tree(problem: &Problem, deadline: Option<Instant>) -> Result<Option<solver::Tree>> {
-    let tree = solver::dlx_tree(&problem.reduction, deadline);
+pub(crate) fn tree(problem: &Problem, stop: &Stop) -> Result<Option<solver::Tree>> {
+    let tree = solver::dlx_tree(&problem.reduction, stop);
     if !tree.stopped {
         Ok(Some(tree))
-    } else if crate::interrupt::requested() {
+    } else if stop.raised() {
         Err(Error::Interrupted(format!(
             "after {} nodes of the difficulty measure",
             tree.nodes
@@ -203,17 +204,17 @@ pub(crate) fn tree(problem: &Problem, deadline: Option<Instant>) -> Result<Optio
 
 /// The branching profile (see the module docs), breadth first by the DLX's own
 /// branching; `Ok(None)` past the deadline.
-fn branching(problem: &Problem, deadline: Option<Instant>) -> Result<Option<Vec<f64>>> {
+fn branching(problem: &Problem, stop: &Stop) -> Result<Option<Vec<f64>>> {
     let mut engine = solver::dlx(problem.reduction.matrix());
     let mut level: Vec<Vec<u32>> = vec![Vec::new()];
     let mut profile = Vec::new();
     while profile.len() < DEPTHS && !level.is_empty() && level.len() <= MOST_PREFIXES {
         let mut next = Vec::new();
         for prefix in &level {
-            if crate::interrupt::requested() {
+            if stop.raised() {
                 return Err(Error::Interrupted("during the branching profile".into()));
             }
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if stop.timed_out() {
                 return Ok(None);
             }
             if let Branch::On(options) = engine.branch(prefix) {

@@ -22,7 +22,7 @@
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::{design, Counter, Progress, Request, Rules, Stop, Strategy};
+use super::{design, Counter, Ending, Progress, Request, Rules, Strategy};
 use crate::error::{Error, Result};
 use crate::puzzle::polycube::{generate, Polycube};
 use crate::puzzle::Puzzle;
@@ -80,13 +80,14 @@ pub struct Found {
 ///
 /// # Errors
 ///
-/// [`Error::Usage`] for a request no cut meets, [`Error::Interrupted`] at Ctrl-C (saying
-/// how far it got), [`Error::Failed`] when `unsat` finds no mirror in 20 designs
+/// [`Error::Usage`] for a request no cut meets, [`Error::Interrupted`] when `stop` is
+/// raised (saying how far it got), [`Error::Failed`] when `unsat` finds no mirror in 20 designs
 /// (`ROUNDS`) or when the draws fail and no design can keep its rules, and what `count`
 /// returns.
 pub fn unique_or_unsat(
     r: &generate::Request,
     draws: u64,
+    stop: &crate::stop::Stop,
     progress: &mut dyn FnMut(Step<'_>),
     count: &mut Counter<'_>,
 ) -> Result<Found> {
@@ -138,7 +139,7 @@ pub fn unique_or_unsat(
             rules: Rules::default(),
             start: None,
             keep: Vec::new(),
-            deadline: None,
+            stop: stop.clone(),
             strategy: Strategy::Climb,
             cap: CAP,
             prefer_placements: true,
@@ -148,16 +149,16 @@ pub fn unique_or_unsat(
         })?;
         seconds += designed.seconds;
         tried += designed.tried;
-        match designed.stop {
-            Stop::Unique => {}
-            Stop::Interrupted => {
+        match designed.ending {
+            Ending::Unique => {}
+            Ending::Interrupted => {
                 return Err(Error::Interrupted(format!(
                     "after {tries} puzzles drawn and {tried} moves of the design search, \
                      none kept"
                 )))
             }
             // No deadline: only a box whose pieces cannot move ends here.
-            Stop::Deadline => break,
+            Ending::Deadline => break,
         }
         let pieces = pieces(&designed.text)?;
         let mirrored = match r.unsat {

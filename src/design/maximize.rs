@@ -18,7 +18,7 @@ use std::time::Instant;
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::{cut, difficulty, render, Counter, Designed, Request, Score, Search, Stop, PATIENCE};
+use super::{cut, difficulty, render, Counter, Designed, Ending, Request, Score, Search, PATIENCE};
 use crate::engine::Problem;
 use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
@@ -41,7 +41,7 @@ pub struct Climb {
 }
 
 /// Climbs from `designed`, when it is unique, to the unique puzzle with the most DLX
-/// nodes found before `r.deadline` or Ctrl-C (without a deadline it climbs until Ctrl-C;
+/// nodes found before `r.stop` says stop (without a deadline it climbs until Ctrl-C;
 /// see the module docs); a design that is not
 /// unique is returned as it is. `count` counts (as for [`super::design`]); `progress`
 /// hears of every step.
@@ -55,7 +55,7 @@ pub fn maximize_nodes(
     count: &mut Counter<'_>,
     progress: &mut dyn FnMut(&Climb),
 ) -> Result<Designed> {
-    if designed.stop != Stop::Unique {
+    if designed.ending != Ending::Unique {
         return Ok(designed);
     }
     let begun = Instant::now();
@@ -68,13 +68,13 @@ pub fn maximize_nodes(
         tried: 0,
         accepted: 0,
     };
-    let mut stop = Stop::Unique;
+    let mut stop = Ending::Unique;
     let first = match nodes(r, &designed.cut) {
         Ok(Some(n)) => n,
         Ok(None) => return Ok(designed),
         Err(Error::Interrupted(_)) => {
             return Ok(Designed {
-                stop: Stop::Interrupted,
+                ending: Ending::Interrupted,
                 ..designed
             })
         }
@@ -96,11 +96,11 @@ pub fn maximize_nodes(
     };
     step(&search, first, true);
     loop {
-        if crate::interrupt::requested() {
-            stop = Stop::Interrupted;
+        if r.stop.raised() {
+            stop = Ending::Interrupted;
             break;
         }
-        if r.deadline.is_some_and(|d| Instant::now() >= d) {
+        if r.stop.timed_out() {
             break;
         }
         let Some(moved) = search.neighbour(&current.0) else {
@@ -120,7 +120,7 @@ pub fn maximize_nodes(
             // The deadline stopped the count or the walk: the climb's normal end.
             Ok(None) => break,
             Err(Error::Interrupted(_)) => {
-                stop = Stop::Interrupted;
+                stop = Ending::Interrupted;
                 break;
             }
             Err(e) => return Err(e),
@@ -161,7 +161,7 @@ pub fn maximize_nodes(
             solutions: 1,
             capped: false,
         },
-        stop,
+        ending: stop,
         tried: designed.tried + search.tried,
         accepted: designed.accepted + search.accepted,
         seconds: designed.seconds + seconds,
@@ -175,5 +175,5 @@ pub fn maximize_nodes(
 fn nodes(r: &Request, cut: &cut::Cut) -> Result<Option<u64>> {
     let puzzle = Puzzle::parse("the designed puzzle", &render(r, cut, "", None))?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
-    Ok(difficulty::tree(&problem, r.deadline)?.map(|t| t.nodes))
+    Ok(difficulty::tree(&problem, &r.stop)?.map(|t| t.nodes))
 }

@@ -30,7 +30,7 @@
 //! `cut.rs`); the best state's count is exact unless `capped`; the same request and the
 //! same counts give the same moves (the generator is seeded by `seed` alone); the
 //! search stops at a unique puzzle without faults, at the deadline, or at Ctrl-C
-//! ([`crate::interrupt`]), and in each case returns the best state; a request whose
+//! (`Request::stop`), and in each case returns the best state; a request whose
 //! rules no cut can keep, by the count of shapes alone (`shape::impossible`), is refused
 //! before the search begins.
 
@@ -87,8 +87,9 @@ pub struct Request {
     /// Shapes of `start`'s pieces that never change (`--keep`): a piece whose shape is
     /// one of these up to rotation is frozen.
     pub keep: Vec<Shape>,
-    /// Stop here, with the best state so far.
-    pub deadline: Option<Instant>,
+    /// When to end, with the best state so far: at the stop's deadline (the normal end
+    /// of a search without a unique puzzle), or when it is raised.
+    pub stop: crate::stop::Stop,
     /// How the search moves.
     pub strategy: Strategy,
     /// The count's stop for the first state and for candidates that remove a fault.
@@ -148,7 +149,7 @@ pub struct Progress {
 
 /// Why the search stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
+pub enum Ending {
     /// The best puzzle is unique: the goal.
     Unique,
     /// The deadline passed first.
@@ -166,7 +167,7 @@ pub struct Designed {
     /// The best state's score.
     pub score: Score,
     /// Why the search stopped.
-    pub stop: Stop,
+    pub ending: Ending,
     /// Moves tried and accepted.
     pub tried: u64,
     /// Moves accepted.
@@ -252,7 +253,7 @@ pub fn design(
             capped: true,
         },
         Err(Error::Interrupted(_)) => {
-            stop = Some(Stop::Interrupted);
+            stop = Some(Ending::Interrupted);
             Score {
                 faults: shape::faults(&first.pieces(), r.rules),
                 solutions: 1,
@@ -278,20 +279,20 @@ pub fn design(
     let mut temperature = 1.0f64;
     while stop.is_none() {
         if best.1.unique() {
-            stop = Some(Stop::Unique);
+            stop = Some(Ending::Unique);
             break;
         }
-        if crate::interrupt::requested() {
-            stop = Some(Stop::Interrupted);
+        if r.stop.raised() {
+            stop = Some(Ending::Interrupted);
             break;
         }
-        if r.deadline.is_some_and(|d| Instant::now() >= d) {
-            stop = Some(Stop::Deadline);
+        if r.stop.timed_out() {
+            stop = Some(Ending::Deadline);
             break;
         }
         let Some(moved) = search.neighbour(&current.0) else {
             // Nothing can move (every piece frozen): the first cut is the design.
-            stop = Some(Stop::Deadline);
+            stop = Some(Ending::Deadline);
             break;
         };
         let Some(next) = moved else {
@@ -302,7 +303,7 @@ pub fn design(
         let scored = match search.score(&next, Some(current.1)) {
             Ok(s) => s,
             Err(Error::Interrupted(_)) => {
-                stop = Some(Stop::Interrupted);
+                stop = Some(Ending::Interrupted);
                 break;
             }
             Err(e) => return Err(e),
@@ -354,7 +355,7 @@ pub fn design(
                     }
                 }
                 Ok(None) => current = local.clone(),
-                Err(Error::Interrupted(_)) => stop = Some(Stop::Interrupted),
+                Err(Error::Interrupted(_)) => stop = Some(Ending::Interrupted),
                 Err(e) => return Err(e),
             }
         }
@@ -366,7 +367,7 @@ pub fn design(
             improved,
         });
     }
-    let stop = stop.unwrap_or(Stop::Deadline);
+    let stop = stop.unwrap_or(Ending::Deadline);
     let seconds = begun.elapsed().as_secs_f64();
     let how = format!(
         "# Designed by {} accepted of {} tried in {seconds:.1} s ({:?}): {}.\n",
@@ -374,7 +375,7 @@ pub fn design(
         search.tried,
         r.strategy,
         match stop {
-            Stop::Unique => "exactly one solution up to rotations".to_string(),
+            Ending::Unique => "exactly one solution up to rotations".to_string(),
             _ => format!("stopped before a unique puzzle; the best has {}", best.1),
         }
     );
@@ -383,7 +384,7 @@ pub fn design(
     Ok(Designed {
         text: render(r, &best.0, &header, expect),
         score: best.1,
-        stop,
+        ending: stop,
         tried: search.tried,
         accepted: search.accepted,
         seconds,

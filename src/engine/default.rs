@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use super::{memo, Engine, Problem};
 use crate::solver::Budget;
+use crate::stop::Stop;
 
 /// The engine `count` runs when none is named, and why: the memo where identical pieces
 /// make the same subproblems recur and the search is large, the bitset engine elsewhere.
@@ -43,14 +44,11 @@ use crate::solver::Budget;
 ///   a box (the 6x6x6 cube of dominoes, 12 GiB against a 4 GiB budget) is far past what
 ///   the bitset engine could ever count.
 ///
-/// The estimate takes at most [`crate::solver::ESTIMATE_MOST`] and stops at Ctrl-C (see
-/// [`default_counter_within`] for a run with a deadline).
-pub fn default_counter(problem: &Problem, split: bool) -> (Engine, String) {
-    let budget = Budget::new(
-        crate::solver::ESTIMATE_MOST,
-        None,
-        &crate::interrupt::requested,
-    );
+/// The estimate takes at most [`crate::solver::ESTIMATE_MOST`], and a tenth of the time
+/// to `stop`'s deadline at most, and ends when `stop` is raised (see
+/// [`default_counter_within`] for a budget of one's own).
+pub fn default_counter(problem: &Problem, split: bool, stop: &Stop) -> (Engine, String) {
+    let budget = Budget::new(crate::solver::ESTIMATE_MOST, stop);
     default_counter_within(problem, split, &budget)
 }
 

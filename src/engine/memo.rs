@@ -106,10 +106,8 @@ impl Counts for Prepared<'_> {
     fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report> {
         let problem = self.problem;
         let start = Instant::now();
-        let _listening = crate::interrupt::Listening::start();
-        let deadline = opts.deadline;
-        let stop =
-            move || crate::interrupt::requested() || deadline.is_some_and(|d| Instant::now() >= d);
+        let _listening = opts.stop.listen();
+        let stop = || opts.stop.should_stop();
         refuse_past_budget(self.estimated(), opts.memory, Instead::Count)?;
         let settings = Settings {
             threads: opts.threads.max(1),
@@ -181,8 +179,8 @@ impl Counts for Prepared<'_> {
         Ok(Report {
             solutions: counted.unwrap_or_default(),
             complete,
-            interrupted: stopped && crate::interrupt::requested(),
-            timed_out: stopped && !crate::interrupt::requested(),
+            interrupted: stopped && opts.stop.raised(),
+            timed_out: stopped && !opts.stop.raised(),
             seconds: start.elapsed().as_secs_f64(),
             statistics: statistics(&stats),
             parts_done: 0,

@@ -43,13 +43,13 @@ mod toy;
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::parts::Split;
 pub use crate::sat::SatEngine;
 use crate::sat::{Amo, Strategy};
+use crate::stop::Stop;
 use crate::subproblems::Step;
 
 pub use crate::subproblems::Progress;
@@ -484,23 +484,18 @@ pub static ENGINES: &[Entry] = &[
     },
 ];
 
-/// The instant `after` from now; `None` (no deadline) when that lies beyond what the
-/// clock can represent.
-pub fn deadline_after(after: Duration) -> Option<Instant> {
-    Instant::now().checked_add(after)
-}
-
 /// The most worker threads a run takes: more only costs memory and start-up time.
 pub const MAX_THREADS: usize = 1024;
 
 /// How a run runs.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct RunOptions<'a> {
     /// Worker threads for counts and SAT enumerations; a native enumeration runs on the
     /// caller's thread.
     pub threads: usize,
-    /// Stop when this instant passes; the report is then incomplete.
-    pub deadline: Option<Instant>,
+    /// When to stop: its flag raised (from another thread: Ctrl-C) or its deadline
+    /// passed; the report is then incomplete. Every run polls its own.
+    pub stop: Stop,
     /// Called as parts of the search finish.
     pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
     /// The most bytes a table of subproblem counts may take (a memo); past it, the
@@ -512,7 +507,7 @@ impl Default for RunOptions<'_> {
     fn default() -> Self {
         RunOptions {
             threads: 1,
-            deadline: None,
+            stop: Stop::new(),
             progress: None,
             memory: crate::memory::default_table_budget(),
         }
@@ -526,7 +521,7 @@ pub struct Report {
     pub solutions: Count,
     /// The search ran to the end.
     pub complete: bool,
-    /// Ctrl-C stopped it.
+    /// Its stop was raised (Ctrl-C in the binary).
     pub interrupted: bool,
     /// The deadline stopped it.
     pub timed_out: bool,

@@ -128,7 +128,7 @@ impl Counts for Prepared<'_> {
             &self.builder(),
             jobs.as_deref(),
             opts.threads,
-            opts.deadline,
+            &opts.stop,
             opts.progress,
             done.as_ref().map(|d| d as solver::Finished<'_>),
         );
@@ -151,12 +151,9 @@ impl Lists for Prepared<'_> {
         let start = Instant::now();
         let (stats, parts) = match scope {
             None => (
-                solver::for_each(
-                    &problem.reduction,
-                    &self.builder(),
-                    opts.deadline,
-                    &mut |s| f(Step::Solution(s)),
-                ),
+                solver::for_each(&problem.reduction, &self.builder(), &opts.stop, &mut |s| {
+                    f(Step::Solution(s))
+                }),
                 0,
             ),
             Some(scope) => {
@@ -165,7 +162,7 @@ impl Lists for Prepared<'_> {
                     &problem.reduction,
                     &self.builder(),
                     &jobs,
-                    opts.deadline,
+                    &opts.stop,
                     &mut |step| f(scope.in_split(step)),
                 );
                 (stats, jobs.len() as u64)

@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::parts::Split;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 use crate::sat::{self, Amo, Formula, Size};
+use crate::stop::Stop;
 use crate::symmetry::Reduction;
 
 /// A compiled puzzle and its symmetry reduction.
@@ -101,17 +102,17 @@ impl Problem {
     }
 
     /// The CNF in encoding `amo` for a command that writes or checks it: refused past the
-    /// size limit unless `force`, and stopped by Ctrl-C (exit 130) while it is built.
+    /// size limit unless `force`, and stopped by `stop` while it is built.
     ///
     /// # Errors
     ///
     /// [`Error::Usage`] for the lazy encoding or a CNF past the limit;
-    /// [`Error::Interrupted`] at Ctrl-C.
-    pub fn formula_checked(&self, amo: Amo, force: bool) -> Result<Arc<Formula>> {
+    /// [`Error::Interrupted`] when `stop` is raised.
+    pub fn formula_checked(&self, amo: Amo, force: bool, stop: &Stop) -> Result<Arc<Formula>> {
         super::sat::cnf_alone(amo)?;
         self.check_cnf_size(amo, force)?;
-        let _listening = crate::interrupt::Listening::start();
-        self.formula_until(amo, &crate::interrupt::requested)
+        let _listening = stop.listen();
+        self.formula_until(amo, &|| stop.raised())
             .ok_or_else(|| Error::Interrupted("the CNF was not finished".into()))
     }
 

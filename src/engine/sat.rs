@@ -387,15 +387,11 @@ impl Prepared<'_> {
         let formula = match self.formula.get() {
             Some(f) => f,
             None => {
-                let _listening = crate::interrupt::Listening::start();
-                let stop = || {
-                    crate::interrupt::requested()
-                        || opts.deadline.is_some_and(|d| Instant::now() >= d)
-                };
-                match problem.formula_until(s.amo, &stop) {
+                let _listening = opts.stop.listen();
+                match problem.formula_until(s.amo, &|| opts.stop.should_stop()) {
                     Some(f) => self.formula.get_or_init(|| f),
                     None => {
-                        let interrupted = crate::interrupt::requested();
+                        let interrupted = opts.stop.raised();
                         return Ok(Report {
                             complete: false,
                             interrupted,
@@ -416,7 +412,7 @@ impl Prepared<'_> {
             engine: s,
             strategy: s.strategy.unwrap_or(strategy),
             threads: opts.threads.max(1),
-            deadline: opts.deadline,
+            stop: opts.stop.clone(),
             cubes,
         };
         let stats = sat::for_each_model(

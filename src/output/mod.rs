@@ -46,7 +46,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::{interrupt, signals};
+use crate::signals;
 
 mod stream;
 use stream::{open_stream, stream, NoReader, Stopped};
@@ -385,7 +385,7 @@ fn write_with(
 ) -> Result<bool> {
     check_distinct(path, inputs)?;
     let destination = destination(path)?;
-    let _listening = interrupt::Listening::start();
+    let _listening = signals::stop().listen();
     let werr = |e: io::Error| write_error(path, e);
     let gz = path.extension().is_some_and(|e| e == "gz");
     let (target, mode) = match destination {

@@ -3,7 +3,7 @@
 //!
 //! Invariants:
 //! - Opening a FIFO never blocks: it waits for a reader only while no stop was asked for
-//!   and the thread's deadline ([`interrupt::within`]) has not passed, and says which
+//!   and the command's deadline (its [`Stop`]) has not passed, and says which
 //!   ended the wait ([`Stopped`], [`NoReader`]).
 //! - A [`Stoppable`] writer's error is never `ErrorKind::Interrupted`, which `write_all`
 //!   would retry for ever.
@@ -14,16 +14,18 @@ use std::path::Path;
 
 use super::{Ended, Keep};
 use crate::error::Result;
-use crate::{interrupt, signals};
+use crate::signals;
+use polycover::Stop;
 
 /// Opens a character device or FIFO for writing. A FIFO's `open` would block until a
 /// reader opens it, deaf to a stop: it is opened without blocking, again every few
 /// milliseconds while it has no reader (`ENXIO`), until it has one, a stop is requested
-/// (the [`Stopped`] error) or the thread's deadline passes (the [`NoReader`] error); the
+/// (the [`Stopped`] error) or the command's deadline passes (the [`NoReader`] error); the
 /// file is then made blocking again.
 pub(super) fn open_stream(target: &Path) -> io::Result<fs::File> {
     #[cfg(unix)]
     {
+        let stop = signals::stop();
         use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
         use std::os::unix::io::AsRawFd;
         if fs::metadata(target).is_ok_and(|m| m.file_type().is_fifo()) {
@@ -48,10 +50,10 @@ pub(super) fn open_stream(target: &Path) -> io::Result<fs::File> {
                         return Ok(file);
                     }
                     Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
-                        if interrupt::requested() {
+                        if stop.raised() {
                             return Err(io::Error::other(Stopped));
                         }
-                        if interrupt::past_deadline() {
+                        if stop.timed_out() {
                             return Err(io::Error::other(NoReader));
                         }
                         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -90,7 +92,7 @@ pub(super) fn stream(
 }
 
 /// The error of a FIFO still without a reader when the thread's deadline passed
-/// ([`interrupt::within`]): the wait for it counts in the command's `--timeout`.
+/// (its [`Stop`]): the wait for it counts in the command's `--timeout`.
 #[derive(Debug)]
 pub(super) struct NoReader;
 
@@ -119,7 +121,8 @@ impl std::error::Error for Stopped {}
 /// retry.
 pub(super) struct Stoppable<W> {
     inner: W,
-    stoppable: bool,
+    /// The command's stop, when the writer fails once it is raised.
+    stop: Option<Stop>,
     written: u64,
 }
 
@@ -127,7 +130,7 @@ impl<W> Stoppable<W> {
     fn new(inner: W, stoppable: bool) -> Stoppable<W> {
         Stoppable {
             inner,
-            stoppable,
+            stop: stoppable.then(signals::stop),
             written: 0,
         }
     }
@@ -135,7 +138,7 @@ impl<W> Stoppable<W> {
 
 impl<W: Write> Write for Stoppable<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if self.stoppable && interrupt::requested() {
+        if self.stop.as_ref().is_some_and(Stop::raised) {
             return Err(io::Error::other(Stopped));
         }
         let n = self.inner.write(buf)?;

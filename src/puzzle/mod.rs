@@ -33,6 +33,7 @@ use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::input;
 use crate::matrix::Matrix;
+use crate::stop::Stop;
 use crate::symmetry::Group;
 
 pub use crate::input::MAX_PUZZLE_BYTES;
@@ -43,17 +44,18 @@ use toml_util::Document;
 /// The registered kinds: the value of a puzzle file's `kind` key and the parser. A file
 /// without `kind` is the first entry's.
 pub const KINDS: &[(&str, Parser)] = &[
-    ("polycubes", |source, text, document| {
-        Ok(Arc::new(Polycube::parse(source, text, document)?))
+    ("polycubes", |source, text, document, stop| {
+        Ok(Arc::new(Polycube::parse(source, text, document, stop)?))
     }),
-    ("colored-cubes", |source, text, document| {
+    ("colored-cubes", |source, text, document, _| {
         Ok(Arc::new(ColoredCubes::parse(source, text, document)?))
     }),
 ];
 
 /// Reads a puzzle file of one kind: (file name for messages, its text, that text parsed
-/// once as TOML; the spans in the document are byte ranges of the text).
-pub type Parser = fn(&str, &str, Document<'_>) -> Result<Arc<dyn Kind>>;
+/// once as TOML, the spans in the document byte ranges of the text; the stop of slow work
+/// such as making the option table).
+pub type Parser = fn(&str, &str, Document<'_>, &Stop) -> Result<Arc<dyn Kind>>;
 
 /// What a puzzle kind knows: everything that depends on what its items and options mean.
 pub trait Kind: fmt::Debug + Send + Sync {
@@ -363,6 +365,15 @@ impl Puzzle {
     /// or pieces, a target the pieces cannot fill by count), or gives an `[expect]` count
     /// in a mode the kind does not have.
     pub fn parse(source: &str, text: &str) -> Result<Puzzle> {
+        Puzzle::parse_with(source, text, &Stop::new())
+    }
+
+    /// [`Puzzle::parse`], making the option table until `stop` says stop.
+    ///
+    /// # Errors
+    ///
+    /// As [`Puzzle::parse`]; also [`Error::Failed`] when `stop` ended the work.
+    pub fn parse_with(source: &str, text: &str, stop: &Stop) -> Result<Puzzle> {
         if text.trim().is_empty() {
             return Err(Error::puzzle(source, "the file is empty"));
         }
@@ -388,7 +399,7 @@ impl Puzzle {
                 format!("unknown puzzle kind \"{kind}\" (known: {known}){hint}"),
             ));
         };
-        let puzzle = Puzzle(parse(source, text, document)?);
+        let puzzle = Puzzle(parse(source, text, document, stop)?);
         puzzle.check_expect(source, text)?;
         Ok(puzzle)
     }
@@ -430,22 +441,24 @@ impl Puzzle {
     /// [`Error::Read`] for a file that cannot be read, [`Error::Puzzle`] for a name that
     /// is neither a file nor in the catalog, or a file that is not a valid puzzle.
     pub fn load(spec: impl AsRef<Path>) -> Result<Puzzle> {
-        Puzzle::load_problem(spec, None)
+        Puzzle::load_with(spec, None, &Stop::new())
     }
 
     /// [`Puzzle::load`], picking one problem (by name or number from 1) of a BurrTools
-    /// file that holds several. Other files have no problems to pick: `problem` must be
-    /// `None` for them.
+    /// file that holds several (other files have no problems to pick: `problem` must be
+    /// `None` for them), and reading until `stop` says stop: a FIFO waits for its writer,
+    /// and the option table is made, no longer.
     ///
     /// # Errors
     ///
     /// As [`Puzzle::load`]; also [`Error::Usage`] when `problem` is given for a catalog
     /// name or a puzzle file, names no problem of the BurrTools file, or is left out for
-    /// a file that holds several, and [`Error::Puzzle`] for a file that holds none.
-    pub fn load_problem(spec: impl AsRef<Path>, problem: Option<&str>) -> Result<Puzzle> {
+    /// a file that holds several, [`Error::Puzzle`] for a file that holds none, and
+    /// [`Error::Read`] or [`Error::Failed`] when `stop` ended the reading.
+    pub fn load_with(spec: impl AsRef<Path>, problem: Option<&str>, stop: &Stop) -> Result<Puzzle> {
         let path = spec.as_ref();
-        if let Some((source, bytes)) = Puzzle::read_input(path)? {
-            return Puzzle::from_bytes(&source, bytes, problem);
+        if let Some((source, bytes)) = Puzzle::read_input(path, stop)? {
+            return Puzzle::from_bytes(&source, bytes, problem, stop);
         }
         let name = path.to_str();
         if let Some(entry) = name.and_then(catalog::find) {
@@ -455,7 +468,7 @@ impl Puzzle {
                         .into(),
                 ));
             }
-            return Puzzle::parse(&format!("catalog:{}.toml", entry.name), entry.text);
+            return Puzzle::parse_with(&format!("catalog:{}.toml", entry.name), entry.text, stop);
         }
         if path.exists() {
             return Err(Error::Read {
@@ -493,28 +506,28 @@ impl Puzzle {
     }
 
     /// Reads and parses the file at `path`, never a catalog name or standard input;
-    /// `problem` as for [`Puzzle::load_problem`].
+    /// `problem` and `stop` as for [`Puzzle::load_with`].
     ///
     /// # Errors
     ///
     /// [`Error::Read`] when the file cannot be read or is too large, then the errors of
     /// [`Puzzle::from_bytes`].
-    pub fn read_file(path: &Path, problem: Option<&str>) -> Result<Puzzle> {
-        let bytes = input::read_puzzle_file(path)?;
-        Puzzle::from_bytes(&path.display().to_string(), bytes, problem)
+    pub fn read_file(path: &Path, problem: Option<&str>, stop: &Stop) -> Result<Puzzle> {
+        let bytes = input::read_puzzle_file(path, stop)?;
+        Puzzle::from_bytes(&path.display().to_string(), bytes, problem, stop)
     }
 
     /// The bytes of a puzzle input that is read, not looked up: `-` (standard input, read
     /// once; its name in messages is `<stdin>`) or an existing file, with that name.
     /// `None` for anything else (a catalog name, a directory, a missing file), which
-    /// [`Puzzle::load_problem`] explains.
+    /// [`Puzzle::load_with`] explains. A FIFO waits for its writer until `stop` says stop.
     ///
     /// # Errors
     ///
     /// [`Error::Read`] when the file or standard input cannot be read, or is larger than a
     /// puzzle file may be.
-    pub fn read_input(path: &Path) -> Result<Option<(String, Vec<u8>)>> {
-        input::read_puzzle_input(path)
+    pub fn read_input(path: &Path, stop: &Stop) -> Result<Option<(String, Vec<u8>)>> {
+        input::read_puzzle_input(path, stop)
     }
 
     /// The puzzle a BurrTools problem makes: its typed values checked as a puzzle file's
@@ -524,9 +537,9 @@ impl Puzzle {
     ///
     /// [`Error::Puzzle`] when the problem's pieces and result fail a puzzle file's checks
     /// (for example no piece, or pieces whose cells cannot fill the result by count).
-    pub fn from_burrtools(problem: &burrtools::Problem) -> Result<Puzzle> {
+    pub fn from_burrtools(problem: &burrtools::Problem, stop: &Stop) -> Result<Puzzle> {
         let source = &problem.source;
-        let polycube = Polycube::from_spec(source, &problem.puzzle).map_err(|e| {
+        let polycube = Polycube::from_spec(source, &problem.puzzle, stop).map_err(|e| {
             Error::puzzle(
                 source,
                 format!("the BurrTools problem does not make a polycover puzzle: {e}"),
@@ -546,10 +559,16 @@ impl Puzzle {
     /// that is not UTF-8, or anything [`Puzzle::parse`] refuses; [`Error::Usage`] when
     /// `problem` is given for a puzzle file, names no problem of a BurrTools file, or is
     /// left out for one that holds several.
-    pub fn from_bytes(source: &str, bytes: Vec<u8>, problem: Option<&str>) -> Result<Puzzle> {
+    pub fn from_bytes(
+        source: &str,
+        bytes: Vec<u8>,
+        problem: Option<&str>,
+        stop: &Stop,
+    ) -> Result<Puzzle> {
         let bytes = input::gunzipped(source, bytes)?;
         if burrtools::is_burrtools(&bytes) {
-            return Puzzle::from_burrtools(&burrtools::read(source, &bytes, problem)?.chosen?);
+            let chosen = burrtools::read(source, &bytes, problem)?.chosen?;
+            return Puzzle::from_burrtools(&chosen, stop);
         }
         if problem.is_some() {
             return Err(Error::Usage(format!(
@@ -561,6 +580,6 @@ impl Puzzle {
             let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
             Error::puzzle(format!("{source}:{line}"), "the file is not UTF-8 text")
         })?;
-        Puzzle::parse(source, &text)
+        Puzzle::parse_with(source, &text, stop)
     }
 }

@@ -16,7 +16,7 @@
 //!   (the literal set false) once the cube is exhausted (incremental solvers), so a
 //!   solver never drags more than one cube's blocking clauses along.
 //! - A stop (the caller's `Break`, the deadline, Ctrl-C) reaches a solver inside a call:
-//!   a watcher thread per worker polls [`Stop`] and calls the solver's thread-safe
+//!   a watcher thread per worker polls [`Halt`] and calls the solver's thread-safe
 //!   interrupter, and an interrupted call ends the cube as stopped, never as exhausted.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,7 +30,7 @@ use rustsat::types::{Clause, Lit, TernaryVal, Var};
 use super::cnf::{Blocking, Formula};
 use super::config::Backend;
 use super::incremental::{Assume, Call, Enumerator};
-use super::search::{Cube, ModelSink, Outcome, Stop, LOAD_STOP_EVERY};
+use super::search::{Cube, Halt, ModelSink, Outcome, LOAD_STOP_EVERY};
 use crate::error::{Error, Result};
 
 /// How often the watcher looks at the stop.
@@ -55,7 +55,7 @@ struct Watcher {
 }
 
 impl Watcher {
-    fn new(stop: Stop, interrupter: impl InterruptSolver + Send + 'static) -> Watcher {
+    fn new(stop: Halt, interrupter: impl InterruptSolver + Send + 'static) -> Watcher {
         let done = Arc::new(AtomicBool::new(false));
         let thread = {
             let done = Arc::clone(&done);
@@ -107,7 +107,7 @@ fn model(
 }
 
 /// Loads the formula; `false` when the stop came while loading.
-fn load(solver: &mut impl Solve, formula: &Formula, stop: &Stop, backend: Backend) -> Result<bool> {
+fn load(solver: &mut impl Solve, formula: &Formula, stop: &Halt, backend: Backend) -> Result<bool> {
     for (k, c) in formula.cnf.iter().enumerate() {
         if k % LOAD_STOP_EVERY == 0 && stop.now() {
             return Ok(false);
@@ -166,7 +166,7 @@ where
         backend: Backend,
         formula: &Formula,
         sink: ModelSink,
-        stop: Stop,
+        stop: Halt,
     ) -> Result<Option<Incremental<S>>> {
         let mut solver = S::default();
         let watcher = Watcher::new(stop.clone(), solver.interrupter());
@@ -187,12 +187,12 @@ pub(crate) struct Kissat {
     formula: Formula,
     blocking: Blocking,
     sink: ModelSink,
-    stop: Stop,
+    stop: Halt,
     pub(crate) calls: u64,
 }
 
 impl Kissat {
-    pub(crate) fn new(formula: &Formula, sink: ModelSink, stop: Stop) -> Kissat {
+    pub(crate) fn new(formula: &Formula, sink: ModelSink, stop: Halt) -> Kissat {
         Kissat {
             formula: formula.clone(),
             blocking: formula.blocking(),

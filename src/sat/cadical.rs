@@ -36,7 +36,7 @@ use pindakaas::{ClauseDatabase, Lit};
 use super::cnf::{Blocking, Formula};
 use super::config::Decide;
 use super::propagator::{Groups, Mrv};
-use super::search::{Cube, ModelSink, Outcome, Stop, LOAD_STOP_EVERY};
+use super::search::{Cube, Halt, ModelSink, Outcome, LOAD_STOP_EVERY};
 use crate::error::{Error, Result};
 
 fn lit(l: i32) -> Lit {
@@ -236,7 +236,7 @@ impl Solver {
         decide: Decide,
         options: &[(String, i32)],
         sink: ModelSink,
-        stop: Stop,
+        stop: Halt,
         paranoid: bool,
     ) -> Result<Option<Solver>> {
         let mut solver = Cadical::default();

@@ -38,7 +38,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::error::{Error, Result};
-use crate::interrupt;
 use crate::matrix::Matrix;
 use crate::subproblems::{Progress, Step};
 use crate::symmetry::Reduction;
@@ -47,7 +46,7 @@ use super::cnf::Formula;
 use super::config::{Backend, SatEngine, Strategy};
 #[cfg(feature = "cadical")]
 use super::propagator::Groups;
-use super::search::{Cube, Event, ModelSink, Outcome, Stop};
+use super::search::{Cube, Event, Halt, ModelSink, Outcome};
 
 /// One enumeration: the engine, and how this run goes.
 #[derive(Clone, Debug)]
@@ -57,8 +56,8 @@ pub struct SatOptions<'a> {
     pub strategy: Strategy,
     /// Workers, each with its own solver (with [`Strategy::Cubes`]).
     pub threads: usize,
-    /// Stop when this instant passes (`stopped` is then set in the stats).
-    pub deadline: Option<Instant>,
+    /// When to stop (`stopped` is then set in the stats).
+    pub stop: crate::stop::Stop,
     /// These cubes (options of the original matrix, disjoint, from
     /// [`crate::solver::subproblems`]) instead of the strategy's: a part of a split.
     pub cubes: Option<&'a [Cube]>,
@@ -118,7 +117,7 @@ impl Worker {
         formula: &Formula,
         #[cfg(feature = "cadical")] groups: Option<&Arc<Groups>>,
         sink: ModelSink,
-        stop: Stop,
+        stop: Halt,
     ) -> Result<Option<Worker>> {
         let engine = opts.engine;
         match engine.backend {
@@ -202,7 +201,7 @@ pub fn for_each_model(
     f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
 ) -> Result<SatStats> {
     let start = Instant::now();
-    let _listening = interrupt::Listening::start();
+    let _listening = opts.stop.listen();
     let own: Vec<Cube>;
     let cubes: &[Cube] = match (opts.cubes, opts.strategy) {
         (Some(given), _) => given,
@@ -229,7 +228,7 @@ pub fn for_each_model(
     let groups = (opts.engine.backend == Backend::Cadical)
         .then(|| Arc::new(Groups::new(matrix, &reduction.kept_mask())));
     let shared_matrix = Arc::new(matrix.clone());
-    let stop = Stop::new(opts.deadline);
+    let stop = Halt::new(opts.stop.clone());
     // A cube's tally is nothing: its models are counted here, as they arrive.
     let pool: Pool<usize, u64> = Pool::new(0..cubes.len(), threads);
     let mut stats = SatStats {
@@ -356,6 +355,6 @@ pub fn for_each_model(
         return Err(e);
     }
     stats.stopped = !broken && stats.cubes_done < stats.cubes;
-    stats.interrupted = stats.stopped && interrupt::requested();
+    stats.interrupted = stats.stopped && opts.stop.raised();
     Ok(stats)
 }

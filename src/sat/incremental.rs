@@ -11,11 +11,11 @@
 //!   cube is exhausted, so the solver never drags more than one cube's blocking clauses
 //!   along.
 //! - A model is reported to the [`ModelSink`] before it is blocked; the loop ends as
-//!   stopped (never as exhausted) when the sink, the [`Stop`] or an interrupted call says
+//!   stopped (never as exhausted) when the sink, the [`Halt`] or an interrupted call says
 //!   so.
 
 use super::cnf::{Blocking, Formula};
-use super::search::{Cube, ModelSink, Outcome, Stop};
+use super::search::{Cube, Halt, ModelSink, Outcome};
 use crate::error::Result;
 
 /// How a solver call ended.
@@ -48,14 +48,14 @@ pub(crate) struct Enumerator<S> {
     num_primary: u32,
     blocking: Blocking,
     sink: ModelSink,
-    stop: Stop,
+    stop: Halt,
     /// Solver calls made.
     pub(crate) calls: u64,
 }
 
 impl<S: Assume> Enumerator<S> {
     /// `solver` with `formula` loaded.
-    pub(crate) fn with(solver: S, formula: &Formula, sink: ModelSink, stop: Stop) -> Self {
+    pub(crate) fn with(solver: S, formula: &Formula, sink: ModelSink, stop: Halt) -> Self {
         Enumerator {
             solver,
             next_var: formula.num_vars as i32,

@@ -6,36 +6,36 @@
 //! Invariants:
 //! - A model reaches the enumeration only through [`ModelSink::model`], which checks it
 //!   against the matrix as an exact cover first, on the worker's thread.
-//! - [`Stop::now`] is the one answer to "stop?": the caller's `Break`, a failed check,
-//!   the deadline and Ctrl-C all show there, so every solver callback that polls it sees
+//! - [`Halt::now`] is the one answer to "stop?": the caller's `Break`, a failed check,
+//!   the run's stop (its deadline, Ctrl-C) all show there, so every solver callback that polls it sees
 //!   every reason.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
-use std::time::Instant;
 
 use crate::error::Error;
-use crate::interrupt;
 use crate::matrix::Matrix;
+use crate::stop::Stop;
 
 /// A cube: options of the original matrix assumed true.
 pub(super) type Cube = Vec<u32>;
 
-/// The reasons to stop, shared by the workers, their solvers' callbacks and the caller.
+/// The reasons to stop, shared by the workers, their solvers' callbacks and the caller:
+/// the run's [`Stop`], and a flag of the enumeration's own.
 #[derive(Clone)]
-pub(super) struct Stop(Arc<StopState>);
+pub(super) struct Halt(Arc<HaltState>);
 
-struct StopState {
+struct HaltState {
     flag: AtomicBool,
-    deadline: Option<Instant>,
+    run: Stop,
 }
 
-impl Stop {
-    pub(super) fn new(deadline: Option<Instant>) -> Stop {
-        Stop(Arc::new(StopState {
+impl Halt {
+    pub(super) fn new(run: Stop) -> Halt {
+        Halt(Arc::new(HaltState {
             flag: AtomicBool::new(false),
-            deadline,
+            run,
         }))
     }
 
@@ -46,9 +46,7 @@ impl Stop {
 
     /// Whether to stop now.
     pub(super) fn now(&self) -> bool {
-        self.0.flag.load(Ordering::Relaxed)
-            || interrupt::requested()
-            || self.0.deadline.is_some_and(|d| Instant::now() >= d)
+        self.0.flag.load(Ordering::Relaxed) || self.0.run.should_stop()
     }
 }
 
@@ -70,7 +68,7 @@ pub(super) struct ModelSink {
     /// The position of the cube the worker is searching.
     cube: Arc<AtomicUsize>,
     events: SyncSender<Event>,
-    stop: Stop,
+    stop: Halt,
 }
 
 impl ModelSink {
@@ -79,7 +77,7 @@ impl ModelSink {
         matrix: Arc<Matrix>,
         cube: Arc<AtomicUsize>,
         events: SyncSender<Event>,
-        stop: Stop,
+        stop: Halt,
     ) -> ModelSink {
         ModelSink {
             matrix,

@@ -3,7 +3,7 @@
 //!
 //! varisat 0.2 has no interrupt, but it stops a call at once when writing its proof
 //! fails. So every solver gets a proof it writes nowhere: a [`StopWriter`] that drops the
-//! bytes and fails as soon as the [`Stop`] says so. varisat buffers its proof and flushes
+//! bytes and fails as soon as the [`Halt`] says so. varisat buffers its proof and flushes
 //! the buffer whenever it fills (every few hundred conflicts) and at the end of every
 //! call, so a stop (the deadline, Ctrl-C, a `Break`) ends a running call within
 //! milliseconds. The binary DRAT it formats costs little beside the search (measured in
@@ -24,7 +24,7 @@ use varisat::ExtendFormula;
 
 use super::cnf::Formula;
 use super::incremental::{Assume, Call, Enumerator};
-use super::search::{ModelSink, Stop, LOAD_STOP_EVERY};
+use super::search::{Halt, ModelSink, LOAD_STOP_EVERY};
 use crate::error::{Error, Result};
 
 fn lits(dimacs: &[i32]) -> Vec<varisat::Lit> {
@@ -52,7 +52,7 @@ impl<F: Fn() -> bool> io::Write for StopWriter<F> {
 /// The varisat solver, as the enumeration loop calls it.
 pub(crate) struct Varisat {
     solver: varisat::Solver<'static>,
-    stop: Stop,
+    stop: Halt,
 }
 
 impl Assume for Varisat {
@@ -98,7 +98,7 @@ pub(crate) type Solver = Enumerator<Varisat>;
 
 impl Enumerator<Varisat> {
     /// The formula loaded; `None` when the stop came while loading.
-    pub(crate) fn new(formula: &Formula, sink: ModelSink, stop: Stop) -> Option<Solver> {
+    pub(crate) fn new(formula: &Formula, sink: ModelSink, stop: Halt) -> Option<Solver> {
         let mut solver = varisat::Solver::new();
         // Before any clause: varisat takes a proof target only on an empty formula.
         let polled = stop.clone();

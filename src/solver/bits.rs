@@ -147,8 +147,9 @@ impl Engine for Fallback {
         prefix: &[u32],
         visit: &mut Visit<'_>,
         share: &dyn Share,
+        stop: &crate::stop::Stop,
     ) -> std::ops::ControlFlow<()> {
-        self.dlx.run_shared(prefix, visit, share)
+        self.dlx.run_shared(prefix, visit, share, stop)
     }
 
     fn nodes(&self) -> u64 {

@@ -16,7 +16,8 @@
 
 use std::ops::ControlFlow;
 
-use super::engine::{stopping, Branch, Engine, Share, Visit};
+use super::engine::{Branch, Engine, Share, Visit};
+use crate::stop::Stop;
 
 /// The per-engine half of the search. A `Key` is the engine's handle for an option (its
 /// mask, or its piece and mask); option numbers are looked up only for reported solutions.
@@ -57,7 +58,9 @@ impl<L: Levels + Send> Engine for L {
         prefix: &[u32],
         visit: &mut Visit<'_>,
         share: &dyn Share,
+        stop: &Stop,
     ) -> ControlFlow<()> {
+        self.path().stop = stop.clone();
         run(self, prefix, visit, share)
     }
 
@@ -91,6 +94,8 @@ pub(super) struct Path<K> {
     solution: Vec<u32>,
     known: usize,
     pub(super) nodes: u64,
+    /// The stop of the running subproblem's run, polled every few thousand nodes.
+    stop: Stop,
 }
 
 impl<K> Default for Path<K> {
@@ -103,6 +108,7 @@ impl<K> Default for Path<K> {
             solution: Vec::new(),
             known: 0,
             nodes: 0,
+            stop: Stop::new(),
         }
     }
 }
@@ -115,7 +121,7 @@ fn search<L: Levels>(
 ) -> ControlFlow<()> {
     l.path().nodes += 1;
     if l.path().nodes % 4096 == 0 {
-        if stopping() {
+        if l.path().stop.should_stop() {
             return ControlFlow::Break(());
         }
         if share.wanted() {

@@ -41,9 +41,10 @@
 
 use std::ops::ControlFlow;
 
-use super::engine::{stopping, Branch, Engine, Share, Visit};
+use super::engine::{Branch, Engine, Share, Visit};
 use super::links::Links;
 use crate::matrix::Matrix;
+use crate::stop::Stop;
 
 /// How often (in nodes) the search checks for a stop and for workers waiting.
 const POLL: u64 = 4096;
@@ -65,6 +66,8 @@ pub struct Dlx {
     /// `design::difficulty`: one add at a leaf (pentomino 6x10 +0.9% CPU, within noise;
     /// Bedlam +3% to +8% by medians of 3, within its 92-102 s run-to-run spread).
     dead_ends: u64,
+    /// The stop of the running subproblem's run, polled every few thousand nodes.
+    stop: Stop,
 }
 
 impl Dlx {
@@ -80,6 +83,7 @@ impl Dlx {
             chosen: Vec::new(),
             nodes: 0,
             dead_ends: 0,
+            stop: Stop::new(),
         }
     }
 
@@ -102,7 +106,7 @@ impl Dlx {
         let flow = 'node: loop {
             self.nodes += 1;
             if self.nodes % POLL == 0 {
-                if stopping() {
+                if self.stop.should_stop() {
                     break 'node ControlFlow::Break(());
                 }
                 if share.wanted() {
@@ -204,7 +208,7 @@ impl Dlx {
                 continue;
             }
             self.nodes += 1;
-            if super::engine::should_stop(self.nodes) {
+            if super::engine::should_stop(self.nodes, &self.stop) {
                 return ControlFlow::Break(());
             }
             self.links.take(o);
@@ -239,8 +243,10 @@ impl Engine for Dlx {
         prefix: &[u32],
         visit: &mut Visit<'_>,
         share: &dyn Share,
+        stop: &Stop,
     ) -> ControlFlow<()> {
         debug_assert_eq!(self.sanity(), Ok(()));
+        self.stop = stop.clone();
         self.prefix.clear();
         self.prefix.extend_from_slice(prefix);
         for &o in prefix {

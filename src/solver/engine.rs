@@ -7,6 +7,8 @@
 
 use std::ops::ControlFlow;
 
+use crate::stop::Stop;
+
 /// Called with each solution, as option indices; `Break` stops the search.
 pub type Visit<'a> = dyn FnMut(&[u32]) -> ControlFlow<()> + 'a;
 
@@ -50,17 +52,20 @@ pub enum Branch<T> {
 pub trait Engine: Send {
     /// With the options of `prefix` chosen: the options the search would branch over.
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>>;
-    /// Searches every completion of `prefix`.
-    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>) -> ControlFlow<()> {
-        self.run_shared(prefix, visit, &Alone)
+    /// Searches every completion of `prefix`, until `stop` says stop (then `Break`).
+    fn run(&mut self, prefix: &[u32], visit: &mut Visit<'_>, stop: &Stop) -> ControlFlow<()> {
+        self.run_shared(prefix, visit, &Alone, stop)
     }
     /// Searches the completions of `prefix`, except those it gives to `share` when asked
     /// (each completion is either visited here or extends exactly one given prefix).
+    /// `stop` is polled every few thousand nodes ([`should_stop`]); when it says stop,
+    /// the search ends with `Break`.
     fn run_shared(
         &mut self,
         prefix: &[u32],
         visit: &mut Visit<'_>,
         share: &dyn Share,
+        stop: &Stop,
     ) -> ControlFlow<()>;
     /// Search nodes visited so far.
     fn nodes(&self) -> u64;
@@ -88,17 +93,11 @@ pub trait Engine: Send {
     }
 }
 
-/// Whether a search that has visited `nodes` nodes should stop now: Ctrl-C was pressed
-/// while the run listens for it, or the deadline of the run on this thread passed
-/// ([`crate::interrupt::within`]). Polled every 4096 nodes, a few microseconds apart, so
-/// that a search between solutions (a puzzle with none) still stops at once and the
+/// Whether a search that has visited `nodes` nodes should stop now: its run's [`Stop`]
+/// was raised or its deadline passed. Polled every 4096 nodes, a few microseconds apart,
+/// so that a search between solutions (a puzzle with none) still stops at once and the
 /// check costs nothing.
 #[inline]
-pub(super) fn should_stop(nodes: u64) -> bool {
-    nodes % 4096 == 0 && stopping()
-}
-
-/// Whether the run on this thread should stop now (see [`should_stop`], which polls it).
-pub(super) fn stopping() -> bool {
-    crate::interrupt::requested() || crate::interrupt::past_deadline()
+pub(super) fn should_stop(nodes: u64, stop: &Stop) -> bool {
+    nodes % 4096 == 0 && stop.should_stop()
 }

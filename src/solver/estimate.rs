@@ -18,6 +18,7 @@
 use std::time::{Duration, Instant};
 
 use super::engine::Engine;
+use crate::stop::Stop;
 
 /// Random probes per subproblem: enough to rank subproblems by size, cheap beside the search
 /// (each probe is one path of `branch` calls).
@@ -34,22 +35,19 @@ pub const MOST: Duration = Duration::from_secs(1);
 /// most one step of the engine.
 pub struct Budget<'a> {
     until: Instant,
-    stop: &'a (dyn Fn() -> bool + Sync),
+    stop: &'a Stop,
     /// Called once if the estimate is still going at that instant: a long one says so.
     notice: Option<(Instant, &'a dyn Fn())>,
     noticed: std::cell::Cell<bool>,
 }
 
 impl<'a> Budget<'a> {
-    /// At most `most` from now, and at most a tenth of the time left before `deadline`
-    /// (then never past it): an estimate for a run of 5 s takes at most 0.5 s.
-    pub fn new(
-        most: Duration,
-        deadline: Option<Instant>,
-        stop: &'a (dyn Fn() -> bool + Sync),
-    ) -> Budget<'a> {
+    /// At most `most` from now, and at most a tenth of the time left before `stop`'s
+    /// deadline (then never past it): an estimate for a run of 5 s takes at most 0.5 s.
+    /// A raised `stop` ends it.
+    pub fn new(most: Duration, stop: &'a Stop) -> Budget<'a> {
         let now = Instant::now();
-        let most = match deadline {
+        let most = match stop.deadline() {
             Some(d) => most.min(d.saturating_duration_since(now) / 10),
             None => most,
         };
@@ -83,7 +81,7 @@ impl<'a> Budget<'a> {
                 notice();
             }
         }
-        (self.stop)() || now >= self.until
+        self.stop.raised() || now >= self.until
     }
 }
 
@@ -223,7 +221,8 @@ mod tests {
     }
 
     fn unbounded() -> Budget<'static> {
-        Budget::new(Duration::from_secs(3600), None, &|| false)
+        static NEVER: std::sync::LazyLock<Stop> = std::sync::LazyLock::new(Stop::new);
+        Budget::new(Duration::from_secs(3600), &NEVER)
     }
 
     /// A box of `w` x `h` cells tiled by dominoes: a deep tree (`w * h / 2` levels).
@@ -257,8 +256,9 @@ mod tests {
             prefix: &[u32],
             visit: &mut crate::solver::Visit<'_>,
             share: &dyn crate::solver::engine::Share,
+            stop: &crate::stop::Stop,
         ) -> std::ops::ControlFlow<()> {
-            self.0.run_shared(prefix, visit, share)
+            self.0.run_shared(prefix, visit, share, stop)
         }
         fn nodes(&self) -> u64 {
             self.0.nodes()
@@ -294,9 +294,9 @@ mod tests {
     fn a_stop_ends_the_estimate() {
         let matrix = dominoes(8, 8);
         let mut engine = crate::solver::dlx(&matrix);
-        let steps = std::sync::atomic::AtomicUsize::new(0);
-        let stop = || steps.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 10;
-        let budget = Budget::new(Duration::from_secs(3600), None, &stop);
+        let stop = Stop::new();
+        stop.raise();
+        let budget = Budget::new(Duration::from_secs(3600), &stop);
         assert_eq!(tree_sizes(engine.as_mut(), &[Vec::new()], &budget), None);
         let estimate = whole_tree(engine.as_mut(), 128, &budget);
         assert!(estimate.cut && estimate.probes == 0 && estimate.nodes >= 1.0);
@@ -309,8 +309,8 @@ mod tests {
         let matrix = dominoes(64, 64);
         let mut engine = crate::solver::dlx(&matrix);
         let start = Instant::now();
-        let deadline = Some(start + Duration::from_secs(1));
-        let budget = Budget::new(MOST, deadline, &|| false);
+        let stop = Stop::new().until(Some(start + Duration::from_secs(1)));
+        let budget = Budget::new(MOST, &stop);
         let estimate = whole_tree(engine.as_mut(), 100_000, &budget);
         assert!(estimate.cut);
         assert!(

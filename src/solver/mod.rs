@@ -29,6 +29,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use crate::stop::Stop;
+
 use crate::matrix::Matrix;
 use crate::schedule::Pool;
 use crate::subproblems::{split, Progress, Step};
@@ -97,9 +99,8 @@ pub fn default_threads() -> usize {
 pub type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
 
 /// Counts the distinct solutions of the reduced problem on `threads` threads (at most one
-/// per core: `schedule::workers`). The deadline is checked at each solution
-/// found and, between solutions, every few thousand nodes (the engines' stop check reads
-/// it as this thread's deadline).
+/// per core: `schedule::workers`). `stop` is checked at each solution found and, between
+/// solutions, every few thousand nodes.
 ///
 /// `jobs`: only these subproblems (prefixes of reduced options, from `crate::subproblems::subproblems`
 /// through `crate::subproblems::reduced_prefix`), with `finished` called as each one ends. `None`: the whole
@@ -113,7 +114,7 @@ pub fn count(
     build: Builder<'_>,
     jobs: Option<&[Vec<u32>]>,
     threads: usize,
-    deadline: Option<Instant>,
+    stop: &Stop,
     progress: Option<OnProgress<'_>>,
     finished: Option<Finished<'_>>,
 ) -> Stats {
@@ -122,7 +123,7 @@ pub fn count(
         build,
         jobs,
         crate::schedule::workers(threads),
-        deadline,
+        stop,
         progress,
         finished,
     )
@@ -135,11 +136,11 @@ pub(crate) fn count_on(
     build: Builder<'_>,
     jobs: Option<&[Vec<u32>]>,
     workers: usize,
-    deadline: Option<Instant>,
+    stop: &Stop,
     progress: Option<OnProgress<'_>>,
     finished: Option<Finished<'_>>,
 ) -> Stats {
-    let _listening = crate::interrupt::Listening::start();
+    let _listening = stop.listen();
     let start = Instant::now();
     let matrix = reduction.matrix();
     let workers = workers.max(1);
@@ -160,7 +161,7 @@ pub(crate) fn count_on(
     // subproblem alike.
     let sizes = match progress {
         Some(_) => {
-            let budget = Budget::new(estimate::MOST, deadline, &crate::interrupt::requested);
+            let budget = Budget::new(estimate::MOST, stop);
             estimate::tree_sizes(root.as_mut(), jobs, &budget)
                 .unwrap_or_else(|| vec![1.0; jobs.len()])
         }
@@ -171,7 +172,7 @@ pub(crate) fn count_on(
     let pool: Pool<Vec<u32>, u64> = Pool::new(jobs.iter().cloned(), workers);
     let done = AtomicUsize::new(0);
     let so_far = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
+    let stopped = AtomicBool::new(false);
     let timed_out = AtomicBool::new(false);
     let total = Mutex::new(Stats {
         workers: vec![0; workers],
@@ -191,11 +192,11 @@ pub(crate) fn count_on(
             let flow = engine.run_shared(
                 &job.work,
                 &mut |solution| {
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                    if stop.timed_out() {
                         timed_out.store(true, Ordering::Relaxed);
                         return ControlFlow::Break(());
                     }
-                    if stop.load(Ordering::Relaxed) {
+                    if stopped.load(Ordering::Relaxed) {
                         return ControlFlow::Break(());
                     }
                     local.found += 1;
@@ -211,12 +212,13 @@ pub(crate) fn count_on(
                     ControlFlow::Continue(())
                 },
                 &share,
+                stop,
             );
             if flow.is_break() {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if stop.timed_out() {
                     timed_out.store(true, Ordering::Relaxed);
                 }
-                stop.store(true, Ordering::Relaxed);
+                stopped.store(true, Ordering::Relaxed);
                 break;
             }
             let Some(n) = pool.finish(job.root, &(local.solutions - before)) else {
@@ -254,15 +256,15 @@ pub(crate) fn count_on(
             let work = &work;
             s.spawn(move || {
                 let mut engine = build(matrix);
-                crate::interrupt::within(deadline, || work(engine.as_mut(), worker));
+                work(engine.as_mut(), worker);
             });
         }
-        crate::interrupt::within(deadline, || work(root.as_mut(), 0));
+        work(root.as_mut(), 0);
     });
     let mut stats = total.into_inner().unwrap_or_else(|e| e.into_inner());
-    stats.stopped = stop.into_inner();
+    stats.stopped = stopped.into_inner();
     stats.timed_out = timed_out.into_inner();
-    stats.interrupted = stats.stopped && crate::interrupt::requested();
+    stats.interrupted = stats.stopped && stop.raised();
     stats
 }
 
@@ -289,14 +291,14 @@ impl Share for Giving<'_> {
 pub fn for_each(
     reduction: &Reduction,
     build: Builder<'_>,
-    deadline: Option<Instant>,
+    stop: &Stop,
     f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
 ) -> Stats {
     for_each_in(
         reduction,
         build,
         &[Vec::new()],
-        deadline,
+        stop,
         &mut |step| match step {
             Step::Solution(s) => f(s),
             Step::Finished { .. } => ControlFlow::Continue(()),
@@ -310,16 +312,10 @@ pub fn for_each_in(
     reduction: &Reduction,
     build: Builder<'_>,
     jobs: &[Vec<u32>],
-    deadline: Option<Instant>,
+    stop: &Stop,
     f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
 ) -> Stats {
-    walk(
-        &mut *build(reduction.matrix()),
-        reduction,
-        jobs,
-        deadline,
-        f,
-    )
+    walk(&mut *build(reduction.matrix()), reduction, jobs, stop, f)
 }
 
 /// [`for_each_in`] on an engine the caller built (and may read afterwards).
@@ -327,21 +323,20 @@ fn walk(
     engine: &mut dyn Engine,
     reduction: &Reduction,
     jobs: &[Vec<u32>],
-    deadline: Option<Instant>,
+    stop: &Stop,
     f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
 ) -> Stats {
-    let _listening = crate::interrupt::Listening::start();
+    let _listening = stop.listen();
     let mut stats = Stats::default();
     let mut original = Vec::new();
     let mut timed_out = false;
     let mut flow = ControlFlow::Continue(());
     for (k, prefix) in jobs.iter().enumerate() {
         let before = stats.solutions;
-        // The deadline as this thread's, so that the engine's stop check hears it between
-        // solutions.
-        flow = crate::interrupt::within(deadline, || {
-            engine.run(prefix, &mut |solution| {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+        flow = engine.run(
+            prefix,
+            &mut |solution| {
+                if stop.timed_out() {
                     timed_out = true;
                     return ControlFlow::Break(());
                 }
@@ -354,11 +349,12 @@ fn walk(
                 }
                 stats.solutions += 1;
                 f(Step::Solution(&original))
-            })
-        });
+            },
+            stop,
+        );
         // Ctrl-C and the deadline end `run` with Break: that subproblem is not done.
         if flow.is_break() {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if stop.timed_out() {
                 timed_out = true;
             }
             break;
@@ -374,7 +370,7 @@ fn walk(
     stats.nodes = engine.nodes();
     stats.stopped = flow.is_break();
     stats.timed_out = timed_out;
-    stats.interrupted = stats.stopped && crate::interrupt::requested();
+    stats.interrupted = stats.stopped && stop.raised();
     stats
 }
 
@@ -392,10 +388,10 @@ pub(crate) struct Tree {
     pub(crate) stopped: bool,
 }
 
-/// Walks the DLX's whole tree of `reduction` (see [`Tree`]), until `deadline` at most.
-pub(crate) fn dlx_tree(reduction: &Reduction, deadline: Option<Instant>) -> Tree {
+/// Walks the DLX's whole tree of `reduction` (see [`Tree`]), until `stop` says stop.
+pub(crate) fn dlx_tree(reduction: &Reduction, stop: &Stop) -> Tree {
     let mut engine = dlx::Dlx::new(reduction.matrix());
-    let stats = walk(&mut engine, reduction, &[Vec::new()], deadline, &mut |_| {
+    let stats = walk(&mut engine, reduction, &[Vec::new()], stop, &mut |_| {
         ControlFlow::Continue(())
     });
     Tree {
@@ -428,7 +424,7 @@ mod tests {
                 &build,
                 Some(&one_root),
                 4,
-                None,
+                &Stop::new(),
                 None,
                 Some(&|root, n| finished.lock().unwrap().push((root, n))),
             );

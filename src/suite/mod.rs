@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::engine::{deadline_after, default_counter, Engine, Problem, RunOptions};
+use crate::engine::{default_counter, Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::output;
 use crate::puzzle::polycube::generate::{self, Request};
@@ -393,7 +393,11 @@ fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> R
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     // The status: the bitset search's first solution, or its proof that there is none.
     let t = Instant::now();
-    let (first, report) = problem.first(&Engine::bits(), &RunOptions::default())?;
+    let opts = RunOptions {
+        stop: crate::signals::stop(),
+        ..RunOptions::default()
+    };
+    let (first, report) = problem.first(&Engine::bits(), &opts)?;
     if report.interrupted {
         return Err(Error::Interrupted(format!("at {}", family.stem(i))));
     }
@@ -434,7 +438,7 @@ fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> R
         if sat { "SAT" } else { "UNSAT" }
     )];
     for amo in Amo::ALL {
-        let formula: Arc<_> = problem.formula_checked(amo, false)?;
+        let formula: Arc<_> = problem.formula_checked(amo, false, &crate::signals::stop())?;
         let mut cnf = Vec::new();
         dimacs::write_with_notes(
             &mut cnf,
@@ -498,13 +502,13 @@ fn certify(
     match crate::certify::certify_with(
         unreduced,
         &memo,
-        deadline_after(family.count_timeout),
+        &crate::signals::stop().until(deadline_after(family.count_timeout)),
         expected.as_ref(),
         &target,
     ) {
         Ok(_) => Ok(()),
         Err(Error::Failed(why)) => Err(Error::Failed(format!("suite: {}: {why}", family.stem(i)))),
-        Err(Error::Interrupted(_)) if !crate::interrupt::requested() => {
+        Err(Error::Interrupted(_)) if !crate::signals::stop().raised() => {
             notes.push(format!(
                 "certificate stopped by the {} s count timeout",
                 family.count_timeout.as_secs_f64()
@@ -521,9 +525,10 @@ fn count(
     mode: &str,
     notes: &mut Vec<String>,
 ) -> Result<Option<String>> {
-    let (engine, _) = default_counter(problem, false);
+    let stop = crate::signals::stop().until(deadline_after(timeout));
+    let (engine, _) = default_counter(problem, false, &stop);
     let opts = RunOptions {
-        deadline: deadline_after(timeout),
+        stop,
         ..RunOptions::default()
     };
     let report = problem.count(&engine, &opts)?;
@@ -551,7 +556,9 @@ fn count(
 pub(crate) fn count_drawn(puzzle: &Puzzle, at_most: u64) -> Result<Option<u64>> {
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     let opts = RunOptions {
-        deadline: deadline_after(std::time::Duration::from_secs(CHECK_SECONDS)),
+        stop: crate::signals::stop().until(deadline_after(std::time::Duration::from_secs(
+            CHECK_SECONDS,
+        ))),
         ..RunOptions::default()
     };
     let (found, report) = problem.count_up_to(&Engine::bits(), &opts, at_most)?;
@@ -568,3 +575,9 @@ pub(crate) fn count_drawn(puzzle: &Puzzle, at_most: u64) -> Result<Option<u64>> 
 /// longer to prove is passed over, so that `--unique` and `--unsat` give instances that
 /// a native engine settles in seconds.
 const CHECK_SECONDS: u64 = 2;
+
+/// The instant `after` from now; `None` (no deadline) when that lies beyond what the
+/// clock can represent.
+fn deadline_after(after: Duration) -> Option<std::time::Instant> {
+    std::time::Instant::now().checked_add(after)
+}

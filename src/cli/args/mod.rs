@@ -272,7 +272,11 @@ pub(super) struct PuzzleArg {
 
 impl PuzzleArg {
     pub(super) fn load(&self) -> Result<Puzzle> {
-        Puzzle::load_problem(&self.puzzle, self.problem.as_deref())
+        Puzzle::load_with(
+            &self.puzzle,
+            self.problem.as_deref(),
+            &crate::signals::stop(),
+        )
     }
 
     /// The puzzle compiled in `mode` (its default when `None`), with its reduction.
@@ -488,7 +492,7 @@ impl Command {
 impl Command {
     /// When the command's `--timeout` ends, for everything it does on the main thread
     /// that waits without a deadline of its own (a FIFO's other end, the option table):
-    /// the command runs within it ([`crate::interrupt::within`]).
+    /// the command's stop has it as its deadline (`signals::begin`).
     pub(super) fn deadline(&self) -> Option<Instant> {
         match self {
             Command::Count(a) => a.search.deadline(),
@@ -509,8 +513,8 @@ pub(in crate::cli) fn deadline(started: Instant, timeout: Option<Duration>) -> O
 }
 
 impl SearchArgs {
-    /// The puzzle compiled, its option table made within `--timeout` (the command runs
-    /// within [`Command::deadline`]).
+    /// The puzzle compiled, its option table made within `--timeout` (the command's
+    /// stop has [`Command::deadline`]).
     pub(super) fn load(&self) -> Result<Problem> {
         self.puzzle.problem(self.symmetry)
     }
@@ -522,7 +526,7 @@ impl SearchArgs {
     /// One thread (the first solution, an enumeration in order) and the deadline.
     pub(super) fn run_options(&self) -> RunOptions<'static> {
         RunOptions {
-            deadline: self.deadline(),
+            stop: crate::signals::stop(),
             ..RunOptions::default()
         }
     }

@@ -51,7 +51,12 @@ impl Polycube {
     /// type, and for anything `docs/puzzle-format.md` forbids: a bad name, target or
     /// drawing, a piece that is empty, not face-connected or off its `plane`, repeated
     /// names or symbols, bad colours or counts, or a volume the pieces cannot fill.
-    pub fn parse(source: &str, text: &str, document: Document<'_>) -> Result<Polycube> {
+    pub fn parse(
+        source: &str,
+        text: &str,
+        document: Document<'_>,
+        stop: &crate::stop::Stop,
+    ) -> Result<Polycube> {
         let raw: RawFile = toml_util::deserialize(source, text, document, &explain_oversized)?;
         check_name(source, &raw.name)?;
         // Layer art of the target may use the pieces' symbols, as printed solutions do.
@@ -105,6 +110,7 @@ impl Polycube {
                 placements: Vec::new(),
             },
             &lines,
+            stop,
         )
     }
 

@@ -9,8 +9,8 @@
 //! puzzle. A placement's cells are sorted target indices and lie in the target, each
 //! coloured piece cell on a target cell of its colour. Every piece that must be used has
 //! a placement; one that may be missing (`count = [0, k]`) may have none. There are at
-//! most [`MAX_PLACEMENTS`]. The table is made within the thread's deadline
-//! ([`crate::interrupt::past_deadline`], polled piece by piece).
+//! most [`MAX_PLACEMENTS`]. The table is made until the reader's [`Stop`] says stop
+//! (polled piece by piece).
 
 use std::collections::HashMap;
 
@@ -23,12 +23,17 @@ pub const MAX_PLACEMENTS: usize = 4_000_000;
 use super::{Piece, Placement, Polycube};
 use crate::error::{Error, Result};
 use crate::geometry::{min_corner, Cell, Isometry, Shape};
+use crate::stop::Stop;
 
 impl Polycube {
     /// `puzzle` (read, its orientations and placements not yet made) with its option
     /// table. A piece that must be used and fits nowhere is an error at its table's
     /// `file:line`, `lines[k]`.
-    pub(super) fn with_placements(mut puzzle: Polycube, lines: &[String]) -> Result<Polycube> {
+    pub(super) fn with_placements(
+        mut puzzle: Polycube,
+        lines: &[String],
+        stop: &Stop,
+    ) -> Result<Polycube> {
         let group = puzzle.piece_isometries();
         (puzzle.orientations, puzzle.orientation_colors) = puzzle
             .pieces
@@ -36,12 +41,16 @@ impl Polycube {
             .map(|p| colored_orientations(p, &group))
             .unzip();
         for (k, p) in puzzle.pieces.iter().enumerate() {
-            if crate::interrupt::past_deadline() {
-                return Err(Error::Failed(format!(
-                    "stopped by the timeout while placing the pieces ({} of {} placed)",
+            if stop.should_stop() {
+                let how = format!(
+                    "while placing the pieces ({} of {} placed)",
                     k,
                     puzzle.pieces.len()
-                )));
+                );
+                return Err(match stop.raised() {
+                    true => Error::Interrupted(how),
+                    false => Error::Failed(format!("stopped by the timeout {how}")),
+                });
             }
             let placements = puzzle.placements_of(k);
             // A piece that may be missing (`count = [0, k]`) and fits nowhere is simply

@@ -270,7 +270,7 @@ fn dlx(matrix: &Matrix) -> u64 {
         &crate::solver::dlx,
         None,
         1,
-        None,
+        &crate::Stop::new(),
         None,
         None,
     );
