@@ -3,8 +3,10 @@
 //! Invariant: each variant is either the caller's input at fault ([`Error::Puzzle`],
 //! [`Error::Model`], [`Error::Usage`], [`Error::Read`]), a failure while running on good
 //! input ([`Error::Failed`], [`Error::Write`], [`Error::Io`]), or a stop asked for from
-//! outside ([`Error::Interrupted`]). The `polycover` binary maps these three groups to
-//! its exit codes (2, 1, and 128 + the signal) in one match of its own.
+//! outside ([`Error::Interrupted`]): [`Error::class`] says which, and each front end maps
+//! the three classes to its own terms (the `polycover` binary to the exit codes 2, 1 and
+//! 128 + the signal; the Python module to `PuzzleError`, `PolycoverError` and
+//! `KeyboardInterrupt`).
 
 use std::path::PathBuf;
 
@@ -68,10 +70,38 @@ pub enum Error {
     Interrupted(String),
 }
 
+/// Whose the fault is: what a front end needs to choose its exit code or exception.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorClass {
+    /// The caller's input: a puzzle file, a model, a request, a file that cannot be read.
+    Input,
+    /// A failure while running on good input.
+    Failure,
+    /// A stop raised from outside ended the work.
+    Interrupted,
+}
+
 /// The library's `Result`, with [`Error`] by default.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// Whose fault the error is (see [`ErrorClass`]).
+    ///
+    /// ```
+    /// use polycover::{Error, ErrorClass};
+    /// assert_eq!(Error::Usage("no such engine".into()).class(), ErrorClass::Input);
+    /// assert_eq!(Error::Failed("counts differ".into()).class(), ErrorClass::Failure);
+    /// ```
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            Error::Puzzle { .. } | Error::Model { .. } | Error::Usage(_) | Error::Read { .. } => {
+                ErrorClass::Input
+            }
+            Error::Failed(_) | Error::Write { .. } | Error::Io(_) => ErrorClass::Failure,
+            Error::Interrupted(_) => ErrorClass::Interrupted,
+        }
+    }
+
     /// A closed pipe on standard output (`polycover enumerate bedlam | head`) is a normal
     /// way to stop reading, not a failure.
     pub fn is_broken_pipe(&self) -> bool {

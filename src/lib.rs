@@ -66,7 +66,7 @@ pub mod xml;
 
 pub use count::Count;
 pub use engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};
-pub use error::{Error, Result};
+pub use error::{Error, ErrorClass, Result};
 pub use matrix::{Item, Matrix};
 pub use parts::{PartSpec, Split, Step};
 pub use puzzle::{Compiled, Puzzle, SymmetryMode};

@@ -80,6 +80,7 @@ mod tests {
             timeout: std::time::Duration::from_secs(60),
             threads: 1,
             isolate: None,
+            stop: polycover::Stop::new(),
         };
         let rows = crate::bench::run(&plan, &mut |_| {}).unwrap();
         let toy = rows.iter().find(|r| r.engine == "toy").expect("a toy row");

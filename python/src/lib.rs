@@ -25,7 +25,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
 
-use polycover::{Error, Stop};
+use polycover::{Error, ErrorClass, Stop};
 
 create_exception!(
     polycover,
@@ -46,12 +46,10 @@ const POLL: Duration = Duration::from_millis(50);
 
 /// The library's error as a Python exception with the command line's message.
 pub(crate) fn to_py(e: Error) -> PyErr {
-    match e {
-        Error::Puzzle { .. } | Error::Model { .. } | Error::Usage(_) | Error::Read { .. } => {
-            PuzzleError::new_err(e.to_string())
-        }
-        Error::Interrupted(_) => PyKeyboardInterrupt::new_err(e.to_string()),
-        _ => PolycoverError::new_err(e.to_string()),
+    match e.class() {
+        ErrorClass::Input => PuzzleError::new_err(e.to_string()),
+        ErrorClass::Failure => PolycoverError::new_err(e.to_string()),
+        ErrorClass::Interrupted => PyKeyboardInterrupt::new_err(e.to_string()),
     }
 }
 

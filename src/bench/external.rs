@@ -30,6 +30,7 @@ use crate::export::{answers, linear};
 use crate::memory;
 use crate::sat::dimacs::{self, Answer, Projection};
 use crate::sat::Amo;
+use crate::Stop;
 
 /// The OR-Tools CP-SAT driver, the same file the tests run.
 const CPSAT_SCRIPT: &str = include_str!("../../tests/cpsat.py");
@@ -121,7 +122,7 @@ pub(super) struct Run {
 /// Runs a program, killing it (and whatever it started) at the timeout, sampling its
 /// peak memory meanwhile. The peak is the started process's own: for `minizinc` that is
 /// the driver, not the solver it starts, so that row has none.
-pub(super) fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run> {
+pub(super) fn run(program: &str, args: &[&str], timeout: Duration, stop: &Stop) -> Result<Run> {
     let t = Instant::now();
     let mut command = Command::new(program);
     command
@@ -162,7 +163,7 @@ pub(super) fn run(program: &str, args: &[&str], timeout: Duration) -> Result<Run
         }
         // A stop (SIGTERM, Ctrl-C) ends the program and the bench, which keeps the rows
         // measured so far.
-        if crate::signals::stop().raised() {
+        if stop.raised() {
             kill_group(&mut child);
             let _ = child.wait();
             return Err(Error::Interrupted("bench stopped".into()));
@@ -206,6 +207,18 @@ pub(super) fn higher(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     }
 }
 
+/// Writes a file of the bench's scratch directory (a temporary directory of its own, which
+/// nobody else reads while it is written).
+fn scratch(path: &Path, body: &mut dyn FnMut(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let write = |source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut w = io::BufWriter::new(std::fs::File::create(path).map_err(write)?);
+    body(&mut w)?;
+    w.flush().map_err(write)
+}
+
 fn kill_group(child: &mut std::process::Child) {
     #[cfg(unix)]
     // Safety: kill(2) with a negative pid signals the process group the child leads
@@ -236,7 +249,7 @@ pub(super) fn dimacs_row(
         p.puzzle().name().replace(' ', "_"),
         amo.name()
     ));
-    crate::output::write(&path, &mut io::sink(), &[], &mut |w| {
+    scratch(&path, &mut |w| {
         Ok(dimacs::write(
             w,
             &crate::export::dimacs_header(&p.compiled, &p.reduction),
@@ -267,7 +280,7 @@ pub(super) fn row(
     let mut counts = Vec::new();
     let mut peak = None::<f64>;
     for _ in 0..plan.repeat.max(1) {
-        let r = run(name, &[&path_str], plan.timeout)?;
+        let r = run(name, &[&path_str], plan.timeout, &plan.stop)?;
         peak = higher(peak, r.peak_mib);
         if !r.finished {
             row.status = "timeout".into();
@@ -405,7 +418,7 @@ pub(super) fn linear_row(
     } else {
         (dir.join(format!("{stem}.mzn")), None)
     };
-    crate::output::write(&model, &mut io::sink(), &[], &mut |w| {
+    scratch(&model, &mut |w| {
         if cpsat {
             linear::write_opb(w, p)?
         } else {
@@ -452,7 +465,7 @@ pub(super) fn linear_row(
     };
     for _ in 0..plan.repeat.max(1) {
         // The first solution.
-        let r = run(&command, &args(false), kill_after)?;
+        let r = run(&command, &args(false), kill_after, &plan.stop)?;
         note_peak(&r);
         let answers = answers_in(&r.stdout, &source)?;
         match answers.first() {
@@ -468,7 +481,7 @@ pub(super) fn linear_row(
             Some(Answer::Unknown) | None => row.status = "timeout".into(),
         }
         // The count.
-        let r = run(&command, &args(true), kill_after)?;
+        let r = run(&command, &args(true), kill_after, &plan.stop)?;
         note_peak(&r);
         counts.push(r.seconds);
         let (solutions, complete) = if cpsat {

@@ -24,6 +24,10 @@ use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
 
+/// The exit code of a polycover child that a Ctrl-C stopped (128 + SIGINT): the bench
+/// then stops too, as if it had been stopped itself.
+const INTERRUPTED_EXIT: i32 = 130;
+
 /// This process's executable, when it is a polycover binary of this version that takes
 /// `bench --measure-once` (it answers `--version` as this library would); `None`
 /// otherwise, e.g. in a program that uses the library, and rows are then measured in
@@ -58,7 +62,14 @@ pub fn measure_child(plan: &Plan, out: &mut dyn Write) -> Result<()> {
     let puzzle = Puzzle::load(spec)?;
     let mode = plan.symmetry.unwrap_or(puzzle.default_symmetry());
     let engine = engine.clone().with_amo(*amo);
-    let sample = super::sample(&puzzle, &engine, mode, plan.threads, plan.timeout)?;
+    let sample = super::sample(
+        &puzzle,
+        &engine,
+        mode,
+        plan.threads,
+        plan.timeout,
+        &plan.stop,
+    )?;
     let line = serde_json::to_string(&sample)
         .map_err(|e| Error::Failed(format!("writing the sample: {e}")))?;
     writeln!(out, "{line}")?;
@@ -106,13 +117,13 @@ pub(super) fn sample(
     // The child prints one short line, at its end: reading after the wait cannot fill
     // the pipe. Ctrl-C reaches the child with the terminal's signal; one sent to the
     // bench alone is passed on.
-    let listening = crate::signals::stop().listen();
+    let listening = plan.stop.listen();
     let mut passed_on = false;
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break status;
         }
-        if crate::signals::stop().raised() && !passed_on {
+        if plan.stop.raised() && !passed_on {
             passed_on = true;
             #[cfg(unix)]
             // Safety: kill(2) signals our own child by its pid; no memory is involved.
@@ -127,7 +138,7 @@ pub(super) fn sample(
     drop(listening);
     let mut text = String::new();
     stdout.read_to_string(&mut text)?;
-    if crate::signals::stop().raised() || status.code() == Some(crate::signals::EXIT_CODE) {
+    if plan.stop.raised() || status.code() == Some(INTERRUPTED_EXIT) {
         return Err(Error::Interrupted("bench stopped".into()));
     }
     if !status.success() {

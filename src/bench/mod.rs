@@ -47,6 +47,7 @@ use crate::engine::{Engine, Problem};
 use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::sat::Amo;
+use crate::Stop;
 
 pub use chart::svg;
 pub use external::Program;
@@ -134,6 +135,9 @@ pub struct Plan {
     /// in-process engine in a fresh process, so that its peak memory owes nothing to
     /// earlier rows. `None`: every run is measured in this process.
     pub isolate: Option<std::path::PathBuf>,
+    /// The bench's stop: raised (Ctrl-C, SIGTERM), it ends the bench, which keeps the rows
+    /// measured so far; each run adds its `timeout` to it.
+    pub stop: Stop,
 }
 
 /// Median, minimum and maximum of repeated timings, in seconds.
@@ -267,7 +271,7 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
     let (_stdin_dir, puzzles) = load(plan)?;
     for (spec, puzzle) in &puzzles {
         let measured = Measured::new(spec, puzzle, plan);
-        interrupted(crate::signals::stop().raised())?;
+        interrupted(plan.stop.raised())?;
         let dlx = engine_row(&measured, &Engine::dlx(), plan)?;
         log(&dlx);
         let reference = dlx.clone();
@@ -279,7 +283,7 @@ pub fn run(plan: &Plan, log: &mut dyn FnMut(&Row)) -> Result<Vec<Row>> {
                 continue;
             }
             // A stop between rows ends the bench; the caller keeps the rows logged.
-            interrupted(crate::signals::stop().raised())?;
+            interrupted(plan.stop.raised())?;
             let mut row = entrant_row(&measured, entrant, amo, plan, &mut cnf_dir)?;
             compare(&mut row, &reference)?;
             log(&row);
@@ -298,7 +302,7 @@ fn load(plan: &Plan) -> Result<(tempfile::TempDir, Vec<(std::path::PathBuf, Puzz
     if plan.isolate.is_some() {
         for spec in specs.iter_mut().filter(|s| s.as_os_str() == "-") {
             // Capped as every puzzle input is (/dev/zero filled memory).
-            let bytes = crate::input::read_puzzle_input(spec, &crate::signals::stop())?
+            let bytes = crate::input::read_puzzle_input(spec, &plan.stop)?
                 .map(|(_, bytes)| bytes)
                 .unwrap_or_default();
             *spec = stdin_dir.path().join("stdin");
@@ -441,7 +445,14 @@ fn engine_row(m: &Measured, engine: &Engine, plan: &Plan) -> Result<Row> {
     for _ in 0..plan.repeat.max(1) {
         let sample = match &plan.isolate {
             Some(exe) => isolate::sample(exe, m.spec, m.label, engine, m.mode, plan)?,
-            None => sample(m.puzzle, engine, m.mode, plan.threads, plan.timeout)?,
+            None => sample(
+                m.puzzle,
+                engine,
+                m.mode,
+                plan.threads,
+                plan.timeout,
+                &plan.stop,
+            )?,
         };
         samples.add(sample);
     }
@@ -471,7 +482,7 @@ mod tests {
         other.solutions = Some(4u64.into());
         other.complete = true;
         let err = compare(&mut other, &dlx).unwrap_err();
-        assert_eq!(crate::cli::error_code(&err), 1, "{err}");
+        assert_eq!(err.class(), crate::error::ErrorClass::Failure, "{err}");
         // A row stopped by its timeout is a lower bound, not a disagreement.
         other.complete = false;
         assert!(compare(&mut other, &dlx).is_ok());

@@ -15,6 +15,7 @@ use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::Result;
 use crate::memory;
 use crate::puzzle::{Puzzle, SymmetryMode};
+use crate::Stop;
 
 /// One run of an in-process engine: what a fresh process reports to `bench`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -47,6 +48,7 @@ pub(crate) fn sample(
     mode: SymmetryMode,
     threads: usize,
     timeout: Duration,
+    stop: &Stop,
 ) -> Result<Sample> {
     memory::reset_peak();
     let t = Instant::now();
@@ -69,7 +71,7 @@ pub(crate) fn sample(
     // An engine that only counts has no first solution to time.
     if let Some(finds) = prepared.finds_one() {
         let (first, report) = finds.first(&RunOptions {
-            stop: crate::signals::stop().until(std::time::Instant::now().checked_add(timeout)),
+            stop: stop.until(Instant::now().checked_add(timeout)),
             ..RunOptions::default()
         })?;
         interrupted(report.interrupted)?;
@@ -92,7 +94,7 @@ pub(crate) fn sample(
     let report = counter.count(
         &RunOptions {
             threads,
-            stop: crate::signals::stop().until(std::time::Instant::now().checked_add(timeout)),
+            stop: stop.until(Instant::now().checked_add(timeout)),
             ..RunOptions::default()
         },
         None,

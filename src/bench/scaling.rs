@@ -44,7 +44,7 @@ pub fn run(plan: &Plan, threads: &[usize], log: &mut dyn FnMut(&Row)) -> Result<
         if plan.entrants.contains(&dlx) {
             let mut base: Option<Row> = None;
             for &t in threads {
-                interrupted(crate::signals::stop().raised())?;
+                interrupted(plan.stop.raised())?;
                 let mut row = engine_row(&measured, &Engine::dlx(), &at(t))?;
                 against(&mut row, base.as_ref())?;
                 base.get_or_insert_with(|| row.clone());
@@ -64,7 +64,7 @@ pub fn run(plan: &Plan, threads: &[usize], log: &mut dyn FnMut(&Row)) -> Result<
             };
             let mut base: Option<Row> = None;
             for &t in counts {
-                interrupted(crate::signals::stop().raised())?;
+                interrupted(plan.stop.raised())?;
                 let mut row = entrant_row(&measured, entrant, amo, &at(t), &mut cnf_dir)?;
                 if let Some(dlx) = references.iter().find(|r| r.threads == t) {
                     compare(&mut row, dlx)?;
@@ -170,7 +170,7 @@ mod tests {
         // Two finished counts that differ are a failure while running (exit 1).
         let mut wrong = counted(2, 4.0, 99, true);
         let err = against(&mut wrong, Some(&one)).unwrap_err();
-        assert_eq!(crate::cli::error_code(&err), 1, "{err}");
+        assert_eq!(err.class(), crate::error::ErrorClass::Failure, "{err}");
         assert!(err.to_string().contains("99 solutions on 2"), "{err}");
     }
 

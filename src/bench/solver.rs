@@ -164,7 +164,7 @@ pub(super) fn row(
     let (mut firsts, mut unsats) = (Vec::new(), Vec::new());
     let mut peak = None::<f64>;
     for _ in 0..plan.repeat.max(1) {
-        let r = run(&program, &args, plan.timeout)?;
+        let r = run(&program, &args, plan.timeout, &plan.stop)?;
         peak = higher(peak, r.peak_mib);
         if !r.finished {
             row.status = "timeout".into();

@@ -78,6 +78,7 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
         puzzles: puzzles.clone(),
         amos: parse_amos(&a.amo)?,
         entrants,
+        stop: crate::signals::stop(),
         symmetry: a.symmetry.map(Into::into),
         repeat: a.repeat as usize,
         timeout: a.timeout,

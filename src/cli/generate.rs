@@ -93,7 +93,9 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
         unsat: a.unsat,
     };
     if !a.unique && !a.unsat {
-        return Ok(generate::generate(&request, &mut crate::suite::count_drawn)?.text);
+        let stop = crate::signals::stop();
+        let mut count = |p: &crate::puzzle::Puzzle, n| generate::count_drawn(p, n, &stop);
+        return Ok(generate::generate(&request, &mut count)?.text);
     }
     // A hard request can search for minutes: say how far it got every 10 s, and let
     // Ctrl-C stop it at the next check, saying how far it got.
@@ -139,13 +141,9 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
             Step::Design(_) => {}
         }
     };
-    let found = design::unique_or_unsat(
-        &request,
-        draws,
-        &stop,
-        &mut progress,
-        &mut crate::suite::count_drawn,
-    )?;
+    let found = design::unique_or_unsat(&request, draws, &stop, &mut progress, &mut |p, n| {
+        generate::count_drawn(p, n, &stop)
+    })?;
     match found.source {
         Source::Drawn => eprintln!(
             "c drew {} to find this one",

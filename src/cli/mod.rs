@@ -22,8 +22,6 @@ use std::io::{self, Write};
 use clap::{CommandFactory, Parser};
 
 use args::{Cli, Command};
-#[cfg(test)]
-pub(crate) use outcome::error_code;
 use outcome::Outcome;
 
 use crate::error::Result;

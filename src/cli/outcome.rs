@@ -2,14 +2,14 @@
 //!
 //! Invariants:
 //! - Command bodies return `Result<Outcome>`, never a bare exit code; [`exit_code`] is the
-//!   only place a code is chosen (an error's in [`error_code`], by an exhaustive match over
-//!   the library's typed [`Error`], which carries no code of its own).
+//!   only place a code is chosen (an error's in [`error_code`], by the class of the
+//!   library's typed [`Error`], which carries no code of its own).
 //! - A run stopped by its deadline exits 1 on every path: as [`Outcome::Stopped`] where
 //!   the command reports the stop on `c`/`s` lines, as [`Error::Failed`] where it refuses
 //!   to keep what it made (a part's file that is not whole).
 
 use crate::engine::Report;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorClass, Result};
 
 /// How a command that did not fail ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,11 +59,11 @@ pub(super) fn exit_code(result: &Result<Outcome>) -> i32 {
 /// engine, a solver that failed, an output that cannot be written, a run stopped by its
 /// deadline), 128 + the signal for a run a signal stopped (130, 143, 129). 0, 10 and 20
 /// are not errors: done, satisfiable, unsatisfiable.
-pub(crate) fn error_code(e: &Error) -> i32 {
-    match e {
-        Error::Puzzle { .. } | Error::Model { .. } | Error::Usage(_) | Error::Read { .. } => 2,
-        Error::Failed(_) | Error::Write { .. } | Error::Io(_) => 1,
-        Error::Interrupted(_) => crate::signals::exit_code(),
+fn error_code(e: &Error) -> i32 {
+    match e.class() {
+        ErrorClass::Input => 2,
+        ErrorClass::Failure => 1,
+        ErrorClass::Interrupted => crate::signals::exit_code(),
     }
 }
 

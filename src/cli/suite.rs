@@ -5,6 +5,7 @@
 //! checked before the first instance is generated.
 
 use std::io::Write;
+use std::path::Path;
 
 use super::args::SuiteArgs;
 use super::outcome::Outcome;
@@ -22,7 +23,13 @@ pub(super) fn suite(a: SuiteArgs, _out: &mut dyn Write) -> Result<Outcome> {
         count_timeout: a.count_timeout,
         certify: a.certify,
     };
-    let summary = crate::suite::write(&family, &a.dir, a.force, &mut |line| eprintln!("c {line}"))?;
+    let env = crate::suite::Env {
+        files: &Outputs,
+        stop: crate::signals::stop(),
+    };
+    let summary = crate::suite::write(&family, &a.dir, a.force, &env, &mut |line| {
+        eprintln!("c {line}")
+    })?;
     if summary.removed > 0 {
         eprintln!(
             "c {}: removed {} file{} of an earlier suite (--force)",
@@ -60,4 +67,29 @@ pub(super) fn suite(a: SuiteArgs, _out: &mut dyn Write) -> Result<Outcome> {
         summary.seconds
     );
     Ok(Outcome::Done)
+}
+
+/// The suite's files through the command line's writer: each all or nothing.
+struct Outputs;
+
+impl crate::suite::Files for Outputs {
+    fn check_directory(
+        &self,
+        dir: &Path,
+        force: bool,
+        writes: &str,
+        owns: &dyn Fn(&str) -> bool,
+    ) -> Result<usize> {
+        crate::output::check_directory(dir, force, writes, owns)
+    }
+
+    fn check_writable(&self, path: &Path) -> Result<()> {
+        crate::output::check_writable(path, &[])
+    }
+
+    fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        crate::output::write(path, &mut std::io::sink(), &[], &mut |w| {
+            Ok(w.write_all(bytes)?)
+        })
+    }
 }

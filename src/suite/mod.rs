@@ -28,8 +28,9 @@
 //!   before the first instance, so that an earlier suite's files never stand beside a
 //!   new CSV that does not list them (and a directory with a CSV still holds a complete
 //!   suite). Other entries stay, and are counted; links are removed, never followed.
-//! - Each file is written atomically ([`crate::output`]); `instances.csv` and
-//!   `README.md` come last, so a suite with its CSV is complete.
+//! - Each file is written through the program's [`Files`] (the command line's writes
+//!   atomically); `instances.csv` and `README.md` come last, so a suite with its CSV is
+//!   complete.
 //! - A row's status is the native engine's (the bitset search, up to rotations), and it
 //!   agrees with how the instance was made (a planted cut is SAT, a mirrored unique
 //!   puzzle UNSAT), or the run fails; counts the count timeout stopped are empty cells
@@ -42,11 +43,11 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{default_counter, Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
-use crate::output;
-use crate::puzzle::polycube::generate::{self, Request};
+use crate::puzzle::polycube::generate::{self, count_drawn, Request};
 use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::sat::dimacs::{self, Projection};
 use crate::sat::{gbd, Amo};
+use crate::Stop;
 
 mod readme;
 mod table;
@@ -262,11 +263,45 @@ pub fn is_suite_file(name: &str) -> bool {
     })
 }
 
+/// How the program that runs a suite writes its files (the command line's `output`:
+/// each file all or nothing, never over an input).
+pub trait Files {
+    /// Makes `dir` ready before any work: created when missing; one that holds anything
+    /// is refused unless `force`, which removes the entries `owns` (a file name) says are
+    /// of the kinds written there (the number removed is returned). `writes` says what
+    /// the command writes, for the refusal.
+    fn check_directory(
+        &self,
+        dir: &Path,
+        force: bool,
+        writes: &str,
+        owns: &dyn Fn(&str) -> bool,
+    ) -> Result<usize>;
+    /// Refuses a file that could not be written, before any work.
+    fn check_writable(&self, path: &Path) -> Result<()>;
+    /// Writes `bytes` as the file `path`.
+    fn write(&self, path: &Path, bytes: &[u8]) -> Result<()>;
+}
+
+/// What a suite needs from the program that runs it.
+pub struct Env<'a> {
+    /// Where its files go.
+    pub files: &'a dyn Files,
+    /// Its stop: raised, the suite ends (with an error); each count adds the count
+    /// timeout to it.
+    pub stop: Stop,
+}
+
 /// Checks `dir` and every file the family will write there, before any work: `dir` is
 /// created when missing; one that holds anything is refused unless `force`, which
 /// removes an earlier suite's files first (the number is returned).
-pub fn check_directory(family: &Family, dir: &Path, force: bool) -> Result<(Vec<PathBuf>, usize)> {
-    let removed = output::check_directory(
+pub fn check_directory(
+    family: &Family,
+    dir: &Path,
+    force: bool,
+    files: &dyn Files,
+) -> Result<(Vec<PathBuf>, usize)> {
+    let removed = files.check_directory(
         dir,
         force,
         "suite writes a family of files into an empty or new directory",
@@ -282,7 +317,7 @@ pub fn check_directory(family: &Family, dir: &Path, force: bool) -> Result<(Vec<
     paths.push(dir.join("instances.csv"));
     paths.push(dir.join("README.md"));
     for p in &paths {
-        output::check_writable(p, &[])?;
+        files.check_writable(p)?;
     }
     Ok((paths, removed))
 }
@@ -314,10 +349,11 @@ pub fn write(
     family: &Family,
     dir: &Path,
     force: bool,
+    env: &Env<'_>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Summary> {
     family.check()?;
-    let (planned, removed) = check_directory(family, dir, force)?;
+    let (planned, removed) = check_directory(family, dir, force, env.files)?;
     let start = Instant::now();
     let instances = family.instances();
     let mut summary = Summary {
@@ -327,7 +363,7 @@ pub fn write(
     };
     let mut rows = Vec::new();
     for (k, i) in instances.iter().enumerate() {
-        let made = instance(family, i, dir, &mut rows)?;
+        let made = instance(family, i, dir, env, &mut rows)?;
         summary.instances += 1;
         summary.files += 1 + Amo::ALL.len();
         if made.sat {
@@ -349,19 +385,9 @@ pub fn write(
         ));
     }
     let csv = table::to_csv(family, &rows)?;
-    output::write(
-        &dir.join("instances.csv"),
-        &mut std::io::sink(),
-        &[],
-        &mut |w| Ok(w.write_all(&csv)?),
-    )?;
+    env.files.write(&dir.join("instances.csv"), &csv)?;
     let text = readme::text(family, &summary, &table::rows_digest(&rows));
-    output::write(
-        &dir.join("README.md"),
-        &mut std::io::sink(),
-        &[],
-        &mut |w| Ok(w.write_all(text.as_bytes())?),
-    )?;
+    env.files.write(&dir.join("README.md"), text.as_bytes())?;
     summary.files += 2;
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
@@ -377,7 +403,13 @@ struct Made {
 }
 
 /// Generates, decides, counts and writes one instance; pushes its rows.
-fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> Result<Made> {
+fn instance(
+    family: &Family,
+    i: &Instance,
+    dir: &Path,
+    env: &Env<'_>,
+    rows: &mut Vec<Row>,
+) -> Result<Made> {
     let start = Instant::now();
     let request = Request {
         size: family.size,
@@ -387,14 +419,14 @@ fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> R
         unique: false,
         unsat: i.unsat,
     };
-    let text = generate::generate(&request, &mut count_drawn)?.text;
+    let text = generate::generate(&request, &mut |p, n| count_drawn(p, n, &env.stop))?.text;
     let puzzle_file = family.puzzle_file(i);
     let puzzle = Puzzle::parse(&puzzle_file, &text)?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     // The status: the bitset search's first solution, or its proof that there is none.
     let t = Instant::now();
     let opts = RunOptions {
-        stop: crate::signals::stop(),
+        stop: env.stop.clone(),
         ..RunOptions::default()
     };
     let (first, report) = problem.first(&Engine::bits(), &opts)?;
@@ -417,19 +449,34 @@ fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> R
     }
     let t = Instant::now();
     let mut notes = Vec::new();
-    let rotations = count(&problem, family.count_timeout, "rotations", &mut notes)?;
+    let rotations = count(
+        &problem,
+        family.count_timeout,
+        "rotations",
+        &env.stop,
+        &mut notes,
+    )?;
     let unreduced = Problem::new(puzzle.compile(SymmetryMode::None)?);
-    let none = count(&unreduced, family.count_timeout, "none", &mut notes)?;
+    let none = count(
+        &unreduced,
+        family.count_timeout,
+        "none",
+        &env.stop,
+        &mut notes,
+    )?;
     let count_s = t.elapsed().as_secs_f64();
     let capped = [&rotations, &none].iter().filter(|c| c.is_none()).count();
-    output::write(
-        &dir.join(&puzzle_file),
-        &mut std::io::sink(),
-        &[],
-        &mut |w| Ok(w.write_all(text.as_bytes())?),
-    )?;
+    env.files.write(&dir.join(&puzzle_file), text.as_bytes())?;
     if family.certify {
-        certify(family, i, &unreduced, none.as_deref(), dir, &mut notes)?;
+        certify(
+            family,
+            i,
+            &unreduced,
+            none.as_deref(),
+            dir,
+            &env.stop,
+            &mut notes,
+        )?;
     }
     let suite_note = vec![format!(
         "suite {} instance {} ({puzzle_file}), status {}",
@@ -438,7 +485,7 @@ fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> R
         if sat { "SAT" } else { "UNSAT" }
     )];
     for amo in Amo::ALL {
-        let formula: Arc<_> = problem.formula_checked(amo, false, &crate::signals::stop())?;
+        let formula: Arc<_> = problem.formula_checked(amo, false, &env.stop)?;
         let mut cnf = Vec::new();
         dimacs::write_with_notes(
             &mut cnf,
@@ -449,9 +496,7 @@ fn instance(family: &Family, i: &Instance, dir: &Path, rows: &mut Vec<Row>) -> R
         )?;
         let hash = gbd::hash(&cnf)?;
         let name = family.cnf_file(i, amo);
-        output::write(&dir.join(&name), &mut std::io::sink(), &[], &mut |w| {
-            Ok(w.write_all(&cnf)?)
-        })?;
+        env.files.write(&dir.join(&name), &cnf)?;
         rows.push(Row {
             puzzle: puzzle_file.clone(),
             cnf: name,
@@ -491,6 +536,7 @@ fn certify(
     unreduced: &Problem,
     none: Option<&str>,
     dir: &Path,
+    stop: &Stop,
     notes: &mut Vec<String>,
 ) -> Result<()> {
     let target = dir.join("certificates").join(family.stem(i));
@@ -502,13 +548,13 @@ fn certify(
     match crate::certify::certify_with(
         unreduced,
         &memo,
-        &crate::signals::stop().until(deadline_after(family.count_timeout)),
+        &stop.until(deadline_after(family.count_timeout)),
         expected.as_ref(),
         &target,
     ) {
         Ok(_) => Ok(()),
         Err(Error::Failed(why)) => Err(Error::Failed(format!("suite: {}: {why}", family.stem(i)))),
-        Err(Error::Interrupted(_)) if !crate::signals::stop().raised() => {
+        Err(Error::Interrupted(_)) if !stop.raised() => {
             notes.push(format!(
                 "certificate stopped by the {} s count timeout",
                 family.count_timeout.as_secs_f64()
@@ -523,9 +569,10 @@ fn count(
     problem: &Problem,
     timeout: Duration,
     mode: &str,
+    stop: &Stop,
     notes: &mut Vec<String>,
 ) -> Result<Option<String>> {
-    let stop = crate::signals::stop().until(deadline_after(timeout));
+    let stop = stop.until(deadline_after(timeout));
     let (engine, _) = default_counter(problem, false, &stop);
     let opts = RunOptions {
         stop,
@@ -549,32 +596,6 @@ fn count(
     ));
     Ok(None)
 }
-
-/// The [`generate::Counter`] of `generate --unique/--unsat` and `suite`: the solutions of
-/// a drawn puzzle up to rotations, by the bitset engine, counted up to `at_most`; `None`
-/// when the search did not end within [`CHECK_SECONDS`] (the draw is then passed over).
-pub(crate) fn count_drawn(puzzle: &Puzzle, at_most: u64) -> Result<Option<u64>> {
-    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
-    let opts = RunOptions {
-        stop: crate::signals::stop().until(deadline_after(std::time::Duration::from_secs(
-            CHECK_SECONDS,
-        ))),
-        ..RunOptions::default()
-    };
-    let (found, report) = problem.count_up_to(&Engine::bits(), &opts, at_most)?;
-    if report.interrupted {
-        return Err(Error::Interrupted(format!(
-            "after {}",
-            crate::count::solutions(found)
-        )));
-    }
-    Ok((found >= at_most || report.complete).then_some(found))
-}
-
-/// How long a draw's check may search: a puzzle whose single solution (or none) takes
-/// longer to prove is passed over, so that `--unique` and `--unsat` give instances that
-/// a native engine settles in seconds.
-const CHECK_SECONDS: u64 = 2;
 
 /// The instant `after` from now; `None` (no deadline) when that lies beyond what the
 /// clock can represent.
