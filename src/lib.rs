@@ -42,7 +42,7 @@ pub mod geometry;
 pub mod input;
 pub mod limits;
 pub mod matrix;
-// Peak-memory readings and the out-of-memory advice serve the command line.
+// The default budget of a table of counts, which the command line and Python show.
 #[doc(hidden)]
 pub mod memory;
 pub mod parts;

@@ -12,6 +12,22 @@
 //! wants Ctrl-C to stop a count raises the `Stop` of the run in flight from its handler
 //! (the `polycover` binary does, for SIGINT, SIGTERM and SIGHUP).
 //!
+//! ```
+//! use polycover::{Engine, Problem, RunOptions, Stop};
+//!
+//! let bedlam = Problem::load("bedlam", None)?;
+//! let stop = Stop::new();
+//! let opts = RunOptions { stop: stop.clone(), ..RunOptions::default() };
+//! let raiser = std::thread::spawn(move || {
+//!     std::thread::sleep(std::time::Duration::from_millis(200));
+//!     stop.raise();
+//! });
+//! let report = bedlam.count(&Engine::bits(), &opts)?;
+//! raiser.join().unwrap();
+//! assert!(!report.complete && report.interrupted);
+//! # Ok::<(), polycover::Error>(())
+//! ```
+//!
 //! Invariants:
 //! - The flag is raised once and never lowered: a stopped `Stop` stays stopped. A caller
 //!   that goes on after a stop makes a new `Stop` for its next run.

@@ -1,6 +1,7 @@
-//! The shape of the source tree: no import cycle between the files under `src/`, and no
-//! file there over [`MAX_LINES`] lines but those the allow-list names, each with its
-//! reason (issue 23).
+//! The shape of the source tree: no import cycle between the files of a crate (the
+//! library's `src/`, the command line's `cli/src/`, the lab's `lab/src/`), and no file
+//! there over [`MAX_LINES`] lines but those the allow-list names, each with its reason
+//! (issue 23).
 //!
 //! # What counts as an import
 //!
@@ -25,15 +26,19 @@
 //! The claims of `docs/architecture.md` that a reading of the paths can check, each a
 //! test: puzzle kinds never import engines ([`kinds_never_import_engines`]), engines never
 //! import kinds ([`engines_never_import_kinds`]), and the commands reach the engines only
-//! through `src/cli/engines.rs` ([`commands_reach_engines_through_one_module`]). The
-//! binary's modules (`src/main.rs` declares them) name the library's modules at the
-//! binary's root, so `crate::engine` in `src/cli/` is the library's `engine` and the same
-//! reading applies to both crates.
+//! through `cli/src/cli/engines.rs` ([`commands_reach_engines_through_one_module`]). The
+//! command line's and the lab's crate roots name the library's modules at their roots,
+//! so `crate::engine` in `cli/src/cli/` is the library's `engine` and the same reading
+//! applies to every crate. Crates cannot import each other in a circle (cargo refuses),
+//! and the library names neither of the others (it cannot: it does not depend on them).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The most lines a file under `src/` may have, unless it is on [`ALLOWED_LONG`].
+/// The crates' source folders, from the repository's root.
+const CRATES: &[&str] = &["src/", "cli/src/", "lab/src/"];
+
+/// The most lines a source file may have, unless it is on [`ALLOWED_LONG`].
 const MAX_LINES: usize = 600;
 
 /// The files allowed over [`MAX_LINES`], each with its reason. Keep it short: a file
@@ -42,8 +47,17 @@ const ALLOWED_LONG: &[(&str, &str)] = &[];
 
 #[test]
 fn no_import_cycle_between_source_files() {
-    let files = source_files();
-    let cycles = cycles(&files);
+    let all = source_files();
+    let mut cycles = Vec::new();
+    for krate in CRATES {
+        let files: BTreeMap<String, String> = all
+            .iter()
+            .filter(|(path, _)| path.starts_with(krate))
+            .map(|(p, t)| (p.clone(), t.clone()))
+            .collect();
+        assert!(!files.is_empty(), "no source files under {krate}");
+        cycles.extend(self::cycles(&files));
+    }
     assert!(
         cycles.is_empty(),
         "import cycles between source files:\n{}",
@@ -177,18 +191,18 @@ const ENGINE_CALLS: &[&str] = &[
 /// The command files that still reach the engines themselves, each with its reason;
 /// keep it short, and take an entry off once its file goes through `cli/engines.rs`.
 const ENGINE_DOOR_EXCEPTIONS: &[(&str, &str, &str)] = &[(
-    "src/cli/args/values.rs",
+    "cli/src/cli/args/values.rs",
     "engine::ENGINES",
     "the `--solver` help lists the registry's names and abouts",
 )];
 
 /// "Every call from a command into the engine API is in `cli/engines.rs`": no other file
-/// under `src/cli/` makes or runs an engine, but for [`ENGINE_DOOR_EXCEPTIONS`].
+/// under `cli/src/cli/` makes or runs an engine, but for [`ENGINE_DOOR_EXCEPTIONS`].
 #[test]
 fn commands_reach_engines_through_one_module() {
     let mut found = Vec::new();
     for (path, text) in source_files() {
-        if !path.starts_with("src/cli/") || path == "src/cli/engines.rs" {
+        if !path.starts_with("cli/src/cli/") || path == "cli/src/cli/engines.rs" {
             continue;
         }
         let code = without_tests(&text);
@@ -215,8 +229,10 @@ fn commands_reach_engines_through_one_module() {
     );
     // An exception outlives its reason once its file no longer makes that call.
     for (path, call, reason) in ENGINE_DOOR_EXCEPTIONS {
-        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
-            .unwrap_or_default();
+        let text = std::fs::read_to_string(
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join(path),
+        )
+        .unwrap_or_default();
         assert!(
             text.contains(call),
             "{path} ({reason}) is on ENGINE_DOOR_EXCEPTIONS but no longer has {call}: take it off"
@@ -263,13 +279,14 @@ fn the_cycle_check_sees_groups_super_and_doc_links() {
     assert_eq!(cycles(&files), Vec::<String>::new());
 }
 
-/// Every `.rs` file under `src/`, by its path from the crate root (`src/sat/cnf.rs`).
+/// Every `.rs` file of the crates' source folders ([`CRATES`]), by its path from the
+/// repository's root (`src/sat/cnf.rs`, `cli/src/cli/mod.rs`).
 fn source_files() -> BTreeMap<String, String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let mut files = BTreeMap::new();
-    let mut dirs = vec![root.join("src")];
+    let mut dirs: Vec<PathBuf> = CRATES.iter().map(|c| root.join(c)).collect();
     while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("src/ is readable") {
+        for entry in std::fs::read_dir(&dir).expect("a source folder is readable") {
             let path: PathBuf = entry.expect("a directory entry").path();
             if path.is_dir() {
                 dirs.push(path);
@@ -284,13 +301,15 @@ fn source_files() -> BTreeMap<String, String> {
     files
 }
 
-/// The module path of a file: `src/sat/cnf.rs` is `sat::cnf`, `src/sat/mod.rs` is `sat`,
-/// `src/lib.rs` the root.
+/// The module path of a file in its crate: `src/sat/cnf.rs` is `sat::cnf`,
+/// `src/sat/mod.rs` is `sat`, `src/lib.rs` and `cli/src/main.rs` the root.
 fn module_of(path: &str) -> Vec<String> {
-    let inner = path
-        .strip_prefix("src/")
+    let inner = CRATES
+        .iter()
+        .filter_map(|c| path.strip_prefix(c))
+        .next_back()
         .and_then(|p| p.strip_suffix(".rs"))
-        .expect("a source file under src/");
+        .expect("a source file of a crate");
     let mut segments: Vec<String> = inner.split('/').map(str::to_string).collect();
     if matches!(
         segments.last().map(String::as_str),

@@ -67,7 +67,10 @@ fn kissat_finds_a_first_solution_and_declines_counts() {
     assert!(matches!(err, polycover::Error::Usage(_)), "{err}");
     assert!(err.to_string().contains("not incremental"), "{err}");
 
-    let five_t = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
+    let five_t = format!(
+        "{}/tests/fixtures/five-t.toml",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     let none = polycover::Puzzle::load(&five_t).unwrap();
     let p = Problem::new(none.compile(SymmetryMode::Rotations).unwrap());
     let (first, report) = p.first(&engine, &RunOptions::default()).unwrap();
@@ -137,7 +140,10 @@ fn the_command_line_counts_with_minisat_and_refuses_kissat_counts() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out).lines().last(), Some("s mc 480"));
 
-    let five_t = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
+    let five_t = format!(
+        "{}/tests/fixtures/five-t.toml",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     let out = polycover(&["solve", &five_t, "--solver", "sat", "--backend", "kissat"]);
     assert_eq!(out.status.code(), Some(20), "{}", stderr(&out));
     assert!(stdout(&out).contains("s UNSATISFIABLE"));

@@ -162,7 +162,10 @@ fn bench_runs_minizinc_and_cpsat_on_the_linear_models() {
     let csv = dir.path().join("cp.csv");
     let python = python();
     // No solution: both solvers say so, and that is a finished count of 0.
-    let five_t = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
+    let five_t = format!(
+        "{}/tests/fixtures/five-t.toml",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     let out = polycover_env(
         &[
             "bench",
@@ -372,7 +375,10 @@ fn bench_gives_a_time_to_unsat_not_a_first_solution() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("unsat.csv");
     let svg = dir.path().join("unsat.svg");
-    let five_t = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
+    let five_t = format!(
+        "{}/tests/fixtures/five-t.toml",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     let out = polycover(&[
         "bench",
         &five_t,

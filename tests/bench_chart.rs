@@ -1,5 +1,5 @@
 //! The bench chart as a person sees it, checked on the SVG the binary's `bench` draws
-//! (`src/bench/chart.rs` includes this file as its test module: the chart is the
+//! (`lab/src/bench/chart.rs` includes this file as its test module: the chart is the
 //! binary's, out of reach of the integration tests).
 
 /// A box on the chart: left, top, right, bottom.

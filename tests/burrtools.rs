@@ -8,7 +8,7 @@ use polycover::Puzzle;
 use crate::common::*;
 
 fn burrtools(name: &str) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("tests/fixtures/burrtools")
         .join(name);
     assert!(path.is_file(), "{} is missing", path.display());
@@ -315,7 +315,7 @@ fn exported_burrtools_files_read_back_to_the_same_counts() {
 /// Runs the binary with `input` as standard input.
 fn polycover_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
     use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+    let mut child = crate::common::bin()
         .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

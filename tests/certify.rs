@@ -13,7 +13,7 @@ fn checker() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
-            let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+            let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
             let tool = root.join("target/tools/cpog-check");
             if tool.is_file() {
                 return tool;

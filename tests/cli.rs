@@ -121,7 +121,10 @@ fn solve_prints_layers_and_exits_10() {
 fn solve_unsolvable_exits_20() {
     // Five T-tetrominoes cannot tile 4x5: each covers 3 squares of one colour of a
     // checkerboard, so five of them cover an odd imbalance.
-    let path = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/fixtures/five-t.toml",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     let out = polycover(&["solve", &path]);
     assert_eq!(out.status.code(), Some(20));
     assert_eq!(stdout(&out).lines().last(), Some("s UNSATISFIABLE"));
@@ -160,7 +163,7 @@ fn enumerate_to_a_file_writes_every_solution() {
 
 #[test]
 fn a_closed_pipe_exits_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polycover"))
+    let mut child = crate::common::bin()
         .args(["enumerate", "soma", "--symmetry", "none"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -205,7 +208,10 @@ fn list_shows_the_catalog() {
 
 #[test]
 fn catalog_files_are_reachable_by_path_too() {
-    let path = format!("{}/encodings/soma.toml", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/encodings/soma.toml",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     assert_eq!(
         stdout(&polycover(&["count", &path])).lines().last(),
         Some("s mc 480")

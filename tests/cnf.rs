@@ -303,11 +303,11 @@ fn the_counted_size_is_the_compiled_size() {
         .collect();
     specs.extend(files);
     specs.push(PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
         "/tests/fixtures/ranges/coloured-bars.toml"
     )));
     specs.push(PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
         "/tests/fixtures/ranges/optional-corner.toml"
     )));
     for spec in &specs {

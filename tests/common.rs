@@ -137,10 +137,17 @@ pub fn count_orbits_by_brute_force(c: &Compiled) -> u64 {
     seen.len() as u64
 }
 
-/// The binary under test; `POLYCOVER_TEST_BIN` runs the tests against another build (an
-/// older one, to see a test fail).
+/// The repository's root: the tests belong to the command line's package (`cli/`, the
+/// directory cargo runs them in), their files and the puzzles they name to the root.
+pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+/// The binary under test, run in the repository's root (so that `tests/fixtures/...` and
+/// `encodings/...` name the repository's files); `POLYCOVER_TEST_BIN` runs the tests
+/// against another build (an older one, to see a test fail).
 pub fn bin() -> Command {
-    Command::new(bin_path())
+    let mut command = Command::new(bin_path());
+    command.current_dir(ROOT);
+    command
 }
 
 /// The path of the binary under test (see [`bin`]).

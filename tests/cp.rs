@@ -241,7 +241,10 @@ fn decode_checks_minizinc_and_opb_answers() {
 }
 
 fn cpsat(command: &str, opb: &std::path::Path) -> String {
-    let script = format!("{}/tests/cpsat.py", env!("CARGO_MANIFEST_DIR"));
+    let script = format!(
+        "{}/tests/cpsat.py",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     let out = Command::new(python())
         .args([script.as_str(), command])
         .arg(opb)
@@ -320,7 +323,10 @@ fn decode_reads_gecodes_unsatisfiable_answer() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let five_t = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
+    let five_t = format!(
+        "{}/tests/fixtures/five-t.toml",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     let model = dir.path().join("five-t.mzn");
     std::fs::write(&model, export(&five_t, "mzn", None)).unwrap();
     let out = Command::new("minizinc")

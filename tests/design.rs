@@ -95,7 +95,7 @@ fn small_boxes_become_unique() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
 fn committed_designs_are_unique_by_dlx_and_sat() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("encodings/designs");
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("encodings/designs");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

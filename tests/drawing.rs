@@ -23,7 +23,7 @@ fn parse_error(text: &str) -> String {
 fn fixture(name: &str) -> String {
     format!(
         "{}/tests/fixtures/coordinates/{name}.toml",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
     )
 }
 

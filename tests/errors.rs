@@ -4,7 +4,10 @@
 use crate::common::*;
 
 fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/bad/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/tests/fixtures/bad/{name}",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    )
 }
 
 /// Runs `count` on a bad file and checks the exit code and that the one error line
@@ -295,7 +298,7 @@ fn expect_count_not_a_number() {
 fn expect_count_as_digits() {
     let path = format!(
         "{}/tests/fixtures/big-expect.toml",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
     );
     let out = polycover(&["count", &path, "--symmetry", "none"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -12,7 +12,10 @@ fn file(dir: &std::path::Path, name: &str, text: &str) -> String {
 #[test]
 fn answers_exit_10_and_20() {
     assert_eq!(polycover(&["solve", "soma"]).status.code(), Some(10));
-    let five_t = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
+    let five_t = format!(
+        "{}/tests/fixtures/five-t.toml",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     let out = polycover(&["solve", &five_t]);
     assert_eq!(out.status.code(), Some(20), "{}", stderr(&out));
     assert_eq!(stdout(&out).lines().last(), Some("s UNSATISFIABLE"));

@@ -118,7 +118,7 @@ fn optional_cells_and_ranges_read_back_to_the_same_counts() {
     for (fixture, want) in [("optional-corner", 7), ("coloured-bars", 11)] {
         let path = format!(
             "{}/tests/fixtures/ranges/{fixture}.toml",
-            env!("CARGO_MANIFEST_DIR")
+            concat!(env!("CARGO_MANIFEST_DIR"), "/..")
         );
         let text = export(&[&path, "--symmetry", "none"]);
         let items = text.lines().find(|l| !l.starts_with('|')).unwrap();

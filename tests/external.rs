@@ -136,7 +136,10 @@ fn cryptominisat_enumerates_the_projected_models() {
 }
 
 fn count_with(counter: &str, cnf: &str) -> u64 {
-    let script = format!("{}/tests/count_models.py", env!("CARGO_MANIFEST_DIR"));
+    let script = format!(
+        "{}/tests/count_models.py",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     let out = Command::new(python())
         .args([&script, counter, cnf])
         .output()

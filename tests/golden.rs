@@ -81,10 +81,10 @@ const FULL_LIMIT: usize = 64 * 1024;
 
 #[test]
 fn outputs_are_unchanged() {
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let golden = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("tests/golden");
     let bless = std::env::var_os("POLYCOVER_BLESS").is_some();
     let scratch = tempfile::tempdir().unwrap();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let fixtures = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("tests/fixtures");
     std::fs::copy(
         fixtures.join("burrtools/AlPackino.xmpuzzle"),
         scratch.path().join("AlPackino.xmpuzzle"),

@@ -269,7 +269,10 @@ fn bedlam_turns_in_a_real_browser() {
         on_path,
         "`chromium` is not on PATH: run `bash .ci/run`, which installs it (Debian package)"
     );
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/html_view.py");
+    let script = concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
+        "/tests/html_view.py"
+    );
     let out = Command::new(python())
         .args([script, page_path.to_str().unwrap(), shots.to_str().unwrap()])
         .output()

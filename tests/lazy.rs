@@ -26,7 +26,7 @@ fn lazy(decide: Decide, strategy: Strategy, threads: usize) -> SatRun {
 fn fixture(name: &str) -> Puzzle {
     Puzzle::load(format!(
         "{}/tests/fixtures/{name}",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
     ))
     .unwrap()
 }
@@ -50,7 +50,7 @@ fn lazy_counts_equal_dlx_counts() {
     }
     for entry in std::fs::read_dir(format!(
         "{}/tests/fixtures/ranges",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
     ))
     .unwrap()
     {

@@ -9,7 +9,10 @@ use crate::common::*;
 /// One line of `tests/fixtures/limits.txt`: the rule, the value, and `None` when it is
 /// taken, else the words of its refusal.
 fn cases() -> Vec<(String, String, Option<String>)> {
-    let path = format!("{}/tests/fixtures/limits.txt", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/fixtures/limits.txt",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     let text = std::fs::read_to_string(path).unwrap();
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))

@@ -88,7 +88,10 @@ fn sixteen_by_sixteen_prints_its_exact_count() {
 /// stopped after a second, and only its choice is checked).
 #[test]
 fn the_default_engine_follows_copies_and_the_search_size() {
-    let fixtures = format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR"));
+    let fixtures = format!(
+        "{}/tests/fixtures",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     for (puzzle, engine, why, count) in [
         (
             "dominoes-8x8".to_string(),
@@ -154,7 +157,10 @@ fn the_default_engine_follows_copies_and_the_search_size() {
 /// run the memo too.)
 #[test]
 fn burnside_counts_equal_the_native_counts_in_every_mode() {
-    let fixtures = format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR"));
+    let fixtures = format!(
+        "{}/tests/fixtures",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     let mut puzzles: Vec<String> = [
         "soma",
         "slothouber-graatsma",

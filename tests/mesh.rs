@@ -32,7 +32,10 @@ struct Seen {
 /// trimesh's reading of `files`, one entry per solid.
 fn trimesh(files: &[&Path]) -> Vec<Seen> {
     let out = Command::new(python())
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mesh_check.py"))
+        .arg(concat!(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
+            "/tests/mesh_check.py"
+        ))
         .args(files)
         .output()
         .expect("the virtualenv's python runs (bash .ci/run makes target/venv)");

@@ -110,7 +110,8 @@ pub fn on_path(name: &str) -> Option<PathBuf> {
 
 /// The DRAT checker: the one `.ci/run` installs into target/tools, or `rate` on PATH.
 pub fn rate_path() -> Option<PathBuf> {
-    let installed = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/tools/bin/rate");
+    let installed =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/tools/bin/rate");
     if installed.is_file() {
         return Some(installed);
     }
@@ -121,7 +122,10 @@ pub fn rate_path() -> Option<PathBuf> {
 /// (target/venv), which has d4, Ganak, OR-Tools, gbdc, websocket-client, Pillow and
 /// trimesh.
 pub fn python() -> String {
-    let venv = format!("{}/target/venv/bin/python", env!("CARGO_MANIFEST_DIR"));
+    let venv = format!(
+        "{}/target/venv/bin/python",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     std::env::var("POLYCOVER_PYTHON").unwrap_or(venv)
 }
 

@@ -156,7 +156,7 @@ fn enumerated_parts_join_into_every_solution_once() {
         let results_path = dir.path().join(format!("{puzzle}-results.txt"));
         std::fs::write(&results_path, results).unwrap();
         let joined = dir.path().join(format!("{puzzle}-all.{format}"));
-        let out = Command::new(env!("CARGO_BIN_EXE_polycover"))
+        let out = crate::common::bin()
             .arg("merge")
             .arg(&results_path)
             .arg("-o")
@@ -261,7 +261,7 @@ fn done_in(cp: &Path) -> usize {
 /// a second, so the moment may fall in a rewrite. False if the run ended first.
 fn kill_after_progress(args: &[&str], cp: &Path) -> bool {
     let before = done_in(cp);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polycover"))
+    let mut child = crate::common::bin()
         .args(args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -499,7 +499,7 @@ fn merge_prints_nothing_when_it_fails_and_names_the_directory() {
     for k in 1..=2 {
         let part = format!("{k}/2");
         // Run in `work`, with a relative file name, as a job script would.
-        let out = Command::new(env!("CARGO_BIN_EXE_polycover"))
+        let out = crate::common::bin()
             .current_dir(&work)
             .args(["enumerate", "soma", "--part", &part, "-o"])
             .arg(format!("soma-{k}.txt"))
@@ -511,7 +511,7 @@ fn merge_prints_nothing_when_it_fails_and_names_the_directory() {
         results.push(r);
     }
     let merge_in = |cwd: &Path, target: &Path| {
-        Command::new(env!("CARGO_BIN_EXE_polycover"))
+        crate::common::bin()
             .current_dir(cwd)
             .arg("merge")
             .args(&results)
@@ -539,7 +539,7 @@ fn merge_prints_nothing_when_it_fails_and_names_the_directory() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(stdout(&out), "", "a failed merge printed a result");
     // And a merge that works prints its lines as before.
-    let out = Command::new(env!("CARGO_BIN_EXE_polycover"))
+    let out = crate::common::bin()
         .current_dir(&work)
         .args(["enumerate", "soma", "--part", "2/2", "-o", "soma-2.txt"])
         .output()

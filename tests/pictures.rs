@@ -703,7 +703,7 @@ fn colour_constraints_are_shown_with_a_key() {
          [[piece]]\nname = \"R\"\ncells = [[1,1,1],[0,1,1],[1,0,1],[1,1,0]]\n";
     let bars = std::fs::read_to_string(format!(
         "{}/tests/fixtures/ranges/coloured-bars.toml",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
     ))
     .unwrap();
     for (what, text, target_marks) in [("solid", solid, 3), ("bars", bars.as_str(), 6)] {

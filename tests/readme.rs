@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::{stderr, stdout, wait_at_most};
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 /// The guide's chapters, each run by its own test below (so they run in parallel); a
 /// chapter added to `docs/guide/` without a test here fails

@@ -232,7 +232,7 @@ fn local_names_and_the_catalog() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("soma")).unwrap();
     let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+        crate::common::bin()
             .args(args)
             .current_dir(dir.path())
             .output()
@@ -255,7 +255,7 @@ fn local_names_and_the_catalog() {
 #[test]
 fn a_puzzle_from_standard_input() {
     use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+    let mut child = crate::common::bin()
         .args(["count", "-", "--symmetry", "none"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -497,12 +497,7 @@ fn file_names_need_not_be_utf8() {
     let puzzle = dir.path().join(OsStr::from_bytes(b"p\xff.toml"));
     std::fs::write(&puzzle, DOMINOES).unwrap();
     let cnf = dir.path().join(OsStr::from_bytes(b"out\xfe.cnf"));
-    let run = |args: &[&OsStr]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&OsStr]| crate::common::bin().args(args).output().unwrap();
     let out = run(&[OsStr::new("count"), puzzle.as_os_str()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = run(&[
@@ -526,7 +521,7 @@ fn file_names_need_not_be_utf8() {
 #[test]
 fn solve_prints_its_header_before_the_answer() {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+    let mut child = crate::common::bin()
         .args([
             "solve",
             "bedlam",

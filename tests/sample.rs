@@ -139,12 +139,16 @@ fn bad_requests_are_refused_clearly() {
     // The output is the puzzle file: refused, and the file is left alone.
     let dir = tempfile::tempdir().unwrap();
     let soma = dir.path().join("soma.toml");
-    std::fs::copy("encodings/soma.toml", &soma).unwrap();
+    std::fs::copy(
+        format!("{}/encodings/soma.toml", crate::common::ROOT),
+        &soma,
+    )
+    .unwrap();
     let soma = soma.to_str().unwrap();
     let o = polycover(&["sample", soma, "-o", soma]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert_eq!(
-        std::fs::read("encodings/soma.toml").unwrap(),
+        std::fs::read(format!("{}/encodings/soma.toml", crate::common::ROOT)).unwrap(),
         std::fs::read(soma).unwrap()
     );
     let l3 = dir.path().join("l3.toml");

@@ -51,7 +51,10 @@ fn small_puzzles() -> Vec<(String, Puzzle)> {
         "dominoes".into(),
         Puzzle::parse("dominoes.toml", DOMINOES).unwrap(),
     ));
-    let five_t = format!("{}/tests/fixtures/five-t.toml", env!("CARGO_MANIFEST_DIR"));
+    let five_t = format!(
+        "{}/tests/fixtures/five-t.toml",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+    );
     v.push(("five-t".into(), Puzzle::load(&five_t).unwrap()));
     v
 }
@@ -549,7 +552,7 @@ fn cadical_options_from_the_command_line() {
 #[test]
 #[cfg(all(feature = "cadical", unix))]
 fn ctrl_c_stops_a_sat_count_cleanly() {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_polycover"))
+    let child = crate::common::bin()
         .args(["count", "bedlam", "--solver", "sat", "--threads", "2"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

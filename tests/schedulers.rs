@@ -143,7 +143,8 @@ fn gnu_parallel() -> Result<(), Failed> {
 
 fn slurm(cluster: &Cluster) -> Result<(), Failed> {
     let out = cluster.dir.join("out");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/slurm-parts.sh");
+    let script =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("examples/slurm-parts.sh");
     run(Command::new(&script)
         .args(["soma", "8", "--symmetry", "none"])
         .env("SLURM_CONF", &cluster.conf)

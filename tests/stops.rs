@@ -216,7 +216,7 @@ fn an_input_fifo_without_a_writer_ends_at_the_timeout() {
         std::thread::sleep(Duration::from_millis(500));
         std::fs::write(
             &writer_fifo,
-            std::fs::read("examples/tromino-box.toml").unwrap(),
+            std::fs::read(format!("{}/examples/tromino-box.toml", crate::common::ROOT)).unwrap(),
         )
         .unwrap();
     });

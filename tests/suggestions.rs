@@ -63,7 +63,7 @@ fn misspelled_bench_solvers_and_encodings_are_told_the_closest_name() {
 #[test]
 fn a_misspelled_burrtools_problem_is_told_the_closest_problem() {
     let file = concat!(
-        env!("CARGO_MANIFEST_DIR"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
         "/tests/fixtures/burrtools/DemoMirrorParadox.xmpuzzle"
     );
     let err = refused(&["count", file, "--problem", "Another Exampel"]);

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use md5::{Digest, Md5};
-use polycover::sat::gbd;
+use polycover_lab::gbd;
 
 use crate::common::*;
 
@@ -287,7 +287,7 @@ fn gbdc_gives_the_same_hashes() {
     let o = suite(&dir, &["--family", "g", "--seeds", "1-2"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let rows = csv_rows(&dir.join("instances.csv"));
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+    let fixture = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join(
         "tests/fixtures/gbd/328da7966b09b2f6e99c93c4e877fbff-sgen3-n260-s62321009-sat.cnf.gz",
     );
     let mut files: Vec<String> = rows
@@ -318,7 +318,7 @@ fn gbdc_gives_the_same_hashes() {
 #[test]
 fn the_gbd_hash_of_a_published_instance() {
     let name = "328da7966b09b2f6e99c93c4e877fbff-sgen3-n260-s62321009-sat.cnf.gz";
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("tests/fixtures/gbd")
         .join(name);
     let text = gunzip(&path);

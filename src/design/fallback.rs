@@ -19,13 +19,17 @@
 //! keep those rules (too few shapes of the sizes asked for), failed draws end the
 //! search (`Error::Failed`) instead of a design that would never end.
 
+use std::time::{Duration, Instant};
+
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use super::{design, Counter, Ending, Progress, Request, Rules, Strategy};
+use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::puzzle::polycube::{generate, Polycube};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Puzzle, SymmetryMode};
+use crate::stop::Stop;
 
 /// Random draws before the design search takes over, unless the caller says otherwise.
 pub const DRAWS: u64 = 1_000;
@@ -199,3 +203,31 @@ fn pieces(text: &str) -> Result<Vec<Vec<crate::geometry::Cell>>> {
         .flat_map(|piece| std::iter::repeat_n(piece.shape.cells().to_vec(), piece.count as usize))
         .collect())
 }
+
+/// The [`generate::Counter`] of `generate --unique/--unsat` and `suite`: the solutions of a drawn
+/// puzzle up to rotations, by the bitset engine, counted up to `at_most`; `None` when the
+/// search did not end within [`CHECK_SECONDS`] (the draw is then passed over).
+///
+/// # Errors
+///
+/// [`Error::Interrupted`] when `stop` was raised, and the errors of compiling the puzzle.
+pub fn count_drawn(puzzle: &Puzzle, at_most: u64, stop: &Stop) -> Result<Option<u64>> {
+    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    let opts = RunOptions {
+        stop: stop.until(Instant::now().checked_add(Duration::from_secs(CHECK_SECONDS))),
+        ..RunOptions::default()
+    };
+    let (found, report) = problem.count_up_to(&Engine::bits(), &opts, at_most)?;
+    if report.interrupted {
+        return Err(Error::Interrupted(format!(
+            "after {}",
+            crate::count::solutions(found)
+        )));
+    }
+    Ok((found >= at_most || report.complete).then_some(found))
+}
+
+/// How long [`count_drawn`] may search: a puzzle whose single solution (or none) takes
+/// longer to prove is passed over, so that `--unique` and `--unsat` give instances that
+/// a native engine settles in seconds.
+pub const CHECK_SECONDS: u64 = 2;

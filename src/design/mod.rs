@@ -50,7 +50,7 @@ use crate::geometry::{Cell, Shape};
 use crate::puzzle::polycube::generate;
 use crate::puzzle::Puzzle;
 
-pub use fallback::{unique_or_unsat, Found, Source, Step, DRAWS};
+pub use fallback::{count_drawn, unique_or_unsat, Found, Source, Step, CHECK_SECONDS, DRAWS};
 pub use maximize::{maximize_nodes, Climb};
 pub use shape::Rules;
 

@@ -1,5 +1,5 @@
 //! Two toy engines that exist only in the crate's own tests (and, with the feature `toy`,
-//! in the binary's test that runs them from the command line, `src/main.rs`): they prove that a new engine
+//! in the binary's test that runs them from the command line, `cli/src/main.rs`): they prove that a new engine
 //! is one file and one line in [`super::ENGINES`], and that an engine with only some of
 //! the abilities fits the seam without a refusing method. `toy` only counts (with the
 //! DLX): its prepared value is [`Counts`] alone. `toy-lister` only lists (with the DLX):

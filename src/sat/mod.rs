@@ -9,7 +9,6 @@
 //! - `vars`: the primary variables' numbering, which every clause builder shares;
 //! - [`dimacs`]: DIMACS out, SAT-competition answers in;
 //! - [`proof`]: a refutation with a DRAT proof, for an independent checker;
-//! - [`gbd`]: the GBD hash that names a CNF in the Global Benchmark Database;
 //! - enumeration (`for_each_model`, reached through [`crate::Problem`]): models found by an embedded solver and blocked one by
 //!   one, over cubes from the native search, on any number of threads;
 //! - the backends: CaDiCaL steered by the MRV propagator (`propagator`, `cadical`),
@@ -26,7 +25,6 @@ pub mod cnf;
 mod config;
 pub mod dimacs;
 mod enumerate;
-pub mod gbd;
 mod incremental;
 pub(crate) mod lex;
 pub mod proof;

@@ -58,7 +58,7 @@ pub trait Engine: Send {
     }
     /// Searches the completions of `prefix`, except those it gives to `share` when asked
     /// (each completion is either visited here or extends exactly one given prefix).
-    /// `stop` is polled every few thousand nodes ([`should_stop`]); when it says stop,
+    /// `stop` is polled every few thousand nodes (`should_stop`); when it says stop,
     /// the search ends with `Break`.
     fn run_shared(
         &mut self,

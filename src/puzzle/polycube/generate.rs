@@ -30,15 +30,12 @@
 //! puzzle of the given box; without `unsat`
 //! the cut is one of its solutions; the same arguments give the same text.
 
-use std::time::{Duration, Instant};
-
 use rand_pcg::rand_core::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use crate::error::{Error, Result};
 use crate::geometry::{Cell, Shape, MAX_COORDINATE};
 use crate::puzzle::Puzzle;
-use crate::stop::Stop;
 
 /// What to generate.
 #[derive(Clone, Debug)]
@@ -88,35 +85,6 @@ const MAX_PUZZLES: u64 = 100_000;
 /// stop there); `Ok(None)` when it gave up (a time limit), and the draw is passed over.
 /// Called only for `unique` and `unsat`.
 pub type Counter<'a> = dyn FnMut(&Puzzle, u64) -> Result<Option<u64>> + 'a;
-
-/// The [`Counter`] of `generate --unique/--unsat` and `suite`: the solutions of a drawn
-/// puzzle up to rotations, by the bitset engine, counted up to `at_most`; `None` when the
-/// search did not end within [`CHECK_SECONDS`] (the draw is then passed over).
-///
-/// # Errors
-///
-/// [`Error::Interrupted`] when `stop` was raised, and the errors of compiling the puzzle.
-pub fn count_drawn(puzzle: &Puzzle, at_most: u64, stop: &Stop) -> Result<Option<u64>> {
-    use crate::engine::{Engine, Problem, RunOptions};
-    let problem = Problem::new(puzzle.compile(crate::puzzle::SymmetryMode::Rotations)?);
-    let opts = RunOptions {
-        stop: stop.until(Instant::now().checked_add(Duration::from_secs(CHECK_SECONDS))),
-        ..RunOptions::default()
-    };
-    let (found, report) = problem.count_up_to(&Engine::bits(), &opts, at_most)?;
-    if report.interrupted {
-        return Err(Error::Interrupted(format!(
-            "after {}",
-            crate::count::solutions(found)
-        )));
-    }
-    Ok((found >= at_most || report.complete).then_some(found))
-}
-
-/// How long [`count_drawn`] may search: a puzzle whose single solution (or none) takes
-/// longer to prove is passed over, so that `--unique` and `--unsat` give instances that
-/// a native engine settles in seconds.
-pub const CHECK_SECONDS: u64 = 2;
 
 /// Generates the puzzle `r` asks for, `count` deciding `unique` and `unsat`.
 ///
@@ -505,7 +473,7 @@ fn shuffle<T>(rng: &mut Pcg64Mcg, xs: &mut [T]) {
 mod tests {
     use super::*;
 
-    /// The binary's counter, as `src/suite/mod.rs` has it.
+    /// The binary's counter, as `design::count_drawn` has it.
     fn count(puzzle: &Puzzle, at_most: u64) -> Result<Option<u64>> {
         use crate::engine::{Engine, Problem, RunOptions};
         use crate::puzzle::SymmetryMode;

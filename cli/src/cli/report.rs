@@ -107,7 +107,8 @@ pub(super) fn part_header(
 
 /// `, peak memory N MiB` where the system says (Linux), else nothing.
 pub(super) fn peak_memory() -> String {
-    crate::memory::peak_mib(None).map_or(String::new(), |m| format!(", peak memory {m:.1} MiB"))
+    polycover_lab::memory::peak_mib(None)
+        .map_or(String::new(), |m| format!(", peak memory {m:.1} MiB"))
 }
 
 /// Why a run that did not finish stopped, for its `c stopped...` line.

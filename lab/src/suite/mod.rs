@@ -41,17 +41,21 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::design::count_drawn;
 use crate::engine::{default_counter, Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
-use crate::puzzle::polycube::generate::{self, count_drawn, Request};
+use crate::gbd;
+use crate::puzzle::polycube::generate::{self, Request};
 use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::sat::dimacs::{self, Projection};
-use crate::sat::{gbd, Amo};
+use crate::sat::Amo;
 use crate::Stop;
 
+mod files;
 mod readme;
 mod table;
 
+pub use files::{Env, Files};
 use table::Row;
 pub use table::COLUMNS;
 
@@ -261,35 +265,6 @@ pub fn is_suite_file(name: &str) -> bool {
                 .is_some_and(instance)
         })
     })
-}
-
-/// How the program that runs a suite writes its files (the command line's `output`:
-/// each file all or nothing, never over an input).
-pub trait Files {
-    /// Makes `dir` ready before any work: created when missing; one that holds anything
-    /// is refused unless `force`, which removes the entries `owns` (a file name) says are
-    /// of the kinds written there (the number removed is returned). `writes` says what
-    /// the command writes, for the refusal.
-    fn check_directory(
-        &self,
-        dir: &Path,
-        force: bool,
-        writes: &str,
-        owns: &dyn Fn(&str) -> bool,
-    ) -> Result<usize>;
-    /// Refuses a file that could not be written, before any work.
-    fn check_writable(&self, path: &Path) -> Result<()>;
-    /// Writes `bytes` as the file `path`.
-    fn write(&self, path: &Path, bytes: &[u8]) -> Result<()>;
-}
-
-/// What a suite needs from the program that runs it.
-pub struct Env<'a> {
-    /// Where its files go.
-    pub files: &'a dyn Files,
-    /// Its stop: raised, the suite ends (with an error); each count adds the count
-    /// timeout to it.
-    pub stop: Stop,
 }
 
 /// Checks `dir` and every file the family will write there, before any work: `dir` is

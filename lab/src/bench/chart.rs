@@ -362,5 +362,5 @@ fn marker(s: &mut String, x: f64, y: f64, colour: &str, kind: Kind, class: &str,
 }
 
 #[cfg(test)]
-#[path = "../../tests/bench_chart.rs"]
+#[path = "../../../tests/bench_chart.rs"]
 mod tests;

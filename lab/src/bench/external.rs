@@ -33,7 +33,7 @@ use crate::sat::Amo;
 use crate::Stop;
 
 /// The OR-Tools CP-SAT driver, the same file the tests run.
-const CPSAT_SCRIPT: &str = include_str!("../../tests/cpsat.py");
+const CPSAT_SCRIPT: &str = include_str!("../../../tests/cpsat.py");
 
 /// A program `bench` can run (besides the SAT solvers of `solver.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,30 +1,31 @@
-//! The `polycover` command line: the binary's own modules over the library.
+//! The `polycover` command line (the crate `polycover-cli`): the binary's own modules
+//! over the library, and the lab's `bench` and `suite`.
 //!
 //! Invariants:
-//! - The command line, `bench`, `suite`, checkpoints, the output files, the signal
-//!   handlers, the stdout watcher and the exit codes live here, not in the library: the
-//!   library installs no handler and chooses no exit code (`cli/outcome.rs` maps its typed
-//!   errors to codes).
+//! - The command line, checkpoints, the output files, the signal handlers, the stdout
+//!   watcher, the allocator and the exit codes live here, not in the library: the library
+//!   installs no handler and chooses no exit code (`cli/outcome.rs` maps the classes of
+//!   its typed errors to codes).
 //! - The library's modules that the command line uses are named at this crate's root
 //!   (the `use polycover::{...}` below), so `crate::engine` in the binary's files is the
 //!   library's `engine`: the binary reaches the library only through what it exports.
 
 /// Exit 1 with a message, not an abort, when memory runs out (see `memory.rs`).
 #[global_allocator]
-static ALLOCATOR: polycover::memory::ExitOnOutOfMemory = polycover::memory::ExitOnOutOfMemory;
+static ALLOCATOR: memory::ExitOnOutOfMemory = memory::ExitOnOutOfMemory;
 
-// The library's modules, at the binary's root (see the module doc).
+// The library's modules, at the binary's root (see the module doc), and the lab's.
 use polycover::{
-    catalog, certify, count, design, engine, error, export, geometry, input, limits, memory, parts,
-    puzzle, sample, sat, solver, suggest, xml, Stop,
+    catalog, certify, count, design, engine, error, export, geometry, input, limits, parts, puzzle,
+    sample, sat, solver, suggest, Stop,
 };
+use polycover_lab::{bench, gbd, suite};
 
-mod bench;
 mod checkpoint;
 mod cli;
+mod memory;
 mod output;
 mod signals;
-mod suite;
 
 fn main() {
     std::process::exit(cli::main());

@@ -30,7 +30,9 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     // The option table is made within --timeout: the command runs within `deadline`.
     let p = a.puzzle.problem(a.symmetry)?;
     a.records.check_puzzle(p.puzzle())?;
-    let memory = a.memory.unwrap_or_else(crate::memory::default_table_budget);
+    let memory = a
+        .memory
+        .unwrap_or_else(polycover::memory::default_table_budget);
     Sampler::fits(&p, memory)?;
     if a.force && !a.records.drawing() {
         return Err(Error::Usage(

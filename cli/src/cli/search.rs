@@ -38,7 +38,9 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
         None
     };
     let split = part.as_ref().is_some_and(|part| part.by_subproblem());
-    let memory = a.memory.unwrap_or_else(crate::memory::default_table_budget);
+    let memory = a
+        .memory
+        .unwrap_or_else(polycover::memory::default_table_budget);
     let (engine, why) = choose.pick(&p, split, &crate::signals::stop(), out);
     if let Some(dir) = &a.certify {
         super::certify::check_dir(dir, a.parts.given())?;

@@ -94,7 +94,7 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
     };
     if !a.unique && !a.unsat {
         let stop = crate::signals::stop();
-        let mut count = |p: &crate::puzzle::Puzzle, n| generate::count_drawn(p, n, &stop);
+        let mut count = |p: &crate::puzzle::Puzzle, n| design::count_drawn(p, n, &stop);
         return Ok(generate::generate(&request, &mut count)?.text);
     }
     // A hard request can search for minutes: say how far it got every 10 s, and let
@@ -142,7 +142,7 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
         }
     };
     let found = design::unique_or_unsat(&request, draws, &stop, &mut progress, &mut |p, n| {
-        generate::count_drawn(p, n, &stop)
+        design::count_drawn(p, n, &stop)
     })?;
     match found.source {
         Source::Drawn => eprintln!(

@@ -18,12 +18,12 @@ use super::outcome::Outcome;
 use crate::engine::Problem;
 use crate::error::{Error, Result};
 use crate::export::Format as ExportFormat;
+use crate::gbd;
 use crate::output;
 use crate::parts::PartSpec;
 use crate::puzzle::burrtools;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 use crate::sat::dimacs::{self, Answer};
-use crate::sat::gbd;
 use crate::sat::Amo;
 
 pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
