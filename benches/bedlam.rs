@@ -7,7 +7,6 @@
 
 use std::time::Instant;
 
-use polycover::solver;
 use polycover::{Engine, Problem, RunOptions, SymmetryMode};
 
 fn main() {
@@ -22,10 +21,10 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
     let problem = Problem::load("bedlam", Some(SymmetryMode::Rotations)).unwrap();
-    println!(
-        "list compaction: {} (POLYCOVER_SIMD=portable forces the portable one)",
-        solver::Kernel::detect().name()
-    );
+    // The bitset engine's own `c solver` line names its list-compaction kernel.
+    for line in problem.describe(&Engine::bits(), polycover::sat::Strategy::Plain) {
+        println!("{line} (POLYCOVER_SIMD=portable forces the portable kernel)");
+    }
     let mut configs = vec![(Engine::bits(), 1), (Engine::bits(), 2)];
     if std::env::var_os("BEDLAM_DLX").is_some() {
         configs.push((Engine::dlx(), 2));

@@ -1,6 +1,6 @@
 //! Reading inputs: a path or `-` (standard input), plain or gzip, within a size cap.
 //!
-//! Every reader here is bounded: a puzzle input holds at most [`MAX_PUZZLE_BYTES`], and a
+//! Every reader here is bounded: a puzzle input holds at most 256 MiB, and a
 //! gzip stream may inflate to at most the limit its caller gives (a gzip bomb, megabytes
 //! that inflate to gigabytes, fails with a message instead of filling memory). Gzip is
 //! recognised by its magic bytes (1f 8b), whatever the file is called, and what it holds
@@ -12,16 +12,18 @@
 //!
 //! Messages: an input that is too large is an [`Error::Read`] of kind
 //! [`io::ErrorKind::FileTooLarge`] naming the limit in people's units ([`size_name`]);
-//! a gzip stream that inflates too far says so ([`inflated_too_large`]).
+//! a gzip stream that inflates too far says so.
 //!
 //! This module knows no puzzle, formula or answer format: the puzzle loader and the
-//! DIMACS answer reader both read through it.
+//! DIMACS answer reader both read through it. Public are the helpers a program on the
+//! library reads its own inputs with, in the same words ([`open_capped`], [`size_name`],
+//! [`is_stdin`], [`is_standard_input`]).
 
-use crate::stop::Stop;
 use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::stop::Stop;
 
 /// The most bytes a puzzle input may hold: 256 MiB, read from a file or standard input,
 /// and again for what a gzipped BurrTools file inflates to. The largest puzzle files
@@ -30,7 +32,7 @@ use crate::error::{Error, Result};
 pub const MAX_PUZZLE_BYTES: u64 = 256 << 20;
 
 /// Whether `bytes` start with the gzip magic number.
-pub fn is_gzip(bytes: &[u8]) -> bool {
+pub(crate) fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])
 }
 
@@ -41,7 +43,7 @@ pub fn is_stdin(path: &Path) -> bool {
 
 /// Whether `path` leads to a FIFO: a named pipe, or a process substitution's
 /// `/dev/fd/N` (links followed).
-pub fn is_fifo(path: &Path) -> bool {
+pub(crate) fn is_fifo(path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -79,7 +81,7 @@ pub fn is_standard_input(path: &Path) -> bool {
 /// name in messages is `<stdin>`), an existing file or a FIFO (read once), with its name.
 /// `None` for anything else (a catalog name, a directory, a missing file), which the
 /// caller explains.
-pub fn read_puzzle_input(path: &Path, stop: &Stop) -> Result<Option<(String, Vec<u8>)>> {
+pub(crate) fn read_puzzle_input(path: &Path, stop: &Stop) -> Result<Option<(String, Vec<u8>)>> {
     if is_stdin(path) {
         let bytes = read_capped(io::stdin().lock(), path)?;
         return Ok(Some(("<stdin>".into(), bytes)));
@@ -95,7 +97,7 @@ pub fn read_puzzle_input(path: &Path, stop: &Stop) -> Result<Option<(String, Vec
 
 /// The bytes of the file at `path`, refused past [`MAX_PUZZLE_BYTES`]. A FIFO is waited
 /// for until `stop` says stop (read without blocking, then polled).
-pub fn read_puzzle_file(path: &Path, stop: &Stop) -> Result<Vec<u8>> {
+pub(crate) fn read_puzzle_file(path: &Path, stop: &Stop) -> Result<Vec<u8>> {
     #[cfg(target_os = "linux")]
     if is_fifo(path) {
         let waiting = Waiting::open(path, stop).map_err(|e| Error::Read {
@@ -247,7 +249,7 @@ fn read_capped(r: impl Read, path: &Path) -> Result<Vec<u8>> {
 
 /// What the gzip data `bytes` inflate to, at most `limit` bytes (the limit for `what`):
 /// past it, the error of [`inflated_too_large`].
-pub fn inflate(bytes: &[u8], limit: u64, what: &'static str) -> io::Result<Vec<u8>> {
+pub(crate) fn inflate(bytes: &[u8], limit: u64, what: &'static str) -> io::Result<Vec<u8>> {
     let mut out = Vec::new();
     Capped::new(flate2::read::MultiGzDecoder::new(bytes), limit, what).read_to_end(&mut out)?;
     Ok(out)
@@ -255,7 +257,7 @@ pub fn inflate(bytes: &[u8], limit: u64, what: &'static str) -> io::Result<Vec<u
 
 /// The bytes of a puzzle input as its parser reads them: gzip data inflated (to at most
 /// [`MAX_PUZZLE_BYTES`]), anything else as it is. `source` names it in messages.
-pub fn gunzipped(source: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
+pub(crate) fn gunzipped(source: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
     if !is_gzip(&bytes) {
         return Ok(bytes);
     }
@@ -276,7 +278,7 @@ pub fn gunzipped(source: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
 /// The first (up to) `n` bytes of what an input holds: gzip data's inflated start
 /// (empty if it is not readable gzip), other bytes as they are. For telling what a
 /// file is without inflating all of it.
-pub fn head(bytes: &[u8], n: usize) -> Vec<u8> {
+pub(crate) fn head(bytes: &[u8], n: usize) -> Vec<u8> {
     if !is_gzip(bytes) {
         return bytes[..bytes.len().min(n)].to_vec();
     }
@@ -290,7 +292,7 @@ pub fn head(bytes: &[u8], n: usize) -> Vec<u8> {
 
 /// Opens a file (`-`: standard input) for reading, decompressing gzip when its first two
 /// bytes are the gzip magic number, with `limit` bytes for what a gzip stream inflates
-/// to, the limit for `what` (in the message; see [`inflated_too_large`]).
+/// to, the limit for `what` (named in the message).
 pub fn open_capped(path: &Path, limit: u64, what: &'static str) -> Result<Box<dyn BufRead>> {
     let rerr = |e: io::Error| Error::Read {
         path: path.to_path_buf(),
@@ -314,7 +316,7 @@ pub fn open_capped(path: &Path, limit: u64, what: &'static str) -> Result<Box<dy
 }
 
 /// The error of a gzip stream that inflates past `limit` bytes, the limit for `what`.
-pub fn inflated_too_large(limit: u64, what: &str) -> io::Error {
+pub(crate) fn inflated_too_large(limit: u64, what: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::FileTooLarge,
         format!(

@@ -38,31 +38,29 @@ pub mod engine;
 pub mod error;
 pub mod export;
 pub mod geometry;
-#[doc(hidden)]
+// Reading inputs as the library does: capped, gzip known by its magic bytes, a FIFO
+// waited for within a stop. Public for the programs on the library that read inputs of
+// their own (the command line's `merge`), in the same words.
 pub mod input;
 pub mod limits;
 pub mod matrix;
-// The default budget of a table of counts, which the command line and Python show.
-#[doc(hidden)]
-pub mod memory;
+// The default budget of a table of counts (`RunOptions::default().memory`).
+pub(crate) mod memory;
 pub mod parts;
 pub(crate) mod picture;
 pub mod puzzle;
 pub mod sample;
 pub mod sat;
-// The native searches' internals: the binary (progress budgets) and the benchmarks reach
-// them; a library user goes through `Engine`.
 pub(crate) mod schedule;
-#[doc(hidden)]
-pub mod solver;
-pub(crate) mod subproblems;
-// "Did you mean ...?" for the binary's own names.
+// The native searches: a library user goes through `Engine`.
+pub(crate) mod solver;
 pub mod stop;
-#[doc(hidden)]
+pub(crate) mod subproblems;
+// "Did you mean ...?" for the names the library resolves itself, and for those a program
+// on it resolves (the lab's engine names), in the same words.
 pub mod suggest;
 pub mod symmetry;
-#[doc(hidden)]
-pub mod xml;
+pub(crate) mod xml;
 
 pub use count::Count;
 pub use engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};

@@ -26,11 +26,17 @@ use crate::error::{Error, Result};
 /// it is none.
 pub const NO_TIMEOUT: Duration = Duration::MAX;
 
+/// The number of cores this process may use (its affinity and cgroup quota): the
+/// default thread count, and what a thread count of 0 means.
+pub fn default_threads() -> usize {
+    crate::schedule::cores()
+}
+
 /// A thread count from 1 to [`MAX_THREADS`], or 0 for the number of cores this process
 /// may use.
 pub fn threads(text: &str) -> Result<usize> {
     match text.trim().parse::<usize>() {
-        Ok(0) => Ok(crate::solver::default_threads()),
+        Ok(0) => Ok(default_threads()),
         Ok(n) if n <= MAX_THREADS => Ok(n),
         _ => Err(Error::Usage(format!(
             "`{text}`: the thread count must be a whole number from 0 (the number of \
@@ -91,7 +97,7 @@ mod tests {
 
     #[test]
     fn threads_take_0_to_the_most_and_0_is_every_core() {
-        assert_eq!(threads("0").unwrap(), crate::solver::default_threads());
+        assert_eq!(threads("0").unwrap(), default_threads());
         assert_eq!(threads("1").unwrap(), 1);
         assert_eq!(threads(&MAX_THREADS.to_string()).unwrap(), MAX_THREADS);
         for bad in ["-1", "1025", "1180591620717411303424", "1.5", "x", ""] {

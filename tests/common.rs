@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 pub use crate::needs::{needs, python, Need};
 use polycover::sat::Amo;
-use polycover::{solver, SymmetryMode};
-use polycover::{Compiled, Engine, Problem, Puzzle, Reduction, Report, RunOptions, SatEngine};
+use polycover::SymmetryMode;
+use polycover::{Compiled, Engine, Problem, Puzzle, Report, RunOptions, SatEngine};
 
 /// Six indistinguishable dominoes in a 2x2x3 box: only symmetric pieces, all copies of
 /// one piece, so nothing can be pinned (32 tilings).
@@ -120,10 +120,9 @@ pub fn sat_count(c: &Compiled, amo: Amo, run: &SatRun) -> u64 {
 /// symmetry reduction, map each to the least image under the whole group, and count
 /// the distinct least images.
 pub fn count_orbits_by_brute_force(c: &Compiled) -> u64 {
-    let none = Reduction::none(&c.matrix);
     let mut seen = HashSet::new();
     let mut image = Vec::new();
-    solver::for_each(&none, &solver::dlx, &polycover::Stop::new(), &mut |s| {
+    c.matrix.for_each_cover(&polycover::Stop::new(), &mut |s| {
         let mut least = s.to_vec();
         for g in c.group.elements() {
             g.apply_sorted(s, &mut image);

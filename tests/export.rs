@@ -3,7 +3,6 @@
 //! bounds), and solved with polycover's own DLX.
 
 use polycover::matrix::{Item, Matrix};
-use polycover::{solver, Reduction};
 
 use crate::common::*;
 
@@ -66,16 +65,7 @@ fn read_dlx(text: &str) -> Matrix {
 }
 
 fn dlx_count(m: &Matrix) -> u64 {
-    solver::count(
-        &Reduction::none(m),
-        &solver::dlx,
-        None,
-        1,
-        &polycover::Stop::new(),
-        None,
-        None,
-    )
-    .solutions
+    m.count_covers()
 }
 
 fn export(args: &[&str]) -> String {

@@ -41,6 +41,7 @@ mod paths;
 mod pictures;
 mod proofs;
 mod properties;
+mod public_api;
 mod ranges;
 mod readme;
 mod reliability;

@@ -17,7 +17,7 @@ static ALLOCATOR: memory::ExitOnOutOfMemory = memory::ExitOnOutOfMemory;
 // The library's modules, at the binary's root (see the module doc), and the lab's.
 use polycover::{
     catalog, certify, count, design, engine, error, export, geometry, input, limits, parts, puzzle,
-    sample, sat, solver, suggest, Stop,
+    sample, sat, suggest, Stop,
 };
 use polycover_lab::{bench, gbd, suite};
 

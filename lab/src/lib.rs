@@ -12,9 +12,7 @@
 
 // The library's modules at this crate's root, so that `crate::engine` in the lab's files
 // is the library's `engine`.
-use polycover::{
-    certify, count, design, engine, error, export, input, puzzle, sat, suggest, xml, Stop,
-};
+use polycover::{certify, count, design, engine, error, export, input, puzzle, sat, suggest, Stop};
 
 pub mod bench;
 pub mod gbd;

@@ -368,7 +368,7 @@ impl Puzzle {
         let n = limits::samples(&n.0).map_err(to_py)?;
         let seed = limits::seed(&seed.0).map_err(to_py)?;
         let problem = self.problem(py, symmetry)?;
-        let memory = polycover::memory::default_table_budget();
+        let memory = RunOptions::default().memory;
         Sampler::fits(&problem, memory).map_err(crate::to_py)?;
         let run = Stop::new();
         let drawn = interruptible(py, &run, || {

@@ -3,7 +3,7 @@
 //! and the measurements behind its thresholds are on [`default_counter`].
 //!
 //! Invariant: the choice reads only the reduced matrix and a bounded estimate of the
-//! native search (at most [`crate::solver::ESTIMATE_MOST`], or the caller's [`Budget`]),
+//! native search (at most [`Budget::MOST`], or the caller's [`Budget`]),
 //! so it costs a bounded time whatever the puzzle.
 
 use std::time::Instant;
@@ -44,11 +44,11 @@ use crate::stop::Stop;
 ///   a box (the 6x6x6 cube of dominoes, 12 GiB against a 4 GiB budget) is far past what
 ///   the bitset engine could ever count.
 ///
-/// The estimate takes at most [`crate::solver::ESTIMATE_MOST`], and a tenth of the time
+/// The estimate takes at most [`Budget::MOST`], and a tenth of the time
 /// to `stop`'s deadline at most, and ends when `stop` is raised (see
 /// [`default_counter_within`] for a budget of one's own).
 pub fn default_counter(problem: &Problem, split: bool, stop: &Stop) -> (Engine, String) {
-    let budget = Budget::new(crate::solver::ESTIMATE_MOST, stop);
+    let budget = Budget::new(Budget::MOST, stop);
     default_counter_within(problem, split, &budget)
 }
 

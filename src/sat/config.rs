@@ -132,8 +132,8 @@ pub struct SatEngine {
     /// Build the CNF even when its size passes the limit ([`super::cnf::MAX_CLAUSES`],
     /// [`super::cnf::MAX_LITERALS`]); otherwise such a run is refused before it builds.
     pub force: bool,
-    /// Check the propagator's invariants after every callback (always on in debug builds).
-    #[doc(hidden)]
+    /// Check the MRV propagator's invariants after every callback (always on in debug
+    /// builds): slow, a checking aid for tests of the propagator, never for a count.
     pub paranoid: bool,
 }
 

@@ -42,6 +42,9 @@ pub struct Budget<'a> {
 }
 
 impl<'a> Budget<'a> {
+    /// The longest an engine-choosing estimate takes by default: one second.
+    pub const MOST: Duration = MOST;
+
     /// At most `most` from now, and at most a tenth of the time left before `stop`'s
     /// deadline (then never past it): an estimate for a run of 5 s takes at most 0.5 s.
     /// A raised `stop` ends it.
@@ -254,7 +257,7 @@ mod tests {
         fn run_shared(
             &mut self,
             prefix: &[u32],
-            visit: &mut crate::solver::Visit<'_>,
+            visit: &mut crate::solver::engine::Visit<'_>,
             share: &dyn crate::solver::engine::Share,
             stop: &crate::stop::Stop,
         ) -> std::ops::ControlFlow<()> {

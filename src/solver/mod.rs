@@ -36,9 +36,8 @@ use crate::schedule::Pool;
 use crate::subproblems::{split, Progress, Step};
 use crate::symmetry::Reduction;
 
-pub use compact::Kernel;
-pub use engine::{Branch, Engine, Share, Visit};
-pub use estimate::{Budget, Estimate, MOST as ESTIMATE_MOST};
+pub use engine::{Branch, Engine, Share};
+pub use estimate::{Budget, Estimate};
 
 /// How a native engine is built for a matrix: `dlx` or `bits`.
 pub type Build = fn(&Matrix) -> Box<dyn Engine>;
@@ -87,11 +86,6 @@ pub type OnProgress<'a> = &'a (dyn Fn(&Progress) + Sync);
 /// magnitude), for choosing an engine.
 pub fn estimated_nodes(matrix: &Matrix, probes: usize, budget: &Budget) -> Estimate {
     estimate::whole_tree(dlx(matrix).as_mut(), probes, budget)
-}
-
-/// The machine's core count, the default for `--threads`.
-pub fn default_threads() -> usize {
-    crate::schedule::cores()
 }
 
 /// Called as a subproblem of a given list finishes: its position in the list and the

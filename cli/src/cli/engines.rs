@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use super::args::{BackendArg, SatArgs};
 use crate::count::Count;
+use crate::engine::Budget;
 use crate::engine::{
     listing_strategy, Counter, Engine, FindsOne, Lists, Prepared, Problem, Report, RunOptions,
     SatBuilder, Scope, Within,
@@ -22,7 +23,6 @@ use crate::engine::{
 use crate::error::{Error, Result};
 use crate::parts::Step;
 use crate::sat::{Amo, Backend, Strategy};
-use crate::solver::Budget;
 use crate::Stop;
 
 /// The engine that `--solver` names (`bits` when none is named), with the SAT options
@@ -114,7 +114,7 @@ impl ForCount {
         if let Some(engine) = self.0 {
             return (engine, None);
         }
-        let budget = Budget::new(crate::solver::ESTIMATE_MOST, stop);
+        let budget = Budget::new(Budget::MOST, stop);
         let left = budget.left().as_secs_f64();
         let out = std::cell::RefCell::new(out);
         let notice = || {

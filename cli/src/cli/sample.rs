@@ -32,7 +32,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     a.records.check_puzzle(p.puzzle())?;
     let memory = a
         .memory
-        .unwrap_or_else(polycover::memory::default_table_budget);
+        .unwrap_or_else(|| crate::engine::RunOptions::default().memory);
     Sampler::fits(&p, memory)?;
     if a.force && !a.records.drawing() {
         return Err(Error::Usage(

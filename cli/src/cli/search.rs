@@ -24,7 +24,6 @@ use crate::engine::{Progress, RunOptions};
 use crate::error::{Error, Result};
 use crate::output;
 use crate::sat::Strategy;
-use crate::solver;
 
 pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let choose = engines::for_count(a.search.solver.as_deref(), &a.search.sat)?;
@@ -38,9 +37,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
         None
     };
     let split = part.as_ref().is_some_and(|part| part.by_subproblem());
-    let memory = a
-        .memory
-        .unwrap_or_else(polycover::memory::default_table_budget);
+    let memory = a.memory.unwrap_or_else(|| RunOptions::default().memory);
     let (engine, why) = choose.pick(&p, split, &crate::signals::stop(), out);
     if let Some(dir) = &a.certify {
         super::certify::check_dir(dir, a.parts.given())?;
@@ -49,7 +46,10 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let prepared = engines::prepare(&p, &engine)?;
     // An engine that finds only the first solution is refused before the header.
     let counter = prepared.counter()?;
-    let threads = a.threads.unwrap_or_else(solver::default_threads).max(1);
+    let threads = a
+        .threads
+        .unwrap_or_else(crate::limits::default_threads)
+        .max(1);
     report::header_why(out, &p, &*prepared, Strategy::Cubes, why.as_deref())?;
     if let Some(part) = &part {
         part.header(out)?;

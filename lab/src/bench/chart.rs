@@ -21,7 +21,6 @@ use std::fmt::Write as _;
 
 use super::Row;
 use crate::error::Result;
-use crate::xml::escape;
 
 /// The widest a character of the chart's sans-serif text is taken to be, in em: what the
 /// layout reserves for a label of n characters.
@@ -359,6 +358,15 @@ fn marker(s: &mut String, x: f64, y: f64, colour: &str, kind: Kind, class: &str,
             y - r
         ),
     };
+}
+
+/// `text` with `&`, `<`, `>` and `"` replaced by their entities, so that it can stand in
+/// an attribute or between tags of the SVG.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

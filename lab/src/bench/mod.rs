@@ -302,7 +302,7 @@ fn load(plan: &Plan) -> Result<(tempfile::TempDir, Vec<(std::path::PathBuf, Puzz
     if plan.isolate.is_some() {
         for spec in specs.iter_mut().filter(|s| s.as_os_str() == "-") {
             // Capped as every puzzle input is (/dev/zero filled memory).
-            let bytes = crate::input::read_puzzle_input(spec, &plan.stop)?
+            let bytes = crate::puzzle::Puzzle::read_input(spec, &plan.stop)?
                 .map(|(_, bytes)| bytes)
                 .unwrap_or_default();
             *spec = stdin_dir.path().join("stdin");

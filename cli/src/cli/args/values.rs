@@ -222,7 +222,7 @@ pub(super) fn parse_samples(s: &str) -> crate::error::Result<u64> {
 }
 
 /// `bench --threads`: one thread count or a comma-separated list of them, each from 0 to
-/// [`MAX_THREADS`], where 0 is the available parallelism (`solver::default_threads`).
+/// [`MAX_THREADS`], where 0 is the available parallelism (`limits::default_threads`).
 /// The list comes back sorted, its smallest first (the speed-ups' reference); a count
 /// given twice is refused, while a 0 that resolves to a listed count merges with it.
 pub(super) fn parse_thread_list(s: &str) -> std::result::Result<ThreadList, String> {
@@ -247,7 +247,7 @@ pub(super) fn parse_thread_list(s: &str) -> std::result::Result<ThreadList, Stri
         .into_iter()
         .map(|n| {
             if n == 0 {
-                crate::solver::default_threads()
+                crate::limits::default_threads()
             } else {
                 n
             }

@@ -1,0 +1,190 @@
+//! The library's public API, pinned: every public item of the crate `polycover` (modules,
+//! types, traits, functions, constants) and its members (fields, variants, methods),
+//! one line each in `tests/public-api.txt`, so that a change to the API is a visible diff
+//! in review, never an accident of a `pub` in the wrong place.
+//!
+//! The list comes from rustdoc's JSON output of the library (`cargo rustdoc -- -Z
+//! unstable-options --output-format json`, allowed on a stable toolchain by
+//! `RUSTC_BOOTSTRAP=1`: the format is unstable, so only its stable core is read: the
+//! index, the root module, each item's name, visibility and kind, a module's items, a
+//! `pub use`'s target, and a type's inherent impls). Without default features, so that no
+//! C++ is built for it: no public item depends on a feature. It is built in a target
+//! directory of its own, as the outer `cargo test` holds the lock of the usual one.
+//!
+//! After a deliberate change, `POLYCOVER_BLESS=1 cargo test --release --test lib
+//! public_api` writes the new list; commit it with the change.
+
+use std::collections::{BTreeSet, HashSet};
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::common::ROOT;
+
+/// The most top-level names (`polycover::X`): the facade is chosen, not grown.
+const MOST_AT_THE_ROOT: usize = 45;
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "release builds only (it runs cargo rustdoc)"
+)]
+fn the_public_api_is_the_pinned_one() {
+    let target = Path::new(ROOT).join("target/public-api");
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(ROOT)
+        .env("RUSTC_BOOTSTRAP", "1")
+        .args(["rustdoc", "--quiet", "-p", "polycover", "--lib"])
+        .args(["--no-default-features", "--target-dir"])
+        .arg(&target)
+        .args(["--", "-Z", "unstable-options", "--output-format", "json"])
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "cargo rustdoc failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = std::fs::read_to_string(target.join("doc/polycover.json")).unwrap();
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    let lines = public_items(&doc);
+    let at_root = lines
+        .iter()
+        .filter(|l| {
+            l.split(' ')
+                .nth(1)
+                .is_some_and(|p| p.matches("::").count() == 1)
+        })
+        .count();
+    assert!(
+        at_root <= MOST_AT_THE_ROOT,
+        "{at_root} names at the library's root, more than {MOST_AT_THE_ROOT}"
+    );
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let pinned_path = Path::new(ROOT).join("tests/public-api.txt");
+    if std::env::var_os("POLYCOVER_BLESS").is_some() {
+        std::fs::write(&pinned_path, &text).unwrap();
+        return;
+    }
+    let pinned = std::fs::read_to_string(&pinned_path).unwrap_or_default();
+    let before: BTreeSet<&str> = pinned.lines().collect();
+    let now: BTreeSet<&str> = text.lines().collect();
+    let added: Vec<&&str> = now.difference(&before).collect();
+    let removed: Vec<&&str> = before.difference(&now).collect();
+    assert!(
+        added.is_empty() && removed.is_empty(),
+        "the public API changed (tests/public-api.txt; after a deliberate change, \
+         POLYCOVER_BLESS=1 writes the new list):\nadded:\n{}\nremoved:\n{}",
+        added
+            .iter()
+            .map(|l| format!("+ {l}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        removed
+            .iter()
+            .map(|l| format!("- {l}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+}
+
+/// `kind path` for every public item reachable from the crate's root, and its members,
+/// sorted.
+fn public_items(doc: &Value) -> Vec<String> {
+    let index = &doc["index"];
+    let mut lines = BTreeSet::new();
+    let mut seen = HashSet::new();
+    walk(index, &id(&doc["root"]), "polycover", &mut lines, &mut seen);
+    lines.into_iter().collect()
+}
+
+fn id(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The item's kind, the one key of its `inner`.
+fn kind(item: &Value) -> String {
+    item["inner"]
+        .as_object()
+        .and_then(|o| o.keys().next().cloned())
+        .unwrap_or_default()
+}
+
+fn walk(
+    index: &Value,
+    module: &str,
+    path: &str,
+    lines: &mut BTreeSet<String>,
+    seen: &mut HashSet<String>,
+) {
+    let Some(items) = index[module]["inner"]["module"]["items"].as_array() else {
+        return;
+    };
+    for child in items {
+        let item = &index[id(child).as_str()];
+        if item["visibility"] != "public" {
+            continue;
+        }
+        let (target, name) = match kind(item).as_str() {
+            "use" => {
+                let to = id(&item["inner"]["use"]["id"]);
+                let name = item["inner"]["use"]["name"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string();
+                (to, name)
+            }
+            _ => (id(child), item["name"].as_str().unwrap_or("").to_string()),
+        };
+        let full = format!("{path}::{name}");
+        let target_item = &index[target.as_str()];
+        if target_item.is_null() {
+            // A re-export of another crate's item.
+            lines.insert(format!("use {full}"));
+            continue;
+        }
+        let k = kind(target_item);
+        lines.insert(format!("{k} {full}"));
+        match k.as_str() {
+            "module" if seen.insert(target.clone()) => walk(index, &target, &full, lines, seen),
+            _ => members(index, target_item, &k, &full, lines),
+        }
+    }
+}
+
+/// A type's public fields, variants and inherent methods, and a trait's items.
+fn members(index: &Value, item: &Value, k: &str, path: &str, lines: &mut BTreeSet<String>) {
+    let inner = &item["inner"][k];
+    let mut ids: Vec<String> = Vec::new();
+    if let Some(fields) = inner["kind"]["plain"]["fields"].as_array() {
+        ids.extend(fields.iter().map(id));
+    }
+    if let Some(fields) = inner["kind"]["tuple"].as_array() {
+        ids.extend(fields.iter().filter(|f| !f.is_null()).map(id));
+    }
+    if let Some(variants) = inner["variants"].as_array() {
+        ids.extend(variants.iter().map(id));
+    }
+    if let Some(items) = inner["items"].as_array() {
+        ids.extend(items.iter().map(id));
+    }
+    for imp in inner["impls"].as_array().into_iter().flatten() {
+        let imp = &index[id(imp).as_str()]["inner"]["impl"];
+        if imp["trait"].is_null() && imp["blanket_impl"].is_null() {
+            ids.extend(imp["items"].as_array().into_iter().flatten().map(id));
+        }
+    }
+    for member in ids {
+        let m = &index[member.as_str()];
+        let public = m["visibility"] == "public" || k == "trait" || k == "enum";
+        if m.is_null() || !public {
+            continue;
+        }
+        let name = m["name"].as_str().unwrap_or("_");
+        lines.insert(format!("{} {path}::{name}", kind(m)));
+    }
+}
