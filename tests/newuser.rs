@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::common::{polycover, rest_of_stderr, signal, spawn, stderr, stdout, wait_at_most};
+use crate::common::{polycover, rest_of_stderr, signal, spawn, stderr, stdout, wait_at_most, ROOT};
 
 /// Twelve dominoes in a 4x6 box: loads and counts in milliseconds.
 const DOMINOES_4X6: &str = "tests/fixtures/dominoes-4x6.toml";
@@ -187,7 +187,7 @@ fn bench_refuses_one_file_for_the_table_and_the_chart() {
 fn an_output_that_is_the_redirected_standard_input_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let puzzle = dir.path().join("p.toml");
-    std::fs::copy(DOMINOES_4X6, &puzzle).unwrap();
+    std::fs::copy(format!("{ROOT}/{DOMINOES_4X6}"), &puzzle).unwrap();
     let before = std::fs::read(&puzzle).unwrap();
     for args in [
         vec!["enumerate", "-", "-o"],
