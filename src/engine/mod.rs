@@ -31,6 +31,7 @@
 //! - A prepared engine refuses nothing it hands out: a job it cannot do is a `None`
 //!   capability, refused (exit 2) by `counter`, `lister` or `finder` before any work.
 
+mod covers;
 mod default;
 mod memo;
 pub(crate) use memo::{refuse_past_budget, Instead};
@@ -573,54 +574,4 @@ pub fn counts_only(name: &str) -> Error {
     Error::Usage(format!(
         "--solver {name} counts solutions without listing them: use it with `count`"
     ))
-}
-
-impl crate::matrix::Matrix {
-    /// Visits every exact cover of this matrix (sorted options), found by the DLX on this
-    /// thread with no symmetry reduction, until `f` returns `Break` or `stop` says stop;
-    /// returns whether the walk ran to the end. The reference listing of a bare matrix,
-    /// one read back from another program's format, say.
-    ///
-    /// ```
-    /// use polycover::{Item, Matrix, Stop};
-    /// // Items a and b; options {0}, {1} and {0, 1}: two exact covers.
-    /// let mut m = Matrix::new(vec![Item::exact("a", 1), Item::exact("b", 1)]);
-    /// for option in [&[0][..], &[1], &[0, 1]] {
-    ///     m.push_option(option);
-    /// }
-    /// let mut covers = Vec::new();
-    /// assert!(m.for_each_cover(&Stop::new(), &mut |c| {
-    ///     covers.push(c.to_vec());
-    ///     std::ops::ControlFlow::Continue(())
-    /// }));
-    /// covers.sort();
-    /// assert_eq!(covers, [vec![0, 1], vec![2]]);
-    /// assert_eq!(m.count_covers(), 2);
-    /// ```
-    pub fn for_each_cover(
-        &self,
-        stop: &Stop,
-        f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
-    ) -> bool {
-        let none = crate::symmetry::Reduction::none(self);
-        !crate::solver::for_each(&none, &crate::solver::dlx, stop, f).stopped
-    }
-
-    /// The number of exact covers of this matrix, counted by the DLX on this thread with
-    /// no symmetry reduction ([`Matrix::for_each_cover`]).
-    ///
-    /// [`Matrix::for_each_cover`]: crate::Matrix::for_each_cover
-    pub fn count_covers(&self) -> u64 {
-        let none = crate::symmetry::Reduction::none(self);
-        crate::solver::count(
-            &none,
-            &crate::solver::dlx,
-            None,
-            1,
-            &Stop::new(),
-            None,
-            None,
-        )
-        .solutions
-    }
 }
