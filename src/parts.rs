@@ -12,7 +12,7 @@
 //! Invariants:
 //! - The split depends only on the compiled matrix, the symmetry reduction and `N`, never
 //!   on the engine, the thread count or the machine: it is always made by the same
-//!   native search (`subproblems::subproblems`), which is deterministic.
+//!   native search (`solver::split::subproblems`), which is deterministic.
 //! - The fingerprint is a hash of everything the split depends on, and of the split
 //!   itself: two runs with the same fingerprint count the same subproblems. It is a
 //!   fixed 64-bit FNV-1a over a byte encoding that does not depend on the platform.
@@ -89,7 +89,7 @@ impl Split {
     /// If `parts` is 0 or above [`MAX_PARTS`].
     pub fn new(matrix: &Matrix, reduction: &Reduction, mode: &str, parts: usize) -> Split {
         assert!((1..=MAX_PARTS).contains(&parts));
-        let subproblems = crate::subproblems::subproblems(reduction, Split::wanted(parts));
+        let subproblems = crate::solver::split::subproblems(reduction, Split::wanted(parts));
         let mut h = Fnv::new();
         h.bytes(b"polycover split 1");
         h.bytes(mode.as_bytes());

@@ -172,6 +172,18 @@ fn engines_never_import_kinds() {
     );
 }
 
+/// "Data flows one way": the step and progress types every engine reports with
+/// (`src/subproblems.rs`) import no module of the crate, so that the native layer at the
+/// bottom can import them without an arrow back up; the cut into subproblems is the
+/// native layer's own (`src/solver/split.rs`).
+#[test]
+fn the_report_types_import_nothing() {
+    let files = source_files();
+    let text = files.get("src/subproblems.rs").expect("src/subproblems.rs");
+    let found = imported_modules("src/subproblems.rs", text);
+    assert!(found.is_empty(), "src/subproblems.rs imports {found:?}");
+}
+
 /// What runs or makes an engine: a constructor of the handle, the registry, the engine
 /// module's functions, and the `Problem` methods that run a search. Matched as words, so
 /// `SatEngine::default()` and an iterator's `.count()` are not.

@@ -128,7 +128,7 @@ impl Counts for Prepared<'_> {
                     .subproblems
                     .iter()
                     .map(|&j| {
-                        crate::subproblems::reduced_prefix(
+                        crate::solver::split::reduced_prefix(
                             &problem.reduction,
                             w.scope.split.prefix(j),
                         )

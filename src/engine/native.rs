@@ -186,7 +186,7 @@ fn jobs(scope: &Scope, reduction: &Reduction) -> Vec<Vec<u32>> {
     scope
         .subproblems
         .iter()
-        .map(|&j| crate::subproblems::reduced_prefix(reduction, scope.split.prefix(j)))
+        .map(|&j| crate::solver::split::reduced_prefix(reduction, scope.split.prefix(j)))
         .collect()
 }
 

@@ -210,7 +210,7 @@ pub fn for_each_model(
             &own
         }
         (None, Strategy::Cubes) => {
-            own = crate::subproblems::subproblems(
+            own = crate::solver::split::subproblems(
                 reduction,
                 cubes_wanted(opts.engine.backend, opts.threads),
             );

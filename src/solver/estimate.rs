@@ -276,7 +276,7 @@ mod tests {
     #[test]
     fn walking_in_place_estimates_as_replaying() {
         let matrix = dominoes(6, 5);
-        let jobs = crate::subproblems::split(crate::solver::bits(&matrix).as_mut(), 20);
+        let jobs = crate::solver::split::split(crate::solver::bits(&matrix).as_mut(), 20);
         for build in [crate::solver::dlx, crate::solver::bits] {
             let in_place = tree_sizes(build(&matrix).as_mut(), &jobs, &unbounded());
             let replayed = tree_sizes(&mut Replay(build(&matrix)), &jobs, &unbounded());

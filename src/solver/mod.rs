@@ -23,6 +23,7 @@ mod links;
 mod mask;
 pub(crate) mod memo;
 mod segments;
+pub(crate) mod split;
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -33,8 +34,9 @@ use crate::stop::Stop;
 
 use crate::matrix::Matrix;
 use crate::schedule::Pool;
-use crate::subproblems::{split, Progress, Step};
+use crate::subproblems::{Progress, Step};
 use crate::symmetry::Reduction;
+use split::split;
 
 pub use engine::{Branch, Engine, Share};
 pub use estimate::{Budget, Estimate};
@@ -96,8 +98,8 @@ pub type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);
 /// per core: `schedule::workers`). `stop` is checked at each solution found and, between
 /// solutions, every few thousand nodes.
 ///
-/// `jobs`: only these subproblems (prefixes of reduced options, from `crate::subproblems::subproblems`
-/// through `crate::subproblems::reduced_prefix`), with `finished` called as each one ends. `None`: the whole
+/// `jobs`: only these subproblems (prefixes of reduced options, from `split::subproblems`
+/// through `split::reduced_prefix`), with `finished` called as each one ends. `None`: the whole
 /// search, split as suits the thread count. Either way the subproblems are the roots of
 /// the run's `schedule::Pool`: a worker that runs out of them takes branches
 /// that a running search gives away, and a root is finished (and `finished` hears it)
