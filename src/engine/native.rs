@@ -44,7 +44,7 @@ pub(super) struct Prepared<'p> {
     line: String,
     /// The engine built for `describe`, until a run takes it. Behind a mutex because the
     /// driver asks for engines from its worker threads; it is locked once per thread.
-    built: Mutex<Option<Box<dyn solver::Engine>>>,
+    built: Mutex<Option<Box<dyn solver::Backtrack>>>,
 }
 
 impl<'p> Prepared<'p> {
@@ -60,7 +60,7 @@ impl<'p> Prepared<'p> {
 
     /// Builds the engine for each worker thread, the first from the one built to
     /// describe it.
-    fn builder(&self) -> impl Fn(&Matrix) -> Box<dyn solver::Engine> + Sync + '_ {
+    fn builder(&self) -> impl Fn(&Matrix) -> Box<dyn solver::Backtrack> + Sync + '_ {
         move |matrix| {
             let kept = self.built.lock().unwrap_or_else(|e| e.into_inner()).take();
             kept.unwrap_or_else(|| built(self.native.build, matrix))
@@ -68,7 +68,7 @@ impl<'p> Prepared<'p> {
     }
 }
 
-fn built(build: solver::Build, matrix: &Matrix) -> Box<dyn solver::Engine> {
+fn built(build: solver::Build, matrix: &Matrix) -> Box<dyn solver::Backtrack> {
     #[cfg(test)]
     BUILDS.with(|n| n.set(n.get() + 1));
     build(matrix)

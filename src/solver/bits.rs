@@ -26,10 +26,10 @@
 // word w of several masks at once, and W is a constant the compiler unrolls.
 #![allow(clippy::needless_range_loop)]
 
+use super::backtrack::{Backtrack, Branch, Share, Visit};
 use super::compact::{keep_disjoint, Kernel};
 use super::descent::{Levels, Path};
 use super::dlx::Dlx;
-use super::engine::{Branch, Engine, Share, Visit};
 use super::mask::{has, set, uncoverable, Counts, Mask, OptionMap};
 use super::segments::{partition, Segmented};
 use crate::matrix::Matrix;
@@ -41,8 +41,8 @@ use crate::matrix::Matrix;
 /// two options that cover the same items, or whose copied lists could outgrow
 /// [`LIST_BUDGET`] (a long search over wide masks: 1,800 dominoes in a 60x60 box would
 /// want gigabytes, where the DLX needs megabytes).
-pub fn build(matrix: &Matrix) -> Box<dyn Engine> {
-    let fallback = |why: String| -> Box<dyn Engine> {
+pub fn build(matrix: &Matrix) -> Box<dyn Backtrack> {
+    let fallback = |why: String| -> Box<dyn Backtrack> {
         Box::new(Fallback {
             dlx: Dlx::new(matrix),
             why,
@@ -68,8 +68,8 @@ pub fn build(matrix: &Matrix) -> Box<dyn Engine> {
                 return fallback(why);
             }
             match words {
-                1 => Segmented::<1>::new(matrix, cells).map(|e| Box::new(e) as Box<dyn Engine>),
-                _ => Segmented::<2>::new(matrix, cells).map(|e| Box::new(e) as Box<dyn Engine>),
+                1 => Segmented::<1>::new(matrix, cells).map(|e| Box::new(e) as Box<dyn Backtrack>),
+                _ => Segmented::<2>::new(matrix, cells).map(|e| Box::new(e) as Box<dyn Backtrack>),
             }
         }
         _ => None,
@@ -77,7 +77,7 @@ pub fn build(matrix: &Matrix) -> Box<dyn Engine> {
     if let Some(engine) = segmented {
         return engine;
     }
-    fn boxed<const W: usize>(matrix: &Matrix) -> Option<Box<dyn Engine>> {
+    fn boxed<const W: usize>(matrix: &Matrix) -> Option<Box<dyn Backtrack>> {
         Search::<W>::new(matrix).map(|e| Box::new(e) as _)
     }
     let words = matrix.num_items().div_ceil(64);
@@ -137,7 +137,7 @@ struct Fallback {
     why: String,
 }
 
-impl Engine for Fallback {
+impl Backtrack for Fallback {
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
         self.dlx.branch(prefix)
     }

@@ -16,7 +16,7 @@
 
 use std::ops::ControlFlow;
 
-use super::engine::{Branch, Engine, Share, Visit};
+use super::backtrack::{Backtrack, Branch, Share, Visit};
 use crate::stop::Stop;
 
 /// The per-engine half of the search. A `Key` is the engine's handle for an option (its
@@ -43,12 +43,12 @@ pub(super) trait Levels {
     fn choose(&self, d: usize) -> Branch<u32>;
     /// The viable options of level `d` that cover `item`, in list order.
     fn collect(&self, d: usize, item: u32, into: &mut Vec<Self::Key>);
-    /// Which engine this is and how it runs ([`Engine::describe`]).
+    /// Which engine this is and how it runs ([`Backtrack::describe`]).
     fn describe(&self) -> String;
 }
 
-/// Every `Levels` engine is an [`Engine`], with this module's walk.
-impl<L: Levels + Send> Engine for L {
+/// Every `Levels` engine is an [`Backtrack`], with this module's walk.
+impl<L: Levels + Send> Backtrack for L {
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
         branch(self, prefix)
     }
@@ -231,7 +231,7 @@ fn unwind<L: Levels>(l: &mut L) {
     l.path().known = 0;
 }
 
-/// [`Engine::branch`] for a [`Levels`] engine.
+/// [`Backtrack::branch`] for a [`Levels`] engine.
 fn branch<L: Levels>(l: &mut L, prefix: &[u32]) -> Branch<Vec<u32>> {
     let result = match apply(l, prefix) {
         None => Branch::Dead,
@@ -249,7 +249,7 @@ fn branch<L: Levels>(l: &mut L, prefix: &[u32]) -> Branch<Vec<u32>> {
     result
 }
 
-/// [`Engine::walk`] for a [`Levels`] engine: each step builds one level from the last.
+/// [`Backtrack::walk`] for a [`Levels`] engine: each step builds one level from the last.
 fn walk<L: Levels>(l: &mut L, prefix: &[u32], pick: &mut dyn FnMut(usize) -> Option<usize>) {
     let mut keys = Vec::new();
     if let Some(mut d) = apply(l, prefix) {
@@ -269,7 +269,7 @@ fn walk<L: Levels>(l: &mut L, prefix: &[u32], pick: &mut dyn FnMut(usize) -> Opt
     unwind(l);
 }
 
-/// [`Engine::run_shared`] for a [`Levels`] engine.
+/// [`Backtrack::run_shared`] for a [`Levels`] engine.
 fn run<L: Levels>(
     l: &mut L,
     prefix: &[u32],

@@ -41,7 +41,7 @@
 
 use std::ops::ControlFlow;
 
-use super::engine::{Branch, Engine, Share, Visit};
+use super::backtrack::{Backtrack, Branch, Share, Visit};
 use super::links::Links;
 use crate::matrix::Matrix;
 use crate::stop::Stop;
@@ -208,7 +208,7 @@ impl Dlx {
                 continue;
             }
             self.nodes += 1;
-            if super::engine::should_stop(self.nodes, &self.stop) {
+            if super::backtrack::should_stop(self.nodes, &self.stop) {
                 return ControlFlow::Break(());
             }
             self.links.take(o);
@@ -222,7 +222,7 @@ impl Dlx {
     }
 }
 
-impl Engine for Dlx {
+impl Backtrack for Dlx {
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>> {
         for &o in prefix {
             self.links.push(o);

@@ -8,7 +8,7 @@
 //! probes tames its variance; summed over many subproblems the errors shrink further.
 //!
 //! Invariant: an estimate is at least 1 (the subproblem's own node) and finite; the walk
-//! uses only [`Engine::branch`], so the engine's node count and state are as before.
+//! uses only [`Backtrack::branch`], so the engine's node count and state are as before.
 //!
 //! # References
 //!
@@ -17,7 +17,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::engine::Engine;
+use super::backtrack::Backtrack;
 use crate::stop::Stop;
 
 /// Random probes per subproblem: enough to rank subproblems by size, cheap beside the search
@@ -95,7 +95,7 @@ impl<'a> Budget<'a> {
 /// Probes go round the subproblems (one probe each, then a second each...), so that a
 /// budget that ends early still leaves every subproblem a probe or two.
 pub(super) fn tree_sizes(
-    engine: &mut dyn Engine,
+    engine: &mut dyn Backtrack,
     jobs: &[Vec<u32>],
     budget: &Budget,
 ) -> Option<Vec<f64>> {
@@ -139,7 +139,7 @@ pub struct Estimate {
 
 /// The estimated size of the whole search tree, from up to `probes` random paths within
 /// `budget`.
-pub(super) fn whole_tree(engine: &mut dyn Engine, probes: usize, budget: &Budget) -> Estimate {
+pub(super) fn whole_tree(engine: &mut dyn Backtrack, probes: usize, budget: &Budget) -> Estimate {
     let mut state = SEED;
     let mut sum = 0.0;
     for k in 0..probes {
@@ -176,7 +176,7 @@ enum Probe {
 }
 
 /// One random path down from `prefix`: `1 + b_0 + b_0·b_1 + …`.
-fn probe(engine: &mut dyn Engine, prefix: &[u32], state: &mut u64, budget: &Budget) -> Probe {
+fn probe(engine: &mut dyn Backtrack, prefix: &[u32], state: &mut u64, budget: &Budget) -> Probe {
     let mut weight = 1.0f64;
     let mut nodes = 1.0f64;
     let mut cut = false;
@@ -248,17 +248,17 @@ mod tests {
 
     /// An engine that only branches, so that its walks are the trait's default: the
     /// replay that the engines' own walks must agree with.
-    struct Replay(Box<dyn Engine>);
+    struct Replay(Box<dyn Backtrack>);
 
-    impl Engine for Replay {
+    impl Backtrack for Replay {
         fn branch(&mut self, prefix: &[u32]) -> crate::solver::Branch<Vec<u32>> {
             self.0.branch(prefix)
         }
         fn run_shared(
             &mut self,
             prefix: &[u32],
-            visit: &mut crate::solver::engine::Visit<'_>,
-            share: &dyn crate::solver::engine::Share,
+            visit: &mut crate::solver::backtrack::Visit<'_>,
+            share: &dyn crate::solver::backtrack::Share,
             stop: &crate::stop::Stop,
         ) -> std::ops::ControlFlow<()> {
             self.0.run_shared(prefix, visit, share, stop)

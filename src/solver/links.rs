@@ -54,7 +54,7 @@
 //! Donald E. Knuth, "Dancing links", in *Millennial Perspectives in Computer Science*
 //! (2000); and *The Art of Computer Programming*, Vol. 4B, §7.2.2.1, Algorithm X.
 
-use super::engine::Branch;
+use super::backtrack::Branch;
 
 mod sanity;
 

@@ -1,11 +1,11 @@
 //! The native engines and the driver that runs them over a symmetry [`Reduction`].
 //!
-//! An [`Engine`] searches one exact-cover matrix. The driver hands every engine the
+//! A native search ([`Backtrack`]) walks one exact-cover matrix. The driver hands every engine the
 //! reduced matrix, maps its solutions back to the original options, keeps the canonical
 //! ones, and splits the search near the root so that several threads can share it.
 //!
 //! Invariant: an engine reports each exact cover of its matrix exactly once, and a
-//! `prefix` given to it always comes from its own [`Engine::branch`] calls.
+//! `prefix` given to it always comes from its own [`Backtrack::branch`] calls.
 //!
 //! Both engines branch on the unit item with the fewest remaining options and break ties
 //! in favour of the item listed last. Puzzle kinds list cells before pieces, so a tie
@@ -13,11 +13,11 @@
 //! same rule the two engines walk the same tree and report the same node counts, which
 //! the tests check.
 
+pub(crate) mod backtrack;
 pub(crate) mod bits;
 mod compact;
 mod descent;
 mod dlx;
-pub(crate) mod engine;
 mod estimate;
 mod links;
 mod mask;
@@ -38,24 +38,24 @@ use crate::subproblems::{Progress, Step};
 use crate::symmetry::Reduction;
 use split::split;
 
-pub use engine::{Branch, Engine, Share};
+pub use backtrack::{Backtrack, Branch, Share};
 pub use estimate::{Budget, Estimate};
 
 /// How a native engine is built for a matrix: `dlx` or `bits`.
-pub type Build = fn(&Matrix) -> Box<dyn Engine>;
+pub type Build = fn(&Matrix) -> Box<dyn Backtrack>;
 
 /// What the driver calls for each worker thread's engine: a [`Build`], or one that hands
 /// out an engine built earlier (see `engine::native`, which builds one to describe it).
-pub type Builder<'a> = &'a (dyn Fn(&Matrix) -> Box<dyn Engine> + Sync);
+pub type Builder<'a> = &'a (dyn Fn(&Matrix) -> Box<dyn Backtrack> + Sync);
 
 /// Dancing links: the reference.
-pub fn dlx(matrix: &Matrix) -> Box<dyn Engine> {
+pub fn dlx(matrix: &Matrix) -> Box<dyn Backtrack> {
     Box::new(dlx::Dlx::new(matrix))
 }
 
 /// The bitset engine sized for the matrix: list segments, plain masks, or the DLX for
 /// matrices it cannot hold.
-pub fn bits(matrix: &Matrix) -> Box<dyn Engine> {
+pub fn bits(matrix: &Matrix) -> Box<dyn Backtrack> {
     bits::build(matrix)
 }
 
@@ -175,7 +175,7 @@ pub(crate) fn count_on(
         ..Stats::default()
     });
     let check = reduction.needs_check();
-    let work = |engine: &mut dyn Engine, worker: usize| {
+    let work = |engine: &mut dyn Backtrack, worker: usize| {
         let _leaving = pool.stop_when_leaving();
         let mut local = Stats::default();
         let mut original = Vec::new();
@@ -316,7 +316,7 @@ pub fn for_each_in(
 
 /// [`for_each_in`] on an engine the caller built (and may read afterwards).
 fn walk(
-    engine: &mut dyn Engine,
+    engine: &mut dyn Backtrack,
     reduction: &Reduction,
     jobs: &[Vec<u32>],
     stop: &Stop,

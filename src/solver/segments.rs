@@ -26,9 +26,9 @@
 // word w of several masks at once, and W is a constant the compiler unrolls.
 #![allow(clippy::needless_range_loop)]
 
+use super::backtrack::Branch;
 use super::compact::{keep_disjoint_segments, Kernel, Segment};
 use super::descent::{Levels, Path};
-use super::engine::Branch;
 use super::mask::{has, set, uncoverable, Counts, Mask, OptionMap};
 use crate::matrix::Matrix;
 

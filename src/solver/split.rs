@@ -10,12 +10,12 @@
 //! by the bitset engine, which is deterministic); this module depends on the native
 //! engines' trait and the bitset engine, never on the driver in `solver/mod.rs`.
 
-use super::engine::{Branch, Engine};
+use super::backtrack::{Backtrack, Branch};
 use crate::symmetry::Reduction;
 
 /// Splits the search into subproblems (prefixes of chosen options), breadth first, until
 /// there are at least `want` of them (or the search is eight levels deep).
-pub(crate) fn split(engine: &mut dyn Engine, want: usize) -> Vec<Vec<u32>> {
+pub(crate) fn split(engine: &mut dyn Backtrack, want: usize) -> Vec<Vec<u32>> {
     let mut frontier: Vec<Vec<u32>> = vec![Vec::new()];
     let mut leaves = Vec::new();
     for _depth in 0..8 {

@@ -186,7 +186,7 @@ fn copy(out: &mut [u64], at: &mut u32, words: &[u64], from: u32, to: u32) {
 mod tests {
     use super::*;
     use crate::matrix::{Item, Matrix};
-    use crate::solver::engine::Branch;
+    use crate::solver::backtrack::Branch;
     use crate::solver::memo::input::Input;
     use crate::solver::memo::order::Branching;
     use crate::solver::memo::search::Search;

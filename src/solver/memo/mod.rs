@@ -94,7 +94,7 @@ use std::sync::Mutex;
 use num_bigint::BigUint;
 
 use crate::schedule::Pool;
-use crate::solver::engine::Share;
+use crate::solver::backtrack::Share;
 
 pub use input::{Input, TableEstimate};
 use order::Branching;

@@ -39,7 +39,7 @@
 
 use std::collections::VecDeque;
 
-use crate::solver::engine::Branch;
+use crate::solver::backtrack::Branch;
 use crate::solver::links::{Hook, Links};
 
 /// How the search picks the item to branch on.

@@ -57,7 +57,7 @@
 
 use num_bigint::BigUint;
 
-use crate::solver::engine::{Alone, Branch, Share};
+use crate::solver::backtrack::{Alone, Branch, Share};
 use crate::solver::links::{Hook, Links};
 
 use super::frontier::Frontier;

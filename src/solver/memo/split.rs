@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::solver::engine::Branch;
+use crate::solver::backtrack::Branch;
 
 use super::search::Search;
 

@@ -14,7 +14,7 @@ use super::{
 use crate::chi_square;
 use crate::matrix::{Item, Matrix};
 use crate::puzzle::SymmetryMode;
-use crate::solver::engine::Branch;
+use crate::solver::backtrack::Branch;
 use crate::symmetry::Reduction;
 use std::sync::Mutex;
 

@@ -30,7 +30,7 @@
 use num_bigint::BigUint;
 
 use crate::matrix::Matrix;
-use crate::solver::engine::Branch;
+use crate::solver::backtrack::Branch;
 
 use super::input::Input;
 use super::search::{Incomplete, Search};

@@ -9,7 +9,7 @@ struct WantsOnce {
     given: std::cell::RefCell<Vec<Vec<u32>>>,
 }
 
-impl crate::solver::engine::Share for WantsOnce {
+impl crate::solver::backtrack::Share for WantsOnce {
     fn wanted(&self) -> bool {
         self.wanted.replace(false)
     }
@@ -25,7 +25,7 @@ struct WantsAlways {
     given: std::cell::RefCell<Vec<Vec<u32>>>,
 }
 
-impl crate::solver::engine::Share for WantsAlways {
+impl crate::solver::backtrack::Share for WantsAlways {
     fn wanted(&self) -> bool {
         true
     }

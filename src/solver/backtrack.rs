@@ -3,7 +3,7 @@
 //! `solver/` imports another in a circle.
 //!
 //! Invariant: an engine reports each exact cover of its matrix exactly once, and a
-//! `prefix` given to it always comes from its own [`Engine::branch`] calls.
+//! `prefix` given to it always comes from its own [`Backtrack::branch`] calls.
 
 use std::ops::ControlFlow;
 
@@ -41,15 +41,15 @@ pub enum Branch<T> {
     /// Branch on this (an item, or the options that cover it).
     On(T),
     /// Every unit item is covered: in an exact matrix the partial solution is a
-    /// solution; otherwise [`Engine::run`] completes it over the other items.
+    /// solution; otherwise [`Backtrack::run`] completes it over the other items.
     Solution,
     /// No solution extends this node.
     Dead,
 }
 
 /// A native search over one exact-cover matrix: the DLX, and the two bitset searches
-/// (plain masks, and pieces as list segments) behind `Engine::Bits`.
-pub trait Engine: Send {
+/// (plain masks, and pieces as list segments) behind `Backtrack::Bits`.
+pub trait Backtrack: Send {
     /// With the options of `prefix` chosen: the options the search would branch over.
     fn branch(&mut self, prefix: &[u32]) -> Branch<Vec<u32>>;
     /// Searches every completion of `prefix`, until `stop` says stop (then `Break`).
@@ -72,7 +72,7 @@ pub trait Engine: Send {
     /// Which engine this is and how it runs, for the `c solver` line.
     fn describe(&self) -> String;
 
-    /// Walks one path down from `prefix`, as [`Engine::branch`] would step by step: at each
+    /// Walks one path down from `prefix`, as [`Backtrack::branch`] would step by step: at each
     /// node `pick` hears how many options the search branches over (never 0) and names
     /// the one to follow, or `None` to end the walk there; the walk also ends at a
     /// solution or a dead node. The engine is left as it was. This default replays the
