@@ -28,7 +28,7 @@
 
 use std::time::Instant;
 
-use super::{Counts, Problem, Report, RunOptions, Search, Within};
+use super::{Algorithm, Counts, Problem, Report, RunOptions, Within};
 use crate::burnside::{self, Quotient};
 use crate::count::Count;
 use crate::error::{Error, Result};
@@ -54,13 +54,13 @@ fn plan(problem: &Problem) -> Plan {
     }
 }
 
-impl Search for Memo {
+impl Algorithm for Memo {
     fn name(&self) -> &'static str {
         "memo"
     }
 
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
-        Ok(Box::new(Prepared {
+        Ok(Box::new(PreparedMemo {
             problem,
             plan: plan(problem),
         }))
@@ -68,12 +68,12 @@ impl Search for Memo {
 }
 
 /// The memo prepared for one problem: its plan, Burnside classes included.
-struct Prepared<'p> {
+struct PreparedMemo<'p> {
     problem: &'p Problem,
     plan: Plan,
 }
 
-impl super::Prepared for Prepared<'_> {
+impl super::Prepared for PreparedMemo<'_> {
     fn name(&self) -> &'static str {
         "memo"
     }
@@ -102,7 +102,7 @@ impl super::Prepared for Prepared<'_> {
     }
 }
 
-impl Counts for Prepared<'_> {
+impl Counts for PreparedMemo<'_> {
     fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report> {
         let problem = self.problem;
         let start = Instant::now();
@@ -196,7 +196,7 @@ impl Counts for Prepared<'_> {
     }
 }
 
-impl Prepared<'_> {
+impl PreparedMemo<'_> {
     /// The estimate of the table of the matrix the count runs on (Burnside's identity
     /// class is the matrix itself), where the memo sweeps.
     fn estimated(&self) -> Option<memo::TableEstimate> {

@@ -1,6 +1,6 @@
 //! The engine seam: prepare, then run.
 //!
-//! An engine is a type behind [`Search`]: the DLX and the bitset engine (`native.rs`),
+//! An engine is a type behind [`Algorithm`]: the DLX and the bitset engine (`native.rs`),
 //! the SAT path with its backend, encoding and decisions (`sat.rs`), the memo
 //! (`memo.rs`). An [`Engine`] is a cheap, shareable handle to one, holding settings
 //! only. [`ENGINES`] lists every engine by name, as `puzzle::KINDS` lists the puzzle
@@ -21,7 +21,7 @@
 //! [`FindsOne`] when the engine has that ability, so an engine that only counts writes
 //! no refusing method. [`Counter::count`] counts with an engine that only lists by listing.
 //! What types cannot say, that this build lacks an engine's backend, is
-//! [`Search::available`].
+//! [`Algorithm::available`].
 //!
 //! Invariants:
 //! - Every engine reports each distinct solution (one per orbit of the symmetry group)
@@ -60,7 +60,7 @@ pub use problem::{listing_strategy, Problem};
 pub use sat::{SatBuilder, SatSettingsError};
 
 /// An engine: what it is called and how it prepares a problem.
-pub trait Search: Send + Sync + fmt::Debug {
+pub trait Algorithm: Send + Sync + fmt::Debug {
     /// The engine's name, as `--solver` and `bench --solvers` take it.
     fn name(&self) -> &'static str;
 
@@ -68,7 +68,7 @@ pub trait Search: Send + Sync + fmt::Debug {
     ///
     /// # Errors
     ///
-    /// [`Error::Usage`] when this build cannot run the engine ([`Search::available`]).
+    /// [`Error::Usage`] when this build cannot run the engine ([`Algorithm::available`]).
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn Prepared + 'p>>;
 
     /// Whether this build can run the engine; the reason when it cannot (a backend
@@ -269,7 +269,7 @@ pub struct Within<'a> {
     pub finished: &'a (dyn Fn(usize, Count) + Sync),
 }
 
-/// One engine: a handle to a [`Search`] and its settings, cheap to clone and share
+/// One engine: a handle to an [`Algorithm`] and its settings, cheap to clone and share
 /// between threads. A SAT engine's handle holds its checked settings as they are, so
 /// that reading or changing them builds nothing.
 #[derive(Clone)]
@@ -278,13 +278,13 @@ pub struct Engine(Handle);
 #[derive(Clone)]
 enum Handle {
     Sat(Arc<sat::Sat>),
-    Other(Arc<dyn Search>),
+    Other(Arc<dyn Algorithm>),
 }
 
 impl Engine {
-    /// A handle to `search`.
-    pub fn new(search: impl Search + 'static) -> Engine {
-        Engine(Handle::Other(Arc::new(search)))
+    /// A handle to `algorithm`.
+    pub fn new(algorithm: impl Algorithm + 'static) -> Engine {
+        Engine(Handle::Other(Arc::new(algorithm)))
     }
 
     /// Dancing links: the reference.
@@ -298,7 +298,7 @@ impl Engine {
     }
 
     /// The CNF encoding, enumerated by an embedded SAT solver, with `settings` as they
-    /// are: [`SatBuilder`] checks them ([`Search::available`] says whether this build
+    /// are: [`SatBuilder`] checks them ([`Algorithm::available`] says whether this build
     /// runs them).
     pub fn sat(settings: SatEngine) -> Engine {
         Engine(Handle::Sat(Arc::new(sat::Sat(settings))))
@@ -323,8 +323,8 @@ impl Engine {
         ENGINES.iter().map(|e| e.name).collect()
     }
 
-    /// The search behind the handle.
-    pub fn search(&self) -> &dyn Search {
+    /// The algorithm behind the handle.
+    pub fn algorithm(&self) -> &dyn Algorithm {
         match &self.0 {
             Handle::Sat(s) => &**s,
             Handle::Other(s) => &**s,
@@ -333,7 +333,7 @@ impl Engine {
 
     /// The short name, without the encoding: `dlx`, `sat-cadical`.
     pub fn name(&self) -> &'static str {
-        self.search().name()
+        self.algorithm().name()
     }
 
     /// Compiles the engine for `problem` (see [`Prepared`]).
@@ -342,7 +342,7 @@ impl Engine {
     ///
     /// [`Error::Usage`] when this build cannot run the engine.
     pub fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn Prepared + 'p>> {
-        self.search().prepare(problem)
+        self.algorithm().prepare(problem)
     }
 
     /// The SAT settings of an engine that runs on the CNF.
@@ -375,13 +375,13 @@ impl Engine {
     /// when it asks for the lazy at-most-one encoding with a backend other than CaDiCaL
     /// (only CaDiCaL's propagator enforces it). The native engines are always available.
     pub fn available(&self) -> std::result::Result<(), String> {
-        self.search().available()
+        self.algorithm().available()
     }
 }
 
 impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.search().fmt(f)
+        self.algorithm().fmt(f)
     }
 }
 

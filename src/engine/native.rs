@@ -1,4 +1,4 @@
-//! The native engines behind [`Search`]: the DLX and the bitset engine, both run by the
+//! The native engines behind [`Algorithm`]: the DLX and the bitset engine, both run by the
 //! driver in [`crate::solver`] over the problem's reduced matrix.
 //!
 //! Invariant: a native search is deterministic: the same problem and jobs give the same
@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use std::sync::Mutex;
 
-use super::{Counts, FindsOne, Lists, Problem, Report, RunOptions, Scope, Search, Within};
+use super::{Algorithm, Counts, FindsOne, Lists, Problem, Report, RunOptions, Scope, Within};
 use crate::error::Result;
 use crate::matrix::Matrix;
 use crate::parts::Step;
@@ -38,7 +38,7 @@ impl Native {
 /// A native engine prepared for one problem: the engine `describe` read, kept for the
 /// first worker thread of the first run (a run on several threads builds one more per
 /// further thread; a later run builds its own).
-pub(super) struct Prepared<'p> {
+pub(super) struct PreparedNative<'p> {
     native: Native,
     problem: &'p Problem,
     line: String,
@@ -47,10 +47,10 @@ pub(super) struct Prepared<'p> {
     built: Mutex<Option<Box<dyn solver::Backtrack>>>,
 }
 
-impl<'p> Prepared<'p> {
-    pub(super) fn new(native: Native, problem: &'p Problem) -> Prepared<'p> {
+impl<'p> PreparedNative<'p> {
+    pub(super) fn new(native: Native, problem: &'p Problem) -> PreparedNative<'p> {
         let engine = built(native.build, problem.reduction.matrix());
-        Prepared {
+        PreparedNative {
             native,
             problem,
             line: format!("solver {}", engine.describe()),
@@ -86,7 +86,7 @@ impl std::fmt::Debug for Native {
     }
 }
 
-impl Search for Native {
+impl Algorithm for Native {
     fn name(&self) -> &'static str {
         self.name
     }
@@ -94,11 +94,11 @@ impl Search for Native {
     /// The description needs the built engine (the bitset engine picks its layout and
     /// kernel as it is built), so preparing builds it.
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
-        Ok(Box::new(Prepared::new(*self, problem)))
+        Ok(Box::new(PreparedNative::new(*self, problem)))
     }
 }
 
-impl super::Prepared for Prepared<'_> {
+impl super::Prepared for PreparedNative<'_> {
     fn name(&self) -> &'static str {
         self.native.name
     }
@@ -116,7 +116,7 @@ impl super::Prepared for Prepared<'_> {
     }
 }
 
-impl Counts for Prepared<'_> {
+impl Counts for PreparedNative<'_> {
     fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report> {
         let problem = self.problem;
         let start = Instant::now();
@@ -139,7 +139,7 @@ impl Counts for Prepared<'_> {
     }
 }
 
-impl Lists for Prepared<'_> {
+impl Lists for PreparedNative<'_> {
     fn for_each(
         &self,
         opts: &RunOptions,
@@ -174,7 +174,7 @@ impl Lists for Prepared<'_> {
     }
 }
 
-impl FindsOne for Prepared<'_> {
+impl FindsOne for PreparedNative<'_> {
     fn first(&self, opts: &RunOptions) -> Result<(Option<Vec<u32>>, Report)> {
         super::first_listed(self, opts)
     }

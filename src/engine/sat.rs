@@ -1,4 +1,4 @@
-//! The SAT engines behind [`Search`]: the problem's CNF enumerated by an embedded solver,
+//! The SAT engines behind [`Algorithm`]: the problem's CNF enumerated by an embedded solver,
 //! each model blocked and checked.
 //!
 //! Settings are made by [`SatBuilder`], which checks them once: CaDiCaL's own options
@@ -18,7 +18,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use super::{
-    Counts, Engine, FindsOne, Lists, Problem, Progress, Report, RunOptions, Scope, Search, Within,
+    Algorithm, Counts, Engine, FindsOne, Lists, Problem, Progress, Report, RunOptions, Scope,
+    Within,
 };
 use crate::error::{Error, Result};
 use crate::sat::{self, Amo, Backend, Decide, Formula, SatEngine, SatOptions, Size, Strategy};
@@ -193,7 +194,7 @@ impl SatBuilder {
     }
 }
 
-impl Search for Sat {
+impl Algorithm for Sat {
     fn name(&self) -> &'static str {
         match (self.0.backend, self.0.decide) {
             (Backend::Varisat, _) => "sat-varisat",
@@ -213,7 +214,7 @@ impl Search for Sat {
                 self.0.amo.name()
             ))
         })?;
-        Ok(Box::new(Prepared {
+        Ok(Box::new(PreparedSat {
             name: self.name(),
             settings: self.0.clone(),
             problem,
@@ -232,7 +233,7 @@ impl Search for Sat {
 }
 
 /// A SAT engine prepared for one problem.
-struct Prepared<'p> {
+struct PreparedSat<'p> {
     name: &'static str,
     settings: SatEngine,
     problem: &'p Problem,
@@ -242,7 +243,7 @@ struct Prepared<'p> {
     formula: OnceLock<Arc<Formula>>,
 }
 
-impl super::Prepared for Prepared<'_> {
+impl super::Prepared for PreparedSat<'_> {
     fn name(&self) -> &'static str {
         self.name
     }
@@ -308,7 +309,7 @@ impl super::Prepared for Prepared<'_> {
     }
 }
 
-impl Counts for Prepared<'_> {
+impl Counts for PreparedSat<'_> {
     fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report> {
         match within {
             None => self.run(opts, Strategy::Cubes, None, &mut |_| {
@@ -328,7 +329,7 @@ impl Counts for Prepared<'_> {
     }
 }
 
-impl Lists for Prepared<'_> {
+impl Lists for PreparedSat<'_> {
     fn for_each(
         &self,
         opts: &RunOptions,
@@ -352,7 +353,7 @@ impl Lists for Prepared<'_> {
     }
 }
 
-impl FindsOne for Prepared<'_> {
+impl FindsOne for PreparedSat<'_> {
     /// One search without cubes, stopped at its first model (the only search a backend
     /// that is not incremental makes).
     fn first(&self, opts: &RunOptions) -> Result<(Option<Vec<u32>>, Report)> {
@@ -367,7 +368,7 @@ impl FindsOne for Prepared<'_> {
     }
 }
 
-impl Prepared<'_> {
+impl PreparedSat<'_> {
     /// Compiles the CNF unless built (under the deadline and Ctrl-C) and enumerates its
     /// models, whole or over `cubes`.
     fn run(

@@ -11,7 +11,7 @@
 use std::ops::ControlFlow;
 
 use super::native::Native;
-use super::{Counts, FindsOne, Lists, Problem, Report, RunOptions, Scope, Search, Within};
+use super::{Algorithm, Counts, FindsOne, Lists, Problem, Report, RunOptions, Scope, Within};
 use crate::error::Result;
 use crate::sat::Strategy;
 use crate::subproblems::Step;
@@ -25,37 +25,37 @@ pub(super) struct Toy;
 pub(super) struct Lister;
 
 /// A toy prepared: the DLX prepared, of which it shows one ability.
-struct Prepared<'p> {
+struct PreparedToy<'p> {
     name: &'static str,
     dlx: Box<dyn super::Prepared + 'p>,
 }
 
-impl Search for Toy {
+impl Algorithm for Toy {
     fn name(&self) -> &'static str {
         "toy"
     }
 
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
         let dlx = Native::DLX.prepare(problem)?;
-        Ok(Box::new(Counter(Prepared { name: "toy", dlx })))
+        Ok(Box::new(Counter(PreparedToy { name: "toy", dlx })))
     }
 }
 
-impl Search for Lister {
+impl Algorithm for Lister {
     fn name(&self) -> &'static str {
         "toy-lister"
     }
 
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
         let dlx = Native::DLX.prepare(problem)?;
-        Ok(Box::new(Listing(Prepared {
+        Ok(Box::new(Listing(PreparedToy {
             name: "toy-lister",
             dlx,
         })))
     }
 }
 
-struct Counter<'p>(Prepared<'p>);
+struct Counter<'p>(PreparedToy<'p>);
 
 impl super::Prepared for Counter<'_> {
     fn name(&self) -> &'static str {
@@ -78,7 +78,7 @@ impl Counts for Counter<'_> {
     }
 }
 
-struct Listing<'p>(Prepared<'p>);
+struct Listing<'p>(PreparedToy<'p>);
 
 impl super::Prepared for Listing<'_> {
     fn name(&self) -> &'static str {

@@ -78,7 +78,7 @@ pub fn build(matrix: &Matrix) -> Box<dyn Backtrack> {
         return engine;
     }
     fn boxed<const W: usize>(matrix: &Matrix) -> Option<Box<dyn Backtrack>> {
-        Search::<W>::new(matrix).map(|e| Box::new(e) as _)
+        Masks::<W>::new(matrix).map(|e| Box::new(e) as _)
     }
     let words = matrix.num_items().div_ceil(64);
     if words > 64 {
@@ -173,7 +173,8 @@ struct Level<const W: usize> {
     covered: Mask<W>,
 }
 
-pub struct Search<const W: usize> {
+/// The bitset search with cell masks of `W` words (each option its mask of cells).
+pub struct Masks<const W: usize> {
     mask: Vec<Mask<W>>,
     option_of: OptionMap<Mask<W>>,
     unit_mask: Mask<W>,
@@ -185,7 +186,7 @@ pub struct Search<const W: usize> {
     kernel: Kernel,
 }
 
-impl<const W: usize> Search<W> {
+impl<const W: usize> Masks<W> {
     /// `None` when two options have the same items (the engine tells options apart by
     /// their masks).
     pub fn new(matrix: &Matrix) -> Option<Self> {
@@ -211,7 +212,7 @@ impl<const W: usize> Search<W> {
                 set(&mut unit_mask, i);
             }
         }
-        Some(Search {
+        Some(Masks {
             unit_mask,
             mask,
             option_of,
@@ -238,7 +239,7 @@ impl<const W: usize> Search<W> {
     }
 }
 
-impl<const W: usize> Levels for Search<W> {
+impl<const W: usize> Levels for Masks<W> {
     type Key = Mask<W>;
 
     fn path(&mut self) -> &mut Path<Mask<W>> {
