@@ -184,6 +184,30 @@ fn the_report_types_import_nothing() {
     assert!(found.is_empty(), "src/subproblems.rs imports {found:?}");
 }
 
+/// "One executor": the only worker loop of the library is `schedule/execute.rs`. No
+/// other module takes jobs from a pool (`pool.take()`) or opens a scope of threads
+/// (`thread::scope`), outside its tests: an engine brings a `schedule::Worker`.
+#[test]
+fn one_worker_loop() {
+    let mut found = Vec::new();
+    for (path, text) in source_files() {
+        if !path.starts_with("src/") || path.starts_with("src/schedule/") {
+            continue;
+        }
+        let code = without_tests(&text);
+        for pattern in ["pool.take()", "thread::scope"] {
+            if code.contains(pattern) {
+                found.push(format!("{path}: {pattern}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "worker loops outside src/schedule/:\n{}",
+        found.join("\n")
+    );
+}
+
 /// What runs or makes an engine: a constructor of the handle, the registry, the engine
 /// module's functions, and the `Problem` methods that run a search. Matched as words, so
 /// `SatEngine::default()` and an iterator's `.count()` are not.

@@ -32,9 +32,10 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::schedule::Pool;
-use std::sync::mpsc::sync_channel;
+use crate::schedule::{self, execute, Caller, Giving, Job, Pool};
+use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::error::{Error, Result};
@@ -238,82 +239,69 @@ pub fn for_each_model(
     };
     let mut failure: Option<Error> = None;
     let mut broken = false;
-    std::thread::scope(|scope| {
-        // Bounded, so that a slow consumer (a pipe) holds the workers back instead of
-        // queueing models without end.
-        let (tx, rx) = sync_channel::<Event>(1024);
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let stop = stop.clone();
+    // Bounded, so that a slow consumer (a pipe) holds the workers back instead of
+    // queueing models without end. Each worker holds its own sender, and only they do,
+    // so the consumer's loop ends when the last worker ends.
+    let (tx, rx) = sync_channel::<Event>(1024);
+    let senders: Mutex<Vec<Option<SyncSender<Event>>>> =
+        Mutex::new((0..threads).map(|_| Some(tx.clone())).collect());
+    drop(tx);
+    let givings = Giving::for_workers(&pool, threads);
+    let make = |k: usize| {
+        let tx = senders.lock().unwrap_or_else(|e| e.into_inner())[k].take()?;
+        let current = Arc::new(AtomicUsize::new(0));
+        let sink = ModelSink::new(
+            Arc::clone(&shared_matrix),
+            Arc::clone(&current),
+            tx.clone(),
+            stop.clone(),
+        );
+        let worker = Worker::new(
+            opts,
+            formula,
             #[cfg(feature = "cadical")]
-            let groups = groups.as_ref();
-            let (shared_matrix, pool) = (&shared_matrix, &pool);
-            scope.spawn(move || {
-                let _leaving = pool.stop_when_leaving();
-                let current = Arc::new(AtomicUsize::new(0));
-                let sink = ModelSink::new(
-                    Arc::clone(shared_matrix),
-                    Arc::clone(&current),
-                    tx.clone(),
-                    stop.clone(),
-                );
-                let worker = Worker::new(
-                    opts,
-                    formula,
-                    #[cfg(feature = "cadical")]
-                    groups,
-                    sink,
-                    stop.clone(),
-                );
+            groups.as_ref(),
+            sink,
+            stop.clone(),
+        );
+        let searching = |worker| Searching {
+            worker,
+            current,
+            tx: tx.clone(),
+            stop: stop.clone(),
+            cubes,
+        };
+        match worker {
+            Ok(Some(w)) => Some(searching(w)),
+            // Stopped while loading the formula: no cube was searched.
+            Ok(None) => None,
+            Err(e) => {
                 // A failure stops every worker (those waiting for a cube too: this one's
                 // leaving stops the pool).
-                let fail = |e| {
-                    stop.set();
-                    let _ = tx.send(Event::Failed(e));
-                };
-                let mut worker = match worker {
-                    Ok(Some(w)) => w,
-                    // Stopped while loading the formula: no cube was searched.
-                    Ok(None) => return,
-                    Err(e) => return fail(e),
-                };
-                while let Some(job) = pool.take() {
-                    if stop.now() {
-                        break;
-                    }
-                    let k = job.root;
-                    current.store(k, Ordering::Relaxed);
-                    match worker.run(&cubes[k]) {
-                        Ok(Outcome::Exhausted) => {
-                            if pool.finish(k, &0).is_some() {
-                                let _ = tx.send(Event::CubeDone(k));
-                            }
-                        }
-                        Ok(Outcome::Stopped) => break,
-                        Err(e) => {
-                            fail(e);
-                            break;
-                        }
-                    }
-                }
-                let (calls, decisions) = worker.counters();
-                let _ = tx.send(Event::Finished { calls, decisions });
+                stop.set();
+                let _ = tx.send(Event::Failed(e));
+                None
+            }
+        }
+    };
+    let retire = |_: usize, w: Searching<'_>| {
+        let (calls, decisions) = w.worker.counters();
+        let _ = w.tx.send(Event::Finished { calls, decisions });
+    };
+    let report = |stats: &SatStats| {
+        if let Some(p) = progress {
+            p(&Progress {
+                unit: "cubes",
+                parts_done: stats.cubes_done as usize,
+                parts: cubes.len(),
+                solutions: stats.models,
+                work: stats.cubes_done as f64 / cubes.len().max(1) as f64,
+                elapsed: start.elapsed().as_secs_f64(),
             });
         }
-        drop(tx);
-        let report = |stats: &SatStats| {
-            if let Some(p) = progress {
-                p(&Progress {
-                    unit: "cubes",
-                    parts_done: stats.cubes_done as usize,
-                    parts: cubes.len(),
-                    solutions: stats.models,
-                    work: stats.cubes_done as f64 / cubes.len().max(1) as f64,
-                    elapsed: start.elapsed().as_secs_f64(),
-                });
-            }
-        };
-        for event in rx {
+    };
+    let mut consume = || {
+        for event in &rx {
             match event {
                 Event::Model(cube, solution) if !broken && failure.is_none() => {
                     stats.models += 1;
@@ -350,11 +338,53 @@ pub fn for_each_model(
                 }
             }
         }
-    });
+    };
+    execute(
+        &pool,
+        &givings,
+        &make,
+        &retire,
+        Caller::Consumes(&mut consume),
+    );
     if let Some(e) = failure {
         return Err(e);
     }
     stats.stopped = !broken && stats.cubes_done < stats.cubes;
     stats.interrupted = stats.stopped && opts.stop.raised();
     Ok(stats)
+}
+
+/// A worker of a SAT enumeration: its solver, the cube it searches (which its models
+/// name), and its sender to the consumer.
+struct Searching<'a> {
+    worker: Worker,
+    current: Arc<AtomicUsize>,
+    tx: SyncSender<Event>,
+    stop: Halt,
+    cubes: &'a [Cube],
+}
+
+impl schedule::Worker<usize, u64> for Searching<'_> {
+    fn run(&mut self, job: &Job<usize>, _giving: &Giving<'_, usize, u64>) -> Option<u64> {
+        if self.stop.now() {
+            return None;
+        }
+        let k = job.root;
+        self.current.store(k, Ordering::Relaxed);
+        match self.worker.run(&self.cubes[k]) {
+            // A cube's tally is nothing: its models are counted by the consumer, as they
+            // arrive.
+            Ok(Outcome::Exhausted) => Some(0),
+            Ok(Outcome::Stopped) => None,
+            Err(e) => {
+                self.stop.set();
+                let _ = self.tx.send(Event::Failed(e));
+                None
+            }
+        }
+    }
+
+    fn root_done(&mut self, root: usize, _: u64) {
+        let _ = self.tx.send(Event::CubeDone(root));
+    }
 }

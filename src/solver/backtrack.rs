@@ -12,28 +12,7 @@ use crate::stop::Stop;
 /// Called with each solution, as option indices; `Break` stops the search.
 pub type Visit<'a> = dyn FnMut(&[u32]) -> ControlFlow<()> + 'a;
 
-/// Where a running search gives work to idle workers (the scheduler, `schedule.rs`): it polls
-/// [`Share::wanted`] with its stop check and, when asked, gives the untried options of its
-/// shallowest open level as subproblems (prefixes one option longer) and skips them.
-pub trait Share {
-    /// Whether a worker waits for work now.
-    fn wanted(&self) -> bool;
-    /// Hands these subproblems (prefixes of options of the engine's matrix) to others.
-    fn give(&self, prefixes: Vec<Vec<u32>>);
-}
-
-/// The share of a search that runs alone: nobody ever wants its work.
-pub struct Alone;
-
-impl Share for Alone {
-    fn wanted(&self) -> bool {
-        false
-    }
-
-    fn give(&self, _prefixes: Vec<Vec<u32>>) {
-        unreachable!("a search running alone is never asked for work")
-    }
-}
+pub use crate::schedule::{Alone, Share};
 
 /// What a search node does next.
 #[derive(Clone, Debug, PartialEq, Eq)]

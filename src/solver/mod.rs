@@ -33,12 +33,12 @@ use std::time::Instant;
 use crate::stop::Stop;
 
 use crate::matrix::Matrix;
-use crate::schedule::Pool;
+use crate::schedule::{execute, Caller, Giving, Job, Pool, Worker};
 use crate::subproblems::{Progress, Step};
 use crate::symmetry::Reduction;
 use split::split;
 
-pub use backtrack::{Backtrack, Branch, Share};
+pub use backtrack::{Backtrack, Branch};
 pub use estimate::{Budget, Estimate};
 
 /// How a native engine is built for a matrix: `dlx` or `bits`.
@@ -163,121 +163,146 @@ pub(crate) fn count_on(
         }
         None => Vec::new(),
     };
-    let all: f64 = sizes.iter().sum();
-    let work_done = Mutex::new(0.0f64);
+    let shared = Shared {
+        reduction,
+        matrix,
+        check: reduction.needs_check(),
+        stop,
+        stopped: AtomicBool::new(false),
+        timed_out: AtomicBool::new(false),
+        start,
+        jobs: jobs.len(),
+        sizes: &sizes,
+        all: sizes.iter().sum(),
+        work_done: Mutex::new(0.0),
+        done: AtomicUsize::new(0),
+        so_far: AtomicU64::new(0),
+        progress,
+        finished,
+    };
     let pool: Pool<Vec<u32>, u64> = Pool::new(jobs.iter().cloned(), workers);
-    let done = AtomicUsize::new(0);
-    let so_far = AtomicU64::new(0);
-    let stopped = AtomicBool::new(false);
-    let timed_out = AtomicBool::new(false);
+    let givings = Giving::for_workers(&pool, workers);
+    let root = Mutex::new(Some(root));
     let total = Mutex::new(Stats {
         workers: vec![0; workers],
         ..Stats::default()
     });
-    let check = reduction.needs_check();
-    let work = |engine: &mut dyn Backtrack, worker: usize| {
-        let _leaving = pool.stop_when_leaving();
-        let mut local = Stats::default();
-        let mut original = Vec::new();
-        while let Some(job) = pool.take() {
-            let before = local.solutions;
-            let share = Giving {
-                pool: &pool,
-                root: job.root,
-            };
-            let flow = engine.run_shared(
-                &job.work,
-                &mut |solution| {
-                    if stop.timed_out() {
-                        timed_out.store(true, Ordering::Relaxed);
-                        return ControlFlow::Break(());
-                    }
-                    if stopped.load(Ordering::Relaxed) {
-                        return ControlFlow::Break(());
-                    }
-                    local.found += 1;
-                    if check {
-                        original.clear();
-                        original.extend(solution.iter().map(|&o| reduction.original(o)));
-                        if !reduction.is_canonical(&original) {
-                            return ControlFlow::Continue(());
-                        }
-                    }
-                    debug_assert_eq!(matrix.check_solution(solution), Ok(()));
-                    local.solutions += 1;
-                    ControlFlow::Continue(())
-                },
-                &share,
-                stop,
-            );
-            if flow.is_break() {
-                if stop.timed_out() {
-                    timed_out.store(true, Ordering::Relaxed);
-                }
-                stopped.store(true, Ordering::Relaxed);
-                break;
-            }
-            let Some(n) = pool.finish(job.root, &(local.solutions - before)) else {
-                continue;
-            };
-            if let Some(f) = finished {
-                f(job.root, n);
-            }
-            let found = so_far.fetch_add(n, Ordering::Relaxed) + n;
-            let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if let Some(p) = progress {
-                let share = {
-                    let mut w = work_done.lock().unwrap_or_else(|e| e.into_inner());
-                    *w += sizes[job.root];
-                    (*w / all).min(1.0)
-                };
-                p(&Progress {
-                    unit: "subproblems",
-                    parts_done: finished,
-                    parts: jobs.len(),
-                    solutions: found,
-                    work: share,
-                    elapsed: start.elapsed().as_secs_f64(),
-                });
-            }
-        }
-        let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
-        t.solutions += local.solutions;
-        t.found += local.found;
-        t.nodes += engine.nodes();
-        t.workers[worker] = engine.nodes();
+    let make = |k: usize| {
+        let built = (k == 0).then(|| root.lock().unwrap_or_else(|e| e.into_inner()).take());
+        Some(Counting {
+            engine: built.flatten().unwrap_or_else(|| build(matrix)),
+            shared: &shared,
+            local: Stats::default(),
+            original: Vec::new(),
+        })
     };
-    std::thread::scope(|s| {
-        for worker in 1..workers {
-            let work = &work;
-            s.spawn(move || {
-                let mut engine = build(matrix);
-                work(engine.as_mut(), worker);
-            });
-        }
-        work(root.as_mut(), 0);
-    });
+    let retire = |k: usize, w: Counting<'_>| {
+        let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
+        t.solutions += w.local.solutions;
+        t.found += w.local.found;
+        t.nodes += w.engine.nodes();
+        t.workers[k] = w.engine.nodes();
+    };
+    execute(&pool, &givings, &make, &retire, Caller::Works);
     let mut stats = total.into_inner().unwrap_or_else(|e| e.into_inner());
-    stats.stopped = stopped.into_inner();
-    stats.timed_out = timed_out.into_inner();
+    stats.stopped = shared.stopped.into_inner();
+    stats.timed_out = shared.timed_out.into_inner();
     stats.interrupted = stats.stopped && stop.raised();
     stats
 }
 
-/// A running subproblem's [`Share`]: what its search gives away becomes jobs of the same
-/// root in the pool.
-struct Giving<'p> {
-    pool: &'p Pool<Vec<u32>, u64>,
-    root: usize,
+/// What the workers of a native count share: the reduction, the stop and how it stopped,
+/// and the tallies and progress of the finished subproblems.
+struct Shared<'a> {
+    reduction: &'a Reduction,
+    matrix: &'a Matrix,
+    check: bool,
+    stop: &'a Stop,
+    stopped: AtomicBool,
+    timed_out: AtomicBool,
+    start: Instant,
+    jobs: usize,
+    /// Each subproblem's estimated tree size (empty without a progress display).
+    sizes: &'a [f64],
+    all: f64,
+    work_done: Mutex<f64>,
+    done: AtomicUsize,
+    so_far: AtomicU64,
+    progress: Option<OnProgress<'a>>,
+    finished: Option<Finished<'a>>,
 }
 
-impl Share for Giving<'_> {
-    fn wanted(&self) -> bool {
-        self.pool.wanted()
+/// A worker of a native count: its engine, and the solutions it found.
+struct Counting<'a> {
+    engine: Box<dyn Backtrack>,
+    shared: &'a Shared<'a>,
+    local: Stats,
+    /// Scratch: a solution's options in the original matrix.
+    original: Vec<u32>,
+}
+
+impl Worker<Vec<u32>, u64> for Counting<'_> {
+    fn run(&mut self, job: &Job<Vec<u32>>, giving: &Giving<'_, Vec<u32>, u64>) -> Option<u64> {
+        let shared = self.shared;
+        let before = self.local.solutions;
+        let (local, original) = (&mut self.local, &mut self.original);
+        let flow = self.engine.run_shared(
+            &job.work,
+            &mut |solution| {
+                if shared.stop.timed_out() {
+                    shared.timed_out.store(true, Ordering::Relaxed);
+                    return ControlFlow::Break(());
+                }
+                if shared.stopped.load(Ordering::Relaxed) {
+                    return ControlFlow::Break(());
+                }
+                local.found += 1;
+                if shared.check {
+                    original.clear();
+                    original.extend(solution.iter().map(|&o| shared.reduction.original(o)));
+                    if !shared.reduction.is_canonical(original) {
+                        return ControlFlow::Continue(());
+                    }
+                }
+                debug_assert_eq!(shared.matrix.check_solution(solution), Ok(()));
+                local.solutions += 1;
+                ControlFlow::Continue(())
+            },
+            giving,
+            shared.stop,
+        );
+        if flow.is_break() {
+            if shared.stop.timed_out() {
+                shared.timed_out.store(true, Ordering::Relaxed);
+            }
+            shared.stopped.store(true, Ordering::Relaxed);
+            return None;
+        }
+        Some(self.local.solutions - before)
     }
 
-    fn give(&self, prefixes: Vec<Vec<u32>>) {
-        self.pool.give(self.root, prefixes);
+    fn root_done(&mut self, root: usize, n: u64) {
+        let shared = self.shared;
+        if let Some(f) = shared.finished {
+            f(root, n);
+        }
+        let found = shared.so_far.fetch_add(n, Ordering::Relaxed) + n;
+        let finished = shared.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(p) = shared.progress {
+            let share = {
+                let mut w = shared.work_done.lock().unwrap_or_else(|e| e.into_inner());
+                *w += shared.sizes[root];
+                (*w / shared.all).min(1.0)
+            };
+            p(&Progress {
+                unit: "subproblems",
+                parts_done: finished,
+                parts: shared.jobs,
+                solutions: found,
+                work: share,
+                elapsed: shared.start.elapsed().as_secs_f64(),
+            });
+        }
     }
 }
 

@@ -87,14 +87,12 @@ mod table;
 mod tests;
 mod unrank;
 
-use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use num_bigint::BigUint;
 
-use crate::schedule::Pool;
-use crate::solver::backtrack::Share;
+use crate::schedule::{execute, Caller, Giving, Job as ScheduledJob, Piece, Pool, Worker};
 
 pub use input::{Input, TableEstimate};
 use order::Branching;
@@ -389,62 +387,42 @@ fn run(
             .collect()
     });
     let pool: Pool<Job, Count> = Pool::new(roots, workers);
+    let givings = Giving::for_workers(&pool, workers);
     let freed: Mutex<Vec<Table>> = Mutex::new(Vec::new());
     let total = Mutex::new(Run {
         count: Ok(Count::ZERO),
         workers: vec![0; workers],
         table: TableStats::default(),
     });
-    let work = |worker: usize| {
-        let _leaving = pool.stop_when_leaving();
-        let giving = Giving {
-            pool: &pool,
-            job: Cell::new((0, 0, 1)),
-        };
-        // Per input, made when a job of it first comes: the search, and its own table
-        // when the workers do not share one.
-        let mut searches: Vec<Option<Search<'_>>> = classes.iter().map(|_| None).collect();
-        let mut own: Vec<Option<Table>> = classes.iter().map(|_| None).collect();
-        let mut views: Vec<Option<View<'_>>> = classes.iter().map(|_| None).collect();
-        let mut sum = Count::ZERO;
-        while let Some(job) = pool.take() {
-            let Job {
-                class,
-                prefix,
-                times,
-            } = &job.work;
-            let (class, times) = (*class, *times);
-            giving.job.set((job.root, class, times));
-            let search = searches[class].get_or_insert_with(|| {
-                let mut s = Search::new(classes[class], &stopping);
-                s.sharing(&giving);
-                s
-            });
-            let memo: &mut dyn Memo = match &shared {
-                Some(s) => views[class].get_or_insert_with(|| s[class].view()),
-                None => own[class]
-                    .get_or_insert_with(|| Table::new(key_words[class], budget[class] / workers)),
-            };
-            let Ok(c) = count_after(search, prefix, memo) else {
-                stop.store(true, Ordering::Relaxed);
-                break;
-            };
-            if let Some(all) = pool.finish(job.root, &c.times(times)) {
-                if let Some(f) = finished {
-                    f(job.root, &all);
-                }
-                sum.add(&all);
-            }
-        }
+    let make = |k: usize| {
+        Some(Counter {
+            classes,
+            key_words: &key_words,
+            budget,
+            workers,
+            shared: shared.as_deref(),
+            stopping: &stopping,
+            stop: &stop,
+            giving: &givings[k],
+            finished,
+            // Per input, made when a job of it first comes: the search, and its own table
+            // when the workers do not share one.
+            searches: classes.iter().map(|_| None).collect(),
+            own: classes.iter().map(|_| None).collect(),
+            views: classes.iter().map(|_| None).collect(),
+            sum: Count::ZERO,
+        })
+    };
+    let retire = |k: usize, w: Counter<'_>| {
         let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
         if let Ok(n) = &mut t.count {
-            n.add(&sum);
+            n.add(&w.sum);
         }
-        t.workers[worker] = searches.iter().flatten().map(|s| s.nodes).sum();
-        for table in own.iter().flatten() {
+        t.workers[k] = w.searches.iter().flatten().map(|s| s.nodes).sum();
+        for table in w.own.iter().flatten() {
             t.table.merge(&table.stats());
         }
-        for view in views.iter().flatten() {
+        for view in w.views.iter().flatten() {
             t.table.hits += view.hits;
             t.table.misses += view.misses;
         }
@@ -452,15 +430,9 @@ fn run(
         freed
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .extend(own.into_iter().flatten());
+            .extend(w.own.into_iter().flatten());
     };
-    std::thread::scope(|s| {
-        for worker in 1..workers {
-            let work = &work;
-            s.spawn(move || work(worker));
-        }
-        work(0);
-    });
+    execute(&pool, &givings, &make, &retire, Caller::Works);
     let mut run = total.into_inner().unwrap_or_else(|e| e.into_inner());
     if stop.into_inner() {
         run.count = Err(Incomplete);
@@ -559,26 +531,74 @@ impl Input {
     }
 }
 
-/// A worker's [`Share`]: the options its search gives away become jobs of the root it
-/// counts, with the multiplicity of the job it runs.
-struct Giving<'p> {
-    pool: &'p Pool<Job, Count>,
-    /// The running job's root, input and multiplicity.
-    job: Cell<(usize, usize, u64)>,
-}
-
-impl Share for Giving<'_> {
-    fn wanted(&self) -> bool {
-        self.pool.wanted()
+/// A memo job's pieces keep its input and multiplicity.
+impl Piece for Job {
+    type Mark = (usize, u64);
+    fn mark(&self) -> (usize, u64) {
+        (self.class, self.times)
     }
-
-    fn give(&self, prefixes: Vec<Vec<u32>>) {
-        let (root, class, times) = self.job.get();
-        let jobs = prefixes.into_iter().map(|prefix| Job {
+    fn piece((class, times): (usize, u64), prefix: Vec<u32>) -> Job {
+        Job {
             class,
             prefix,
             times,
+        }
+    }
+}
+
+/// A worker of a memo count: per input, its search and its table (its own, or its view
+/// of the shared one), and the sum of the roots it finished.
+struct Counter<'a> {
+    classes: &'a [&'a Input],
+    key_words: &'a [usize],
+    budget: &'a [usize],
+    workers: usize,
+    shared: Option<&'a [Sharded]>,
+    stopping: &'a (dyn Fn() -> bool + Sync),
+    /// Set when a job was stopped: the count is then incomplete.
+    stop: &'a AtomicBool,
+    giving: &'a Giving<'a, Job, Count>,
+    finished: Option<Heard<'a>>,
+    searches: Vec<Option<Search<'a>>>,
+    own: Vec<Option<Table>>,
+    views: Vec<Option<View<'a>>>,
+    sum: Count,
+}
+
+impl Worker<Job, Count> for Counter<'_> {
+    fn run(&mut self, job: &ScheduledJob<Job>, _giving: &Giving<'_, Job, Count>) -> Option<Count> {
+        let Job {
+            class,
+            prefix,
+            times,
+        } = &job.work;
+        let (class, times) = (*class, *times);
+        let (classes, stopping, giving) = (self.classes, self.stopping, self.giving);
+        let search = self.searches[class].get_or_insert_with(|| {
+            let mut s = Search::new(classes[class], stopping);
+            s.sharing(giving);
+            s
         });
-        self.pool.give(root, jobs);
+        let memo: &mut dyn Memo = match self.shared {
+            Some(s) => self.views[class].get_or_insert_with(|| s[class].view()),
+            None => {
+                let (words, bytes) = (self.key_words[class], self.budget[class] / self.workers);
+                self.own[class].get_or_insert_with(|| Table::new(words, bytes))
+            }
+        };
+        match count_after(search, prefix, memo) {
+            Ok(c) => Some(c.times(times)),
+            Err(Incomplete) => {
+                self.stop.store(true, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+
+    fn root_done(&mut self, root: usize, all: Count) {
+        if let Some(f) = self.finished {
+            f(root, &all);
+        }
+        self.sum.add(&all);
     }
 }

@@ -35,6 +35,33 @@ use std::ops::AddAssign;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
+mod execute;
+
+pub(crate) use execute::{execute, Caller, Giving, Piece, Worker};
+
+/// Where a running search gives work to idle workers (the scheduler): it polls
+/// [`Share::wanted`] with its stop check and, when asked, gives the untried options of its
+/// shallowest open level as subproblems (prefixes one option longer) and skips them.
+pub trait Share {
+    /// Whether a worker waits for work now.
+    fn wanted(&self) -> bool;
+    /// Hands these subproblems (prefixes of options of the engine's matrix) to others.
+    fn give(&self, prefixes: Vec<Vec<u32>>);
+}
+
+/// The share of a search that runs alone: nobody ever wants its work.
+pub struct Alone;
+
+impl Share for Alone {
+    fn wanted(&self) -> bool {
+        false
+    }
+
+    fn give(&self, _prefixes: Vec<Vec<u32>>) {
+        unreachable!("a search running alone is never asked for work")
+    }
+}
+
 /// The worker threads a run of `threads` asked for runs on: no more than the machine can
 /// run at once (`std::thread::available_parallelism`, which respects the process's CPU
 /// affinity and cgroup quota). More workers than cores would only take turns on the
