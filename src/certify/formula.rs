@@ -98,88 +98,194 @@ fn subsets(of: &[u32], k: usize, mut each: impl FnMut(&[u32])) {
     }
 }
 
+/// Option `o`'s variable as a positive literal.
+fn lit(o: u32) -> i32 {
+    o as i32 + 1
+}
+
+/// Per covered item: its item, and its at-least-one clause (none until written).
+type CoverItems = Vec<(u32, Option<u32>)>;
+
+/// The covered items (those an option holds at most once), in item order: each item's
+/// place among them, and the list of (item, its at-least-one clause, none yet).
+fn cover_items(matrix: &Matrix) -> (Vec<Option<u32>>, CoverItems) {
+    let items = matrix.items();
+    let mut cover_index = vec![None; items.len()];
+    let mut cover_items = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        if item.max == 1 {
+            cover_index[i] = Some(cover_items.len() as u32);
+            cover_items.push((i as u32, None));
+        }
+    }
+    (cover_index, cover_items)
+}
+
+/// The matrix read by option: per option, its covered items (indices into
+/// `cover_items`); per item, the options that count toward it.
+struct ByOption {
+    cells: Vec<Vec<u32>>,
+    counted: Vec<Vec<u32>>,
+}
+
+/// Reads the matrix by option (see [`ByOption`]); refuses an option without a cell (see
+/// the invariants).
+fn option_items(
+    matrix: &Matrix,
+    cover_index: &[Option<u32>],
+    cover_items: &[(u32, Option<u32>)],
+) -> Result<ByOption> {
+    let items = matrix.items();
+    let n = matrix.num_options();
+    let mut cells = vec![Vec::new(); n];
+    let mut counted: Vec<Vec<u32>> = vec![Vec::new(); items.len()];
+    for o in 0..n as u32 {
+        for &i in matrix.option_items(o) {
+            match cover_index[i as usize] {
+                Some(c) => cells[o as usize].push(c),
+                None => counted[i as usize].push(o),
+            }
+        }
+        if !cells[o as usize]
+            .iter()
+            .any(|&c| items[cover_items[c as usize].0 as usize].min == 1)
+        {
+            return Err(Error::Usage(format!(
+                "cannot certify: option {o} covers no cell; a certificate needs every \
+                 placement to fill at least one cell that must be filled"
+            )));
+        }
+    }
+    Ok(ByOption { cells, counted })
+}
+
+/// The counted items whose count the cells decide (the module doc's condition): they
+/// get no clauses.
+fn implied_items(
+    matrix: &Matrix,
+    cells: &[Vec<u32>],
+    counted: &[Vec<u32>],
+    counted_items: &[u32],
+) -> Vec<u32> {
+    let items = matrix.items();
+    let num_cells = items.iter().filter(|i| i.min == 1 && i.max == 1).count() as u64;
+    let has_optional = items.iter().any(|i| i.min == 0 && i.max == 1);
+    let mut implied = Vec::new();
+    if counted_items.len() == 1 && !has_optional {
+        let i = counted_items[0] as usize;
+        let size = cells[0].len() as u64;
+        let all = counted[i].len() == matrix.num_options()
+            && cells.iter().all(|c| c.len() as u64 == size);
+        if all && size > 0 && num_cells % size == 0 {
+            let pieces = num_cells / size;
+            if items[i].min as u64 <= pieces && pieces <= items[i].max as u64 {
+                implied.push(i as u32);
+            }
+        }
+    }
+    implied
+}
+
+/// The kinds of the counted items that are not `implied`, and per option the kinds it
+/// uses; refused when their clauses would pass [`MAX_CARDINALITY_CLAUSES`].
+fn counted_kinds(
+    matrix: &Matrix,
+    counted: &[Vec<u32>],
+    counted_items: &[u32],
+    implied: &[u32],
+) -> Result<(Vec<Kind>, Vec<Vec<u32>>)> {
+    let items = matrix.items();
+    let mut kinds = Vec::new();
+    let mut kinds_of = vec![Vec::new(); matrix.num_options()];
+    let mut cardinality: u64 = 0;
+    for &i in counted_items {
+        if implied.contains(&i) {
+            continue;
+        }
+        let item = &items[i as usize];
+        let options = counted[i as usize].clone();
+        let len = options.len() as u64;
+        if (item.max as u64) < len {
+            cardinality = cardinality.saturating_add(binomial(len, item.max as u64 + 1));
+        }
+        if item.min > 0 && item.min as u64 <= len {
+            cardinality = cardinality.saturating_add(binomial(len, len - item.min as u64 + 1));
+        }
+        for &o in &options {
+            kinds_of[o as usize].push(kinds.len() as u32);
+        }
+        kinds.push(Kind {
+            options,
+            min: item.min,
+            max: item.max,
+        });
+    }
+    if cardinality > MAX_CARDINALITY_CLAUSES {
+        return Err(Error::Usage(format!(
+            "cannot certify: the pieces' counts need {cardinality} clauses (a clause per \
+             max + 1 and per n - min + 1 of a piece's n placements, with no auxiliary \
+             variables), more than the {MAX_CARDINALITY_CLAUSES} a certificate takes"
+        )));
+    }
+    Ok((kinds, kinds_of))
+}
+
+/// Adds each pair of options sharing a covered item's clause, once per pair: the
+/// pairs and their clauses.
+fn amo_clauses(by_cell: &[Vec<u32>], clauses: &mut Vec<Vec<i32>>) -> HashMap<(u32, u32), u32> {
+    let mut amo = HashMap::new();
+    for options in by_cell {
+        for (k, &a) in options.iter().enumerate() {
+            for &b in &options[k + 1..] {
+                amo.entry((a, b)).or_insert_with(|| {
+                    clauses.push(vec![-lit(a), -lit(b)]);
+                    clauses.len() as u32
+                });
+            }
+        }
+    }
+    amo
+}
+
+/// The at-most and at-least clauses of the kinds: each clause's options, and its
+/// number.
+type Cardinality = (HashMap<Vec<u32>, u32>, HashMap<Vec<u32>, u32>);
+
+/// Adds each kind's at-most and at-least clauses (see the module doc): for each, its
+/// options and its clause, the at-most clauses first.
+fn cardinality_clauses(kinds: &[Kind], clauses: &mut Vec<Vec<i32>>) -> Cardinality {
+    let mut at_most = HashMap::new();
+    let mut at_least = HashMap::new();
+    for kind in kinds {
+        let len = kind.options.len();
+        if (kind.max as usize) < len {
+            subsets(&kind.options, kind.max as usize + 1, |s| {
+                clauses.push(s.iter().map(|&o| -lit(o)).collect());
+                at_most.insert(s.to_vec(), clauses.len() as u32);
+            });
+        }
+        if kind.min > 0 && kind.min as usize <= len {
+            subsets(&kind.options, len - kind.min as usize + 1, |s| {
+                clauses.push(s.iter().map(|&o| lit(o)).collect());
+                at_least.insert(s.to_vec(), clauses.len() as u32);
+            });
+        }
+    }
+    (at_most, at_least)
+}
+
 impl Formula {
     /// The CNF of `matrix`, or of the solutions `g` fixes.
     pub fn new(matrix: &Matrix, g: Option<&Symmetry>) -> Result<Formula> {
         let items = matrix.items();
         let n = matrix.num_options();
-        let mut cover_index = vec![None; items.len()];
-        let mut cover_items = Vec::new();
-        for (i, item) in items.iter().enumerate() {
-            if item.max == 1 {
-                cover_index[i] = Some(cover_items.len() as u32);
-                cover_items.push((i as u32, None));
-            }
-        }
-        let mut cells = vec![Vec::new(); n];
-        let mut counted: Vec<Vec<u32>> = vec![Vec::new(); items.len()];
-        for o in 0..n as u32 {
-            for &i in matrix.option_items(o) {
-                match cover_index[i as usize] {
-                    Some(c) => cells[o as usize].push(c),
-                    None => counted[i as usize].push(o),
-                }
-            }
-            if !cells[o as usize]
-                .iter()
-                .any(|&c| items[cover_items[c as usize].0 as usize].min == 1)
-            {
-                return Err(Error::Usage(format!(
-                    "cannot certify: option {o} covers no cell; a certificate needs every \
-                     placement to fill at least one cell that must be filled"
-                )));
-            }
-        }
-        // A counted item the cells decide gets no clauses.
-        let num_cells = items.iter().filter(|i| i.min == 1 && i.max == 1).count() as u64;
-        let has_optional = items.iter().any(|i| i.min == 0 && i.max == 1);
+        let (cover_index, mut cover_items) = cover_items(matrix);
+        let ByOption { cells, counted } = option_items(matrix, &cover_index, &cover_items)?;
         let counted_items: Vec<u32> = (0..items.len() as u32)
             .filter(|&i| items[i as usize].max > 1)
             .collect();
-        let mut implied = Vec::new();
-        if counted_items.len() == 1 && !has_optional {
-            let i = counted_items[0] as usize;
-            let size = cells[0].len() as u64;
-            let all = counted[i].len() == n && cells.iter().all(|c| c.len() as u64 == size);
-            if all && size > 0 && num_cells % size == 0 {
-                let pieces = num_cells / size;
-                if items[i].min as u64 <= pieces && pieces <= items[i].max as u64 {
-                    implied.push(i as u32);
-                }
-            }
-        }
-        let mut kinds = Vec::new();
-        let mut kinds_of = vec![Vec::new(); n];
-        let mut cardinality: u64 = 0;
-        for &i in &counted_items {
-            if implied.contains(&i) {
-                continue;
-            }
-            let item = &items[i as usize];
-            let options = counted[i as usize].clone();
-            let len = options.len() as u64;
-            if (item.max as u64) < len {
-                cardinality = cardinality.saturating_add(binomial(len, item.max as u64 + 1));
-            }
-            if item.min > 0 && item.min as u64 <= len {
-                cardinality = cardinality.saturating_add(binomial(len, len - item.min as u64 + 1));
-            }
-            for &o in &options {
-                kinds_of[o as usize].push(kinds.len() as u32);
-            }
-            kinds.push(Kind {
-                options,
-                min: item.min,
-                max: item.max,
-            });
-        }
-        if cardinality > MAX_CARDINALITY_CLAUSES {
-            return Err(Error::Usage(format!(
-                "cannot certify: the pieces' counts need {cardinality} clauses (a clause per \
-                 max + 1 and per n - min + 1 of a piece's n placements, with no auxiliary \
-                 variables), more than the {MAX_CARDINALITY_CLAUSES} a certificate takes"
-            )));
-        }
+        let implied = implied_items(matrix, &cells, &counted, &counted_items);
+        let (kinds, kinds_of) = counted_kinds(matrix, &counted, &counted_items, &implied)?;
         if g.is_some_and(|g| !g.is_identity()) && !kinds.is_empty() {
             return Err(Error::Usage(
                 "cannot certify a count up to symmetry of a puzzle whose piece counts are \
@@ -193,42 +299,16 @@ impl Formula {
                 by_cell[c as usize].push(o as u32);
             }
         }
+        // Clauses in the module doc's order: their numbers are the certificate's.
         let mut clauses: Vec<Vec<i32>> = Vec::new();
-        let lit = |o: u32| o as i32 + 1;
         for (c, (item, alo)) in cover_items.iter_mut().enumerate() {
             if items[*item as usize].min == 1 {
                 clauses.push(by_cell[c].iter().map(|&o| lit(o)).collect());
                 *alo = Some(clauses.len() as u32);
             }
         }
-        let mut amo = HashMap::new();
-        for options in &by_cell {
-            for (k, &a) in options.iter().enumerate() {
-                for &b in &options[k + 1..] {
-                    amo.entry((a, b)).or_insert_with(|| {
-                        clauses.push(vec![-lit(a), -lit(b)]);
-                        clauses.len() as u32
-                    });
-                }
-            }
-        }
-        let mut at_most = HashMap::new();
-        let mut at_least = HashMap::new();
-        for kind in &kinds {
-            let len = kind.options.len();
-            if (kind.max as usize) < len {
-                subsets(&kind.options, kind.max as usize + 1, |s| {
-                    clauses.push(s.iter().map(|&o| -lit(o)).collect());
-                    at_most.insert(s.to_vec(), clauses.len() as u32);
-                });
-            }
-            if kind.min > 0 && kind.min as usize <= len {
-                subsets(&kind.options, len - kind.min as usize + 1, |s| {
-                    clauses.push(s.iter().map(|&o| lit(o)).collect());
-                    at_least.insert(s.to_vec(), clauses.len() as u32);
-                });
-            }
-        }
+        let amo = amo_clauses(&by_cell, &mut clauses);
+        let (at_most, at_least) = cardinality_clauses(&kinds, &mut clauses);
         let image: Vec<u32> = match g {
             Some(g) => g.options.clone(),
             None => (0..n as u32).collect(),

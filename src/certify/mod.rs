@@ -28,26 +28,24 @@
 //! is complete, so a stopped or failed run leaves nothing that could pass for a
 //! certificate; the certified count is the graph's, computed by the search as it writes.
 
+mod emit;
 mod formula;
 mod hints;
 mod orbits;
 mod out;
 mod reverse;
 mod search;
+mod term;
 mod verify;
 
 use std::collections::HashSet;
 use std::fs;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use num_bigint::BigUint;
 
-use self::formula::Formula;
 pub use self::formula::MAX_CARDINALITY_CLAUSES;
-use self::out::Out;
-use self::search::Search;
 pub use self::search::Shape;
 pub use self::verify::{verify, Checked, Verified};
 use crate::burnside;
@@ -55,7 +53,6 @@ use crate::count::Count;
 use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::stop::Stop;
-use crate::symmetry::Symmetry;
 
 /// One certified term: the solutions one symmetry fixes (all of them for the identity).
 #[derive(Clone, Debug)]
@@ -325,7 +322,7 @@ pub fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
         let cpog = format!("{file}.cpog");
         let cnf_path = partials.add(dir, &cnf);
         let cpog_path = partials.add(dir, &cpog);
-        let term = write_term(
+        let term = term::write_term(
             problem,
             (k > 0).then_some(g),
             request.shape,
@@ -383,154 +380,6 @@ fn write_file(path: &Path, text: &str) -> Result<()> {
             path: path.into(),
             source,
         })
-}
-
-fn write_term(
-    problem: &Problem,
-    g: Option<&Symmetry>,
-    shape: Shape,
-    models: Option<HashSet<Vec<u32>>>,
-    stop: &Stop,
-    cnf_path: &Path,
-    cpog_path: &Path,
-) -> Result<Term> {
-    let started = Instant::now();
-    let compiled = &problem.compiled;
-    let matrix = &compiled.matrix;
-    let formula = Formula::new(matrix, g)?;
-    let puzzle = &compiled.puzzle;
-    let map = puzzle.variable_map();
-    let mut comments = vec![
-        format!("polycover {} certified CNF", env!("CARGO_PKG_VERSION")),
-        format!("puzzle {}", puzzle.name()),
-        match g {
-            None => "term identity: the models are all the solutions".to_string(),
-            Some(g) => format!(
-                "term {}: the models are the solutions this symmetry maps onto themselves",
-                g.name
-            ),
-        },
-        "encoding: per cell at least one placement; per pair of placements on one cell, \
-         not both; per counted piece, at most max and at least min as plain clauses; for a \
-         symmetry, x_o -> x_g(o); no auxiliary variables, no symmetry breaking"
-            .to_string(),
-    ];
-    for &i in &formula.implied {
-        let item = &matrix.items()[i as usize];
-        comments.push(format!(
-            "item {} ({}..{} times) has no clauses: the cells decide its count",
-            item.name, item.min, item.max
-        ));
-    }
-    comments.push(format!(
-        "variables {} (one per {}); variable map: c v VAR {}",
-        formula.num_vars, map.option, map.columns
-    ));
-    for o in 0..formula.num_vars {
-        comments.push(format!("v {} {}", o + 1, puzzle.describe_option(o)));
-    }
-    let io_err = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| Error::Write {
-            path: path.clone(),
-            source,
-        }
-    };
-    let mut cnf = BufWriter::new(fs::File::create(cnf_path).map_err(io_err(cnf_path))?);
-    formula
-        .write_dimacs(&mut cnf, &comments)
-        .map_err(io_err(cnf_path))?;
-    let file = cnf
-        .into_inner()
-        .map_err(|e| io_err(cnf_path)(e.into_error()))?;
-    file.sync_all().map_err(io_err(cnf_path))?;
-    let cnf_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
-
-    let cpog = BufWriter::with_capacity(
-        1 << 20,
-        fs::File::create(cpog_path).map_err(io_err(cpog_path))?,
-    );
-    let mut out = Out::new(cpog, formula.num_vars, formula.clauses.len() as u32);
-    let write = |e: std::io::Error| Error::Write {
-        path: cpog_path.into(),
-        source: e,
-    };
-    out.comment(&format!(
-        "polycover {} CPOG certificate of the CNF beside it",
-        env!("CARGO_PKG_VERSION")
-    ))
-    .map_err(write)?;
-    let shape_note = match shape {
-        Shape::Shared => "the memo's subproblems, shared",
-        Shape::Tree => "a search tree",
-    };
-    out.comment(&format!("graph: {shape_note}"))
-        .map_err(write)?;
-    let mut search = Search::new(&formula, out, shape, models, stop);
-    search.deny_bad().map_err(|e| relabel(e, cpog_path))?;
-    let (count, top, top_lemma) = search.run().map_err(|e| relabel(e, cpog_path))?;
-    let states = search.states;
-    let bad = std::mem::take(&mut search.bad);
-    let mut out = search.out;
-    let zero;
-    let (root, keep) = if count == BigUint::default() {
-        let (z, unit) = reverse::Zero::make(&mut out, top_lemma).map_err(write)?;
-        let root = z.z;
-        zero = Some(z);
-        (root, unit)
-    } else {
-        zero = None;
-        let top = top.expect("a positive count has a node");
-        if bad.is_empty() {
-            (top, top_lemma)
-        } else {
-            let mut kids: Vec<i32> = bad.iter().map(|&o| -(o as i32 + 1)).collect();
-            kids.push(top);
-            let r = out.product(&kids).map_err(write)?;
-            // Each bad option's unit clause, the top's, then the root's definition.
-            let mut hints: Vec<u32> = Vec::new();
-            let lemmas: Vec<(u32, u32, u32)> = out.lemmas[..bad.len()].to_vec();
-            hints.extend(lemmas.iter().map(|l| l.0));
-            hints.push(top_lemma);
-            hints.push(out.node(r).cid);
-            let unit = out.lemma(&[r], &hints).map_err(write)?;
-            (r, unit)
-        }
-    };
-    out.root(root).map_err(write)?;
-    reverse::delete_all(&mut out, &formula, root, keep, zero.as_ref(), stop)
-        .map_err(|e| relabel(e, cpog_path))?;
-    let nodes = out.nodes.len();
-    let cpog_bytes = out.bytes;
-    let file = out
-        .into_inner()
-        .into_inner()
-        .map_err(|e| write(e.into_error()))?;
-    file.sync_all().map_err(write)?;
-    Ok(Term {
-        name: String::new(),
-        symmetry: String::new(),
-        multiplicity: 1,
-        count: Count::from(count),
-        cnf: String::new(),
-        cpog: String::new(),
-        cnf_bytes,
-        cpog_bytes,
-        nodes,
-        states,
-        seconds: started.elapsed().as_secs_f64(),
-    })
-}
-
-/// An input/output error while writing the certificate, named by its file.
-fn relabel(e: Error, path: &Path) -> Error {
-    match e {
-        Error::Io(source) => Error::Write {
-            path: path.into(),
-            source,
-        },
-        e => e,
-    }
 }
 
 fn readme_text(c: &Certificate, compiled: &crate::puzzle::Compiled, engine: &str) -> String {

@@ -70,24 +70,7 @@ pub(crate) fn delete_all<W: Write>(
     zero: Option<&Zero>,
     run: &crate::stop::Stop,
 ) -> Result<()> {
-    let lemmas = std::mem::take(&mut out.lemmas);
-    let hints = std::mem::take(&mut out.hints);
-    let stop = || {
-        run.should_stop().then(|| {
-            Error::Interrupted("the certificate was not finished (deleting clauses)".into())
-        })
-    };
-    for (k, &(cid, start, len)) in lemmas.iter().rev().enumerate() {
-        if k % 4096 == 0 {
-            if let Some(e) = stop() {
-                return Err(e);
-            }
-        }
-        if cid != keep {
-            out.delete(cid, &hints[start as usize..(start + len) as usize])?;
-        }
-    }
-    drop(hints);
+    delete_added(out, keep, run)?;
     if let Some(zero) = zero {
         for (k, clause) in f.clauses.iter().enumerate() {
             let h = zero.hints(out, clause, keep);
@@ -96,23 +79,113 @@ pub(crate) fn delete_all<W: Write>(
         return Ok(());
     }
     let up = Upward::new(out, f.num_vars);
-    let mut state = vec![0u32; out.nodes.len()];
-    let mut seen = vec![0u32; out.nodes.len()];
-    let mut reason = vec![0u32; out.nodes.len()];
-    let mut used = vec![0u32; out.nodes.len()];
-    let mut gen = 0u32;
+    let mut marks = Marks::new(out.nodes.len());
     let mut falsified = Vec::new();
     let mut rising: Vec<u32> = Vec::new();
     let mut h = Vec::new();
     let root_index = up.index(root);
     for (k, clause) in f.clauses.iter().enumerate() {
         if k % 256 == 0 {
-            if let Some(e) = stop() {
-                return Err(e);
-            }
+            stopped(run)?;
         }
-        gen += 1;
+        marks.gen += 1;
         falsified.clear();
+        marks.falsify(out, &up, clause, &mut rising);
+        if !marks.is_false(root_index) {
+            return Err(Error::Failed(format!(
+                "cannot certify: input clause {} is not implied by the graph (a bug in the \
+                 certifying search)",
+                k + 1
+            )));
+        }
+        marks.charge(out, &up, root_index, &mut falsified);
+        falsified.sort_unstable();
+        h.clear();
+        h.extend(falsified.iter().map(|&node| {
+            let n = node as usize;
+            out.nodes[n].cid + if out.nodes[n].sum { 0 } else { marks.reason[n] }
+        }));
+        h.push(keep);
+        out.delete(k as u32 + 1, &h)?;
+    }
+    Ok(())
+}
+
+/// An error when `run` asks the deletions to stop.
+fn stopped(run: &crate::stop::Stop) -> Result<()> {
+    if run.should_stop() {
+        return Err(Error::Interrupted(
+            "the certificate was not finished (deleting clauses)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Deletes the added clauses but `keep`, last added first, each with the hints it was
+/// added with; the lemmas' list and hints are let go.
+fn delete_added<W: Write>(out: &mut Out<W>, keep: u32, run: &crate::stop::Stop) -> Result<()> {
+    let lemmas = std::mem::take(&mut out.lemmas);
+    let hints = std::mem::take(&mut out.hints);
+    for (k, &(cid, start, len)) in lemmas.iter().rev().enumerate() {
+        if k % 4096 == 0 {
+            stopped(run)?;
+        }
+        if cid != keep {
+            out.delete(cid, &hints[start as usize..(start + len) as usize])?;
+        }
+    }
+    Ok(())
+}
+
+/// Per node, the marks of one input clause's propagation, stamped with the clause's
+/// generation `gen` so that nothing is cleared between clauses.
+struct Marks {
+    /// `u32::MAX` for a node known false; for a sum not yet false, its false children.
+    state: Vec<u32>,
+    /// The generation of the node's `state` and `reason`.
+    seen: Vec<u32>,
+    /// For a false product, 1 + the position of the child that makes it false; 0 for a
+    /// false sum (both children do).
+    reason: Vec<u32>,
+    /// The generation in which the root's falsity was charged to the node.
+    used: Vec<u32>,
+    gen: u32,
+}
+
+impl Marks {
+    /// Marks for a graph of `nodes` nodes, none touched.
+    fn new(nodes: usize) -> Marks {
+        Marks {
+            state: vec![0u32; nodes],
+            seen: vec![0u32; nodes],
+            reason: vec![0u32; nodes],
+            used: vec![0u32; nodes],
+            gen: 0,
+        }
+    }
+
+    /// Whether node `n` is false under the current clause.
+    fn is_false(&self, n: usize) -> bool {
+        self.seen[n] == self.gen && self.state[n] == u32::MAX
+    }
+
+    /// With `clause` false: marks the products that hold one of its literals false, then
+    /// goes up, a product false by one false child and a sum by two (`rising` is scratch).
+    fn falsify<W: Write>(
+        &mut self,
+        out: &Out<W>,
+        up: &Upward,
+        clause: &[i32],
+        rising: &mut Vec<u32>,
+    ) {
+        let Marks {
+            state,
+            seen,
+            reason,
+            gen,
+            ..
+        } = self;
+        let gen = *gen;
         // The false literals are the clause's own: a product holding one is false. Those
         // are marked first, so that a product false by a literal is never charged to a
         // child node.
@@ -152,15 +225,18 @@ pub(crate) fn delete_all<W: Write>(
                 rising.push(parent);
             }
         }
-        if !(seen[root_index] == gen && state[root_index] == u32::MAX) {
-            return Err(Error::Failed(format!(
-                "cannot certify: input clause {} is not implied by the graph (a bug in the \
-                 certifying search)",
-                k + 1
-            )));
-        }
-        // Only the nodes the root's falsity rests on: a false sum needs both children,
-        // a false product the one child it is charged to.
+    }
+
+    /// Collects into `falsified` only the nodes the root's falsity rests on: a false sum
+    /// needs both children, a false product the one child it is charged to.
+    fn charge<W: Write>(
+        &mut self,
+        out: &Out<W>,
+        up: &Upward,
+        root_index: usize,
+        falsified: &mut Vec<u32>,
+    ) {
+        let (reason, used, gen) = (&self.reason, &mut self.used, self.gen);
         let mut todo = vec![root_index as u32];
         used[root_index] = gen;
         while let Some(node) = todo.pop() {
@@ -174,7 +250,7 @@ pub(crate) fn delete_all<W: Write>(
                 &kids[reason[n] as usize - 1..reason[n] as usize]
             };
             for &c in charged {
-                if c.unsigned_abs() > f.num_vars {
+                if c.unsigned_abs() > up.num_vars {
                     let child = up.index(c);
                     if used[child] != gen {
                         used[child] = gen;
@@ -183,16 +259,7 @@ pub(crate) fn delete_all<W: Write>(
                 }
             }
         }
-        falsified.sort_unstable();
-        h.clear();
-        h.extend(falsified.iter().map(|&node| {
-            let n = node as usize;
-            out.nodes[n].cid + if out.nodes[n].sum { 0 } else { reason[n] }
-        }));
-        h.push(keep);
-        out.delete(k as u32 + 1, &h)?;
     }
-    Ok(())
 }
 
 /// The graph read upwards: each node's parents, and the products holding each literal.

@@ -40,7 +40,7 @@ use std::io::Write;
 use num_bigint::BigUint;
 
 use super::formula::Formula;
-use super::orbits::{Orbits, BAD};
+use super::orbits::Orbits;
 use super::out::Out;
 use crate::error::{Error, Result};
 use crate::stop::Stop;
@@ -54,17 +54,18 @@ pub enum Shape {
     Tree,
 }
 
+/// A state searched: its count, its node and its lemma `L`.
 #[derive(Clone)]
-struct Done {
-    count: BigUint,
+pub(super) struct Done {
+    pub(super) count: BigUint,
     /// `None` with a positive count: nothing left to cover (true).
-    node: Option<i32>,
+    pub(super) node: Option<i32>,
     /// The clause `L` (absent for a state with nothing left).
-    lemma: Option<u32>,
+    pub(super) lemma: Option<u32>,
     /// The state's operations, for a later visit with another path: each live branch's
     /// product, then the sums.
-    products: Vec<i32>,
-    sums: Vec<i32>,
+    pub(super) products: Vec<i32>,
+    pub(super) sums: Vec<i32>,
 }
 
 type Key = (Box<[u64]>, Box<[u32]>);
@@ -151,7 +152,7 @@ impl<'a, W: Write> Search<'a, W> {
         o as i32 + 1
     }
 
-    fn inside(&self, s: u32, u: &[u64]) -> bool {
+    pub(super) fn inside(&self, s: u32, u: &[u64]) -> bool {
         self.sup_cells[s as usize].iter().all(|&c| has(u, c))
     }
 
@@ -159,7 +160,7 @@ impl<'a, W: Write> Search<'a, W> {
         self.sup_cells[s as usize].iter().any(|&c| has(u, c))
     }
 
-    fn counts(&self, r: &[u32]) -> Vec<u32> {
+    pub(super) fn counts(&self, r: &[u32]) -> Vec<u32> {
         let mut counts = vec![0u32; self.f.kinds.len()];
         for &o in r {
             for &k in &self.f.kinds_of[o as usize] {
@@ -169,7 +170,7 @@ impl<'a, W: Write> Search<'a, W> {
         counts
     }
 
-    fn kind_ok(&self, s: u32, counts: &[u32]) -> bool {
+    pub(super) fn kind_ok(&self, s: u32, counts: &[u32]) -> bool {
         // Counted pieces exist only without symmetry, where super-option `s` is option `s`.
         self.f.kinds.is_empty()
             || self.f.kinds_of[s as usize]
@@ -187,7 +188,7 @@ impl<'a, W: Write> Search<'a, W> {
     }
 
     /// The context of `(U, R)` as the literals a lemma's clause holds (all false in it).
-    fn context(&mut self, u: &[u64], r: &[u32]) -> Vec<i32> {
+    pub(super) fn context(&mut self, u: &[u64], r: &[u32]) -> Vec<i32> {
         let mut clause = Vec::new();
         if self.paths {
             for &s in &self.path {
@@ -225,7 +226,7 @@ impl<'a, W: Write> Search<'a, W> {
     }
 
     /// The options meeting super-option `j` and inside `U`.
-    fn meeting_inside(&mut self, j: u32, u: &[u64]) -> Vec<u32> {
+    pub(super) fn meeting_inside(&mut self, j: u32, u: &[u64]) -> Vec<u32> {
         let gen = self.next_gen();
         self.stamp[j as usize] = gen;
         let mut out = Vec::new();
@@ -296,56 +297,10 @@ impl<'a, W: Write> Search<'a, W> {
             .collect();
         if free_cells.is_empty() {
             let short = (0..self.f.kinds.len()).find(|&k| counts[k] < self.f.kinds[k].min);
-            let Some(k) = short else {
-                if self.models.is_some() {
-                    let mut chosen: Vec<u32> = self
-                        .path
-                        .iter()
-                        .flat_map(|&s| self.members[s as usize].clone())
-                        .collect();
-                    chosen.sort_unstable();
-                    if !self.models.as_ref().is_some_and(|m| m.contains(&chosen)) {
-                        return Err(Error::Failed(format!(
-                            "SAT enumeration missed a solution (options {chosen:?}): the \
-                             certificate is not written"
-                        )));
-                    }
-                    self.found += 1;
-                }
-                return Ok(Done {
-                    count: BigUint::from(1u32),
-                    node: None,
-                    lemma: None,
-                    products: Vec::new(),
-                    sums: Vec::new(),
-                });
+            return match short {
+                Some(k) => self.too_few(k, u, r),
+                None => self.covered(),
             };
-            // Too few of piece k: its other options, all outside and denied by the
-            // context, leave one of its at-least clauses empty.
-            let kind = &self.f.kinds[k];
-            let others: Vec<u32> = kind
-                .options
-                .iter()
-                .copied()
-                .filter(|o| r.binary_search(o).is_err())
-                .collect();
-            let subset = others[..kind.options.len() - kind.min as usize + 1].to_vec();
-            let mut hints = Vec::new();
-            if self.paths {
-                for &o in &subset {
-                    self.deny_by_path(o, u, &mut hints);
-                }
-            }
-            hints.push(self.f.at_least[&subset]);
-            let clause = self.context(u, r);
-            let lemma = self.out.lemma(&clause, &hints)?;
-            return Ok(Done {
-                count: BigUint::default(),
-                node: None,
-                lemma: Some(lemma),
-                products: Vec::new(),
-                sums: Vec::new(),
-            });
         }
         let alive = |s: &Self, t: u32| s.inside(t, u) && s.kind_ok(t, &counts);
         let item = if self.sweep {
@@ -395,177 +350,59 @@ impl<'a, W: Write> Search<'a, W> {
         self.emit(u, r, item, &branches, &children, cached)
     }
 
-    /// The member of super-option `j` on cell `item`.
-    fn member_on(&self, j: u32, item: u32) -> u32 {
-        *self.members[j as usize]
-            .iter()
-            .find(|&&m| self.f.cells[m as usize].contains(&item))
-            .expect("an option on the cell")
-    }
-
-    fn emit(
-        &mut self,
-        u: &[u64],
-        r: &[u32],
-        item: u32,
-        branches: &[u32],
-        children: &[Done],
-        cached: Option<&Done>,
-    ) -> Result<Done> {
-        let counts = &self.counts(r)[..];
-        let context = self.context(u, r);
-        let mut products: Vec<(usize, i32)> = Vec::new();
-        let mut k_lemmas = Vec::with_capacity(branches.len());
-        let mut total = BigUint::default();
-        for (b, (&j, child)) in branches.iter().zip(children).enumerate() {
-            let meeting = self.meeting_inside(j, u);
-            // A piece that `j` uses up: its other alive options are denied by `P_j`.
-            let mut used_up = Vec::new();
-            for &k in self
-                .f
-                .kinds_of
-                .get(j as usize)
-                .map(|v| v.as_slice())
-                .unwrap_or(&[])
-            {
-                if counts[k as usize] + 1 == self.f.kinds[k as usize].max {
-                    let used = self.used_of_kind(r, k);
-                    for &o in &self.f.kinds[k as usize].options {
-                        if o != j
-                            && self.inside(o, u)
-                            && self.kind_ok(o, counts)
-                            && meeting.binary_search(&o).is_err()
-                        {
-                            let mut with_j = used.clone();
-                            with_j.push(j);
-                            used_up.push((o, self.at_most(&with_j, o)));
-                        }
-                    }
-                }
+    /// A cover found: a leaf of count one, checked against SAT's models where given.
+    fn covered(&mut self) -> Result<Done> {
+        if self.models.is_some() {
+            let mut chosen: Vec<u32> = self
+                .path
+                .iter()
+                .flat_map(|&s| self.members[s as usize].clone())
+                .collect();
+            chosen.sort_unstable();
+            if !self.models.as_ref().is_some_and(|m| m.contains(&chosen)) {
+                return Err(Error::Failed(format!(
+                    "SAT enumeration missed a solution (options {chosen:?}): the \
+                     certificate is not written"
+                )));
             }
-            let m = self.member_on(j, item);
-            let live = child.count > BigUint::default();
-            let mut hints = Vec::new();
-            self.follow(m, &mut hints);
-            // With the edge of U as context, the child's context must be derived: every
-            // option meeting `j` inside U is denied. With paths, only `P_j`'s own.
-            for &t in &meeting {
-                if !self.paths || (live && self.kind_ok(t, counts)) {
-                    self.deny(t, j, &mut hints);
-                }
-            }
-            if !self.paths || live {
-                hints.extend(used_up.iter().map(|&(_, h)| h));
-            }
-            if let Some(l) = child.lemma {
-                hints.push(l);
-            }
-            let mut clause = context.clone();
-            clause.push(-Self::lit(m));
-            if live {
-                let p = match cached {
-                    Some(c) => c.products[products.len()],
-                    None => {
-                        let mut kids: Vec<i32> = self.members[j as usize]
-                            .iter()
-                            .map(|&o| Self::lit(o))
-                            .collect();
-                        for &t in &meeting {
-                            if self.kind_ok(t, counts) {
-                                kids.extend(
-                                    self.members[t as usize].iter().map(|&o| -Self::lit(o)),
-                                );
-                            }
-                        }
-                        kids.extend(used_up.iter().map(|&(o, _)| -Self::lit(o)));
-                        kids.extend(child.node);
-                        self.out.product(&kids)?
-                    }
-                };
-                hints.push(self.out.node(p).cid);
-                clause.push(p);
-                products.push((b, p));
-                total += &child.count;
-            }
-            k_lemmas.push(self.out.lemma(&clause, &hints)?);
+            self.found += 1;
         }
-        // The chain of sums, innermost first.
-        let mut sums: Vec<i32> = Vec::new();
-        let k = products.len();
-        if let Some(c) = cached {
-            sums = c.sums.clone();
-        } else if k >= 2 {
-            let mut inner = products[k - 1].1;
-            for t in (0..k - 1).rev() {
-                let mut hints = Vec::new();
-                let p_t = products[t].1;
-                for &(bs, p_s) in &products[t + 1..] {
-                    let x = Self::lit(self.member_on(branches[bs], item));
-                    hints.push(self.child_clause(p_t, -x));
-                    hints.push(self.child_clause(p_s, x));
-                }
-                // The sums inside, innermost first: the last, `inner`, conflicts.
-                for &s in &sums {
-                    hints.push(self.out.node(s).cid);
-                }
-                let s = self.out.sum(p_t, inner, &hints)?;
-                sums.push(s);
-                inner = s;
-            }
-        }
-        let top = sums.last().copied().or(products.first().map(|p| p.1));
-        // L: the context implies the top (or is impossible).
-        let mut hints = Vec::new();
-        for &s in sums.iter().rev() {
-            let cid = self.out.node(s).cid;
-            hints.push(cid + 1);
-            hints.push(cid + 2);
-        }
-        hints.extend(&k_lemmas);
-        for &o in &self.f.by_cell[item as usize] {
-            let s = self.sup_of[o as usize];
-            if s == BAD {
-                hints.push(self.bad_lemma[o as usize]);
-            } else if branches.contains(&s) {
-                continue;
-            } else if !self.inside(s, u) {
-                if self.paths {
-                    self.deny_by_path(o, u, &mut hints);
-                }
-            } else {
-                let k = *self.f.kinds_of[o as usize]
-                    .iter()
-                    .find(|&&k| counts[k as usize] >= self.f.kinds[k as usize].max)
-                    .expect("an option inside U and not alive has a used-up piece");
-                let used = self.used_of_kind(r, k);
-                hints.push(self.at_most(&used, o));
-            }
-        }
-        hints.push(
-            self.f.cover_items[item as usize]
-                .1
-                .expect("a cell has its clause"),
-        );
-        let mut clause = context;
-        clause.extend(top);
-        let lemma = self.out.lemma(&clause, &hints)?;
         Ok(Done {
-            count: total,
-            node: top,
-            lemma: Some(lemma),
-            products: products.iter().map(|p| p.1).collect(),
-            sums,
+            count: BigUint::from(1u32),
+            node: None,
+            lemma: None,
+            products: Vec::new(),
+            sums: Vec::new(),
         })
     }
 
-    /// The defining clause `-P child` of product `p`.
-    fn child_clause(&self, p: i32, child: i32) -> u32 {
-        let pos = self
-            .out
-            .children(p)
+    /// Every cell covered with too few of piece `k`: no cover, and the lemma that says
+    /// so. Its other options, all outside and denied by the context, leave one of its
+    /// at-least clauses empty.
+    fn too_few(&mut self, k: usize, u: &[u64], r: &[u32]) -> Result<Done> {
+        let kind = &self.f.kinds[k];
+        let others: Vec<u32> = kind
+            .options
             .iter()
-            .position(|&c| c == child)
-            .expect("a child of the product");
-        self.out.node(p).cid + 1 + pos as u32
+            .copied()
+            .filter(|o| r.binary_search(o).is_err())
+            .collect();
+        let subset = others[..kind.options.len() - kind.min as usize + 1].to_vec();
+        let mut hints = Vec::new();
+        if self.paths {
+            for &o in &subset {
+                self.deny_by_path(o, u, &mut hints);
+            }
+        }
+        hints.push(self.f.at_least[&subset]);
+        let clause = self.context(u, r);
+        let lemma = self.out.lemma(&clause, &hints)?;
+        Ok(Done {
+            count: BigUint::default(),
+            node: None,
+            lemma: Some(lemma),
+            products: Vec::new(),
+            sums: Vec::new(),
+        })
     }
 }

@@ -212,23 +212,7 @@ pub fn design(
         unique: false,
         unsat: false,
     };
-    let first = match &r.start {
-        Some(pieces) => {
-            let cut = cut::Cut::new(r.size, pieces).ok_or_else(|| {
-                Error::Usage("design: the starting pieces are not a cut of the box".into())
-            })?;
-            possible(r, pieces.len())?;
-            cut
-        }
-        None => {
-            generate::check(&g).map_err(|e| match e {
-                Error::Usage(m) => Error::Usage(m.replacen("generate polycubes", "design", 1)),
-                e => e,
-            })?;
-            possible(r, r.pieces)?;
-            fresh(&g, &mut rng)?
-        }
-    };
+    let first = first_cut(r, &g, &mut rng)?;
     let keep: Vec<Shape> = r.keep.iter().map(Shape::canonical).collect();
     let frozen: Vec<bool> = first
         .pieces()
@@ -243,31 +227,8 @@ pub fn design(
         tried: 0,
         accepted: 0,
     };
-    let mut stop = None;
-    let score = match search.score(&first, None) {
-        Ok(Some(s)) => s,
-        // A first count past the deadline: the cut stands, its count unknown.
-        Ok(None) => Score {
-            faults: shape::faults(&first.pieces(), r.rules),
-            solutions: 1,
-            capped: true,
-        },
-        Err(Error::Interrupted(_)) => {
-            stop = Some(Ending::Interrupted);
-            Score {
-                faults: shape::faults(&first.pieces(), r.rules),
-                solutions: 1,
-                capped: true,
-            }
-        }
-        Err(e) => return Err(e),
-    };
-    let mut current = (first, score);
-    let mut best = current.clone();
-    // The best state since the last restart, which kicks go back to.
-    let mut local = current.clone();
-    let mut kicks = 0;
-    let mut curve = vec![(begun.elapsed().as_secs_f64(), score)];
+    let (score, mut stop) = search.first_score(&first)?;
+    let mut walk = Walk::new((first, score), begun.elapsed().as_secs_f64());
     progress(&Progress {
         seconds: begun.elapsed().as_secs_f64(),
         best: score,
@@ -275,22 +236,12 @@ pub fn design(
         accepted: 0,
         improved: true,
     });
-    let mut since_better = 0u64;
-    let mut temperature = 1.0f64;
     while stop.is_none() {
-        if best.1.unique() {
-            stop = Some(Ending::Unique);
+        stop = stopping(r, walk.best.1);
+        if stop.is_some() {
             break;
         }
-        if r.stop.raised() {
-            stop = Some(Ending::Interrupted);
-            break;
-        }
-        if r.stop.timed_out() {
-            stop = Some(Ending::Deadline);
-            break;
-        }
-        let Some(moved) = search.neighbour(&current.0) else {
+        let Some(moved) = search.neighbour(&walk.current.0) else {
             // Nothing can move (every piece frozen): the first cut is the design.
             stop = Some(Ending::Deadline);
             break;
@@ -299,8 +250,8 @@ pub fn design(
             continue;
         };
         search.tried += 1;
-        since_better += 1;
-        let scored = match search.score(&next, Some(current.1)) {
+        walk.since_better += 1;
+        let scored = match search.score(&next, Some(walk.current.1)) {
             Ok(s) => s,
             Err(Error::Interrupted(_)) => {
                 stop = Some(Ending::Interrupted);
@@ -308,60 +259,13 @@ pub fn design(
             }
             Err(e) => return Err(e),
         };
-        let accept = scored.is_some_and(|s| {
-            let worse = (s.solutions as f64 / current.1.solutions as f64).ln();
-            let chance = (-worse / temperature).exp();
-            let draw = search.rng.next_u64() as f64 / u64::MAX as f64;
-            s <= current.1
-                || (r.strategy == Strategy::Anneal
-                    && s.faults == current.1.faults
-                    && !s.capped
-                    && draw < chance)
-        });
-        if let (true, Some(s)) = (accept, scored) {
-            search.accepted += 1;
-            if s < current.1 {
-                since_better = 0;
-            }
-            current = (next, s);
-        }
-        if current.1 < local.1 {
-            local = current.clone();
-            kicks = 0;
-        }
-        let improved = current.1 < best.1;
-        if improved {
-            best = current.clone();
-            curve.push((begun.elapsed().as_secs_f64(), best.1));
-        }
-        temperature = (temperature * 0.999).max(0.05);
-        if r.strategy == Strategy::Climb && since_better >= PATIENCE {
-            since_better = 0;
-            kicks += 1;
-            let restart = kicks > KICKS && r.start.is_none();
-            let kicked = if restart {
-                // A fresh cut: the walk from this one has stalled for long.
-                kicks = 0;
-                fresh(&g, &mut search.rng)
-                    .and_then(|cut| Ok(search.score(&cut, None)?.map(|s| (cut, s))))
-            } else {
-                search.kick(&local.0)
-            };
-            match kicked {
-                Ok(Some(kicked)) => {
-                    current = kicked;
-                    if restart {
-                        local = current.clone();
-                    }
-                }
-                Ok(None) => current = local.clone(),
-                Err(Error::Interrupted(_)) => stop = Some(Ending::Interrupted),
-                Err(e) => return Err(e),
-            }
+        let improved = walk.take(&mut search, next, scored, &begun);
+        if r.strategy == Strategy::Climb && walk.since_better >= PATIENCE {
+            stop = walk.kick(&mut search, &g)?;
         }
         progress(&Progress {
             seconds: begun.elapsed().as_secs_f64(),
-            best: best.1,
+            best: walk.best.1,
             tried: search.tried,
             accepted: search.accepted,
             improved,
@@ -369,17 +273,8 @@ pub fn design(
     }
     let stop = stop.unwrap_or(Ending::Deadline);
     let seconds = begun.elapsed().as_secs_f64();
-    let how = format!(
-        "# Designed by {} accepted of {} tried in {seconds:.1} s ({:?}): {}.\n",
-        crate::count::plural(search.accepted, "move", "moves"),
-        search.tried,
-        r.strategy,
-        match stop {
-            Ending::Unique => "exactly one solution up to rotations".to_string(),
-            _ => format!("stopped before a unique puzzle; the best has {}", best.1),
-        }
-    );
-    let header = format!("# {command}\n{how}");
+    let header = format!("# {command}\n{}", how(&search, walk.best.1, stop, seconds));
+    let best = walk.best;
     let expect = (best.1.faults == 0 && !best.1.capped).then_some(best.1.solutions);
     Ok(Designed {
         text: render(r, &best.0, &header, expect),
@@ -388,10 +283,152 @@ pub fn design(
         tried: search.tried,
         accepted: search.accepted,
         seconds,
-        curve,
+        curve: walk.curve,
         cut: best.0,
         frozen: search.frozen,
     })
+}
+
+/// The cut the search starts from: the request's `start`, or a random cut for `g`;
+/// either refused when the request's rules cannot hold (`possible`).
+fn first_cut(r: &Request, g: &generate::Request, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
+    match &r.start {
+        Some(pieces) => {
+            let cut = cut::Cut::new(r.size, pieces).ok_or_else(|| {
+                Error::Usage("design: the starting pieces are not a cut of the box".into())
+            })?;
+            possible(r, pieces.len())?;
+            Ok(cut)
+        }
+        None => {
+            generate::check(g).map_err(|e| match e {
+                Error::Usage(m) => Error::Usage(m.replacen("generate polycubes", "design", 1)),
+                e => e,
+            })?;
+            possible(r, r.pieces)?;
+            fresh(g, rng)
+        }
+    }
+}
+
+/// Why the search must stop before its next move, if it must: the goal reached, a stop
+/// request, or the deadline.
+fn stopping(r: &Request, best: Score) -> Option<Ending> {
+    if best.unique() {
+        Some(Ending::Unique)
+    } else if r.stop.raised() {
+        Some(Ending::Interrupted)
+    } else if r.stop.timed_out() {
+        Some(Ending::Deadline)
+    } else {
+        None
+    }
+}
+
+/// The header line saying how the search went, for the puzzle file.
+fn how(search: &Search, best: Score, stop: Ending, seconds: f64) -> String {
+    format!(
+        "# Designed by {} accepted of {} tried in {seconds:.1} s ({:?}): {}.\n",
+        crate::count::plural(search.accepted, "move", "moves"),
+        search.tried,
+        search.r.strategy,
+        match stop {
+            Ending::Unique => "exactly one solution up to rotations".to_string(),
+            _ => format!("stopped before a unique puzzle; the best has {best}"),
+        }
+    )
+}
+
+/// The states the walk keeps, and what decides when `climb` kicks.
+struct Walk {
+    current: (cut::Cut, Score),
+    /// The best state since the last restart, which kicks go back to.
+    local: (cut::Cut, Score),
+    best: (cut::Cut, Score),
+    /// Kicks since `local` last improved.
+    kicks: u32,
+    /// Tries since the current state last improved.
+    since_better: u64,
+    /// Annealing's temperature (cooled under either strategy, used by `anneal`).
+    temperature: f64,
+    /// Every improvement of the best score: (seconds, score).
+    curve: Vec<(f64, Score)>,
+}
+
+impl Walk {
+    /// A walk that begins at `first`, scored at `seconds`.
+    fn new(first: (cut::Cut, Score), seconds: f64) -> Walk {
+        Walk {
+            curve: vec![(seconds, first.1)],
+            local: first.clone(),
+            best: first.clone(),
+            current: first,
+            kicks: 0,
+            since_better: 0,
+            temperature: 1.0,
+        }
+    }
+
+    /// Moves to `next` (scored `scored`) if the strategy accepts it, keeps the local and
+    /// overall best states, and cools; whether the best state improved.
+    fn take(
+        &mut self,
+        search: &mut Search,
+        next: cut::Cut,
+        scored: Option<Score>,
+        begun: &Instant,
+    ) -> bool {
+        if let Some(s) = scored {
+            if search.accepts(s, self.current.1, self.temperature) {
+                search.accepted += 1;
+                if s < self.current.1 {
+                    self.since_better = 0;
+                }
+                self.current = (next, s);
+            }
+        }
+        if self.current.1 < self.local.1 {
+            self.local = self.current.clone();
+            self.kicks = 0;
+        }
+        let improved = self.current.1 < self.best.1;
+        if improved {
+            self.best = self.current.clone();
+            self.curve
+                .push((begun.elapsed().as_secs_f64(), self.best.1));
+        }
+        self.temperature = (self.temperature * 0.999).max(0.05);
+        improved
+    }
+
+    /// `climb` out of patience: kicks the local best state, or, after `KICKS` kicks
+    /// without a better one, restarts from a fresh cut for `g`; `Interrupted` when a
+    /// stop request came during the count.
+    fn kick(&mut self, search: &mut Search, g: &generate::Request) -> Result<Option<Ending>> {
+        self.since_better = 0;
+        self.kicks += 1;
+        let restart = self.kicks > KICKS && search.r.start.is_none();
+        let kicked = if restart {
+            // A fresh cut: the walk from this one has stalled for long.
+            self.kicks = 0;
+            fresh(g, &mut search.rng)
+                .and_then(|cut| Ok(search.score(&cut, None)?.map(|s| (cut, s))))
+        } else {
+            search.kick(&self.local.0)
+        };
+        match kicked {
+            Ok(Some(kicked)) => {
+                self.current = kicked;
+                if restart {
+                    self.local = self.current.clone();
+                }
+            }
+            Ok(None) => self.current = self.local.clone(),
+            Err(Error::Interrupted(_)) => return Ok(Some(Ending::Interrupted)),
+            Err(e) => return Err(e),
+        }
+        Ok(None)
+    }
 }
 
 /// Refuses a request whose rules on shapes no cut into `pieces` pieces keeps
@@ -443,6 +480,38 @@ impl Search<'_, '_, '_> {
             solutions: n,
             capped: n >= at_most,
         }))
+    }
+
+    /// The first state's score, counted up to the cap; a first count past the deadline
+    /// or stopped by a stop request leaves the cut standing, its count unknown (and,
+    /// for a stop request, the search's ending).
+    fn first_score(&mut self, first: &cut::Cut) -> Result<(Score, Option<Ending>)> {
+        let unknown = || Score {
+            faults: shape::faults(&first.pieces(), self.r.rules),
+            solutions: 1,
+            capped: true,
+        };
+        match self.score(first, None) {
+            Ok(Some(s)) => Ok((s, None)),
+            Ok(None) => Ok((unknown(), None)),
+            Err(Error::Interrupted(_)) => Ok((unknown(), Some(Ending::Interrupted))),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether the strategy moves from a state scored `current` to one scored `s`:
+    /// one no worse always, a worse one (same faults, exact count) under `anneal` with
+    /// probability exp(-ln(s/current) / `temperature`). Draws from the generator
+    /// either way, so that the moves stay the same for the same counts.
+    fn accepts(&mut self, s: Score, current: Score, temperature: f64) -> bool {
+        let worse = (s.solutions as f64 / current.solutions as f64).ln();
+        let chance = (-worse / temperature).exp();
+        let draw = self.rng.next_u64() as f64 / u64::MAX as f64;
+        s <= current
+            || (self.r.strategy == Strategy::Anneal
+                && s.faults == current.faults
+                && !s.capped
+                && draw < chance)
     }
 
     /// One random move of `cut`, drawn with the request's weights (pieces with more

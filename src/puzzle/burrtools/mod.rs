@@ -26,6 +26,7 @@
 //! symbol of its own. BurrTools' count of a solved problem becomes `[expect] rotations`:
 //! like polycover's default, it counts assemblies up to the rotations of the result.
 
+mod pieces;
 mod toml;
 mod xml;
 
@@ -38,7 +39,7 @@ use itertools::Itertools;
 use crate::error::{Error, Result};
 use crate::geometry::Cell;
 use crate::input;
-use crate::puzzle::polycube::{PieceSpec, Spec};
+use crate::puzzle::polycube::Spec;
 use crate::puzzle::Expect;
 
 /// Whether `bytes` look like a BurrTools file: XML whose root is `<puzzle`, plain or
@@ -404,74 +405,7 @@ fn read_problem(
     }
     check_colors(source, node, &result, shapes_used.iter().map(|(_, _, v)| v))?;
 
-    let mut pieces = Vec::with_capacity(shapes_used.len());
-    let mut used_names = HashSet::new();
-    let mut used_symbols = HashSet::new();
-    for (piece, id, voxels) in shapes_used {
-        let (min, max): (u64, u64) = match (
-            attr::<u64>(source, piece, "count")?,
-            attr::<u64>(source, piece, "min")?,
-            attr::<u64>(source, piece, "max")?,
-        ) {
-            (Some(c), _, _) => (c, c),
-            (None, Some(lo), Some(hi)) if lo <= hi => (lo, hi),
-            (None, Some(lo), Some(hi)) => {
-                return Err(Error::puzzle(
-                    at(source, piece),
-                    format!("shape {}: min {lo} is greater than max {hi}", id + 1),
-                ))
-            }
-            _ => (1, 1),
-        };
-        if max == 0 {
-            continue;
-        }
-        if !voxels.variable.is_empty() {
-            return Err(Error::puzzle(
-                at(source, piece),
-                format!(
-                    "shape {}: a piece with variable voxels (`+`) is not supported (they \
-                     mean optional cells of the result)",
-                    id + 1
-                ),
-            ));
-        }
-        if voxels.cells.is_empty() {
-            return Err(Error::puzzle(
-                at(source, piece),
-                format!("shape {} is empty", id + 1),
-            ));
-        }
-        let base = voxels
-            .name
-            .as_deref()
-            .map(|n| n.split_whitespace().join("-"))
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| format!("S{}", id + 1));
-        let mut name: String = base.chars().take(60).collect();
-        let mut n = 2;
-        while !used_names.insert(name.clone()) {
-            name = format!("{}-{n}", base.chars().take(56).collect::<String>());
-            n += 1;
-        }
-        let symbol = pick_symbol(&name, &mut used_symbols).ok_or_else(|| {
-            Error::puzzle(
-                source,
-                "more pieces than symbols (letters, digits, Greek letters)",
-            )
-        })?;
-        let label = voxels.name.clone().filter(|o| *o != name);
-        pieces.push(PieceSpec {
-            name,
-            symbol: Some(symbol),
-            label,
-            colors: colors_by_number(&voxels.colors),
-            cells: voxels.cells,
-            min_count: min,
-            count: max,
-            at: format!("{source} problem {}, shape {}", info.number, id + 1),
-        });
-    }
+    let pieces = pieces::piece_specs(source, info.number, shapes_used)?;
     Ok(Problem {
         source: source.to_string(),
         comment,
@@ -575,17 +509,4 @@ fn puzzle_title(puzzle: roxmltree::Node) -> Option<String> {
         .lines()
         .find_map(|l| l.trim().strip_prefix("Name:").map(|n| n.trim().to_string()))
         .filter(|n| !n.is_empty())
-}
-
-/// The first free of: the name's first character, its other letters and digits, then
-/// A-Z, a-z, 0-9 and Greek letters.
-fn pick_symbol(name: &str, used: &mut HashSet<char>) -> Option<char> {
-    let candidates = name
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .chain('A'..='Z')
-        .chain('a'..='z')
-        .chain('0'..='9')
-        .chain('α'..='ω');
-    candidates.into_iter().find(|&c| used.insert(c))
 }

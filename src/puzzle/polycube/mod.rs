@@ -24,10 +24,12 @@
 //! Files: `parse.rs` reads a file's keys and checks what needs all of them, `piece.rs`
 //! reads one `[[piece]]`, `spec.rs` builds a puzzle from typed values (BurrTools') with
 //! the same checks, `placements.rs` builds the option table, `kind.rs` is the
-//! [`crate::puzzle::Kind`] (matrix, groups, renderings); this file holds the types and
-//! the queries on a parsed puzzle (mirror partners, target symmetries, copies).
+//! [`crate::puzzle::Kind`] (matrix, groups, renderings) and `info.rs` its `info` text;
+//! this file holds the types and the queries on a parsed puzzle (mirror partners, target
+//! symmetries, copies).
 
 pub mod generate;
+mod info;
 mod kind;
 mod parse;
 mod piece;
