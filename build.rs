@@ -10,7 +10,10 @@ fn main() {
 }
 
 fn embed_catalog() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("encodings");
+    // Read when the script runs, not when it was compiled: a target directory shared by
+    // two checkouts must not embed the other's puzzles.
+    let root = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&root).join("encodings");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("encodings/ exists")

@@ -11,7 +11,7 @@ use std::io::Write;
 use num_bigint::BigUint;
 
 use super::orbits::BAD;
-use super::search::{Done, Search};
+use super::search::{Certifier, Done};
 use crate::error::Result;
 
 /// The state being written, as each of its lemmas sees it.
@@ -28,7 +28,7 @@ struct At<'s> {
     context: &'s [i32],
 }
 
-impl<W: Write> Search<'_, W> {
+impl<W: Write> Certifier<'_, W> {
     /// Writes the state `(u, r)` that branched on `item` into `branches`, whose states
     /// gave `children`: its count, node and lemma `L`.
     pub(super) fn emit(

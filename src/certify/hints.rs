@@ -8,10 +8,10 @@
 
 use std::io::Write;
 
-use super::search::{has, Search};
+use super::search::{has, Certifier};
 use crate::error::Result;
 
-impl<W: Write> Search<'_, W> {
+impl<W: Write> Certifier<'_, W> {
     /// Hints that make every member of `t` false, given every member of `j` true.
     pub(super) fn deny(&self, t: u32, j: u32, hints: &mut Vec<u32>) {
         let (a, b) = self.members[t as usize]

@@ -70,7 +70,7 @@ pub(super) struct Done {
 
 type Key = (Box<[u64]>, Box<[u32]>);
 
-pub(crate) struct Search<'a, W: Write> {
+pub(crate) struct Certifier<'a, W: Write> {
     pub(super) f: &'a Formula,
     /// Polled every few thousand states: a stop ends the search with an error.
     stop: &'a Stop,
@@ -102,14 +102,14 @@ pub(super) fn has(u: &[u64], c: u32) -> bool {
     u[(c / 64) as usize] >> (c % 64) & 1 == 1
 }
 
-impl<'a, W: Write> Search<'a, W> {
+impl<'a, W: Write> Certifier<'a, W> {
     pub fn new(
         f: &'a Formula,
         out: Out<W>,
         shape: Shape,
         models: Option<HashSet<Vec<u32>>>,
         stop: &'a Stop,
-    ) -> Search<'a, W> {
+    ) -> Certifier<'a, W> {
         let n = f.num_vars as usize;
         let Orbits {
             members,
@@ -123,7 +123,7 @@ impl<'a, W: Write> Search<'a, W> {
         // piece, as the memo does; otherwise the cell with the fewest alive options.
         let sweep = shape == Shape::Shared && !f.implied.is_empty();
         let sups = members.len();
-        Search {
+        Certifier {
             f,
             stop,
             out,

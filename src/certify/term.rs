@@ -15,7 +15,7 @@ use num_bigint::BigUint;
 use super::formula::Formula;
 use super::out::Out;
 use super::reverse;
-use super::search::{Search, Shape};
+use super::search::{Certifier, Shape};
 use super::Term;
 use crate::count::Count;
 use crate::engine::Problem;
@@ -144,7 +144,7 @@ fn write_cpog(
     };
     out.comment(&format!("graph: {shape_note}"))
         .map_err(&write)?;
-    let mut search = Search::new(formula, out, shape, models, stop);
+    let mut search = Certifier::new(formula, out, shape, models, stop);
     search.deny_bad().map_err(|e| relabel(e, path))?;
     let (count, top, top_lemma) = search.run().map_err(|e| relabel(e, path))?;
     let states = search.states;

@@ -18,7 +18,7 @@ use std::time::Instant;
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::{cut, difficulty, render, Counter, Designed, Ending, Request, Score, Search, PATIENCE};
+use super::{cut, difficulty, render, Counter, Designed, Ending, Mover, Request, Score, PATIENCE};
 use crate::engine::Problem;
 use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
@@ -59,7 +59,7 @@ pub fn maximize_nodes(
         return Ok(designed);
     }
     let begun = Instant::now();
-    let mut search = Search {
+    let mut search = Mover {
         r,
         // Not the design's own stream: the climb is the same whatever the design took.
         rng: Pcg64Mcg::seed_from_u64(r.seed ^ 0x6861_7264_6572),
@@ -84,7 +84,7 @@ pub fn maximize_nodes(
     let mut current = (designed.cut.clone(), first);
     let mut best = current.clone();
     let mut since_better = 0u64;
-    let mut step = |search: &Search<'_, '_, '_>, best: u64, improved: bool| {
+    let mut step = |search: &Mover<'_, '_, '_>, best: u64, improved: bool| {
         progress(&Climb {
             seconds: begun.elapsed().as_secs_f64(),
             best,

@@ -219,7 +219,7 @@ pub fn design(
         .into_iter()
         .map(|p| keep.contains(&Shape::new(p).canonical()))
         .collect();
-    let mut search = Search {
+    let mut search = Mover {
         r,
         rng,
         frozen,
@@ -326,7 +326,7 @@ fn stopping(r: &Request, best: Score) -> Option<Ending> {
 }
 
 /// The header line saying how the search went, for the puzzle file.
-fn how(search: &Search, best: Score, stop: Ending, seconds: f64) -> String {
+fn how(search: &Mover, best: Score, stop: Ending, seconds: f64) -> String {
     format!(
         "# Designed by {} accepted of {} tried in {seconds:.1} s ({:?}): {}.\n",
         crate::count::plural(search.accepted, "move", "moves"),
@@ -373,7 +373,7 @@ impl Walk {
     /// overall best states, and cools; whether the best state improved.
     fn take(
         &mut self,
-        search: &mut Search,
+        search: &mut Mover,
         next: cut::Cut,
         scored: Option<Score>,
         begun: &Instant,
@@ -404,7 +404,7 @@ impl Walk {
     /// `climb` out of patience: kicks the local best state, or, after `KICKS` kicks
     /// without a better one, restarts from a fresh cut for `g`; `Interrupted` when a
     /// stop request came during the count.
-    fn kick(&mut self, search: &mut Search, g: &generate::Request) -> Result<Option<Ending>> {
+    fn kick(&mut self, search: &mut Mover, g: &generate::Request) -> Result<Option<Ending>> {
         self.since_better = 0;
         self.kicks += 1;
         let restart = self.kicks > KICKS && search.r.start.is_none();
@@ -448,7 +448,7 @@ fn fresh(g: &generate::Request, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
 }
 
 /// The search's moving parts that scoring and kicking share.
-struct Search<'r, 'c, 'd> {
+struct Mover<'r, 'c, 'd> {
     r: &'r Request,
     rng: Pcg64Mcg,
     frozen: Vec<bool>,
@@ -457,7 +457,7 @@ struct Search<'r, 'c, 'd> {
     accepted: u64,
 }
 
-impl Search<'_, '_, '_> {
+impl Mover<'_, '_, '_> {
     /// The score of `cut`, compared with `current` (see the module doc for where the
     /// count stops); `None` when it adds a fault, when the count gave up, or when it is
     /// surely worse than `current` under hill climbing.
