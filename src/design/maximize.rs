@@ -140,7 +140,31 @@ pub fn maximize_nodes(
         }
         step(&search, best.1, improved);
     }
-    let seconds = begun.elapsed().as_secs_f64();
+    let climbed = Climbed {
+        best,
+        first,
+        tried: search.tried,
+        accepted: search.accepted,
+        seconds: begun.elapsed().as_secs_f64(),
+        ending: stop,
+    };
+    Ok(harder(r, designed, climbed))
+}
+
+/// Where a climb ended: its best cut and nodes, its first nodes, its moves and time, and
+/// why it ended.
+struct Climbed {
+    best: (cut::Cut, u64),
+    first: u64,
+    tried: u64,
+    accepted: u64,
+    seconds: f64,
+    ending: Ending,
+}
+
+/// The design `designed` made harder by `climb`: the best cut's puzzle, its header
+/// saying how, and the moves and time of both searches.
+fn harder(r: &Request, designed: Designed, climb: Climbed) -> Designed {
     let header: String = designed
         .text
         .lines()
@@ -149,26 +173,28 @@ pub fn maximize_nodes(
         .collect();
     let header = format!(
         "{header}# Then made harder (--maximize nodes) by {} accepted of {} tried in \
-         {seconds:.1} s: DLX nodes {first} to {}.\n",
-        crate::count::plural(search.accepted, "move", "moves"),
-        search.tried,
-        best.1
+         {:.1} s: DLX nodes {} to {}.\n",
+        crate::count::plural(climb.accepted, "move", "moves"),
+        climb.tried,
+        climb.seconds,
+        climb.first,
+        climb.best.1
     );
-    Ok(Designed {
-        text: render(r, &best.0, &header, Some(1)),
+    Designed {
+        text: render(r, &climb.best.0, &header, Some(1)),
         score: Score {
             faults: 0,
             solutions: 1,
             capped: false,
         },
-        ending: stop,
-        tried: designed.tried + search.tried,
-        accepted: designed.accepted + search.accepted,
-        seconds: designed.seconds + seconds,
+        ending: climb.ending,
+        tried: designed.tried + climb.tried,
+        accepted: designed.accepted + climb.accepted,
+        seconds: designed.seconds + climb.seconds,
         curve: designed.curve,
-        cut: best.0,
+        cut: climb.best.0,
         frozen: designed.frozen,
-    })
+    }
 }
 
 /// The DLX nodes of `cut`'s puzzle up to rotations; `Ok(None)` past the deadline.

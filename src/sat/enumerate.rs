@@ -29,6 +29,7 @@
 //!   engine's first branching levels (cube and conquer), and enumerate each cube under
 //!   assumptions. Workers take cubes from the scheduler's pool.
 
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -203,155 +204,211 @@ pub fn for_each_model(
 ) -> Result<SatStats> {
     let start = Instant::now();
     let _listening = opts.stop.listen();
-    let own: Vec<Cube>;
-    let cubes: &[Cube] = match (opts.cubes, opts.strategy) {
-        (Some(given), _) => given,
-        (None, Strategy::Plain) => {
-            own = vec![Vec::new()];
-            &own
-        }
-        (None, Strategy::Cubes) => {
-            own = crate::solver::split::subproblems(
-                reduction,
-                cubes_wanted(opts.engine.backend, opts.threads),
-            );
-            &own
-        }
-    };
-    let threads = match (opts.cubes, opts.strategy) {
-        (None, Strategy::Plain) => 1,
-        _ => crate::schedule::workers(opts.threads).min(cubes.len().max(1)),
-    };
-    // Models per cube, for Step::Finished.
-    let mut models_in = vec![0u64; cubes.len()];
-    // The propagator's groups, shared by the CaDiCaL workers; varisat needs none.
-    #[cfg(feature = "cadical")]
-    let groups = (opts.engine.backend == Backend::Cadical)
-        .then(|| Arc::new(Groups::new(matrix, &reduction.kept_mask())));
-    let shared_matrix = Arc::new(matrix.clone());
+    let (cubes, threads) = cubes_and_threads(reduction, opts);
+    let cubes: &[Cube] = &cubes;
     let stop = Halt::new(opts.stop.clone());
     // A cube's tally is nothing: its models are counted here, as they arrive.
     let pool: Pool<usize, u64> = Pool::new(0..cubes.len(), threads);
-    let mut stats = SatStats {
-        cubes: cubes.len() as u64,
-        threads: threads as u64,
-        ..SatStats::default()
-    };
-    let mut failure: Option<Error> = None;
-    let mut broken = false;
     // Bounded, so that a slow consumer (a pipe) holds the workers back instead of
     // queueing models without end. Each worker holds its own sender, and only they do,
     // so the consumer's loop ends when the last worker ends.
     let (tx, rx) = sync_channel::<Event>(1024);
-    let senders: Mutex<Vec<Option<SyncSender<Event>>>> =
-        Mutex::new((0..threads).map(|_| Some(tx.clone())).collect());
-    drop(tx);
-    let givings = Giving::for_workers(&pool, threads);
-    let make = |k: usize| {
-        let tx = senders.lock().unwrap_or_else(|e| e.into_inner())[k].take()?;
-        let current = Arc::new(AtomicUsize::new(0));
-        let sink = ModelSink::new(
-            Arc::clone(&shared_matrix),
-            Arc::clone(&current),
-            tx.clone(),
-            stop.clone(),
-        );
-        let worker = Worker::new(
-            opts,
-            formula,
-            #[cfg(feature = "cadical")]
-            groups.as_ref(),
-            sink,
-            stop.clone(),
-        );
-        let searching = |worker| Searching {
-            worker,
-            current,
-            tx: tx.clone(),
-            stop: stop.clone(),
-            cubes,
-        };
-        match worker {
-            Ok(Some(w)) => Some(searching(w)),
-            // Stopped while loading the formula: no cube was searched.
-            Ok(None) => None,
-            Err(e) => {
-                // A failure stops every worker (those waiting for a cube too: this one's
-                // leaving stops the pool).
-                stop.set();
-                let _ = tx.send(Event::Failed(e));
-                None
-            }
-        }
+    let starting = Starting {
+        opts,
+        formula,
+        // The propagator's groups, shared by the CaDiCaL workers; varisat needs none.
+        #[cfg(feature = "cadical")]
+        groups: (opts.engine.backend == Backend::Cadical)
+            .then(|| Arc::new(Groups::new(matrix, &reduction.kept_mask()))),
+        matrix: Arc::new(matrix.clone()),
+        senders: Mutex::new((0..threads).map(|_| Some(tx.clone())).collect()),
+        stop: stop.clone(),
+        cubes,
     };
+    drop(tx);
+    let mut consumer = Consumer {
+        stats: SatStats {
+            cubes: cubes.len() as u64,
+            threads: threads as u64,
+            ..SatStats::default()
+        },
+        models_in: vec![0; cubes.len()],
+        failure: None,
+        broken: false,
+        f,
+        stop: &stop,
+        pool: &pool,
+        progress,
+        start,
+    };
+    let givings = Giving::for_workers(&pool, threads);
     let retire = |_: usize, w: Searching<'_>| {
         let (calls, decisions) = w.worker.counters();
         let _ = w.tx.send(Event::Finished { calls, decisions });
     };
-    let report = |stats: &SatStats| {
-        if let Some(p) = progress {
-            p(&Progress {
-                unit: "cubes",
-                parts_done: stats.cubes_done as usize,
-                parts: cubes.len(),
-                solutions: stats.models,
-                work: stats.cubes_done as f64 / cubes.len().max(1) as f64,
-                elapsed: start.elapsed().as_secs_f64(),
-            });
-        }
-    };
     let mut consume = || {
         for event in &rx {
-            match event {
-                Event::Model(cube, solution) if !broken && failure.is_none() => {
-                    stats.models += 1;
-                    models_in[cube] += 1;
-                    if f(Step::Solution(&solution)).is_break() {
-                        broken = true;
-                        stop.set();
-                        pool.stop();
-                    }
-                    report(&stats);
-                }
-                Event::Model(..) => {}
-                Event::CubeDone(cube) => {
-                    stats.cubes_done += 1;
-                    if !broken && failure.is_none() {
-                        let done = Step::Finished {
-                            subproblem: cube,
-                            solutions: models_in[cube],
-                        };
-                        if f(done).is_break() {
-                            broken = true;
-                            stop.set();
-                            pool.stop();
-                        }
-                    }
-                    report(&stats);
-                }
-                Event::Failed(e) => {
-                    failure.get_or_insert(e);
-                }
-                Event::Finished { calls, decisions } => {
-                    stats.solver_calls += calls;
-                    stats.decisions += decisions;
-                }
-            }
+            consumer.hear(event);
         }
     };
     execute(
         &pool,
         &givings,
-        &make,
+        &|k| starting.worker(k),
         &retire,
         Caller::Consumes(&mut consume),
     );
-    if let Some(e) = failure {
+    if let Some(e) = consumer.failure {
         return Err(e);
     }
-    stats.stopped = !broken && stats.cubes_done < stats.cubes;
+    let mut stats = consumer.stats;
+    stats.stopped = !consumer.broken && stats.cubes_done < stats.cubes;
     stats.interrupted = stats.stopped && opts.stop.raised();
     Ok(stats)
+}
+
+/// The cubes an enumeration searches (the caller's, one empty cube for a plain search,
+/// or the split's), and the workers it runs on.
+fn cubes_and_threads<'c>(reduction: &Reduction, opts: &SatOptions<'c>) -> (Cow<'c, [Cube]>, usize) {
+    let cubes: Cow<'c, [Cube]> = match (opts.cubes, opts.strategy) {
+        (Some(given), _) => Cow::Borrowed(given),
+        (None, Strategy::Plain) => Cow::Owned(vec![Vec::new()]),
+        (None, Strategy::Cubes) => Cow::Owned(crate::solver::split::subproblems(
+            reduction,
+            cubes_wanted(opts.engine.backend, opts.threads),
+        )),
+    };
+    let threads = match (opts.cubes, opts.strategy) {
+        (None, Strategy::Plain) => 1,
+        _ => crate::schedule::workers(opts.threads).min(cubes.len().max(1)),
+    };
+    (cubes, threads)
+}
+
+/// What every worker of an enumeration starts from: the formula and the engine's
+/// settings, the propagator's groups, the matrix models are checked against, a sender
+/// per worker, the stop and the cubes.
+struct Starting<'a> {
+    opts: &'a SatOptions<'a>,
+    formula: &'a Formula,
+    #[cfg(feature = "cadical")]
+    groups: Option<Arc<Groups>>,
+    matrix: Arc<Matrix>,
+    senders: Mutex<Vec<Option<SyncSender<Event>>>>,
+    stop: Halt,
+    cubes: &'a [Cube],
+}
+
+impl<'a> Starting<'a> {
+    /// Worker `k`, its solver loaded with the formula; `None` when it stopped while
+    /// loading, or failed (the failure then sent, and the run stopped).
+    fn worker(&self, k: usize) -> Option<Searching<'a>> {
+        let tx = self.senders.lock().unwrap_or_else(|e| e.into_inner())[k].take()?;
+        let current = Arc::new(AtomicUsize::new(0));
+        let sink = ModelSink::new(
+            Arc::clone(&self.matrix),
+            Arc::clone(&current),
+            tx.clone(),
+            self.stop.clone(),
+        );
+        let worker = Worker::new(
+            self.opts,
+            self.formula,
+            #[cfg(feature = "cadical")]
+            self.groups.as_ref(),
+            sink,
+            self.stop.clone(),
+        );
+        match worker {
+            Ok(Some(worker)) => Some(Searching {
+                worker,
+                current,
+                tx,
+                stop: self.stop.clone(),
+                cubes: self.cubes,
+            }),
+            // Stopped while loading the formula: no cube was searched.
+            Ok(None) => None,
+            Err(e) => {
+                // A failure stops every worker (those waiting for a cube too: this one's
+                // leaving stops the pool).
+                self.stop.set();
+                let _ = tx.send(Event::Failed(e));
+                None
+            }
+        }
+    }
+}
+
+/// The calling thread's side of an enumeration: it hears the workers' events, hands
+/// models and finished cubes to the caller's `f`, and keeps the statistics.
+struct Consumer<'a, 'f> {
+    stats: SatStats,
+    /// Models per cube, for `Step::Finished`.
+    models_in: Vec<u64>,
+    failure: Option<Error>,
+    /// The caller's `f` said `Break`.
+    broken: bool,
+    f: &'f mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
+    stop: &'a Halt,
+    pool: &'a Pool<usize, u64>,
+    progress: Option<&'a dyn Fn(&Progress)>,
+    start: Instant,
+}
+
+impl Consumer<'_, '_> {
+    fn hear(&mut self, event: Event) {
+        let listening = !self.broken && self.failure.is_none();
+        match event {
+            Event::Model(cube, solution) if listening => {
+                self.stats.models += 1;
+                self.models_in[cube] += 1;
+                self.tell(Step::Solution(&solution));
+                self.report();
+            }
+            Event::Model(..) => {}
+            Event::CubeDone(cube) => {
+                self.stats.cubes_done += 1;
+                if listening {
+                    self.tell(Step::Finished {
+                        subproblem: cube,
+                        solutions: self.models_in[cube],
+                    });
+                }
+                self.report();
+            }
+            Event::Failed(e) => {
+                self.failure.get_or_insert(e);
+            }
+            Event::Finished { calls, decisions } => {
+                self.stats.solver_calls += calls;
+                self.stats.decisions += decisions;
+            }
+        }
+    }
+
+    /// Hands `step` to the caller; a `Break` stops every worker.
+    fn tell(&mut self, step: Step<'_>) {
+        if (self.f)(step).is_break() {
+            self.broken = true;
+            self.stop.set();
+            self.pool.stop();
+        }
+    }
+
+    fn report(&self) {
+        if let Some(p) = self.progress {
+            let (done, all) = (self.stats.cubes_done, self.stats.cubes);
+            p(&Progress {
+                unit: "cubes",
+                parts_done: done as usize,
+                parts: all as usize,
+                solutions: self.stats.models,
+                work: done as f64 / all.max(1) as f64,
+                elapsed: self.start.elapsed().as_secs_f64(),
+            });
+        }
+    }
 }
 
 /// A worker of a SAT enumeration: its solver, the cube it searches (which its models
