@@ -28,6 +28,17 @@ fn rect_box(n: roxmltree::Node) -> Box4 {
 /// to UNSAT. Set BENCH_CHART_PNG=FILE to keep the rendering and look at it.
 #[test]
 fn bench_chart_keeps_labels_legend_and_points_apart() {
+    let svg = crate::bench::svg(&chart_rows()).unwrap();
+    let doc = roxmltree::Document::parse(&svg).expect("the SVG is well-formed");
+    let (plots, legend) = check_legend(&doc);
+    check_x_labels(&doc, &plots, legend);
+    let points = check_points(&doc);
+    check_colours(&svg, &plots, &points);
+}
+
+/// The rows the chart test draws: equal times of two puzzles, a long label, a count
+/// stopped by the timeout and an unsolvable puzzle.
+fn chart_rows() -> Vec<crate::bench::Row> {
     use crate::bench::{Row, Spread};
     let spread = |s: f64| {
         Some(Spread {
@@ -65,18 +76,30 @@ fn bench_chart_keeps_labels_legend_and_points_apart() {
     unsat.complete = true;
     rows.push(unsat);
 
-    let svg = crate::bench::svg(&rows).unwrap();
-    let doc = roxmltree::Document::parse(&svg).expect("the SVG is well-formed");
+    rows
+}
+
+/// The chart's elements of class `c`.
+fn class<'a, 'i>(
+    doc: &'a roxmltree::Document<'i>,
+    c: &'static str,
+) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> + 'a {
+    doc.descendants()
+        .filter(move |n| n.attribute("class") == Some(c))
+}
+
+/// The page: left, top, right, bottom.
+fn page(doc: &roxmltree::Document) -> Box4 {
     let root = doc.root_element();
-    let (width, height) = (attr(root, "width"), attr(root, "height"));
-    let class = |c: &'static str| {
-        doc.descendants()
-            .filter(move |n| n.attribute("class") == Some(c))
-    };
-    let plots: Vec<Box4> = class("plot").map(rect_box).collect();
+    (0.0, 0.0, attr(root, "width"), attr(root, "height"))
+}
+
+/// The two plots and the legend beside them, on the page: their boxes.
+fn check_legend(doc: &roxmltree::Document) -> (Vec<Box4>, Box4) {
+    let (_, _, width, height) = page(doc);
+    let plots: Vec<Box4> = class(doc, "plot").map(rect_box).collect();
     assert_eq!(plots.len(), 2, "two panels");
-    let legend = rect_box(class("legend-box").next().expect("a legend box"));
-    let page = (0.0, 0.0, width, height);
+    let legend = rect_box(class(doc, "legend-box").next().expect("a legend box"));
     for plot in &plots {
         assert!(!overlap(legend, *plot), "the legend covers a plot");
     }
@@ -85,8 +108,14 @@ fn bench_chart_keeps_labels_legend_and_points_apart() {
         "the legend is on the page"
     );
 
+    (plots, legend)
+}
+
+/// The x labels: below the plots, off the legend, on the page, and apart.
+fn check_x_labels(doc: &roxmltree::Document, plots: &[Box4], legend: Box4) {
+    let page = page(doc);
     // Rotated a quarter turn about their anchor, the labels read downwards from it.
-    let labels: Vec<(String, Box4)> = class("x-label")
+    let labels: Vec<(String, Box4)> = class(doc, "x-label")
         .map(|n| {
             let (x, y, size) = (attr(n, "x"), attr(n, "y"), attr(n, "font-size"));
             let transform = n.attribute("transform").unwrap_or_default();
@@ -102,7 +131,7 @@ fn bench_chart_keeps_labels_legend_and_points_apart() {
         "three engines in each panel: {labels:?}"
     );
     for (i, (text, b)) in labels.iter().enumerate() {
-        for plot in &plots {
+        for plot in plots {
             assert!(!overlap(*b, *plot), "label {text} crosses into a plot");
         }
         assert!(!overlap(*b, legend), "label {text} under the legend");
@@ -111,8 +140,11 @@ fn bench_chart_keeps_labels_legend_and_points_apart() {
             assert!(!overlap(*b, *c), "labels {text} and {other} overlap");
         }
     }
+}
 
-    // Points: kinds, and equal times side by side.
+/// The points: a marker of its own for a stopped count and for a time to UNSAT, and
+/// equal times side by side. Returns every point.
+fn check_points<'a, 'i>(doc: &'a roxmltree::Document<'i>) -> Vec<roxmltree::Node<'a, 'i>> {
     let points: Vec<roxmltree::Node> = doc
         .descendants()
         .filter(|n| {
@@ -155,8 +187,12 @@ fn bench_chart_keeps_labels_legend_and_points_apart() {
         );
     }
 
-    // Rendered: each puzzle's colour shows inside the plots.
-    let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default()).unwrap();
+    points
+}
+
+/// Rendered: each puzzle's colour shows inside the plots.
+fn check_colours(svg: &str, plots: &[Box4], points: &[roxmltree::Node]) {
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).unwrap();
     let size = tree.size().to_int_size();
     let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
     resvg::render(
@@ -168,7 +204,7 @@ fn bench_chart_keeps_labels_legend_and_points_apart() {
         let path = std::path::PathBuf::from(path);
         pixmap.save_png(&path).unwrap();
         // With its text, for a renderer that has fonts (rsvg-convert, a browser).
-        std::fs::write(path.with_extension("svg"), &svg).unwrap();
+        std::fs::write(path.with_extension("svg"), svg).unwrap();
     }
     let colour = |puzzle: &str| {
         let node = points

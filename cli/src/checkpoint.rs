@@ -113,88 +113,17 @@ impl Checkpoint {
                 format!("{why}: the checkpoint is damaged; remove it to start over"),
             )
         };
-        let mut lines = text.lines().enumerate();
-        match lines.next() {
-            Some((_, l)) if l.starts_with("c polycover checkpoint") => {}
-            _ => {
-                return Err(bad(
-                    0,
-                    "not a polycover checkpoint (refusing to overwrite it)".into(),
-                ))
-            }
-        }
-        // Every line was written whole, with its newline: a last line without one was
-        // cut (`done 7 1204` cut to `done 7 12` would still read as a number).
-        if !text.ends_with('\n') {
-            let last = text.lines().count().saturating_sub(1);
-            return Err(damaged(last, "the last line is cut (no newline)".into()));
-        }
-        let mut seen = RunId {
-            puzzle: String::new(),
-            mode: String::new(),
-            part: PartSpec::WHOLE,
-            fingerprint: String::new(),
-            subproblems: 0,
-            output: None,
-        };
-        let mut version = String::new();
-        // Where each header key was read, for a key given twice.
-        let mut keys: BTreeMap<&str, usize> = BTreeMap::new();
-        // `done` lines: (line, subproblem, count, offset), checked against the header
-        // once it is all read.
-        let mut dones: Vec<(usize, usize, Count, Option<u64>)> = Vec::new();
-        let mut total: Option<(usize, Count)> = None;
-        for (n, line) in lines {
-            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-            if !matches!(key, "done" | "" | "c") {
-                if let Some(first) = keys.insert(key, n) {
-                    return Err(damaged(
-                        n,
-                        format!("`{key}` again (line {} has it already)", first + 1),
-                    ));
-                }
-            }
-            match key {
-                "version" => version = value.to_string(),
-                "puzzle" => seen.puzzle = value.to_string(),
-                "mode" => seen.mode = value.to_string(),
-                "part" => seen.part = value.parse().map_err(|e| bad(n, e))?,
-                "fingerprint" => seen.fingerprint = value.to_string(),
-                "subproblems" => {
-                    seen.subproblems = value.parse().map_err(|_| bad(n, "a bad count".into()))?
-                }
-                "output" => {
-                    let (format, file) = value
-                        .split_once(' ')
-                        .ok_or_else(|| bad(n, "`output FORMAT PATH` expected".into()))?;
-                    seen.output = Some((format.to_string(), PathBuf::from(file)));
-                }
-                "done" => {
-                    let fields: Vec<&str> = value.split(' ').collect();
-                    let malformed = || bad(n, format!("a bad `done` line: `{line}`"));
-                    if !(2..=3).contains(&fields.len()) {
-                        return Err(malformed());
-                    }
-                    let j: usize = fields[0].parse().map_err(|_| malformed())?;
-                    let count: Count = fields[1].parse().map_err(|_| malformed())?;
-                    let offset = match fields.get(2) {
-                        Some(f) => Some(f.parse::<u64>().map_err(|_| malformed())?),
-                        None => None,
-                    };
-                    dones.push((n, j, count, offset));
-                }
-                "total" => {
-                    let count: Count = value
-                        .parse()
-                        .map_err(|_| bad(n, format!("a bad `total` line: `{line}`")))?;
-                    total = Some((n, count));
-                }
-                "" | "c" => {}
-                other => return Err(bad(n, format!("unknown key `{other}`"))),
-            }
-        }
+        let lines = CheckpointLines::parse(text, &bad, &damaged)?;
+        self.check_header(&path, &lines)?;
+        self.read_done(lines.dones, lines.total, &damaged)
+    }
+
+    /// Refuses a checkpoint whose header is not this run's (another version, puzzle,
+    /// mode, part, fingerprint, output or split), naming what differs.
+    fn check_header(&self, path: &str, lines: &CheckpointLines) -> Result<()> {
+        let (seen, version) = (&lines.seen, &lines.version);
         let this = env!("CARGO_PKG_VERSION");
-        if version != this {
+        if version.as_str() != this {
             return Err(Error::Usage(format!(
                 "{path}: a checkpoint of polycover {version}, not of this polycover {this}: \
                  its split may differ; remove it to start over"
@@ -257,7 +186,7 @@ impl Checkpoint {
                 seen.subproblems, id.subproblems
             )));
         }
-        self.read_done(dones, total, &damaged)
+        Ok(())
     }
 
     /// Takes the `done` and `total` lines of a checkpoint whose header matched this run,
@@ -461,4 +390,122 @@ impl Checkpoint {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// What a checkpoint's lines say, before they are checked against this run.
+struct CheckpointLines {
+    /// The run the header describes.
+    seen: RunId,
+    version: String,
+    /// `done` lines: (line, subproblem, count, offset), checked against the header
+    /// once it is all read.
+    dones: Vec<(usize, usize, Count, Option<u64>)>,
+    /// The `total` line: (line, count).
+    total: Option<(usize, Count)>,
+}
+
+impl CheckpointLines {
+    /// Reads a checkpoint's lines, refusing a file that is not a checkpoint, a cut last
+    /// line, a header key given twice and any line that does not parse.
+    fn parse(
+        text: &str,
+        bad: &dyn Fn(usize, String) -> Error,
+        damaged: &dyn Fn(usize, String) -> Error,
+    ) -> Result<CheckpointLines> {
+        let mut lines = text.lines().enumerate();
+        match lines.next() {
+            Some((_, l)) if l.starts_with("c polycover checkpoint") => {}
+            _ => {
+                return Err(bad(
+                    0,
+                    "not a polycover checkpoint (refusing to overwrite it)".into(),
+                ))
+            }
+        }
+        // Every line was written whole, with its newline: a last line without one was
+        // cut (`done 7 1204` cut to `done 7 12` would still read as a number).
+        if !text.ends_with('\n') {
+            let last = text.lines().count().saturating_sub(1);
+            return Err(damaged(last, "the last line is cut (no newline)".into()));
+        }
+        let mut seen = RunId {
+            puzzle: String::new(),
+            mode: String::new(),
+            part: PartSpec::WHOLE,
+            fingerprint: String::new(),
+            subproblems: 0,
+            output: None,
+        };
+        let mut version = String::new();
+        // Where each header key was read, for a key given twice.
+        let mut keys: BTreeMap<&str, usize> = BTreeMap::new();
+        // `done` lines: (line, subproblem, count, offset), checked against the header
+        // once it is all read.
+        let mut dones: Vec<(usize, usize, Count, Option<u64>)> = Vec::new();
+        let mut total: Option<(usize, Count)> = None;
+        for (n, line) in lines {
+            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+            if !matches!(key, "done" | "" | "c") {
+                if let Some(first) = keys.insert(key, n) {
+                    return Err(damaged(
+                        n,
+                        format!("`{key}` again (line {} has it already)", first + 1),
+                    ));
+                }
+            }
+            match key {
+                "version" => version = value.to_string(),
+                "puzzle" => seen.puzzle = value.to_string(),
+                "mode" => seen.mode = value.to_string(),
+                "part" => seen.part = value.parse().map_err(|e| bad(n, e))?,
+                "fingerprint" => seen.fingerprint = value.to_string(),
+                "subproblems" => {
+                    seen.subproblems = value.parse().map_err(|_| bad(n, "a bad count".into()))?
+                }
+                "output" => {
+                    let (format, file) = value
+                        .split_once(' ')
+                        .ok_or_else(|| bad(n, "`output FORMAT PATH` expected".into()))?;
+                    seen.output = Some((format.to_string(), PathBuf::from(file)));
+                }
+                "done" => dones.push(parse_done(n, line, value, bad)?),
+                "total" => {
+                    let count: Count = value
+                        .parse()
+                        .map_err(|_| bad(n, format!("a bad `total` line: `{line}`")))?;
+                    total = Some((n, count));
+                }
+                "" | "c" => {}
+                other => return Err(bad(n, format!("unknown key `{other}`"))),
+            }
+        }
+        Ok(CheckpointLines {
+            seen,
+            version,
+            dones,
+            total,
+        })
+    }
+}
+
+/// Reads a `done J C [OFFSET]` line (line `n`, `value` after the key) as
+/// (line, subproblem, count, offset).
+fn parse_done(
+    n: usize,
+    line: &str,
+    value: &str,
+    bad: &dyn Fn(usize, String) -> Error,
+) -> Result<(usize, usize, Count, Option<u64>)> {
+    let fields: Vec<&str> = value.split(' ').collect();
+    let malformed = || bad(n, format!("a bad `done` line: `{line}`"));
+    if !(2..=3).contains(&fields.len()) {
+        return Err(malformed());
+    }
+    let j: usize = fields[0].parse().map_err(|_| malformed())?;
+    let count: Count = fields[1].parse().map_err(|_| malformed())?;
+    let offset = match fields.get(2) {
+        Some(f) => Some(f.parse::<u64>().map_err(|_| malformed())?),
+        None => None,
+    };
+    Ok((n, j, count, offset))
 }

@@ -59,19 +59,7 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
     if let (Some(csv), Some(svg)) = (&a.csv, &a.svg) {
         output::check_not_same(csv, svg, "--csv", "--svg")?;
     }
-    let mut entrants = a.solvers.clone();
-    for (k, solver) in a.external.iter().enumerate() {
-        if a.external[..k].iter().any(|s| s.name == solver.name) {
-            return Err(Error::Usage(format!(
-                "--external {}: that name is given twice",
-                solver.name
-            )));
-        }
-        if !a.measure_once {
-            solver.check()?;
-        }
-        entrants.push(crate::bench::Entrant::Solver(solver.clone()));
-    }
+    let entrants = entrants(&a)?;
     // Sorted and distinct: the first is the speed-ups' reference.
     let threads = a.threads.0.clone();
     let plan = crate::bench::Plan {
@@ -98,42 +86,7 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
         isolate: crate::bench::polycover_executable(),
         ..plan
     };
-    let per_count = match threads.as_slice() {
-        [one] => format!("{one} thread(s) per count"),
-        many => format!(
-            "threads {} per count, each engine against its own on {}",
-            many.iter().join(","),
-            many[0]
-        ),
-    };
-    writeln!(
-        out,
-        "c polycover {} bench: {} run(s) each, timeout {} s, symmetry {}, {per_count}",
-        env!("CARGO_PKG_VERSION"),
-        plan.repeat,
-        a.timeout.as_secs_f64(),
-        plan.symmetry.map_or("default", |m| m.as_str()),
-    )?;
-    if threads.len() > 1 {
-        writeln!(
-            out,
-            "c cpu: user+sys time of the process that ran the count ({}); busy = cpu / wall; \
-             speed-up = wall on {}t / wall (per solution after a timeout); efficiency = speed-up / (threads / {})",
-            if plan.isolate.is_some() {
-                "a fresh process per count"
-            } else {
-                "this process"
-            },
-            threads[0],
-            threads[0]
-        )?;
-    }
-    if plan.isolate.is_none() {
-        writeln!(
-            out,
-            "c peak memory measured in this process: a row's may include memory kept from earlier rows"
-        )?;
-    }
+    write_header(&a, &plan, &threads, out)?;
     out.flush()?;
     let mut failure = None;
     // The rows as they are logged, so that a stop keeps them. A signal sets the stop
@@ -175,6 +128,72 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     write_outputs(&a, &inputs, &rows, false, out)?;
     Ok(Outcome::Done)
+}
+
+/// The engines and the `--external` solvers to run, checking each solver (once per
+/// bench, not in each measuring child) and refusing a name given twice.
+fn entrants(a: &BenchArgs) -> Result<Vec<crate::bench::Entrant>> {
+    let mut entrants = a.solvers.clone();
+    for (k, solver) in a.external.iter().enumerate() {
+        if a.external[..k].iter().any(|s| s.name == solver.name) {
+            return Err(Error::Usage(format!(
+                "--external {}: that name is given twice",
+                solver.name
+            )));
+        }
+        if !a.measure_once {
+            solver.check()?;
+        }
+        entrants.push(crate::bench::Entrant::Solver(solver.clone()));
+    }
+    Ok(entrants)
+}
+
+/// The bench's `c` lines: how it runs each count, and what its time and memory columns
+/// measure.
+fn write_header(
+    a: &BenchArgs,
+    plan: &crate::bench::Plan,
+    threads: &[usize],
+    out: &mut dyn Write,
+) -> Result<()> {
+    let per_count = match threads {
+        [one] => format!("{one} thread(s) per count"),
+        many => format!(
+            "threads {} per count, each engine against its own on {}",
+            many.iter().join(","),
+            many[0]
+        ),
+    };
+    writeln!(
+        out,
+        "c polycover {} bench: {} run(s) each, timeout {} s, symmetry {}, {per_count}",
+        env!("CARGO_PKG_VERSION"),
+        plan.repeat,
+        a.timeout.as_secs_f64(),
+        plan.symmetry.map_or("default", |m| m.as_str()),
+    )?;
+    if threads.len() > 1 {
+        writeln!(
+            out,
+            "c cpu: user+sys time of the process that ran the count ({}); busy = cpu / wall; \
+             speed-up = wall on {}t / wall (per solution after a timeout); efficiency = speed-up / (threads / {})",
+            if plan.isolate.is_some() {
+                "a fresh process per count"
+            } else {
+                "this process"
+            },
+            threads[0],
+            threads[0]
+        )?;
+    }
+    if plan.isolate.is_none() {
+        writeln!(
+            out,
+            "c peak memory measured in this process: a row's may include memory kept from earlier rows"
+        )?;
+    }
+    Ok(())
 }
 
 /// Writes the CSV and the SVG of `rows` where `--csv` and `--svg` say, each atomically;

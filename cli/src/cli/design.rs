@@ -42,74 +42,10 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         .chain(a.keep.iter())
         .map(|p| p.as_path())
         .collect();
-    output::check_writable(&a.output, &inputs)?;
-    if let Some(svg) = &a.svg {
-        output::check_writable(svg, &inputs)?;
-        output::check_not_same(&a.output, svg, "-o", "--svg")?;
-    }
-    if a.maximize == MaximizeArg::Nodes && a.timeout.is_none() {
-        return Err(Error::Usage(
-            "design --maximize nodes needs --timeout SECONDS: the climb to a harder unique \
-             puzzle goes on until then"
-                .into(),
-        ));
-    }
+    check_outputs(&a, &inputs)?;
     let deadline = super::args::deadline(a.started, a.timeout);
-    let (size, start) = match &a.from {
-        Some(path) => {
-            let (size, pieces) = first_cut(path)?;
-            (size, Some(pieces))
-        }
-        None => {
-            let Some(size) = a.box_size else {
-                return Err(Error::Usage(
-                    "design needs --box X,Y,Z and --pieces N, or --from FILE".into(),
-                ));
-            };
-            if a.pieces.is_none() {
-                return Err(Error::Usage("design needs --pieces N with --box".into()));
-            };
-            (size, None)
-        }
-    };
-    let pieces = start.as_ref().map_or(a.pieces.unwrap_or(0), Vec::len);
-    let sizes = a.sizes.unwrap_or_else(|| match &start {
-        // A puzzle's own pieces set the bounds: no piece is out of them.
-        Some(cut) => (
-            cut.iter().map(Vec::len).min().unwrap_or(1),
-            cut.iter().map(Vec::len).max().unwrap_or(1),
-        ),
-        None => crate::puzzle::polycube::generate::default_sizes(size, pieces),
-    });
-    let keep = match &a.keep {
-        Some(path) => polycube(&Puzzle::load(path)?, path)?
-            .pieces
-            .iter()
-            .map(|p| p.shape.clone())
-            .collect(),
-        None => Vec::new(),
-    };
-    let request = Request {
-        size,
-        pieces,
-        sizes,
-        seed: a.seed,
-        rules: Rules {
-            allow_duplicates: a.allow_duplicates,
-            chiral: a.chiral,
-            flat: a.flat_pieces,
-        },
-        start,
-        keep,
-        stop: crate::signals::stop().until(deadline),
-        strategy: match a.strategy {
-            DesignStrategyArg::Climb => Strategy::Climb,
-            DesignStrategyArg::Anneal => Strategy::Anneal,
-        },
-        cap: a.cap,
-        prefer_placements: !a.uniform_moves,
-    };
-    let command = command_line(&a, size, pieces, sizes);
+    let request = request(&a, deadline)?;
+    let command = command_line(&a, request.size, request.pieces, request.sizes);
     let _listening = request.stop.listen();
     let engine = engines::for_design();
     let mut count = |puzzle: &Puzzle, at_most: u64| -> Result<Option<u64>> {
@@ -127,27 +63,7 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         }
         Ok((found >= at_most || report.complete).then_some(found))
     };
-    let mut said = 0.0;
-    let mut progress = |p: &Progress| {
-        if p.improved {
-            eprintln!(
-                "c design: {:.1} s, best {}, {} tried",
-                p.seconds,
-                p.best,
-                moves(p.tried)
-            );
-        }
-        if p.seconds >= said + PROGRESS_SECONDS {
-            said = p.seconds - p.seconds % PROGRESS_SECONDS;
-            eprintln!(
-                "c design: {:.0} s, best {}, {} tried, {} accepted",
-                p.seconds,
-                p.best,
-                moves(p.tried),
-                p.accepted
-            );
-        }
-    };
+    let mut progress = designing();
     let mut designed = design::design(&request, &command, &mut count, &mut progress)?;
     if a.maximize == MaximizeArg::Nodes {
         designed = design::maximize_nodes(&request, designed, &mut count, &mut climbing())?;
@@ -195,6 +111,109 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         Ending::Deadline => Outcome::Stopped,
         Ending::Interrupted => Outcome::Interrupted,
     })
+}
+
+/// Refuses, before the search, an output that would overwrite an input or the other
+/// output, and `--maximize nodes` without the deadline that ends its climb.
+fn check_outputs(a: &DesignArgs, inputs: &[&Path]) -> Result<()> {
+    output::check_writable(&a.output, inputs)?;
+    if let Some(svg) = &a.svg {
+        output::check_writable(svg, inputs)?;
+        output::check_not_same(&a.output, svg, "-o", "--svg")?;
+    }
+    if a.maximize == MaximizeArg::Nodes && a.timeout.is_none() {
+        return Err(Error::Usage(
+            "design --maximize nodes needs --timeout SECONDS: the climb to a harder unique \
+             puzzle goes on until then"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The design search `a` asks for: the box and pieces (from `--from`'s puzzle, or
+/// `--box` and `--pieces`), the pieces' sizes, the pieces to keep and the rules.
+fn request(a: &DesignArgs, deadline: Option<Instant>) -> Result<Request> {
+    let (size, start) = match &a.from {
+        Some(path) => {
+            let (size, pieces) = first_cut(path)?;
+            (size, Some(pieces))
+        }
+        None => {
+            let Some(size) = a.box_size else {
+                return Err(Error::Usage(
+                    "design needs --box X,Y,Z and --pieces N, or --from FILE".into(),
+                ));
+            };
+            if a.pieces.is_none() {
+                return Err(Error::Usage("design needs --pieces N with --box".into()));
+            };
+            (size, None)
+        }
+    };
+    let pieces = start.as_ref().map_or(a.pieces.unwrap_or(0), Vec::len);
+    let sizes = a.sizes.unwrap_or_else(|| match &start {
+        // A puzzle's own pieces set the bounds: no piece is out of them.
+        Some(cut) => (
+            cut.iter().map(Vec::len).min().unwrap_or(1),
+            cut.iter().map(Vec::len).max().unwrap_or(1),
+        ),
+        None => crate::puzzle::polycube::generate::default_sizes(size, pieces),
+    });
+    let keep = match &a.keep {
+        Some(path) => polycube(&Puzzle::load(path)?, path)?
+            .pieces
+            .iter()
+            .map(|p| p.shape.clone())
+            .collect(),
+        None => Vec::new(),
+    };
+    Ok(Request {
+        size,
+        pieces,
+        sizes,
+        seed: a.seed,
+        rules: Rules {
+            allow_duplicates: a.allow_duplicates,
+            chiral: a.chiral,
+            flat: a.flat_pieces,
+        },
+        start,
+        keep,
+        stop: crate::signals::stop().until(deadline),
+        strategy: match a.strategy {
+            DesignStrategyArg::Climb => Strategy::Climb,
+            DesignStrategyArg::Anneal => Strategy::Anneal,
+        },
+        cap: a.cap,
+        prefer_placements: !a.uniform_moves,
+    })
+}
+
+/// The design search's progress lines: each better score, and every
+/// [`PROGRESS_SECONDS`] the state of the search.
+fn designing() -> impl FnMut(&Progress) {
+    let mut said = 0.0;
+    move |p: &Progress| {
+        if p.improved {
+            eprintln!(
+                "c design: {:.1} s, best {}, {} tried",
+                p.seconds,
+                p.best,
+                moves(p.tried)
+            );
+        }
+        if p.seconds >= said + PROGRESS_SECONDS {
+            said = p.seconds - p.seconds % PROGRESS_SECONDS;
+            eprintln!(
+                "c design: {:.0} s, best {}, {} tried, {} accepted",
+                p.seconds,
+                p.best,
+                moves(p.tried),
+                p.accepted
+            );
+        }
+    }
 }
 
 /// `n moves`, or `1 move`.

@@ -43,71 +43,10 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
         let results: Vec<&Path> = a.results.iter().map(|p| p.as_path()).collect();
         output::check_writable(target, &results)?;
     }
-    // Every `c part` line, with where it was read.
-    let mut results: Vec<(PartResult, String)> = Vec::new();
-    for path in &a.results {
-        let mut lines = Lines::new(
-            path,
-            open_input(path, crate::sat::dimacs::MAX_INFLATED_ANSWER)?,
-        );
-        while let Some((line, number, whole)) = lines.next_line()? {
-            let at = format!("{}:{number}", path.display());
-            match PartResult::parse(line) {
-                Some(Ok(_)) if !whole => {
-                    return Err(Error::Usage(format!(
-                        "{at}: a `c part` line cut short (no newline): the file is damaged; \
-                         run the part again"
-                    )))
-                }
-                // A count's checksum is of its line alone; an enumeration's is checked
-                // with its file ([`part_records`]).
-                Some(Ok(r)) if r.file.is_none() && !r.matches(Checksum::new()) => {
-                    return Err(Error::Usage(format!(
-                        "{at}: part {} does not match its checksum: its count or another \
-                         field of its `c part` line was edited or damaged; run the part again",
-                        r.part
-                    )))
-                }
-                Some(Ok(r)) => results.push((r, at)),
-                Some(Err(why)) => return Err(Error::Usage(format!("{at}: {why}"))),
-                None => {}
-            }
-        }
-    }
-    let Some((first, first_at)) = results.first().cloned() else {
-        return Err(Error::Usage(format!(
-            "no `c part` lines in {}: give the output of `count --part` or `enumerate --part`",
-            a.results.iter().map(|p| p.display()).join(", ")
-        )));
-    };
-    let mut parts: BTreeMap<usize, (PartResult, String)> = BTreeMap::new();
-    for (r, at) in results {
-        if r.fingerprint != first.fingerprint || r.part.n != first.part.n {
-            return Err(Error::Usage(format!(
-                "{at}: part {} has fingerprint {}, but {first_at} has part {} with \
-                 fingerprint {}: they are parts of different splits (another puzzle, \
-                 symmetry mode, part count or version)",
-                r.part, r.fingerprint, first.part, first.fingerprint
-            )));
-        }
-        if let Some((_, earlier)) = parts.get(&r.part.k) {
-            return Err(Error::Usage(format!(
-                "part {} appears twice: {earlier} and {at}",
-                r.part
-            )));
-        }
-        parts.insert(r.part.k, (r, at));
-    }
+    let results = read_results(&a.results)?;
+    let parts = parts_of_one_split(&a.results, results)?;
+    let (first, _) = parts.values().next().expect("a split has a part");
     let n = first.part.n;
-    let missing: Vec<usize> = (1..=n).filter(|k| !parts.contains_key(k)).collect();
-    if !missing.is_empty() {
-        return Err(Error::Usage(format!(
-            "{} of {n} parts missing: {} (fingerprint {})",
-            missing.len(),
-            ranges(&missing),
-            first.fingerprint
-        )));
-    }
     let files: Vec<&(String, PathBuf)> = parts
         .values()
         .filter_map(|(r, _)| r.file.as_ref())
@@ -147,6 +86,86 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     writeln!(out, "s mc {total}")?;
     Ok(Outcome::Done)
+}
+
+/// Every `c part` line of the result files, with where it was read (`PATH:LINE`),
+/// refusing a line cut short or a count's line that does not match its checksum.
+fn read_results(paths: &[PathBuf]) -> Result<Vec<(PartResult, String)>> {
+    // Every `c part` line, with where it was read.
+    let mut results: Vec<(PartResult, String)> = Vec::new();
+    for path in paths {
+        let mut lines = Lines::new(
+            path,
+            open_input(path, crate::sat::dimacs::MAX_INFLATED_ANSWER)?,
+        );
+        while let Some((line, number, whole)) = lines.next_line()? {
+            let at = format!("{}:{number}", path.display());
+            match PartResult::parse(line) {
+                Some(Ok(_)) if !whole => {
+                    return Err(Error::Usage(format!(
+                        "{at}: a `c part` line cut short (no newline): the file is damaged; \
+                         run the part again"
+                    )))
+                }
+                // A count's checksum is of its line alone; an enumeration's is checked
+                // with its file ([`part_records`]).
+                Some(Ok(r)) if r.file.is_none() && !r.matches(Checksum::new()) => {
+                    return Err(Error::Usage(format!(
+                        "{at}: part {} does not match its checksum: its count or another \
+                         field of its `c part` line was edited or damaged; run the part again",
+                        r.part
+                    )))
+                }
+                Some(Ok(r)) => results.push((r, at)),
+                Some(Err(why)) => return Err(Error::Usage(format!("{at}: {why}"))),
+                None => {}
+            }
+        }
+    }
+    Ok(results)
+}
+
+/// The results by part number, refusing results of different splits, a part given
+/// twice and missing parts: what is summed is one whole split.
+fn parts_of_one_split(
+    paths: &[PathBuf],
+    results: Vec<(PartResult, String)>,
+) -> Result<BTreeMap<usize, (PartResult, String)>> {
+    let Some((first, first_at)) = results.first().cloned() else {
+        return Err(Error::Usage(format!(
+            "no `c part` lines in {}: give the output of `count --part` or `enumerate --part`",
+            paths.iter().map(|p| p.display()).join(", ")
+        )));
+    };
+    let mut parts: BTreeMap<usize, (PartResult, String)> = BTreeMap::new();
+    for (r, at) in results {
+        if r.fingerprint != first.fingerprint || r.part.n != first.part.n {
+            return Err(Error::Usage(format!(
+                "{at}: part {} has fingerprint {}, but {first_at} has part {} with \
+                 fingerprint {}: they are parts of different splits (another puzzle, \
+                 symmetry mode, part count or version)",
+                r.part, r.fingerprint, first.part, first.fingerprint
+            )));
+        }
+        if let Some((_, earlier)) = parts.get(&r.part.k) {
+            return Err(Error::Usage(format!(
+                "part {} appears twice: {earlier} and {at}",
+                r.part
+            )));
+        }
+        parts.insert(r.part.k, (r, at));
+    }
+    let n = first.part.n;
+    let missing: Vec<usize> = (1..=n).filter(|k| !parts.contains_key(k)).collect();
+    if !missing.is_empty() {
+        return Err(Error::Usage(format!(
+            "{} of {n} parts missing: {} (fingerprint {})",
+            missing.len(),
+            ranges(&missing),
+            first.fingerprint
+        )));
+    }
+    Ok(parts)
 }
 
 /// The longest line `merge` reads from a part's solution file: a record is a few kB, so

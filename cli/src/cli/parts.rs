@@ -22,7 +22,7 @@ use super::records::Records;
 use super::report::{self, Counted};
 use crate::checkpoint::{Checkpoint, RunId};
 use crate::count::Count;
-use crate::engine::{Engine, Problem, Report, Scope};
+use crate::engine::{Engine, Lists, Prepared, Problem, Report, RunOptions, Scope};
 
 use super::engines;
 use crate::error::{Error, Result};
@@ -188,26 +188,7 @@ pub(super) fn enumerate(
     engine: &Engine,
     out: &mut dyn Write,
 ) -> Result<Outcome> {
-    let Some(target) = a.records.output.clone().filter(|o| !is_stdio(o)) else {
-        return Err(Error::Usage(
-            "--part and --checkpoint with enumerate need -o FILE: `merge` joins the \
-             parts' files, and a checkpoint records how much of its file is done"
-                .into(),
-        ));
-    };
-    if a.limit.is_some() {
-        return Err(Error::Usage(
-            "--limit does not go with --part or --checkpoint: a part is enumerated whole".into(),
-        ));
-    }
-    let gz = target.extension().is_some_and(|e| e == "gz");
-    if gz && a.parts.checkpoint.is_some() {
-        return Err(Error::Usage(format!(
-            "{}: a checkpointed enumeration cannot be gzip (it is cut back on resume); \
-             compress it when it is done",
-            target.display()
-        )));
-    }
+    let target = enumerate_target(a)?;
     let p = a.search.load()?;
     let prepared = engines::prepare(&p, engine)?;
     let lists = prepared.lister()?;
@@ -221,21 +202,7 @@ pub(super) fn enumerate(
     .into_iter()
     .flatten()
     .collect();
-    output::check_writable(&target, &inputs)?;
-    if let Some(cp) = &a.parts.checkpoint {
-        output::check_not_same(cp, &target, "--checkpoint", "-o")?;
-        // Resumed in place: the output must be a file that can be cut back.
-        if !matches!(
-            output::destination(&target)?,
-            output::Destination::File { .. }
-        ) {
-            return Err(Error::Usage(format!(
-                "{}: a checkpointed enumeration writes a regular file (it is cut back on \
-                 resume), not a device or FIFO",
-                target.display()
-            )));
-        }
-    }
+    check_part_output(a, &target, &inputs)?;
     let format = a.records.format.name().to_string();
     let opts = a.search.run_options();
     let mut records = Records {
@@ -248,114 +215,26 @@ pub(super) fn enumerate(
         pages: None,
         path: None,
     };
+    let run = PartFile {
+        problem: &p,
+        lists,
+        opts: &opts,
+        spec,
+        split: &split,
+        mine: &mine,
+        target: &target,
+    };
     // The checksum of the file on the part's line: of what is written to it, or, for a
     // file a checkpoint resumed, of the whole file once it is done.
     let mut content = Checksum::new();
     let report = match &a.parts.checkpoint {
-        None => {
-            // All or nothing, as without parts.
-            let mut report = None;
-            let scope = Scope {
-                split: &split,
-                subproblems: &mine,
-            };
-            output::write(&target, &mut std::io::sink(), &inputs, &mut |sink| {
-                content = Checksum::new();
-                let mut sink = Tee {
-                    inner: sink,
-                    check: &mut content,
-                };
-                let r =
-                    records.write(lists, &opts, Some(scope), &mut sink, &mut |_, _, _| Ok(()))?;
-                if !r.complete {
-                    // A part that is not whole is not written: `merge` would take it.
-                    return Err(if r.interrupted {
-                        Error::Interrupted(format!("{} not written", target.display()))
-                    } else {
-                        Error::Failed(format!(
-                            "stopped by the timeout: {} not written",
-                            target.display()
-                        ))
-                    });
-                }
-                report = Some(r);
-                Ok(())
-            })?;
-            report.expect("a finished part has a report")
-        }
+        None => run.whole(&mut records, &inputs, &mut content)?,
         Some(cp_path) => {
-            let absolute = std::path::absolute(&target).map_err(|e| Error::Write {
-                path: target.clone(),
-                source: e,
-            })?;
-            let mut cp = Checkpoint::open(
-                cp_path,
-                run_id(&p, &split, spec, Some((format.clone(), absolute))),
-            )?;
-            let done = mine.iter().take_while(|&&j| cp.is_done(j)).count();
-            let offset = cp.offset(&mine);
-            records.written = cp.solutions_in(&mine[..done]).to_u64().ok_or_else(|| {
-                Error::Usage(format!(
-                    "{}: more solutions than an enumeration can have written",
-                    cp_path.display()
-                ))
-            })?;
-            records.path = Some(target.clone());
-            report::header(&mut std::io::stderr(), &p, &*prepared, Strategy::Cubes)?;
-            report::part_header(&mut std::io::stderr(), spec, &split, &mine, Some(&cp))?;
-            let werr = |e: std::io::Error| Error::Write {
-                path: target.clone(),
-                source: e,
-            };
-            let mut file = BufWriter::new(resumed_file(&target, cp_path, done > 0, offset)?);
-            let report = records.write(
-                lists,
-                &opts,
-                Some(Scope {
-                    split: &split,
-                    subproblems: &mine[done..],
-                }),
-                &mut file,
-                &mut |file, subproblem, solutions| {
-                    // The checkpoint records where the file ends after the subproblem.
-                    let end = file
-                        .flush()
-                        .and_then(|_| file.get_mut().stream_position())
-                        .map_err(werr)?;
-                    cp.record(subproblem, solutions.into(), Some(end))
-                },
-            );
-            file.flush().map_err(werr)?;
-            let report = report?;
-            cp.flush()?;
-            if !report.complete {
-                let finished = mine.iter().filter(|&&j| cp.is_done(j)).count();
-                let why = report::stopped_by(&report);
-                eprintln!(
-                    "c stopped{why}: {} in {}; the checkpoint {} holds {finished} \
-                     of {} subproblems: run the same command to continue",
-                    crate::count::solutions(records.written),
-                    target.display(),
-                    cp_path.display(),
-                    mine.len()
-                );
-                if report.interrupted {
-                    return Err(Error::Interrupted(format!(
-                        "{} written",
-                        crate::count::solutions(records.written)
-                    )));
-                }
+            let Some(report) = run.checkpointed(&mut records, &*prepared, cp_path, &format)? else {
                 return Ok(Outcome::Stopped);
-            }
+            };
             if a.parts.part.is_some() {
-                let mut file = File::open(&target).map_err(|e| Error::Read {
-                    path: target.clone(),
-                    source: e,
-                })?;
-                std::io::copy(&mut file, &mut content).map_err(|e| Error::Read {
-                    path: target.clone(),
-                    source: e,
-                })?;
+                checksum_file(&target, &mut content)?;
             }
             report
         }
@@ -378,6 +257,212 @@ pub(super) fn enumerate(
         writeln!(out, "{result}")?;
     }
     Ok(Outcome::Done)
+}
+
+/// The file a part's or checkpointed enumeration writes (`-o FILE`), refusing what
+/// cannot go with it: no file, `--limit`, and gzip with a checkpoint.
+fn enumerate_target(a: &EnumerateArgs) -> Result<PathBuf> {
+    let Some(target) = a.records.output.clone().filter(|o| !is_stdio(o)) else {
+        return Err(Error::Usage(
+            "--part and --checkpoint with enumerate need -o FILE: `merge` joins the \
+             parts' files, and a checkpoint records how much of its file is done"
+                .into(),
+        ));
+    };
+    if a.limit.is_some() {
+        return Err(Error::Usage(
+            "--limit does not go with --part or --checkpoint: a part is enumerated whole".into(),
+        ));
+    }
+    let gz = target.extension().is_some_and(|e| e == "gz");
+    if gz && a.parts.checkpoint.is_some() {
+        return Err(Error::Usage(format!(
+            "{}: a checkpointed enumeration cannot be gzip (it is cut back on resume); \
+             compress it when it is done",
+            target.display()
+        )));
+    }
+    Ok(target)
+}
+
+/// Refuses, before any work, an output that would overwrite an input or, with a
+/// checkpoint, one that is the checkpoint or cannot be cut back.
+fn check_part_output(a: &EnumerateArgs, target: &Path, inputs: &[&Path]) -> Result<()> {
+    output::check_writable(target, inputs)?;
+    if let Some(cp) = &a.parts.checkpoint {
+        output::check_not_same(cp, target, "--checkpoint", "-o")?;
+        // Resumed in place: the output must be a file that can be cut back.
+        if !matches!(
+            output::destination(target)?,
+            output::Destination::File { .. }
+        ) {
+            return Err(Error::Usage(format!(
+                "{}: a checkpointed enumeration writes a regular file (it is cut back on \
+                 resume), not a device or FIFO",
+                target.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Adds a finished file to its part's checksum: a resumed file was written by more than
+/// one run, so its checksum is of the whole file.
+fn checksum_file(target: &Path, content: &mut Checksum) -> Result<()> {
+    let mut file = File::open(target).map_err(|e| Error::Read {
+        path: target.to_path_buf(),
+        source: e,
+    })?;
+    std::io::copy(&mut file, content).map_err(|e| Error::Read {
+        path: target.to_path_buf(),
+        source: e,
+    })?;
+    Ok(())
+}
+
+/// One part's enumeration to its file, as `enumerate` set it up.
+struct PartFile<'a> {
+    problem: &'a Problem,
+    lists: &'a dyn Lists,
+    opts: &'a RunOptions<'a>,
+    spec: PartSpec,
+    split: &'a Split,
+    /// The part's subproblems, in the order enumerated.
+    mine: &'a [usize],
+    target: &'a Path,
+}
+
+impl PartFile<'_> {
+    /// Writes the whole part at once, all or nothing as without parts, feeding what is
+    /// written to `content`.
+    fn whole(
+        &self,
+        records: &mut Records,
+        inputs: &[&Path],
+        content: &mut Checksum,
+    ) -> Result<Report> {
+        let target = self.target;
+        let mut report = None;
+        let scope = Scope {
+            split: self.split,
+            subproblems: self.mine,
+        };
+        output::write(target, &mut std::io::sink(), inputs, &mut |sink| {
+            *content = Checksum::new();
+            let mut sink = Tee {
+                inner: sink,
+                check: &mut *content,
+            };
+            let r = records.write(
+                self.lists,
+                self.opts,
+                Some(scope),
+                &mut sink,
+                &mut |_, _, _| Ok(()),
+            )?;
+            if !r.complete {
+                // A part that is not whole is not written: `merge` would take it.
+                return Err(if r.interrupted {
+                    Error::Interrupted(format!("{} not written", target.display()))
+                } else {
+                    Error::Failed(format!(
+                        "stopped by the timeout: {} not written",
+                        target.display()
+                    ))
+                });
+            }
+            report = Some(r);
+            Ok(())
+        })?;
+        Ok(report.expect("a finished part has a report"))
+    }
+
+    /// Writes the part in place, continuing the checkpoint at `cp_path` and recording in
+    /// it where the file ends after each subproblem. `None`: stopped (by the timeout)
+    /// before the part was done, the checkpoint holding what is finished.
+    fn checkpointed(
+        &self,
+        records: &mut Records,
+        prepared: &dyn Prepared,
+        cp_path: &Path,
+        format: &str,
+    ) -> Result<Option<Report>> {
+        let (target, mine, split) = (self.target, self.mine, self.split);
+        let absolute = std::path::absolute(target).map_err(|e| Error::Write {
+            path: target.to_path_buf(),
+            source: e,
+        })?;
+        let mut cp = Checkpoint::open(
+            cp_path,
+            run_id(
+                self.problem,
+                split,
+                self.spec,
+                Some((format.to_string(), absolute)),
+            ),
+        )?;
+        let done = mine.iter().take_while(|&&j| cp.is_done(j)).count();
+        let offset = cp.offset(mine);
+        records.written = cp.solutions_in(&mine[..done]).to_u64().ok_or_else(|| {
+            Error::Usage(format!(
+                "{}: more solutions than an enumeration can have written",
+                cp_path.display()
+            ))
+        })?;
+        records.path = Some(target.to_path_buf());
+        report::header(
+            &mut std::io::stderr(),
+            self.problem,
+            prepared,
+            Strategy::Cubes,
+        )?;
+        report::part_header(&mut std::io::stderr(), self.spec, split, mine, Some(&cp))?;
+        let werr = |e: std::io::Error| Error::Write {
+            path: target.to_path_buf(),
+            source: e,
+        };
+        let mut file = BufWriter::new(resumed_file(target, cp_path, done > 0, offset)?);
+        let report = records.write(
+            self.lists,
+            self.opts,
+            Some(Scope {
+                split,
+                subproblems: &mine[done..],
+            }),
+            &mut file,
+            &mut |file, subproblem, solutions| {
+                // The checkpoint records where the file ends after the subproblem.
+                let end = file
+                    .flush()
+                    .and_then(|_| file.get_mut().stream_position())
+                    .map_err(werr)?;
+                cp.record(subproblem, solutions.into(), Some(end))
+            },
+        );
+        file.flush().map_err(werr)?;
+        let report = report?;
+        cp.flush()?;
+        if !report.complete {
+            let finished = mine.iter().filter(|&&j| cp.is_done(j)).count();
+            let why = report::stopped_by(&report);
+            eprintln!(
+                "c stopped{why}: {} in {}; the checkpoint {} holds {finished} \
+                 of {} subproblems: run the same command to continue",
+                crate::count::solutions(records.written),
+                target.display(),
+                cp_path.display(),
+                mine.len()
+            );
+            if report.interrupted {
+                return Err(Error::Interrupted(format!(
+                    "{} written",
+                    crate::count::solutions(records.written)
+                )));
+            }
+            return Ok(None);
+        }
+        Ok(Some(report))
+    }
 }
 
 /// A writer that feeds what it writes to a part's checksum too.

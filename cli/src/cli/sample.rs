@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 
 use super::args::{is_stdio, SampleArgs};
 use super::outcome::Outcome;
-use super::records::written_to;
+use super::records::{written_to, Records};
+use crate::engine::Problem;
 use crate::error::{Error, Result};
 use crate::output::{self, Ended};
 use crate::sample::Sampler;
@@ -75,45 +76,14 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     watch.counting.store(false, Ordering::Relaxed);
     let total = sampler.solutions().clone();
-    let what = if p.reduction.group().order() == 1 {
-        "solutions"
-    } else if !p.reduction.needs_check() {
-        "distinct solutions"
-    } else {
-        "solutions of the reduced matrix"
-    };
-    eprintln!(
-        "c counted {total} {what} in {:.3} s ({})",
-        start.elapsed().as_secs_f64(),
-        statistics(&sampler)
-    );
-    if p.reduction.needs_check() {
-        // The rejection step of `crate::sample`, in a user's words.
-        eprintln!(
-            "c a distinct solution may appear there k times: a draw of it is kept with \
-             chance 1/k"
-        );
-    }
+    report_count(&p, &sampler, start);
     if total == num_bigint::BigUint::ZERO {
         eprintln!("c no solution to draw");
         return Ok(Outcome::Unsatisfiable);
     }
     let mut stopped = false;
     let kept = output::write_records(&target, out, &[&a.puzzle.puzzle], &mut |sink| {
-        for _ in 0..a.draws {
-            match sampler.draw() {
-                Ok(Some(solution)) => {
-                    // No limit: the records never ask to stop.
-                    let _ = records.solution(sink, &solution)?;
-                    watch.drawn.fetch_add(1, Ordering::Relaxed);
-                }
-                Ok(None) => unreachable!("the puzzle has solutions"),
-                Err(_) => {
-                    stopped = true;
-                    break;
-                }
-            }
-        }
+        stopped = draw(&mut sampler, &mut records, sink, &watch)?;
         Ok(if stopped {
             Ended::Stopped
         } else {
@@ -141,6 +111,52 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
         start.elapsed().as_secs_f64()
     );
     Ok(Outcome::Done)
+}
+
+/// The `c counted` line, and what a reduced count means for the draws.
+fn report_count(p: &Problem, sampler: &Sampler<'_>, start: Instant) {
+    let total = sampler.solutions();
+    let what = if p.reduction.group().order() == 1 {
+        "solutions"
+    } else if !p.reduction.needs_check() {
+        "distinct solutions"
+    } else {
+        "solutions of the reduced matrix"
+    };
+    eprintln!(
+        "c counted {total} {what} in {:.3} s ({})",
+        start.elapsed().as_secs_f64(),
+        statistics(sampler)
+    );
+    if p.reduction.needs_check() {
+        // The rejection step of `crate::sample`, in a user's words.
+        eprintln!(
+            "c a distinct solution may appear there k times: a draw of it is kept with \
+             chance 1/k"
+        );
+    }
+}
+
+/// Draws `watch.draws` solutions into `sink` as records; `true`: stopped (by a signal
+/// or the deadline) before the last, the records written so far kept whole.
+fn draw(
+    sampler: &mut Sampler<'_>,
+    records: &mut Records,
+    sink: &mut dyn Write,
+    watch: &Watch,
+) -> Result<bool> {
+    for _ in 0..watch.draws {
+        match sampler.draw() {
+            Ok(Some(solution)) => {
+                // No limit: the records never ask to stop.
+                let _ = records.solution(sink, &solution)?;
+                watch.drawn.fetch_add(1, Ordering::Relaxed);
+            }
+            Ok(None) => unreachable!("the puzzle has solutions"),
+            Err(_) => return Ok(true),
+        }
+    }
+    Ok(false)
 }
 
 /// How often a long count or draw says on standard error that it is still going.

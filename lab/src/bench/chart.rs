@@ -81,16 +81,7 @@ fn decade(e: i32) -> String {
 /// Draws the time to the first solution and the time per counted solution, per engine
 /// and encoding, on log scales, one colour per puzzle.
 pub fn svg(rows: &[Row]) -> Result<String> {
-    let mut labels: Vec<String> = Vec::new();
-    let mut puzzles: Vec<String> = Vec::new();
-    for r in rows.iter().filter(|r| !r.status.starts_with("skipped")) {
-        if !labels.contains(&r.label()) {
-            labels.push(r.label());
-        }
-        if !puzzles.contains(&r.puzzle) {
-            puzzles.push(r.puzzle.clone());
-        }
-    }
+    let (labels, puzzles) = labels_and_puzzles(rows);
     let point = |r: &Row, seconds: Option<f64>, kind: Kind| -> Option<Point> {
         Some(Point {
             label: labels.iter().position(|l| *l == r.label())?,
@@ -131,22 +122,7 @@ pub fn svg(rows: &[Row]) -> Result<String> {
         + 14.0;
     let panel_width = Y_LABELS + plot_width;
 
-    let mut legend: Vec<(String, Option<usize>, Kind)> = puzzles
-        .iter()
-        .enumerate()
-        .map(|(k, p)| (p.clone(), Some(k), Kind::Solution))
-        .collect();
-    legend.push((
-        "first solution, finished count".into(),
-        None,
-        Kind::Solution,
-    ));
-    if counts.iter().any(|p| p.kind == Kind::Stopped) {
-        legend.push(("count stopped by the timeout".into(), None, Kind::Stopped));
-    }
-    if firsts.iter().any(|p| p.kind == Kind::Unsat) {
-        legend.push(("no solution: time to UNSAT".into(), None, Kind::Unsat));
-    }
+    let legend = legend(&puzzles, &firsts, &counts);
     let legend_x = MARGIN + 2.0 * panel_width + GAP + GAP;
     let legend_width = legend
         .iter()
@@ -184,6 +160,59 @@ pub fn svg(rows: &[Row]) -> Result<String> {
     }
 
     // The legend, outside both plots.
+    draw_legend(&mut s, &legend, legend_x, (legend_width, legend_height));
+    let _ = writeln!(s, "</svg>");
+    Ok(s)
+}
+
+/// The chart's columns (each engine and encoding) and colours (each puzzle), in the
+/// rows' order; skipped rows have no point to show.
+fn labels_and_puzzles(rows: &[Row]) -> (Vec<String>, Vec<String>) {
+    let mut labels: Vec<String> = Vec::new();
+    let mut puzzles: Vec<String> = Vec::new();
+    for r in rows.iter().filter(|r| !r.status.starts_with("skipped")) {
+        if !labels.contains(&r.label()) {
+            labels.push(r.label());
+        }
+        if !puzzles.contains(&r.puzzle) {
+            puzzles.push(r.puzzle.clone());
+        }
+    }
+    (labels, puzzles)
+}
+
+/// The legend's entries: each puzzle's colour, then the markers' shapes the points use.
+fn legend(
+    puzzles: &[String],
+    firsts: &[Point],
+    counts: &[Point],
+) -> Vec<(String, Option<usize>, Kind)> {
+    let mut legend: Vec<(String, Option<usize>, Kind)> = puzzles
+        .iter()
+        .enumerate()
+        .map(|(k, p)| (p.clone(), Some(k), Kind::Solution))
+        .collect();
+    legend.push((
+        "first solution, finished count".into(),
+        None,
+        Kind::Solution,
+    ));
+    if counts.iter().any(|p| p.kind == Kind::Stopped) {
+        legend.push(("count stopped by the timeout".into(), None, Kind::Stopped));
+    }
+    if firsts.iter().any(|p| p.kind == Kind::Unsat) {
+        legend.push(("no solution: time to UNSAT".into(), None, Kind::Unsat));
+    }
+    legend
+}
+
+/// Draws the legend's box at `x` and its entries, each a marker and its text.
+fn draw_legend(
+    s: &mut String,
+    legend: &[(String, Option<usize>, Kind)],
+    legend_x: f64,
+    (legend_width, legend_height): (f64, f64),
+) {
     let _ = writeln!(s, r#"<g class="legend">"#);
     let _ = writeln!(
         s,
@@ -192,15 +221,7 @@ pub fn svg(rows: &[Row]) -> Result<String> {
     for (i, (text, puzzle, kind)) in legend.iter().enumerate() {
         let y = TOP + 16.0 + i as f64 * 20.0;
         let colour = puzzle.map_or("#444", |k| PALETTE[k % PALETTE.len()]);
-        marker(
-            &mut s,
-            legend_x + 16.0,
-            y,
-            colour,
-            *kind,
-            "legend-marker",
-            "",
-        );
+        marker(s, legend_x + 16.0, y, colour, *kind, "legend-marker", "");
         let _ = writeln!(
             s,
             r#"<text x="{:.1}" y="{:.1}" font-size="{FONT}">{}</text>"#,
@@ -209,8 +230,7 @@ pub fn svg(rows: &[Row]) -> Result<String> {
             escape(text)
         );
     }
-    let _ = writeln!(s, "</g>\n</svg>");
-    Ok(s)
+    let _ = writeln!(s, "</g>");
 }
 
 /// One panel: title, frame, decades, x labels below the frame, and the points.

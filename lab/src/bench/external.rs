@@ -18,7 +18,7 @@
 
 use std::collections::HashSet;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -409,23 +409,8 @@ pub(super) fn linear_row(
     }
     let mut row = Row::new(label, name, None);
     let cpsat = program == Program::Cpsat;
-    let stem = p.puzzle().name().replace(' ', "_");
     let t = Instant::now();
-    let (model, script) = if cpsat {
-        let script = dir.join("cpsat.py");
-        std::fs::write(&script, CPSAT_SCRIPT)?;
-        (dir.join(format!("{stem}.opb")), Some(script))
-    } else {
-        (dir.join(format!("{stem}.mzn")), None)
-    };
-    scratch(&model, &mut |w| {
-        if cpsat {
-            linear::write_opb(w, p)?
-        } else {
-            linear::write_mzn(w, p)?
-        }
-        Ok(())
-    })?;
+    let (model, script) = write_linear_model(cpsat, p, dir)?;
     let compile = t.elapsed().as_secs_f64();
     let model_str = model.display().to_string();
     let script_str = script.map(|s| s.display().to_string()).unwrap_or_default();
@@ -485,33 +470,9 @@ pub(super) fn linear_row(
         note_peak(&r);
         counts.push(r.seconds);
         let (solutions, complete) = if cpsat {
-            let partial = r.stdout.lines().find_map(|l| {
-                l.strip_prefix("c partial count ")
-                    .and_then(|n| n.trim().parse::<u64>().ok())
-            });
-            match (dimacs::parse_count(&r.stdout), partial) {
-                (Some(n), _) => (Some(n), true),
-                (None, Some(n)) => (Some(Count::from(n)), false),
-                (None, None) if r.finished => return Err(failed(name, &r)),
-                (None, None) => (None, false),
-            }
+            cpsat_count(name, &r)?
         } else {
-            if r.finished && !r.success {
-                return Err(failed(name, &r));
-            }
-            // Every solution Gecode printed is checked, even of a count cut short.
-            let mut seen = HashSet::new();
-            let counted = answers_in(&r.stdout, &source)?;
-            for answer in &counted {
-                if let Answer::Satisfiable(lits) = answer {
-                    check_answer(p, &kept, lits, &source, &mut seen)?;
-                }
-            }
-            // MiniZinc's `==========`: the search space was exhausted.
-            let done = r.finished
-                && (r.stdout.lines().any(|l| l.trim() == "==========")
-                    || counted.contains(&Answer::Unsatisfiable));
-            (Some(Count::from(seen.len() as u64)), done)
+            gecode_count(name, p, &kept, &r, &source)?
         };
         row.solutions = solutions;
         row.complete = complete;
@@ -525,4 +486,68 @@ pub(super) fn linear_row(
     row.count = Spread::of(counts);
     row.peak_mib = peak;
     Ok(row)
+}
+
+/// Writes the problem's linear model into `dir` (OPB for CP-SAT, with the script that
+/// runs it; MiniZinc otherwise): the model's path and the script's.
+fn write_linear_model(cpsat: bool, p: &Problem, dir: &Path) -> Result<(PathBuf, Option<PathBuf>)> {
+    let stem = p.puzzle().name().replace(' ', "_");
+    let (model, script) = if cpsat {
+        let script = dir.join("cpsat.py");
+        std::fs::write(&script, CPSAT_SCRIPT)?;
+        (dir.join(format!("{stem}.opb")), Some(script))
+    } else {
+        (dir.join(format!("{stem}.mzn")), None)
+    };
+    scratch(&model, &mut |w| {
+        if cpsat {
+            linear::write_opb(w, p)?
+        } else {
+            linear::write_mzn(w, p)?
+        }
+        Ok(())
+    })?;
+    Ok((model, script))
+}
+
+/// CP-SAT's count from its output (`s mc`), or the partial count it printed when its
+/// time limit stopped it: (solutions, complete).
+fn cpsat_count(name: &str, r: &Run) -> Result<(Option<Count>, bool)> {
+    let partial = r.stdout.lines().find_map(|l| {
+        l.strip_prefix("c partial count ")
+            .and_then(|n| n.trim().parse::<u64>().ok())
+    });
+    match (dimacs::parse_count(&r.stdout), partial) {
+        (Some(n), _) => Ok((Some(n), true)),
+        (None, Some(n)) => Ok((Some(Count::from(n)), false)),
+        (None, None) if r.finished => Err(failed(name, r)),
+        (None, None) => Ok((None, false)),
+    }
+}
+
+/// Gecode's count: the solutions it printed, each checked, even of a count cut short;
+/// complete when MiniZinc says the search space was exhausted.
+fn gecode_count(
+    name: &str,
+    p: &Problem,
+    kept: &[bool],
+    r: &Run,
+    source: &str,
+) -> Result<(Option<Count>, bool)> {
+    if r.finished && !r.success {
+        return Err(failed(name, r));
+    }
+    // Every solution Gecode printed is checked, even of a count cut short.
+    let mut seen = HashSet::new();
+    let counted = answers_in(&r.stdout, source)?;
+    for answer in &counted {
+        if let Answer::Satisfiable(lits) = answer {
+            check_answer(p, kept, lits, source, &mut seen)?;
+        }
+    }
+    // MiniZinc's `==========`: the search space was exhausted.
+    let done = r.finished
+        && (r.stdout.lines().any(|l| l.trim() == "==========")
+            || counted.contains(&Answer::Unsatisfiable));
+    Ok((Some(Count::from(seen.len() as u64)), done))
 }

@@ -398,30 +398,7 @@ fn instance(
     let puzzle_file = family.puzzle_file(i);
     let puzzle = Puzzle::parse(&puzzle_file, &text)?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
-    // The status: the bitset search's first solution, or its proof that there is none.
-    let t = Instant::now();
-    let opts = RunOptions {
-        stop: env.stop.clone(),
-        ..RunOptions::default()
-    };
-    let (first, report) = problem.first(&Engine::bits(), &opts)?;
-    if report.interrupted {
-        return Err(Error::Interrupted(format!("at {}", family.stem(i))));
-    }
-    let native_s = t.elapsed().as_secs_f64();
-    let sat = first.is_some();
-    if sat == i.unsat {
-        return Err(Error::Failed(format!(
-            "suite: {} was made {} but the native engine finds it {}",
-            family.stem(i),
-            if i.unsat {
-                "unsatisfiable"
-            } else {
-                "satisfiable"
-            },
-            if sat { "SAT" } else { "UNSAT" }
-        )));
-    }
+    let (sat, native_s) = decide(family, i, &problem, &env.stop)?;
     let t = Instant::now();
     let mut notes = Vec::new();
     let rotations = count(
@@ -500,8 +477,35 @@ fn instance(
     })
 }
 
-/// The native count of `problem` by the engine `count` picks by default, or `None` with a
-/// note when the timeout stopped it.
+/// The instance's status, by the bitset search's first solution or its proof that there
+/// is none, and the seconds it took; an instance that is not what it was made to be fails.
+fn decide(family: &Family, i: &Instance, problem: &Problem, stop: &Stop) -> Result<(bool, f64)> {
+    let t = Instant::now();
+    let opts = RunOptions {
+        stop: stop.clone(),
+        ..RunOptions::default()
+    };
+    let (first, report) = problem.first(&Engine::bits(), &opts)?;
+    if report.interrupted {
+        return Err(Error::Interrupted(format!("at {}", family.stem(i))));
+    }
+    let native_s = t.elapsed().as_secs_f64();
+    let sat = first.is_some();
+    if sat == i.unsat {
+        return Err(Error::Failed(format!(
+            "suite: {} was made {} but the native engine finds it {}",
+            family.stem(i),
+            if i.unsat {
+                "unsatisfiable"
+            } else {
+                "satisfiable"
+            },
+            if sat { "SAT" } else { "UNSAT" }
+        )));
+    }
+    Ok((sat, native_s))
+}
+
 /// Certifies the instance's count of every solution with the memo, within the count
 /// timeout, into `certificates/NAME-SEED`; a stop is a note, a count that differs from the
 /// native one a failure.
@@ -540,6 +544,8 @@ fn certify(
     }
 }
 
+/// The native count of `problem` by the engine `count` picks by default, or `None` with a
+/// note when the timeout stopped it.
 fn count(
     problem: &Problem,
     timeout: Duration,

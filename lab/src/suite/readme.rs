@@ -63,11 +63,22 @@ fn column(name: &str) -> &'static str {
     }
 }
 
-/// The README of `family`.
+/// The README of `family`: what its instances encode, how they were made, their
+/// expected status and counts, and what its files hold.
 pub(super) fn text(family: &Family, summary: &Summary, lines: &[Line]) -> String {
+    [
+        encoding(family, summary),
+        generation(family),
+        expected(family, lines),
+        files(),
+    ]
+    .concat()
+}
+
+/// The title and what the family's instances encode (and their certificates).
+fn encoding(family: &Family, summary: &Summary) -> String {
     let name = &family.name;
     let box_name = family.box_name();
-    let (lo, hi) = family.pieces;
     let mut t = String::new();
     let mut line = |s: &str| {
         t.push_str(s);
@@ -127,6 +138,17 @@ pub(super) fn text(family: &Family, summary: &Summary, lines: &[Line]) -> String
              has none; its CSV note says so.",
         );
     }
+    t
+}
+
+/// How the instances were generated, and how to make them again.
+fn generation(family: &Family) -> String {
+    let (lo, hi) = family.pieces;
+    let mut t = String::new();
+    let mut line = |s: &str| {
+        t.push_str(s);
+        t.push('\n');
+    };
     line("");
     line("## How they were generated");
     line("");
@@ -180,6 +202,16 @@ pub(super) fn text(family: &Family, summary: &Summary, lines: &[Line]) -> String
          NAME-SEED-ENC.cnf.gz` writes, but for one `c suite` comment line (so the GBD \
          hash is the same).",
     );
+    t
+}
+
+/// Each instance's expected status and counts.
+fn expected(family: &Family, lines: &[Line]) -> String {
+    let mut t = String::new();
+    let mut line = |s: &str| {
+        t.push_str(s);
+        t.push('\n');
+    };
     line("");
     line("## Expected status");
     line("");
@@ -209,6 +241,16 @@ pub(super) fn text(family: &Family, summary: &Summary, lines: &[Line]) -> String
          stopped count is an empty CSV cell with a note, never a partial figure.",
         family.count_timeout.as_secs_f64()
     ));
+    t
+}
+
+/// The encodings, the files, the CSV's columns and the GBD hash.
+fn files() -> String {
+    let mut t = String::new();
+    let mut line = |s: &str| {
+        t.push_str(s);
+        t.push('\n');
+    };
     line("");
     line("## Encodings");
     line("");
