@@ -1,7 +1,7 @@
 //! The shape of the source tree: no import cycle between the files of a crate (the
-//! library's `src/`, the command line's `cli/src/`, the lab's `lab/src/`), and no file
-//! there over [`MAX_LINES`] lines but those the allow-list names, each with its reason
-//! (issue 23).
+//! library's `src/`, the command line's `cli/src/`, the lab's `lab/src/`), and who may
+//! import whom. (The length of functions is clippy's `too_many_lines`, at 100 lines, in
+//! every crate: `Cargo.toml` and `clippy.toml`.)
 //!
 //! # What counts as an import
 //!
@@ -38,13 +38,6 @@ use std::path::{Path, PathBuf};
 /// The crates' source folders, from the repository's root.
 const CRATES: &[&str] = &["src/", "cli/src/", "lab/src/"];
 
-/// The most lines a source file may have, unless it is on [`ALLOWED_LONG`].
-const MAX_LINES: usize = 600;
-
-/// The files allowed over [`MAX_LINES`], each with its reason. Keep it short: a file
-/// belongs here only while one job needs all of it, or while it is being split.
-const ALLOWED_LONG: &[(&str, &str)] = &[];
-
 #[test]
 fn no_import_cycle_between_source_files() {
     let all = source_files();
@@ -63,32 +56,6 @@ fn no_import_cycle_between_source_files() {
         "import cycles between source files:\n{}",
         cycles.join("\n")
     );
-}
-
-#[test]
-fn no_long_source_file() {
-    let files = source_files();
-    let mut long = Vec::new();
-    for (path, text) in &files {
-        let lines = text.lines().count();
-        if lines > MAX_LINES && !ALLOWED_LONG.iter().any(|(p, _)| p == path) {
-            long.push(format!("{path}: {lines} lines"));
-        }
-    }
-    assert!(
-        long.is_empty(),
-        "files over {MAX_LINES} lines (split them by job, or add them to ALLOWED_LONG \
-         with the reason one job needs them):\n{}",
-        long.join("\n")
-    );
-    // An entry outlives its reason once its file is short or gone.
-    for (path, reason) in ALLOWED_LONG {
-        let lines = files.get(*path).map(|t| t.lines().count());
-        assert!(
-            lines.is_some_and(|n| n > MAX_LINES),
-            "{path} ({reason}) is on ALLOWED_LONG but has {lines:?} lines: take it off"
-        );
-    }
 }
 
 /// The modules that search (engines) and the modules that say what a puzzle means
