@@ -91,7 +91,7 @@ pub(super) fn stream(
     }
 }
 
-/// The error of a FIFO still without a reader when the thread's deadline passed
+/// The error of a FIFO still without a reader when the command's deadline passed
 /// (its [`Stop`]): the wait for it counts in the command's `--timeout`.
 #[derive(Debug)]
 pub(super) struct NoReader;
