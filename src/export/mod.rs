@@ -1,6 +1,6 @@
 //! Writing a compiled puzzle in other programs' input formats (`polycover export`).
 //!
-//! Every format is written from the same [`Problem`](crate::Problem): its matrix and its symmetry
+//! Every format is written from the same [`Problem`]: its matrix and its symmetry
 //! reduction. Formats that cannot express what the reduction needs refuse the mode with
 //! a clear message instead of writing a file whose count would mean something else.
 //!
@@ -8,18 +8,71 @@
 //! (or one of its solutions): `mesh.rs` makes each piece's closed surface, `print.rs`
 //! picks the pieces' copies, turns and places them, `stl.rs` and `threemf.rs` write them.
 
-pub mod answers;
-pub mod burrtools;
-pub mod dlx;
-pub mod linear;
+mod answers;
+mod burrtools;
+mod dlx;
+mod linear;
 pub mod mesh;
 pub mod print;
 pub mod stl;
 pub mod threemf;
 
+use std::io::Write;
+
+use crate::engine::Problem;
+use crate::error::{Error, Result};
 use crate::puzzle::Compiled;
 use crate::sat::dimacs::Header;
 use crate::symmetry::Reduction;
+
+pub use answers::parse as parse_answers;
+pub use linear::opb_num_vars;
+
+/// Refuses, before anything is written, a problem that `format`, a text format (DLX,
+/// BurrTools, MiniZinc, OPB), cannot say: a reduction the format cannot express, a puzzle
+/// that is not made of polycubes for BurrTools. (The pieces to print, STL and 3MF, are
+/// [`mod@print`]'s.)
+///
+/// # Errors
+///
+/// [`Error::Usage`] naming what the format cannot say, or that `format` prints pieces.
+pub fn check(problem: &Problem, format: Format) -> Result<()> {
+    match format {
+        Format::Dlx => dlx::check(problem),
+        Format::Burrtools => burrtools::check(problem.puzzle()).map(drop),
+        Format::Mzn | Format::Opb => Ok(()),
+        Format::Stl | Format::ThreeMf => Err(Error::Usage(
+            "STL and 3MF are the pieces to print, not the puzzle's matrix".into(),
+        )),
+    }
+}
+
+/// Writes `problem` in the text format `format` to `w`, once [`check`] took it.
+///
+/// ```
+/// use polycover::export::{self, Format};
+/// use polycover::Problem;
+/// let soma = Problem::load("soma", None)?;
+/// export::check(&soma, Format::Opb)?;
+/// let mut opb = Vec::new();
+/// export::write(&mut opb, &soma, Format::Opb)?;
+/// assert!(String::from_utf8(opb).unwrap().starts_with("* #variable= "));
+/// # Ok::<(), polycover::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`check`]'s refusals, and [`Error::Io`] when `w` fails.
+pub fn write(w: &mut dyn Write, problem: &Problem, format: Format) -> Result<()> {
+    match format {
+        Format::Dlx => dlx::write(w, problem)?,
+        Format::Mzn => linear::write_mzn(w, problem)?,
+        Format::Opb => linear::write_opb(w, problem)?,
+        Format::Burrtools => burrtools::write(w, burrtools::check(problem.puzzle())?)?,
+        Format::Stl | Format::ThreeMf => check(problem, format)?,
+    }
+    Ok(())
+}
 
 /// The `c` lines' account of a compiled puzzle for [`crate::sat::dimacs::write`]: the
 /// one place that reads a puzzle for the DIMACS writer, which names no kind.

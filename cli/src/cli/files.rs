@@ -125,7 +125,7 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
     let answers = match read {
         Ok(_) => match std::str::from_utf8(&bytes)
             .ok()
-            .and_then(|t| crate::export::answers::parse(t, &name))
+            .and_then(|t| crate::export::parse_answers(t, &name))
         {
             Some(answers) => answers?,
             None => dimacs::parse_answers(&bytes[..], &name)?,
@@ -223,7 +223,7 @@ fn check_model_size(
                     k => k as u64,
                 }
             });
-            let opb = crate::export::linear::opb_num_vars(&p) as u64;
+            let opb = crate::export::opb_num_vars(&p) as u64;
             for vars in Amo::ALL
                 .iter()
                 .map(|&amo| p.formula(amo).num_vars as u64 + added)
@@ -291,35 +291,20 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
     let p = a.puzzle.problem(a.symmetry)?;
     match format {
         ExportFormat::Stl | ExportFormat::ThreeMf => unreachable!("written above"),
-        ExportFormat::Dlx => {
-            crate::export::dlx::check(&p)?;
-            output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-                Ok(crate::export::dlx::write(w, &p)?)
-            })?;
-        }
-        format @ (ExportFormat::Mzn | ExportFormat::Opb) => {
-            let write = if format == ExportFormat::Mzn {
-                crate::export::linear::write_mzn
-            } else {
-                crate::export::linear::write_opb
-            };
-            output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-                Ok(write(w, &p)?)
-            })?;
-        }
-        ExportFormat::Burrtools => {
+        ExportFormat::Burrtools
             if a.symmetry
-                .is_some_and(|m| SymmetryMode::from(m) != SymmetryMode::None)
-            {
-                return Err(Error::Usage(
-                    "--symmetry: a BurrTools file holds the puzzle, not a reduced matrix; \
-                     BurrTools removes symmetric assemblies itself"
-                        .into(),
-                ));
-            }
-            let polycube = crate::export::burrtools::check(p.puzzle())?;
+                .is_some_and(|m| SymmetryMode::from(m) != SymmetryMode::None) =>
+        {
+            return Err(Error::Usage(
+                "--symmetry: a BurrTools file holds the puzzle, not a reduced matrix; \
+                 BurrTools removes symmetric assemblies itself"
+                    .into(),
+            ));
+        }
+        format => {
+            crate::export::check(&p, format)?;
             output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-                Ok(crate::export::burrtools::write(w, polycube)?)
+                crate::export::write(w, &p, format)
             })?;
         }
     }

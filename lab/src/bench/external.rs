@@ -2,7 +2,7 @@
 //! answers:
 //! - on our DIMACS: `ganak` (time to count the projected models); SAT solvers (the
 //!   built-in `cadical` row and `--external`) are `solver.rs`'s;
-//! - on our linear models ([`crate::export::linear`]): `minizinc` with Gecode (time to
+//! - on our linear models (`polycover export --format mzn` or `opb`): `minizinc` with Gecode (time to
 //!   the first solution, then to count all with `--all-solutions`) and OR-Tools CP-SAT
 //!   through `tests/cpsat.py` (built into the binary, run by `python3` or
 //!   `$POLYCOVER_PYTHON`). Every solution they print is decoded and checked: an exact
@@ -26,7 +26,7 @@ use super::{CnfSize, Plan, Row, Spread};
 use crate::count::Count;
 use crate::engine::Problem;
 use crate::error::{Error, Result};
-use crate::export::{answers, linear};
+use crate::export::{self, Format};
 use crate::memory;
 use crate::sat::dimacs::{self, Answer, Projection};
 use crate::sat::Amo;
@@ -375,7 +375,7 @@ fn answers_in(text: &str, source: &str) -> Result<Vec<Answer>> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
-    match answers::parse(text, source) {
+    match export::parse_answers(text, source) {
         Some(parsed) => parsed,
         None => dimacs::parse_answers(text.as_bytes(), source),
     }
@@ -499,14 +499,8 @@ fn write_linear_model(cpsat: bool, p: &Problem, dir: &Path) -> Result<(PathBuf, 
     } else {
         (dir.join(format!("{stem}.mzn")), None)
     };
-    scratch(&model, &mut |w| {
-        if cpsat {
-            linear::write_opb(w, p)?
-        } else {
-            linear::write_mzn(w, p)?
-        }
-        Ok(())
-    })?;
+    let format = if cpsat { Format::Opb } else { Format::Mzn };
+    scratch(&model, &mut |w| export::write(w, p, format))?;
     Ok((model, script))
 }
 
