@@ -194,7 +194,7 @@ impl Problem {
     }
 
     /// One solve of the CNF in encoding `amo` that writes a DRAT proof to `proof` (see
-    /// [`crate::sat::proof`]): a checked solution, or no solution and a proof ending in
+    /// [`crate::sat::Refutation`]): a checked solution, or no solution and a proof ending in
     /// the empty clause. The CNF is the one `polycover dimacs` writes for this problem.
     ///
     /// # Errors

@@ -129,8 +129,8 @@ pub struct SatEngine {
     pub strategy: Option<Strategy>,
     /// CaDiCaL options (`NAME`, `VALUE`), set after polycover's defaults.
     pub cadical_options: Vec<(String, i32)>,
-    /// Build the CNF even when its size passes the limit ([`super::cnf::MAX_CLAUSES`],
-    /// [`super::cnf::MAX_LITERALS`]); otherwise such a run is refused before it builds.
+    /// Build the CNF even when its size passes the limit (`cnf::MAX_CLAUSES`,
+    /// `cnf::MAX_LITERALS`); otherwise such a run is refused before it builds.
     pub force: bool,
     /// Check the MRV propagator's invariants after every callback (always on in debug
     /// builds): slow, a checking aid for tests of the propagator, never for a count.

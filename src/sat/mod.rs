@@ -1,14 +1,14 @@
 //! The SAT side: the exact-cover matrix as CNF, and its models counted, enumerated or
 //! written out.
 //!
-//! - [`cnf`]: the compiler (one primary variable per option, exactly-one per item);
-//! - [`amo`]: the selectable at-most-one encodings;
-//! - [`card`]: the cardinality constraints of items covered more than once;
+//! - `cnf`: the compiler (one primary variable per option, exactly-one per item);
+//! - `amo` ([`Amo`]): the selectable at-most-one encodings;
+//! - `card`: the cardinality constraints of items covered more than once;
 //! - `lex`: the lex-leader chains that keep one model per orbit of solutions (shared
 //!   with the OPB export);
 //! - `vars`: the primary variables' numbering, which every clause builder shares;
 //! - [`dimacs`]: DIMACS out, SAT-competition answers in;
-//! - [`proof`]: a refutation with a DRAT proof, for an independent checker;
+//! - `proof` ([`Refutation`]): a refutation with a DRAT proof, for an independent checker;
 //! - enumeration (`for_each_model`, reached through [`crate::Problem`]): models found by an embedded solver and blocked one by
 //!   one, over cubes from the native search, on any number of threads;
 //! - the backends: CaDiCaL steered by the MRV propagator (`propagator`, `cadical`),
@@ -19,15 +19,15 @@
 //! - a reported model has been checked against the matrix as an exact cover first;
 //! - each solution the native engines count is reported exactly once.
 
-pub mod amo;
-pub mod card;
-pub mod cnf;
+pub(crate) mod amo;
+pub(crate) mod card;
+pub(crate) mod cnf;
 mod config;
 pub mod dimacs;
 mod enumerate;
 mod incremental;
 pub(crate) mod lex;
-pub mod proof;
+pub(crate) mod proof;
 mod search;
 mod varisat;
 mod vars;
@@ -42,5 +42,6 @@ mod propagator;
 pub use amo::Amo;
 pub use cnf::{compile, compile_until, Formula, Size, Stopped};
 pub use config::{Backend, Decide, SatEngine, Strategy};
+pub use proof::Refutation;
 // The enumeration itself is reached through `crate::Problem`.
 pub(crate) use enumerate::{for_each_model, SatOptions};

@@ -251,7 +251,7 @@ pub(super) fn refute(
     p: &Problem,
     engine: &Engine,
     proof: &mut dyn std::io::Write,
-) -> Result<crate::sat::proof::Refutation> {
+) -> Result<crate::sat::Refutation> {
     let settings = engine.sat_settings().expect("for_proof makes a SAT engine");
     p.refute(settings.amo, settings.force, proof)
 }

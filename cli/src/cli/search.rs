@@ -242,8 +242,8 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     let written = output::write(&proof, out, &[&input], &mut |w| match engines::refute(
         &p, &engine, w,
     )? {
-        crate::sat::proof::Refutation::Unsatisfiable => Ok(()),
-        crate::sat::proof::Refutation::Satisfiable(solution) => {
+        crate::sat::Refutation::Unsatisfiable => Ok(()),
+        crate::sat::Refutation::Satisfiable(solution) => {
             found = Some(solution);
             Err(Error::Failed("a solution: no proof to keep".into()))
         }
