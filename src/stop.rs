@@ -76,7 +76,13 @@ impl Stop {
     /// A stop whose deadline is `after` from now (none when that lies beyond what the
     /// clock can say).
     pub fn after(after: Duration) -> Stop {
-        Stop::new().until(Instant::now().checked_add(after))
+        Stop::new().within(after)
+    }
+
+    /// A stop sharing this one's flag, with a deadline `after` from now at most (the earlier
+    /// of that and its own): a step of a run with a time limit of its own.
+    pub fn within(&self, after: Duration) -> Stop {
+        self.until(Instant::now().checked_add(after))
     }
 
     /// A stop sharing this one's flag, with the earlier of its deadline and `deadline`.
@@ -158,6 +164,10 @@ mod tests {
         assert!(stop.raised() && sooner.raised());
         let other = Stop::new();
         assert!(!other.should_stop(), "a new stop is its own");
+        let step = other.within(Duration::ZERO);
+        assert!(step.timed_out() && !other.timed_out());
+        step.raise();
+        assert!(other.raised(), "a step's stop shares its run's flag");
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //! keep those rules (too few shapes of the sizes asked for), failed draws end the
 //! search (`Error::Failed`) instead of a design that would never end.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -214,7 +214,7 @@ fn pieces(text: &str) -> Result<Vec<Vec<crate::geometry::Cell>>> {
 pub fn count_drawn(puzzle: &Puzzle, at_most: u64, stop: &Stop) -> Result<Option<u64>> {
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     let opts = RunOptions {
-        stop: stop.until(Instant::now().checked_add(Duration::from_secs(CHECK_SECONDS))),
+        stop: stop.within(Duration::from_secs(CHECK_SECONDS)),
         ..RunOptions::default()
     };
     let (found, report) = problem.count_up_to(&Engine::bits(), &opts, at_most)?;

@@ -165,7 +165,6 @@ pub(crate) fn count_on(
     };
     let shared = Shared {
         reduction,
-        matrix,
         check: reduction.needs_check(),
         stop,
         stopped: AtomicBool::new(false),
@@ -215,7 +214,6 @@ pub(crate) fn count_on(
 /// and the tallies and progress of the finished subproblems.
 struct Shared<'a> {
     reduction: &'a Reduction,
-    matrix: &'a Matrix,
     check: bool,
     stop: &'a Stop,
     stopped: AtomicBool,
@@ -264,7 +262,7 @@ impl Worker<Vec<u32>, u64> for Counting<'_> {
                         return ControlFlow::Continue(());
                     }
                 }
-                debug_assert_eq!(shared.matrix.check_solution(solution), Ok(()));
+                debug_assert_eq!(shared.reduction.matrix().check_solution(solution), Ok(()));
                 local.solutions += 1;
                 ControlFlow::Continue(())
             },

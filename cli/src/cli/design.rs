@@ -296,11 +296,7 @@ fn first_cut(path: &Path) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
     }
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     let prepared = engines::prepare(&problem, &engines::for_design())?;
-    let opts = RunOptions {
-        stop: crate::signals::stop(),
-        ..RunOptions::default()
-    };
-    let (first, _) = engines::first(prepared.finder()?, &opts)?;
+    let (first, _) = engines::first(prepared.finder()?, &engines::run_options())?;
     let Some(solution) = first else {
         return Err(Error::Usage(format!(
             "design --from {}: the puzzle has no solution to start from",

@@ -98,6 +98,15 @@ pub(super) fn for_count(solver: Option<&str>, sat: &SatArgs) -> Result<ForCount>
     }
 }
 
+/// The options of a command's one-thread run (a first solution, an enumeration in
+/// order, `check`'s counts): the command's stop, with its `--timeout`.
+pub(super) fn run_options() -> RunOptions<'static> {
+    RunOptions {
+        stop: crate::signals::stop(),
+        ..RunOptions::default()
+    }
+}
+
 /// `count`'s engine before the puzzle is read: the one named, or `None` for the default.
 pub(super) struct ForCount(Option<Engine>);
 

@@ -445,11 +445,7 @@ fn piece_directory(dir: &std::path::Path, force: bool) -> Result<()> {
 fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
     let mut seen = 0u64;
     let mut found = None;
-    let run = crate::engine::RunOptions {
-        threads: 1,
-        stop: crate::signals::stop(),
-        ..crate::engine::RunOptions::default()
-    };
+    let run = engines::run_options();
     let prepared = engines::prepare(p, &engines::reference())?;
     let report = engines::solutions(prepared.lister()?, &run, None, &mut |step| {
         step.solution_to(&mut |s| {

@@ -15,7 +15,7 @@ use super::args::{CheckArgs, InfoArgs};
 use super::engines;
 use super::outcome::{refuse_interrupted, Outcome};
 use crate::catalog;
-use crate::engine::{Report, RunOptions};
+use crate::engine::Report;
 use crate::error::{Error, Result};
 use crate::puzzle::burrtools;
 use crate::puzzle::Puzzle;
@@ -135,7 +135,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     let reference_engine = engines::reference();
     let reference = engines::prepare(&p, &reference_engine)?;
-    let reference = engines::count(reference.counter()?, &run_options(), None)?;
+    let reference = engines::count(reference.counter()?, &engines::run_options(), None)?;
     // A stopped reference count is no row: its partial count would pass for the count.
     refuse_interrupted(&reference)?;
     let row = |out: &mut dyn Write,
@@ -165,7 +165,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     let mut disagree = false;
     for engine in engines::check_native() {
         let prepared = engines::prepare(&p, &engine)?;
-        let report = engines::count(prepared.counter()?, &run_options(), None)?;
+        let report = engines::count(prepared.counter()?, &engines::run_options(), None)?;
         refuse_interrupted(&report)?;
         disagree |= row(out, engine.name(), &report, report.seconds, None)?;
     }
@@ -174,7 +174,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
         // The SAT rows' seconds include compiling the CNF.
         let t = Instant::now();
         let prepared = engines::prepare(&p, &engine)?;
-        let report = engines::count(prepared.counter()?, &run_options(), None)?;
+        let report = engines::count(prepared.counter()?, &engines::run_options(), None)?;
         refuse_interrupted(&report)?;
         let size = p.cnf_size(amo);
         let size = Some((size.variables as usize, size.clauses as usize));
@@ -189,12 +189,4 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     writeln!(out, "s mc {}", reference.solutions)?;
     Ok(Outcome::Done)
-}
-
-/// The options of `check`'s runs: one thread, the command's stop.
-fn run_options() -> RunOptions<'static> {
-    RunOptions {
-        stop: crate::signals::stop(),
-        ..RunOptions::default()
-    }
 }

@@ -204,7 +204,7 @@ pub(super) fn enumerate(
     .collect();
     check_part_output(a, &target, &inputs)?;
     let format = a.records.format.name().to_string();
-    let opts = a.search.run_options();
+    let opts = super::engines::run_options();
     let mut records = Records {
         format: a.records.format,
         puzzle: p.puzzle(),

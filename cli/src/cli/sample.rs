@@ -27,8 +27,7 @@ use crate::sample::Sampler;
 pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     let target = a.records.target();
     output::check_writable(&target, &[&a.puzzle.puzzle])?;
-    let deadline = super::args::deadline(a.started, a.timeout);
-    // The option table is made within --timeout: the command runs within `deadline`.
+    // The option table is made within --timeout: the command's stop has its deadline.
     let p = a.puzzle.problem(a.symmetry)?;
     a.records.check_puzzle(p.puzzle())?;
     let memory = a
@@ -51,7 +50,6 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     let watch = Watch {
         start,
         run: crate::signals::stop(),
-        deadline,
         timed_out: AtomicBool::new(false),
         last: Mutex::new(start),
         drawn: AtomicU64::new(0),
@@ -166,9 +164,8 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 /// how far the run is.
 struct Watch {
     start: Instant,
-    /// The command's stop, which the signals raise.
+    /// The command's stop, which the signals raise, with the `--timeout` deadline.
     run: crate::Stop,
-    deadline: Option<Instant>,
     /// The deadline, not a signal, stopped the run.
     timed_out: AtomicBool,
     /// When the last progress line (or the start) was.
@@ -198,7 +195,7 @@ impl Watch {
                 }
             }
         }
-        if self.deadline.is_some_and(|d| now >= d) {
+        if self.run.timed_out() {
             self.timed_out.store(true, Ordering::Relaxed);
             return true;
         }

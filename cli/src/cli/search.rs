@@ -124,7 +124,7 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     check_page(&a, &p)?;
     report::header(out, &p, &*prepared, Strategy::Plain)?;
-    let (first, report) = engines::first(finder, &a.search.run_options())?;
+    let (first, report) = engines::first(finder, &engines::run_options())?;
     writeln!(
         out,
         "c time {:.3} s, {}{}",
@@ -310,7 +310,7 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
     let kept = output::write_records(&target, out, &[&a.search.puzzle.puzzle], &mut |sink| {
         let r = records.write(
             lists,
-            &a.search.run_options(),
+            &engines::run_options(),
             None,
             sink,
             &mut |_, _, _| Ok(()),

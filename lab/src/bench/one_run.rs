@@ -71,7 +71,7 @@ pub(crate) fn sample(
     // An engine that only counts has no first solution to time.
     if let Some(finds) = prepared.finds_one() {
         let (first, report) = finds.first(&RunOptions {
-            stop: stop.until(Instant::now().checked_add(timeout)),
+            stop: stop.within(timeout),
             ..RunOptions::default()
         })?;
         interrupted(report.interrupted)?;
@@ -94,7 +94,7 @@ pub(crate) fn sample(
     let report = counter.count(
         &RunOptions {
             threads,
-            stop: stop.until(Instant::now().checked_add(timeout)),
+            stop: stop.within(timeout),
             ..RunOptions::default()
         },
         None,

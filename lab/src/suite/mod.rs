@@ -527,7 +527,7 @@ fn certify(
     match crate::certify::certify_with(
         unreduced,
         &memo,
-        &stop.until(deadline_after(family.count_timeout)),
+        &stop.within(family.count_timeout),
         expected.as_ref(),
         &target,
     ) {
@@ -553,7 +553,7 @@ fn count(
     stop: &Stop,
     notes: &mut Vec<String>,
 ) -> Result<Option<String>> {
-    let stop = stop.until(deadline_after(timeout));
+    let stop = stop.within(timeout);
     let (engine, _) = default_counter(problem, false, &stop);
     let opts = RunOptions {
         stop,
@@ -576,10 +576,4 @@ fn count(
         crate::count::solutions(&report.solutions)
     ));
     Ok(None)
-}
-
-/// The instant `after` from now; `None` (no deadline) when that lies beyond what the
-/// clock can represent.
-fn deadline_after(after: Duration) -> Option<std::time::Instant> {
-    std::time::Instant::now().checked_add(after)
 }

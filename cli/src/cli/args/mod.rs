@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::engine::{Problem, RunOptions, SatEngine};
+use crate::engine::{Problem, SatEngine};
 use crate::error::Result;
 use crate::parts::PartSpec;
 use crate::puzzle::Puzzle;
@@ -521,14 +521,6 @@ impl SearchArgs {
 
     pub(super) fn deadline(&self) -> Option<Instant> {
         deadline(self.started, self.timeout)
-    }
-
-    /// One thread (the first solution, an enumeration in order) and the deadline.
-    pub(super) fn run_options(&self) -> RunOptions<'static> {
-        RunOptions {
-            stop: crate::signals::stop(),
-            ..RunOptions::default()
-        }
     }
 }
 
