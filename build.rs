@@ -22,13 +22,13 @@ fn embed_catalog() {
         .filter(|n| n.ends_with(".toml"))
         .collect();
     names.sort();
-    let mut out = String::from("pub(crate) static ENTRIES: &[Entry] = &[\n");
+    let mut out = String::from("pub(crate) static ENTRIES: &[CatalogEntry] = &[\n");
     for n in names {
         let path = dir.join(&n);
         println!("cargo:rerun-if-changed={}", path.display());
         writeln!(
             out,
-            "    Entry {{ name: {:?}, text: include_str!({:?}) }},",
+            "    CatalogEntry {{ name: {:?}, text: include_str!({:?}) }},",
             n.trim_end_matches(".toml"),
             path.display().to_string()
         )

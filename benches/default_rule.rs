@@ -12,7 +12,6 @@
 
 use std::time::{Duration, Instant};
 
-use polycover::engine::default_counter;
 use polycover::{Engine, Problem, RunOptions, Stop};
 
 const PUZZLES: &str =
@@ -47,7 +46,7 @@ fn main() {
         };
         let default_run = || {
             let start = Instant::now();
-            let (engine, _why) = default_counter(&problem, false, &Stop::new());
+            let (engine, _why) = problem.default_counter(false, &Stop::new());
             let opts = RunOptions {
                 threads,
                 ..RunOptions::default()

@@ -4,11 +4,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
+use polycover::sat::SatEngine;
 use polycover::sat::{self as cnf, Amo, Backend};
-use polycover::{Engine, Problem, Puzzle, Reduction, RunOptions, SatEngine, SymmetryMode};
+use polycover::{Engine, Problem, Puzzle, Reduction, RunOptions, SymmetryMode};
 
 fn placements(c: &mut Criterion) {
-    let text = polycover::catalog::find("bedlam").unwrap().text;
+    let text = polycover::CatalogEntry::find("bedlam").unwrap().text;
     c.bench_function("bedlam parse and placements (4188)", |b| {
         b.iter(|| Puzzle::parse("bedlam.toml", text).unwrap())
     });
@@ -59,7 +60,7 @@ fn cnf_compile(c: &mut Criterion) {
     group.sample_size(10);
     for amo in Amo::ALL {
         group.bench_function(amo.name(), |b| {
-            b.iter(|| cnf::compile(&bedlam.compiled.matrix, &bedlam.reduction, amo))
+            b.iter(|| cnf::Formula::of(&bedlam.compiled.matrix, &bedlam.reduction, amo))
         });
     }
     group.finish();

@@ -71,18 +71,21 @@ impl From<BigUint> for Count {
     }
 }
 
-/// `1 solution`, `N solutions`: a count and the noun that agrees with it, for messages.
-pub fn solutions(n: impl fmt::Display) -> String {
-    plural(n, "solution", "solutions")
-}
+/// Wording for messages.
+impl Count {
+    /// `1 solution`, `N solutions`: a count and the noun that agrees with it, for messages.
+    pub fn solutions(n: impl fmt::Display) -> String {
+        Count::plural(n, "solution", "solutions")
+    }
 
-/// A number and the noun that agrees with it, for messages: `1 entry`, `0 entries`,
-/// `3 entries` (`plural(n, "entry", "entries")`). The noun is singular for 1 alone, as
-/// the number is written (`1`, not `1.0`, `01` or `-1`).
-pub fn plural(n: impl fmt::Display, one: &str, many: &str) -> String {
-    let n = n.to_string();
-    let noun = if n == "1" { one } else { many };
-    format!("{n} {noun}")
+    /// A number and the noun that agrees with it, for messages: `1 entry`, `0 entries`,
+    /// `3 entries` (`plural(n, "entry", "entries")`). The noun is singular for 1 alone, as
+    /// the number is written (`1`, not `1.0`, `01` or `-1`).
+    pub fn plural(n: impl fmt::Display, one: &str, many: &str) -> String {
+        let n = n.to_string();
+        let noun = if n == "1" { one } else { many };
+        format!("{n} {noun}")
+    }
 }
 
 impl fmt::Display for Count {
@@ -215,13 +218,16 @@ mod tests {
 
     #[test]
     fn nouns_agree_with_their_numbers() {
-        assert_eq!(plural(1, "entry", "entries"), "1 entry");
-        assert_eq!(plural(0, "entry", "entries"), "0 entries");
-        assert_eq!(plural(2u64, "part", "parts"), "2 parts");
-        assert_eq!(plural(Count::from(1u64), "option", "options"), "1 option");
-        assert_eq!(plural(11, "option", "options"), "11 options");
-        assert_eq!(solutions(1), "1 solution");
-        assert_eq!(solutions(Count::from(21u64)), "21 solutions");
+        assert_eq!(Count::plural(1, "entry", "entries"), "1 entry");
+        assert_eq!(Count::plural(0, "entry", "entries"), "0 entries");
+        assert_eq!(Count::plural(2u64, "part", "parts"), "2 parts");
+        assert_eq!(
+            Count::plural(Count::from(1u64), "option", "options"),
+            "1 option"
+        );
+        assert_eq!(Count::plural(11, "option", "options"), "11 options");
+        assert_eq!(Count::solutions(1), "1 solution");
+        assert_eq!(Count::solutions(Count::from(21u64)), "21 solutions");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use itertools::iproduct;
 
 /// Coordinates beyond this, in absolute value, are a mistake in a puzzle file, not a
 /// puzzle: the bound for coordinates, box sizes and drawings alike.
-pub const MAX_COORDINATE: i64 = 1024;
+pub(crate) const MAX_COORDINATE: i64 = 1024;
 
 /// A unit cube of the lattice, as `[x, y, z]`.
 pub type Cell = [i32; 3];
@@ -115,7 +115,7 @@ fn manhattan(a: Cell, b: Cell) -> i32 {
 }
 
 /// The least coordinate on each axis, or `None` for no cells.
-pub fn min_corner(cells: &[Cell]) -> Option<Cell> {
+pub(crate) fn min_corner(cells: &[Cell]) -> Option<Cell> {
     let first = *cells.first()?;
     Some(cells.iter().fold(first, |m, c| {
         [m[0].min(c[0]), m[1].min(c[1]), m[2].min(c[2])]
@@ -123,7 +123,7 @@ pub fn min_corner(cells: &[Cell]) -> Option<Cell> {
 }
 
 /// The greatest coordinate on each axis, or `None` for no cells.
-pub fn max_corner(cells: &[Cell]) -> Option<Cell> {
+pub(crate) fn max_corner(cells: &[Cell]) -> Option<Cell> {
     let first = *cells.first()?;
     Some(cells.iter().fold(first, |m, c| {
         [m[0].max(c[0]), m[1].max(c[1]), m[2].max(c[2])]

@@ -15,9 +15,9 @@
 //! a gzip stream that inflates too far says so.
 //!
 //! This module knows no puzzle, formula or answer format: the puzzle loader and the
-//! DIMACS answer reader both read through it. Public are the helpers a program on the
-//! library reads its own inputs with, in the same words ([`open_capped`], [`size_name`],
-//! [`is_stdin`], [`is_standard_input`]).
+//! DIMACS answer reader both read through it. Public are the two helpers a program on
+//! the library reads its own inputs with, in the same words ([`open_capped`],
+//! [`size_name`]).
 
 use std::io::{self, BufRead, Read};
 use std::path::Path;
@@ -29,7 +29,7 @@ use crate::stop::Stop;
 /// and again for what a gzipped BurrTools file inflates to. The largest puzzle files
 /// shipped are a few kB; the limit is there so that a gzip bomb (megabytes that inflate to
 /// gigabytes) or `/dev/zero` fails with a message instead of filling memory.
-pub const MAX_PUZZLE_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_PUZZLE_BYTES: u64 = 256 << 20;
 
 /// Whether `bytes` start with the gzip magic number.
 pub(crate) fn is_gzip(bytes: &[u8]) -> bool {
@@ -37,7 +37,7 @@ pub(crate) fn is_gzip(bytes: &[u8]) -> bool {
 }
 
 /// Whether `path` is `-`, standard input.
-pub fn is_stdin(path: &Path) -> bool {
+pub(crate) fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
@@ -48,27 +48,6 @@ pub(crate) fn is_fifo(path: &Path) -> bool {
     {
         use std::os::unix::fs::FileTypeExt;
         std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        false
-    }
-}
-
-/// Whether `path` is the regular file standard input reads (`< FILE`), by identity.
-pub fn is_standard_input(path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        use std::os::unix::fs::MetadataExt;
-        let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
-            return false;
-        };
-        match (std::fs::File::from(fd).metadata(), std::fs::metadata(path)) {
-            (Ok(x), Ok(y)) => x.is_file() && x.dev() == y.dev() && x.ino() == y.ino(),
-            _ => false,
-        }
     }
     #[cfg(not(unix))]
     {

@@ -11,9 +11,9 @@
 //!          Engine: DLX (reference) | bitset | SAT over the CNF; DIMACS, bench
 //! ```
 //!
-//! A puzzle kind plugs in by implementing [`puzzle::Kind`] (its matrix, its symmetry
-//! group, its renderings) and registering in [`puzzle::KINDS`]; an engine plugs in by
-//! reading a [`Matrix`] and joining [`Engine`]. Neither knows about the other.
+//! A puzzle kind plugs in by implementing [`kinds::Kind`] (its matrix, its symmetry
+//! group, its renderings) and registering in the crate's list of kinds (`puzzle::KINDS`);
+//! an engine plugs in by reading a [`Matrix`] and joining [`Engine`]. Neither knows about the other.
 //! `docs/architecture.md` lists the files each change touches.
 //!
 //! ```
@@ -26,47 +26,66 @@
 #![deny(missing_docs)]
 
 pub(crate) mod burnside;
-pub mod catalog;
+mod catalog;
 pub mod certify;
 // The sampler's tests (memo and sample) share the integration tests' chi-square test.
 #[cfg(test)]
 #[path = "../tests/chi_square.rs"]
 mod chi_square;
-pub mod count;
+mod count;
 pub mod design;
 pub mod engine;
-pub mod error;
+mod error;
 pub mod export;
-pub mod geometry;
+mod geometry;
 // Reading inputs as the library does: capped, gzip known by its magic bytes, a FIFO
 // waited for within a stop. Public for the programs on the library that read inputs of
 // their own (the command line's `merge`), in the same words.
 pub mod input;
-pub mod limits;
-pub mod matrix;
+mod limits;
+mod matrix;
 // The default budget of a table of counts (`RunOptions::default().memory`).
 pub(crate) mod memory;
-pub mod parts;
+mod parts;
 pub(crate) mod picture;
-pub mod puzzle;
-pub mod sample;
+mod puzzle;
+mod sample;
 pub mod sat;
 pub(crate) mod schedule;
+
+pub mod kinds {
+    //! The puzzle kinds and what they tell: each kind's own type (reached from a
+    //! [`Puzzle`](crate::Puzzle) by [`Puzzle::downcast_ref`](crate::Puzzle::downcast_ref)),
+    //! the [`Kind`] trait every kind implements and a puzzle dereferences to, and the
+    //! values its methods return. A kind is registered in the crate (its file and one
+    //! line of the registry); the trait is here to be called, not implemented outside.
+    pub use crate::puzzle::burrtools::{BurrTools, BurrToolsProblem, ProblemInfo};
+    pub use crate::puzzle::colored::ColoredCubes;
+    pub use crate::puzzle::polycube::generate::{Generated, Generator};
+    pub use crate::puzzle::polycube::{Piece, Placement, Polycube};
+    pub use crate::puzzle::{About, Expect, ExpectLines, Kind, Summary, VariableMap};
+}
 // The native searches: a library user goes through `Engine`.
 pub(crate) mod solver;
-pub mod stop;
+mod stop;
 pub(crate) mod subproblems;
 // "Did you mean ...?" for the names the library resolves itself, and for those a program
 // on it resolves (the lab's engine names), in the same words.
-pub mod suggest;
-pub mod symmetry;
+mod suggest;
+mod symmetry;
 pub(crate) mod xml;
 
+pub use catalog::CatalogEntry;
 pub use count::Count;
-pub use engine::{Engine, Problem, Report, RunOptions, SatEngine, Scope};
+pub use engine::handle::Engine;
+pub use engine::problem::Problem;
+pub use engine::run::{Report, RunOptions, Scope};
 pub use error::{Error, ErrorClass, Result};
-pub use matrix::{Item, Matrix};
+pub use geometry::{Isometry, Shape};
+pub use matrix::{CoverError, Item, Matrix};
 pub use parts::{PartSpec, Split, Step};
 pub use puzzle::{Compiled, Puzzle, SymmetryMode};
-pub use stop::Stop;
+pub use sample::{Incomplete, Sampler};
+pub use solver::memo::{MemoStats, TableStats};
+pub use stop::{Listening, Stop};
 pub use symmetry::{Group, Reduction, Symmetry};

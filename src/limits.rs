@@ -15,26 +15,29 @@
 //!   [`NO_TIMEOUT`], which [`crate::Stop::after`] turns into no deadline.
 //! - samples (how many solutions to draw): a whole number from 1 to 2^64 - 1.
 //! - seed: a whole number from 0 to 2^64 - 1.
+//!
+//! A program on the library reads them as [`RunOptions`]'s associated functions
+//! ([`RunOptions::parse_threads`], ...), next to the options they fill.
 
 use std::time::Duration;
 
-use crate::engine::MAX_THREADS;
+use crate::engine::{RunOptions, MAX_THREADS};
 use crate::error::{Error, Result};
 
 /// The timeout that never comes: what [`timeout`] gives for `inf` and for a number of
 /// seconds past what a [`Duration`] holds. No clock reaches it, so a deadline of now plus
 /// it is none.
-pub const NO_TIMEOUT: Duration = Duration::MAX;
+pub(crate) const NO_TIMEOUT: Duration = Duration::MAX;
 
 /// The number of cores this process may use (its affinity and cgroup quota): the
 /// default thread count, and what a thread count of 0 means.
-pub fn default_threads() -> usize {
+pub(crate) fn default_threads() -> usize {
     crate::schedule::cores()
 }
 
 /// A thread count from 1 to [`MAX_THREADS`], or 0 for the number of cores this process
 /// may use.
-pub fn threads(text: &str) -> Result<usize> {
+pub(crate) fn threads(text: &str) -> Result<usize> {
     match text.trim().parse::<usize>() {
         Ok(0) => Ok(default_threads()),
         Ok(n) if n <= MAX_THREADS => Ok(n),
@@ -47,7 +50,7 @@ pub fn threads(text: &str) -> Result<usize> {
 
 /// A timeout: a positive number of seconds; past what a [`Duration`] holds (`inf`
 /// included), [`NO_TIMEOUT`].
-pub fn timeout(text: &str) -> Result<Duration> {
+pub(crate) fn timeout(text: &str) -> Result<Duration> {
     let x: f64 = text
         .trim()
         .parse()
@@ -60,7 +63,7 @@ pub fn timeout(text: &str) -> Result<Duration> {
 }
 
 /// How many solutions to draw: a whole number from 1 to 2^64 - 1.
-pub fn samples(text: &str) -> Result<u64> {
+pub(crate) fn samples(text: &str) -> Result<u64> {
     match text.trim().parse::<u64>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(Error::Usage(format!(
@@ -70,25 +73,54 @@ pub fn samples(text: &str) -> Result<u64> {
     }
 }
 
-/// A whole number from `min` to `max`, `what` naming it in the message (`the cap`): for
-/// the command line's counts that have no rule of their own above.
-pub fn whole(text: &str, what: &str, min: u64, max: u64) -> Result<u64> {
-    match text.trim().parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(Error::Usage(format!(
-            "`{text}`: {what} must be a whole number from {min} to {max}"
-        ))),
-    }
-}
-
 /// A seed of random draws: a whole number from 0 to 2^64 - 1.
-pub fn seed(text: &str) -> Result<u64> {
+pub(crate) fn seed(text: &str) -> Result<u64> {
     text.trim().parse::<u64>().map_err(|_| {
         Error::Usage(format!(
             "`{text}`: the seed must be a whole number from 0 to {}",
             u64::MAX
         ))
     })
+}
+
+/// The rules, where a program on the library finds them: next to the options they fill.
+impl RunOptions<'_> {
+    /// The number of cores this process may use (its affinity and cgroup quota): the
+    /// default thread count of a program on the library, and what a thread count of 0
+    /// means.
+    pub fn default_threads() -> usize {
+        default_threads()
+    }
+
+    /// A thread count as written: a whole number from 1 to the most threads (1024), or
+    /// 0 for [`RunOptions::default_threads`]; anything else is an [`Error::Usage`] that
+    /// says so.
+    ///
+    /// ```
+    /// use polycover::RunOptions;
+    /// assert_eq!(RunOptions::parse_threads("4").unwrap(), 4);
+    /// assert!(RunOptions::parse_threads("-1").is_err());
+    /// ```
+    pub fn parse_threads(text: &str) -> Result<usize> {
+        threads(text)
+    }
+
+    /// A timeout as written: a positive number of seconds. Past what a [`Duration`]
+    /// holds (`inf` included) it is [`Duration::MAX`], which [`crate::Stop::after`]
+    /// turns into no deadline.
+    pub fn parse_timeout(text: &str) -> Result<Duration> {
+        timeout(text)
+    }
+
+    /// How many solutions to draw, as written: a whole number from 1 to 2^64 - 1.
+    pub fn parse_samples(text: &str) -> Result<u64> {
+        samples(text)
+    }
+
+    /// A seed of random draws, as written: a whole number from 0 to 2^64 - 1.
+    pub fn parse_seed(text: &str) -> Result<u64> {
+        seed(text)
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 const THRESHOLD: f64 = 0.8;
 
 /// The known name most like `name` (case-insensitively), if any is alike enough.
-pub fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let name = name.to_lowercase();
     known
         .into_iter()
@@ -27,12 +27,28 @@ pub fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Opti
         .map(|(_, k)| k)
 }
 
-/// `"; did you mean `NAME`?"` for the closest known name, or nothing: appended to an
-/// error message that names an unknown one.
-pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+/// `"; did you mean `NAME`?"` for the closest known name, or nothing.
+pub(crate) fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
     closest(name, known)
         .map(|k| format!("; did you mean `{k}`?"))
         .unwrap_or_default()
+}
+
+/// The library's suggestions, for a program on it that resolves names of its own (the
+/// lab's solver names, the command line's `--amo` lists), in the same words.
+impl crate::Error {
+    /// `"; did you mean `NAME`?"` for the known name most like `name` (Jaro-Winkler, as
+    /// clap suggests), or nothing when none is close: appended to a message that names
+    /// an unknown one.
+    ///
+    /// ```
+    /// use polycover::Error;
+    /// assert_eq!(Error::did_you_mean("bedlamm", ["soma", "bedlam"]), "; did you mean `bedlam`?");
+    /// assert_eq!(Error::did_you_mean("cube", ["soma"]), "");
+    /// ```
+    pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+        did_you_mean(name, known)
+    }
 }
 
 #[cfg(test)]

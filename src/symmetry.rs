@@ -315,7 +315,7 @@ impl Reduction {
     /// vectors differ. So "`S` is no greater than `h(S)`" reads `h(x) <=lex x` with
     /// `0 < 1`, and these constraints keep exactly the solutions `is_canonical` keeps.
     /// Positions that `h` fixes compare equal and are left out.
-    pub fn lex_leaders(&self) -> Vec<LexLeader> {
+    pub(crate) fn lex_leaders(&self) -> Vec<LexLeader> {
         let n = self.checks.len();
         let leader = |k: u32, condition: Option<u32>| {
             let g = &self.group.elements()[k as usize];

@@ -175,14 +175,14 @@ fn one_worker_loop() {
     );
 }
 
-/// What runs or makes an engine: a constructor of the handle, the registry, the engine
-/// module's functions, and the `Problem` methods that run a search. Matched as words, so
+/// What runs or makes an engine: a constructor of the handle, the registry, the default
+/// engine's choice, and the `Problem` methods that run a search. Matched as words, so
 /// `SatEngine::default()` and an iterator's `.count()` are not.
 const ENGINE_CALLS: &[&str] = &[
     "Engine::",
     "engine::ENGINES",
-    "engine::default_counter",
-    "engine::counts_only",
+    ".default_counter(",
+    ".default_counter_within(",
     ".count(&",
     ".count_in(",
     ".first(&",

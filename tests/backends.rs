@@ -2,8 +2,9 @@
 //! against the DLX where the solver is incremental, first solutions that `decode`
 //! accepts, Kissat's refusal to count, and the answer to a puzzle with no solution.
 
+use polycover::sat::SatEngine;
 use polycover::sat::{Amo, Backend, Decide, Strategy};
-use polycover::{Engine, Problem, RunOptions, SatEngine, SymmetryMode};
+use polycover::{Engine, Problem, RunOptions, SymmetryMode};
 
 use crate::common::*;
 

@@ -470,7 +470,7 @@ fn burrtools_xml(shapes: &[(usize, usize, usize, &str)], colours: u32) -> String
 /// The fields of two polycube puzzles, one by one (a `Polycube` has no `PartialEq`: its
 /// tables are compared where they differ, to say which).
 fn assert_same_polycube(what: &str, typed: &Puzzle, text: &Puzzle) {
-    use polycover::puzzle::Polycube;
+    use polycover::kinds::Polycube;
     let a = typed.downcast_ref::<Polycube>().expect("a polycube puzzle");
     let b = text.downcast_ref::<Polycube>().expect("a polycube puzzle");
     assert_eq!(a.name, b.name, "{what}: name");
@@ -502,7 +502,7 @@ fn assert_same_polycube(what: &str, typed: &Puzzle, text: &Puzzle) {
 /// names sort as text: c1, c10, c11, c2) and every problem in them.
 #[test]
 fn the_typed_route_and_the_imported_text_make_the_same_puzzle() {
-    use polycover::puzzle::burrtools;
+    use polycover::kinds::BurrTools;
     let dir = tempfile::tempdir().unwrap();
     let mut files = vec![
         burrtools("AlPackino.xmpuzzle"),
@@ -543,12 +543,12 @@ fn the_typed_route_and_the_imported_text_make_the_same_puzzle() {
     for file in &files {
         let source = file.display().to_string();
         let bytes = std::fs::read(file).unwrap();
-        let listed = burrtools::read(&source, &bytes, None).unwrap().problems;
+        let listed = BurrTools::read(&source, &bytes, None).unwrap().problems;
         assert!(!listed.is_empty(), "{source}");
         for p in listed {
             let what = format!("{source} problem {}", p.number);
             let number = p.number.to_string();
-            let problem = burrtools::read(&source, &bytes, Some(&number))
+            let problem = BurrTools::read(&source, &bytes, Some(&number))
                 .unwrap()
                 .chosen
                 .unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -567,13 +567,13 @@ fn the_typed_route_and_the_imported_text_make_the_same_puzzle() {
     );
     // The eleven colours in the order the file route numbers them.
     let bytes = std::fs::read(&eleven).unwrap();
-    let problem = burrtools::read("eleven", &bytes, None)
+    let problem = BurrTools::read("eleven", &bytes, None)
         .unwrap()
         .chosen
         .unwrap();
     let puzzle = Puzzle::from_burrtools(&problem, &polycover::Stop::new()).unwrap();
     let colours = &puzzle
-        .downcast_ref::<polycover::puzzle::Polycube>()
+        .downcast_ref::<polycover::kinds::Polycube>()
         .unwrap()
         .colors;
     assert_eq!(colours[..4], ["c1", "c10", "c11", "c2"]);

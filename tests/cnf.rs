@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use polycover::sat::SatEngine;
 use polycover::sat::{Amo, Backend};
-use polycover::{Engine, Problem, RunOptions, SatEngine, SymmetryMode};
+use polycover::{Engine, Problem, RunOptions, SymmetryMode};
 
 use crate::common::*;
 

@@ -1,9 +1,10 @@
 //! Coloured cubes: Hesselink's instance, generated instances checked three independent
 //! ways (DLX, SAT, Hesselink's staged search), rendering, and bad files.
 
-use polycover::puzzle::colored::{self, ColoredCubes};
+use polycover::kinds::ColoredCubes;
+use polycover::sat::SatEngine;
 use polycover::sat::{Amo, Backend};
-use polycover::{Engine, Problem, Puzzle, RunOptions, SatEngine, SymmetryMode};
+use polycover::{Engine, Problem, Puzzle, RunOptions, SymmetryMode};
 
 use crate::common::*;
 
@@ -43,7 +44,7 @@ fn hesselink_5_has_one_solution_up_to_the_stack_and_eight_raw() {
         assert_eq!(sat_count_both(&stack, amo), 1, "{amo:?}");
         assert_eq!(sat_count_both(&none, amo), 8, "{amo:?}");
     }
-    assert_eq!(colored::staged_raw_count(&cubes_of(&puzzle).cubes), 8);
+    assert_eq!(ColoredCubes::staged_raw_count(&cubes_of(&puzzle).cubes), 8);
     assert_eq!(count_orbits_by_brute_force(&stack), 1);
     // The default mode of a coloured-cube puzzle is the stack, on the command line too.
     assert_eq!(
@@ -77,7 +78,7 @@ fn the_printed_solution_turns_each_given_cube_and_fills_every_side() {
         for cube in v["cubes"].as_array().unwrap() {
             let given: Vec<char> = cube["given"].as_str().unwrap().chars().collect();
             let turned = cube["turned"].as_str().unwrap();
-            let is_turn = colored::rotations()
+            let is_turn = ColoredCubes::rotations()
                 .iter()
                 .any(|t| t.iter().map(|&k| given[k as usize]).collect::<String>() == turned);
             assert!(is_turn, "{turned} is not a rotation of {given:?}");
@@ -104,12 +105,12 @@ fn generated_instances_agree_three_ways() {
     let mut solvable_seen = 0;
     for h in 3..=8 {
         for (seed, solvable) in [(1, true), (2, true), (3, false), (4, false)] {
-            let text = colored::generate(h, seed, solvable).unwrap();
+            let text = ColoredCubes::generate(h, seed, solvable).unwrap();
             let puzzle = Puzzle::parse(&format!("gen-{h}-{seed}"), &text).unwrap();
             let none = puzzle.compile(SymmetryMode::None).unwrap();
             let stack = puzzle.compile(SymmetryMode::Stack).unwrap();
             let raw = count(&none, Engine::dlx(), 1);
-            let staged = colored::staged_raw_count(&cubes_of(&puzzle).cubes);
+            let staged = ColoredCubes::staged_raw_count(&cubes_of(&puzzle).cubes);
             assert_eq!(raw, staged, "H={h} seed {seed}: dlx vs staged");
             assert_eq!(count(&none, Engine::bits(), 1), raw, "H={h} seed {seed}");
             assert_eq!(

@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 
 pub use crate::needs::{needs, python, Need};
 use polycover::sat::Amo;
+use polycover::sat::SatEngine;
 use polycover::SymmetryMode;
-use polycover::{Compiled, Engine, Problem, Puzzle, Report, RunOptions, SatEngine};
+use polycover::{Compiled, Engine, Problem, Puzzle, Report, RunOptions};
 
 /// Six indistinguishable dominoes in a 2x2x3 box: only symmetric pieces, all copies of
 /// one piece, so nothing can be pinned (32 tilings).

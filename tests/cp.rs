@@ -6,7 +6,7 @@
 
 use std::process::Command;
 
-use polycover::matrix::{Item, Matrix};
+use polycover::{Item, Matrix};
 
 use crate::common::*;
 

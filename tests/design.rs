@@ -12,9 +12,9 @@ use std::time::Duration;
 use crate::common::{
     bin, count, polycover, rest_of_stderr, sat_count, signal, spawn, stdout, wait_at_most, SatRun,
 };
-use polycover::geometry::Shape;
-use polycover::puzzle::polycube::Polycube;
+use polycover::kinds::Polycube;
 use polycover::sat::Amo;
+use polycover::Shape;
 use polycover::{Engine, Puzzle, SymmetryMode};
 
 /// No two pieces of the puzzle have one shape up to rotation, and none has copies.

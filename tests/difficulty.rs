@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::common::{
     collect, count, polycover, rest_of_stderr, spawn, stderr, stdout, wait_at_most,
 };
-use polycover::design::difficulty::{self, Difficulty};
+use polycover::design::Difficulty;
 use polycover::{Engine, Matrix, Problem, Reduction, SymmetryMode};
 
 /// Algorithm X over the reduced matrix, as the `solver` module docs state the rule and
@@ -167,7 +167,7 @@ fn measures_match_an_independent_algorithm_x() {
         (design, SymmetryMode::Rotations),
     ] {
         let problem = Problem::load(name, Some(mode)).unwrap();
-        let d: Difficulty = difficulty::measure(&problem, &polycover::Stop::new())
+        let d: Difficulty = Difficulty::measure(&problem, &polycover::Stop::new())
             .unwrap()
             .unwrap();
         let mut x = X::new(&problem.reduction);
@@ -183,7 +183,7 @@ fn measures_match_an_independent_algorithm_x() {
             "{what}"
         );
         assert_eq!(d.first_move, x.levels[1], "{what}");
-        assert_eq!(d.branching.len(), difficulty::DEPTHS, "{what}");
+        assert_eq!(d.branching.len(), Difficulty::DEPTHS, "{what}");
         for (k, b) in d.branching.iter().enumerate() {
             let expected = x.levels[k + 1] as f64 / x.levels[k] as f64;
             assert!((b - expected).abs() < 1e-9, "{what}: depth {k}");
@@ -191,7 +191,7 @@ fn measures_match_an_independent_algorithm_x() {
         assert!(d.dead_ends + d.raw_solutions <= d.nodes, "{what}");
         // The same tree every time.
         assert_eq!(
-            difficulty::measure(&problem, &polycover::Stop::new())
+            Difficulty::measure(&problem, &polycover::Stop::new())
                 .unwrap()
                 .unwrap()
                 .nodes,
@@ -208,7 +208,7 @@ fn measures_match_an_independent_algorithm_x() {
 fn info_prints_the_measures() {
     let (nodes, solutions, first) = info("soma");
     let problem = Problem::load("soma", None).unwrap();
-    let d = difficulty::measure(&problem, &polycover::Stop::new())
+    let d = Difficulty::measure(&problem, &polycover::Stop::new())
         .unwrap()
         .unwrap();
     assert_eq!((nodes, solutions, first), (d.nodes, 480, d.first_move));

@@ -2,8 +2,10 @@
 
 use std::collections::BTreeSet;
 
-use polycover::geometry::{Cell, Isometry, Shape};
-use polycover::puzzle::Polycube;
+use polycover::{Isometry, Shape};
+
+type Cell = [i32; 3];
+use polycover::kinds::Polycube;
 use polycover::{Engine, Puzzle, SymmetryMode};
 
 use crate::common::*;
@@ -46,7 +48,7 @@ fn drawn_catalog_puzzles_equal_their_coordinate_versions() {
             &[(SymmetryMode::Rotations, 65), (SymmetryMode::None, 520)][..],
         ),
     ] {
-        let drawn_text = polycover::catalog::find(name).unwrap().text;
+        let drawn_text = polycover::CatalogEntry::find(name).unwrap().text;
         assert!(drawn_text.contains("layers = ["), "{name} is drawn");
         let drawn = polycube_of(name, drawn_text);
         let plain_text = std::fs::read_to_string(fixture(name)).unwrap();
@@ -182,7 +184,7 @@ fn printed_layers_read_back_as_the_same_target() {
         let out = polycover(&["solve", name]);
         assert_eq!(out.status.code(), Some(10), "{name}");
         let layers = printed_layers(&stdout(&out));
-        let original = polycube_of(name, polycover::catalog::find(name).unwrap().text);
+        let original = polycube_of(name, polycover::CatalogEntry::find(name).unwrap().text);
         let art: Vec<String> = layers.iter().map(|l| format!("'''\n{l}'''")).collect();
         let text = format!(
             "name = \"pasted\"\nlayers = [{}]\n[[piece]]\nname = \"m\"\ncells = [[0,0,0]]\ncount = {}\n",
@@ -228,7 +230,7 @@ fn hexacubes(n: usize) -> Vec<Shape> {
                 .iter()
                 .map(|&g| s.transformed(g))
                 .min_by_key(|t| {
-                    let hi = polycover::geometry::max_corner(t.cells()).unwrap();
+                    let hi = max_corner(t.cells());
                     (hi[2], hi[1], t.clone())
                 })
                 .unwrap()
@@ -253,7 +255,7 @@ fn seventy_pieces_with_long_names_and_symbols() {
     let (mut x, mut y, mut row_height) = (0, 0, 0);
     let mut pieces = String::new();
     for (k, s) in shapes.iter().enumerate() {
-        let hi = polycover::geometry::max_corner(s.cells()).unwrap();
+        let hi = max_corner(s.cells());
         if x + hi[0] + 1 > 40 {
             x = 0;
             y += row_height + 2;
@@ -361,4 +363,11 @@ fn bad_names_and_symbols_are_refused() {
         assert!(e.contains(message), "{piece}: {e}");
         assert!(e.starts_with("art.toml:"), "{e}");
     }
+}
+
+/// The largest coordinate on each axis.
+fn max_corner(cells: &[Cell]) -> Cell {
+    cells.iter().fold([i32::MIN; 3], |m, c| {
+        [m[0].max(c[0]), m[1].max(c[1]), m[2].max(c[2])]
+    })
 }

@@ -2,7 +2,7 @@
 //! from his description (dlx1, dlx2's secondary items, dlx3's `k|name` and `a:b|name`
 //! bounds), and solved with polycover's own DLX.
 
-use polycover::matrix::{Item, Matrix};
+use polycover::{Item, Matrix};
 
 use crate::common::*;
 

@@ -7,8 +7,9 @@
 
 use std::collections::HashSet;
 
+use polycover::sat::SatEngine;
 use polycover::SymmetryMode::{self, None as NoSymmetry, Reflections, Rotations};
-use polycover::{Engine, Puzzle, SatEngine};
+use polycover::{Engine, Puzzle};
 
 use crate::common::*;
 
@@ -42,7 +43,7 @@ fn turns(cells: &Cells) -> Vec<Cells> {
 
 /// A catalog puzzle's file.
 fn catalog_text(name: &str) -> &'static str {
-    polycover::catalog::find(name).unwrap().text
+    polycover::CatalogEntry::find(name).unwrap().text
 }
 
 /// Every tiling of a `w` x `h` board by the pieces, each once, turned but not flipped:

@@ -1,6 +1,6 @@
 //! Orientations, placements and symmetry groups.
 
-use polycover::puzzle::{Kind, Polycube};
+use polycover::kinds::{Kind, Polycube};
 use polycover::{Puzzle, SymmetryMode};
 
 use crate::common::*;

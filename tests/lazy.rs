@@ -4,8 +4,9 @@
 //! with MRV decisions and CaDiCaL's own; and everything that would read its CNF without
 //! the propagator refuses it.
 
+use polycover::sat::SatEngine;
 use polycover::sat::{Amo, Backend, Decide, Strategy};
-use polycover::{Engine, Puzzle, SatEngine, SymmetryMode};
+use polycover::{Engine, Puzzle, SymmetryMode};
 
 use crate::common::*;
 

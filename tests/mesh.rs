@@ -8,8 +8,8 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::process::Command;
 
-use polycover::geometry::Cell;
-use polycover::puzzle::polycube::Polycube;
+type Cell = [i32; 3];
+use polycover::kinds::Polycube;
 use polycover::Puzzle;
 
 use crate::common::{file_names, needs, polycover, python, stderr, Need};

@@ -372,7 +372,10 @@ fn an_output_in_a_missing_directory_is_a_usage_error() {
 }
 
 fn soma_text() -> String {
-    polycover::catalog::find("soma").unwrap().text.to_string()
+    polycover::CatalogEntry::find("soma")
+        .unwrap()
+        .text
+        .to_string()
 }
 
 fn gzipped(bytes: &[u8]) -> Vec<u8> {

@@ -9,9 +9,10 @@ use std::io::BufReader;
 
 use proptest::prelude::*;
 
-use polycover::sat::dimacs::{self, Answer, Projection};
+use polycover::sat::dimacs::{Answer, Header, Projection};
 use polycover::sat::Amo;
-use polycover::{Engine, Problem, Puzzle, RunOptions, SatEngine, SymmetryMode};
+use polycover::sat::SatEngine;
+use polycover::{Engine, Problem, Puzzle, RunOptions, SymmetryMode};
 
 use crate::common::*;
 
@@ -30,7 +31,7 @@ fn cases(default: u32) -> ProptestConfig {
 
 /// A catalog file's text, mutated: a few random edits (delete, insert, replace a number).
 fn mutated() -> impl Strategy<Value = String> {
-    let names: Vec<&'static str> = polycover::catalog::entries()
+    let names: Vec<&'static str> = polycover::CatalogEntry::all()
         .iter()
         .map(|e| e.text)
         .collect();
@@ -154,7 +155,7 @@ proptest! {
         )
     ) {
         let text = lines.join("\n");
-        if let Ok(answers) = dimacs::parse_answers(BufReader::new(text.as_bytes()), "fuzz") {
+        if let Ok(answers) = Answer::parse_all(BufReader::new(text.as_bytes()), "fuzz") {
             prop_assert!(!answers.is_empty());
         }
     }
@@ -191,9 +192,9 @@ proptest! {
         if let (Some(s), _) = p.first(&Engine::dlx(), &RunOptions::default()).unwrap() {
             let lits = model_literals(p.compiled.matrix.num_options(), &s);
             let answer = format!("s SATISFIABLE\nv {lits} 0\n");
-            let read = dimacs::parse_answer(BufReader::new(answer.as_bytes()), "model").unwrap();
+            let read = Answer::parse(BufReader::new(answer.as_bytes()), "model").unwrap();
             let Answer::Satisfiable(read) = read else { panic!("not satisfiable") };
-            prop_assert_eq!(dimacs::decode_model(&p.compiled.matrix, &read, "model").unwrap(), s);
+            prop_assert_eq!(Answer::decode(&p.compiled.matrix, &read, "model").unwrap(), s);
         }
     }
 }
@@ -218,8 +219,8 @@ proptest! {
         let p = Problem::new(c);
         let f = p.formula(amo);
         let mut out = Vec::new();
-        let header = polycover::export::dimacs_header(&p.compiled, &p.reduction);
-        dimacs::write(&mut out, &header, &f, Projection::Show).unwrap();
+        let header = Header::of(&p.compiled, &p.reduction);
+        header.write(&mut out, &f, Projection::Show).unwrap();
         let out = String::from_utf8(out).unwrap();
         let header = out.lines().find(|l| l.starts_with("p cnf ")).unwrap();
         prop_assert_eq!(header, format!("p cnf {} {}", f.num_vars, f.num_clauses()));

@@ -6,8 +6,9 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use polycover::sat::SatEngine;
 use polycover::sat::{Amo, Backend};
-use polycover::{Engine, Puzzle, SatEngine, SymmetryMode};
+use polycover::{Engine, Puzzle, SymmetryMode};
 
 use crate::common::*;
 

@@ -304,7 +304,7 @@ fn check_document(path: &Path) {
         let here = dir.as_ref().unwrap().1.path();
         if let Some(missing) = inputs(&doc.args)
             .into_iter()
-            .find(|f| !here.join(f).exists() && polycover::catalog::find(f).is_none())
+            .find(|f| !here.join(f).exists() && polycover::CatalogEntry::find(f).is_none())
         {
             panic!(
                 "{}: `polycover {}` reads {missing}, which neither the repository nor a \

@@ -560,7 +560,8 @@ fn solve_prints_its_header_before_the_answer() {
 /// cubes for SAT.
 #[test]
 fn progress_names_its_parts() {
-    use polycover::{Engine, Problem, RunOptions, SatEngine};
+    use polycover::sat::SatEngine;
+    use polycover::{Engine, Problem, RunOptions};
     use std::sync::Mutex;
     let p = Problem::load("soma", None).unwrap();
     for (engine, unit) in [

@@ -4,8 +4,9 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use polycover::sat::SatEngine;
 use polycover::sat::{Amo, Backend, Decide, Strategy};
-use polycover::{Engine, Problem, Puzzle, Report, RunOptions, SatEngine, SymmetryMode};
+use polycover::{Engine, Problem, Puzzle, Report, RunOptions, SymmetryMode};
 
 use crate::common::*;
 

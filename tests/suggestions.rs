@@ -35,7 +35,7 @@ fn a_misspelled_catalog_name_is_told_the_closest_entry() {
     assert!(err.contains("did you mean `pentomino-6x10`?"), "{err}");
     // The library offers the same suggestion.
     assert_eq!(
-        polycover::catalog::suggest("domino-8x8"),
+        polycover::CatalogEntry::suggest("domino-8x8"),
         Some("dominoes-8x8")
     );
 }
@@ -48,7 +48,7 @@ fn a_name_like_none_gets_no_guess() {
         "{err}"
     );
     assert!(!err.contains("did you mean"), "{err}");
-    assert_eq!(polycover::catalog::suggest("zzz"), None);
+    assert_eq!(polycover::CatalogEntry::suggest("zzz"), None);
 }
 
 #[test]

@@ -46,9 +46,9 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::count::Count;
-use crate::error::{Error, Result};
-use crate::parts::PartSpec;
+use polycover::Count;
+use polycover::PartSpec;
+use polycover::{Error, Result};
 
 /// Which run a checkpoint belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]

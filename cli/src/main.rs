@@ -15,16 +15,14 @@
 static ALLOCATOR: memory::ExitOnOutOfMemory = memory::ExitOnOutOfMemory;
 
 // The library's modules, at the binary's root (see the module doc), and the lab's.
-use polycover::{
-    catalog, certify, count, design, engine, error, export, geometry, input, limits, parts, puzzle,
-    sample, sat, suggest, Stop,
-};
+use polycover::{design, engine, export, input, sat, Stop};
 use polycover_lab::{bench, gbd, suite};
 
 mod checkpoint;
 mod cli;
 mod memory;
 mod output;
+mod part_result;
 mod signals;
 
 fn main() {

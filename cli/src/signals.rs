@@ -6,7 +6,7 @@
 //!
 //! Invariants:
 //! - A signal raises the run's stop only while some search or writer has said, with a
-//!   [`Listening`](polycover::stop::Listening) guard, that it polls it; otherwise, and at
+//!   [`Listening`](polycover::Listening) guard, that it polls it; otherwise, and at
 //!   a second signal, the process ends at once with `128 + signal` (130, 143, 129).
 //! - One command runs per process: [`begin`] makes its stop, and [`stop`] hands out
 //!   clones of it to every part of the command.

@@ -10,9 +10,9 @@
 //!   files) it is given ([`bench::Plan::stop`], [`suite::Env`]).
 //! - It installs no signal handler and chooses no exit code.
 
-// The library's modules at this crate's root, so that `crate::engine` in the lab's files
-// is the library's `engine`.
-use polycover::{certify, count, design, engine, error, export, input, puzzle, sat, suggest, Stop};
+// The library's modules at this crate's root, so that `crate::sat` in the lab's files
+// is the library's `sat`.
+use polycover::{export, input, sat, Stop};
 
 pub mod bench;
 pub mod gbd;

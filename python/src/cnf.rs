@@ -10,7 +10,8 @@ use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use polycover::sat::{dimacs, Formula};
+use polycover::sat::dimacs::{self, Answer, Header};
+use polycover::sat::Formula;
 use polycover::Problem;
 
 use crate::numbers::Whole;
@@ -81,10 +82,10 @@ impl Cnf {
     /// The DIMACS text `polycover dimacs` writes, with its `c` lines and the `c p show`
     /// projection.
     fn dimacs(&self) -> PyResult<String> {
-        let header =
-            polycover::export::dimacs_header(&self.problem.compiled, &self.problem.reduction);
+        let header = Header::of(&self.problem.compiled, &self.problem.reduction);
         let mut text = Vec::new();
-        dimacs::write(&mut text, &header, &self.formula, dimacs::Projection::Show)
+        header
+            .write(&mut text, &self.formula, dimacs::Projection::Show)
             .map_err(|e| to_py(e.into()))?;
         Ok(String::from_utf8_lossy(&text).into_owned())
     }
@@ -117,7 +118,7 @@ impl Cnf {
             })
             .collect::<PyResult<Vec<i64>>>()?;
         let options =
-            dimacs::decode_model(&self.problem.compiled.matrix, &model, "model").map_err(to_py)?;
+            Answer::decode(&self.problem.compiled.matrix, &model, "model").map_err(to_py)?;
         Ok(Solution::new(self.problem.puzzle().clone(), options))
     }
 

@@ -112,7 +112,7 @@ pub(crate) fn interrupted() -> PyErr {
 /// The names of the puzzles shipped in the catalog (`polycover list`), sorted.
 #[pyfunction]
 fn catalog() -> Vec<&'static str> {
-    polycover::catalog::entries()
+    polycover::CatalogEntry::all()
         .iter()
         .map(|e| e.name)
         .collect()

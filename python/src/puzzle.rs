@@ -15,10 +15,9 @@ use pyo3::exceptions::{PyRuntimeError, PyTimeoutError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
-use polycover::engine::default_counter;
-use polycover::sample::Sampler;
 use polycover::sat::Amo;
-use polycover::{limits, Engine, Problem, Report, RunOptions, Stop, SymmetryMode};
+use polycover::Sampler;
+use polycover::{Engine, Problem, Report, RunOptions, Stop, SymmetryMode};
 
 use crate::cnf::Cnf;
 use crate::numbers::{Seconds, Whole};
@@ -97,9 +96,9 @@ fn engine(solver: Option<&str>, encoding: Option<&str>) -> PyResult<Option<Engin
 /// `timeout` seconds from now (no deadline when `None`, `inf`, or past the clock), by
 /// the command line's rules.
 fn run_options(threads: &Whole, timeout: Option<&Seconds>) -> PyResult<RunOptions<'static>> {
-    let threads = limits::threads(&threads.0).map_err(to_py)?;
+    let threads = RunOptions::parse_threads(&threads.0).map_err(to_py)?;
     let stop = match timeout {
-        Some(t) => Stop::after(limits::timeout(&t.0).map_err(to_py)?),
+        Some(t) => Stop::after(RunOptions::parse_timeout(&t.0).map_err(to_py)?),
         None => Stop::new(),
     };
     Ok(RunOptions {
@@ -118,7 +117,7 @@ fn stopped(report: &Report) -> PyErr {
         PyTimeoutError::new_err(format!(
             "stopped by the timeout after {:.3} s, with {} so far",
             report.seconds,
-            polycover::count::solutions(&report.solutions)
+            polycover::Count::solutions(&report.solutions)
         ))
     }
 }
@@ -261,7 +260,7 @@ impl Puzzle {
         let opts = run_options(&threads, timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         let report = interruptible(py, &opts.stop, || {
-            let engine = engine.unwrap_or_else(|| default_counter(&problem, false, &opts.stop).0);
+            let engine = engine.unwrap_or_else(|| problem.default_counter(false, &opts.stop).0);
             problem.count(&engine, &opts)
         })?
         .map_err(to_py)?;
@@ -290,7 +289,7 @@ impl Puzzle {
         let opts = run_options(&Whole::from(1), timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         let c = interruptible(py, &opts.stop, || {
-            polycover::certify::certify_with(&problem, &engine, &opts.stop, None, &path)
+            polycover::certify::Certificate::write(&problem, &engine, &opts.stop, None, &path)
         })?
         .map_err(to_py)?;
         int(py, &c.count)
@@ -365,8 +364,8 @@ impl Puzzle {
         seed: Whole,
         symmetry: Option<&str>,
     ) -> PyResult<Vec<Solution>> {
-        let n = limits::samples(&n.0).map_err(to_py)?;
-        let seed = limits::seed(&seed.0).map_err(to_py)?;
+        let n = RunOptions::parse_samples(&n.0).map_err(to_py)?;
+        let seed = RunOptions::parse_seed(&seed.0).map_err(to_py)?;
         let problem = self.problem(py, symmetry)?;
         let memory = RunOptions::default().memory;
         Sampler::fits(&problem, memory).map_err(crate::to_py)?;
@@ -382,7 +381,7 @@ impl Puzzle {
                     None => break,
                 }
             }
-            Ok::<_, polycover::sample::Incomplete>(drawn)
+            Ok::<_, polycover::Incomplete>(drawn)
         })?
         .map_err(|_| interrupted())?;
         Ok(drawn

@@ -9,7 +9,7 @@
 //! Nothing polycover says is taken on trust but the step from the puzzle file to the CNF,
 //! which the CNF's comments make readable.
 //!
-//! The graph is the record of an exact-cover search ([`Shape`]): the memo's table of
+//! The graph is the record of an exact-cover search: the memo's table of
 //! subproblems with shared subproblems shared, or the search tree of the DLX and the
 //! bitset engine. For SAT enumeration, the models found are the tree's leaves, and a
 //! model missing or extra stops the certificate.
@@ -45,9 +45,9 @@ use std::path::{Path, PathBuf};
 
 use num_bigint::BigUint;
 
-pub use self::formula::MAX_CARDINALITY_CLAUSES;
-pub use self::search::Shape;
-pub use self::verify::{verify, Checked, Verified};
+pub(crate) use self::search::Shape;
+pub(crate) use self::verify::verify;
+pub use self::verify::{Checked, Verified};
 use crate::burnside;
 use crate::count::Count;
 use crate::engine::{Engine, Problem, RunOptions};
@@ -93,7 +93,7 @@ pub struct Certificate {
 }
 
 /// What to certify and how.
-pub struct Request<'a> {
+pub(crate) struct Request<'a> {
     /// The puzzle and its symmetry mode.
     pub problem: &'a Problem,
     /// The graph's shape: the memo's (shared) or a search tree.
@@ -115,7 +115,7 @@ impl Shape {
     /// # Errors
     ///
     /// [`Error::Usage`] for an engine that cannot certify.
-    pub fn of(engine: &Engine) -> Result<Shape> {
+    pub(crate) fn of(engine: &Engine) -> Result<Shape> {
         match engine.name() {
             "memo" => Ok(Shape::Shared),
             "dlx" | "bits" => Ok(Shape::Tree),
@@ -150,7 +150,11 @@ pub struct Estimate {
 /// # Errors
 ///
 /// An engine that cannot certify.
-pub fn estimate(problem: &Problem, engine: &Engine, solutions: &Count) -> Result<Option<Estimate>> {
+pub(crate) fn estimate(
+    problem: &Problem,
+    engine: &Engine,
+    solutions: &Count,
+) -> Result<Option<Estimate>> {
     let shape = Shape::of(engine)?;
     let m = &problem.compiled.matrix;
     let counted: Vec<u32> = (0..m.num_items() as u32)
@@ -186,7 +190,7 @@ pub fn estimate(problem: &Problem, engine: &Engine, solutions: &Count) -> Result
 /// # Errors
 ///
 /// As [`certify`], and an engine that cannot certify.
-pub fn certify_with(
+pub(crate) fn certify_with(
     problem: &Problem,
     engine: &Engine,
     stop: &Stop,
@@ -230,6 +234,75 @@ pub fn certify_with(
         },
         dir,
     )
+}
+
+/// Certificates, written and verified: a CPOG proof of a count that an independent
+/// checker verifies.
+impl Certificate {
+    /// Writes into `dir` (made if missing) the certificate of the problem's count, in
+    /// the way that fits `engine` (the memo's table, or the search tree of the DLX, the
+    /// bitset engine and SAT enumeration): per term of Burnside's sum a CNF and its CPOG
+    /// proof, a `MANIFEST` and a `README`. For SAT the models are enumerated first (they
+    /// are the tree's leaves). `expected`: the count the engine gave; a certificate of
+    /// another count is not kept.
+    ///
+    /// # Errors
+    ///
+    /// An engine that cannot certify, a puzzle the certificate cannot express
+    /// ([`Error::Usage`]), a directory that cannot be written, a stop
+    /// ([`Error::Interrupted`], and nothing is kept), or SAT models that are not the
+    /// solutions.
+    pub fn write(
+        problem: &Problem,
+        engine: &Engine,
+        stop: &Stop,
+        expected: Option<&Count>,
+        dir: &Path,
+    ) -> Result<Certificate> {
+        certify_with(problem, engine, stop, expected, dir)
+    }
+
+    /// Whether `engine` can certify a count (the memo, dlx, bits and sat do): checked
+    /// before any work.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for an engine that cannot.
+    pub fn check_engine(engine: &Engine) -> Result<()> {
+        Shape::of(engine).map(|_| ())
+    }
+
+    /// What the certificate of a count of `solutions` would take on disk and in memory,
+    /// where the solutions decide it (`None` where they do not: the memo's sweep of one
+    /// piece with copies).
+    ///
+    /// # Errors
+    ///
+    /// An engine that cannot certify.
+    pub fn estimate(
+        problem: &Problem,
+        engine: &Engine,
+        solutions: &Count,
+    ) -> Result<Option<Estimate>> {
+        estimate(problem, engine, solutions)
+    }
+
+    /// Verifies the certificate in `dir` with the CPOG checker at `checker`, term by
+    /// term (`progress` hears each term's name), and the sum of the terms.
+    ///
+    /// # Errors
+    ///
+    /// A missing or malformed `MANIFEST` ([`Error::Puzzle`]), a checker that cannot be
+    /// run ([`Error::Usage`]), a term that fails ([`Error::Failed`]), a sum the order
+    /// does not divide, or a stop.
+    pub fn verify(
+        dir: &Path,
+        checker: &Path,
+        stop: &Stop,
+        progress: impl FnMut(&str),
+    ) -> Result<Verified> {
+        verify(dir, checker, stop, progress)
+    }
 }
 
 fn sat_up_to_symmetry() -> Error {
@@ -291,7 +364,7 @@ impl Drop for Partials {
 ///
 /// A puzzle the certificate cannot express ([`Error::Usage`]), a directory that cannot
 /// be written, a stop ([`Error::Interrupted`]), or SAT models that are not the solutions.
-pub fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
+pub(crate) fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
     let problem = request.problem;
     let compiled = &problem.compiled;
     let group = &compiled.group;

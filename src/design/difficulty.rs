@@ -44,10 +44,10 @@ use crate::solver::{self, Branch};
 use crate::stop::Stop;
 
 /// How many levels of the tree [`Difficulty::branching`] describes.
-pub const DEPTHS: usize = 3;
+pub(crate) const DEPTHS: usize = 3;
 
 /// The most nodes of one level the branching profile expands (a bound on its memory).
-pub const MOST_PREFIXES: usize = 200_000;
+pub(crate) const MOST_PREFIXES: usize = 200_000;
 
 /// The difficulty measures of one puzzle in one symmetry mode (see the module docs).
 #[derive(Clone, Debug, PartialEq)]
@@ -71,6 +71,19 @@ pub struct Difficulty {
 }
 
 impl Difficulty {
+    /// How many levels of the search tree `branching` describes.
+    pub const DEPTHS: usize = DEPTHS;
+
+    /// The measures of `problem`, walked until `stop` says stop: `Ok(None)` when its
+    /// deadline came first.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Interrupted`] when `stop` was raised.
+    pub fn measure(problem: &Problem, stop: &Stop) -> Result<Option<Difficulty>> {
+        measure(problem, stop)
+    }
+
     /// Dead ends per distinct solution; `None` without a solution.
     pub fn dead_ends_per_solution(&self) -> Option<f64> {
         (self.solutions > 0).then(|| self.dead_ends as f64 / self.solutions as f64)
@@ -114,7 +127,7 @@ impl Difficulty {
             });
         format!(
             "{}, {} nodes, {} dead ends ({per}), first move {} options, branching {}",
-            crate::count::solutions(crate::Count::from(self.solutions)),
+            crate::Count::solutions(crate::Count::from(self.solutions)),
             self.nodes,
             self.dead_ends,
             self.first_move,
@@ -166,7 +179,7 @@ fn round(x: f64) -> String {
 /// # Errors
 ///
 /// [`Error::Interrupted`] when `stop` was raised.
-pub fn measure(problem: &Problem, stop: &Stop) -> Result<Option<Difficulty>> {
+pub(crate) fn measure(problem: &Problem, stop: &Stop) -> Result<Option<Difficulty>> {
     let started = Instant::now();
     let Some(tree) = tree(problem, stop)? else {
         return Ok(None);

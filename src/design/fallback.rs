@@ -32,7 +32,7 @@ use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::stop::Stop;
 
 /// Random draws before the design search takes over, unless the caller says otherwise.
-pub const DRAWS: u64 = 1_000;
+pub(crate) const DRAWS: u64 = 1_000;
 
 /// Designs of other seeds tried for `unsat` when no mirrored piece of a unique design
 /// leaves it without a solution.
@@ -88,8 +88,8 @@ pub struct Found {
 /// raised (saying how far it got), [`Error::Failed`] when `unsat` finds no mirror in 20 designs
 /// (`ROUNDS`) or when the draws fail and no design can keep its rules, and what `count`
 /// returns.
-pub fn unique_or_unsat(
-    r: &generate::Request,
+pub(crate) fn unique_or_unsat(
+    r: &generate::Generator,
     draws: u64,
     stop: &crate::stop::Stop,
     progress: &mut dyn FnMut(Step<'_>),
@@ -174,7 +174,7 @@ pub fn unique_or_unsat(
         };
         let how = format!(
             "Designed after {tries} random draws had none: `{command}` ({}).",
-            crate::count::plural(designed.tried, "move", "moves")
+            crate::Count::plural(designed.tried, "move", "moves")
         );
         return Ok(Found {
             text: generate::render(r, &pieces, mirrored, Some(&how)),
@@ -204,6 +204,47 @@ fn pieces(text: &str) -> Result<Vec<Vec<crate::geometry::Cell>>> {
         .collect())
 }
 
+/// `generate --unique` and `--unsat`: random draws, then the design search.
+impl generate::Generator {
+    /// How many puzzles `unique_or_unsat` draws at random, by default, before the
+    /// design search takes over.
+    pub const DRAWS: u64 = DRAWS;
+
+    /// A unique (or, with `unsat`, a unique puzzle made unsolvable by a mirrored piece)
+    /// puzzle: up to `draws` random draws, then the design search; `progress` hears of
+    /// each step, `count` counts as for [`crate::design::Request::design`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for a request no cut meets, [`Error::Interrupted`] when `stop` is
+    /// raised, [`Error::Failed`] when neither the draws nor the design search find one,
+    /// and what `count` returns.
+    pub fn unique_or_unsat(
+        &self,
+        draws: u64,
+        stop: &Stop,
+        progress: &mut dyn FnMut(Step<'_>),
+        count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
+    ) -> Result<Found> {
+        unique_or_unsat(self, draws, stop, progress, count)
+    }
+}
+
+/// The counter of a drawn puzzle, asked of the puzzle.
+impl Puzzle {
+    /// The solutions of a drawn puzzle up to rotations, by the bitset engine, counted up
+    /// to `at_most`; `None` when the search did not end within 2 s (the draw is then
+    /// passed over): the counter of `generate --unique`, `design` and the lab's suites.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Interrupted`] when `stop` was raised, and the errors of compiling the
+    /// puzzle.
+    pub fn count_drawn(&self, at_most: u64, stop: &Stop) -> Result<Option<u64>> {
+        count_drawn(self, at_most, stop)
+    }
+}
+
 /// The [`generate::Counter`] of `generate --unique/--unsat` and `suite`: the solutions of a drawn
 /// puzzle up to rotations, by the bitset engine, counted up to `at_most`; `None` when the
 /// search did not end within [`CHECK_SECONDS`] (the draw is then passed over).
@@ -211,7 +252,7 @@ fn pieces(text: &str) -> Result<Vec<Vec<crate::geometry::Cell>>> {
 /// # Errors
 ///
 /// [`Error::Interrupted`] when `stop` was raised, and the errors of compiling the puzzle.
-pub fn count_drawn(puzzle: &Puzzle, at_most: u64, stop: &Stop) -> Result<Option<u64>> {
+pub(crate) fn count_drawn(puzzle: &Puzzle, at_most: u64, stop: &Stop) -> Result<Option<u64>> {
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
     let opts = RunOptions {
         stop: stop.within(Duration::from_secs(CHECK_SECONDS)),
@@ -221,7 +262,7 @@ pub fn count_drawn(puzzle: &Puzzle, at_most: u64, stop: &Stop) -> Result<Option<
     if report.interrupted {
         return Err(Error::Interrupted(format!(
             "after {}",
-            crate::count::solutions(found)
+            crate::Count::solutions(found)
         )));
     }
     Ok((found >= at_most || report.complete).then_some(found))
@@ -230,4 +271,4 @@ pub fn count_drawn(puzzle: &Puzzle, at_most: u64, stop: &Stop) -> Result<Option<
 /// How long [`count_drawn`] may search: a puzzle whose single solution (or none) takes
 /// longer to prove is passed over, so that `--unique` and `--unsat` give instances that
 /// a native engine settles in seconds.
-pub const CHECK_SECONDS: u64 = 2;
+pub(crate) const CHECK_SECONDS: u64 = 2;

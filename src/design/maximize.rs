@@ -49,7 +49,7 @@ pub struct Climb {
 /// # Errors
 ///
 /// What `count` returns but [`Error::Interrupted`], which ends the climb.
-pub fn maximize_nodes(
+pub(crate) fn maximize_nodes(
     r: &Request,
     designed: Designed,
     count: &mut Counter<'_>,
@@ -174,7 +174,7 @@ fn harder(r: &Request, designed: Designed, climb: Climbed) -> Designed {
     let header = format!(
         "{header}# Then made harder (--maximize nodes) by {} accepted of {} tried in \
          {:.1} s: DLX nodes {} to {}.\n",
-        crate::count::plural(climb.accepted, "move", "moves"),
+        crate::Count::plural(climb.accepted, "move", "moves"),
         climb.tried,
         climb.seconds,
         climb.first,

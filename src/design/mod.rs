@@ -7,7 +7,7 @@
 //! A state is a cut of the box (`cut.rs`): the cut is always a solution of its puzzle,
 //! so a puzzle has at least one. Its score is (faults, solutions): the pieces that break
 //! a rule on shapes ([`Rules`], see `shape.rs`), then the solutions up to rotations,
-//! counted by the caller's [`Counter`] with an early stop. A move passes a boundary cell to
+//! counted by the caller's counter with an early stop. A move passes a boundary cell to
 //! a neighbouring piece or swaps two neighbouring cells of two pieces; it is tried, and
 //! the puzzle counted, only when it keeps a valid cut and adds no fault.
 //!
@@ -35,7 +35,7 @@
 //! before the search begins.
 
 mod cut;
-pub mod difficulty;
+mod difficulty;
 mod fallback;
 mod maximize;
 mod shape;
@@ -50,14 +50,52 @@ use crate::geometry::{Cell, Shape};
 use crate::puzzle::polycube::generate;
 use crate::puzzle::Puzzle;
 
-pub use fallback::{count_drawn, unique_or_unsat, Found, Source, Step, CHECK_SECONDS, DRAWS};
-pub use maximize::{maximize_nodes, Climb};
+pub use difficulty::Difficulty;
+pub use fallback::{Found, Source, Step};
+pub use maximize::Climb;
 pub use shape::Rules;
 
 /// Counts the solutions of a puzzle up to rotations, stopping at the given number:
 /// `Ok(Some(n))` with `n` the whole count when below that number, `Ok(None)` when the
 /// count gave up (its deadline), and [`Error::Interrupted`] at Ctrl-C.
-pub type Counter<'a> = generate::Counter<'a>;
+pub(crate) type Counter<'a> = generate::Counter<'a>;
+
+impl Request {
+    /// Designs the puzzle asked for; `command` is the command line named in the file's
+    /// header, `count` counts the solutions of a state up to rotations, stopping at the
+    /// number it is given (`Ok(None)` when it gave up), and `progress` hears of every
+    /// step.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for a request no cut meets or a `start` that is not a cut of the
+    /// box; what `count` returns but [`Error::Interrupted`], which stops the search.
+    pub fn design(
+        &self,
+        command: &str,
+        count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Designed> {
+        design(self, command, count, progress)
+    }
+
+    /// Climbs from `designed`, when it is unique, to the unique puzzle with the most DLX
+    /// nodes found before the request's stop says stop; a design that is not unique is
+    /// returned as it is. `count` counts as for [`Request::design`]; `progress` hears
+    /// of every step.
+    ///
+    /// # Errors
+    ///
+    /// What `count` returns but [`Error::Interrupted`], which ends the climb.
+    pub fn maximize_nodes(
+        &self,
+        designed: Designed,
+        count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
+        progress: &mut dyn FnMut(&Climb),
+    ) -> Result<Designed> {
+        maximize::maximize_nodes(self, designed, count, progress)
+    }
+}
 
 /// How the search moves between states (see the module doc).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -123,7 +161,7 @@ impl std::fmt::Display for Score {
         write!(
             f,
             "{at_least}{}",
-            crate::count::solutions(crate::Count::from(self.solutions))
+            crate::Count::solutions(crate::Count::from(self.solutions))
         )?;
         if self.faults > 0 {
             write!(f, ", {} pieces breaking the shape rules", self.faults)?;
@@ -196,7 +234,7 @@ const KICK: usize = 4;
 ///
 /// [`Error::Usage`] for a request no cut meets or a `start` that is not a cut of the
 /// box; what `count` returns but [`Error::Interrupted`], which stops the search.
-pub fn design(
+pub(crate) fn design(
     r: &Request,
     command: &str,
     count: &mut Counter<'_>,
@@ -204,7 +242,7 @@ pub fn design(
 ) -> Result<Designed> {
     let begun = Instant::now();
     let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
-    let g = generate::Request {
+    let g = generate::Generator {
         size: r.size,
         pieces: r.pieces,
         sizes: r.sizes,
@@ -291,7 +329,7 @@ pub fn design(
 
 /// The cut the search starts from: the request's `start`, or a random cut for `g`;
 /// either refused when the request's rules cannot hold (`possible`).
-fn first_cut(r: &Request, g: &generate::Request, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
+fn first_cut(r: &Request, g: &generate::Generator, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
     match &r.start {
         Some(pieces) => {
             let cut = cut::Cut::new(r.size, pieces).ok_or_else(|| {
@@ -329,7 +367,7 @@ fn stopping(r: &Request, best: Score) -> Option<Ending> {
 fn how(search: &Mover, best: Score, stop: Ending, seconds: f64) -> String {
     format!(
         "# Designed by {} accepted of {} tried in {seconds:.1} s ({:?}): {}.\n",
-        crate::count::plural(search.accepted, "move", "moves"),
+        crate::Count::plural(search.accepted, "move", "moves"),
         search.tried,
         search.r.strategy,
         match stop {
@@ -404,7 +442,7 @@ impl Walk {
     /// `climb` out of patience: kicks the local best state, or, after `KICKS` kicks
     /// without a better one, restarts from a fresh cut for `g`; `Interrupted` when a
     /// stop request came during the count.
-    fn kick(&mut self, search: &mut Mover, g: &generate::Request) -> Result<Option<Ending>> {
+    fn kick(&mut self, search: &mut Mover, g: &generate::Generator) -> Result<Option<Ending>> {
         self.since_better = 0;
         self.kicks += 1;
         let restart = self.kicks > KICKS && search.r.start.is_none();
@@ -442,7 +480,7 @@ fn possible(r: &Request, pieces: usize) -> Result<()> {
 }
 
 /// A random cut for `g` (`generate`'s).
-fn fresh(g: &generate::Request, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
+fn fresh(g: &generate::Generator, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
     let pieces = generate::cut(g, rng)?;
     Ok(cut::Cut::new(g.size, &pieces).expect("the generator cuts the box"))
 }

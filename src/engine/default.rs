@@ -1,6 +1,6 @@
 //! The engine `count` runs when none is named: the memo where identical pieces make the
 //! same subproblems recur and the search is large, the bitset engine elsewhere. The rule
-//! and the measurements behind its thresholds are on [`default_counter`].
+//! and the measurements behind its thresholds are on [`Problem::default_counter`].
 //!
 //! Invariant: the choice reads only the reduced matrix and a bounded estimate of the
 //! native search (at most [`Budget::MOST`], or the caller's [`Budget`]),
@@ -12,122 +12,126 @@ use super::{memo, Engine, Problem};
 use crate::solver::Budget;
 use crate::stop::Stop;
 
-/// The engine `count` runs when none is named, and why: the memo where identical pieces
-/// make the same subproblems recur and the search is large, the bitset engine elsewhere.
-///
-/// - No item of the reduced matrix is covered more than once (distinct pieces): bits.
-///   The memo's table then hardly ever hits (Bedlam: 2.5% of lookups) and its search is
-///   a dancing-links search, ten times slower per node than the bitset engine's.
-/// - A piece has copies (or a count range), but pieces with copies make less than
-///   [`MEMO_FROM_SHARE`] of a solution: bits. A few copies among distinct pieces share
-///   few subproblems.
-/// - A piece has copies (or a count range), but Knuth's estimate of the native search
-///   is below [`MEMO_FROM_NODES`] nodes (a few seconds of the bitset engine): bits.
-///   Measured on 6x10 pentomino sets with two or three copies of some pieces (5 to 6.4
-///   million nodes), the bitset engine took 0.5-0.7 s and the memo 1.8-6 s: a few
-///   copies among distinct pieces share few subproblems.
-/// - Otherwise the memo: a search that large with copies is where the table pays (8x8
-///   dominoes: 50 million nodes and 7 s for bits, 0.003 s for the memo; 8x10 an hour
-///   against 0.005 s).
-///
-/// `split`: the count is told apart by subproblem (a part of several, a checkpoint that
-/// holds some subproblems; a fresh checkpoint of a whole count is not); the memo counts
-/// those only when the reduction needs no canonical-form check, since Burnside's sum does
-/// not split.
-///
-/// - The memo's table would not fit in this machine's memory, whatever `--memory` says
-///   (its widest sweep step alone is past it): bits, which keeps no table. The default
-///   never picks an engine whose refusal only another engine lifts (25 Y-pentacubes in a
-///   5x5x5 box: a 71-cell frontier, 2^71 keys; bits counts it, 60,672 solutions
-///   without symmetry, in minutes). A table that would fit the machine but not the
-///   run's `--memory` keeps the memo, whose refusal names the memory that lifts it: such
-///   a box (the 6x6x6 cube of dominoes, 12 GiB against a 4 GiB budget) is far past what
-///   the bitset engine could ever count.
-///
-/// The estimate takes at most [`Budget::MOST`], and a tenth of the time
-/// to `stop`'s deadline at most, and ends when `stop` is raised (see
-/// [`default_counter_within`] for a budget of one's own).
-pub fn default_counter(problem: &Problem, split: bool, stop: &Stop) -> (Engine, String) {
-    let budget = Budget::new(Budget::MOST, stop);
-    default_counter_within(problem, split, &budget)
-}
+/// The default engine, asked of the problem it would count.
+impl Problem {
+    /// The engine `count` runs when none is named, and why: the memo where identical pieces
+    /// make the same subproblems recur and the search is large, the bitset engine elsewhere.
+    ///
+    /// - No item of the reduced matrix is covered more than once (distinct pieces): bits.
+    ///   The memo's table then hardly ever hits (Bedlam: 2.5% of lookups) and its search is
+    ///   a dancing-links search, ten times slower per node than the bitset engine's.
+    /// - A piece has copies (or a count range), but pieces with copies make less than
+    ///   half of a solution: bits. A few copies among distinct pieces share
+    ///   few subproblems.
+    /// - A piece has copies (or a count range), but Knuth's estimate of the native search
+    ///   is below 3e7 nodes (a few seconds of the bitset engine): bits.
+    ///   Measured on 6x10 pentomino sets with two or three copies of some pieces (5 to 6.4
+    ///   million nodes), the bitset engine took 0.5-0.7 s and the memo 1.8-6 s: a few
+    ///   copies among distinct pieces share few subproblems.
+    /// - Otherwise the memo: a search that large with copies is where the table pays (8x8
+    ///   dominoes: 50 million nodes and 7 s for bits, 0.003 s for the memo; 8x10 an hour
+    ///   against 0.005 s).
+    ///
+    /// `split`: the count is told apart by subproblem (a part of several, a checkpoint that
+    /// holds some subproblems; a fresh checkpoint of a whole count is not); the memo counts
+    /// those only when the reduction needs no canonical-form check, since Burnside's sum does
+    /// not split.
+    ///
+    /// - The memo's table would not fit in this machine's memory, whatever `--memory` says
+    ///   (its widest sweep step alone is past it): bits, which keeps no table. The default
+    ///   never picks an engine whose refusal only another engine lifts (25 Y-pentacubes in a
+    ///   5x5x5 box: a 71-cell frontier, 2^71 keys; bits counts it, 60,672 solutions
+    ///   without symmetry, in minutes). A table that would fit the machine but not the
+    ///   run's `--memory` keeps the memo, whose refusal names the memory that lifts it: such
+    ///   a box (the 6x6x6 cube of dominoes, 12 GiB against a 4 GiB budget) is far past what
+    ///   the bitset engine could ever count.
+    ///
+    /// The estimate takes at most [`Budget::MOST`], and a tenth of the time
+    /// to `stop`'s deadline at most, and ends when `stop` is raised (see
+    /// [`Problem::default_counter_within`] for a budget of one's own).
+    pub fn default_counter(&self, split: bool, stop: &Stop) -> (Engine, String) {
+        let budget = Budget::new(Budget::MOST, stop);
+        self.default_counter_within(split, &budget)
+    }
 
-/// [`default_counter`] with the estimate held to `budget` (a tenth of a run's time at
-/// most, say). An estimate cut short decides on what it has: the mean of the paths that
-/// finished, or, when none did, what the first path had reached, a lower bound.
-pub fn default_counter_within(problem: &Problem, split: bool, budget: &Budget) -> (Engine, String) {
-    let matrix = problem.reduction.matrix();
-    let copies = matrix.items().iter().map(|i| i.max).max().unwrap_or(1);
-    if copies <= 1 {
-        return (Engine::bits(), "the default: no piece has copies".into());
-    }
-    let share = copies_share(matrix);
-    if share < MEMO_FROM_SHARE {
-        return (
-            Engine::bits(),
+    /// [`Problem::default_counter`] with the estimate held to `budget` (a tenth of a run's time at
+    /// most, say). An estimate cut short decides on what it has: the mean of the paths that
+    /// finished, or, when none did, what the first path had reached, a lower bound.
+    pub fn default_counter_within(&self, split: bool, budget: &Budget) -> (Engine, String) {
+        let problem = self;
+        let matrix = problem.reduction.matrix();
+        let copies = matrix.items().iter().map(|i| i.max).max().unwrap_or(1);
+        if copies <= 1 {
+            return (Engine::bits(), "the default: no piece has copies".into());
+        }
+        let share = copies_share(matrix);
+        if share < MEMO_FROM_SHARE {
+            return (
+                Engine::bits(),
+                format!(
+                    "the default: a piece may be used up to {copies} times, but pieces with \
+                     copies make only {:.0}% of a solution",
+                    100.0 * share
+                ),
+            );
+        }
+        let start = Instant::now();
+        let estimate = crate::solver::estimated_nodes(matrix, ESTIMATE_PROBES, budget);
+        let nodes = estimate.nodes;
+        let by = if estimate.cut {
             format!(
-                "the default: a piece may be used up to {copies} times, but pieces with \
-                 copies make only {:.0}% of a solution",
-                100.0 * share
+                "by an estimate cut short at {:.1} s ({} of {ESTIMATE_PROBES} random paths)",
+                start.elapsed().as_secs_f64(),
+                estimate.probes
+            )
+        } else {
+            "by estimate".to_string()
+        };
+        let about = if nodes >= f64::MAX {
+            ""
+        } else if estimate.cut && estimate.probes == 0 {
+            "at least "
+        } else {
+            "about "
+        };
+        if nodes < MEMO_FROM_NODES {
+            return (
+                Engine::bits(),
+                format!(
+                    "the default: a piece may be used up to {copies} times, but the search is \
+                     small, {about}{} nodes {by}",
+                    round(nodes)
+                ),
+            );
+        }
+        if split && problem.reduction.needs_check() {
+            return (
+                Engine::bits(),
+                "the default for a part up to symmetry (the memo counts orbits by Burnside's \
+                 lemma, which does not split into parts)"
+                    .into(),
+            );
+        }
+        if !memo::fits_machine(problem) {
+            return (
+                Engine::bits(),
+                format!(
+                    "the default: a piece may be used up to {copies} times and the search is \
+                     large, {about}{} nodes {by}, but the memo's table would not fit in this \
+                     machine's memory",
+                    round(nodes)
+                ),
+            );
+        }
+        (
+            Engine::new(memo::Memo),
+            format!(
+                "the default: a piece may be used up to {copies} times, and the search is large, \
+                 {about}{} nodes {by}",
+                round(nodes)
             ),
-        );
-    }
-    let start = Instant::now();
-    let estimate = crate::solver::estimated_nodes(matrix, ESTIMATE_PROBES, budget);
-    let nodes = estimate.nodes;
-    let by = if estimate.cut {
-        format!(
-            "by an estimate cut short at {:.1} s ({} of {ESTIMATE_PROBES} random paths)",
-            start.elapsed().as_secs_f64(),
-            estimate.probes
         )
-    } else {
-        "by estimate".to_string()
-    };
-    let about = if nodes >= f64::MAX {
-        ""
-    } else if estimate.cut && estimate.probes == 0 {
-        "at least "
-    } else {
-        "about "
-    };
-    if nodes < MEMO_FROM_NODES {
-        return (
-            Engine::bits(),
-            format!(
-                "the default: a piece may be used up to {copies} times, but the search is \
-                 small, {about}{} nodes {by}",
-                round(nodes)
-            ),
-        );
     }
-    if split && problem.reduction.needs_check() {
-        return (
-            Engine::bits(),
-            "the default for a part up to symmetry (the memo counts orbits by Burnside's \
-             lemma, which does not split into parts)"
-                .into(),
-        );
-    }
-    if !memo::fits_machine(problem) {
-        return (
-            Engine::bits(),
-            format!(
-                "the default: a piece may be used up to {copies} times and the search is \
-                 large, {about}{} nodes {by}, but the memo's table would not fit in this \
-                 machine's memory",
-                round(nodes)
-            ),
-        );
-    }
-    (
-        Engine::new(memo::Memo),
-        format!(
-            "the default: a piece may be used up to {copies} times, and the search is large, \
-             {about}{} nodes {by}",
-            round(nodes)
-        ),
-    )
 }
 
 /// The share of a solution's covers that pieces with copies make: each item covered
@@ -162,12 +166,12 @@ fn copies_share(matrix: &crate::matrix::Matrix) -> f64 {
 /// box into 13 pieces, three of one shape (23%), has over a million solutions, which the
 /// bitset engine lists at 13,000 a second while the memo's table filled 2 GB in 10
 /// minutes without a count.
-pub const MEMO_FROM_SHARE: f64 = 0.5;
+pub(crate) const MEMO_FROM_SHARE: f64 = 0.5;
 
 /// Where [`default_counter`] turns to the memo: a native search of this many nodes
 /// (estimated) takes the bitset engine a few seconds, so below it the memo could save
 /// at most that.
-pub const MEMO_FROM_NODES: f64 = 3e7;
+pub(crate) const MEMO_FROM_NODES: f64 = 3e7;
 
 /// Random paths for the estimate: milliseconds (16x16 dominoes: 128 levels deep), and
 /// enough to tell a million nodes from a hundred million. Deep searches (a 16x16x16 box:

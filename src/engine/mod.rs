@@ -33,30 +33,31 @@
 
 mod covers;
 mod default;
+pub(crate) mod handle;
 mod memo;
+pub(crate) mod run;
 pub(crate) use memo::{refuse_past_budget, Instead};
 mod native;
-mod problem;
-mod sat;
+pub(crate) mod problem;
+pub(crate) mod sat;
 #[cfg(any(test, feature = "toy"))]
 mod toy;
 
 use std::fmt;
 use std::ops::ControlFlow;
-use std::sync::Arc;
 
 use crate::count::Count;
 use crate::error::{Error, Result};
-use crate::parts::Split;
-pub use crate::sat::SatEngine;
-use crate::sat::{Amo, Strategy};
-use crate::stop::Stop;
+use crate::sat::SatEngine;
+use crate::sat::Strategy;
 use crate::subproblems::Step;
 
-pub use crate::solver::{Budget, Estimate};
+pub use crate::solver::Budget;
 pub use crate::subproblems::Progress;
-pub use default::{default_counter, default_counter_within, MEMO_FROM_NODES, MEMO_FROM_SHARE};
-pub use problem::{listing_strategy, Problem};
+// The facade's own types, named at the crate's root (`polycover::Engine`, ...), not here.
+pub(crate) use handle::Engine;
+pub(crate) use problem::Problem;
+pub(crate) use run::{Report, RunOptions, Scope, MAX_THREADS};
 pub use sat::{SatBuilder, SatSettingsError};
 
 /// An engine: what it is called and how it prepares a problem.
@@ -269,131 +270,6 @@ pub struct Within<'a> {
     pub finished: &'a (dyn Fn(usize, Count) + Sync),
 }
 
-/// One engine: a handle to an [`Algorithm`] and its settings, cheap to clone and share
-/// between threads. A SAT engine's handle holds its checked settings as they are, so
-/// that reading or changing them builds nothing.
-#[derive(Clone)]
-pub struct Engine(Handle);
-
-#[derive(Clone)]
-enum Handle {
-    Sat(Arc<sat::Sat>),
-    Other(Arc<dyn Algorithm>),
-}
-
-impl Engine {
-    /// A handle to `algorithm`.
-    pub fn new(algorithm: impl Algorithm + 'static) -> Engine {
-        Engine(Handle::Other(Arc::new(algorithm)))
-    }
-
-    /// Dancing links: the reference.
-    pub fn dlx() -> Engine {
-        Engine::new(native::Native::DLX)
-    }
-
-    /// Bitset Algorithm X: the fast native engine.
-    pub fn bits() -> Engine {
-        Engine::new(native::Native::BITS)
-    }
-
-    /// The CNF encoding, enumerated by an embedded SAT solver, with `settings` as they
-    /// are: [`SatBuilder`] checks them ([`Algorithm::available`] says whether this build
-    /// runs them).
-    pub fn sat(settings: SatEngine) -> Engine {
-        Engine(Handle::Sat(Arc::new(sat::Sat(settings))))
-    }
-
-    /// An engine of [`ENGINES`] by name, with its defaults.
-    pub fn from_name(name: &str) -> Option<Engine> {
-        ENGINES.iter().find(|e| e.name == name).map(|e| (e.make)())
-    }
-
-    /// The names of `--solver` (count, solve, enumerate), in the order of [`ENGINES`].
-    pub fn solver_names() -> Vec<&'static str> {
-        ENGINES
-            .iter()
-            .filter(|e| e.on_solver)
-            .map(|e| e.name)
-            .collect()
-    }
-
-    /// The names `bench --solvers` takes, in the order of [`ENGINES`].
-    pub fn bench_names() -> Vec<&'static str> {
-        ENGINES.iter().map(|e| e.name).collect()
-    }
-
-    /// The algorithm behind the handle.
-    pub fn algorithm(&self) -> &dyn Algorithm {
-        match &self.0 {
-            Handle::Sat(s) => &**s,
-            Handle::Other(s) => &**s,
-        }
-    }
-
-    /// The short name, without the encoding: `dlx`, `sat-cadical`.
-    pub fn name(&self) -> &'static str {
-        self.algorithm().name()
-    }
-
-    /// Compiles the engine for `problem` (see [`Prepared`]).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Usage`] when this build cannot run the engine.
-    pub fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn Prepared + 'p>> {
-        self.algorithm().prepare(problem)
-    }
-
-    /// The SAT settings of an engine that runs on the CNF.
-    pub fn sat_settings(&self) -> Option<&SatEngine> {
-        match &self.0 {
-            Handle::Sat(s) => Some(&s.0),
-            Handle::Other(_) => None,
-        }
-    }
-
-    /// The at-most-one encoding of an engine that runs on the CNF.
-    pub fn amo(&self) -> Option<Amo> {
-        self.sat_settings().map(|s| s.amo)
-    }
-
-    /// The same engine with another encoding (engines without a CNF are returned as
-    /// they are).
-    pub fn with_amo(self, amo: Amo) -> Engine {
-        match self.sat_settings() {
-            Some(s) => Engine::sat(SatEngine { amo, ..s.clone() }),
-            None => self,
-        }
-    }
-
-    /// Whether this build can run the engine; the reason when it cannot.
-    ///
-    /// # Errors
-    ///
-    /// For a SAT engine: a message when its backend's cargo feature was not built, or
-    /// when it asks for the lazy at-most-one encoding with a backend other than CaDiCaL
-    /// (only CaDiCaL's propagator enforces it). The native engines are always available.
-    pub fn available(&self) -> std::result::Result<(), String> {
-        self.algorithm().available()
-    }
-}
-
-impl fmt::Debug for Engine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.algorithm().fmt(f)
-    }
-}
-
-/// Two handles are equal when they run the same engine with the same settings.
-impl PartialEq for Engine {
-    fn eq(&self, other: &Engine) -> bool {
-        format!("{self:?}") == format!("{other:?}")
-    }
-}
-
-impl Eq for Engine {}
-
 /// One entry of [`ENGINES`].
 pub struct Entry {
     /// The name `--solver` and `bench --solvers` take.
@@ -486,91 +362,8 @@ pub static ENGINES: &[Entry] = &[
     },
 ];
 
-/// The most worker threads a run takes: more only costs memory and start-up time.
-pub const MAX_THREADS: usize = 1024;
-
-/// How a run runs.
-#[derive(Clone)]
-pub struct RunOptions<'a> {
-    /// Worker threads for counts and SAT enumerations; a native enumeration runs on the
-    /// caller's thread.
-    pub threads: usize,
-    /// When to stop: its flag raised (from another thread: Ctrl-C) or its deadline
-    /// passed; the report is then incomplete. Every run polls its own.
-    pub stop: Stop,
-    /// Called as parts of the search finish.
-    pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
-    /// The most bytes a table of subproblem counts may take (a memo); past it, the
-    /// engine forgets entries, it never stops.
-    pub memory: usize,
-}
-
-impl Default for RunOptions<'_> {
-    fn default() -> Self {
-        RunOptions {
-            threads: 1,
-            stop: Stop::new(),
-            progress: None,
-            memory: crate::memory::default_table_budget(),
-        }
-    }
-}
-
-/// What a run did.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Report {
-    /// Distinct solutions found (all of them when `complete`).
-    pub solutions: Count,
-    /// The search ran to the end.
-    pub complete: bool,
-    /// Its stop was raised (Ctrl-C in the binary).
-    pub interrupted: bool,
-    /// The deadline stopped it.
-    pub timed_out: bool,
-    /// Wall-clock seconds the run took.
-    pub seconds: f64,
-    /// The engine's own statistics, one line: nodes, or cubes, solver calls, decisions.
-    pub statistics: String,
-    /// Parts of the search finished, of all (subproblems or cubes; 0 of 0 when the
-    /// engine does not split).
-    pub parts_done: u64,
-    /// All the parts the search was split into (see `parts_done`).
-    pub parts: u64,
-    /// Worker threads the search ran on: those asked for a native count; for SAT the
-    /// solvers that ran (one for a plain search, at most one per cube).
-    pub threads: usize,
-}
-
-/// Some subproblems of a split, to run instead of the whole search: a part, or what a
-/// checkpoint has left of one.
-#[derive(Clone, Copy)]
-pub struct Scope<'a> {
-    /// The split the subproblems belong to; its prefixes are options of the original
-    /// matrix.
-    pub split: &'a Split,
-    /// Indices of the split's subproblems, in the order to run them.
-    pub subproblems: &'a [usize],
-}
-
-impl Scope<'_> {
-    /// `step` of a run over these subproblems, told in the split's numbering: a run
-    /// numbers its subproblems by position in [`Scope::subproblems`].
-    pub(crate) fn in_split<'s>(&self, step: Step<'s>) -> Step<'s> {
-        match step {
-            Step::Finished {
-                subproblem,
-                solutions,
-            } => Step::Finished {
-                subproblem: self.subproblems[subproblem],
-                solutions,
-            },
-            solution => solution,
-        }
-    }
-}
-
 /// The refusal of an engine that only counts, asked for solutions.
-pub fn counts_only(name: &str) -> Error {
+pub(crate) fn counts_only(name: &str) -> Error {
     Error::Usage(format!(
         "--solver {name} counts solutions without listing them: use it with `count`"
     ))

@@ -93,6 +93,20 @@ impl Mesh {
     }
 }
 
+/// Meshes made (writing them is `stl.rs`'s and `threemf.rs`'s).
+impl Mesh {
+    /// The closed surface of the cubes `cells`, each `unit` mm, every face moved in by
+    /// `r` mm (half the clearance between pieces).
+    ///
+    /// # Errors
+    ///
+    /// When `r` is 0 and two cubes touch only along an edge or at a corner: no closed
+    /// manifold.
+    pub fn shrunk(cells: &[[i32; 3]], unit: f64, r: f64) -> Result<Mesh, NotManifold> {
+        shrunk(cells, unit, r)
+    }
+}
+
 /// The surface would not be a 2-manifold: cubes of the piece touch only along an edge or
 /// at a corner near `at` (mm, in the piece's cell coordinates times the unit).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -190,7 +204,7 @@ fn octants_connected(set: u8) -> bool {
 /// # Panics
 ///
 /// If `unit <= 0`, `r < 0` or `2r >= unit`.
-pub fn shrunk(cells: &[Cell], unit: f64, r: f64) -> Result<Mesh, NotManifold> {
+pub(crate) fn shrunk(cells: &[Cell], unit: f64, r: f64) -> Result<Mesh, NotManifold> {
     assert!(
         unit > 0.0 && r >= 0.0 && 2.0 * r < unit,
         "unit {unit}, r {r}"

@@ -12,10 +12,10 @@ mod answers;
 mod burrtools;
 mod dlx;
 mod linear;
-pub mod mesh;
-pub mod print;
-pub mod stl;
-pub mod threemf;
+mod mesh;
+mod print;
+mod stl;
+mod threemf;
 
 use std::io::Write;
 
@@ -25,13 +25,14 @@ use crate::puzzle::Compiled;
 use crate::sat::dimacs::Header;
 use crate::symmetry::Reduction;
 
-pub use answers::parse as parse_answers;
-pub use linear::opb_num_vars;
+pub(crate) use linear::opb_num_vars;
+pub use mesh::{Mesh, NotManifold};
+pub use print::{Print, Solid};
 
 /// Refuses, before anything is written, a problem that `format`, a text format (DLX,
 /// BurrTools, MiniZinc, OPB), cannot say: a reduction the format cannot express, a puzzle
 /// that is not made of polycubes for BurrTools. (The pieces to print, STL and 3MF, are
-/// [`mod@print`]'s.)
+/// [`Print`]'s.)
 ///
 /// # Errors
 ///
@@ -74,21 +75,15 @@ pub fn write(w: &mut dyn Write, problem: &Problem, format: Format) -> Result<()>
     Ok(())
 }
 
-/// The `c` lines' account of a compiled puzzle for [`crate::sat::dimacs::write`]: the
-/// one place that reads a puzzle for the DIMACS writer, which names no kind.
-///
-/// ```
-/// use polycover::sat::{dimacs, Amo};
-/// use polycover::Problem;
-/// let soma = Problem::load("soma", None)?;
-/// let formula = soma.formula(Amo::Product);
-/// let header = polycover::export::dimacs_header(&soma.compiled, &soma.reduction);
-/// let mut cnf = Vec::new();
-/// dimacs::write(&mut cnf, &header, &formula, dimacs::Projection::Show)?;
-/// assert!(String::from_utf8(cnf)?.contains("c puzzle Soma"));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn dimacs_header<'a>(compiled: &'a Compiled, reduction: &Reduction) -> Header<'a> {
+impl<'a> Header<'a> {
+    /// The `c` lines' account of a compiled puzzle: the one place that reads a puzzle for
+    /// the DIMACS writer, which names no kind.
+    pub fn of(compiled: &'a Compiled, reduction: &Reduction) -> Header<'a> {
+        dimacs_header(compiled, reduction)
+    }
+}
+
+pub(crate) fn dimacs_header<'a>(compiled: &'a Compiled, reduction: &Reduction) -> Header<'a> {
     let map = compiled.puzzle.variable_map();
     Header {
         puzzle: compiled.puzzle.name(),
@@ -119,4 +114,26 @@ pub enum Format {
     Stl,
     /// The pieces for 3-D printing as one 3MF file, each piece copy its own object.
     ThreeMf,
+}
+
+impl Format {
+    /// The variables of the OPB model of `problem` ([`Format::Opb`]): what its solvers'
+    /// answers number, for checking an answer's size.
+    pub fn opb_num_vars(problem: &Problem) -> u32 {
+        opb_num_vars(problem)
+    }
+}
+
+/// Reading back the linear models' answers.
+impl crate::sat::dimacs::Answer {
+    /// The answers in `text`, if it is MiniZinc or pseudo-Boolean solver output (the
+    /// linear models [`Format::Mzn`] and [`Format::Opb`]), with variable k meaning option
+    /// k-1 as in DIMACS; `None` for text that is neither (left to [`Self::parse_all`]).
+    ///
+    /// # Errors
+    ///
+    /// Output of those formats that does not parse, naming `name` and the line.
+    pub fn parse_linear(text: &str, name: &str) -> Option<Result<Vec<Self>>> {
+        answers::parse(text, name)
+    }
 }

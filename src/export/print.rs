@@ -3,7 +3,7 @@
 //! placed as in a solution.
 //!
 //! Invariants:
-//! - [`Options`] holds a unit in `[MIN_UNIT, MAX_UNIT]` and a gap in `[0, unit)`;
+//! - [`Print`] holds a unit in `[MIN_UNIT, MAX_UNIT]` and a gap in `[0, unit)`;
 //!   anything else is refused before any mesh is made (exit 2). The bounds keep every
 //!   coordinate finite in the 32-bit floats of STL (and of the slicers that read 3MF):
 //!   `--unit 1e308` would write `inf`.
@@ -32,26 +32,26 @@ use crate::puzzle::Puzzle;
 use super::mesh::{self, Mesh};
 
 /// The default cube size, mm.
-pub const DEFAULT_UNIT: f64 = 10.0;
+pub(crate) const DEFAULT_UNIT: f64 = 10.0;
 /// The default clearance between two facing pieces, mm (each face moves in by half): a
 /// snug sliding fit on a well-tuned FDM printer; 0.3 to 0.4 is looser.
-pub const DEFAULT_GAP: f64 = 0.2;
+pub(crate) const DEFAULT_GAP: f64 = 0.2;
 
 /// The smallest cube size, mm: a micrometre, below any printer's resolution, and a
 /// thousand steps of the 3MF writer's 10^-6 mm.
-pub const MIN_UNIT: f64 = 1e-3;
+pub(crate) const MIN_UNIT: f64 = 1e-3;
 /// The largest cube size, mm: 100 m, beyond any build plate; the largest puzzle laid out
 /// at this size stays many orders of magnitude inside a 32-bit float's range.
-pub const MAX_UNIT: f64 = 1e5;
+pub(crate) const MAX_UNIT: f64 = 1e5;
 /// How many steps of the coordinates' resolution half the gap must span, so that the gap
 /// is written as given (to an eighth) and not rounded away.
-pub const RESOLUTIONS: f64 = 8.0;
+pub(crate) const RESOLUTIONS: f64 = 8.0;
 /// The 3MF writer's step, mm (6 decimals).
 const DECIMAL_STEP: f64 = 1e-6;
 
 /// `x` for a message: Rust's shortest form from 10^-4 to 10^7 (`0.1`, `250`), else in
 /// e-notation (`1e-300`, `1e308`): never hundreds of digits.
-pub fn compact(x: f64) -> String {
+pub(crate) fn compact(x: f64) -> String {
     let a = x.abs();
     if a == 0.0 || !a.is_finite() || (1e-4..1e7).contains(&a) {
         format!("{x}")
@@ -81,19 +81,19 @@ fn significant(x: f64, digits: i32, up: bool) -> String {
 
 /// Cube size and clearance, checked.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Options {
+pub struct Print {
     unit: f64,
     gap: f64,
 }
 
-impl Options {
+impl Print {
     /// `unit` and `gap` in mm, or why they cannot make pieces.
     ///
     /// # Errors
     ///
-    /// [`Error::Usage`] when `unit` is not a number from [`MIN_UNIT`] to [`MAX_UNIT`],
+    /// [`Error::Usage`] when `unit` is not a number from 0.001 to 100000 (mm),
     /// when `gap` is negative or not finite, or when `gap` is not less than `unit`.
-    pub fn new(unit: f64, gap: f64) -> Result<Options> {
+    pub fn new(unit: f64, gap: f64) -> Result<Print> {
         // Written so that NaN fails too.
         if !(MIN_UNIT..=MAX_UNIT).contains(&unit) {
             return Err(Error::Usage(format!(
@@ -117,7 +117,54 @@ impl Options {
                 compact(unit)
             )));
         }
-        Ok(Options { unit, gap })
+        Ok(Print { unit, gap })
+    }
+
+    /// The cube size when none is given, in mm.
+    pub const DEFAULT_UNIT: f64 = DEFAULT_UNIT;
+    /// The clearance when none is given, in mm.
+    pub const DEFAULT_GAP: f64 = DEFAULT_GAP;
+
+    /// The polycube puzzle in `puzzle`, or why its pieces cannot be printed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] when `puzzle` is not a polycube puzzle (coloured cubes have no
+    /// pieces to print).
+    pub fn check(puzzle: &Puzzle) -> Result<&Polycube> {
+        check(puzzle)
+    }
+
+    /// A word for file names: the puzzle file's stem (the catalog name), else its name,
+    /// letters and digits kept, anything else a `-`.
+    pub fn stem(p: &Polycube) -> String {
+        puzzle_stem(p)
+    }
+
+    /// Every copy of every piece, turned to print well and laid out on the plate (z = 0
+    /// up).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] when the gap is 0 and a piece's cubes touch only along an edge
+    /// or at a corner (no closed manifold), or when the gap is too small for the
+    /// coordinates the files can carry at this size.
+    pub fn laid_out(&self, p: &Polycube) -> Result<Vec<Solid>> {
+        laid_out(p, *self)
+    }
+
+    /// The pieces as placed in `solution` (options of the puzzle's matrix), the whole
+    /// moved so that its least corner is the origin.
+    ///
+    /// # Errors
+    ///
+    /// As [`Print::laid_out`].
+    ///
+    /// # Panics
+    ///
+    /// If `solution` names an option that is not a placement of `p`.
+    pub fn assembled(&self, p: &Polycube, solution: &[u32]) -> Result<Vec<Solid>> {
+        assembled(p, solution, *self)
     }
 
     /// The side of one cube, in mm.
@@ -132,9 +179,9 @@ impl Options {
     }
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
+impl Default for Print {
+    fn default() -> Print {
+        Print {
             unit: DEFAULT_UNIT,
             gap: DEFAULT_GAP,
         }
@@ -144,7 +191,7 @@ impl Default for Options {
 /// Refuses a gap that the coordinates of `solids` cannot carry (see the module doc): at
 /// the largest coordinate a 32-bit float steps by up to 2^-23 of it, and the 3MF text by
 /// 10^-6 mm, and half the gap must span [`RESOLUTIONS`] such steps.
-fn check_resolution(solids: &[Solid], opts: Options) -> Result<()> {
+fn check_resolution(solids: &[Solid], opts: Print) -> Result<()> {
     if opts.gap == 0.0 {
         return Ok(());
     }
@@ -198,7 +245,7 @@ pub struct Solid {
 ///
 /// [`Error::Usage`] when `puzzle` is not a polycube puzzle (coloured cubes have no
 /// pieces to print).
-pub fn check(puzzle: &Puzzle) -> Result<&Polycube> {
+pub(crate) fn check(puzzle: &Puzzle) -> Result<&Polycube> {
     puzzle.downcast_ref::<Polycube>().ok_or_else(|| {
         Error::Usage(format!(
             "{}: only polycube puzzles have pieces to print (this is {})",
@@ -210,7 +257,7 @@ pub fn check(puzzle: &Puzzle) -> Result<&Polycube> {
 
 /// A word for file names: the puzzle file's stem (the catalog name), else its name,
 /// letters and digits kept, anything else a `-`.
-pub fn puzzle_stem(p: &Polycube) -> String {
+pub(crate) fn puzzle_stem(p: &Polycube) -> String {
     // A catalog puzzle's source is `catalog:NAME.toml`.
     let source = p.source.strip_prefix("catalog:").unwrap_or(&p.source);
     let from = std::path::Path::new(source)
@@ -269,7 +316,7 @@ fn piece_words(p: &Polycube) -> Vec<String> {
 }
 
 /// The mesh of `cells`, or the refusal that names piece `k`.
-fn solid_mesh(p: &Polycube, k: usize, cells: &[Cell], opts: Options) -> Result<Mesh> {
+fn solid_mesh(p: &Polycube, k: usize, cells: &[Cell], opts: Print) -> Result<Mesh> {
     let r = opts.gap / 2.0;
     mesh::shrunk(cells, opts.unit, r).map_err(|_| {
         // Said in the piece's own cells, as its file gives them, not the turned copy's.
@@ -337,7 +384,7 @@ fn copies(p: &Polycube) -> Vec<(usize, u32, String, String)> {
 /// [`Error::Usage`] when the gap is 0 and a piece's cubes touch only along an edge or at
 /// a corner (no closed manifold), or when the gap is too small for the coordinates the
 /// files can carry at this size.
-pub fn laid_out(p: &Polycube, opts: Options) -> Result<Vec<Solid>> {
+pub(crate) fn laid_out(p: &Polycube, opts: Print) -> Result<Vec<Solid>> {
     let all = copies(p);
     let columns = (all.len() as f64).sqrt().ceil().max(1.0) as usize;
     let space = opts.unit;
@@ -378,7 +425,7 @@ pub fn laid_out(p: &Polycube, opts: Options) -> Result<Vec<Solid>> {
 /// # Panics
 ///
 /// If `solution` names an option that is not a placement of `p`.
-pub fn assembled(p: &Polycube, solution: &[u32], opts: Options) -> Result<Vec<Solid>> {
+pub(crate) fn assembled(p: &Polycube, solution: &[u32], opts: Print) -> Result<Vec<Solid>> {
     let names = copies(p);
     let mut out = Vec::new();
     for (placement, copy) in p.copies(solution) {
@@ -429,16 +476,16 @@ mod tests {
             (10.0, 10.0),
             (10.0, 12.0),
         ] {
-            assert!(Options::new(unit, gap).is_err(), "{unit} {gap}");
+            assert!(Print::new(unit, gap).is_err(), "{unit} {gap}");
         }
-        assert!(Options::new(10.0, 0.0).is_ok());
-        assert!(Options::new(10.0, 9.99).is_ok());
+        assert!(Print::new(10.0, 0.0).is_ok());
+        assert!(Print::new(10.0, 9.99).is_ok());
         for unit in [1e308, 1e30, 1e-300, MAX_UNIT * 1.01, MIN_UNIT * 0.99] {
-            let e = Options::new(unit, 0.0).unwrap_err().to_string();
+            let e = Print::new(unit, 0.0).unwrap_err().to_string();
             assert!(e.len() < 120, "{e}");
         }
-        assert!(Options::new(MIN_UNIT, 0.0).is_ok());
-        assert!(Options::new(MAX_UNIT, 0.0).is_ok());
+        assert!(Print::new(MIN_UNIT, 0.0).is_ok());
+        assert!(Print::new(MAX_UNIT, 0.0).is_ok());
     }
 
     #[test]

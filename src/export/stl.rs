@@ -16,7 +16,7 @@ use super::mesh::Mesh;
 ///
 /// What writing to `w` gives, and an [`io::ErrorKind::Other`] error for more than
 /// 2^32 triangles, which the format cannot count.
-pub fn write(w: &mut dyn Write, meshes: &[&Mesh]) -> io::Result<()> {
+pub(crate) fn write(w: &mut dyn Write, meshes: &[&Mesh]) -> io::Result<()> {
     let mut triangles = Vec::new();
     for mesh in meshes {
         for (t, tri) in mesh.triangles.iter().enumerate() {
@@ -46,5 +46,16 @@ impl Write for WriteRef<'_> {
 
     fn flush(&mut self) -> io::Result<()> {
         self.0.flush()
+    }
+}
+
+impl Mesh {
+    /// Writes `meshes` as one binary STL file.
+    ///
+    /// # Errors
+    ///
+    /// What `w` returns.
+    pub fn write_stl(w: &mut dyn Write, meshes: &[&Mesh]) -> io::Result<()> {
+        write(w, meshes)
     }
 }

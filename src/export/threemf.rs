@@ -42,7 +42,7 @@ fn number(x: f64) -> String {
 }
 
 /// The model part: `title` for the metadata, each solid's name and mesh.
-pub fn model(title: &str, solids: &[(&str, &Mesh)]) -> String {
+pub(crate) fn model(title: &str, solids: &[(&str, &Mesh)]) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<model unit=\"millimeter\" \
          xml:lang=\"en-US\" xmlns=\"http://schemas.microsoft.com/3dmanufacturing/core/2015/02\">\n",
@@ -97,7 +97,7 @@ pub fn model(title: &str, solids: &[(&str, &Mesh)]) -> String {
 /// # Errors
 ///
 /// What writing to `w` gives, and the zip writer's failures as [`io::Error`]s.
-pub fn write(w: &mut dyn Write, title: &str, solids: &[(&str, &Mesh)]) -> io::Result<()> {
+pub(crate) fn write(w: &mut dyn Write, title: &str, solids: &[(&str, &Mesh)]) -> io::Result<()> {
     // The zip writer seeks back to fill in sizes: build it in memory, then copy.
     let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let deflated = zip::write::SimpleFileOptions::default()
@@ -113,6 +113,22 @@ pub fn write(w: &mut dyn Write, title: &str, solids: &[(&str, &Mesh)]) -> io::Re
     }
     let bytes = zip.finish().map_err(io::Error::other)?.into_inner();
     w.write_all(&bytes)
+}
+
+impl Mesh {
+    /// Writes `solids` (each named) as one 3MF package titled `title`.
+    ///
+    /// # Errors
+    ///
+    /// What `w` returns.
+    pub fn write_3mf(w: &mut dyn Write, title: &str, solids: &[(&str, &Mesh)]) -> io::Result<()> {
+        write(w, title, solids)
+    }
+
+    /// The 3MF model XML of `solids` titled `title` (what [`Mesh::write_3mf`] zips).
+    pub fn model_3mf(title: &str, solids: &[(&str, &Mesh)]) -> String {
+        model(title, solids)
+    }
 }
 
 #[cfg(test)]

@@ -155,7 +155,7 @@ pub fn marked_cells(
                          the first row of the drawing has {columns} (every row the same \
                          length; `.` for an empty cell)",
                         r + 1,
-                        crate::count::plural(n, "character", "characters")
+                        crate::Count::plural(n, "character", "characters")
                     ),
                 ));
             }
@@ -183,7 +183,7 @@ pub fn marked_cells(
                 format!(
                     "{layer_name} has {}, the first layer has {height} (every layer \
                      the same size)",
-                    crate::count::plural(rows.len(), "row", "rows")
+                    crate::Count::plural(rows.len(), "row", "rows")
                 ),
             ));
         }

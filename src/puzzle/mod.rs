@@ -9,15 +9,15 @@
 //! downstream of [`Compiled`] (engines, CNF, DIMACS, the command line) names a kind.
 //!
 //! Reading: a puzzle input (a file, standard input, or what a gzipped BurrTools file
-//! inflates to) holds at most [`MAX_PUZZLE_BYTES`]; more is refused, never read whole.
+//! inflates to) holds at most 256 MiB; more is refused, never read whole.
 //!
 //! Invariant: option `o` of a kind's matrix is the kind's option number `o` in every
 //! [`Kind`] method that takes options (the matrix is built from the kind's own table).
 
-pub mod burrtools;
-pub mod colored;
+pub(crate) mod burrtools;
+pub(crate) mod colored;
 mod drawing;
-pub mod polycube;
+pub(crate) mod polycube;
 mod toml_util;
 
 use std::any::Any;
@@ -36,7 +36,6 @@ use crate::matrix::Matrix;
 use crate::stop::Stop;
 use crate::symmetry::Group;
 
-pub use crate::input::MAX_PUZZLE_BYTES;
 pub use colored::ColoredCubes;
 pub use polycube::Polycube;
 use toml_util::Document;
@@ -537,7 +536,7 @@ impl Puzzle {
     ///
     /// [`Error::Puzzle`] when the problem's pieces and result fail a puzzle file's checks
     /// (for example no piece, or pieces whose cells cannot fill the result by count).
-    pub fn from_burrtools(problem: &burrtools::Problem, stop: &Stop) -> Result<Puzzle> {
+    pub fn from_burrtools(problem: &burrtools::BurrToolsProblem, stop: &Stop) -> Result<Puzzle> {
         let source = &problem.source;
         let polycube = Polycube::from_spec(source, &problem.puzzle, stop).map_err(|e| {
             Error::puzzle(

@@ -73,6 +73,7 @@ impl Blocking {
     /// placement this one uses, so the negated placements suffice (13 literals for
     /// Bedlam); otherwise a solution may add placements to this one, and every other
     /// primary variable joins the clause positively.
+    #[cfg_attr(not(feature = "c-solvers"), allow(dead_code))]
     pub fn clause(&self, solution: &[u32], assumed: &[u32]) -> Vec<i32> {
         self.literals(solution, assumed).collect()
     }
@@ -96,6 +97,17 @@ impl Blocking {
 }
 
 impl Formula {
+    /// The CNF of the reduced problem: `matrix` is the original matrix (its options are
+    /// the primary variables), `reduction` says which options are removed and which
+    /// stabilisers remain, and `amo` encodes each cell's at most one.
+    ///
+    /// # Panics
+    ///
+    /// If memory for the clauses cannot be reserved.
+    pub fn of(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
+        compile(matrix, reduction, amo)
+    }
+
     /// How many clauses the formula has.
     pub fn num_clauses(&self) -> usize {
         self.cnf.len()
@@ -147,7 +159,7 @@ impl Formula {
     }
 
     /// How this formula's models are blocked.
-    pub fn blocking(&self) -> Blocking {
+    pub(crate) fn blocking(&self) -> Blocking {
         Blocking {
             num_primary: self.num_primary,
             exact: self.exact,
@@ -271,7 +283,7 @@ fn stopped(sink: &Sink, result: Result<(), OutOfMemory>) -> Result<(), Stopped> 
     }
 }
 
-/// The size of a formula: what [`compile`] would build, counted without building it.
+/// The size of a formula: what [`Formula::of`] would build, counted without building it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Size {
     /// Variables, primary (one per option of the original matrix) and auxiliary.
@@ -372,14 +384,12 @@ fn dry_run(
     )
 }
 
-/// Compiles the reduced problem: `matrix` is the original matrix (its options are the
-/// primary variables) and `reduction` says which options are removed and which
-/// stabilisers remain.
+/// Compiles the reduced problem ([`Formula::of`]).
 ///
 /// # Panics
 ///
 /// If memory for the clauses cannot be reserved.
-pub fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
+pub(crate) fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
     compile_until(matrix, reduction, amo, &|| false).expect("nothing stops this compilation")
 }
 

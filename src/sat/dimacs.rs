@@ -8,7 +8,7 @@
 //!
 //! Reading: SAT-competition output, `s SATISFIABLE` and `v` lines ending in `0`, plain
 //! or gzip; gzip is recognised by its magic bytes, whatever the file is called, and may
-//! inflate to at most [`MAX_INFLATED_ANSWER`] (a gzip bomb is refused, not read into
+//! inflate to at most [`Answer::MAX_INFLATED`] (a gzip bomb is refused, not read into
 //! memory). Errors carry the file and line.
 
 use std::io::{self, BufRead, Read, Write};
@@ -33,7 +33,7 @@ pub enum Projection {
 }
 
 /// What the `c` lines say about the puzzle a formula encodes. The caller fills it
-/// (`export::dimacs_header` does, from a compiled puzzle), so that the CNF side names no
+/// ([`Header::of`] does, from a compiled puzzle), so that the CNF side names no
 /// puzzle kind: engines know nothing of kinds.
 pub struct Header<'a> {
     /// The puzzle's name.
@@ -57,7 +57,7 @@ pub struct Header<'a> {
 /// # Errors
 ///
 /// What writing to `w` returns.
-pub fn write(
+pub(crate) fn write(
     w: &mut dyn Write,
     header: &Header<'_>,
     formula: &Formula,
@@ -72,7 +72,7 @@ pub fn write(
 /// # Errors
 ///
 /// What writing to `w` returns.
-pub fn write_with_notes(
+pub(crate) fn write_with_notes(
     w: &mut dyn Write,
     header: &Header<'_>,
     formula: &Formula,
@@ -135,12 +135,12 @@ fn write_var_list(w: &mut dyn Write, prefix: &str, n: u32) -> io::Result<()> {
 /// The most bytes a gzip answer file (`decode --model`, `merge`'s `c part` files) may
 /// inflate to: 1 GiB, the model of a formula with some hundred million variables. A
 /// small file that inflates past it is refused (a gzip bomb) instead of filling memory.
-pub const MAX_INFLATED_ANSWER: u64 = 1 << 30;
+pub(crate) const MAX_INFLATED_ANSWER: u64 = 1 << 30;
 
 /// The longest line of a solver's answer [`parse_answers`] reads: a `v` line of a
 /// model on one line (minisat's) with tens of millions of variables, far more than the
 /// largest CNF polycover writes.
-pub const MAX_ANSWER_LINE: u64 = 256 << 20;
+pub(crate) const MAX_ANSWER_LINE: u64 = 256 << 20;
 
 /// Opens an answer file for reading, decompressing gzip when its first two bytes are the
 /// gzip magic number (1f 8b). A gzip stream that inflates past [`MAX_INFLATED_ANSWER`]
@@ -150,7 +150,7 @@ pub const MAX_ANSWER_LINE: u64 = 256 << 20;
 ///
 /// [`Error::Read`] when the file cannot be opened or its first bytes read; the size
 /// limit and a broken gzip stream show only as errors of the reader's lines.
-pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
+pub(crate) fn open(path: &Path) -> Result<Box<dyn BufRead>> {
     open_capped(path, MAX_INFLATED_ANSWER, "a gzip answer")
 }
 
@@ -176,7 +176,7 @@ pub enum Answer {
 /// # Errors
 ///
 /// As [`open`] and [`parse_answer`].
-pub fn read_answer(path: &Path) -> Result<Answer> {
+pub(crate) fn read_answer(path: &Path) -> Result<Answer> {
     parse_answer(open(path)?, &path.display().to_string())
 }
 
@@ -186,7 +186,7 @@ pub fn read_answer(path: &Path) -> Result<Answer> {
 /// # Errors
 ///
 /// As [`parse_answers`], and [`Error::Model`] when the output holds more than one answer.
-pub fn parse_answer(reader: impl BufRead, name: &str) -> Result<Answer> {
+pub(crate) fn parse_answer(reader: impl BufRead, name: &str) -> Result<Answer> {
     let mut answers = parse_answers(reader, name)?;
     if answers.len() > 1 {
         return Err(Error::Model {
@@ -203,7 +203,7 @@ pub fn parse_answer(reader: impl BufRead, name: &str) -> Result<Answer> {
 /// # Errors
 ///
 /// As [`open`] and [`parse_answers`].
-pub fn read_answers(path: &Path) -> Result<Vec<Answer>> {
+pub(crate) fn read_answers(path: &Path) -> Result<Vec<Answer>> {
     parse_answers(open(path)?, &path.display().to_string())
 }
 
@@ -215,7 +215,7 @@ pub fn read_answers(path: &Path) -> Result<Vec<Answer>> {
 /// line before any `s` line or after the terminating 0, a token that is not an integer,
 /// an unknown status, a model that does not end with 0, or no `s` line at all;
 /// [`Error::Read`] when a line cannot be read.
-pub fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
+pub(crate) fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
     let name = name.to_string();
     let at = |line: usize, reason: String| Error::Model {
         location: format!("{name}:{line}"),
@@ -340,7 +340,7 @@ fn excerpt(text: &str) -> String {
 
 /// The count in a model counter's output: the model-counting competition's `s mc N`, or
 /// ganak's `c s exact arb int N`. `None` when there is neither.
-pub fn parse_count(output: &str) -> Option<Count> {
+pub(crate) fn parse_count(output: &str) -> Option<Count> {
     output.lines().find_map(|l| {
         l.strip_prefix("c s exact arb int ")
             .or_else(|| l.strip_prefix("s mc "))
@@ -356,7 +356,7 @@ pub fn parse_count(output: &str) -> Option<Count> {
 /// [`Error::Model`] at `location` when a literal is 0, a variable is both true and
 /// false, a primary variable is unassigned, or the true options are not a solution of
 /// `matrix`.
-pub fn decode_model(matrix: &Matrix, lits: &[i64], location: &str) -> Result<Vec<u32>> {
+pub(crate) fn decode_model(matrix: &Matrix, lits: &[i64], location: &str) -> Result<Vec<u32>> {
     let n = matrix.num_options() as u64;
     let mut value: Vec<Option<bool>> = vec![None; n as usize];
     for &l in lits {
@@ -398,4 +398,124 @@ pub fn decode_model(matrix: &Matrix, lits: &[i64], location: &str) -> Result<Vec
         reason: format!("the model is not a solution: {e}"),
     })?;
     Ok(solution)
+}
+impl Header<'_> {
+    /// Writes `formula` as DIMACS to `w`, this header's `c` lines first.
+    ///
+    /// ```
+    /// use polycover::sat::{dimacs::{Header, Projection}, Amo};
+    /// use polycover::Problem;
+    /// let soma = Problem::load("soma", None)?;
+    /// let formula = soma.formula(Amo::Product);
+    /// let mut cnf = Vec::new();
+    /// Header::of(&soma.compiled, &soma.reduction).write(&mut cnf, &formula, Projection::Show)?;
+    /// assert!(String::from_utf8(cnf)?.contains("c puzzle Soma"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// What writing to `w` returns.
+    pub fn write(
+        &self,
+        w: &mut dyn Write,
+        formula: &Formula,
+        projection: Projection,
+    ) -> io::Result<()> {
+        write(w, self, formula, projection)
+    }
+
+    /// [`Header::write`], with more `c` lines (without the `c `) after the symmetry
+    /// line: what part of the search a restricted formula holds.
+    ///
+    /// # Errors
+    ///
+    /// What writing to `w` returns.
+    pub fn write_with_notes(
+        &self,
+        w: &mut dyn Write,
+        formula: &Formula,
+        projection: Projection,
+        notes: &[String],
+    ) -> io::Result<()> {
+        write_with_notes(w, self, formula, projection, notes)
+    }
+}
+
+/// Reading solvers' answers.
+impl Answer {
+    /// The most bytes a gzip answer file (`decode --model`, `merge`'s `c part` files)
+    /// may inflate to: 1 GiB. A small file that inflates past it is refused (a gzip
+    /// bomb) instead of filling memory.
+    pub const MAX_INFLATED: u64 = MAX_INFLATED_ANSWER;
+
+    /// Opens an answer file for reading, decompressing gzip when its first two bytes are
+    /// the gzip magic number (1f 8b); a gzip stream that inflates past
+    /// [`Answer::MAX_INFLATED`] fails with [`io::ErrorKind::FileTooLarge`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Read`] when the file cannot be opened or its first bytes read.
+    pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
+        open(path)
+    }
+
+    /// Reads SAT-competition output: `c` lines are ignored, one `s` line, `v` lines with
+    /// literals, the last ending in 0.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be read, output that is not an answer ([`Error::Model`], with
+    /// the file and line), or more than one answer.
+    pub fn read(path: &Path) -> Result<Answer> {
+        read_answer(path)
+    }
+
+    /// [`Answer::read`] on a solver's output already in hand; `name` says where it came
+    /// from in messages.
+    ///
+    /// # Errors
+    ///
+    /// As [`Answer::read`].
+    pub fn parse(reader: impl BufRead, name: &str) -> Result<Answer> {
+        parse_answer(reader, name)
+    }
+
+    /// Every answer in a file: each `s` line starts one, and the `v` lines after it are
+    /// its model (CryptoMiniSat's `--maxsol` prints many). At least one answer, or an
+    /// error.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be read, or output that is not answers.
+    pub fn read_all(path: &Path) -> Result<Vec<Answer>> {
+        read_answers(path)
+    }
+
+    /// [`Answer::read_all`] on output already in hand.
+    ///
+    /// # Errors
+    ///
+    /// Output that is not answers ([`Error::Model`], with `name` and the line).
+    pub fn parse_all(reader: impl BufRead, name: &str) -> Result<Vec<Answer>> {
+        parse_answers(reader, name)
+    }
+
+    /// The count in a model counter's output: the model-counting competition's `s mc
+    /// N`, or ganak's `c s exact arb int N`. `None` when there is neither.
+    pub fn parse_count(output: &str) -> Option<Count> {
+        parse_count(output)
+    }
+
+    /// Turns a model into a solution: the options whose primary variables are true.
+    /// Every primary variable must be assigned, once.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Model`] at `location` when a literal is 0, a variable is both true and
+    /// false, a primary variable is unassigned, or the true options are not a solution
+    /// of `matrix`.
+    pub fn decode(matrix: &Matrix, lits: &[i64], location: &str) -> Result<Vec<u32>> {
+        decode_model(matrix, lits, location)
+    }
 }

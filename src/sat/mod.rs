@@ -40,7 +40,8 @@ mod cadical;
 mod propagator;
 
 pub use amo::Amo;
-pub use cnf::{compile, compile_until, Formula, Size, Stopped};
+pub(crate) use cnf::compile_until;
+pub use cnf::{Formula, Size};
 pub use config::{Backend, Decide, SatEngine, Strategy};
 pub use proof::Refutation;
 // The enumeration itself is reached through `crate::Problem`.

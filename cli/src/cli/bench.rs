@@ -17,9 +17,9 @@ use itertools::Itertools;
 
 use super::args::BenchArgs;
 use super::outcome::Outcome;
-use crate::error::{Error, Result};
 use crate::output;
 use crate::sat::Amo;
+use polycover::{Error, Result};
 
 /// `--amo`: `all`, or a comma-separated list of encodings.
 fn parse_amos(spec: &str) -> Result<Vec<Amo>> {
@@ -35,7 +35,7 @@ fn parse_amos(spec: &str) -> Result<Vec<Amo>> {
                     Error::Usage(format!(
                         "unknown at-most-one encoding `{name}`: use `all` or some of {}{}",
                         Amo::EVERY.iter().map(|a| a.name()).join(", "),
-                        crate::suggest::did_you_mean(
+                        polycover::Error::did_you_mean(
                             name.trim(),
                             Amo::EVERY.iter().map(|a| a.name()).chain(["all"])
                         )

@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 
 use super::args::VerifyArgs;
 use super::outcome::Outcome;
-use crate::certify;
-use crate::engine::{Engine, Problem, Report};
-use crate::error::{Error, Result};
+use polycover::Engine;
+use polycover::Problem;
+use polycover::Report;
+use polycover::{Error, Result};
 
 /// Refuses a certificate directory that cannot be one, before any work.
 pub(super) fn check_dir(dir: &Path, parts: bool) -> Result<()> {
@@ -57,7 +58,7 @@ fn check_room(
     dir: &Path,
     memory: usize,
 ) -> Result<()> {
-    let Some(e) = certify::estimate(p, engine, &report.solutions)? else {
+    let Some(e) = polycover::certify::Certificate::estimate(p, engine, &report.solutions)? else {
         return Ok(());
     };
     let size = |b: f64| {
@@ -150,7 +151,7 @@ pub(super) fn count(
 ) -> Result<()> {
     check_room(p, engine, report, dir, memory)?;
     let watch = Written::watch(dir);
-    let c = certify::certify_with(
+    let c = polycover::certify::Certificate::write(
         p,
         engine,
         &crate::signals::stop(),
@@ -192,7 +193,12 @@ pub(super) fn verify(a: VerifyArgs, out: &mut dyn Write) -> Result<Outcome> {
     let mut progress = |name: &str| {
         eprintln!("c checking term {name}");
     };
-    let v = certify::verify(&a.dir, &checker, &crate::signals::stop(), &mut progress)?;
+    let v = polycover::certify::Certificate::verify(
+        &a.dir,
+        &checker,
+        &crate::signals::stop(),
+        &mut progress,
+    )?;
     for t in &v.terms {
         if let Some(theirs) = &t.checker_count {
             writeln!(

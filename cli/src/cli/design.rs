@@ -23,14 +23,14 @@ use std::time::Instant;
 use super::args::{DesignArgs, DesignStrategyArg, MaximizeArg, CAP};
 use super::engines;
 use super::outcome::Outcome;
-use crate::design::difficulty::Difficulty;
+use crate::design::Difficulty;
 use crate::design::{self, Climb, Ending, Progress, Request, Rules, Strategy};
-use crate::engine::{Problem, RunOptions};
-use crate::error::{Error, Result};
-use crate::geometry::{max_corner, Cell};
 use crate::output;
-use crate::puzzle::polycube::Polycube;
-use crate::puzzle::{Puzzle, SymmetryMode};
+use polycover::kinds::Polycube;
+use polycover::Problem;
+use polycover::RunOptions;
+use polycover::{Error, Result};
+use polycover::{Puzzle, SymmetryMode};
 
 /// Seconds between progress lines.
 const PROGRESS_SECONDS: f64 = 10.0;
@@ -58,15 +58,15 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         if report.interrupted {
             return Err(Error::Interrupted(format!(
                 "after {}",
-                crate::count::solutions(found)
+                polycover::Count::solutions(found)
             )));
         }
         Ok((found >= at_most || report.complete).then_some(found))
     };
     let mut progress = designing();
-    let mut designed = design::design(&request, &command, &mut count, &mut progress)?;
+    let mut designed = request.design(&command, &mut count, &mut progress)?;
     if a.maximize == MaximizeArg::Nodes {
-        designed = design::maximize_nodes(&request, designed, &mut count, &mut climbing())?;
+        designed = request.maximize_nodes(designed, &mut count, &mut climbing())?;
     }
     let (text, measured) = report(&a, &designed)?;
     let unbounded = crate::signals::stop();
@@ -158,7 +158,7 @@ fn request(a: &DesignArgs, deadline: Option<Instant>) -> Result<Request> {
             cut.iter().map(Vec::len).min().unwrap_or(1),
             cut.iter().map(Vec::len).max().unwrap_or(1),
         ),
-        None => crate::puzzle::polycube::generate::default_sizes(size, pieces),
+        None => polycover::kinds::Generator::default_sizes(size, pieces),
     });
     let keep = match &a.keep {
         Some(path) => polycube(&Puzzle::load(path)?, path)?
@@ -218,7 +218,7 @@ fn designing() -> impl FnMut(&Progress) {
 
 /// `n moves`, or `1 move`.
 pub(super) fn moves(n: impl std::fmt::Display) -> String {
-    crate::count::plural(n, "move", "moves")
+    polycover::Count::plural(n, "move", "moves")
 }
 
 /// The progress lines of `--maximize nodes`: at each harder puzzle, and every 10 s.
@@ -276,13 +276,18 @@ fn polycube<'p>(puzzle: &'p Puzzle, path: &Path) -> Result<&'p Polycube> {
     })
 }
 
+/// A cell: its x, y and z.
+type Cell = [i32; 3];
+
 /// The box of the polycube puzzle at `path` and its first solution as a cut (the cells of
 /// each piece copy); refused unless the target is a whole box from the origin, every
 /// cell covered, and the puzzle has a solution.
 fn first_cut(path: &Path) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
     let puzzle = Puzzle::load(path)?;
     let p = polycube(&puzzle, path)?;
-    let hi = max_corner(&p.target).unwrap_or([0, 0, 0]);
+    let hi = p.target.iter().fold([0, 0, 0], |hi: [i32; 3], c| {
+        [hi[0].max(c[0]), hi[1].max(c[1]), hi[2].max(c[2])]
+    });
     let size = hi.map(|v| v as usize + 1);
     let whole = p.target.len() == size.iter().product::<usize>()
         && p.target.iter().all(|c| c.iter().all(|&v| v >= 0))

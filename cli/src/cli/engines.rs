@@ -14,16 +14,19 @@ use std::ops::ControlFlow;
 use std::time::Duration;
 
 use super::args::{BackendArg, SatArgs};
-use crate::count::Count;
 use crate::engine::Budget;
-use crate::engine::{
-    listing_strategy, Counter, Engine, FindsOne, Lists, Prepared, Problem, Report, RunOptions,
-    SatBuilder, Scope, Within,
-};
-use crate::error::{Error, Result};
-use crate::parts::Step;
+use crate::engine::{Counter, FindsOne, Lists, Prepared, Within};
 use crate::sat::{Amo, Backend, Strategy};
 use crate::Stop;
+use polycover::engine::SatBuilder;
+use polycover::Count;
+use polycover::Engine;
+use polycover::Problem;
+use polycover::Report;
+use polycover::RunOptions;
+use polycover::Scope;
+use polycover::Step;
+use polycover::{Error, Result};
 
 /// The engine that `--solver` names (`bits` when none is named), with the SAT options
 /// applied to an engine that has SAT settings and refused for the others.
@@ -82,7 +85,7 @@ fn first_given(a: &SatArgs) -> Option<&'static str> {
 }
 
 /// `count`'s engine: the one `--solver` names, or when none is named the default for
-/// this problem ([`crate::engine::default_counter_within`]) with the reason for the
+/// this problem ([`polycover::Problem::default_counter_within`]) with the reason for the
 /// `c solver` line. SAT options without `--solver sat` are refused before the puzzle is
 /// read. The default's estimate takes at most a tenth of the time to `deadline` (and a
 /// second), stops at Ctrl-C, and says so on `out` when it takes a noticeable time.
@@ -136,7 +139,7 @@ impl ForCount {
             let _ = out.flush();
         };
         let budget = budget.with_notice(NOTICE_AFTER, &notice);
-        let (engine, why) = crate::engine::default_counter_within(p, split, &budget);
+        let (engine, why) = p.default_counter_within(split, &budget);
         (engine, Some(why))
     }
 }
@@ -222,7 +225,7 @@ pub(super) fn solutions(
     f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
 ) -> Result<Report> {
     let strategy = match scope {
-        None => listing_strategy(opts),
+        None => Strategy::for_listing(opts),
         Some(_) => Strategy::Cubes,
     };
     lists.for_each(opts, strategy, scope, f)
@@ -270,6 +273,6 @@ pub(super) fn refute(
 pub(super) fn difficulty(
     problem: &Problem,
     stop: &Stop,
-) -> Result<Option<crate::design::difficulty::Difficulty>> {
-    crate::design::difficulty::measure(problem, stop)
+) -> Result<Option<crate::design::Difficulty>> {
+    crate::design::Difficulty::measure(problem, stop)
 }

@@ -15,16 +15,16 @@ use std::io::{self, Read, Write};
 use super::args::{is_stdio, DecodeArgs, DimacsArgs, ExportArgs, ImportArgs};
 use super::engines;
 use super::outcome::Outcome;
-use crate::engine::Problem;
-use crate::error::{Error, Result};
 use crate::export::Format as ExportFormat;
 use crate::gbd;
 use crate::output;
-use crate::parts::PartSpec;
-use crate::puzzle::burrtools;
-use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
-use crate::sat::dimacs::{self, Answer};
+use crate::sat::dimacs::{Answer, Header};
 use crate::sat::Amo;
+use polycover::kinds::BurrTools;
+use polycover::PartSpec;
+use polycover::Problem;
+use polycover::{Compiled, Puzzle, SymmetryMode};
+use polycover::{Error, Result};
 
 pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
@@ -52,9 +52,8 @@ pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     // The GBD hash of what is written, as it streams by (uncompressed).
     let mut hasher = gbd::Hasher::new();
     output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-        Ok(dimacs::write_with_notes(
+        Ok(Header::of(&p.compiled, &p.reduction).write_with_notes(
             &mut Tee(w, &mut hasher),
-            &crate::export::dimacs_header(&p.compiled, &p.reduction),
             &formula,
             a.projection.into(),
             &notes,
@@ -89,7 +88,7 @@ impl Write for Tee<'_> {
 }
 
 pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
-    let stdin = crate::input::is_stdin;
+    let stdin = |p: &std::path::Path| p.as_os_str() == "-";
     if stdin(&a.model) && stdin(&a.puzzle.puzzle) {
         return Err(Error::Usage(
             "the puzzle and --model cannot both be `-`: standard input is read once".into(),
@@ -106,8 +105,8 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
     let mut bytes = Vec::new();
     // At most the limit and one byte more: a plain file has the gzip answer's limit too
     // (/dev/zero was read into memory until it ran out).
-    let most = dimacs::MAX_INFLATED_ANSWER;
-    let read = dimacs::open(&a.model)?
+    let most = Answer::MAX_INFLATED;
+    let read = Answer::open(&a.model)?
         .take(most + 1)
         .read_to_end(&mut bytes);
     if bytes.len() as u64 > most {
@@ -125,10 +124,10 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
     let answers = match read {
         Ok(_) => match std::str::from_utf8(&bytes)
             .ok()
-            .and_then(|t| crate::export::parse_answers(t, &name))
+            .and_then(|t| Answer::parse_linear(t, &name))
         {
             Some(answers) => answers?,
-            None => dimacs::parse_answers(&bytes[..], &name)?,
+            None => Answer::parse_all(&bytes[..], &name)?,
         },
         // A gzip bomb is refused at once, not read a second time.
         Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
@@ -144,7 +143,7 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
                 source: e,
             })
         }
-        Err(_) => dimacs::read_answers(&a.model)?,
+        Err(_) => Answer::read_all(&a.model)?,
     };
     let location = a.model.display().to_string();
     let mut solutions = Vec::new();
@@ -156,7 +155,7 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
                 location.clone()
             };
             check_model_size(&puzzle, &c, lits, &at, a.part)?;
-            solutions.push(dimacs::decode_model(&c.matrix, lits, &at)?);
+            solutions.push(Answer::decode(&c.matrix, lits, &at)?);
         }
     }
     if let [solution] = &solutions[..] {
@@ -223,7 +222,7 @@ fn check_model_size(
                     k => k as u64,
                 }
             });
-            let opb = crate::export::opb_num_vars(&p) as u64;
+            let opb = crate::export::Format::opb_num_vars(&p) as u64;
             for vars in Amo::ALL
                 .iter()
                 .map(|&amo| p.formula(amo).num_vars as u64 + added)
@@ -242,7 +241,7 @@ fn check_model_size(
         Some(spec) => format!("the DIMACS of {} part {spec}", puzzle.name()),
         None => format!("the DIMACS of {}", puzzle.name()),
     };
-    let has = crate::count::plural(most, "variable", "variables");
+    let has = polycover::Count::plural(most, "variable", "variables");
     let reason = if most < primary {
         format!(
             "the model has {has}, but {formulas} has {primary} primary \
@@ -312,8 +311,8 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
         eprintln!(
             "c wrote {}: {}, {}",
             a.output.display(),
-            crate::count::plural(p.compiled.matrix.num_items(), "item", "items"),
-            crate::count::plural(p.reduction.kept().len(), "option", "options")
+            polycover::Count::plural(p.compiled.matrix.num_items(), "item", "items"),
+            polycover::Count::plural(p.reduction.kept().len(), "option", "options")
         );
     }
     Ok(Outcome::Done)
@@ -323,10 +322,10 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
 /// its directory made) before any mesh; an STL directory that holds anything is refused
 /// unless --force, as `suite` does.
 fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Result<Outcome> {
-    use crate::export::print;
-    let opts = print::Options::new(
-        a.unit.unwrap_or(print::DEFAULT_UNIT),
-        a.gap.unwrap_or(print::DEFAULT_GAP),
+    use crate::export::{Mesh, Print};
+    let opts = Print::new(
+        a.unit.unwrap_or(Print::DEFAULT_UNIT),
+        a.gap.unwrap_or(Print::DEFAULT_GAP),
     )?;
     if a.symmetry.is_some() && a.solution.is_none() {
         return Err(Error::Usage(
@@ -347,7 +346,7 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
         Some(problem) => problem.puzzle().clone(),
         None => a.puzzle.load()?,
     };
-    let p = print::check(&puzzle)?;
+    let p = Print::check(&puzzle)?;
     let one_file = format == ExportFormat::ThreeMf
         || a.output
             .extension()
@@ -367,28 +366,28 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
         _ => None,
     };
     let solids = match &solution {
-        None => print::laid_out(p, opts)?,
-        Some(s) => print::assembled(p, s, opts)?,
+        None => opts.laid_out(p)?,
+        Some(s) => opts.assembled(p, s)?,
     };
-    let stem = print::puzzle_stem(p);
+    let stem = Print::stem(p);
     let triangles: usize = solids.iter().map(|s| s.mesh.triangles.len()).sum();
     let inputs = [a.puzzle.puzzle.as_path()];
     if format == ExportFormat::ThreeMf {
-        let named: Vec<(&str, &crate::export::mesh::Mesh)> =
+        let named: Vec<(&str, &Mesh)> =
             solids.iter().map(|s| (s.title.as_str(), &s.mesh)).collect();
         output::write(&a.output, out, &inputs, &mut |w| {
-            Ok(crate::export::threemf::write(w, p.name.as_str(), &named)?)
+            Ok(Mesh::write_3mf(w, p.name.as_str(), &named)?)
         })?;
     } else if one_file {
         let meshes: Vec<_> = solids.iter().map(|s| &s.mesh).collect();
         output::write(&a.output, out, &inputs, &mut |w| {
-            Ok(crate::export::stl::write(w, &meshes)?)
+            Ok(Mesh::write_stl(w, &meshes)?)
         })?;
     } else {
         for s in &solids {
             let path = a.output.join(format!("{stem}-{}.stl", s.tag));
             output::write(&path, out, &inputs, &mut |w| {
-                Ok(crate::export::stl::write(w, &[&s.mesh])?)
+                Ok(Mesh::write_stl(w, &[&s.mesh])?)
             })?;
         }
     }
@@ -396,9 +395,9 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
         eprintln!(
             "c wrote {}: {}, {triangles} triangles, {} mm cubes, {} mm gap, {}",
             a.output.display(),
-            crate::count::plural(solids.len(), "piece", "pieces"),
-            print::compact(opts.unit()),
-            print::compact(opts.gap()),
+            polycover::Count::plural(solids.len(), "piece", "pieces"),
+            opts.unit(),
+            opts.gap(),
             match a.solution {
                 Some(n) => format!("placed as in solution {n}"),
                 None => "laid out on the plate".into(),
@@ -462,14 +461,14 @@ fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
     if found.is_none() && report.interrupted {
         return Err(Error::Interrupted(format!(
             "while looking for solution {n}, after {}",
-            crate::count::solutions(seen)
+            polycover::Count::solutions(seen)
         )));
     }
     found.ok_or_else(|| {
         Error::Usage(format!(
             "--solution {n}: {} has only {} (in this symmetry mode)",
             p.puzzle().name(),
-            crate::count::solutions(seen)
+            polycover::Count::solutions(seen)
         ))
     })
 }
@@ -487,13 +486,13 @@ pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
             source: why,
         });
     };
-    if !burrtools::is_burrtools(&bytes) {
+    if !BurrTools::is_burrtools(&bytes) {
         return Err(Error::puzzle(
             source,
             "not a BurrTools file (XML with a <puzzle> root, plain or gzipped)",
         ));
     }
-    let problem = burrtools::read(&source, &bytes, a.problem.as_deref())?.chosen?;
+    let problem = BurrTools::read(&source, &bytes, a.problem.as_deref())?.chosen?;
     let toml = problem.toml();
     // What is written must read back: the same checks as any puzzle file.
     let puzzle = Puzzle::parse(&source, &toml)?;
@@ -506,7 +505,7 @@ pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
             a.output.display(),
             problem.info.number,
             problem.info.name,
-            crate::count::plural(puzzle.summary().pieces, "piece", "pieces")
+            polycover::Count::plural(puzzle.summary().pieces, "piece", "pieces")
         );
     }
     Ok(Outcome::Done)

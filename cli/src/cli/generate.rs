@@ -15,10 +15,10 @@ use std::time::Instant;
 
 use super::args::{GenerateArgs, GenerateKind};
 use super::outcome::Outcome;
-use crate::design::{self, Source, Step};
-use crate::error::{Error, Result};
+use crate::design::{Source, Step};
 use crate::output;
-use crate::puzzle::polycube::generate::{self, Request};
+use polycover::kinds::Generator;
+use polycover::{Error, Result};
 
 /// Seconds between progress lines.
 const PROGRESS_SECONDS: f64 = 10.0;
@@ -64,7 +64,7 @@ pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> 
                     "generate colored-cubes needs --cubes H (1 to 26)".into(),
                 ));
             };
-            crate::puzzle::colored::generate(cubes, a.seed, a.solvable)?
+            polycover::kinds::ColoredCubes::generate(cubes, a.seed, a.solvable)?
         }
         GenerateKind::Polycubes => polycubes(&a)?,
     };
@@ -83,8 +83,8 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
     };
     let sizes = a
         .sizes
-        .unwrap_or_else(|| generate::default_sizes(size, pieces));
-    let request = Request {
+        .unwrap_or_else(|| Generator::default_sizes(size, pieces));
+    let request = Generator {
         size,
         pieces,
         sizes,
@@ -94,15 +94,15 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
     };
     if !a.unique && !a.unsat {
         let stop = crate::signals::stop();
-        let mut count = |p: &crate::puzzle::Puzzle, n| design::count_drawn(p, n, &stop);
-        return Ok(generate::generate(&request, &mut count)?.text);
+        let mut count = |p: &polycover::Puzzle, n| p.count_drawn(n, &stop);
+        return Ok(request.generate(&mut count)?.text);
     }
     // A hard request can search for minutes: say how far it got every 10 s, and let
     // Ctrl-C stop it at the next check, saying how far it got.
     let stop = crate::signals::stop();
     let _listening = stop.listen();
     let start = Instant::now();
-    let draws = a.draws.unwrap_or(design::DRAWS);
+    let draws = a.draws.unwrap_or(Generator::DRAWS);
     let mut said = 0.0;
     let mut seeds = 0;
     let mut progress = |step: Step<'_>| {
@@ -113,14 +113,14 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
         }
         match step {
             Step::Drawing(tries) if due => {
-                let tries = crate::count::plural(tries, "puzzle", "puzzles");
+                let tries = polycover::Count::plural(tries, "puzzle", "puzzles");
                 eprintln!("c drew {tries} in {seconds:.0} s, none kept yet");
             }
             Step::Drawing(_) => {}
             Step::Designing(seed) => {
                 seeds += 1;
                 if seeds == 1 {
-                    let draws = crate::count::plural(draws, "puzzle", "puzzles");
+                    let draws = polycover::Count::plural(draws, "puzzle", "puzzles");
                     eprintln!(
                         "c drew {draws} in {seconds:.1} s, none kept: the design \
                          search takes over (seed {seed})"
@@ -141,13 +141,13 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
             Step::Design(_) => {}
         }
     };
-    let found = design::unique_or_unsat(&request, draws, &stop, &mut progress, &mut |p, n| {
-        design::count_drawn(p, n, &stop)
+    let found = request.unique_or_unsat(draws, &stop, &mut progress, &mut |p, n| {
+        p.count_drawn(n, &stop)
     })?;
     match found.source {
         Source::Drawn => eprintln!(
             "c drew {} to find this one",
-            crate::count::plural(found.draws, "puzzle", "puzzles")
+            polycover::Count::plural(found.draws, "puzzle", "puzzles")
         ),
         Source::Designed {
             seed,

@@ -14,12 +14,11 @@ use std::time::Instant;
 use super::args::{CheckArgs, InfoArgs};
 use super::engines;
 use super::outcome::{refuse_interrupted, Outcome};
-use crate::catalog;
-use crate::engine::Report;
-use crate::error::{Error, Result};
-use crate::puzzle::burrtools;
-use crate::puzzle::Puzzle;
 use crate::sat::Amo;
+use polycover::kinds::BurrTools;
+use polycover::Puzzle;
+use polycover::Report;
+use polycover::{Error, Result};
 
 pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
     let a = &args.puzzle;
@@ -27,8 +26,8 @@ pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
     let stop = crate::signals::stop();
     let puzzle = match Puzzle::read_input(&a.puzzle, &stop)? {
         // A BurrTools file: its problems first; with several and none picked, only those.
-        Some((source, bytes)) if burrtools::is_burrtools(&bytes) => {
-            let file = burrtools::read(&source, &bytes, a.problem.as_deref())?;
+        Some((source, bytes)) if BurrTools::is_burrtools(&bytes) => {
+            let file = BurrTools::read(&source, &bytes, a.problem.as_deref())?;
             for p in &file.problems {
                 let count = p
                     .assemblies
@@ -52,7 +51,7 @@ pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
         let mode = args.symmetry.map_or(puzzle.default_symmetry(), Into::into);
         // Within --timeout: the command's stop has its deadline.
         let compiled = puzzle.compile(mode)?;
-        let problem = crate::engine::Problem::new(compiled);
+        let problem = polycover::Problem::new(compiled);
         let Some(d) = engines::difficulty(&problem, &stop)? else {
             // Only the deadline ends the walk early without an error (Ctrl-C is one):
             // figures of part of the tree would pass for the puzzle's, so none are shown.
@@ -74,7 +73,7 @@ pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
 pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
     // The name column fits the longest name, so the columns stay aligned; a count too
     // long for its column is shown to 3 digits (`count` prints it whole).
-    let rows: Vec<_> = catalog::entries()
+    let rows: Vec<_> = polycover::CatalogEntry::all()
         .iter()
         .map(|e| (e.name, Puzzle::parse(&format!("{}.toml", e.name), e.text)))
         .collect();

@@ -16,7 +16,7 @@
 //!   (nothing on failure); a stream (`-`, a FIFO) only after every part was read through
 //!   once and found whole.
 //! - A part is refused (exit 2, naming its file) unless it matches the checksum on its
-//!   `c part` line (`crate::parts::Checksum`): a count's line, of its fields; an
+//!   `c part` line (`crate::part_result::Checksum`): a count's line, of its fields; an
 //!   enumeration's, of its fields and of every byte of its file, so that an edited figure
 //!   or an edited record, even one that still reads as a record, is caught. A line
 //!   without a checksum (of an older polycover) is refused too: a part is merged by the
@@ -31,10 +31,10 @@ use itertools::Itertools;
 
 use super::args::MergeArgs;
 use super::outcome::Outcome;
-use crate::count::Count;
-use crate::error::{Error, Result};
 use crate::output;
-use crate::parts::{Checksum, PartResult};
+use crate::part_result::{Checksum, PartResult};
+use polycover::Count;
+use polycover::{Error, Result};
 
 /// `merge RESULTS... [-o FILE]`.
 pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
@@ -73,14 +73,14 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
     writeln!(
         out,
         "c merged {}, fingerprint {}",
-        crate::count::plural(n, "part", "parts"),
+        polycover::Count::plural(n, "part", "parts"),
         first.fingerprint
     )?;
     if let Some(target) = &a.output {
         writeln!(
             out,
             "c wrote {} to {}",
-            crate::count::solutions(&total),
+            polycover::Count::solutions(&total),
             target.display()
         )?;
     }
@@ -96,7 +96,7 @@ fn read_results(paths: &[PathBuf]) -> Result<Vec<(PartResult, String)>> {
     for path in paths {
         let mut lines = Lines::new(
             path,
-            open_input(path, crate::sat::dimacs::MAX_INFLATED_ANSWER)?,
+            open_input(path, crate::sat::dimacs::Answer::MAX_INFLATED)?,
         );
         while let Some((line, number, whole)) = lines.next_line()? {
             let at = format!("{}:{number}", path.display());
@@ -444,4 +444,54 @@ fn ranges(ks: &[usize]) -> String {
             }
         })
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::part_result::{Checksum, PartResult};
+
+    /// Counts past 2^64 add up exactly in `merge`: the lines of Soma's two parts are
+    /// written anew with counts of 2^64 - 1 and 2^70 (and their checksums), the way a far
+    /// larger count (a memo count of a big box of dominoes reaches 10^31) writes them.
+    #[test]
+    fn counts_past_u64_add_up_in_merge() {
+        let run = crate::cli::run_in_process;
+        let mut lines = String::new();
+        for part in ["1/2", "2/2"] {
+            let (code, out) = run(&[
+                "polycover",
+                "count",
+                "soma",
+                "--part",
+                part,
+                "--threads",
+                "1",
+            ]);
+            assert_eq!(code, 0, "{out}");
+            lines += &out;
+        }
+        let big: String = lines
+            .lines()
+            .map(|l| match PartResult::parse(l) {
+                Some(r) => {
+                    let r = r.unwrap();
+                    let n: u128 = if r.part.k == 1 {
+                        18446744073709551615 // 2^64 - 1
+                    } else {
+                        1180591620717411303424 // 2^70
+                    };
+                    let line =
+                        PartResult::new(r.part, r.fingerprint, n.into(), None, Checksum::new());
+                    format!("{line}\n")
+                }
+                None => format!("{l}\n"),
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let results = dir.path().join("r.txt");
+        std::fs::write(&results, big).unwrap();
+        let (code, out) = run(&["polycover", "merge", results.to_str().unwrap()]);
+        assert_eq!(code, 0, "{out}");
+        assert!(out.ends_with("s mc 1199038364791120855039\n"), "{out}");
+    }
 }

@@ -24,7 +24,7 @@ use clap::{CommandFactory, Parser};
 use args::{Cli, Command};
 use outcome::Outcome;
 
-use crate::error::Result;
+use polycover::Result;
 
 mod args;
 mod bench;
@@ -118,8 +118,8 @@ impl std::error::Error for OnStdout {}
 
 /// A command's error, with a failed write to standard output named as one: `cannot write
 /// standard output: ...` (a bare `No space left on device` said nothing of where).
-fn on_stdout(e: crate::error::Error) -> crate::error::Error {
-    use crate::error::Error;
+fn on_stdout(e: polycover::Error) -> polycover::Error {
+    use polycover::Error;
     match e {
         Error::Io(e) => match OnStdout::unmark(e) {
             Ok(source) => Error::Write {
@@ -220,12 +220,12 @@ fn man(dir: Option<&std::path::Path>, out: &mut dyn Write) -> Result<Outcome> {
         return write_stdout(out, &page);
     };
     if args::is_stdio(dir) || (dir.exists() && !dir.is_dir()) {
-        return Err(crate::error::Error::Usage(format!(
+        return Err(polycover::Error::Usage(format!(
             "--dir {}: not a directory (without --dir the main page goes to standard output)",
             dir.display()
         )));
     }
-    std::fs::create_dir_all(dir).map_err(|source| crate::error::Error::Write {
+    std::fs::create_dir_all(dir).map_err(|source| polycover::Error::Write {
         path: dir.to_path_buf(),
         source,
     })?;
@@ -247,7 +247,7 @@ fn man(dir: Option<&std::path::Path>, out: &mut dyn Write) -> Result<Outcome> {
 fn write_stdout(out: &mut dyn Write, text: &[u8]) -> Result<Outcome> {
     out.write_all(text)
         .and_then(|()| out.flush())
-        .map_err(|source| crate::error::Error::Write {
+        .map_err(|source| polycover::Error::Write {
             path: STDOUT.into(),
             source,
         })?;

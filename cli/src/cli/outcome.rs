@@ -8,8 +8,8 @@
 //!   the command reports the stop on `c`/`s` lines, as [`Error::Failed`] where it refuses
 //!   to keep what it made (a part's file that is not whole).
 
-use crate::engine::Report;
-use crate::error::{Error, ErrorClass, Result};
+use polycover::Report;
+use polycover::{Error, ErrorClass, Result};
 
 /// How a command that did not fail ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,7 +73,7 @@ pub(super) fn refuse_interrupted(report: &Report) -> Result<()> {
     if report.interrupted {
         return Err(Error::Interrupted(format!(
             "{} so far",
-            crate::count::solutions(&report.solutions)
+            polycover::Count::solutions(&report.solutions)
         )));
     }
     Ok(())

@@ -21,14 +21,21 @@ use super::outcome::Outcome;
 use super::records::Records;
 use super::report::{self, Counted};
 use crate::checkpoint::{Checkpoint, RunId};
-use crate::count::Count;
-use crate::engine::{Engine, Lists, Prepared, Problem, Report, RunOptions, Scope};
+use crate::engine::{Lists, Prepared};
+use polycover::Count;
+use polycover::Engine;
+use polycover::Problem;
+use polycover::Report;
+use polycover::RunOptions;
+use polycover::Scope;
 
 use super::engines;
-use crate::error::{Error, Result};
 use crate::output;
-use crate::parts::{Checksum, PartResult, PartSpec, Split};
+use crate::part_result::{Checksum, PartResult};
 use crate::sat::Strategy;
+use polycover::PartSpec;
+use polycover::Split;
+use polycover::{Error, Result};
 
 fn run_id(p: &Problem, split: &Split, part: PartSpec, output: Option<(String, PathBuf)>) -> RunId {
     RunId {
@@ -242,7 +249,7 @@ pub(super) fn enumerate(
     let written = records.written;
     eprintln!(
         "c wrote {} to {} ({:.3} s)",
-        crate::count::solutions(written),
+        polycover::Count::solutions(written),
         target.display(),
         report.seconds
     );
@@ -448,7 +455,7 @@ impl PartFile<'_> {
             eprintln!(
                 "c stopped{why}: {} in {}; the checkpoint {} holds {finished} \
                  of {} subproblems: run the same command to continue",
-                crate::count::solutions(records.written),
+                polycover::Count::solutions(records.written),
                 target.display(),
                 cp_path.display(),
                 mine.len()
@@ -456,7 +463,7 @@ impl PartFile<'_> {
             if report.interrupted {
                 return Err(Error::Interrupted(format!(
                     "{} written",
-                    crate::count::solutions(records.written)
+                    polycover::Count::solutions(records.written)
                 )));
             }
             return Ok(None);

@@ -13,11 +13,14 @@ use std::path::{Path, PathBuf};
 
 use super::args::RecordFormat;
 use super::engines;
-use crate::engine::{Lists, Report, RunOptions, Scope};
-use crate::error::{Error, Result};
+use crate::engine::Lists;
 use crate::output;
-use crate::parts::Step;
-use crate::puzzle::Puzzle;
+use polycover::Puzzle;
+use polycover::Report;
+use polycover::RunOptions;
+use polycover::Scope;
+use polycover::Step;
+use polycover::{Error, Result};
 
 /// How a run's solutions are written.
 pub(super) struct Records<'a> {

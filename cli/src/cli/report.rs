@@ -14,11 +14,15 @@ use std::io::{self, IsTerminal, Write};
 
 use super::outcome::Outcome;
 use crate::checkpoint::Checkpoint;
-use crate::count::Count;
-use crate::engine::{Prepared, Problem, Progress, Report};
-use crate::error::{Error, Result};
-use crate::parts::{PartResult, PartSpec, Split};
+use crate::engine::{Prepared, Progress};
+use crate::part_result::PartResult;
 use crate::sat::Strategy;
+use polycover::Count;
+use polycover::PartSpec;
+use polycover::Problem;
+use polycover::Report;
+use polycover::Split;
+use polycover::{Error, Result};
 
 /// The `c` lines that say what runs on what.
 pub(super) fn header(
@@ -51,9 +55,9 @@ pub(super) fn header_why(
     writeln!(
         out,
         "c matrix {}, {}; searching {}",
-        crate::count::plural(c.matrix.num_items(), "item", "items"),
-        crate::count::plural(c.matrix.num_options(), "option", "options"),
-        crate::count::plural(p.reduction.matrix().num_options(), "option", "options")
+        polycover::Count::plural(c.matrix.num_items(), "item", "items"),
+        polycover::Count::plural(c.matrix.num_options(), "option", "options"),
+        polycover::Count::plural(p.reduction.matrix().num_options(), "option", "options")
     )?;
     let pinned = match (c.group.order(), p.reduction.pinned_item()) {
         (1, _) => "none".to_string(),
@@ -177,7 +181,7 @@ pub(super) fn count_end(
             out,
             "c stopped{}: {} so far{place}",
             stopped_by(report),
-            crate::count::solutions(total)
+            polycover::Count::solutions(total)
         )?;
         if let Counted::Part {
             resume: Some(line), ..
@@ -223,7 +227,7 @@ fn whole_count(out: &mut dyn Write, p: &Problem, solutions: &Count) -> Result<Ou
                 .at(p.compiled.mode)
                 .unwrap_or(p.puzzle().source()),
             p.puzzle().name(),
-            crate::count::solutions(solutions),
+            polycover::Count::solutions(solutions),
             p.compiled.mode.as_str()
         ))),
         _ => Ok(Outcome::Done),

@@ -19,10 +19,10 @@ use std::time::{Duration, Instant};
 use super::args::{is_stdio, SampleArgs};
 use super::outcome::Outcome;
 use super::records::{written_to, Records};
-use crate::engine::Problem;
-use crate::error::{Error, Result};
 use crate::output::{self, Ended};
-use crate::sample::Sampler;
+use polycover::Problem;
+use polycover::Sampler;
+use polycover::{Error, Result};
 
 pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     let target = a.records.target();
@@ -32,7 +32,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     a.records.check_puzzle(p.puzzle())?;
     let memory = a
         .memory
-        .unwrap_or_else(|| crate::engine::RunOptions::default().memory);
+        .unwrap_or_else(|| polycover::RunOptions::default().memory);
     Sampler::fits(&p, memory)?;
     if a.force && !a.records.drawing() {
         return Err(Error::Usage(
@@ -89,7 +89,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
         })
     })?;
     // "1 solution", "N solutions": what every line below says was written.
-    let written = crate::count::solutions(records.written);
+    let written = polycover::Count::solutions(records.written);
     let to = written_to(a.records.output.as_deref(), kept);
     if stopped && watch.timed_out.load(Ordering::Relaxed) {
         eprintln!("c stopped by the timeout: {written} written{to}");

@@ -19,11 +19,12 @@ use super::outcome::Outcome;
 use super::parts::{self, CountPart};
 use super::records::written_to;
 use super::report::{self, Bar, Counted};
-use crate::count::Count;
-use crate::engine::{Progress, RunOptions};
-use crate::error::{Error, Result};
+use crate::engine::Progress;
 use crate::output;
 use crate::sat::Strategy;
+use polycover::Count;
+use polycover::RunOptions;
+use polycover::{Error, Result};
 
 pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let choose = engines::for_count(a.search.solver.as_deref(), &a.search.sat)?;
@@ -41,14 +42,14 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let (engine, why) = choose.pick(&p, split, &crate::signals::stop(), out);
     if let Some(dir) = &a.certify {
         super::certify::check_dir(dir, a.parts.given())?;
-        crate::certify::Shape::of(&engine)?;
+        polycover::certify::Certificate::check_engine(&engine)?;
     }
     let prepared = engines::prepare(&p, &engine)?;
     // An engine that finds only the first solution is refused before the header.
     let counter = prepared.counter()?;
     let threads = a
         .threads
-        .unwrap_or_else(crate::limits::default_threads)
+        .unwrap_or_else(polycover::RunOptions::default_threads)
         .max(1);
     report::header_why(out, &p, &*prepared, Strategy::Cubes, why.as_deref())?;
     if let Some(part) = &part {
@@ -159,7 +160,7 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
 fn load(
     a: &SearchArgs,
     out: &mut dyn Write,
-) -> Result<std::result::Result<crate::engine::Problem, Outcome>> {
+) -> Result<std::result::Result<polycover::Problem, Outcome>> {
     match a.load() {
         Ok(p) => Ok(Ok(p)),
         Err(Error::Failed(why)) if a.deadline().is_some_and(|d| Instant::now() >= d) => {
@@ -174,7 +175,7 @@ fn load(
 
 /// `solve --html`, checked before the search: a file that can be written, not the
 /// `--svg` file, and a puzzle whose kind has a 3-D view.
-fn check_page(a: &SolveArgs, p: &crate::engine::Problem) -> Result<()> {
+fn check_page(a: &SolveArgs, p: &polycover::Problem) -> Result<()> {
     if let Some(html) = &a.html {
         output::check_writable(html, &[&a.search.puzzle.puzzle])?;
         if let Some(svg) = &a.svg {
@@ -188,7 +189,7 @@ fn check_page(a: &SolveArgs, p: &crate::engine::Problem) -> Result<()> {
 /// A solution found: its picture and 3-D view when asked for, then the answer.
 fn satisfiable(
     out: &mut dyn Write,
-    p: &crate::engine::Problem,
+    p: &polycover::Problem,
     solution: &[u32],
     a: &SolveArgs,
     input: &Path,
@@ -325,7 +326,7 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
     })?;
     let written = records.written;
     let to = written_to(a.records.output.as_deref(), kept);
-    let solutions = crate::count::solutions(written);
+    let solutions = polycover::Count::solutions(written);
     match report {
         Some(r) if r.interrupted => {
             eprintln!(

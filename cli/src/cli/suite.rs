@@ -9,8 +9,8 @@ use std::path::Path;
 
 use super::args::SuiteArgs;
 use super::outcome::Outcome;
-use crate::error::Result;
 use crate::suite::Family;
+use polycover::Result;
 
 pub(super) fn suite(a: SuiteArgs, _out: &mut dyn Write) -> Result<Outcome> {
     let family = Family {

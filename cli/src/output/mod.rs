@@ -45,8 +45,8 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
 use crate::signals;
+use polycover::{Error, Result};
 
 mod stream;
 use stream::{open_stream, stream, NoReader, Stopped};
@@ -185,7 +185,7 @@ pub fn check_distinct(output: &Path, inputs: &[&Path]) -> Result<()> {
             )));
         }
         // `-` read from a file (`< FILE`) is that file.
-        if input.as_os_str() == "-" && crate::input::is_standard_input(output) {
+        if input.as_os_str() == "-" && is_standard_input(output) {
             return Err(Error::Usage(format!(
                 "{}: the output is the input file (standard input is read from it); \
                  refusing to overwrite it",
@@ -290,7 +290,7 @@ pub fn check_directory(dir: &Path, force: bool, writes: &str, owns: Owns) -> Res
             "{}: the directory is not empty, it holds {} ({writes}); give --force \
              to write there anyway, removing the files of that kind it holds first",
             dir.display(),
-            crate::count::plural(entries.len(), "entry", "entries")
+            polycover::Count::plural(entries.len(), "entry", "entries")
         )));
     }
     let mut removed = 0;
@@ -498,5 +498,26 @@ fn relabel(e: Error, path: &Path) -> Error {
     match e {
         Error::Io(e) => write_error(path, e),
         other => other,
+    }
+}
+
+/// Whether `path` is the regular file standard input reads (`< FILE`), by identity.
+fn is_standard_input(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        match (std::fs::File::from(fd).metadata(), std::fs::metadata(path)) {
+            (Ok(x), Ok(y)) => x.is_file() && x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
     }
 }

@@ -13,8 +13,8 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use super::{Ended, Keep};
-use crate::error::Result;
 use crate::signals;
+use polycover::Result;
 use polycover::Stop;
 
 /// Opens a character device or FIFO for writing. A FIFO's `open` would block until a

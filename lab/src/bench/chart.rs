@@ -20,7 +20,7 @@
 use std::fmt::Write as _;
 
 use super::Row;
-use crate::error::Result;
+use polycover::Result;
 
 /// The widest a character of the chart's sans-serif text is taken to be, in em: what the
 /// layout reserves for a label of n characters.

@@ -23,14 +23,14 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::{CnfSize, Plan, Row, Spread};
-use crate::count::Count;
-use crate::engine::Problem;
-use crate::error::{Error, Result};
 use crate::export::{self, Format};
 use crate::memory;
-use crate::sat::dimacs::{self, Answer, Projection};
+use crate::sat::dimacs::{Answer, Header, Projection};
 use crate::sat::Amo;
 use crate::Stop;
+use polycover::Count;
+use polycover::Problem;
+use polycover::{Error, Result};
 
 /// The OR-Tools CP-SAT driver, the same file the tests run.
 const CPSAT_SCRIPT: &str = include_str!("../../../tests/cpsat.py");
@@ -89,12 +89,7 @@ impl Write for Counter {
 pub(super) fn cnf_size(p: &Problem, amo: Amo) -> Result<CnfSize> {
     let f = p.formula(amo);
     let mut counter = Counter(0);
-    dimacs::write(
-        &mut counter,
-        &crate::export::dimacs_header(&p.compiled, &p.reduction),
-        &f,
-        Projection::Show,
-    )?;
+    Header::of(&p.compiled, &p.reduction).write(&mut counter, &f, Projection::Show)?;
     Ok(CnfSize {
         vars: f.num_vars,
         clauses: f.num_clauses(),
@@ -136,7 +131,7 @@ pub(super) fn run(program: &str, args: &[&str], timeout: Duration, stop: &Stop) 
     let mut child = command.spawn()?;
     // At most the limit of an answer is kept; the rest is read and dropped, so that the
     // program is not blocked on a full pipe (`yes` as a solver filled 4 GB in 3 s).
-    let most = crate::sat::dimacs::MAX_INFLATED_ANSWER;
+    let most = Answer::MAX_INFLATED;
     let read = move |pipe: Box<dyn io::Read + Send>| {
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
@@ -250,12 +245,7 @@ pub(super) fn dimacs_row(
         amo.name()
     ));
     scratch(&path, &mut |w| {
-        Ok(dimacs::write(
-            w,
-            &crate::export::dimacs_header(&p.compiled, &p.reduction),
-            &formula,
-            Projection::Show,
-        )?)
+        Ok(Header::of(&p.compiled, &p.reduction).write(w, &formula, Projection::Show)?)
     })?;
     Ok((row, path.display().to_string(), compile))
 }
@@ -288,7 +278,7 @@ pub(super) fn row(
             continue;
         }
         counts.push(r.seconds);
-        row.solutions = dimacs::parse_count(&r.stdout);
+        row.solutions = Answer::parse_count(&r.stdout);
         row.complete = row.solutions.is_some();
     }
     row.compile = Spread::of(vec![compile]);
@@ -350,7 +340,7 @@ pub(super) fn check_answer(
     let bad = |reason: String| Error::Failed(format!("{source}: {reason}"));
     let solution =
         // The reader's error names `source` already.
-        dimacs::decode_model(&p.compiled.matrix, lits, source)
+        Answer::decode(&p.compiled.matrix, lits, source)
             .map_err(|e| Error::Failed(e.to_string()))?;
     if let Some(&o) = solution.iter().find(|&&o| !kept[o as usize]) {
         return Err(bad(format!(
@@ -375,9 +365,9 @@ fn answers_in(text: &str, source: &str) -> Result<Vec<Answer>> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
-    match export::parse_answers(text, source) {
+    match Answer::parse_linear(text, source) {
         Some(parsed) => parsed,
-        None => dimacs::parse_answers(text.as_bytes(), source),
+        None => Answer::parse_all(text.as_bytes(), source),
     }
     .map_err(|e| Error::Failed(e.to_string()))
 }
@@ -511,7 +501,7 @@ fn cpsat_count(name: &str, r: &Run) -> Result<(Option<Count>, bool)> {
         l.strip_prefix("c partial count ")
             .and_then(|n| n.trim().parse::<u64>().ok())
     });
-    match (dimacs::parse_count(&r.stdout), partial) {
+    match (Answer::parse_count(&r.stdout), partial) {
         (Some(n), _) => Ok((Some(n), true)),
         (None, Some(n)) => Ok((Some(Count::from(n)), false)),
         (None, None) if r.finished => Err(failed(name, r)),

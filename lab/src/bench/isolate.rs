@@ -20,9 +20,9 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use super::{Entrant, Plan, Sample};
-use crate::engine::Engine;
-use crate::error::{Error, Result};
-use crate::puzzle::{Puzzle, SymmetryMode};
+use polycover::Engine;
+use polycover::{Error, Result};
+use polycover::{Puzzle, SymmetryMode};
 
 /// The exit code of a polycover child that a Ctrl-C stopped (128 + SIGINT): the bench
 /// then stops too, as if it had been stopped itself.

@@ -42,12 +42,13 @@ mod table;
 
 use std::time::Duration;
 
-use crate::count::Count;
-use crate::engine::{Engine, Problem};
-use crate::error::{Error, Result};
-use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::sat::Amo;
 use crate::Stop;
+use polycover::Count;
+use polycover::Engine;
+use polycover::Problem;
+use polycover::{Error, Result};
+use polycover::{Puzzle, SymmetryMode};
 
 pub use chart::svg;
 pub use external::Program;
@@ -68,7 +69,7 @@ pub enum Entrant {
 }
 
 impl Entrant {
-    /// The names of `--solvers`: the engines of [`crate::engine::ENGINES`] (`sat` is the
+    /// The names of `--solvers`: the engines of [`polycover::engine::ENGINES`] (`sat` is the
     /// build's default SAT engine, as `count --solver sat` runs it) and the programs of
     /// [`Program::NAMES`].
     pub fn names() -> Vec<&'static str> {
@@ -97,7 +98,7 @@ impl Entrant {
         Err(format!(
             "unknown solver `{name}` (known: {}){}",
             known.join(", "),
-            crate::suggest::did_you_mean(name, known.iter().copied())
+            polycover::Error::did_you_mean(name, known.iter().copied())
         ))
     }
 
@@ -302,7 +303,7 @@ fn load(plan: &Plan) -> Result<(tempfile::TempDir, Vec<(std::path::PathBuf, Puzz
     if plan.isolate.is_some() {
         for spec in specs.iter_mut().filter(|s| s.as_os_str() == "-") {
             // Capped as every puzzle input is (/dev/zero filled memory).
-            let bytes = crate::puzzle::Puzzle::read_input(spec, &plan.stop)?
+            let bytes = polycover::Puzzle::read_input(spec, &plan.stop)?
                 .map(|(_, bytes)| bytes)
                 .unwrap_or_default();
             *spec = stdin_dir.path().join("stdin");
@@ -482,7 +483,7 @@ mod tests {
         other.solutions = Some(4u64.into());
         other.complete = true;
         let err = compare(&mut other, &dlx).unwrap_err();
-        assert_eq!(err.class(), crate::error::ErrorClass::Failure, "{err}");
+        assert_eq!(err.class(), polycover::ErrorClass::Failure, "{err}");
         // A row stopped by its timeout is a lower bound, not a disagreement.
         other.complete = false;
         assert!(compare(&mut other, &dlx).is_ok());

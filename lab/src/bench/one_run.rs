@@ -10,12 +10,14 @@
 use std::time::{Duration, Instant};
 
 use super::{external, interrupted, scaling, CnfSize, Row, Spread};
-use crate::count::Count;
-use crate::engine::{Engine, Problem, RunOptions};
-use crate::error::Result;
 use crate::memory;
-use crate::puzzle::{Puzzle, SymmetryMode};
 use crate::Stop;
+use polycover::Count;
+use polycover::Engine;
+use polycover::Problem;
+use polycover::Result;
+use polycover::RunOptions;
+use polycover::{Puzzle, SymmetryMode};
 
 /// One run of an in-process engine: what a fresh process reports to `bench`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -20,8 +20,8 @@
 
 use super::{compare, engine_row, entrant_row, entries, interrupted, load, Measured};
 use super::{Entrant, Plan, Row};
-use crate::engine::Engine;
-use crate::error::{Error, Result};
+use polycover::Engine;
+use polycover::{Error, Result};
 
 /// Runs the plan at each of `threads` (sorted, distinct, at least two); `log` gets each
 /// row as it finishes. The rows of one engine (and encoding) on one puzzle come together,
@@ -170,7 +170,7 @@ mod tests {
         // Two finished counts that differ are a failure while running (exit 1).
         let mut wrong = counted(2, 4.0, 99, true);
         let err = against(&mut wrong, Some(&one)).unwrap_err();
-        assert_eq!(err.class(), crate::error::ErrorClass::Failure, "{err}");
+        assert_eq!(err.class(), polycover::ErrorClass::Failure, "{err}");
         assert!(err.to_string().contains("99 solutions on 2"), "{err}");
     }
 

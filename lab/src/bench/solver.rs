@@ -24,10 +24,10 @@ use std::path::Path;
 
 use super::external::{check_answer, dimacs_row, higher, on_path, run};
 use super::{Plan, Row, Spread};
-use crate::engine::Problem;
-use crate::error::{Error, Result};
-use crate::sat::dimacs::{self, Answer};
+use crate::sat::dimacs::Answer;
 use crate::sat::Amo;
+use polycover::Problem;
+use polycover::{Error, Result};
 
 /// A SAT solver that `bench` runs on the DIMACS, by name and command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -179,7 +179,7 @@ pub(super) fn row(
                 .to_string()
         };
         // The reader's error names `source` already.
-        let answer = dimacs::parse_answer(r.stdout.as_bytes(), &source).map_err(|e| {
+        let answer = Answer::parse(r.stdout.as_bytes(), &source).map_err(|e| {
             Error::Failed(format!(
                 "{e}: it ended without an answer ({})",
                 last_words()

@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use crate::error::Result;
 use crate::Stop;
+use polycover::Result;
 
 /// How the program that runs a suite writes its files (the command line's `output`:
 /// each file all or nothing, never over an input).

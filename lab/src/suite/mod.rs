@@ -41,15 +41,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::design::count_drawn;
-use crate::engine::{default_counter, Engine, Problem, RunOptions};
-use crate::error::{Error, Result};
 use crate::gbd;
-use crate::puzzle::polycube::generate::{self, Request};
-use crate::puzzle::{Puzzle, SymmetryMode};
-use crate::sat::dimacs::{self, Projection};
+use crate::sat::dimacs::{Header, Projection};
 use crate::sat::Amo;
 use crate::Stop;
+use polycover::kinds::Generator;
+use polycover::Engine;
+use polycover::Problem;
+use polycover::RunOptions;
+use polycover::{Error, Result};
+use polycover::{Puzzle, SymmetryMode};
 
 mod files;
 mod readme;
@@ -175,7 +176,7 @@ impl Family {
                     pieces,
                     sizes: self
                         .sizes
-                        .unwrap_or_else(|| generate::default_sizes(self.size, pieces)),
+                        .unwrap_or_else(|| Generator::default_sizes(self.size, pieces)),
                     unsat: self.status.unsat(seed),
                 }
             })
@@ -386,7 +387,7 @@ fn instance(
     rows: &mut Vec<Row>,
 ) -> Result<Made> {
     let start = Instant::now();
-    let request = Request {
+    let request = Generator {
         size: family.size,
         pieces: i.pieces,
         sizes: i.sizes,
@@ -394,7 +395,9 @@ fn instance(
         unique: false,
         unsat: i.unsat,
     };
-    let text = generate::generate(&request, &mut |p, n| count_drawn(p, n, &env.stop))?.text;
+    let text = request
+        .generate(&mut |p, n| p.count_drawn(n, &env.stop))?
+        .text;
     let puzzle_file = family.puzzle_file(i);
     let puzzle = Puzzle::parse(&puzzle_file, &text)?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
@@ -439,9 +442,8 @@ fn instance(
     for amo in Amo::ALL {
         let formula: Arc<_> = problem.formula_checked(amo, false, &env.stop)?;
         let mut cnf = Vec::new();
-        dimacs::write_with_notes(
+        Header::of(&problem.compiled, &problem.reduction).write_with_notes(
             &mut cnf,
-            &crate::export::dimacs_header(&problem.compiled, &problem.reduction),
             &formula,
             Projection::Show,
             &suite_note,
@@ -521,10 +523,10 @@ fn certify(
     let target = dir.join("certificates").join(family.stem(i));
     let memo = Engine::from_name("memo").expect("the memo is an engine");
     let expected = none.map(|n| {
-        n.parse::<crate::count::Count>()
+        n.parse::<polycover::Count>()
             .expect("a count the suite printed")
     });
-    match crate::certify::certify_with(
+    match polycover::certify::Certificate::write(
         unreduced,
         &memo,
         &stop.within(family.count_timeout),
@@ -554,7 +556,7 @@ fn count(
     notes: &mut Vec<String>,
 ) -> Result<Option<String>> {
     let stop = stop.within(timeout);
-    let (engine, _) = default_counter(problem, false, &stop);
+    let (engine, _) = problem.default_counter(false, &stop);
     let opts = RunOptions {
         stop,
         ..RunOptions::default()
@@ -563,7 +565,7 @@ fn count(
     if report.interrupted {
         return Err(Error::Interrupted(format!(
             "{} counted so far",
-            crate::count::solutions(&report.solutions)
+            polycover::Count::solutions(&report.solutions)
         )));
     }
     if report.complete {
@@ -573,7 +575,7 @@ fn count(
         "count_{mode} stopped by the {} s count timeout ({} engine, {} so far)",
         timeout.as_secs_f64(),
         engine.name(),
-        crate::count::solutions(&report.solutions)
+        polycover::Count::solutions(&report.solutions)
     ));
     Ok(None)
 }

@@ -5,7 +5,7 @@
 //! timeout stopped is an empty cell.
 
 use super::{readme, Family};
-use crate::error::{Error, Result};
+use polycover::{Error, Result};
 
 /// The CSV's columns, in order (the README explains each).
 pub const COLUMNS: [&str; 17] = [

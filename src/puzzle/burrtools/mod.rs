@@ -1,5 +1,5 @@
-//! BurrTools puzzle files (`.xmpuzzle`): read once into typed values, one [`Problem`]
-//! each, which become a polycube puzzle without a detour through text ([`Problem::puzzle`]
+//! BurrTools puzzle files (`.xmpuzzle`): read once into typed values, one [`BurrToolsProblem`]
+//! each, which become a polycube puzzle without a detour through text ([`BurrToolsProblem::puzzle`]
 //! is a [`Spec`] for [`crate::puzzle::Polycube::from_spec`]); `toml.rs` writes a problem
 //! as a puzzle file, for `import` alone.
 //!
@@ -10,7 +10,7 @@
 //! `<shape id count|min max>` pieces and a `<result id>`). A solved problem records
 //! BurrTools' count as `assemblies="N"`.
 //!
-//! Invariants of a [`Problem`]: it is one problem of a cube-grid (type 0) file. The
+//! Invariants of a [`BurrToolsProblem`]: it is one problem of a cube-grid (type 0) file. The
 //! result's `+` voxels become optional cells, `min`/`max` a count range, and voxel
 //! colours the puzzle's colours (named `c1`, `c2`, ... after BurrTools' numbers, listed
 //! in the order of those numbers). Everything polycover would read differently is
@@ -44,7 +44,7 @@ use crate::puzzle::Expect;
 
 /// Whether `bytes` look like a BurrTools file: XML whose root is `<puzzle`, plain or
 /// gzipped (gzip is only the wrapping: a gzipped puzzle file is a puzzle file).
-pub fn is_burrtools(bytes: &[u8]) -> bool {
+pub(crate) fn is_burrtools(bytes: &[u8]) -> bool {
     let head = input::head(bytes, 512);
     let head = String::from_utf8_lossy(&head);
     let head = head.trim_start_matches('\u{feff}').trim_start();
@@ -66,7 +66,7 @@ pub struct ProblemInfo {
 /// One problem of a BurrTools file, read: the puzzle polycover packs, and what `import`
 /// says about where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
+pub struct BurrToolsProblem {
     /// The file, for messages and `import`'s header.
     pub source: String,
     /// Its number, name and BurrTools' count.
@@ -77,19 +77,40 @@ pub struct Problem {
     /// with the problem's name when it adds one. Its target cells and each piece's cells
     /// come in the order of BurrTools' voxels (x fastest), its colours in the order of
     /// their numbers.
-    pub puzzle: Spec,
+    pub(crate) puzzle: Spec,
 }
 
 /// What reading a BurrTools file once gives: the problems it holds, and the one asked
 /// for, or why there is none (the file holds several and none was picked, say), or why
 /// it makes no puzzle.
 #[derive(Debug)]
-pub struct File {
+pub struct BurrTools {
     /// Every problem in the file, in file order.
     pub problems: Vec<ProblemInfo>,
     /// The problem asked for, read; or why it cannot be: none or several match, or it
     /// does not make a puzzle.
-    pub chosen: Result<Problem>,
+    pub chosen: Result<BurrToolsProblem>,
+}
+
+impl BurrTools {
+    /// Reads a BurrTools file once: the problems it holds, and the one `problem` names
+    /// (by name or number from 1; it may be left out when the file holds one problem).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Puzzle`] when the bytes do not inflate or are not UTF-8 XML, the root is
+    /// not `<puzzle>`, or a problem's attributes do not parse. A problem that cannot be
+    /// chosen or read is not an error of `read`: it is the `Err` in
+    /// [`BurrTools::chosen`].
+    pub fn read(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<BurrTools> {
+        read(source, bytes, problem)
+    }
+
+    /// Whether `bytes` look like a BurrTools file: XML whose root is `<puzzle`, plain or
+    /// gzipped.
+    pub fn is_burrtools(bytes: &[u8]) -> bool {
+        is_burrtools(bytes)
+    }
 }
 
 /// One `<voxel>` shape.
@@ -220,7 +241,7 @@ fn parse_voxels(source: &str, node: roxmltree::Node, id: usize) -> Result<Voxels
             at(source, node),
             format!(
                 "shape {label}: {} for a {}x{}x{} grid ({volume})",
-                crate::count::plural(index, "voxel", "voxels"),
+                crate::Count::plural(index, "voxel", "voxels"),
                 dims[0],
                 dims[1],
                 dims[2]
@@ -294,8 +315,8 @@ fn info(source: &str, k: usize, problem: roxmltree::Node) -> Result<ProblemInfo>
 ///
 /// [`Error::Puzzle`] when the bytes do not inflate or are not UTF-8 XML, the root is
 /// not `<puzzle>`, or a problem's attributes do not parse. A problem that cannot be
-/// chosen or read is not an error of `read`: it is the `Err` in [`File::chosen`].
-pub fn read(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<File> {
+/// chosen or read is not an error of `read`: it is the `Err` in [`BurrTools::chosen`].
+pub(crate) fn read(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<BurrTools> {
     let xml = xml_text(source, bytes)?;
     let doc = parse_xml(source, &xml)?;
     let puzzle = root(source, &doc)?;
@@ -307,7 +328,7 @@ pub fn read(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<File> {
         .collect::<Result<Vec<_>>>()?;
     let chosen = choose(source, &problems, problem)
         .and_then(|k| read_problem(source, puzzle, all[k], problems[k].clone()));
-    Ok(File { problems, chosen })
+    Ok(BurrTools { problems, chosen })
 }
 
 /// The index of the problem `want` names, by name or number from 1; with none asked,
@@ -346,13 +367,13 @@ fn choose(source: &str, problems: &[ProblemInfo], want: Option<&str>) -> Result<
     }
 }
 
-/// Problem `node` (described by `info`) of the file's root `puzzle`.
+/// BurrToolsProblem `node` (described by `info`) of the file's root `puzzle`.
 fn read_problem(
     source: &str,
     puzzle: roxmltree::Node,
     node: roxmltree::Node,
     info: ProblemInfo,
-) -> Result<Problem> {
+) -> Result<BurrToolsProblem> {
     let shapes: Vec<roxmltree::Node> = child(puzzle, "shapes")
         .map(|s| s.children().filter(|c| c.has_tag_name("voxel")).collect())
         .unwrap_or_default();
@@ -362,7 +383,7 @@ fn read_problem(
                 at(source, by),
                 format!(
                     "shape id {id} does not exist ({})",
-                    crate::count::plural(shapes.len(), "shape", "shapes")
+                    crate::Count::plural(shapes.len(), "shape", "shapes")
                 ),
             )
         })?;
@@ -406,7 +427,7 @@ fn read_problem(
     check_colors(source, node, &result, shapes_used.iter().map(|(_, _, v)| v))?;
 
     let pieces = pieces::piece_specs(source, info.number, shapes_used)?;
-    Ok(Problem {
+    Ok(BurrToolsProblem {
         source: source.to_string(),
         comment,
         puzzle: Spec {

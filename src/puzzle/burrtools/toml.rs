@@ -1,4 +1,4 @@
-//! A BurrTools [`Problem`] written as a polycover puzzle file: what `polycover import`
+//! A BurrTools [`BurrToolsProblem`] written as a polycover puzzle file: what `polycover import`
 //! prints. Nothing else reads BurrTools through this text.
 //!
 //! Invariant: the text says what the problem's [`crate::puzzle::polycube::Spec`] says,
@@ -10,10 +10,10 @@
 
 use itertools::Itertools;
 
-use super::Problem;
+use super::BurrToolsProblem;
 use crate::geometry::Cell;
 
-impl Problem {
+impl BurrToolsProblem {
     /// The problem as a puzzle file.
     pub fn toml(&self) -> String {
         let spec = &self.puzzle;

@@ -204,7 +204,7 @@ impl Kind for ColoredCubes {
         writeln!(
             out,
             "kind        colored-cubes: {}, colours {}",
-            crate::count::plural(self.height(), "cube", "cubes"),
+            crate::Count::plural(self.height(), "cube", "cubes"),
             self.letters.iter().collect::<String>()
         )?;
         writeln!(

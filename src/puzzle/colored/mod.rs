@@ -32,11 +32,11 @@ use super::{toml_util, Expect};
 use crate::error::{Error, Result};
 
 /// Face names in Hesselink's order.
-pub const FACES: [&str; 6] = ["left", "front", "right", "back", "top", "bottom"];
+pub(crate) const FACES: [&str; 6] = ["left", "front", "right", "back", "top", "bottom"];
 
 /// A rotation as a permutation of face positions: the turned string is
 /// `new[i] = old[p[i]]`.
-pub type Turn = [u8; 6];
+pub(crate) type Turn = [u8; 6];
 
 /// A quarter turn about the vertical axis: each side shows what its left neighbour showed.
 const QUARTER: Turn = [1, 2, 3, 0, 4, 5];
@@ -67,22 +67,22 @@ fn closure(generators: &[Turn]) -> Vec<Turn> {
 }
 
 /// The 24 rotations of a cube.
-pub fn rotations() -> Vec<Turn> {
+pub(crate) fn rotations() -> Vec<Turn> {
     closure(&[QUARTER, THIRD])
 }
 
 /// The 8 rotations of the whole stack that keep it vertical.
-pub fn stack_rotations() -> Vec<Turn> {
+pub(crate) fn stack_rotations() -> Vec<Turn> {
     closure(&[QUARTER, FLIP])
 }
 
 /// The colours of `cube` (in face order) after the rotation `t`.
-pub fn turn(cube: &[u8; 6], t: &Turn) -> [u8; 6] {
+pub(crate) fn turn(cube: &[u8; 6], t: &Turn) -> [u8; 6] {
     std::array::from_fn(|i| cube[t[i] as usize])
 }
 
 /// A coloured-cubes puzzle: H cubes to stack into a column whose four sides each show
-/// every one of the H colours once. Its options are [`ColoredCubes::turns`].
+/// every one of the H colours once. Its options are the turns of each cube.
 #[derive(Clone, Debug)]
 pub struct ColoredCubes {
     /// The file it came from, for messages.
@@ -97,7 +97,7 @@ pub struct ColoredCubes {
     pub expect: Expect,
     /// Every distinct turn of every cube, cube by cube: option `o` of the matrix is
     /// `turns[o]`.
-    pub turns: Vec<CubeTurn>,
+    pub(crate) turns: Vec<CubeTurn>,
 }
 
 /// A cube turned by one of the 24 rotations: an option of the matrix.
@@ -123,14 +123,14 @@ struct Raw {
 }
 
 impl ColoredCubes {
-    /// Reads a coloured-cubes file: `document` is `text` parsed once (see [`super::KINDS`]).
+    /// Reads a coloured-cubes file: `document` is `text` parsed once (see `puzzle::KINDS`).
     ///
     /// # Errors
     ///
     /// [`Error::Puzzle`], at the line concerned, for unknown keys, an empty `cubes` list,
     /// more than 26 cubes, a cube that is not six capital letters, a number of colours
     /// other than the number of cubes, or a colour seen fewer than four times.
-    pub fn parse(
+    pub(crate) fn parse(
         source: &str,
         text: &str,
         document: toml_util::Document<'_>,
@@ -157,7 +157,7 @@ impl ColoredCubes {
                         "cube {} (\"{}\") has {}; write six colour letters, in the order left, front, right, back, top, bottom",
                         j + 1,
                         s.get_ref(),
-                        crate::count::plural(faces.len(), "face", "faces")
+                        crate::Count::plural(faces.len(), "face", "faces")
                     ),
                 ));
             }
@@ -280,7 +280,7 @@ impl ColoredCubes {
 /// fixed) checking the front and back. That finds one solution per orbit of the 8 stack
 /// rotations when those act freely; the raw count is recovered by applying the 8 stack
 /// rotations to each solution found and counting distinct columns.
-pub fn staged_raw_count(cubes: &[[u8; 6]]) -> u64 {
+pub(crate) fn staged_raw_count(cubes: &[[u8; 6]]) -> u64 {
     let h = cubes.len();
     let axes = [[0, 1, 2, 3, 4, 5], THIRD, compose(&THIRD, &THIRD)];
     let quarters = closure(&[QUARTER]);
@@ -388,7 +388,7 @@ impl SplitMix {
 /// # Errors
 ///
 /// [`Error::Usage`] when `h` is not from 1 to 26.
-pub fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
+pub(crate) fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
     if !(1..=26).contains(&h) {
         return Err(Error::Usage(format!(
             "--cubes must be between 1 and 26 (one colour letter per cube), not {h}"
@@ -449,6 +449,31 @@ pub fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
         if solvable { ", planted solution" } else { "" },
         words.join(", ")
     ))
+}
+
+/// The kind's own tools: the cube's turns, the staged count, random puzzles.
+impl ColoredCubes {
+    /// The 24 rotations of a cube, as permutations of its faces (left, front, right,
+    /// back, top, bottom).
+    pub fn rotations() -> Vec<[u8; 6]> {
+        rotations()
+    }
+
+    /// The raw count of a stack (every solution, no symmetry removed) by a staged search
+    /// of its own, independent of the exact cover: a check of the kind's counts.
+    pub fn staged_raw_count(cubes: &[[u8; 6]]) -> u64 {
+        staged_raw_count(cubes)
+    }
+
+    /// A random instance with `h` cubes and `h` colours, as puzzle-file text; with
+    /// `solvable`, a solution is planted. The same seed gives the same text.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Usage`] when `h` is not from 1 to 26.
+    pub fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
+        generate(h, seed, solvable)
+    }
 }
 
 #[cfg(test)]

@@ -39,7 +39,7 @@ use crate::puzzle::Puzzle;
 
 /// What to generate.
 #[derive(Clone, Debug)]
-pub struct Request {
+pub struct Generator {
     /// The box to cut, in cells along x, y and z; each side from 1 to
     /// `MAX_COORDINATE`.
     pub size: [usize; 3],
@@ -67,13 +67,46 @@ pub struct Generated {
 
 /// The piece sizes when none are asked for: one below to one above the mean size
 /// (`volume / pieces`), at least 1.
-pub fn default_sizes(size: [usize; 3], pieces: usize) -> (usize, usize) {
+pub(crate) fn default_sizes(size: [usize; 3], pieces: usize) -> (usize, usize) {
     let volume: usize = size.iter().product();
     let mean = volume as f64 / pieces.max(1) as f64;
     (
         (mean.floor() as usize).saturating_sub(1).max(1),
         mean.ceil() as usize + 1,
     )
+}
+
+impl Generator {
+    /// The piece sizes when none are asked for: one below to one above the mean size
+    /// (`volume / pieces`), at least 1.
+    pub fn default_sizes(size: [usize; 3], pieces: usize) -> (usize, usize) {
+        default_sizes(size, pieces)
+    }
+
+    /// Generates the puzzle asked for, `count` deciding `unique` and `unsat`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for a request no box can meet, [`Error::Failed`] when no puzzle
+    /// is found in the draws allowed, and what `count` returns.
+    pub fn generate(&self, count: &mut Counter<'_>) -> Result<Generated> {
+        generate(self, count)
+    }
+
+    /// [`Generator::generate`], telling `progress` the number of puzzles drawn so far
+    /// before each new draw for `unique` or `unsat` (a hard request can draw for a long
+    /// time).
+    ///
+    /// # Errors
+    ///
+    /// As [`Generator::generate`].
+    pub fn generate_with_progress(
+        &self,
+        progress: &mut dyn FnMut(u64),
+        count: &mut Counter<'_>,
+    ) -> Result<Generated> {
+        generate_with_progress(self, progress, count)
+    }
 }
 
 /// Gives up after this many cuts that cannot be completed (a box and sizes that hardly
@@ -92,7 +125,7 @@ pub type Counter<'a> = dyn FnMut(&Puzzle, u64) -> Result<Option<u64>> + 'a;
 ///
 /// [`Error::Usage`] for a request no box can meet, [`Error::Failed`] when no puzzle is
 /// found in the draws allowed, and what `count` returns.
-pub fn generate(r: &Request, count: &mut Counter<'_>) -> Result<Generated> {
+pub(crate) fn generate(r: &Generator, count: &mut Counter<'_>) -> Result<Generated> {
     generate_with_progress(r, &mut |_| {}, count)
 }
 
@@ -102,8 +135,8 @@ pub fn generate(r: &Request, count: &mut Counter<'_>) -> Result<Generated> {
 /// # Errors
 ///
 /// As [`generate`].
-pub fn generate_with_progress(
-    r: &Request,
+pub(crate) fn generate_with_progress(
+    r: &Generator,
     progress: &mut dyn FnMut(u64),
     count: &mut Counter<'_>,
 ) -> Result<Generated> {
@@ -136,7 +169,7 @@ pub(crate) struct Found {
 /// with `rng` where the draws left it. `progress` hears the draws so far before each
 /// draw for `unique` or `unsat`.
 pub(crate) fn draw(
-    r: &Request,
+    r: &Generator,
     rng: &mut Pcg64Mcg,
     tries: &mut u64,
     limit: u64,
@@ -159,7 +192,7 @@ pub(crate) fn draw(
         let stopped = |e: Error| match e {
             Error::Interrupted(_) => Error::Interrupted(format!(
                 "after {} drawn, none kept",
-                crate::count::plural(drawn, "puzzle", "puzzles")
+                crate::Count::plural(drawn, "puzzle", "puzzles")
             )),
             e => e,
         };
@@ -187,7 +220,7 @@ pub(crate) fn draw(
 /// in random order, the first whose mirror image leaves the puzzle without a solution
 /// by `count`; `None` when no mirror does.
 pub(crate) fn mirror(
-    r: &Request,
+    r: &Generator,
     pieces: &[Vec<Cell>],
     rng: &mut Pcg64Mcg,
     count: &mut Counter<'_>,
@@ -211,7 +244,7 @@ pub(crate) fn mirror(
 /// Refuses a request no cut can meet: a side, `pieces` or a size bound of 0, bounds out
 /// of order, a box a puzzle file may not hold or this generator cut, sizes that cannot
 /// fill the box.
-pub(crate) fn check(r: &Request) -> Result<()> {
+pub(crate) fn check(r: &Generator) -> Result<()> {
     let (lo, hi) = r.sizes;
     if r.size.contains(&0) || r.pieces == 0 || lo == 0 || lo > hi {
         return Err(Error::Usage(
@@ -257,7 +290,7 @@ fn solutions(text: &str, at_most: u64, count: &mut Counter<'_>) -> Result<Option
 
 /// A random cut of the box into `r.pieces` face-connected pieces (cells in box
 /// coordinates).
-pub(crate) fn cut(r: &Request, rng: &mut Pcg64Mcg) -> Result<Vec<Vec<Cell>>> {
+pub(crate) fn cut(r: &Generator, rng: &mut Pcg64Mcg) -> Result<Vec<Vec<Cell>>> {
     let [x, y, z] = r.size;
     let volume = x * y * z;
     let cell = |i: usize| [(i % x) as i32, ((i / x) % y) as i32, (i / (x * y)) as i32];
@@ -361,7 +394,7 @@ fn connected(free: &[bool], count: usize, neighbours: &dyn Fn(usize) -> Vec<usiz
 }
 
 /// Piece sizes within the bounds, summing to `volume`, in random order.
-fn draw_sizes(r: &Request, volume: usize, rng: &mut Pcg64Mcg) -> Vec<usize> {
+fn draw_sizes(r: &Generator, volume: usize, rng: &mut Pcg64Mcg) -> Vec<usize> {
     let (lo, hi) = r.sizes;
     let mut sizes = vec![lo; r.pieces];
     let mut extra = volume - lo * r.pieces;
@@ -379,7 +412,7 @@ fn draw_sizes(r: &Request, volume: usize, rng: &mut Pcg64Mcg) -> Vec<usize> {
 /// replaces that piece by its mirror image; `how`, a comment line after the first two,
 /// says how the puzzle was found.
 pub(crate) fn render(
-    r: &Request,
+    r: &Generator,
     pieces: &[Vec<Cell>],
     mirrored: Option<usize>,
     how: Option<&str>,
@@ -483,8 +516,8 @@ mod tests {
         Ok((found >= at_most || report.complete).then_some(found))
     }
 
-    fn request(seed: u64) -> Request {
-        Request {
+    fn request(seed: u64) -> Generator {
+        Generator {
             size: [4, 4, 4],
             pieces: 13,
             sizes: (4, 6),

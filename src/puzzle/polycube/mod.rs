@@ -40,7 +40,7 @@ mod spec;
 use super::Expect;
 use crate::geometry::{min_corner, Cell, Isometry, Shape};
 
-pub use crate::geometry::MAX_COORDINATE;
+use crate::geometry::MAX_COORDINATE;
 pub use spec::{PieceSpec, Spec};
 /// More target cells than this would make a matrix no engine here can search.
 pub const MAX_TARGET_CELLS: usize = 65_536;
@@ -260,7 +260,7 @@ impl Polycube {
     }
 
     /// What covers each target cell: (piece, copy), as [`Polycube::copies`] numbers them,
-    /// or [`EMPTY`] for an optional cell left empty.
+    /// or `(u32::MAX, 0)` for an optional cell left empty.
     pub fn fill(&self, solution: &[u32]) -> Vec<(u32, u32)> {
         let mut fill = vec![EMPTY; self.target.len()];
         for (p, copy) in self.copies(solution) {

@@ -43,7 +43,7 @@ struct RawFile {
 }
 
 impl Polycube {
-    /// Reads a polycube file: `document` is `text` parsed once (see [`crate::puzzle::KINDS`]).
+    /// Reads a polycube file: `document` is `text` parsed once (see `puzzle::KINDS`).
     ///
     /// # Errors
     ///
@@ -51,7 +51,7 @@ impl Polycube {
     /// type, and for anything `docs/puzzle-format.md` forbids: a bad name, target or
     /// drawing, a piece that is empty, not face-connected or off its `plane`, repeated
     /// names or symbols, bad colours or counts, or a volume the pieces cannot fill.
-    pub fn parse(
+    pub(crate) fn parse(
         source: &str,
         text: &str,
         document: Document<'_>,
@@ -467,7 +467,7 @@ pub(super) fn check_volume(source: &str, pieces: &[Piece], optional: &[bool]) ->
                 source,
                 format!(
                     "the pieces have {} but the target has {target_len} ({detail})",
-                    crate::count::plural(volume, "cell", "cells")
+                    crate::Count::plural(volume, "cell", "cells")
                 ),
             ));
         }

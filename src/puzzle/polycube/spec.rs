@@ -82,7 +82,11 @@ impl Polycube {
     /// cell given twice, no required cell, a bad or repeated colour, no pieces, a piece
     /// that is empty, not face-connected or has a bad count, or cells that cannot be
     /// filled by the pieces' volume.
-    pub fn from_spec(source: &str, spec: &Spec, stop: &crate::stop::Stop) -> Result<Polycube> {
+    pub(crate) fn from_spec(
+        source: &str,
+        spec: &Spec,
+        stop: &crate::stop::Stop,
+    ) -> Result<Polycube> {
         let at = &spec.at;
         let located = |m: String| Error::puzzle(at, m);
         check_name(at, &spec.name)?;

@@ -124,6 +124,7 @@ pub struct Counted {
     pub stats: MemoStats,
 }
 
+/// What a memo count (or a sampler's table) saw: its search and its table of counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MemoStats {
     /// Search nodes visited (memo hits included).
@@ -133,6 +134,7 @@ pub struct MemoStats {
     /// Worker threads the count ran on (the most, over Burnside's classes): at most the
     /// threads asked for and the cores, and one for a small sweep.
     pub workers: usize,
+    /// The table of subproblem counts.
     pub table: TableStats,
 }
 

@@ -134,10 +134,13 @@ pub(crate) fn hash(key: &[u64]) -> u64 {
 /// What a table saw. Peaks are of the table alone (slots and arena).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TableStats {
+    /// Lookups that found their subproblem's count.
     pub hits: u64,
+    /// Lookups that did not (the subproblem was then counted).
     pub misses: u64,
     /// Entries replaced (or counts not stored) for want of room.
     pub evictions: u64,
+    /// The most entries the table held at once.
     pub peak_entries: u64,
     /// The most the table held (slots and arena): the memory it took. Slot arrays never
     /// shrink, so the sum over a shared table's shards is what they held together, within

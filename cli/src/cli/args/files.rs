@@ -11,7 +11,7 @@ use super::{
     default_amo, AmoArg, ExportFormatArg, ProjectionArg, PuzzleArg, SuiteStatusArg, SymmetryArg,
     STDIO,
 };
-use crate::parts::PartSpec;
+use polycover::PartSpec;
 
 #[derive(Args, Debug)]
 pub(in crate::cli) struct ExportArgs {

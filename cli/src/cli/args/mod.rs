@@ -17,11 +17,12 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::engine::{Problem, SatEngine};
-use crate::error::Result;
-use crate::parts::PartSpec;
-use crate::puzzle::Puzzle;
 use crate::sat::Amo;
+use polycover::sat::SatEngine;
+use polycover::PartSpec;
+use polycover::Problem;
+use polycover::Puzzle;
+use polycover::Result;
 
 mod design;
 mod files;

@@ -9,13 +9,13 @@
 use std::time::Duration;
 
 use clap::ValueEnum;
+use polycover::RunOptions;
 
-use crate::engine::MAX_THREADS;
 use crate::export::Format as ExportFormat;
-use crate::puzzle::SymmetryMode;
 use crate::sat::dimacs::Projection;
 use crate::sat::{Amo, Backend, Decide, Strategy};
 use crate::suite::Status as SuiteStatus;
+use polycover::SymmetryMode;
 
 /// A mirror of a core enum for clap: the same variants, with their help texts, and
 /// exhaustive conversions both ways.
@@ -190,51 +190,52 @@ impl ValueEnum for BackendArg {
     }
 }
 
-/// `--threads`: the library's rule ([`crate::limits::threads`]): 0 (every core) to
-/// [`MAX_THREADS`].
-pub(super) fn parse_threads(s: &str) -> crate::error::Result<usize> {
-    crate::limits::threads(s)
+/// `--threads`: the library's rule ([`RunOptions::parse_threads`]): 0 (every core) to
+/// [`RunOptions::MAX_THREADS`].
+pub(super) fn parse_threads(s: &str) -> polycover::Result<usize> {
+    polycover::RunOptions::parse_threads(s)
 }
 
-/// `--seed`: the library's rule ([`crate::limits::seed`]).
-pub(super) fn parse_seed(s: &str) -> crate::error::Result<u64> {
-    crate::limits::seed(s)
+/// `--seed`: the library's rule ([`RunOptions::parse_seed`]).
+pub(super) fn parse_seed(s: &str) -> polycover::Result<u64> {
+    polycover::RunOptions::parse_seed(s)
 }
 
 /// `enumerate --limit`: at least 1.
-pub(super) fn parse_limit(s: &str) -> crate::error::Result<u64> {
-    crate::limits::whole(s, "the number of solutions", 1, u64::MAX)
+pub(super) fn parse_limit(s: &str) -> polycover::Result<u64> {
+    whole(s, "the number of solutions", 1, u64::MAX)
 }
 
 /// `bench --repeat`: at least 1.
-pub(super) fn parse_repeat(s: &str) -> crate::error::Result<u32> {
-    crate::limits::whole(s, "the number of runs", 1, u32::MAX.into()).map(|n| n as u32)
+pub(super) fn parse_repeat(s: &str) -> polycover::Result<u32> {
+    whole(s, "the number of runs", 1, u32::MAX.into()).map(|n| n as u32)
 }
 
 /// `generate --draws`: 0 designs at once.
-pub(super) fn parse_draws(s: &str) -> crate::error::Result<u64> {
-    crate::limits::whole(s, "the number of draws", 0, u64::MAX)
+pub(super) fn parse_draws(s: &str) -> polycover::Result<u64> {
+    whole(s, "the number of draws", 0, u64::MAX)
 }
 
-/// `sample -n`: the library's rule ([`crate::limits::samples`]).
-pub(super) fn parse_samples(s: &str) -> crate::error::Result<u64> {
-    crate::limits::samples(s)
+/// `sample -n`: the library's rule ([`RunOptions::parse_samples`]).
+pub(super) fn parse_samples(s: &str) -> polycover::Result<u64> {
+    polycover::RunOptions::parse_samples(s)
 }
 
 /// `bench --threads`: one thread count or a comma-separated list of them, each from 0 to
-/// [`MAX_THREADS`], where 0 is the available parallelism (`limits::default_threads`).
+/// [`RunOptions::MAX_THREADS`], where 0 is the available parallelism (`RunOptions::default_threads`).
 /// The list comes back sorted, its smallest first (the speed-ups' reference); a count
 /// given twice is refused, while a 0 that resolves to a listed count merges with it.
 pub(super) fn parse_thread_list(s: &str) -> std::result::Result<ThreadList, String> {
     let mut given = Vec::new();
     for part in s.split(',') {
         let n = match part.trim().parse::<usize>() {
-            Ok(n) if n <= MAX_THREADS => n,
+            Ok(n) if n <= RunOptions::MAX_THREADS => n,
             _ => {
                 return Err(format!(
                     "`{}`: each thread count must be a whole number from 0 (every core) to \
-                     {MAX_THREADS}",
-                    part.trim()
+                     {}",
+                    part.trim(),
+                    RunOptions::MAX_THREADS
                 ))
             }
         };
@@ -247,7 +248,7 @@ pub(super) fn parse_thread_list(s: &str) -> std::result::Result<ThreadList, Stri
         .into_iter()
         .map(|n| {
             if n == 0 {
-                crate::limits::default_threads()
+                polycover::RunOptions::default_threads()
             } else {
                 n
             }
@@ -306,10 +307,10 @@ pub(super) fn parse_memory(s: &str) -> std::result::Result<usize, String> {
     Ok(bytes as usize)
 }
 
-/// `--timeout` and other seconds: the library's rule ([`crate::limits::timeout`]), a
+/// `--timeout` and other seconds: the library's rule ([`RunOptions::parse_timeout`]), a
 /// positive number of seconds, where `inf` (or more than a clock counts) is no timeout.
-pub(super) fn parse_seconds(s: &str) -> crate::error::Result<Duration> {
-    crate::limits::timeout(s)
+pub(super) fn parse_seconds(s: &str) -> polycover::Result<Duration> {
+    polycover::RunOptions::parse_timeout(s)
 }
 
 pub(super) fn parse_sat_option(s: &str) -> std::result::Result<(String, i32), String> {
@@ -375,6 +376,17 @@ pub(super) fn parse_seed_range(s: &str) -> Result<(u64, u64), String> {
         return Err(bad());
     }
     Ok((a, b))
+}
+
+/// A whole number from `min` to `max`, `what` naming it in the message (`the cap`): the
+/// command line's counts that have no rule of the library's.
+fn whole(text: &str, what: &str, min: u64, max: u64) -> polycover::Result<u64> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(polycover::Error::Usage(format!(
+            "`{text}`: {what} must be a whole number from {min} to {max}"
+        ))),
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,138 @@
+//! The engine handle: which algorithm, with which settings, nothing built.
+//!
+//! Invariant: a handle is settings only; cloning it shares the algorithm, and two
+//! handles are equal when they run the same engine with the same settings.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::{native, sat, Algorithm, Prepared, ENGINES};
+use crate::error::Result;
+use crate::sat::{Amo, SatEngine};
+
+use super::Problem;
+
+/// One engine: a handle to an [`Algorithm`] and its settings, cheap to clone and share
+/// between threads. A SAT engine's handle holds its checked settings as they are, so
+/// that reading or changing them builds nothing.
+#[derive(Clone)]
+pub struct Engine(Handle);
+
+#[derive(Clone)]
+enum Handle {
+    Sat(Arc<sat::Sat>),
+    Other(Arc<dyn Algorithm>),
+}
+
+impl Engine {
+    /// A handle to `algorithm`.
+    pub fn new(algorithm: impl Algorithm + 'static) -> Engine {
+        Engine(Handle::Other(Arc::new(algorithm)))
+    }
+
+    /// Dancing links: the reference.
+    pub fn dlx() -> Engine {
+        Engine::new(native::Native::DLX)
+    }
+
+    /// Bitset Algorithm X: the fast native engine.
+    pub fn bits() -> Engine {
+        Engine::new(native::Native::BITS)
+    }
+
+    /// The CNF encoding, enumerated by an embedded SAT solver, with `settings` as they
+    /// are: [`super::SatBuilder`] checks them ([`Algorithm::available`] says whether this build
+    /// runs them).
+    pub fn sat(settings: SatEngine) -> Engine {
+        Engine(Handle::Sat(Arc::new(sat::Sat(settings))))
+    }
+
+    /// An engine of [`ENGINES`] by name, with its defaults.
+    pub fn from_name(name: &str) -> Option<Engine> {
+        ENGINES.iter().find(|e| e.name == name).map(|e| (e.make)())
+    }
+
+    /// The names of `--solver` (count, solve, enumerate), in the order of [`ENGINES`].
+    pub fn solver_names() -> Vec<&'static str> {
+        ENGINES
+            .iter()
+            .filter(|e| e.on_solver)
+            .map(|e| e.name)
+            .collect()
+    }
+
+    /// The names `bench --solvers` takes, in the order of [`ENGINES`].
+    pub fn bench_names() -> Vec<&'static str> {
+        ENGINES.iter().map(|e| e.name).collect()
+    }
+
+    /// The algorithm behind the handle.
+    pub fn algorithm(&self) -> &dyn Algorithm {
+        match &self.0 {
+            Handle::Sat(s) => &**s,
+            Handle::Other(s) => &**s,
+        }
+    }
+
+    /// The short name, without the encoding: `dlx`, `sat-cadical`.
+    pub fn name(&self) -> &'static str {
+        self.algorithm().name()
+    }
+
+    /// Compiles the engine for `problem` (see [`Prepared`]).
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Usage`] when this build cannot run the engine.
+    pub fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn Prepared + 'p>> {
+        self.algorithm().prepare(problem)
+    }
+
+    /// The SAT settings of an engine that runs on the CNF.
+    pub fn sat_settings(&self) -> Option<&SatEngine> {
+        match &self.0 {
+            Handle::Sat(s) => Some(&s.0),
+            Handle::Other(_) => None,
+        }
+    }
+
+    /// The at-most-one encoding of an engine that runs on the CNF.
+    pub fn amo(&self) -> Option<Amo> {
+        self.sat_settings().map(|s| s.amo)
+    }
+
+    /// The same engine with another encoding (engines without a CNF are returned as
+    /// they are).
+    pub fn with_amo(self, amo: Amo) -> Engine {
+        match self.sat_settings() {
+            Some(s) => Engine::sat(SatEngine { amo, ..s.clone() }),
+            None => self,
+        }
+    }
+
+    /// Whether this build can run the engine; the reason when it cannot.
+    ///
+    /// # Errors
+    ///
+    /// For a SAT engine: a message when its backend's cargo feature was not built, or
+    /// when it asks for the lazy at-most-one encoding with a backend other than CaDiCaL
+    /// (only CaDiCaL's propagator enforces it). The native engines are always available.
+    pub fn available(&self) -> std::result::Result<(), String> {
+        self.algorithm().available()
+    }
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.algorithm().fmt(f)
+    }
+}
+
+/// Two handles are equal when they run the same engine with the same settings.
+impl PartialEq for Engine {
+    fn eq(&self, other: &Engine) -> bool {
+        format!("{self:?}") == format!("{other:?}")
+    }
+}
+
+impl Eq for Engine {}
