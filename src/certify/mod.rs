@@ -184,58 +184,6 @@ pub(crate) fn estimate(
     }))
 }
 
-/// Certifies the problem's count in the way that fits `engine` ([`Shape::of`]); for SAT,
-/// enumerates the models first (within `deadline`), which the certificate must match.
-///
-/// # Errors
-///
-/// As [`certify`], and an engine that cannot certify.
-pub(crate) fn certify_with(
-    problem: &Problem,
-    engine: &Engine,
-    stop: &Stop,
-    expected: Option<&Count>,
-    dir: &Path,
-) -> Result<Certificate> {
-    let shape = Shape::of(engine)?;
-    let models = if engine.name().starts_with("sat") {
-        // Refused before the enumeration, which `certify` would refuse after.
-        if problem.compiled.group.order() > 1 {
-            return Err(sat_up_to_symmetry());
-        }
-        let mut models = HashSet::new();
-        let opts = RunOptions {
-            threads: 1,
-            stop: stop.clone(),
-            progress: None,
-            memory: 0,
-        };
-        let listed = problem.for_each_solution(engine, &opts, &mut |s| {
-            models.insert(s.to_vec());
-            std::ops::ControlFlow::Continue(())
-        })?;
-        if !listed.complete {
-            return Err(Error::Interrupted(
-                "SAT enumeration for the certificate was stopped".into(),
-            ));
-        }
-        Some(models)
-    } else {
-        None
-    };
-    certify(
-        Request {
-            problem,
-            shape,
-            engine: engine.name(),
-            models,
-            expected,
-            stop,
-        },
-        dir,
-    )
-}
-
 /// Certificates, written and verified: a CPOG proof of a count that an independent
 /// checker verifies.
 impl Certificate {
@@ -259,7 +207,43 @@ impl Certificate {
         expected: Option<&Count>,
         dir: &Path,
     ) -> Result<Certificate> {
-        certify_with(problem, engine, stop, expected, dir)
+        let shape = Shape::of(engine)?;
+        let models = if engine.name().starts_with("sat") {
+            // Refused before the enumeration, which `certify` would refuse after.
+            if problem.compiled.group.order() > 1 {
+                return Err(sat_up_to_symmetry());
+            }
+            let mut models = HashSet::new();
+            let opts = RunOptions {
+                threads: 1,
+                stop: stop.clone(),
+                progress: None,
+                memory: 0,
+            };
+            let listed = problem.for_each_solution(engine, &opts, &mut |s| {
+                models.insert(s.to_vec());
+                std::ops::ControlFlow::Continue(())
+            })?;
+            if !listed.complete {
+                return Err(Error::Interrupted(
+                    "SAT enumeration for the certificate was stopped".into(),
+                ));
+            }
+            Some(models)
+        } else {
+            None
+        };
+        certify(
+            Request {
+                problem,
+                shape,
+                engine: engine.name(),
+                models,
+                expected,
+                stop,
+            },
+            dir,
+        )
     }
 
     /// Whether `engine` can certify a count (the memo, dlx, bits and sat do): checked
