@@ -7,15 +7,21 @@
 //! the three classes to its own terms (the `polycover` binary to the exit codes 2, 1 and
 //! 128 + the signal; the Python module to `PuzzleError`, `PolycoverError` and
 //! `KeyboardInterrupt`).
+//!
+//! A message that names a setting of the caller's names it as a [`Setting`], which each
+//! front end words ([`Error::render`]); `Display` words it plainly.
 
+use std::fmt;
 use std::path::PathBuf;
 
-/// Everything that can go wrong in the library; its `Display` is the message for a person.
-#[derive(Debug, thiserror::Error)]
+use crate::setting::Setting;
+
+/// Everything that can go wrong in the library; its `Display` is the message for a person,
+/// in the library's words ([`Error::render`] in a front end's).
+#[derive(Debug)]
 pub enum Error {
     /// A puzzle file, or a catalog name, that cannot be used. `location` is
     /// `file[:line[:column]]`.
-    #[error("{location}: {reason}")]
     Puzzle {
         /// `file[:line[:column]]`, or the catalog name.
         location: String,
@@ -24,7 +30,6 @@ pub enum Error {
     },
 
     /// A model or solver answer that does not decode into a valid solution.
-    #[error("{location}: {reason}")]
     Model {
         /// Where the model came from (`file[:line]`).
         location: String,
@@ -33,16 +38,13 @@ pub enum Error {
     },
 
     /// A command-line request that cannot be honoured (e.g. reflections on a chiral set).
-    #[error("{0}")]
     Usage(String),
 
     /// Something went wrong while running on good input: engines that disagree, a count
     /// that differs from the published one, a solver that failed.
-    #[error("{0}")]
     Failed(String),
 
     /// An input that cannot be read (a missing puzzle file, a model file).
-    #[error("cannot read {}: {source}", path.display())]
     Read {
         /// The file that could not be read.
         path: PathBuf,
@@ -51,7 +53,6 @@ pub enum Error {
     },
 
     /// An output that cannot be written (a full disk, a directory in the way).
-    #[error("cannot write {}: {source}", path.display())]
     Write {
         /// The file that could not be written.
         path: PathBuf,
@@ -60,13 +61,11 @@ pub enum Error {
     },
 
     /// Any other input or output failure while running (a closed pipe included).
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
 
     /// A stop asked for from outside (a raised [`crate::Stop`]: Ctrl-C, SIGTERM or
     /// SIGHUP in the binary) ended a run that keeps nothing of a stopped one; the text says
     /// how far it got.
-    #[error("interrupted: {0}")]
     Interrupted(String),
 }
 
@@ -113,11 +112,64 @@ impl Error {
         }
     }
 
+    /// The message, each setting it names worded by `words` (given the setting and the
+    /// value the message names with it, if any): the command line's flags, the Python
+    /// module's keyword arguments. `Display` is this in the library's words.
+    ///
+    /// ```
+    /// use polycover::{Problem, Setting, SymmetryMode};
+    /// let Err(err) = Problem::load("soma", Some(SymmetryMode::Stack)) else { panic!() };
+    /// let flag = |s: Setting, v: Option<&str>| match v {
+    ///     Some(v) => format!("--{} {v}", s.name()),
+    ///     None => format!("--{}", s.name()),
+    /// };
+    /// assert!(err.render(&flag).contains("counts with --symmetry rotations, reflections, none"));
+    /// assert!(err.to_string().contains("counts with symmetry rotations, reflections, none"));
+    /// ```
+    pub fn render(&self, words: &dyn Fn(Setting, Option<&str>) -> String) -> String {
+        let said = |text: &str| Setting::render(text, words);
+        match self {
+            Error::Puzzle { location, reason } | Error::Model { location, reason } => {
+                format!("{location}: {}", said(reason))
+            }
+            Error::Usage(message) | Error::Failed(message) => said(message),
+            Error::Read { path, source } => format!("cannot read {}: {source}", path.display()),
+            Error::Write { path, source } => {
+                format!("cannot write {}: {source}", path.display())
+            }
+            Error::Io(e) => e.to_string(),
+            Error::Interrupted(how_far) => format!("interrupted: {}", said(how_far)),
+        }
+    }
+
     /// An [`Error::Puzzle`] at `location` (`file[:line[:column]]`) saying `reason`.
     pub fn puzzle(location: impl Into<String>, reason: impl Into<String>) -> Error {
         Error::Puzzle {
             location: location.into(),
             reason: reason.into(),
         }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(&Setting::plainly))
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Read { source, .. } | Error::Write { source, .. } => Some(source),
+            // Transparent: the I/O error is the message, as its own source's.
+            Error::Io(e) => e.source(),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Error {
+        Error::Io(e)
     }
 }

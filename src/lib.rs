@@ -52,6 +52,7 @@ mod puzzle;
 mod sample;
 pub mod sat;
 pub(crate) mod schedule;
+mod setting;
 
 pub mod kinds {
     //! The puzzle kinds and what they tell: each kind's own type (reached from a
@@ -75,6 +76,11 @@ mod suggest;
 mod symmetry;
 pub(crate) mod xml;
 
+// The library guide's Rust examples run as doctests, so that the guide stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/guide/library.md")]
+struct LibraryGuide;
+
 pub use catalog::CatalogEntry;
 pub use count::Count;
 pub use engine::handle::Engine;
@@ -86,6 +92,7 @@ pub use matrix::{CoverError, Item, Matrix};
 pub use parts::{PartSpec, Split, Step};
 pub use puzzle::{Compiled, Puzzle, SymmetryMode};
 pub use sample::{Incomplete, Sampler};
+pub use setting::Setting;
 pub use solver::memo::{MemoStats, TableStats};
 pub use stop::{Listening, Stop};
 pub use symmetry::{Group, Reduction, Symmetry};

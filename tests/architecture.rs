@@ -282,6 +282,84 @@ fn the_cycle_check_sees_groups_super_and_doc_links() {
     assert_eq!(cycles(&files), Vec::<String>::new());
 }
 
+/// The settings the library names in its messages (`polycover::Setting`), which each
+/// front end words: the library writes none of them as a flag.
+const SETTINGS: &[&str] = &[
+    "amo", "backend", "box", "cubes", "force", "gap", "maximize", "memory", "pieces", "problem",
+    "seed", "sizes", "solver", "symmetry", "unit",
+];
+
+/// The library's strings that write a setting as a flag on purpose, each with its reason.
+const FLAG_EXCEPTIONS: &[(&str, &str, &str)] = &[(
+    "src/design/maximize.rs",
+    "--maximize nodes",
+    "a designed puzzle file's header says how it was made, in the command's words",
+)];
+
+/// The library names a caller's setting as a `Setting`, which the command line words as
+/// a flag and the Python module as a keyword argument; no string of the library (tests
+/// aside) writes `--symmetry` and the like, but for a command line it records (`#
+/// polycover generate ... --seed 3`, a file's header) and [`FLAG_EXCEPTIONS`].
+#[test]
+fn the_library_writes_no_command_line_flag() {
+    let mut found = Vec::new();
+    for (path, text) in source_files() {
+        if !path.starts_with("src/") || path.ends_with("/tests.rs") {
+            continue;
+        }
+        for literal in string_literals(&without_tests(&text)) {
+            let flags: Vec<&&str> = SETTINGS
+                .iter()
+                .filter(|name| {
+                    let flag = format!("--{name}");
+                    literal.match_indices(&flag).any(|(at, _)| {
+                        !literal[at + flag.len()..]
+                            .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-')
+                    })
+                })
+                .collect();
+            let excepted = FLAG_EXCEPTIONS
+                .iter()
+                .any(|(file, what, _)| *file == path && literal.contains(what));
+            if !flags.is_empty() && !literal.contains("polycover ") && !excepted {
+                found.push(format!("{path}: {literal:?}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "library strings that write a flag (name a `Setting` instead):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The contents of the string literals in `text`, comments skipped; a string continued
+/// over lines (`\` at a line's end) is one literal.
+fn string_literals(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'/' if bytes.get(k + 1) == Some(&b'/') => {
+                k += text[k..].find('\n').unwrap_or(text.len() - k);
+            }
+            b'/' if bytes.get(k + 1) == Some(&b'*') => {
+                k += text[k..].find("*/").map_or(text.len() - k, |e| e + 2);
+            }
+            b'"' => {
+                let end = string_end(bytes, k);
+                out.push(&text[k + 1..end.min(text.len())]);
+                k = end + 1;
+            }
+            // A character literal holding a quote (`'"'`).
+            b'\'' if bytes.get(k + 1) == Some(&b'"') => k += 3,
+            _ => k += 1,
+        }
+    }
+    out
+}
+
 /// Every `.rs` file of the crates' source folders ([`CRATES`]), by its path from the
 /// repository's root (`src/sat/cnf.rs`, `cli/src/cli/mod.rs`).
 fn source_files() -> BTreeMap<String, String> {

@@ -25,7 +25,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
 
-use polycover::{Error, ErrorClass, Stop};
+use polycover::{Error, ErrorClass, Setting, Stop};
 
 create_exception!(
     polycover,
@@ -44,18 +44,44 @@ create_exception!(
 /// How often a running search lets Python look at its signals.
 const POLL: Duration = Duration::from_millis(50);
 
-/// The library's error as a Python exception with the command line's message.
+/// The library's error as a Python exception, the settings it names worded as this
+/// module's keyword arguments ([`keyword`]).
 pub(crate) fn to_py(e: Error) -> PyErr {
+    let message = e.render(&keyword);
     match e.class() {
-        ErrorClass::Input => PuzzleError::new_err(e.to_string()),
-        ErrorClass::Failure => PolycoverError::new_err(e.to_string()),
-        ErrorClass::Interrupted => PyKeyboardInterrupt::new_err(e.to_string()),
+        ErrorClass::Input => PuzzleError::new_err(message),
+        ErrorClass::Failure => PolycoverError::new_err(message),
+        ErrorClass::Interrupted => PyKeyboardInterrupt::new_err(message),
     }
 }
 
-/// A wrong argument (an unknown solver or encoding name): the input's fault.
+/// A wrong argument (an unknown solver or encoding name): the input's fault. A setting
+/// the message names is worded as a keyword argument ([`keyword`]).
 pub(crate) fn usage(message: impl Into<String>) -> PyErr {
-    PuzzleError::new_err(message.into())
+    PuzzleError::new_err(Setting::render(&message.into(), &keyword))
+}
+
+/// A setting a library message names, as this module's keyword arguments spell it:
+/// `symmetry="none"`, `force=True`; a setting the module does not take (the command
+/// line's `--memory`, say), and a value of several words, plainly (`memory`,
+/// `solver memo, dlx or bits`).
+pub(crate) fn keyword(setting: Setting, value: Option<&str>) -> String {
+    let name = setting.name();
+    let takes = matches!(
+        setting,
+        Setting::Amo | Setting::Force | Setting::Seed | Setting::Solver | Setting::Symmetry
+    );
+    match value {
+        _ if !takes => match value {
+            Some(v) => format!("{name} {v}"),
+            None => name.into(),
+        },
+        None if setting == Setting::Force => "force=True".into(),
+        None => format!("{name}=..."),
+        Some(v) if v.contains(' ') => format!("{name} {v}"),
+        Some(v) if v.parse::<u64>().is_ok() => format!("{name}={v}"),
+        Some(v) => format!("{name}=\"{v}\""),
+    }
 }
 
 /// Runs `work` on a thread of its own with the GIL released, and Python's signal handlers

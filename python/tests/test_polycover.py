@@ -126,6 +126,21 @@ def test_wrong_arguments_raise():
         soma.cnf(amo="lazy")
 
 
+def test_a_refusal_names_the_keyword_arguments_where_the_command_line_names_flags(tmp_path):
+    # The library names the settings it refuses; each front end words them its own way.
+    soma = polycover.Puzzle.load("soma")
+    with pytest.raises(polycover.PuzzleError) as raised:
+        soma.certify(tmp_path / "x", solver="sat")
+    message = str(raised.value)
+    assert 'certify it with symmetry="none", or with solver memo, dlx or bits' in message, message
+    assert "--" not in message, message
+    run = cli("count", "soma", "--solver", "sat", "--certify", tmp_path / "y", check=False)
+    assert run.returncode == 2
+    said = run.stderr.strip().splitlines()[-1]
+    assert said == "polycover: error: " + message.replace(
+        'symmetry="none"', "--symmetry none").replace("solver memo", "--solver memo"), said
+
+
 def test_a_timeout_raises_timeout_error():
     with pytest.raises(TimeoutError, match="stopped by the timeout"):
         polycover.Puzzle.load("bedlam").count(solver="dlx", timeout=1e-9)

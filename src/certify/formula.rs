@@ -287,11 +287,11 @@ impl Formula {
         let implied = implied_items(matrix, &cells, &counted, &counted_items);
         let (kinds, kinds_of) = counted_kinds(matrix, &counted, &counted_items, &implied)?;
         if g.is_some_and(|g| !g.is_identity()) && !kinds.is_empty() {
-            return Err(Error::Usage(
+            return Err(Error::Usage(format!(
                 "cannot certify a count up to symmetry of a puzzle whose piece counts are \
-                 ranges: certify it with --symmetry none"
-                    .into(),
-            ));
+                 ranges: certify it with {}",
+                crate::Setting::Symmetry.is("none")
+            )));
         }
         let mut by_cell = vec![Vec::new(); cover_items.len()];
         for (o, cs) in cells.iter().enumerate() {

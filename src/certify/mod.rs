@@ -121,7 +121,8 @@ impl Shape {
             "dlx" | "bits" => Ok(Shape::Tree),
             n if n.starts_with("sat") => Ok(Shape::Tree),
             other => Err(Error::Usage(format!(
-                "a certificate comes from --solver memo, dlx, bits or sat, not {other}"
+                "a certificate comes from {}, not {other}",
+                crate::Setting::Solver.is("memo, dlx, bits or sat")
             ))),
         }
     }
@@ -290,11 +291,12 @@ impl Certificate {
 }
 
 fn sat_up_to_symmetry() -> Error {
-    Error::Usage(
-        "cannot certify a SAT count up to symmetry: certify it with --symmetry none, or with \
-         --solver memo, dlx or bits, which certify the Burnside terms"
-            .into(),
-    )
+    Error::Usage(format!(
+        "cannot certify a SAT count up to symmetry: certify it with {}, or with {}, which \
+         certify the Burnside terms",
+        crate::Setting::Symmetry.is("none"),
+        crate::Setting::Solver.is("memo, dlx or bits")
+    ))
 }
 
 /// A file name from a puzzle name: lower case, letters and digits, `-` between.

@@ -29,6 +29,7 @@ use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::puzzle::polycube::{generate, Polycube};
 use crate::puzzle::{Puzzle, SymmetryMode};
+use crate::setting::Setting;
 use crate::stop::Stop;
 
 /// Random draws before the design search takes over, unless the caller says otherwise.
@@ -123,7 +124,10 @@ pub(crate) fn unique_or_unsat(
     if let Some(why) = super::shape::impossible(r.pieces, r.sizes, volume, Rules::default()) {
         return Err(Error::Failed(format!(
             "generate polycubes: no puzzle found in {tries} draws, and the design search \
-             cannot take over: {why}; try other --sizes, --pieces or --seed"
+             cannot take over: {why}; try other {}, {} or {}",
+            Setting::Sizes,
+            Setting::Pieces,
+            Setting::Seed
         )));
     }
     let mut seconds = 0.0;
@@ -188,7 +192,10 @@ pub(crate) fn unique_or_unsat(
     }
     Err(Error::Failed(format!(
         "generate polycubes: no puzzle found in {tries} draws and {tried} moves of the design \
-         search; try other --sizes, --pieces or --seed"
+         search; try other {}, {} or {}",
+        Setting::Sizes,
+        Setting::Pieces,
+        Setting::Seed
     )))
 }
 

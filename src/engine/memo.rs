@@ -33,6 +33,7 @@ use crate::burnside::{self, Quotient};
 use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::sat::Strategy;
+use crate::setting::Setting;
 use crate::solver::memo::{self, Counted, MemoStats, Settings};
 
 #[derive(Debug)]
@@ -148,14 +149,15 @@ impl Counts for PreparedMemo<'_> {
             // that every part of a small puzzle merges.
             (Plan::Burnside(_), Some(w)) if w.scope.subproblems.is_empty() => Some(Count::zero()),
             (Plan::Burnside(_), Some(w)) if w.scope.subproblems.len() < w.scope.split.len() => {
-                return Err(Error::Usage(
-                    "--solver memo counts a part of a split, or continues a checkpoint that \
-                     holds some subproblems, only where the symmetry reduction needs no \
-                     canonical-form check (for example --symmetry none): up to symmetry it \
-                     counts by Burnside's lemma, which does not split into subproblems; \
-                     use --solver bits (or a new checkpoint file)"
-                        .into(),
-                ))
+                return Err(Error::Usage(format!(
+                    "{} counts a part of a split, or continues a checkpoint that holds some \
+                     subproblems, only where the symmetry reduction needs no canonical-form \
+                     check (for example {}): up to symmetry it counts by Burnside's lemma, \
+                     which does not split into subproblems; use {} (or a new checkpoint file)",
+                    Setting::Solver.is("memo"),
+                    Setting::Symmetry.is("none"),
+                    Setting::Solver.is("bits"),
+                )))
             }
             // The whole split: the whole count, at once.
             (Plan::Burnside(classes), _) => {
@@ -266,28 +268,32 @@ pub(crate) fn refuse_past_budget(
             };
             if past_machine(&e) {
                 let what = match instead {
-                    Instead::Count => {
-                        "count it with --solver bits (or dlx, or sat), which keep no table"
-                    }
-                    Instead::Sample => {
+                    Instead::Count => format!(
+                        "count it with {} (or dlx, or sat), which keep no table",
+                        Setting::Solver.is("bits")
+                    ),
+                    Instead::Sample => format!(
                         "sample draws through that table, so it cannot draw from this \
-                         puzzle; `enumerate --solver bits` lists its solutions"
-                    }
+                         puzzle; `enumerate {}` lists its solutions",
+                        Setting::Solver.is("bits")
+                    ),
                 };
                 return Err(Error::Usage(format!(
                     "the memo's table cannot fit in this machine's memory: its sweep's widest \
-                     frontier has {} cells, so one step may hold up to {size}. No --memory \
-                     lifts that: {what}",
+                     frontier has {} cells, so one step may hold up to {size}. No {} lifts \
+                     that: {what}",
                     e.cells,
+                    Setting::Memory,
                 )));
             }
             Err(Error::Usage(format!(
-                "the memo's table would not fit in --memory {}: its sweep's widest frontier \
-                 has {} cells, so one step may hold up to {size}; a table that small forgets \
-                 and counts them again without end. Give a larger --memory if the machine has \
-                 it, or count a smaller puzzle",
-                bytes(memory as u64),
+                "the memo's table would not fit in {}: its sweep's widest frontier has {} \
+                 cells, so one step may hold up to {size}; a table that small forgets and \
+                 counts them again without end. Give a larger {} if the machine has it, or \
+                 count a smaller puzzle",
+                Setting::Memory.is(bytes(memory as u64)),
                 e.cells,
+                Setting::Memory,
             )))
         }
         _ => Ok(()),

@@ -365,6 +365,7 @@ pub static ENGINES: &[Entry] = &[
 /// The refusal of an engine that only counts, asked for solutions.
 pub(crate) fn counts_only(name: &str) -> Error {
     Error::Usage(format!(
-        "--solver {name} counts solutions without listing them: use it with `count`"
+        "{} counts solutions without listing them: use it with `count`",
+        crate::Setting::Solver.is(name)
     ))
 }

@@ -89,13 +89,15 @@ impl Problem {
         if size.over_limit() {
             return Err(Error::Usage(format!(
                 "the CNF ({} encoding) would have {} clauses and {} literals, past the limit \
-                 of {} clauses or {} literals (gigabytes once a solver holds it): use --force \
-                 to build it anyway, or another --amo encoding or engine",
+                 of {} clauses or {} literals (gigabytes once a solver holds it): use {} to \
+                 build it anyway, or another {} encoding or engine",
                 amo.name(),
                 size.clauses,
                 size.literals,
                 sat::cnf::MAX_CLAUSES,
-                sat::cnf::MAX_LITERALS
+                sat::cnf::MAX_LITERALS,
+                crate::Setting::Force,
+                crate::Setting::Amo,
             )));
         }
         Ok(())

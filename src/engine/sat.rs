@@ -23,6 +23,7 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::sat::{self, Amo, Backend, Decide, Formula, SatEngine, SatOptions, Size, Strategy};
+use crate::setting::Setting;
 use crate::subproblems::Step;
 
 /// The SAT path with its settings.
@@ -46,8 +47,9 @@ pub(crate) fn lazy_rule(amo: Amo, backend: Option<Backend>) -> std::result::Resu
         _ if amo.is_eager() => Ok(()),
         Some(Backend::Cadical) => Ok(()),
         Some(b) => Err(format!(
-            "--amo lazy needs --backend cadical, whose propagator enforces at-most-one; {} \
-             reads the CNF alone",
+            "{} needs {}, whose propagator enforces at-most-one; {} reads the CNF alone",
+            Setting::Amo.is("lazy"),
+            Setting::Backend.is("cadical"),
             b.name()
         )),
         None => Err(Amo::LAZY_NEEDS_PROPAGATOR.into()),
@@ -59,10 +61,11 @@ pub(crate) fn cnf_alone(amo: Amo) -> Result<()> {
     lazy_rule(amo, None).map_err(Error::Usage)
 }
 
-/// Why a backend that is not incremental finds only the first solution.
+/// Why a backend that is not incremental finds only the first solution. A constant, so
+/// its setting is marked by hand, as [`Setting::is`] marks one (`setting.rs`).
 const FIRST_ONLY: &str = "Kissat is not incremental (no assumptions, one solve per instance), \
-    so each further solution would be a new solve from scratch; count with --backend \
-    minisat, glucose or cadical";
+    so each further solution would be a new solve from scratch; count with \
+    \u{E000}backend\u{E001}minisat, glucose or cadical\u{E000}";
 
 /// SAT settings, made step by step and checked once, by [`SatBuilder::build`].
 #[derive(Clone, Debug)]
@@ -209,9 +212,9 @@ impl Algorithm for Sat {
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
         self.available().map_err(|why| {
             Error::Usage(format!(
-                "{} with --amo {}: {why}",
+                "{} with {}: {why}",
                 self.name(),
-                self.0.amo.name()
+                Setting::Amo.is(self.0.amo.name())
             ))
         })?;
         Ok(Box::new(PreparedSat {

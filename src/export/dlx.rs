@@ -40,14 +40,15 @@ use crate::error::{Error, Result};
 pub fn check(problem: &Problem) -> Result<()> {
     if problem.reduction.needs_check() {
         return Err(Error::Usage(format!(
-            "{}: --symmetry {} cannot be written exactly in DLX format for this puzzle (its \
+            "{}: {} cannot be written exactly in DLX format for this puzzle (its \
              reduction needs a canonical-form check after the search, which a DLX solver does \
-             not do). With --symmetry none a DLX solver counts every solution, symmetric \
+             not do). With {} a DLX solver counts every solution, symmetric \
              ones apart; that count divided by the group's order ({}) is the distinct count \
              only when no solution is symmetric: the distinct count is the number of orbits \
              (Burnside's lemma), which `polycover count` gives",
             problem.puzzle().source(),
-            problem.compiled.mode.as_str(),
+            crate::Setting::Symmetry.is(problem.compiled.mode.as_str()),
+            crate::Setting::Symmetry.is("none"),
             problem.compiled.group.order()
         )));
     }

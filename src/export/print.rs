@@ -28,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::geometry::{Cell, Isometry, Shape};
 use crate::puzzle::polycube::Polycube;
 use crate::puzzle::Puzzle;
+use crate::setting::Setting;
 
 use super::mesh::{self, Mesh};
 
@@ -97,24 +98,24 @@ impl Print {
         // Written so that NaN fails too.
         if !(MIN_UNIT..=MAX_UNIT).contains(&unit) {
             return Err(Error::Usage(format!(
-                "--unit {}: the cube size must be a number of mm from {} to {}",
-                compact(unit),
+                "{}: the cube size must be a number of mm from {} to {}",
+                Setting::Unit.is(compact(unit)),
                 compact(MIN_UNIT),
                 compact(MAX_UNIT)
             )));
         }
         if !gap.is_finite() || gap < 0.0 {
             return Err(Error::Usage(format!(
-                "--gap {}: the clearance must be a number of mm, 0 or more",
-                compact(gap)
+                "{}: the clearance must be a number of mm, 0 or more",
+                Setting::Gap.is(compact(gap))
             )));
         }
         if gap >= unit {
             return Err(Error::Usage(format!(
-                "--gap {}: the clearance must be less than the cube size (--unit {}): \
-                 each face moves in by half of it, and nothing of a cube would be left",
-                compact(gap),
-                compact(unit)
+                "{}: the clearance must be less than the cube size ({}): each face moves \
+                 in by half of it, and nothing of a cube would be left",
+                Setting::Gap.is(compact(gap)),
+                Setting::Unit.is(compact(unit))
             )));
         }
         Ok(Print { unit, gap })
@@ -206,19 +207,20 @@ fn check_resolution(solids: &[Solid], opts: Print) -> Result<()> {
     }
     // A smaller unit shrinks the float step, not the 3MF writer's.
     let remedy = if float_step >= DECIMAL_STEP {
-        ", or a smaller --unit"
+        format!(", or a smaller {}", Setting::Unit)
     } else {
-        ""
+        String::new()
     };
     Err(Error::Usage(format!(
-        "--gap {}: too small for pieces this size (--unit {}): they reach {} mm, where \
-         the coordinates written (32-bit floats in STL files and slicers, 6 decimals in \
-         3MF) step by about {} mm, and each face's move of half the gap would be \
-         rounded away; give --gap 0 (faces that touch), or at least {} mm{remedy}",
-        compact(opts.gap),
-        compact(opts.unit),
+        "{}: too small for pieces this size ({}): they reach {} mm, where the \
+         coordinates written (32-bit floats in STL files and slicers, 6 decimals in 3MF) \
+         step by about {} mm, and each face's move of half the gap would be rounded away; \
+         give {} (faces that touch), or at least {} mm{remedy}",
+        Setting::Gap.is(compact(opts.gap)),
+        Setting::Unit.is(compact(opts.unit)),
         significant(largest, 3, false),
         significant(step, 2, false),
+        Setting::Gap.is(0),
         significant(2.0 * RESOLUTIONS * step, 2, true)
     )))
 }
@@ -327,10 +329,11 @@ fn solid_mesh(p: &Polycube, k: usize, cells: &[Cell], opts: Print) -> Result<Mes
         };
         Error::Usage(format!(
             "{}: piece {}: its cubes touch only along an edge or at a corner{at} (in its \
-             cells' coordinates); with --gap 0 its surface would not be a closed manifold, \
+             cells' coordinates); with {} its surface would not be a closed manifold, \
              which slicers cannot print reliably: give a gap above 0 (default {DEFAULT_GAP})",
             p.source,
-            p.pieces[k].display_name()
+            p.pieces[k].display_name(),
+            Setting::Gap.is(0)
         ))
     })
 }

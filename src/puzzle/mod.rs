@@ -337,9 +337,9 @@ impl Puzzle {
         let modes = self.symmetry_modes();
         if !modes.contains(&mode) {
             return Err(Error::Usage(format!(
-                "{}: this puzzle counts with --symmetry {} (the default: {}), not {}",
+                "{}: this puzzle counts with {} (the default: {}), not {}",
                 self.source(),
-                modes.iter().map(|m| m.as_str()).join(", "),
+                crate::Setting::Symmetry.is(modes.iter().map(|m| m.as_str()).join(", ")),
                 modes[0].as_str(),
                 mode.as_str()
             )));
@@ -462,10 +462,10 @@ impl Puzzle {
         let name = path.to_str();
         if let Some(entry) = name.and_then(catalog::find) {
             if problem.is_some() {
-                return Err(Error::Usage(
-                    "--problem picks a problem of a BurrTools file; a catalog puzzle has one"
-                        .into(),
-                ));
+                return Err(Error::Usage(format!(
+                    "{} picks a problem of a BurrTools file; a catalog puzzle has one",
+                    crate::Setting::Problem
+                )));
             }
             return Puzzle::parse_with(&format!("catalog:{}.toml", entry.name), entry.text, stop);
         }
@@ -571,7 +571,8 @@ impl Puzzle {
         }
         if problem.is_some() {
             return Err(Error::Usage(format!(
-                "{source}: --problem picks a problem of a BurrTools file; this is a puzzle file"
+                "{source}: {} picks a problem of a BurrTools file; this is a puzzle file",
+                crate::Setting::Problem
             )));
         }
         let text = String::from_utf8(bytes).map_err(|e| {

@@ -83,7 +83,8 @@ impl Amo {
     }
 
     /// Why a CNF in this encoding cannot be used without CaDiCaL's propagator.
-    pub const LAZY_NEEDS_PROPAGATOR: &'static str = "the lazy at-most-one is not a CNF on its \
+    pub(crate) const LAZY_NEEDS_PROPAGATOR: &'static str =
+        "the lazy at-most-one is not a CNF on its \
         own (the propagator of the cadical backend enforces at-most-one): use an eager \
         encoding such as product";
 

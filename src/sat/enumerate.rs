@@ -154,9 +154,10 @@ impl Worker {
             #[allow(unreachable_patterns)]
             other => Err(Error::Usage(format!(
                 "this polycover was built without {} (without the `{}` feature): \
-                 use `--backend varisat`, or rebuild with the default features",
+                 use `{}`, or rebuild with the default features",
                 other.name(),
-                other.built().err().unwrap_or("default")
+                other.built().err().unwrap_or("default"),
+                crate::Setting::Backend.is("varisat")
             ))),
         }
     }

@@ -105,7 +105,12 @@ pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
                     p.name()
                 )?;
             }
-            Err(err) => writeln!(out, "{:<w$} error: {err}", name)?,
+            Err(err) => writeln!(
+                out,
+                "{:<w$} error: {}",
+                name,
+                err.render(&polycover_lab::flag)
+            )?,
         }
     }
     Ok(Outcome::Done)

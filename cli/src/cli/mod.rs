@@ -64,7 +64,9 @@ pub fn main() -> i32 {
         .map_err(on_stdout);
     crate::signals::answer_expected(false);
     match &result {
-        Err(e) if !e.is_broken_pipe() => eprintln!("polycover: error: {e}"),
+        Err(e) if !e.is_broken_pipe() => {
+            eprintln!("polycover: error: {}", e.render(&polycover_lab::flag))
+        }
         _ => {}
     }
     outcome::exit_code(&result)

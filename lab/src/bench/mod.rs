@@ -354,7 +354,12 @@ fn entrant_row(
             // A backend this build lacks, or one without the propagator that the lazy
             // at-most-one needs.
             match engine.available() {
-                Err(why) => Row::skipped(label, engine.name(), a, &why),
+                Err(why) => Row::skipped(
+                    label,
+                    engine.name(),
+                    a,
+                    &polycover::Setting::render(&why, &crate::flag),
+                ),
                 Ok(()) => engine_row(m, &engine, plan)?,
             }
         }

@@ -344,9 +344,10 @@ fn choose(source: &str, problems: &[ProblemInfo], want: Option<&str>) -> Result<
         None if problems.len() == 1 => Ok(0),
         None if problems.is_empty() => Err(Error::puzzle(source, "the file holds no problem")),
         None => Err(Error::Usage(format!(
-            "{source} holds {} problems: {}; pick one with --problem NAME or NUMBER",
+            "{source} holds {} problems: {}; pick one with {}",
             problems.len(),
-            listing()
+            listing(),
+            crate::Setting::Problem.is("NAME or NUMBER")
         ))),
         Some(want) => problems
             .iter()

@@ -90,8 +90,9 @@ impl Kind for ColoredCubes {
             SymmetryMode::Stack => {}
             other => {
                 return Err(Error::Usage(format!(
-                    "{}: coloured cubes count with --symmetry stack (the default) or none, not {}",
+                    "{}: coloured cubes count with {} (the default) or none, not {}",
                     self.source,
+                    crate::Setting::Symmetry.is("stack"),
                     other.as_str()
                 )))
             }

@@ -391,7 +391,8 @@ impl SplitMix {
 pub(crate) fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
     if !(1..=26).contains(&h) {
         return Err(Error::Usage(format!(
-            "--cubes must be between 1 and 26 (one colour letter per cube), not {h}"
+            "{} must be between 1 and 26 (one colour letter per cube), not {h}",
+            crate::Setting::Cubes
         )));
     }
     let mut rng = SplitMix(seed);

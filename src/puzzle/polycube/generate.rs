@@ -36,6 +36,7 @@ use rand_pcg::Pcg64Mcg;
 use crate::error::{Error, Result};
 use crate::geometry::{Cell, Shape, MAX_COORDINATE};
 use crate::puzzle::Puzzle;
+use crate::setting::Setting;
 
 /// What to generate.
 #[derive(Clone, Debug)]
@@ -149,8 +150,10 @@ pub(crate) fn generate_with_progress(
             tries,
         }),
         None => Err(Error::Failed(format!(
-            "generate polycubes: no puzzle found in {tries} draws; try other --sizes, \
-             --pieces or --seed"
+            "generate polycubes: no puzzle found in {tries} draws; try other {}, {} or {}",
+            Setting::Sizes,
+            Setting::Pieces,
+            Setting::Seed
         ))),
     }
 }
@@ -247,19 +250,21 @@ pub(crate) fn mirror(
 pub(crate) fn check(r: &Generator) -> Result<()> {
     let (lo, hi) = r.sizes;
     if r.size.contains(&0) || r.pieces == 0 || lo == 0 || lo > hi {
-        return Err(Error::Usage(
-            "generate polycubes: the box's sides, --pieces and the --sizes bounds must be at \
-             least 1, and --sizes A-B needs A <= B"
-                .into(),
-        ));
+        return Err(Error::Usage(format!(
+            "generate polycubes: the box's sides, {} and the {} bounds must be at least 1, \
+             and {} needs A <= B",
+            Setting::Pieces,
+            Setting::Sizes,
+            Setting::Sizes.is("A-B"),
+        )));
     }
     if let Some(side) = r.size.iter().find(|&&n| n > MAX_COORDINATE as usize) {
         // The puzzle file's own limit, checked here so that no file is written that
         // every command then refuses.
         return Err(Error::Usage(format!(
-            "generate polycubes: --box {}: a side of {side} cells is beyond the \
+            "generate polycubes: {}: a side of {side} cells is beyond the \
              {MAX_COORDINATE} a puzzle file's `box` may have",
-            r.size.map(|n| n.to_string()).join(",")
+            Setting::Box.is(r.size.map(|n| n.to_string()).join(","))
         )));
     }
     // Sides of at most 1024 cells: no overflow.

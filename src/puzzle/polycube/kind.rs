@@ -37,6 +37,7 @@ use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner};
 use crate::matrix::{Item, Matrix};
 use crate::puzzle::{About, Kind, Summary, SymmetryMode, VariableMap};
+use crate::setting::Setting;
 use crate::symmetry::{Group, Symmetry};
 
 /// Whether the target fills so little of its bounding box that drawing the box would
@@ -235,25 +236,31 @@ impl Kind for Polycube {
             SymmetryMode::Reflections => {}
             SymmetryMode::Stack => {
                 return Err(Error::Usage(format!(
-                    "{}: --symmetry stack is for coloured cubes; polycube puzzles use none, rotations or reflections",
-                    self.source
+                    "{}: {} is for coloured cubes; polycube puzzles use none, rotations or \
+                     reflections",
+                    self.source,
+                    Setting::Symmetry.is("stack")
                 )))
             }
         };
         if mode == SymmetryMode::Reflections && self.pieces.iter().any(|p| !p.colors.is_empty()) {
             return Err(Error::Usage(format!(
-                "{}: --symmetry reflections is not supported for coloured pieces yet (their \
-                 mirror images would need mirrored colours); use --symmetry rotations",
-                self.source
+                "{}: {} is not supported for coloured pieces yet (their mirror images \
+                 would need mirrored colours); use {}",
+                self.source,
+                Setting::Symmetry.is("reflections"),
+                Setting::Symmetry.is("rotations")
             )));
         }
         let partners = match mode {
             SymmetryMode::Reflections => self.mirror_partners().map_err(|i| {
                 Error::Usage(format!(
-                    "{}: --symmetry reflections needs a piece set that is its own mirror image, \
-                     but the mirror image of piece {} is not in the set (use --symmetry rotations)",
+                    "{}: {} needs a piece set that is its own mirror image, but the mirror \
+                     image of piece {} is not in the set (use {})",
                     self.source,
-                    self.pieces[i].display_name()
+                    Setting::Symmetry.is("reflections"),
+                    self.pieces[i].display_name(),
+                    Setting::Symmetry.is("rotations")
                 ))
             })?,
             _ => (0..self.pieces.len() as u32).collect(),

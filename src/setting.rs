@@ -1,0 +1,216 @@
+//! The caller's settings that the library's messages name, worded by each front end.
+//!
+//! A refusal says what was refused and what would lift it: "reflections needs a piece
+//! set that is its own mirror image (use symmetry rotations)". The setting it names is
+//! the caller's, and each caller spells it its own way: the command line as a flag
+//! (`--symmetry rotations`), the Python module as a keyword argument
+//! (`symmetry="rotations"`), a Rust program as its own words. So the library never
+//! writes a flag: a message names a [`Setting`], with the value it refers to where there
+//! is one, and the text keeps a mark of it that the front end words
+//! ([`Error::render`](crate::Error::render), [`Setting::render`]). The library's own
+//! `Display` words a setting plainly: its name, then the value (`symmetry rotations`).
+//!
+//! Invariants:
+//! - A mark is `\u{E000}NAME\u{E000}`, or `\u{E000}NAME\u{E001}VALUE\u{E000}` with a
+//!   value: characters of Unicode's private use area, which no message of the library
+//!   writes otherwise. Only a mark whose name is a setting's is worded; anything else is
+//!   left as it stands.
+//! - Every message that names a setting goes through a mark: the test
+//!   `architecture::the_library_writes_no_command_line_flag` finds any flag written in
+//!   the library's source.
+
+use std::fmt;
+
+/// The start and end of a mark.
+const MARK: char = '\u{E000}';
+/// Between a mark's name and its value.
+const VALUE: char = '\u{E001}';
+
+/// A setting of the caller's, as the library's messages name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Setting {
+    /// The at-most-one encoding of the CNF.
+    Amo,
+    /// The SAT solver behind the SAT engine.
+    Backend,
+    /// The box a generated or designed puzzle fills.
+    Box,
+    /// How many coloured cubes a generated puzzle stacks.
+    Cubes,
+    /// Whether the CNF is built past its size limit.
+    Force,
+    /// The clearance between printed pieces, in mm.
+    Gap,
+    /// The measure a design maximises.
+    Maximize,
+    /// The most memory a table of counts may take.
+    Memory,
+    /// How many pieces a generated or designed puzzle has.
+    Pieces,
+    /// The problem of a BurrTools file.
+    Problem,
+    /// The seed of random draws.
+    Seed,
+    /// The sizes of a generated puzzle's pieces.
+    Sizes,
+    /// The engine.
+    Solver,
+    /// Which solutions count as the same.
+    Symmetry,
+    /// The side of a printed cube, in mm.
+    Unit,
+}
+
+impl Setting {
+    /// Every setting.
+    pub const ALL: &'static [Setting] = &[
+        Setting::Amo,
+        Setting::Backend,
+        Setting::Box,
+        Setting::Cubes,
+        Setting::Force,
+        Setting::Gap,
+        Setting::Maximize,
+        Setting::Memory,
+        Setting::Pieces,
+        Setting::Problem,
+        Setting::Seed,
+        Setting::Sizes,
+        Setting::Solver,
+        Setting::Symmetry,
+        Setting::Unit,
+    ];
+
+    /// The setting's name, one lower-case word: `symmetry`. The command line's flag is
+    /// `--` and this name; the Python module's keyword argument is this name, where it has
+    /// the setting.
+    pub fn name(self) -> &'static str {
+        match self {
+            Setting::Amo => "amo",
+            Setting::Backend => "backend",
+            Setting::Box => "box",
+            Setting::Cubes => "cubes",
+            Setting::Force => "force",
+            Setting::Gap => "gap",
+            Setting::Maximize => "maximize",
+            Setting::Memory => "memory",
+            Setting::Pieces => "pieces",
+            Setting::Problem => "problem",
+            Setting::Seed => "seed",
+            Setting::Sizes => "sizes",
+            Setting::Solver => "solver",
+            Setting::Symmetry => "symmetry",
+            Setting::Unit => "unit",
+        }
+    }
+
+    /// The setting with a value, marked for a message: `symmetry rotations` in the
+    /// library's words, `--symmetry rotations` on the command line.
+    pub(crate) fn is(self, value: impl fmt::Display) -> String {
+        format!("{MARK}{}{VALUE}{value}{MARK}", self.name())
+    }
+
+    /// `text` with each setting it names worded by `words`, which is given the setting
+    /// and the value the text names with it, if any.
+    ///
+    /// ```
+    /// use polycover::{Engine, Setting};
+    /// use polycover::sat::{Amo, Backend, SatEngine};
+    /// // The lazy encoding needs CaDiCaL's propagator: varisat cannot run it.
+    /// let engine = Engine::sat(SatEngine { backend: Backend::Varisat, amo: Amo::Lazy, ..SatEngine::default() });
+    /// let why = engine.available().unwrap_err();
+    /// let keyword = |s: Setting, v: Option<&str>| format!("{}={:?}", s.name(), v.unwrap_or(""));
+    /// assert!(Setting::render(&why, &keyword).starts_with(r#"amo="lazy" needs backend="cadical""#));
+    /// ```
+    pub fn render(text: &str, words: &dyn Fn(Setting, Option<&str>) -> String) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(start) = rest.find(MARK) {
+            out.push_str(&rest[..start]);
+            let inside = &rest[start + MARK.len_utf8()..];
+            let Some(end) = inside.find(MARK) else {
+                out.push_str(&rest[start..]);
+                return out;
+            };
+            let mark = &inside[..end];
+            let (name, value) = match mark.split_once(VALUE) {
+                Some((name, value)) => (name, Some(value)),
+                None => (mark, None),
+            };
+            match Setting::ALL.iter().find(|s| s.name() == name) {
+                Some(&setting) => out.push_str(&words(setting, value)),
+                None => out.push_str(&rest[start..start + 2 * MARK.len_utf8() + end]),
+            }
+            rest = &inside[end + MARK.len_utf8()..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// The library's own words: the name, then the value.
+    pub(crate) fn plainly(setting: Setting, value: Option<&str>) -> String {
+        match value {
+            Some(v) => format!("{} {v}", setting.name()),
+            None => setting.name().into(),
+        }
+    }
+}
+
+/// The setting alone, marked for a message (`--memory` on the command line).
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{MARK}{}{MARK}", self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flags(s: Setting, v: Option<&str>) -> String {
+        match v {
+            Some(v) => format!("--{} {v}", s.name()),
+            None => format!("--{}", s.name()),
+        }
+    }
+
+    #[test]
+    fn marks_are_worded_by_the_front_end() {
+        let text = format!(
+            "use {} or a larger {}",
+            Setting::Symmetry.is("none"),
+            Setting::Memory
+        );
+        assert_eq!(
+            Setting::render(&text, &flags),
+            "use --symmetry none or a larger --memory"
+        );
+        assert_eq!(
+            Setting::render(&text, &Setting::plainly),
+            "use symmetry none or a larger memory"
+        );
+    }
+
+    #[test]
+    fn text_without_a_setting_stays_as_it_is() {
+        for text in [
+            "plain",
+            "",
+            "\u{E000}unclosed",
+            "\u{E000}nosuch\u{E000} left",
+        ] {
+            assert_eq!(Setting::render(text, &flags), text);
+        }
+    }
+
+    #[test]
+    fn every_setting_reads_back_by_its_name() {
+        for &s in Setting::ALL {
+            assert_eq!(
+                Setting::render(&s.to_string(), &flags),
+                format!("--{}", s.name())
+            );
+        }
+    }
+}
