@@ -1,4 +1,4 @@
-//! `count` without `--solver` chooses its engine (`engine::default_counter`): the memo
+//! `count` without `--solver` chooses its engine (`Problem::default_counter`): the memo
 //! where a piece has copies, the bitset engine otherwise. This measures what the choice
 //! costs and gains, in one process, alternating the two runs so that both see the same
 //! machine: the default (the rule, then the engine it picks) against the bitset engine

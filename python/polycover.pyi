@@ -2,9 +2,12 @@
 CNF for PySAT, and solutions drawn as SVG in notebooks.
 
 Searches release the GIL; Ctrl-C raises KeyboardInterrupt within about 50 ms of the
-signal (the search is stopped first). Errors carry the command line's messages.
+signal (the search is stopped first). Errors carry the command line's messages, with
+the settings they name written as this module's keyword arguments (`symmetry="none"`
+where the command line says `--symmetry none`).
 
-Numbers follow the command line's rules (`polycover::limits`), with its messages: a value
+Numbers follow the command line's rules (`RunOptions::parse_threads` and its kin in the
+Rust library), with its messages: a value
 out of range (a negative int, one past 64 bits) raises PuzzleError, never OverflowError;
 a value of the wrong type (a str, None, a bool, a float for an int) raises TypeError.
 

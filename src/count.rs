@@ -79,7 +79,7 @@ impl Count {
     }
 
     /// A number and the noun that agrees with it, for messages: `1 entry`, `0 entries`,
-    /// `3 entries` (`plural(n, "entry", "entries")`). The noun is singular for 1 alone, as
+    /// `3 entries` (`Count::plural(n, "entry", "entries")`). The noun is singular for 1 alone, as
     /// the number is written (`1`, not `1.0`, `01` or `-1`).
     pub fn plural(n: impl fmt::Display, one: &str, many: &str) -> String {
         let n = n.to_string();

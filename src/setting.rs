@@ -36,26 +36,38 @@ pub enum Setting {
     Backend,
     /// The box a generated or designed puzzle fills.
     Box,
+    /// The program that checks a certificate.
+    Checker,
+    /// Whether a design keeps chiral pieces only.
+    Chiral,
     /// How many coloured cubes a generated puzzle stacks.
     Cubes,
+    /// Who picks the SAT solver's decisions.
+    Decide,
+    /// Whether a design keeps flat pieces only.
+    FlatPieces,
     /// Whether the CNF is built past its size limit.
     Force,
     /// The clearance between printed pieces, in mm.
     Gap,
-    /// The measure a design maximises.
-    Maximize,
+    /// A solution drawn as a 3-D web page.
+    Html,
     /// The most memory a table of counts may take.
     Memory,
     /// How many pieces a generated or designed puzzle has.
     Pieces,
     /// The problem of a BurrTools file.
     Problem,
+    /// An option of CaDiCaL's own.
+    SatOption,
     /// The seed of random draws.
     Seed,
     /// The sizes of a generated puzzle's pieces.
     Sizes,
     /// The engine.
     Solver,
+    /// A solution drawn as an SVG picture.
+    Svg,
     /// Which solutions count as the same.
     Symmetry,
     /// The side of a printed cube, in mm.
@@ -68,21 +80,28 @@ impl Setting {
         Setting::Amo,
         Setting::Backend,
         Setting::Box,
+        Setting::Checker,
+        Setting::Chiral,
         Setting::Cubes,
+        Setting::Decide,
+        Setting::FlatPieces,
         Setting::Force,
         Setting::Gap,
-        Setting::Maximize,
+        Setting::Html,
         Setting::Memory,
         Setting::Pieces,
         Setting::Problem,
+        Setting::SatOption,
         Setting::Seed,
         Setting::Sizes,
         Setting::Solver,
+        Setting::Svg,
         Setting::Symmetry,
         Setting::Unit,
     ];
 
-    /// The setting's name, one lower-case word: `symmetry`. The command line's flag is
+    /// The setting's name, in lower case, words joined by `-`: `symmetry`,
+    /// `flat-pieces`. The command line's flag is
     /// `--` and this name; the Python module's keyword argument is this name, where it has
     /// the setting.
     pub fn name(self) -> &'static str {
@@ -90,19 +109,31 @@ impl Setting {
             Setting::Amo => "amo",
             Setting::Backend => "backend",
             Setting::Box => "box",
+            Setting::Checker => "checker",
+            Setting::Chiral => "chiral",
             Setting::Cubes => "cubes",
+            Setting::Decide => "decide",
+            Setting::FlatPieces => "flat-pieces",
             Setting::Force => "force",
             Setting::Gap => "gap",
-            Setting::Maximize => "maximize",
+            Setting::Html => "html",
             Setting::Memory => "memory",
             Setting::Pieces => "pieces",
             Setting::Problem => "problem",
+            Setting::SatOption => "sat-option",
             Setting::Seed => "seed",
             Setting::Sizes => "sizes",
             Setting::Solver => "solver",
+            Setting::Svg => "svg",
             Setting::Symmetry => "symmetry",
             Setting::Unit => "unit",
         }
+    }
+
+    /// The setting alone, marked for a message: `memory` in the library's words,
+    /// `--memory` on the command line.
+    pub(crate) fn mark(self) -> String {
+        format!("{MARK}{}{MARK}", self.name())
     }
 
     /// The setting with a value, marked for a message: `symmetry rotations` in the
@@ -157,10 +188,10 @@ impl Setting {
     }
 }
 
-/// The setting alone, marked for a message (`--memory` on the command line).
+/// The setting's name, as the library words it ([`Setting::name`]).
 impl fmt::Display for Setting {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{MARK}{}{MARK}", self.name())
+        f.write_str(self.name())
     }
 }
 
@@ -180,7 +211,7 @@ mod tests {
         let text = format!(
             "use {} or a larger {}",
             Setting::Symmetry.is("none"),
-            Setting::Memory
+            Setting::Memory.mark()
         );
         assert_eq!(
             Setting::render(&text, &flags),
@@ -208,9 +239,10 @@ mod tests {
     fn every_setting_reads_back_by_its_name() {
         for &s in Setting::ALL {
             assert_eq!(
-                Setting::render(&s.to_string(), &flags),
+                Setting::render(&s.mark(), &flags),
                 format!("--{}", s.name())
             );
+            assert_eq!(s.to_string(), s.name());
         }
     }
 }

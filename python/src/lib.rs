@@ -9,7 +9,8 @@
 //!   searches running at once (two threads of one interpreter) stop one at a time, and
 //!   the next search runs with a fresh stop.
 //! - Errors are the library's own messages, the command line's (`file:line: reason` for
-//!   a bad puzzle file), as `PuzzleError` (the input is at fault, the command line's exit
+//!   a bad puzzle file) but for the settings they name, written as keyword arguments
+//!   (`symmetry="none"`, [`keyword`]), as `PuzzleError` (the input is at fault, the command line's exit
 //!   2) or `PolycoverError` (a failure while running, exit 1).
 //! - Counts are exact: a `Count` goes to Python as its decimal digits, made into an `int`.
 
@@ -62,9 +63,9 @@ pub(crate) fn usage(message: impl Into<String>) -> PyErr {
 }
 
 /// A setting a library message names, as this module's keyword arguments spell it:
-/// `symmetry="none"`, `force=True`; a setting the module does not take (the command
-/// line's `--memory`, say), and a value of several words, plainly (`memory`,
-/// `solver memo, dlx or bits`).
+/// `symmetry="none"`, `force=True`; a setting named without a value, one the module does
+/// not take (the command line's `--memory`, say), and a value of several words, plainly
+/// (`amo`, `memory`, `solver memo, dlx or bits`).
 pub(crate) fn keyword(setting: Setting, value: Option<&str>) -> String {
     let name = setting.name();
     let takes = matches!(
@@ -77,7 +78,7 @@ pub(crate) fn keyword(setting: Setting, value: Option<&str>) -> String {
             None => name.into(),
         },
         None if setting == Setting::Force => "force=True".into(),
-        None => format!("{name}=..."),
+        None => name.into(),
         Some(v) if v.contains(' ') => format!("{name} {v}"),
         Some(v) if v.parse::<u64>().is_ok() => format!("{name}={v}"),
         Some(v) => format!("{name}=\"{v}\""),

@@ -1,4 +1,5 @@
-//! Numbers from Python for the library's rules (`polycover::limits`, the command line's):
+//! Numbers from Python for the library's rules (`RunOptions::parse_threads`, ..., the
+//! command line's):
 //! each is read as its text (an int's `str`, a float's `repr`), so that the rule takes or
 //! refuses it in the command line's words however large or negative it is, never with an
 //! `OverflowError` of the conversion's own.

@@ -194,8 +194,9 @@ fn run_checker(checker: &Path, cnf: &Path, cpog: &Path, stop: &crate::stop::Stop
             Error::Usage(format!(
                 "cannot run the CPOG checker {}: {e}; build it with `cc -O2 -o cpog-check \
                  cpog-check.c q25.c` from github.com/rebryant/cpog and put it on PATH, or \
-                 name it with --checker",
-                checker.display()
+                 name it with {}",
+                checker.display(),
+                crate::Setting::Checker.mark()
             ))
         })?;
     // The prototype checker prints a line per clause it looks up: keep only its verdicts.

@@ -125,9 +125,9 @@ pub(crate) fn unique_or_unsat(
         return Err(Error::Failed(format!(
             "generate polycubes: no puzzle found in {tries} draws, and the design search \
              cannot take over: {why}; try other {}, {} or {}",
-            Setting::Sizes,
-            Setting::Pieces,
-            Setting::Seed
+            Setting::Sizes.mark(),
+            Setting::Pieces.mark(),
+            Setting::Seed.mark()
         )));
     }
     let mut seconds = 0.0;
@@ -193,9 +193,9 @@ pub(crate) fn unique_or_unsat(
     Err(Error::Failed(format!(
         "generate polycubes: no puzzle found in {tries} draws and {tried} moves of the design \
          search; try other {}, {} or {}",
-        Setting::Sizes,
-        Setting::Pieces,
-        Setting::Seed
+        Setting::Sizes.mark(),
+        Setting::Pieces.mark(),
+        Setting::Seed.mark()
     )))
 }
 

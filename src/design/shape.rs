@@ -79,11 +79,11 @@ pub(crate) fn impossible(
 ) -> Option<String> {
     let (lo, hi) = sizes;
     if rules.chiral && rules.flat {
-        return Some(
-            "--chiral and --flat-pieces exclude each other: a flat piece is its own mirror \
-             image"
-                .into(),
-        );
+        return Some(format!(
+            "{} and {} exclude each other: a flat piece is its own mirror image",
+            crate::Setting::Chiral.mark(),
+            crate::Setting::FlatPieces.mark()
+        ));
     }
     // How many pieces of one size may be cut: with duplicates, as many as wanted of a
     // size that has a shape at all.

@@ -161,14 +161,14 @@ fn copies_share(matrix: &crate::matrix::Matrix) -> f64 {
     }
 }
 
-/// Where [`default_counter`] considers the memo: pieces with copies make at least half
+/// Where [`Problem::default_counter`] considers the memo: pieces with copies make at least half
 /// of a solution. Below it the copies share few subproblems: a random cut of the 4x4x4
 /// box into 13 pieces, three of one shape (23%), has over a million solutions, which the
 /// bitset engine lists at 13,000 a second while the memo's table filled 2 GB in 10
 /// minutes without a count.
 pub(crate) const MEMO_FROM_SHARE: f64 = 0.5;
 
-/// Where [`default_counter`] turns to the memo: a native search of this many nodes
+/// Where [`Problem::default_counter`] turns to the memo: a native search of this many nodes
 /// (estimated) takes the bitset engine a few seconds, so below it the memo could save
 /// at most that.
 pub(crate) const MEMO_FROM_NODES: f64 = 3e7;

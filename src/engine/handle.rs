@@ -117,6 +117,8 @@ impl Engine {
     /// For a SAT engine: a message when its backend's cargo feature was not built, or
     /// when it asks for the lazy at-most-one encoding with a backend other than CaDiCaL
     /// (only CaDiCaL's propagator enforces it). The native engines are always available.
+    /// The reason names settings as a message does: word it with
+    /// [`crate::Setting::render`] (`--backend cadical` on the command line).
     pub fn available(&self) -> std::result::Result<(), String> {
         self.algorithm().available()
     }

@@ -283,7 +283,7 @@ pub(crate) fn refuse_past_budget(
                      frontier has {} cells, so one step may hold up to {size}. No {} lifts \
                      that: {what}",
                     e.cells,
-                    Setting::Memory,
+                    Setting::Memory.mark(),
                 )));
             }
             Err(Error::Usage(format!(
@@ -293,7 +293,7 @@ pub(crate) fn refuse_past_budget(
                  count a smaller puzzle",
                 Setting::Memory.is(bytes(memory as u64)),
                 e.cells,
-                Setting::Memory,
+                Setting::Memory.mark(),
             )))
         }
         _ => Ok(()),

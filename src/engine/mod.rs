@@ -73,7 +73,8 @@ pub trait Algorithm: Send + Sync + fmt::Debug {
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn Prepared + 'p>>;
 
     /// Whether this build can run the engine; the reason when it cannot (a backend
-    /// compiled out): the one refusal that types cannot say.
+    /// compiled out): the one refusal that types cannot say. The reason names settings
+    /// as a message does: word it with [`crate::Setting::render`].
     fn available(&self) -> std::result::Result<(), String> {
         Ok(())
     }
@@ -109,9 +110,47 @@ pub trait Prepared: Send + Sync {
     }
 
     /// Why the engine does not count or list every solution, for the refusal (empty
-    /// when it does).
+    /// when it does); its settings are worded by [`crate::Setting::render`].
     fn limits(&self) -> &'static str {
         ""
+    }
+
+    /// What counts with this engine: its own counting, or listing when it only lists.
+    /// This and [`Prepared::lister`] and [`Prepared::finder`] are the one place that
+    /// words the refusal (exit 2) of a job an engine cannot do; an engine does not
+    /// override them.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for an engine that finds only the first solution.
+    fn counter(&self) -> Result<Counter<'_>> {
+        match (self.counts(), self.lists()) {
+            (Some(c), _) => Ok(Counter::Counts(c)),
+            (None, Some(l)) => Ok(Counter::Lists(l)),
+            (None, None) => Err(finds_one_only(self.name(), self.limits())),
+        }
+    }
+
+    /// The listing.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for an engine that only counts, or finds only the first solution.
+    fn lister(&self) -> Result<&dyn Lists> {
+        match (self.lists(), self.counts()) {
+            (Some(l), _) => Ok(l),
+            (None, Some(_)) => Err(counts_only(self.name())),
+            (None, None) => Err(finds_one_only(self.name(), self.limits())),
+        }
+    }
+
+    /// The search for a first solution.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for an engine that only counts.
+    fn finder(&self) -> Result<&dyn FindsOne> {
+        self.finds_one().ok_or_else(|| counts_only(self.name()))
     }
 }
 
@@ -173,51 +212,8 @@ pub(crate) fn first_listed(
     Ok((first, report))
 }
 
-/// The capabilities of a prepared engine, or the refusal (exit 2) of a job it cannot do:
-/// the one place that words them.
-impl dyn Prepared + '_ {
-    /// What counts with this engine: its own counting, or listing when it only lists.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Usage`] for an engine that finds only the first solution.
-    pub fn counter(&self) -> Result<Counter<'_>> {
-        match (self.counts(), self.lists()) {
-            (Some(c), _) => Ok(Counter::Counts(c)),
-            (None, Some(l)) => Ok(Counter::Lists(l)),
-            (None, None) => Err(finds_one_only(self)),
-        }
-    }
-
-    /// The listing.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Usage`] for an engine that only counts, or finds only the first solution.
-    pub fn lister(&self) -> Result<&dyn Lists> {
-        match (self.lists(), self.counts()) {
-            (Some(l), _) => Ok(l),
-            (None, Some(_)) => Err(counts_only(self.name())),
-            (None, None) => Err(finds_one_only(self)),
-        }
-    }
-
-    /// The search for a first solution.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Usage`] for an engine that only counts.
-    pub fn finder(&self) -> Result<&dyn FindsOne> {
-        self.finds_one().ok_or_else(|| counts_only(self.name()))
-    }
-}
-
-fn finds_one_only(p: &(dyn Prepared + '_)) -> Error {
-    Error::Usage(format!(
-        "{} finds one solution, not all: {}",
-        p.name(),
-        p.limits()
-    ))
+fn finds_one_only(name: &str, limits: &str) -> Error {
+    Error::Usage(format!("{name} finds one solution, not all: {limits}"))
 }
 
 /// What counts: an engine's own counting, or its listing, counted.

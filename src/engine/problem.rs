@@ -96,8 +96,8 @@ impl Problem {
                 size.literals,
                 sat::cnf::MAX_CLAUSES,
                 sat::cnf::MAX_LITERALS,
-                crate::Setting::Force,
-                crate::Setting::Amo,
+                crate::Setting::Force.mark(),
+                crate::Setting::Amo.mark(),
             )));
         }
         Ok(())

@@ -71,8 +71,8 @@ const FIRST_ONLY: &str = "Kissat is not incremental (no assumptions, one solve p
 #[derive(Clone, Debug)]
 pub struct SatBuilder {
     settings: SatEngine,
-    /// A CaDiCaL-only setting given, by the name the caller gave it.
-    cadical_only: Option<&'static str>,
+    /// The first CaDiCaL-only setting given.
+    cadical_only: Option<Setting>,
 }
 
 /// Settings that do not go together.
@@ -80,25 +80,38 @@ pub struct SatBuilder {
 pub enum SatSettingsError {
     /// A setting of CaDiCaL's (named as given) for another backend.
     CadicalOnly {
-        /// The setting, as the caller named it.
-        setting: &'static str,
+        /// The setting.
+        setting: Setting,
         /// The backend chosen.
         backend: Backend,
     },
-    /// The lazy at-most-one without the propagator: why.
-    Lazy(String),
+    /// The lazy at-most-one with a backend that has no propagator to enforce it.
+    Lazy {
+        /// The backend chosen.
+        backend: Backend,
+    },
 }
 
-impl fmt::Display for SatSettingsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl SatSettingsError {
+    /// The message, its settings marked for a front end to word ([`Setting::render`]).
+    fn marked(&self) -> String {
         match self {
-            SatSettingsError::CadicalOnly { setting, backend } => write!(
-                f,
-                "{setting} applies to the cadical backend only, not {}",
+            SatSettingsError::CadicalOnly { setting, backend } => format!(
+                "{} applies to the cadical backend only, not {}",
+                setting.mark(),
                 backend.name()
             ),
-            SatSettingsError::Lazy(why) => f.write_str(why),
+            SatSettingsError::Lazy { backend } => lazy_rule(Amo::Lazy, Some(*backend))
+                .err()
+                .unwrap_or_default(),
         }
+    }
+}
+
+/// In the library's words; as an [`Error`], in a front end's ([`Error::render`]).
+impl fmt::Display for SatSettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&Setting::render(&self.marked(), &Setting::plainly))
     }
 }
 
@@ -106,7 +119,7 @@ impl std::error::Error for SatSettingsError {}
 
 impl From<SatSettingsError> for Error {
     fn from(e: SatSettingsError) -> Error {
-        Error::Usage(e.to_string())
+        Error::Usage(e.marked())
     }
 }
 
@@ -144,10 +157,10 @@ impl SatBuilder {
         self
     }
 
-    /// Who decides (CaDiCaL only); `given_as` names the setting in the error.
-    pub fn decide(mut self, decide: Decide, given_as: &'static str) -> SatBuilder {
+    /// Who decides (CaDiCaL only).
+    pub fn decide(mut self, decide: Decide) -> SatBuilder {
         self.settings.decide = decide;
-        self.cadical_only.get_or_insert(given_as);
+        self.cadical_only.get_or_insert(Setting::Decide);
         self
     }
 
@@ -157,17 +170,15 @@ impl SatBuilder {
         self
     }
 
-    /// CaDiCaL options (`NAME`, `VALUE`), set after polycover's defaults (CaDiCaL only);
-    /// `given_as` names the setting in the error.
+    /// CaDiCaL options (`NAME`, `VALUE`), set after polycover's defaults (CaDiCaL only).
     pub fn cadical_options(
         mut self,
         options: impl IntoIterator<Item = (String, i32)>,
-        given_as: &'static str,
     ) -> SatBuilder {
         let before = self.settings.cadical_options.len();
         self.settings.cadical_options.extend(options);
         if self.settings.cadical_options.len() > before {
-            self.cadical_only.get_or_insert(given_as);
+            self.cadical_only.get_or_insert(Setting::SatOption);
         }
         self
     }
@@ -192,7 +203,9 @@ impl SatBuilder {
                 backend: s.backend,
             });
         }
-        lazy_rule(s.amo, Some(s.backend)).map_err(SatSettingsError::Lazy)?;
+        if lazy_rule(s.amo, Some(s.backend)).is_err() {
+            return Err(SatSettingsError::Lazy { backend: s.backend });
+        }
         Ok(Engine::sat(s))
     }
 }

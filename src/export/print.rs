@@ -180,6 +180,18 @@ impl Print {
     }
 }
 
+/// `10 mm cubes, 0.2 mm gap`: the sizes, for a line that reports them.
+impl std::fmt::Display for Print {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} mm cubes, {} mm gap",
+            compact(self.unit),
+            compact(self.gap)
+        )
+    }
+}
+
 impl Default for Print {
     fn default() -> Print {
         Print {
@@ -207,7 +219,7 @@ fn check_resolution(solids: &[Solid], opts: Print) -> Result<()> {
     }
     // A smaller unit shrinks the float step, not the 3MF writer's.
     let remedy = if float_step >= DECIMAL_STEP {
-        format!(", or a smaller {}", Setting::Unit)
+        format!(", or a smaller {}", Setting::Unit.mark())
     } else {
         String::new()
     };

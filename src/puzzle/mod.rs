@@ -95,9 +95,11 @@ pub trait Kind: fmt::Debug + Send + Sync {
     /// Whether [`Kind::html`] can show this puzzle's solutions, known before solving.
     fn check_html(&self) -> Result<()> {
         Err(Error::Usage(format!(
-            "{}: --html draws a 3-D view of polycube puzzles only; use --svg for a \
-             picture of this kind",
-            self.about().source
+            "{}: {} draws a 3-D view of polycube puzzles only; use {} for a picture of \
+             this kind",
+            self.about().source,
+            crate::Setting::Html.mark(),
+            crate::Setting::Svg.mark()
         )))
     }
     /// The rows `polycover info` prints.
@@ -464,7 +466,7 @@ impl Puzzle {
             if problem.is_some() {
                 return Err(Error::Usage(format!(
                     "{} picks a problem of a BurrTools file; a catalog puzzle has one",
-                    crate::Setting::Problem
+                    crate::Setting::Problem.mark()
                 )));
             }
             return Puzzle::parse_with(&format!("catalog:{}.toml", entry.name), entry.text, stop);
@@ -572,7 +574,7 @@ impl Puzzle {
         if problem.is_some() {
             return Err(Error::Usage(format!(
                 "{source}: {} picks a problem of a BurrTools file; this is a puzzle file",
-                crate::Setting::Problem
+                crate::Setting::Problem.mark()
             )));
         }
         let text = String::from_utf8(bytes).map_err(|e| {

@@ -49,7 +49,7 @@ fn free_bytes(dir: &Path) -> Option<u64> {
         .then(|| st.f_bavail as u64 * st.f_frsize as u64)
 }
 
-/// A certificate whose size follows the solutions ([`certify::estimate`]) that could not
+/// A certificate whose size follows the solutions ([`polycover::certify::Certificate::estimate`]) that could not
 /// fit the memory budget or the free disk is refused before anything is written.
 fn check_room(
     p: &Problem,

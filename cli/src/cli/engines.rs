@@ -55,9 +55,9 @@ pub(super) fn is_sat(solver: Option<&str>) -> bool {
 fn with_options(base: SatBuilder, a: &SatArgs) -> Result<Engine> {
     let mut b = base;
     if let Some(decide) = a.decide {
-        b = b.decide(decide.into(), "--decide");
+        b = b.decide(decide.into());
     }
-    b = b.cadical_options(a.sat_options.iter().cloned(), "--sat-option");
+    b = b.cadical_options(a.sat_options.iter().cloned());
     if let Some(backend) = a.backend {
         b = b.backend(backend.into());
     }
@@ -217,7 +217,7 @@ pub(super) fn first(
 
 /// Calls `f` with each distinct solution of the whole search, or with each solution and
 /// the end of each subproblem of `scope`; `f` returns `Break` to stop. The whole search
-/// runs as [`listing_strategy`] says; a scope's subproblems are its cubes.
+/// runs as [`Strategy::for_listing`] says; a scope's subproblems are its cubes.
 pub(super) fn solutions(
     lists: &dyn Lists,
     opts: &RunOptions,

@@ -393,11 +393,9 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
     }
     if !is_stdio(&a.output) {
         eprintln!(
-            "c wrote {}: {}, {triangles} triangles, {} mm cubes, {} mm gap, {}",
+            "c wrote {}: {}, {triangles} triangles, {opts}, {}",
             a.output.display(),
             polycover::Count::plural(solids.len(), "piece", "pieces"),
-            opts.unit(),
-            opts.gap(),
             match a.solution {
                 Some(n) => format!("placed as in solution {n}"),
                 None => "laid out on the plate".into(),

@@ -1,6 +1,6 @@
 //! `polycover generate`: random puzzle files. Coloured cubes are drawn at once;
 //! polycubes are a random cut, and with `--unique` or `--unsat` up to `--draws` random
-//! cuts, then the design search (`polycover::design::unique_or_unsat`).
+//! cuts, then the design search (`polycover::kinds::Generator::unique_or_unsat`).
 //!
 //! Invariants:
 //! - the output is checked before any work, and an option of the other kind is refused;

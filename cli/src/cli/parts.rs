@@ -1,5 +1,5 @@
 //! The searching commands' part and checkpoint runs (`--part K/N`, `--checkpoint FILE`).
-//! The split itself is `crate::parts`; the checkpoint file `crate::checkpoint`; `merge`
+//! The split itself is `polycover::Split`; the checkpoint file `crate::checkpoint`; `merge`
 //! adds the parts up.
 //!
 //! Invariants:

@@ -1,4 +1,4 @@
-//! `sample`: solutions drawn uniformly at random ([`crate::sample`]), written as
+//! `sample`: solutions drawn uniformly at random ([`polycover::Sampler`]), written as
 //! `enumerate` writes its solutions (the same records and pictures).
 //!
 //! Invariants:

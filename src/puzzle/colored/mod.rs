@@ -392,7 +392,7 @@ pub(crate) fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
     if !(1..=26).contains(&h) {
         return Err(Error::Usage(format!(
             "{} must be between 1 and 26 (one colour letter per cube), not {h}",
-            crate::Setting::Cubes
+            crate::Setting::Cubes.mark()
         )));
     }
     let mut rng = SplitMix(seed);

@@ -151,9 +151,9 @@ pub(crate) fn generate_with_progress(
         }),
         None => Err(Error::Failed(format!(
             "generate polycubes: no puzzle found in {tries} draws; try other {}, {} or {}",
-            Setting::Sizes,
-            Setting::Pieces,
-            Setting::Seed
+            Setting::Sizes.mark(),
+            Setting::Pieces.mark(),
+            Setting::Seed.mark()
         ))),
     }
 }
@@ -253,8 +253,8 @@ pub(crate) fn check(r: &Generator) -> Result<()> {
         return Err(Error::Usage(format!(
             "generate polycubes: the box's sides, {} and the {} bounds must be at least 1, \
              and {} needs A <= B",
-            Setting::Pieces,
-            Setting::Sizes,
+            Setting::Pieces.mark(),
+            Setting::Sizes.mark(),
             Setting::Sizes.is("A-B"),
         )));
     }
@@ -511,7 +511,7 @@ fn shuffle<T>(rng: &mut Pcg64Mcg, xs: &mut [T]) {
 mod tests {
     use super::*;
 
-    /// The binary's counter, as `design::count_drawn` has it.
+    /// The binary's counter, as `Puzzle::count_drawn` has it.
     fn count(puzzle: &Puzzle, at_most: u64) -> Result<Option<u64>> {
         use crate::engine::{Engine, Problem, RunOptions};
         use crate::puzzle::SymmetryMode;
