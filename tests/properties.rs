@@ -194,7 +194,7 @@ proptest! {
             let answer = format!("s SATISFIABLE\nv {lits} 0\n");
             let read = Answer::parse(BufReader::new(answer.as_bytes()), "model").unwrap();
             let Answer::Satisfiable(read) = read else { panic!("not satisfiable") };
-            prop_assert_eq!(Answer::decode(&p.compiled.matrix, &read, "model").unwrap(), s);
+            prop_assert_eq!(p.compiled.matrix.decode_model(&read, "model").unwrap(), s);
         }
     }
 }

@@ -10,7 +10,7 @@ use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use polycover::sat::dimacs::{self, Answer, Header};
+use polycover::sat::dimacs::{self, Header};
 use polycover::sat::Formula;
 use polycover::Problem;
 
@@ -117,8 +117,12 @@ impl Cnf {
                 })
             })
             .collect::<PyResult<Vec<i64>>>()?;
-        let options =
-            Answer::decode(&self.problem.compiled.matrix, &model, "model").map_err(to_py)?;
+        let options = self
+            .problem
+            .compiled
+            .matrix
+            .decode_model(&model, "model")
+            .map_err(to_py)?;
         Ok(Solution::new(self.problem.puzzle().clone(), options))
     }
 

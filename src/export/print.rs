@@ -126,22 +126,6 @@ impl Print {
     /// The clearance when none is given, in mm.
     pub const DEFAULT_GAP: f64 = DEFAULT_GAP;
 
-    /// The polycube puzzle in `puzzle`, or why its pieces cannot be printed.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Usage`] when `puzzle` is not a polycube puzzle (coloured cubes have no
-    /// pieces to print).
-    pub fn check(puzzle: &Puzzle) -> Result<&Polycube> {
-        check(puzzle)
-    }
-
-    /// A word for file names: the puzzle file's stem (the catalog name), else its name,
-    /// letters and digits kept, anything else a `-`.
-    pub fn stem(p: &Polycube) -> String {
-        puzzle_stem(p)
-    }
-
     /// Every copy of every piece, turned to print well and laid out on the plate (z = 0
     /// up).
     ///
@@ -177,6 +161,25 @@ impl Print {
     /// it; 0 leaves the faces touching.
     pub fn gap(&self) -> f64 {
         self.gap
+    }
+}
+
+/// What printing asks of a polycube puzzle.
+impl Polycube {
+    /// The polycube puzzle in `puzzle`, or why its pieces cannot be printed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] when `puzzle` is not a polycube puzzle (coloured cubes have no
+    /// pieces to print).
+    pub fn printable(puzzle: &Puzzle) -> Result<&Polycube> {
+        check(puzzle)
+    }
+
+    /// A word for file names: the puzzle file's stem (the catalog name), else its name,
+    /// letters and digits kept, anything else a `-`.
+    pub fn stem(&self) -> String {
+        puzzle_stem(self)
     }
 }
 

@@ -399,6 +399,22 @@ pub(crate) fn decode_model(matrix: &Matrix, lits: &[i64], location: &str) -> Res
     })?;
     Ok(solution)
 }
+/// Models read back, as solutions of the matrix they encode.
+impl Matrix {
+    /// Turns a SAT model (DIMACS literals, variable `o + 1` being option `o`) into a
+    /// solution: the options whose primary variables are true. Every primary variable
+    /// must be assigned, once.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Model`] at `location` when a literal is 0, a variable is both true and
+    /// false, a primary variable is unassigned, or the true options are not a solution
+    /// of this matrix.
+    pub fn decode_model(&self, lits: &[i64], location: &str) -> Result<Vec<u32>> {
+        decode_model(self, lits, location)
+    }
+}
+
 impl Header<'_> {
     /// Writes `formula` as DIMACS to `w`, this header's `c` lines first.
     ///
@@ -505,17 +521,5 @@ impl Answer {
     /// N`, or ganak's `c s exact arb int N`. `None` when there is neither.
     pub fn parse_count(output: &str) -> Option<Count> {
         parse_count(output)
-    }
-
-    /// Turns a model into a solution: the options whose primary variables are true.
-    /// Every primary variable must be assigned, once.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Model`] at `location` when a literal is 0, a variable is both true and
-    /// false, a primary variable is unassigned, or the true options are not a solution
-    /// of `matrix`.
-    pub fn decode(matrix: &Matrix, lits: &[i64], location: &str) -> Result<Vec<u32>> {
-        decode_model(matrix, lits, location)
     }
 }

@@ -20,7 +20,7 @@ use crate::gbd;
 use crate::output;
 use crate::sat::dimacs::{Answer, Header};
 use crate::sat::Amo;
-use polycover::kinds::BurrTools;
+use polycover::kinds::{BurrTools, Polycube};
 use polycover::PartSpec;
 use polycover::Problem;
 use polycover::{Compiled, Puzzle, SymmetryMode};
@@ -155,7 +155,7 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
                 location.clone()
             };
             check_model_size(&puzzle, &c, lits, &at, a.part)?;
-            solutions.push(Answer::decode(&c.matrix, lits, &at)?);
+            solutions.push(c.matrix.decode_model(lits, &at)?);
         }
     }
     if let [solution] = &solutions[..] {
@@ -346,7 +346,7 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
         Some(problem) => problem.puzzle().clone(),
         None => a.puzzle.load()?,
     };
-    let p = Print::check(&puzzle)?;
+    let p = Polycube::printable(&puzzle)?;
     let one_file = format == ExportFormat::ThreeMf
         || a.output
             .extension()
@@ -369,7 +369,7 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
         None => opts.laid_out(p)?,
         Some(s) => opts.assembled(p, s)?,
     };
-    let stem = Print::stem(p);
+    let stem = p.stem();
     let triangles: usize = solids.iter().map(|s| s.mesh.triangles.len()).sum();
     let inputs = [a.puzzle.puzzle.as_path()];
     if format == ExportFormat::ThreeMf {

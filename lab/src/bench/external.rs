@@ -340,7 +340,7 @@ pub(super) fn check_answer(
     let bad = |reason: String| Error::Failed(format!("{source}: {reason}"));
     let solution =
         // The reader's error names `source` already.
-        Answer::decode(&p.compiled.matrix, lits, source)
+        p.compiled.matrix.decode_model(lits, source)
             .map_err(|e| Error::Failed(e.to_string()))?;
     if let Some(&o) = solution.iter().find(|&&o| !kept[o as usize]) {
         return Err(bad(format!(
