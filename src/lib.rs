@@ -56,15 +56,14 @@ mod setting;
 
 pub mod kinds {
     //! The puzzle kinds and what they tell: each kind's own type (reached from a
-    //! [`Puzzle`](crate::Puzzle) by [`Puzzle::downcast_ref`](crate::Puzzle::downcast_ref)),
-    //! the [`Kind`] trait every kind implements and a puzzle dereferences to, and the
-    //! values its methods return. A kind is registered in the crate (its file and one
-    //! line of the registry); the trait is here to be called, not implemented outside.
+    //! [`Puzzle`](crate::Puzzle) by [`Puzzle::downcast_ref`](crate::Puzzle::downcast_ref))
+    //! and the values its methods return. A kind is registered in the crate (its file and
+    //! one line of the registry); a [`Puzzle`](crate::Puzzle) answers for every kind.
     pub use crate::puzzle::burrtools::{BurrTools, BurrToolsProblem, ProblemInfo};
     pub use crate::puzzle::colored::ColoredCubes;
     pub use crate::puzzle::polycube::generate::{Generated, Generator};
     pub use crate::puzzle::polycube::{Piece, Placement, Polycube};
-    pub use crate::puzzle::{About, Expect, ExpectLines, Kind, Summary, VariableMap};
+    pub use crate::puzzle::{Expect, Summary};
 }
 // The native searches: a library user goes through `Engine`.
 pub(crate) mod solver;
@@ -88,11 +87,10 @@ pub use engine::problem::Problem;
 pub use engine::run::{Report, RunOptions, Scope};
 pub use error::{Error, ErrorClass, Result};
 pub use geometry::{Isometry, Shape};
-pub use matrix::{CoverError, Item, Matrix};
+pub use matrix::{Item, Matrix};
 pub use parts::{PartSpec, Split, Step};
 pub use puzzle::{Compiled, Puzzle, SymmetryMode};
-pub use sample::{Incomplete, Sampler};
+pub use sample::Sampler;
 pub use setting::Setting;
-pub use solver::memo::{MemoStats, TableStats};
 pub use stop::{Listening, Stop};
 pub use symmetry::{Group, Reduction, Symmetry};

@@ -178,10 +178,18 @@ impl Matrix {
     ///
     /// # Errors
     ///
-    /// [`CoverError::NoSuchOption`] for an option number past the last option,
-    /// [`CoverError::Repeated`] for an option listed twice, and
-    /// [`CoverError::WrongCover`] for the first item covered too few or too many times.
-    pub fn check_solution(&self, options: &[u32]) -> Result<(), CoverError> {
+    /// [`crate::Error::Model`] (at `solution`) for an option number past the last option,
+    /// an option listed twice, and the first item covered too few or too many times.
+    pub fn check_solution(&self, options: &[u32]) -> crate::Result<()> {
+        self.cover_fault(options)
+            .map_err(|fault| crate::Error::Model {
+                location: "solution".into(),
+                reason: fault.to_string(),
+            })
+    }
+
+    /// [`Matrix::check_solution`], the fault typed.
+    pub(crate) fn cover_fault(&self, options: &[u32]) -> Result<(), CoverError> {
         let mut covered = vec![0u32; self.items.len()];
         let mut seen = std::collections::HashSet::with_capacity(options.len());
         for &o in options {
@@ -211,7 +219,7 @@ impl Matrix {
 
 /// Why a set of options is not an exact cover.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CoverError {
+pub(crate) enum CoverError {
     /// The option number is not below [`Matrix::num_options`].
     NoSuchOption(u32),
     /// The option is listed more than once.
@@ -269,9 +277,9 @@ mod tests {
         let x = m.push_option(&[2, 0]);
         let y = m.push_option(&[1, 2]);
         assert_eq!(m.option_items(x), &[0, 2]);
-        assert!(m.check_solution(&[x, y]).is_ok());
+        assert!(m.cover_fault(&[x, y]).is_ok());
         assert!(matches!(
-            m.check_solution(&[x]),
+            m.cover_fault(&[x]),
             Err(CoverError::WrongCover { .. })
         ));
         assert_eq!(m.columns()[2], vec![x, y]);

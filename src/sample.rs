@@ -30,15 +30,15 @@
 //!
 //! Invariants: a draw is a solution of the original matrix (sorted options), uniform
 //! over the orbits of the problem's symmetry mode; a stopped count or walk is
-//! [`Incomplete`], never a partial solution.
+//! [`crate::Error::Interrupted`], never a partial solution.
 
 use num_bigint::{BigRng010, BigUint};
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::engine::Problem;
-pub use crate::solver::memo::Incomplete;
-use crate::solver::memo::{MemoStats, Unranker};
+use crate::error::{Error, Result};
+use crate::solver::memo::{Incomplete, Unranker};
 
 /// Draws solutions of one problem, uniformly over its orbits.
 pub struct Sampler<'p> {
@@ -54,13 +54,18 @@ impl<'p> Sampler<'p> {
     /// Counts the problem's reduced matrix with the memo (a table of at most `memory`
     /// bytes), ready to draw with the generator seeded by `seed`. `stop` is polled
     /// during the count and every walk.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Interrupted`] when `stop` ended the count.
     pub fn new(
         problem: &'p Problem,
         seed: u64,
         memory: usize,
         stop: &'p (dyn Fn() -> bool + Sync),
-    ) -> Result<Sampler<'p>, Incomplete> {
-        let unranker = Unranker::new(problem.reduction.matrix(), memory, stop)?;
+    ) -> Result<Sampler<'p>> {
+        let unranker = Unranker::new(problem.reduction.matrix(), memory, stop)
+            .map_err(|Incomplete| Error::Interrupted("while counting the solutions".into()))?;
         Ok(Sampler {
             problem,
             unranker,
@@ -73,7 +78,7 @@ impl<'p> Sampler<'p> {
     /// Refuses (a usage error, as `count` does) a problem whose memo table's widest
     /// sweep step alone may hold more than `memory` bytes: [`Sampler::new`] would count
     /// the same subproblems again and again, for hours. Call it before `new`.
-    pub fn fits(problem: &Problem, memory: usize) -> crate::error::Result<()> {
+    pub fn fits(problem: &Problem, memory: usize) -> Result<()> {
         let estimate =
             crate::solver::memo::Input::from(problem.reduction.matrix()).table_estimate();
         crate::engine::refuse_past_budget(estimate, memory, crate::engine::Instead::Sample)
@@ -90,19 +95,32 @@ impl<'p> Sampler<'p> {
         self.tries
     }
 
-    /// The memo's statistics for the counts behind the draws.
-    pub fn stats(&self) -> MemoStats {
-        self.unranker.stats()
+    /// The memo's statistics for the counts behind the draws, for a person: nodes, table
+    /// entries and the table's peak size.
+    pub fn statistics(&self) -> String {
+        let s = self.unranker.stats();
+        format!(
+            "nodes {}, table entries {}, {:.1} MiB",
+            s.nodes,
+            s.table.peak_entries,
+            s.table.peak_bytes as f64 / (1 << 20) as f64
+        )
     }
 
     /// One solution (sorted options of the original matrix), uniform over the orbits;
     /// `None` when there is none.
-    pub fn draw(&mut self) -> Result<Option<Vec<u32>>, Incomplete> {
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Interrupted`] when `stop` ended the walk.
+    pub fn draw(&mut self) -> Result<Option<Vec<u32>>> {
         if *self.solutions() == BigUint::ZERO {
             return Ok(None);
         }
         loop {
-            let solution = self.try_one()?;
+            let solution = self
+                .try_one()
+                .map_err(|Incomplete| Error::Interrupted("while drawing a solution".into()))?;
             let members = self.members_kept(&solution);
             if members == 1
                 || self.rng.random_biguint_below(&BigUint::from(members)) == BigUint::ZERO
@@ -113,7 +131,7 @@ impl<'p> Sampler<'p> {
     }
 
     /// A solution of the reduced matrix, uniform, as sorted original options.
-    fn try_one(&mut self) -> Result<Vec<u32>, Incomplete> {
+    fn try_one(&mut self) -> std::result::Result<Vec<u32>, Incomplete> {
         self.tries += 1;
         let rank = self.rng.random_biguint_below(self.unranker.total());
         let reduced = self.unranker.unrank(&rank)?;

@@ -224,7 +224,7 @@ impl Puzzle {
     /// The puzzle's name.
     #[getter]
     fn name(&self) -> String {
-        self.inner.about().name.to_string()
+        self.inner.name().to_string()
     }
 
     /// The symmetry modes the puzzle takes; the first is its default.
@@ -238,7 +238,7 @@ impl Puzzle {
     }
 
     fn __repr__(&self) -> String {
-        format!("<polycover.Puzzle {:?}>", self.inner.about().name)
+        format!("<polycover.Puzzle {:?}>", self.inner.name())
     }
 
     /// The number of distinct solutions (up to `symmetry`: the puzzle's default when not
@@ -381,7 +381,7 @@ impl Puzzle {
                     None => break,
                 }
             }
-            Ok::<_, polycover::Incomplete>(drawn)
+            Ok::<_, polycover::Error>(drawn)
         })?
         .map_err(|_| interrupted())?;
         Ok(drawn

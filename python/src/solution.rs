@@ -91,7 +91,7 @@ impl Solution {
     fn __repr__(&self) -> String {
         format!(
             "<polycover.Solution of {:?}: options {:?}>",
-            self.puzzle.about().name,
+            self.puzzle.name(),
             self.options
         )
     }

@@ -58,7 +58,7 @@ pub use crate::subproblems::Progress;
 pub(crate) use handle::Engine;
 pub(crate) use problem::Problem;
 pub(crate) use run::{Report, RunOptions, Scope, MAX_THREADS};
-pub use sat::{SatBuilder, SatSettingsError};
+pub use sat::SatBuilder;
 
 /// An engine: what it is called and how it prepares a problem.
 pub trait Algorithm: Send + Sync + fmt::Debug {

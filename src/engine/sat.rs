@@ -77,7 +77,7 @@ pub struct SatBuilder {
 
 /// Settings that do not go together.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SatSettingsError {
+pub(crate) enum SatSettingsError {
     /// A setting of CaDiCaL's (named as given) for another backend.
     CadicalOnly {
         /// The setting.
@@ -193,9 +193,14 @@ impl SatBuilder {
     ///
     /// # Errors
     ///
-    /// A CaDiCaL-only setting for another backend; the lazy at-most-one without the
-    /// propagator.
-    pub fn build(self) -> std::result::Result<Engine, SatSettingsError> {
+    /// [`Error::Usage`] for a CaDiCaL-only setting with another backend, and for the lazy
+    /// at-most-one without the propagator; the message marks the settings
+    /// ([`Error::render`]).
+    pub fn build(self) -> Result<Engine> {
+        self.checked().map_err(Error::from)
+    }
+
+    fn checked(self) -> std::result::Result<Engine, SatSettingsError> {
         let s = self.settings;
         if let (Some(setting), false) = (self.cadical_only, s.backend == Backend::Cadical) {
             return Err(SatSettingsError::CadicalOnly {

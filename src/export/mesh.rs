@@ -26,7 +26,7 @@
 //!   `≡ -r` and end only at `≡ +r (mod unit)`, never both at one grid line, so no edge has
 //!   solid only in two opposite quadrants. With `r = 0` cubes that touch only along an
 //!   edge or at a corner would make such an edge or vertex: checked at every vertex and
-//!   refused ([`NotManifold`]), as is any violation for `r > 0` (a bug, then).
+//!   refused (`NotManifold`), as is any violation for `r > 0` (a bug, then).
 
 use std::collections::{HashMap, HashSet};
 
@@ -100,19 +100,24 @@ impl Mesh {
     ///
     /// # Errors
     ///
-    /// When `r` is 0 and two cubes touch only along an edge or at a corner: no closed
-    /// manifold.
-    pub fn shrunk(cells: &[[i32; 3]], unit: f64, r: f64) -> Result<Mesh, NotManifold> {
-        shrunk(cells, unit, r)
+    /// [`crate::Error::Usage`] when `r` is 0 and two cubes touch only along an edge or at
+    /// a corner: no closed manifold (it names the vertex).
+    pub fn shrunk(cells: &[[i32; 3]], unit: f64, r: f64) -> crate::Result<Mesh> {
+        shrunk(cells, unit, r).map_err(|NotManifold { at: [x, y, z] }| {
+            crate::Error::Usage(format!(
+                "cubes touch only along an edge or at a corner near ({x}, {y}, {z}) mm: \
+                 no closed surface without a gap between the cubes"
+            ))
+        })
     }
 }
 
 /// The surface would not be a 2-manifold: cubes of the piece touch only along an edge or
 /// at a corner near `at` (mm, in the piece's cell coordinates times the unit).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NotManifold {
+pub(crate) struct NotManifold {
     /// The offending vertex, in millimetres.
-    pub at: [f64; 3],
+    pub(crate) at: [f64; 3],
 }
 
 /// The grid of sub-boxes over a piece's cells.

@@ -26,7 +26,7 @@ use crate::sat::dimacs::Header;
 use crate::symmetry::Reduction;
 
 pub(crate) use linear::opb_num_vars;
-pub use mesh::{Mesh, NotManifold};
+pub use mesh::Mesh;
 pub use print::{Print, Solid};
 
 /// Refuses, before anything is written, a problem that `format`, a text format (DLX,

@@ -57,7 +57,7 @@ pub const KINDS: &[(&str, Parser)] = &[
 pub type Parser = fn(&str, &str, Document<'_>, &Stop) -> Result<Arc<dyn Kind>>;
 
 /// What a puzzle kind knows: everything that depends on what its items and options mean.
-pub trait Kind: fmt::Debug + Send + Sync {
+pub(crate) trait Kind: fmt::Debug + Send + Sync {
     /// The puzzle's name, file and published counts.
     fn about(&self) -> About<'_>;
     /// The symmetry modes the kind accepts; the first is its default.
@@ -112,7 +112,7 @@ pub trait Kind: fmt::Debug + Send + Sync {
 
 /// What every puzzle file says about itself, whatever its kind.
 #[derive(Clone, Copy, Debug)]
-pub struct About<'a> {
+pub(crate) struct About<'a> {
     /// The file's `name`.
     pub name: &'a str,
     /// The file it came from, for messages.
@@ -123,7 +123,7 @@ pub struct About<'a> {
 
 /// The DIMACS header's words for a kind's options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VariableMap {
+pub(crate) struct VariableMap {
     /// What one option is, in a few words: `placement`.
     pub option: &'static str,
     /// The columns of a `c v` line after `VAR`.
@@ -173,10 +173,98 @@ impl SymmetryMode {
 #[derive(Clone, Debug)]
 pub struct Puzzle(Arc<dyn Kind>);
 
-impl std::ops::Deref for Puzzle {
-    type Target = dyn Kind;
-    fn deref(&self) -> &(dyn Kind + 'static) {
-        &*self.0
+/// What a puzzle says of its solutions and options, whatever its kind: the kind's
+/// answers, through one door.
+impl Puzzle {
+    pub(crate) fn about(&self) -> About<'_> {
+        self.0.about()
+    }
+
+    pub(crate) fn variable_map(&self) -> VariableMap {
+        self.0.variable_map()
+    }
+
+    pub(crate) fn item_names(&self, matrix: &Matrix) -> Vec<String> {
+        self.0.item_names(matrix)
+    }
+
+    pub(crate) fn item_legend(&self) -> String {
+        self.0.item_legend()
+    }
+
+    /// The symmetry modes the puzzle's kind accepts; the first is its default.
+    pub fn symmetry_modes(&self) -> &'static [SymmetryMode] {
+        self.0.symmetry_modes()
+    }
+
+    /// The exact-cover matrix, its options in the kind's option order.
+    pub fn matrix(&self) -> Matrix {
+        self.0.matrix()
+    }
+
+    /// Option `o` as one line of the DIMACS variable map, in its columns.
+    pub fn describe_option(&self, o: u32) -> String {
+        self.0.describe_option(o)
+    }
+
+    /// A solution (sorted options) for people.
+    pub fn text(&self, solution: &[u32]) -> String {
+        self.0.text(solution)
+    }
+
+    /// A solution as one JSON object; `index` numbers it.
+    pub fn json(&self, solution: &[u32], index: u64) -> serde_json::Value {
+        self.0.json(solution, index)
+    }
+
+    /// A solution as a self-contained SVG picture.
+    ///
+    /// # Errors
+    ///
+    /// What [`Puzzle::check_drawable`] says.
+    pub fn svg(&self, solution: &[u32]) -> Result<String> {
+        self.0.svg(solution)
+    }
+
+    /// Whether [`Puzzle::svg`] can draw this puzzle's solutions, known before solving.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for a puzzle no picture shows (a box too large to draw, say).
+    pub fn check_drawable(&self) -> Result<()> {
+        self.0.check_drawable()
+    }
+
+    /// A solution as a self-contained HTML page with a 3-D view one can turn.
+    ///
+    /// # Errors
+    ///
+    /// What [`Puzzle::check_html`] says.
+    pub fn html(&self, solution: &[u32]) -> Result<String> {
+        self.0.html(solution)
+    }
+
+    /// Whether [`Puzzle::html`] can show this puzzle's solutions, known before solving.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for a kind without a 3-D view (coloured cubes).
+    pub fn check_html(&self) -> Result<()> {
+        self.0.check_html()
+    }
+
+    /// Writes what `polycover info` prints of the puzzle: its pieces, target and counts.
+    ///
+    /// # Errors
+    ///
+    /// What writing to `out` returns.
+    pub fn info(&self, out: &mut dyn std::io::Write) -> Result<()> {
+        self.0.info(out)
+    }
+
+    /// The puzzle's row in the catalog listing.
+    pub fn summary(&self) -> Summary {
+        self.0.summary()
     }
 }
 
@@ -194,14 +282,14 @@ pub struct Expect {
     pub stack: Option<Count>,
     /// Where each count is written, for messages; see [`Expect::at`].
     #[serde(skip)]
-    pub lines: ExpectLines,
+    pub(crate) lines: ExpectLines,
 }
 
 /// `file:line` of each count of an `[expect]` table, filled from the file's text by
 /// [`Expect::located`]; empty for a puzzle made otherwise (a BurrTools problem). Not part
 /// of the counts: any two are equal, so that two puzzles expecting the same counts are.
 #[derive(Clone, Debug, Default)]
-pub struct ExpectLines(Vec<(SymmetryMode, String)>);
+pub(crate) struct ExpectLines(Vec<(SymmetryMode, String)>);
 
 impl PartialEq for ExpectLines {
     fn eq(&self, _: &ExpectLines) -> bool {
@@ -323,8 +411,9 @@ impl Puzzle {
         self.symmetry_modes()[0]
     }
 
-    /// The concrete kind, when it is `K`.
-    pub fn downcast_ref<K: Kind + 'static>(&self) -> Option<&K> {
+    /// The concrete kind, when it is `K` ([`crate::kinds::Polycube`],
+    /// [`crate::kinds::ColoredCubes`]).
+    pub fn downcast_ref<K: Any>(&self) -> Option<&K> {
         self.0.as_any().downcast_ref()
     }
 
@@ -347,7 +436,7 @@ impl Puzzle {
             )));
         }
         let matrix = self.matrix();
-        let group = self.group(&matrix, mode)?;
+        let group = self.0.group(&matrix, mode)?;
         debug_assert_eq!(group.validate(&matrix), Ok(()));
         Ok(Compiled {
             puzzle: self.clone(),

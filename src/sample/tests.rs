@@ -137,5 +137,5 @@ fn a_puzzle_without_solutions_draws_none() {
     let p = Problem::load(&path, Some(SymmetryMode::None)).unwrap();
     let mut sampler = Sampler::new(&p, 1, 1 << 26, &never).unwrap();
     assert_eq!(*sampler.solutions(), 0u32.into());
-    assert_eq!(sampler.draw(), Ok(None));
+    assert!(matches!(sampler.draw(), Ok(None)));
 }

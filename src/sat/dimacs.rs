@@ -393,7 +393,7 @@ pub(crate) fn decode_model(matrix: &Matrix, lits: &[i64], location: &str) -> Res
     let solution: Vec<u32> = (0..n as u32)
         .filter(|&o| value[o as usize] == Some(true))
         .collect();
-    matrix.check_solution(&solution).map_err(|e| Error::Model {
+    matrix.cover_fault(&solution).map_err(|e| Error::Model {
         location: location.into(),
         reason: format!("the model is not a solution: {e}"),
     })?;

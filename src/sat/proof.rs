@@ -60,7 +60,7 @@ pub fn refute(formula: &Formula, matrix: &Matrix, proof: &mut dyn Write) -> Resu
             .filter(|l| l.is_positive() && (l.var().index() as u32) < formula.num_primary)
             .map(|l| l.var().index() as u32)
             .collect();
-        matrix.check_solution(&solution).map_err(|e| {
+        matrix.cover_fault(&solution).map_err(|e| {
             Error::Failed(format!(
                 "internal error: a SAT model is not a solution: {e}"
             ))

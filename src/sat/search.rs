@@ -90,7 +90,7 @@ impl ModelSink {
     /// Takes a model (sorted true primary options); `false` when the enumeration is to
     /// stop.
     pub(super) fn model(&self, solution: &[u32]) -> bool {
-        if let Err(e) = self.matrix.check_solution(solution) {
+        if let Err(e) = self.matrix.cover_fault(solution) {
             self.stop.set();
             let _ = self.events.send(Event::Failed(Error::Failed(format!(
                 "internal error: a SAT model is not a solution: {e}"

@@ -262,7 +262,7 @@ impl Worker<Vec<u32>, u64> for Counting<'_> {
                         return ControlFlow::Continue(());
                     }
                 }
-                debug_assert_eq!(shared.reduction.matrix().check_solution(solution), Ok(()));
+                debug_assert_eq!(shared.reduction.matrix().cover_fault(solution), Ok(()));
                 local.solutions += 1;
                 ControlFlow::Continue(())
             },

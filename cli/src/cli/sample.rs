@@ -124,7 +124,7 @@ fn report_count(p: &Problem, sampler: &Sampler<'_>, start: Instant) {
     eprintln!(
         "c counted {total} {what} in {:.3} s ({})",
         start.elapsed().as_secs_f64(),
-        statistics(sampler)
+        sampler.statistics()
     );
     if p.reduction.needs_check() {
         // The rejection step of `crate::sample`, in a user's words.
@@ -211,14 +211,4 @@ fn fresh_seed() -> u64 {
     let mixed = (nanos ^ (u64::from(std::process::id()) << 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     // Short enough to type again.
     mixed >> 32
-}
-
-fn statistics(sampler: &Sampler<'_>) -> String {
-    let s = sampler.stats();
-    format!(
-        "nodes {}, table entries {}, {:.1} MiB",
-        s.nodes,
-        s.table.peak_entries,
-        s.table.peak_bytes as f64 / (1 << 20) as f64
-    )
 }
