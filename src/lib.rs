@@ -88,7 +88,7 @@ pub use engine::run::{Report, RunOptions, Scope};
 pub use error::{Error, ErrorClass, Result};
 pub use geometry::{Isometry, Shape};
 pub use matrix::{Item, Matrix};
-pub use parts::{PartSpec, Split, Step};
+pub use parts::{Split, Step};
 pub use puzzle::{Compiled, Puzzle, SymmetryMode};
 pub use sample::Sampler;
 pub use setting::Setting;

@@ -1,6 +1,6 @@
 //! Parts: one deterministic split of a search into numbered pieces, so that a run can
 //! be resumed (a checkpoint lists the finished subproblems) or spread over machines
-//! (`--part K/N`, added up by `merge`).
+//! (the command line's `--part K/N`, added up by `merge`).
 //!
 //! The split: the native search near the root, breadth first, is cut into
 //! *subproblems*, prefixes of chosen options, until there are at least
@@ -17,50 +17,9 @@
 //!   itself: two runs with the same fingerprint count the same subproblems. It is a
 //!   fixed 64-bit FNV-1a over a byte encoding that does not depend on the platform.
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::matrix::Matrix;
 pub use crate::subproblems::Step;
 use crate::symmetry::Reduction;
-
-/// `K/N`: part K (from 1) of N.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PartSpec {
-    /// Which part, from 1; `1 <= k <= n`.
-    pub k: usize,
-    /// How many parts the search is dealt into; `1 <= n <= MAX_PARTS`.
-    pub n: usize,
-}
-
-/// The most parts a split has: more would leave parts without a subproblem.
-pub(crate) const MAX_PARTS: usize = 1 << 16;
-
-impl PartSpec {
-    /// The whole search as one part.
-    pub const WHOLE: PartSpec = PartSpec { k: 1, n: 1 };
-}
-
-impl FromStr for PartSpec {
-    type Err = String;
-    fn from_str(s: &str) -> Result<PartSpec, String> {
-        let bad =
-            || format!("`{s}`: a part is K/N, with 1 <= K <= N <= {MAX_PARTS} (for example 3/16)");
-        let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
-        let k: usize = k.trim().parse().map_err(|_| bad())?;
-        let n: usize = n.trim().parse().map_err(|_| bad())?;
-        if k == 0 || k > n || n > MAX_PARTS {
-            return Err(bad());
-        }
-        Ok(PartSpec { k, n })
-    }
-}
-
-impl fmt::Display for PartSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.k, self.n)
-    }
-}
 
 /// A search cut into subproblems and dealt into `parts` parts.
 #[derive(Clone, Debug)]
@@ -73,6 +32,9 @@ pub struct Split {
 }
 
 impl Split {
+    /// The most parts a split has: more would leave parts without a subproblem.
+    pub const MOST_PARTS: usize = 1 << 16;
+
     /// How many subproblems a split into `parts` parts aims for: many per part, so that
     /// the round-robin deal evens out the parts' times, and at least 1,024 so that a
     /// checkpoint of a whole run is written often.
@@ -87,7 +49,7 @@ impl Split {
     ///
     /// If `parts` is 0 or above 65,536.
     pub fn new(matrix: &Matrix, reduction: &Reduction, mode: &str, parts: usize) -> Split {
-        assert!((1..=MAX_PARTS).contains(&parts));
+        assert!((1..=Split::MOST_PARTS).contains(&parts));
         let subproblems = crate::solver::split::subproblems(reduction, Split::wanted(parts));
         let mut h = Fnv::new();
         h.bytes(b"polycover split 1");
@@ -194,14 +156,6 @@ impl Fnv {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn part_specs_parse_and_refuse() {
-        assert_eq!("3/16".parse(), Ok(PartSpec { k: 3, n: 16 }));
-        for bad in ["0/4", "5/4", "4", "a/b", "1/0", "1/999999999", ""] {
-            assert!(bad.parse::<PartSpec>().is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn the_fnv_hash_is_the_published_one() {

@@ -46,8 +46,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::part_result::PartSpec;
 use polycover::Count;
-use polycover::PartSpec;
 use polycover::{Error, Result};
 
 /// Which run a checkpoint belongs to.

@@ -5,8 +5,44 @@
 //! file say ([`PartResult::matches`]); the line's fields are written and read here only.
 
 use std::fmt;
+use std::str::FromStr;
 
-use polycover::{Count, PartSpec};
+use polycover::{Count, Split};
+
+/// `K/N`: part K (from 1) of N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PartSpec {
+    /// Which part, from 1; `1 <= k <= n`.
+    pub k: usize,
+    /// How many parts the search is dealt into; `1 <= n <= Split::MOST_PARTS`.
+    pub n: usize,
+}
+
+impl PartSpec {
+    /// The whole search as one part.
+    pub const WHOLE: PartSpec = PartSpec { k: 1, n: 1 };
+}
+
+impl FromStr for PartSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<PartSpec, String> {
+        let most = Split::MOST_PARTS;
+        let bad = || format!("`{s}`: a part is K/N, with 1 <= K <= N <= {most} (for example 3/16)");
+        let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
+        let k: usize = k.trim().parse().map_err(|_| bad())?;
+        let n: usize = n.trim().parse().map_err(|_| bad())?;
+        if k == 0 || k > n || n > most {
+            return Err(bad());
+        }
+        Ok(PartSpec { k, n })
+    }
+}
+
+impl fmt::Display for PartSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
 
 /// What a part run prints when it is done, one line that `merge` reads:
 /// `c part K/N fingerprint F check H solutions C`, then for an enumeration
@@ -189,6 +225,25 @@ impl PartResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn part_specs_parse_and_refuse() {
+        assert_eq!("3/16".parse(), Ok(PartSpec { k: 3, n: 16 }));
+        assert_eq!(PartSpec { k: 3, n: 16 }.to_string(), "3/16");
+        for bad in [
+            "0/4",
+            "5/4",
+            "4",
+            "a/b",
+            "1/0",
+            "1/999999999",
+            "1/65537",
+            "",
+        ] {
+            assert!(bad.parse::<PartSpec>().is_err(), "{bad}");
+        }
+        assert!("65536/65536".parse::<PartSpec>().is_ok());
+    }
 
     #[test]
     fn part_results_read_back() {

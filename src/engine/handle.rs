@@ -47,12 +47,12 @@ impl Engine {
         Engine(Handle::Sat(Arc::new(sat::Sat(settings))))
     }
 
-    /// An engine of [`ENGINES`] by name, with its defaults.
+    /// An engine by name (one of [`Engine::bench_names`]), with its defaults.
     pub fn from_name(name: &str) -> Option<Engine> {
         ENGINES.iter().find(|e| e.name == name).map(|e| (e.make)())
     }
 
-    /// The names of `--solver` (count, solve, enumerate), in the order of [`ENGINES`].
+    /// The names of `--solver` (count, solve, enumerate), in the registry's order.
     pub fn solver_names() -> Vec<&'static str> {
         ENGINES
             .iter()
@@ -61,9 +61,16 @@ impl Engine {
             .collect()
     }
 
-    /// The names `bench --solvers` takes, in the order of [`ENGINES`].
+    /// The names `bench --solvers` takes, in the registry's order: every engine
+    /// there is, each one of `check`'s cross-checks.
     pub fn bench_names() -> Vec<&'static str> {
         ENGINES.iter().map(|e| e.name).collect()
+    }
+
+    /// One line for help texts about the engine `name` (one of
+    /// [`Engine::bench_names`]).
+    pub fn about(name: &str) -> Option<&'static str> {
+        ENGINES.iter().find(|e| e.name == name).map(|e| e.about)
     }
 
     /// The algorithm behind the handle.

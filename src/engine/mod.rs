@@ -19,7 +19,7 @@
 //! which engines exist. What it can do is said by types: [`Prepared::counts`],
 //! [`Prepared::lists`] and [`Prepared::finds_one`] hand out a [`Counts`], [`Lists`] or
 //! [`FindsOne`] when the engine has that ability, so an engine that only counts writes
-//! no refusing method. [`Counter::count`] counts with an engine that only lists by listing.
+//! no refusing method. [`Prepared::counter`] counts with an engine that only lists by listing.
 //! What types cannot say, that this build lacks an engine's backend, is
 //! [`Algorithm::available`].
 //!
@@ -115,18 +115,18 @@ pub trait Prepared: Send + Sync {
         ""
     }
 
-    /// What counts with this engine: its own counting, or listing when it only lists.
-    /// This and [`Prepared::lister`] and [`Prepared::finder`] are the one place that
-    /// words the refusal (exit 2) of a job an engine cannot do; an engine does not
-    /// override them.
+    /// What counts with this engine: its own counting, or listing when it only lists
+    /// (each solution counted as it goes by). This and [`Prepared::lister`] and
+    /// [`Prepared::finder`] are the one place that words the refusal (exit 2) of a job
+    /// an engine cannot do; an engine does not override them.
     ///
     /// # Errors
     ///
     /// [`Error::Usage`] for an engine that finds only the first solution.
-    fn counter(&self) -> Result<Counter<'_>> {
+    fn counter(&self) -> Result<Box<dyn Counts + '_>> {
         match (self.counts(), self.lists()) {
-            (Some(c), _) => Ok(Counter::Counts(c)),
-            (None, Some(l)) => Ok(Counter::Lists(l)),
+            (Some(c), _) => Ok(Box::new(Counter::Counts(c))),
+            (None, Some(l)) => Ok(Box::new(Counter::Lists(l))),
             (None, None) => Err(finds_one_only(self.name(), self.limits())),
         }
     }
@@ -218,20 +218,15 @@ fn finds_one_only(name: &str, limits: &str) -> Error {
 
 /// What counts: an engine's own counting, or its listing, counted.
 #[derive(Clone, Copy)]
-pub enum Counter<'a> {
+enum Counter<'a> {
     /// The engine counts.
     Counts(&'a dyn Counts),
     /// The engine lists; each solution is counted as it goes by.
     Lists(&'a dyn Lists),
 }
 
-impl Counter<'_> {
-    /// Counts the distinct solutions, as [`Counts::count`].
-    ///
-    /// # Errors
-    ///
-    /// As [`Counts::count`] or [`Lists::for_each`].
-    pub fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report> {
+impl Counts for Counter<'_> {
+    fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report> {
         match *self {
             Counter::Counts(c) => c.count(opts, within),
             Counter::Lists(l) => l.for_each(
@@ -267,21 +262,22 @@ pub struct Within<'a> {
 }
 
 /// One entry of [`ENGINES`].
-pub struct Entry {
+pub(crate) struct Entry {
     /// The name `--solver` and `bench --solvers` take.
-    pub name: &'static str,
+    name: &'static str,
     /// One line for help texts.
-    pub about: &'static str,
+    about: &'static str,
     /// A value of `--solver` (count, solve, enumerate); every entry is one of `bench
     /// --solvers` and of `check`'s cross-checks.
-    pub on_solver: bool,
+    on_solver: bool,
     /// The engine with its defaults: a handle and settings, nothing built.
-    pub make: fn() -> Engine,
+    make: fn() -> Engine,
 }
 
 /// Every engine, by name: the one list that `--solver`, `bench --solvers`, `check` and
-/// the help texts read. A new engine adds one line here.
-pub static ENGINES: &[Entry] = &[
+/// the help texts read (through [`Engine::from_name`], [`Engine::solver_names`],
+/// [`Engine::bench_names`] and [`Engine::about`]). A new engine adds one line here.
+pub(crate) static ENGINES: &[Entry] = &[
     Entry {
         name: "bits",
         about: "bitset Algorithm X: the fast native engine",

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use super::args::{BackendArg, SatArgs};
 use crate::engine::Budget;
-use crate::engine::{Counter, FindsOne, Lists, Prepared, Within};
+use crate::engine::{Counts, FindsOne, Lists, Prepared, Within};
 use crate::sat::{Amo, Backend, Strategy};
 use crate::Stop;
 use polycover::engine::SatBuilder;
@@ -157,10 +157,18 @@ pub(super) fn reference() -> Engine {
 /// build can run, but the reference.
 pub(super) fn check_native() -> Vec<Engine> {
     let reference = reference();
-    crate::engine::ENGINES
-        .iter()
-        .map(|entry| (entry.make)())
+    Engine::bench_names()
+        .into_iter()
+        .filter_map(Engine::from_name)
         .filter(|e| *e != reference && e.sat_settings().is_none() && e.available().is_ok())
+        .collect()
+}
+
+/// The values of `--solver`, each with its line of help.
+pub(crate) fn solvers() -> Vec<(&'static str, &'static str)> {
+    Engine::solver_names()
+        .into_iter()
+        .map(|name| (name, Engine::about(name).unwrap_or_default()))
         .collect()
 }
 
@@ -193,7 +201,7 @@ pub(super) type Finished<'a> = &'a (dyn Fn(usize, Count) + Sync);
 /// Counts the whole search, or only the subproblems of a scope, calling its
 /// [`Finished`] as each one ends.
 pub(super) fn count(
-    counter: Counter,
+    counter: Box<dyn Counts + '_>,
     opts: &RunOptions,
     scope: Option<(Scope, Finished)>,
 ) -> Result<Report> {

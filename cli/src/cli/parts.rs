@@ -31,9 +31,9 @@ use polycover::Scope;
 
 use super::engines;
 use crate::output;
+use crate::part_result::PartSpec;
 use crate::part_result::{Checksum, PartResult};
 use crate::sat::Strategy;
-use polycover::PartSpec;
 use polycover::Split;
 use polycover::{Error, Result};
 

@@ -11,7 +11,7 @@ use super::{
     default_amo, AmoArg, ExportFormatArg, ProjectionArg, PuzzleArg, SuiteStatusArg, SymmetryArg,
     STDIO,
 };
-use polycover::PartSpec;
+use crate::part_result::PartSpec;
 
 #[derive(Args, Debug)]
 pub(in crate::cli) struct ExportArgs {

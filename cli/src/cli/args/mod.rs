@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::part_result::PartSpec;
 use crate::sat::Amo;
 use polycover::sat::SatEngine;
-use polycover::PartSpec;
 use polycover::Problem;
 use polycover::Puzzle;
 use polycover::Result;

@@ -332,10 +332,9 @@ pub(super) fn parse_sat_option(s: &str) -> std::result::Result<(String, i32), St
 /// registered for `--solver` shows up here and in `--help` by itself.
 pub(crate) fn solver_values() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
-        crate::engine::ENGINES
-            .iter()
-            .filter(|e| e.on_solver)
-            .map(|e| clap::builder::PossibleValue::new(e.name).help(e.about)),
+        crate::cli::engines::solvers()
+            .into_iter()
+            .map(|(name, about)| clap::builder::PossibleValue::new(name).help(about)),
     )
 }
 
