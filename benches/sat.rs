@@ -11,7 +11,7 @@
 use std::time::Instant;
 
 use polycover::sat::Amo;
-use polycover::{Engine, Problem, RunOptions, SymmetryMode};
+use polycover::{Engine, Problem, RunOptions, Setting, SymmetryMode};
 
 fn main() {
     if let Some(f) = std::env::args().skip(1).find(|a| !a.starts_with('-')) {
@@ -28,7 +28,7 @@ fn main() {
     );
     for engine in engines() {
         for amo in Amo::ALL {
-            let engine = engine.clone().with_amo(amo);
+            let engine = engine.configure([(Setting::Amo, amo.name())]).unwrap();
             // A fresh problem each time, so that the compile is measured.
             let p = Problem::load("bedlam", Some(SymmetryMode::Rotations)).unwrap();
             let t = Instant::now();
@@ -58,7 +58,7 @@ fn main() {
     );
     for engine in engines() {
         for amo in Amo::ALL {
-            let engine = engine.clone().with_amo(amo);
+            let engine = engine.configure([(Setting::Amo, amo.name())]).unwrap();
             let t = Instant::now();
             soma.formula(amo);
             let report = soma.count(&engine, &run).unwrap();

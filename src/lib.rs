@@ -11,8 +11,8 @@
 //!          Engine: DLX (reference) | bitset | SAT over the CNF; DIMACS, bench
 //! ```
 //!
-//! A puzzle kind plugs in by implementing [`kinds::Kind`] (its matrix, its symmetry
-//! group, its renderings) and registering in the crate's list of kinds (`puzzle::KINDS`);
+//! A puzzle kind plugs in by implementing the crate's `Kind` trait (its matrix, its
+//! symmetry group, its renderings) and registering in its list of kinds (`puzzle::KINDS`);
 //! an engine plugs in by reading a [`Matrix`] and joining [`Engine`]. Neither knows about the other.
 //! `docs/architecture.md` lists the files each change touches.
 //!

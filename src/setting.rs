@@ -66,6 +66,8 @@ pub enum Setting {
     Sizes,
     /// The engine.
     Solver,
+    /// How the SAT engine splits its search.
+    Strategy,
     /// A solution drawn as an SVG picture.
     Svg,
     /// Which solutions count as the same.
@@ -95,6 +97,7 @@ impl Setting {
         Setting::Seed,
         Setting::Sizes,
         Setting::Solver,
+        Setting::Strategy,
         Setting::Svg,
         Setting::Symmetry,
         Setting::Unit,
@@ -124,6 +127,7 @@ impl Setting {
             Setting::Seed => "seed",
             Setting::Sizes => "sizes",
             Setting::Solver => "solver",
+            Setting::Strategy => "strategy",
             Setting::Svg => "svg",
             Setting::Symmetry => "symmetry",
             Setting::Unit => "unit",

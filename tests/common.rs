@@ -88,7 +88,10 @@ pub struct SatRun {
 
 /// Every model the SAT path reports, checked for duplicates, with the run's report.
 pub fn sat_solutions(c: &Compiled, amo: Amo, run: &SatRun) -> (Vec<Vec<u32>>, Report) {
-    let engine = Engine::sat(run.engine.clone()).with_amo(amo);
+    let engine = Engine::sat(SatEngine {
+        amo,
+        ..run.engine.clone()
+    });
     let mut seen = HashSet::new();
     let mut all = Vec::new();
     let report = Problem::new(c.clone())

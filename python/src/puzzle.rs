@@ -17,7 +17,7 @@ use pyo3::types::{PyDict, PyInt};
 
 use polycover::sat::Amo;
 use polycover::Sampler;
-use polycover::{Engine, Problem, Report, RunOptions, Stop, SymmetryMode};
+use polycover::{Engine, Problem, Report, RunOptions, Setting, Stop, SymmetryMode};
 
 use crate::cnf::Cnf;
 use crate::numbers::{Seconds, Whole};
@@ -82,12 +82,9 @@ fn engine(solver: Option<&str>, encoding: Option<&str>) -> PyResult<Option<Engin
     };
     engine.available().map_err(usage)?;
     if let Some(encoding) = encoding {
-        if engine.sat_settings().is_none() {
-            return Err(usage(format!(
-                "amo applies to solver=\"sat\" only, not solver={name:?}"
-            )));
-        }
-        engine = engine.with_amo(amo(encoding)?);
+        engine = engine
+            .configure([(Setting::Amo, encoding)])
+            .map_err(crate::to_py)?;
     }
     Ok(Some(engine))
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::{native, sat, Algorithm, Prepared, ENGINES};
 use crate::error::Result;
-use crate::sat::{Amo, SatEngine};
+use crate::sat::SatEngine;
 
 use super::Problem;
 
@@ -41,7 +41,7 @@ impl Engine {
     }
 
     /// The CNF encoding, enumerated by an embedded SAT solver, with `settings` as they
-    /// are: [`super::SatBuilder`] checks them ([`Algorithm::available`] says whether this build
+    /// are: [`Engine::configure`] takes settings checked ([`Algorithm::available`] says whether this build
     /// runs them).
     pub fn sat(settings: SatEngine) -> Engine {
         Engine(Handle::Sat(Arc::new(sat::Sat(settings))))
@@ -100,20 +100,6 @@ impl Engine {
         match &self.0 {
             Handle::Sat(s) => Some(&s.0),
             Handle::Other(_) => None,
-        }
-    }
-
-    /// The at-most-one encoding of an engine that runs on the CNF.
-    pub fn amo(&self) -> Option<Amo> {
-        self.sat_settings().map(|s| s.amo)
-    }
-
-    /// The same engine with another encoding (engines without a CNF are returned as
-    /// they are).
-    pub fn with_amo(self, amo: Amo) -> Engine {
-        match self.sat_settings() {
-            Some(s) => Engine::sat(SatEngine { amo, ..s.clone() }),
-            None => self,
         }
     }
 

@@ -3,7 +3,7 @@
 //! An engine is a type behind [`Algorithm`]: the DLX and the bitset engine (`native.rs`),
 //! the SAT path with its backend, encoding and decisions (`sat.rs`), the memo
 //! (`memo.rs`). An [`Engine`] is a cheap, shareable handle to one, holding settings
-//! only. [`ENGINES`] lists every engine by name, as `puzzle::KINDS` lists the puzzle
+//! only. `ENGINES` lists every engine by name, as `puzzle::KINDS` lists the puzzle
 //! kinds: `--solver`, `bench --solvers`, `check` and the help texts all read it, so a new
 //! engine is one file and one line there.
 //!
@@ -40,6 +40,7 @@ pub(crate) use memo::{refuse_past_budget, Instead};
 mod native;
 pub(crate) mod problem;
 pub(crate) mod sat;
+mod settings;
 #[cfg(any(test, feature = "toy"))]
 mod toy;
 
@@ -50,6 +51,7 @@ use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::sat::SatEngine;
 use crate::sat::Strategy;
+use crate::setting::Setting;
 use crate::subproblems::Step;
 
 pub use crate::solver::Budget;
@@ -58,7 +60,6 @@ pub use crate::subproblems::Progress;
 pub(crate) use handle::Engine;
 pub(crate) use problem::Problem;
 pub(crate) use run::{Report, RunOptions, Scope, MAX_THREADS};
-pub use sat::SatBuilder;
 
 /// An engine: what it is called and how it prepares a problem.
 pub trait Algorithm: Send + Sync + fmt::Debug {
@@ -259,6 +260,22 @@ pub struct Within<'a> {
     /// Called (on any thread) with a subproblem's index in the split and its count as it
     /// ends; subproblems that a stop cut short are not reported.
     pub finished: &'a (dyn Fn(usize, Count) + Sync),
+}
+
+/// A setting that an engine takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    /// Which setting.
+    pub setting: Setting,
+    /// The values it takes, as [`Engine::configure`] takes them, in the order a help
+    /// text or `bench` lists them; empty when it takes any text of its own form (see
+    /// `help`).
+    pub values: Vec<&'static str>,
+    /// The value when none is given; `None` when the run chooses (a SAT engine's
+    /// strategy: plain for a first solution, cubes for the rest).
+    pub default: Option<&'static str>,
+    /// One line for help texts.
+    pub help: &'static str,
 }
 
 /// One entry of [`ENGINES`].

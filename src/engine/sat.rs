@@ -18,8 +18,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use super::{
-    Algorithm, Counts, Engine, FindsOne, Lists, Problem, Progress, Report, RunOptions, Scope,
-    Within,
+    Algorithm, Counts, Declared, Engine, FindsOne, Lists, Problem, Progress, Report, RunOptions,
+    Scope, Within,
 };
 use crate::error::{Error, Result};
 use crate::sat::{self, Amo, Backend, Decide, Formula, SatEngine, SatOptions, Size, Strategy};
@@ -69,7 +69,7 @@ const FIRST_ONLY: &str = "Kissat is not incremental (no assumptions, one solve p
 
 /// SAT settings, made step by step and checked once, by [`SatBuilder::build`].
 #[derive(Clone, Debug)]
-pub struct SatBuilder {
+pub(crate) struct SatBuilder {
     settings: SatEngine,
     /// The first CaDiCaL-only setting given.
     cadical_only: Option<Setting>,
@@ -140,11 +140,6 @@ impl From<SatEngine> for SatBuilder {
 }
 
 impl SatBuilder {
-    /// The build's defaults: its default backend, the product encoding, MRV decisions.
-    pub fn new() -> SatBuilder {
-        SatBuilder::default()
-    }
-
     /// The backend.
     pub fn backend(mut self, backend: Backend) -> SatBuilder {
         self.settings.backend = backend;
@@ -212,6 +207,115 @@ impl SatBuilder {
             return Err(SatSettingsError::Lazy { backend: s.backend });
         }
         Ok(Engine::sat(s))
+    }
+}
+
+/// The settings a SAT engine with `s` declares, each with `s`'s value as its default.
+pub(super) fn declared(s: &SatEngine) -> Vec<Declared> {
+    let names = |all: &[&'static str]| all.to_vec();
+    vec![
+        Declared {
+            setting: Setting::Backend,
+            values: Backend::ALL
+                .iter()
+                .filter(|b| b.built().is_ok())
+                .map(|b| b.name())
+                .collect(),
+            default: Some(s.backend.name()),
+            help: "the embedded SAT solver that runs the CNF",
+        },
+        Declared {
+            setting: Setting::Amo,
+            values: Amo::EVERY.iter().map(|a| a.name()).collect(),
+            default: Some(s.amo.name()),
+            help: "the at-most-one encoding of the CNF (lazy: CaDiCaL's propagator, no clauses)",
+        },
+        Declared {
+            setting: Setting::Decide,
+            values: names(&[Decide::Mrv.name(), Decide::Solver.name()]),
+            default: Some(s.decide.name()),
+            help: "who picks CaDiCaL's decisions: the MRV propagator or CaDiCaL (cadical only)",
+        },
+        Declared {
+            setting: Setting::Strategy,
+            values: names(&[Strategy::Plain.name(), Strategy::Cubes.name()]),
+            default: s.strategy.map(Strategy::name),
+            help: "one plain search, or cubes from the native search solved under assumptions                    (by default plain for a first solution, cubes for the rest)",
+        },
+        Declared {
+            setting: Setting::SatOption,
+            values: Vec::new(),
+            default: None,
+            help: "a CaDiCaL option, NAME=VALUE with a whole VALUE, set after polycover's                    defaults (cadical only; one pair per option)",
+        },
+        Declared {
+            setting: Setting::Force,
+            values: names(&["false", "true"]),
+            default: Some(if s.force { "true" } else { "false" }),
+            help: "build the CNF even past its size limit",
+        },
+    ]
+}
+
+/// `s` with `pairs` applied (each setting declared, each value one of its declared
+/// values: [`Engine::configure`] checked them), then the combination checked once.
+pub(super) fn configure(s: &SatEngine, pairs: &[(Setting, &str)]) -> Result<Engine> {
+    fn pick<T: Copy>(all: &[T], name: fn(T) -> &'static str, value: &str) -> T {
+        *all.iter()
+            .find(|&&v| name(v) == value)
+            .expect("a declared value")
+    }
+    let mut b = SatBuilder::from(s.clone());
+    for &(setting, value) in pairs {
+        b = match setting {
+            Setting::Backend => b.backend(pick(&Backend::ALL, Backend::name, value)),
+            Setting::Amo => b.amo(pick(&Amo::EVERY, Amo::name, value)),
+            Setting::Decide => b.decide(pick(&[Decide::Mrv, Decide::Solver], Decide::name, value)),
+            Setting::Strategy => b.strategy(pick(
+                &[Strategy::Plain, Strategy::Cubes],
+                Strategy::name,
+                value,
+            )),
+            Setting::SatOption => b.cadical_options([sat_option(value)?]),
+            Setting::Force => b.force(value == "true"),
+            _ => unreachable!("a setting the SAT engine declares"),
+        };
+    }
+    b.build()
+}
+
+/// A CaDiCaL option, `NAME=VALUE` with a whole `VALUE` of 32 bits.
+fn sat_option(text: &str) -> Result<(String, i32)> {
+    let refuse = |why: String| Error::Usage(format!("{}: {why}", Setting::SatOption.is(text)));
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| refuse("not NAME=VALUE".into()))?;
+    let value = value.trim().parse::<i32>().map_err(|_| {
+        refuse(format!(
+            "a CaDiCaL option's value must be a whole number from {} to {}",
+            i32::MIN,
+            i32::MAX
+        ))
+    })?;
+    Ok((name.trim().to_string(), value))
+}
+
+/// The value of `setting` in `s`, spelt as [`declared`] offers it.
+pub(super) fn setting(s: &SatEngine, setting: Setting) -> Option<String> {
+    match setting {
+        Setting::Backend => Some(s.backend.name().into()),
+        Setting::Amo => Some(s.amo.name().into()),
+        Setting::Decide => Some(s.decide.name().into()),
+        Setting::Strategy => s.strategy.map(|st| st.name().into()),
+        Setting::SatOption if !s.cadical_options.is_empty() => Some(
+            s.cadical_options
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        Setting::Force => Some(s.force.to_string()),
+        _ => None,
     }
 }
 

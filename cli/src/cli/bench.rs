@@ -21,26 +21,27 @@ use crate::output;
 use crate::sat::Amo;
 use polycover::{Error, Result};
 
-/// `--amo`: `all`, or a comma-separated list of encodings.
+/// `--amo`: `all`, or a comma-separated list of encodings: the values the SAT engine
+/// declares for its `amo` setting.
 fn parse_amos(spec: &str) -> Result<Vec<Amo>> {
-    if spec == "all" {
-        return Ok(Amo::EVERY.to_vec());
-    }
-    spec.split(',')
+    let declared = super::engines::sat_values(polycover::Setting::Amo);
+    let names: Vec<&str> = if spec == "all" {
+        declared.clone()
+    } else {
+        spec.split(',').map(str::trim).collect()
+    };
+    names
+        .into_iter()
         .map(|name| {
-            Amo::EVERY
-                .into_iter()
-                .find(|a| a.name() == name.trim())
-                .ok_or_else(|| {
-                    Error::Usage(format!(
-                        "unknown at-most-one encoding `{name}`: use `all` or some of {}{}",
-                        Amo::EVERY.iter().map(|a| a.name()).join(", "),
-                        polycover::Error::did_you_mean(
-                            name.trim(),
-                            Amo::EVERY.iter().map(|a| a.name()).chain(["all"])
-                        )
-                    ))
-                })
+            let known = declared.contains(&name);
+            match Amo::EVERY.into_iter().find(|a| known && a.name() == name) {
+                Some(amo) => Ok(amo),
+                None => Err(Error::Usage(format!(
+                    "unknown at-most-one encoding `{name}`: use `all` or some of {}{}",
+                    declared.iter().join(", "),
+                    polycover::Error::did_you_mean(name, declared.iter().copied().chain(["all"]))
+                ))),
+            }
         })
         .collect()
 }

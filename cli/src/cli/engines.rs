@@ -16,34 +16,32 @@ use std::time::Duration;
 use super::args::{BackendArg, SatArgs};
 use crate::engine::Budget;
 use crate::engine::{Counts, FindsOne, Lists, Prepared, Within};
-use crate::sat::{Amo, Backend, Strategy};
+use crate::sat::{Amo, Backend, Decide, Strategy};
 use crate::Stop;
-use polycover::engine::SatBuilder;
 use polycover::Count;
 use polycover::Engine;
 use polycover::Problem;
 use polycover::Report;
 use polycover::RunOptions;
 use polycover::Scope;
+use polycover::Setting;
 use polycover::Step;
 use polycover::{Error, Result};
 
 /// The engine that `--solver` names (`bits` when none is named), with the SAT options
-/// applied to an engine that has SAT settings and refused for the others.
+/// given: the engine takes them as (setting, value) pairs ([`Engine::configure`]) and
+/// refuses those it does not declare.
 pub(super) fn chosen(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
     let solver = solver.unwrap_or("bits");
     let Some(engine) = Engine::from_name(solver) else {
         unreachable!("clap accepts only Engine::solver_names()")
     };
-    match engine.sat_settings() {
-        Some(settings) => with_options(SatBuilder::from(settings.clone()), sat),
-        None => match first_given(sat) {
-            Some(flag) => Err(Error::Usage(format!(
-                "{flag} applies to --solver sat only, not --solver {solver}"
-            ))),
-            None => Ok(engine),
-        },
-    }
+    let given = given(sat);
+    engine.configure(
+        given
+            .iter()
+            .map(|(setting, value)| (*setting, value.as_str())),
+    )
 }
 
 /// Whether `--solver` names an engine with SAT settings (whose options apply).
@@ -51,37 +49,38 @@ pub(super) fn is_sat(solver: Option<&str>) -> bool {
     Engine::from_name(solver.unwrap_or("bits")).is_some_and(|e| e.sat_settings().is_some())
 }
 
-/// `base` with the options given on the command line, checked by the builder.
-fn with_options(base: SatBuilder, a: &SatArgs) -> Result<Engine> {
-    let mut b = base;
-    if let Some(decide) = a.decide {
-        b = b.decide(decide.into());
+/// The SAT options given on the command line, as the engine's settings take them, in
+/// the order of `--help`.
+fn given(a: &SatArgs) -> Vec<(Setting, String)> {
+    let named = [
+        (Setting::Amo, a.amo.map(|x| Amo::from(x).name())),
+        (Setting::Backend, a.backend.map(|b| Backend::from(b).name())),
+        (Setting::Decide, a.decide.map(|d| Decide::from(d).name())),
+        (
+            Setting::Strategy,
+            a.strategy.map(|x| Strategy::from(x).name()),
+        ),
+    ];
+    let mut given: Vec<(Setting, String)> = named
+        .into_iter()
+        .filter_map(|(setting, value)| Some((setting, value?.to_string())))
+        .collect();
+    given.extend(
+        a.sat_options
+            .iter()
+            .map(|(name, value)| (Setting::SatOption, format!("{name}={value}"))),
+    );
+    if a.force {
+        given.push((Setting::Force, "true".into()));
     }
-    b = b.cadical_options(a.sat_options.iter().cloned());
-    if let Some(backend) = a.backend {
-        b = b.backend(backend.into());
-    }
-    if let Some(amo) = a.amo {
-        b = b.amo(amo.into());
-    }
-    if let Some(strategy) = a.strategy {
-        b = b.strategy(strategy.into());
-    }
-    Ok(b.force(a.force).build()?)
+    given
 }
 
-/// The first SAT option given, for the message when the solver is not SAT.
-fn first_given(a: &SatArgs) -> Option<&'static str> {
-    [
-        ("--amo", a.amo.is_some()),
-        ("--backend", a.backend.is_some()),
-        ("--decide", a.decide.is_some()),
-        ("--strategy", a.strategy.is_some()),
-        ("--sat-option", !a.sat_options.is_empty()),
-        ("--force", a.force),
-    ]
-    .into_iter()
-    .find_map(|(flag, given)| given.then_some(flag))
+/// The first SAT option given, for the message when no solver is named.
+fn first_given(a: &SatArgs) -> Option<String> {
+    given(a)
+        .first()
+        .map(|(setting, _)| polycover_lab::flag(*setting, None))
 }
 
 /// `count`'s engine: the one `--solver` names, or when none is named the default for
@@ -164,6 +163,18 @@ pub(super) fn check_native() -> Vec<Engine> {
         .collect()
 }
 
+/// The values the SAT engine declares for `setting` (none for a setting it lacks, or
+/// one that takes any text).
+pub(crate) fn sat_values(setting: Setting) -> Vec<&'static str> {
+    Engine::from_name("sat")
+        .map(|sat| sat.settings())
+        .unwrap_or_default()
+        .into_iter()
+        .find(|d| d.setting == setting)
+        .map(|d| d.values)
+        .unwrap_or_default()
+}
+
 /// The values of `--solver`, each with its line of help.
 pub(crate) fn solvers() -> Vec<(&'static str, &'static str)> {
     Engine::solver_names()
@@ -179,13 +190,17 @@ pub(super) fn check_sat(
     amo: Amo,
     force: bool,
 ) -> Result<(Engine, String)> {
-    let mut b = SatBuilder::new().amo(amo).force(force);
+    let sat = Engine::from_name("sat").expect("the registry's SAT engine");
+    let mut pairs = vec![(Setting::Amo, amo.name())];
     if let Some(backend) = backend {
-        b = b.backend(backend.into());
+        pairs.push((Setting::Backend, Backend::from(backend).name()));
     }
-    let engine = b.build()?;
-    let settings = engine.sat_settings().expect("a SAT engine");
-    let name = format!("sat {} {}", settings.backend.name(), amo.name());
+    if force {
+        pairs.push((Setting::Force, "true"));
+    }
+    let engine = sat.configure(pairs)?;
+    let backend = engine.setting(Setting::Backend).unwrap_or_default();
+    let name = format!("sat {backend} {}", amo.name());
     Ok((engine, name))
 }
 
@@ -263,7 +278,13 @@ pub(super) fn for_proof(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
             )));
         }
     }
-    with_options(SatBuilder::new().backend(Backend::Varisat), sat)
+    let varisat = Engine::from_name("sat-varisat").expect("the registry's varisat engine");
+    let given = given(sat);
+    varisat.configure(
+        given
+            .iter()
+            .map(|(setting, value)| (*setting, value.as_str())),
+    )
 }
 
 /// One solve of the engine's CNF that writes a DRAT proof (see [`Problem::refute`]).

@@ -20,7 +20,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use super::{Entrant, Plan, Sample};
-use polycover::Engine;
+use polycover::{Engine, Setting};
 use polycover::{Error, Result};
 use polycover::{Puzzle, SymmetryMode};
 
@@ -61,7 +61,11 @@ pub fn measure_child(plan: &Plan, out: &mut dyn Write) -> Result<()> {
     };
     let puzzle = Puzzle::load(spec)?;
     let mode = plan.symmetry.unwrap_or(puzzle.default_symmetry());
-    let engine = engine.clone().with_amo(*amo);
+    let engine = if engine.settings().iter().any(|d| d.setting == Setting::Amo) {
+        engine.configure([(Setting::Amo, amo.name())])?
+    } else {
+        engine.clone()
+    };
     let sample = super::sample(
         &puzzle,
         &engine,
@@ -88,7 +92,9 @@ pub(super) fn sample(
 ) -> Result<Sample> {
     // Seconds as a decimal the child parses back; a limit beyond any run is no limit.
     let timeout = format!("{}", plan.timeout.as_secs_f64().min(1e15));
-    let amo = engine.amo().unwrap_or(crate::sat::Amo::Product);
+    let amo = engine
+        .sat_settings()
+        .map_or(crate::sat::Amo::Product, |s| s.amo);
     let mut command = Command::new(exe);
     command
         .arg("bench")

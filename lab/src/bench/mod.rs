@@ -47,6 +47,7 @@ use crate::Stop;
 use polycover::Count;
 use polycover::Engine;
 use polycover::Problem;
+use polycover::Setting;
 use polycover::{Error, Result};
 use polycover::{Puzzle, SymmetryMode};
 
@@ -113,7 +114,7 @@ impl Entrant {
 
     fn uses_cnf(&self) -> bool {
         match self {
-            Entrant::Engine(e) => e.amo().is_some(),
+            Entrant::Engine(e) => e.settings().iter().any(|d| d.setting == Setting::Amo),
             Entrant::Program(p) => p.uses_cnf(),
             Entrant::Solver(_) => true,
         }
@@ -348,7 +349,14 @@ fn entrant_row(
     Ok(match (entrant, amo) {
         (Entrant::Engine(engine), a) => {
             let engine = match a {
-                Some(a) => engine.clone().with_amo(a),
+                Some(a) => match engine.configure([(Setting::Amo, a.name())]) {
+                    Ok(engine) => engine,
+                    // The lazy at-most-one with a backend that has no propagator.
+                    Err(why) => {
+                        let why = why.render(&crate::flag);
+                        return Ok(Row::skipped(label, engine.name(), Some(a), &why));
+                    }
+                },
                 None => engine.clone(),
             };
             // A backend this build lacks, or one without the propagator that the lazy
@@ -445,7 +453,7 @@ impl<'a> Measured<'a> {
 /// engine), the first solution on one thread, and the count on the plan's threads; each
 /// run in a fresh process when the plan can start one.
 fn engine_row(m: &Measured, engine: &Engine, plan: &Plan) -> Result<Row> {
-    let mut row = Row::new(m.label, engine.name(), engine.amo());
+    let mut row = Row::new(m.label, engine.name(), engine.sat_settings().map(|s| s.amo));
     row.threads = plan.threads;
     let mut samples = Samples::default();
     for _ in 0..plan.repeat.max(1) {

@@ -423,4 +423,23 @@ mod tests {
             assert_eq!(name(*s), SuiteStatus::from(*s).name());
         }
     }
+
+    /// The SAT options offer exactly the values the SAT engine declares
+    /// ([`polycover::Engine::settings`]): the engine takes what the command line offers.
+    #[test]
+    fn the_sat_options_offer_what_the_engine_declares() {
+        use crate::cli::engines::sat_values;
+        use polycover::Setting;
+        fn names<T: ValueEnum>() -> Vec<String> {
+            T::value_variants()
+                .iter()
+                .map(|v| name(v.clone()))
+                .collect()
+        }
+        let declared = |s| -> Vec<String> { sat_values(s).into_iter().map(String::from).collect() };
+        assert_eq!(names::<AmoArg>(), declared(Setting::Amo));
+        assert_eq!(names::<BackendArg>(), declared(Setting::Backend));
+        assert_eq!(names::<DecideArg>(), declared(Setting::Decide));
+        assert_eq!(names::<StrategyArg>(), declared(Setting::Strategy));
+    }
 }

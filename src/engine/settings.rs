@@ -1,0 +1,174 @@
+//! Engine settings as data: each engine declares the settings it takes ([`Declared`]:
+//! which [`Setting`], the values it takes, its default, a line of help), and takes
+//! (setting, value) pairs as text ([`Engine::configure`]). The command line, the Python
+//! module and `bench` all go through these two doors, so a value is offered, taken and
+//! refused alike everywhere, and `bench --amo all` measures what the engine declares.
+//!
+//! Invariants:
+//! - [`Engine::configure`] takes a setting only when the engine declares it, and a value
+//!   only when it is one of the declared values (or any text for a setting that declares
+//!   none: CaDiCaL's `NAME=VALUE` options); it checks the combination once, after every
+//!   pair, as the SAT engine's builder does, so the order of the pairs never matters.
+//! - [`Engine::setting`] reads back the value that `configure` took, in the declared
+//!   spelling: `configure([(s, v)])` then `setting(s)` gives `v` again (a test walks every
+//!   declared value of every engine).
+
+use super::handle::Engine;
+use super::Declared;
+use crate::error::{Error, Result};
+use crate::setting::Setting;
+
+impl Engine {
+    /// The settings the engine takes, in the order a help text lists them; none for the
+    /// native engines and the memo.
+    pub fn settings(&self) -> Vec<Declared> {
+        match self.sat_settings() {
+            Some(s) => super::sat::declared(s),
+            None => Vec::new(),
+        }
+    }
+
+    /// The engine with `pairs` of (setting, value) applied, as text: the door through
+    /// which the command line, the Python module and `bench` set an engine.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for a setting the engine does not declare, a value that is not
+    /// one of the declared ones, and settings that do not go together (a CaDiCaL-only
+    /// setting with another backend; the lazy at-most-one without CaDiCaL). The message
+    /// names the settings as marks ([`Error::render`]).
+    pub fn configure<'v>(
+        &self,
+        pairs: impl IntoIterator<Item = (Setting, &'v str)>,
+    ) -> Result<Engine> {
+        let declared = self.settings();
+        let mut taken = Vec::new();
+        for (setting, value) in pairs {
+            let Some(d) = declared.iter().find(|d| d.setting == setting) else {
+                return Err(Error::Usage(format!(
+                    "{} applies to {} only, not {}",
+                    setting.mark(),
+                    with_it(setting),
+                    Setting::Solver.is(self.name())
+                )));
+            };
+            if !d.values.is_empty() && !d.values.contains(&value) {
+                return Err(Error::Usage(format!(
+                    "{}: the {} engine takes {}",
+                    setting.is(value),
+                    self.name(),
+                    d.values.join(", ")
+                )));
+            }
+            taken.push((setting, value));
+        }
+        match self.sat_settings() {
+            Some(s) => super::sat::configure(s, &taken),
+            None => Ok(self.clone()),
+        }
+    }
+
+    /// The value of `setting`, as [`Engine::configure`] takes it; `None` for a setting
+    /// the engine does not declare, or one left to the run (the strategy) or empty (no
+    /// CaDiCaL option given).
+    pub fn setting(&self, setting: Setting) -> Option<String> {
+        self.sat_settings()
+            .and_then(|s| super::sat::setting(s, setting))
+    }
+}
+
+/// Where a setting applies, for the refusal of an engine without it: the engines of
+/// `--solver`'s registry that declare it (`solver sat`).
+fn with_it(setting: Setting) -> String {
+    Engine::solver_names()
+        .into_iter()
+        .filter(|name| {
+            Engine::from_name(name)
+                .is_some_and(|e| e.settings().iter().any(|d| d.setting == setting))
+        })
+        .map(|name| Setting::Solver.is(name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every engine of the registry: each declared value is taken and read back as
+    /// given, and a value or a setting not declared is refused.
+    #[test]
+    fn every_declared_value_is_taken_and_read_back() {
+        let mut seen = 0;
+        for name in Engine::bench_names() {
+            let engine = Engine::from_name(name).unwrap();
+            if engine.available().is_err() {
+                // A backend this build lacks is no value of `backend`.
+                continue;
+            }
+            for d in engine.settings() {
+                assert!(!d.help.is_empty(), "{name} {}", d.setting.name());
+                if let Some(default) = d.default {
+                    assert!(d.values.is_empty() || d.values.contains(&default));
+                    assert_eq!(engine.setting(d.setting).as_deref(), Some(default));
+                }
+                for &value in &d.values {
+                    // A value may need another setting (lazy needs cadical): either
+                    // taken and read back, or refused for that combination only.
+                    match engine.configure([(d.setting, value)]) {
+                        Ok(e) => {
+                            assert_eq!(e.setting(d.setting).as_deref(), Some(value));
+                            seen += 1;
+                        }
+                        Err(e) => assert!(
+                            e.to_string().contains("needs") || e.to_string().contains("cadical"),
+                            "{name} {} {value}: {e}",
+                            d.setting.name()
+                        ),
+                    }
+                }
+                if !d.values.is_empty() {
+                    let wrong = engine.configure([(d.setting, "no-such-value")]);
+                    let why = wrong.unwrap_err().to_string();
+                    assert!(why.contains(&d.values.join(", ")), "{why}");
+                }
+            }
+        }
+        assert!(seen >= 10, "{seen}");
+        let cadical = Engine::from_name("sat-cadical").unwrap();
+        if cadical.available().is_ok() {
+            let e = cadical
+                .configure([
+                    (Setting::SatOption, "phase=0"),
+                    (Setting::SatOption, " seed = 7"),
+                ])
+                .unwrap();
+            assert_eq!(
+                e.setting(Setting::SatOption).as_deref(),
+                Some("phase=0 seed=7")
+            );
+            for bad in ["phase", "phase=x", "phase=99999999999"] {
+                let why = cadical.configure([(Setting::SatOption, bad)]).unwrap_err();
+                assert!(why.to_string().starts_with("sat-option "), "{why}");
+            }
+        }
+        let dlx = Engine::dlx();
+        assert!(dlx.settings().is_empty());
+        let refused = dlx.configure([(Setting::Amo, "product")]).unwrap_err();
+        assert!(
+            refused.to_string() == "amo applies to solver sat only, not solver dlx",
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn the_order_of_the_pairs_does_not_matter() {
+        let sat = Engine::from_name("sat").unwrap();
+        let a = sat.configure([(Setting::Amo, "ladder"), (Setting::Backend, "varisat")]);
+        let b = sat.configure([(Setting::Backend, "varisat"), (Setting::Amo, "ladder")]);
+        assert_eq!(a.unwrap(), b.unwrap());
+        let lazy_first = sat.configure([(Setting::Amo, "lazy"), (Setting::Backend, "varisat")]);
+        let lazy_last = sat.configure([(Setting::Backend, "varisat"), (Setting::Amo, "lazy")]);
+        assert!(lazy_first.is_err() && lazy_last.is_err());
+    }
+}
