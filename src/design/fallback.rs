@@ -24,7 +24,7 @@ use std::time::Duration;
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::{design, Counter, Ending, Progress, Request, Rules, Strategy};
+use super::{design, Ending, Progress, Request, Rules, Strategy};
 use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::puzzle::polycube::{generate, Polycube};
@@ -80,125 +80,6 @@ pub struct Found {
     pub source: Source,
 }
 
-/// The `unique` or `unsat` puzzle `r` asks for: up to `draws` random draws, then the
-/// design search (see the module doc); `progress` hears each step, `count` counts.
-///
-/// # Errors
-///
-/// [`Error::Usage`] for a request no cut meets, [`Error::Interrupted`] when `stop` is
-/// raised (saying how far it got), [`Error::Failed`] when `unsat` finds no mirror in 20 designs
-/// (`ROUNDS`) or when the draws fail and no design can keep its rules, and what `count`
-/// returns.
-pub(crate) fn unique_or_unsat(
-    r: &generate::Generator,
-    draws: u64,
-    stop: &crate::stop::Stop,
-    progress: &mut dyn FnMut(Step<'_>),
-    count: &mut Counter<'_>,
-) -> Result<Found> {
-    generate::check(r)?;
-    let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
-    let mut tries = 0;
-    let drawn = generate::draw(
-        r,
-        &mut rng,
-        &mut tries,
-        draws,
-        &mut |n| progress(Step::Drawing(n)),
-        count,
-    )?;
-    if let Some(found) = drawn {
-        let how = format!("Drawn at random: draw {tries}.");
-        return Ok(Found {
-            text: generate::render(r, &found.pieces, found.mirrored, Some(&how)),
-            draws: tries,
-            source: Source::Drawn,
-        });
-    }
-    let [x, y, z] = r.size;
-    let (lo, hi) = r.sizes;
-    // The design search would look for ever for pieces of distinct shapes that do not
-    // exist: the request stands (a draw may still meet it), so this is a failure to
-    // find, as when the designs find none.
-    let volume = x * y * z;
-    if let Some(why) = super::shape::impossible(r.pieces, r.sizes, volume, Rules::default()) {
-        return Err(Error::Failed(format!(
-            "generate polycubes: no puzzle found in {tries} draws, and the design search \
-             cannot take over: {why}; try other {}, {} or {}",
-            Setting::Sizes.mark(),
-            Setting::Pieces.mark(),
-            Setting::Seed.mark()
-        )));
-    }
-    let mut seconds = 0.0;
-    let mut tried = 0;
-    for round in 0..ROUNDS {
-        let seed = r.seed.wrapping_add(round);
-        let command = format!(
-            "polycover design --box {x},{y},{z} --pieces {} --sizes {lo}-{hi} --seed {seed}",
-            r.pieces
-        );
-        progress(Step::Designing(seed));
-        let request = Request {
-            size: r.size,
-            pieces: r.pieces,
-            sizes: r.sizes,
-            seed,
-            rules: Rules::default(),
-            start: None,
-            keep: Vec::new(),
-            stop: stop.clone(),
-            strategy: Strategy::Climb,
-            cap: CAP,
-            prefer_placements: true,
-        };
-        let designed = design(&request, &command, count, &mut |p| {
-            progress(Step::Design(p))
-        })?;
-        seconds += designed.seconds;
-        tried += designed.tried;
-        match designed.ending {
-            Ending::Unique => {}
-            Ending::Interrupted => {
-                return Err(Error::Interrupted(format!(
-                    "after {tries} puzzles drawn and {tried} moves of the design search, \
-                     none kept"
-                )))
-            }
-            // No deadline: only a box whose pieces cannot move ends here.
-            Ending::Deadline => break,
-        }
-        let pieces = pieces(&designed.text)?;
-        let mirrored = match r.unsat {
-            false => None,
-            true => match generate::mirror(r, &pieces, &mut rng, count)? {
-                Some(k) => Some(k),
-                None => continue,
-            },
-        };
-        let how = format!(
-            "Designed after {tries} random draws had none: `{command}` ({}).",
-            crate::Count::plural(designed.tried, "move", "moves")
-        );
-        return Ok(Found {
-            text: generate::render(r, &pieces, mirrored, Some(&how)),
-            draws: tries,
-            source: Source::Designed {
-                seed,
-                tried: designed.tried,
-                seconds,
-            },
-        });
-    }
-    Err(Error::Failed(format!(
-        "generate polycubes: no puzzle found in {tries} draws and {tried} moves of the design \
-         search; try other {}, {} or {}",
-        Setting::Sizes.mark(),
-        Setting::Pieces.mark(),
-        Setting::Seed.mark()
-    )))
-}
-
 /// The pieces of a designed puzzle's text, each copy on its own.
 fn pieces(text: &str) -> Result<Vec<Vec<crate::geometry::Cell>>> {
     let puzzle = Puzzle::parse("the designed puzzle", text)?;
@@ -233,7 +114,108 @@ impl generate::Generator {
         progress: &mut dyn FnMut(Step<'_>),
         count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
     ) -> Result<Found> {
-        unique_or_unsat(self, draws, stop, progress, count)
+        let r = self;
+        generate::check(r)?;
+        let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
+        let mut tries = 0;
+        let drawn = generate::draw(
+            r,
+            &mut rng,
+            &mut tries,
+            draws,
+            &mut |n| progress(Step::Drawing(n)),
+            count,
+        )?;
+        if let Some(found) = drawn {
+            let how = format!("Drawn at random: draw {tries}.");
+            return Ok(Found {
+                text: generate::render(r, &found.pieces, found.mirrored, Some(&how)),
+                draws: tries,
+                source: Source::Drawn,
+            });
+        }
+        let [x, y, z] = r.size;
+        let (lo, hi) = r.sizes;
+        // The design search would look for ever for pieces of distinct shapes that do not
+        // exist: the request stands (a draw may still meet it), so this is a failure to
+        // find, as when the designs find none.
+        let volume = x * y * z;
+        if let Some(why) = super::shape::impossible(r.pieces, r.sizes, volume, Rules::default()) {
+            return Err(Error::Failed(format!(
+                "generate polycubes: no puzzle found in {tries} draws, and the design search \
+                 cannot take over: {why}; try other {}, {} or {}",
+                Setting::Sizes.mark(),
+                Setting::Pieces.mark(),
+                Setting::Seed.mark()
+            )));
+        }
+        let mut seconds = 0.0;
+        let mut tried = 0;
+        for round in 0..ROUNDS {
+            let seed = r.seed.wrapping_add(round);
+            let command = format!(
+                "polycover design --box {x},{y},{z} --pieces {} --sizes {lo}-{hi} --seed {seed}",
+                r.pieces
+            );
+            progress(Step::Designing(seed));
+            let request = Request {
+                size: r.size,
+                pieces: r.pieces,
+                sizes: r.sizes,
+                seed,
+                rules: Rules::default(),
+                start: None,
+                keep: Vec::new(),
+                stop: stop.clone(),
+                strategy: Strategy::Climb,
+                cap: CAP,
+                prefer_placements: true,
+            };
+            let designed = design(&request, &command, count, &mut |p| {
+                progress(Step::Design(p))
+            })?;
+            seconds += designed.seconds;
+            tried += designed.tried;
+            match designed.ending {
+                Ending::Unique => {}
+                Ending::Interrupted => {
+                    return Err(Error::Interrupted(format!(
+                        "after {tries} puzzles drawn and {tried} moves of the design search, \
+                         none kept"
+                    )))
+                }
+                // No deadline: only a box whose pieces cannot move ends here.
+                Ending::Deadline => break,
+            }
+            let pieces = pieces(&designed.text)?;
+            let mirrored = match r.unsat {
+                false => None,
+                true => match generate::mirror(r, &pieces, &mut rng, count)? {
+                    Some(k) => Some(k),
+                    None => continue,
+                },
+            };
+            let how = format!(
+                "Designed after {tries} random draws had none: `{command}` ({}).",
+                crate::Count::plural(designed.tried, "move", "moves")
+            );
+            return Ok(Found {
+                text: generate::render(r, &pieces, mirrored, Some(&how)),
+                draws: tries,
+                source: Source::Designed {
+                    seed,
+                    tried: designed.tried,
+                    seconds,
+                },
+            });
+        }
+        Err(Error::Failed(format!(
+            "generate polycubes: no puzzle found in {tries} draws and {tried} moves of the design \
+             search; try other {}, {} or {}",
+            Setting::Sizes.mark(),
+            Setting::Pieces.mark(),
+            Setting::Seed.mark()
+        )))
     }
 }
 
@@ -248,34 +230,24 @@ impl Puzzle {
     /// [`Error::Interrupted`] when `stop` was raised, and the errors of compiling the
     /// puzzle.
     pub fn count_drawn(&self, at_most: u64, stop: &Stop) -> Result<Option<u64>> {
-        count_drawn(self, at_most, stop)
+        let puzzle = self;
+        let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+        let opts = RunOptions {
+            stop: stop.within(Duration::from_secs(CHECK_SECONDS)),
+            ..RunOptions::default()
+        };
+        let (found, report) = problem.count_up_to(&Engine::bits(), &opts, at_most)?;
+        if report.interrupted {
+            return Err(Error::Interrupted(format!(
+                "after {}",
+                crate::Count::solutions(found)
+            )));
+        }
+        Ok((found >= at_most || report.complete).then_some(found))
     }
 }
 
-/// The [`generate::Counter`] of `generate --unique/--unsat` and `suite`: the solutions of a drawn
-/// puzzle up to rotations, by the bitset engine, counted up to `at_most`; `None` when the
-/// search did not end within [`CHECK_SECONDS`] (the draw is then passed over).
-///
-/// # Errors
-///
-/// [`Error::Interrupted`] when `stop` was raised, and the errors of compiling the puzzle.
-pub(crate) fn count_drawn(puzzle: &Puzzle, at_most: u64, stop: &Stop) -> Result<Option<u64>> {
-    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
-    let opts = RunOptions {
-        stop: stop.within(Duration::from_secs(CHECK_SECONDS)),
-        ..RunOptions::default()
-    };
-    let (found, report) = problem.count_up_to(&Engine::bits(), &opts, at_most)?;
-    if report.interrupted {
-        return Err(Error::Interrupted(format!(
-            "after {}",
-            crate::Count::solutions(found)
-        )));
-    }
-    Ok((found >= at_most || report.complete).then_some(found))
-}
-
-/// How long [`count_drawn`] may search: a puzzle whose single solution (or none) takes
+/// How long [`Puzzle::count_drawn`] may search: a puzzle whose single solution (or none) takes
 /// longer to prove is passed over, so that `--unique` and `--unsat` give instances that
 /// a native engine settles in seconds.
 pub(crate) const CHECK_SECONDS: u64 = 2;

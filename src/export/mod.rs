@@ -79,22 +79,18 @@ impl<'a> Header<'a> {
     /// The `c` lines' account of a compiled puzzle: the one place that reads a puzzle for
     /// the DIMACS writer, which names no kind.
     pub fn of(compiled: &'a Compiled, reduction: &Reduction) -> Header<'a> {
-        dimacs_header(compiled, reduction)
-    }
-}
-
-pub(crate) fn dimacs_header<'a>(compiled: &'a Compiled, reduction: &Reduction) -> Header<'a> {
-    let map = compiled.puzzle.variable_map();
-    Header {
-        puzzle: compiled.puzzle.name(),
-        symmetry: compiled.mode.as_str(),
-        group_order: compiled.group.order(),
-        pinned_item: reduction
-            .pinned_item()
-            .map(|i| compiled.matrix.items()[i as usize].name.as_str()),
-        option: map.option,
-        columns: map.columns,
-        describe_option: Box::new(|o| compiled.puzzle.describe_option(o)),
+        let map = compiled.puzzle.variable_map();
+        Header {
+            puzzle: compiled.puzzle.name(),
+            symmetry: compiled.mode.as_str(),
+            group_order: compiled.group.order(),
+            pinned_item: reduction
+                .pinned_item()
+                .map(|i| compiled.matrix.items()[i as usize].name.as_str()),
+            option: map.option,
+            columns: map.columns,
+            describe_option: Box::new(|o| compiled.puzzle.describe_option(o)),
+        }
     }
 }
 

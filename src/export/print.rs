@@ -15,7 +15,7 @@
 //! - Messages print numbers compactly ([`compact`]): `1e-300`, not 300 digits.
 //! - Every piece copy appears once, in piece order, copies numbered from 1 (the number is
 //!   in its name only when the piece has copies).
-//! - Laid out ([`laid_out`]), each piece is turned to the rotation that needs the fewest
+//! - Laid out ([`Print::laid_out`]), each piece is turned to the rotation that needs the fewest
 //!   cubes printed over nothing (then the most cubes on the plate, then the least
 //!   height), rests on z = 0, and keeps at least one unit from its neighbours: rows of
 //!   `ceil(sqrt(n))` pieces from the origin along +x, rows along +y.
@@ -135,7 +135,34 @@ impl Print {
     /// or at a corner (no closed manifold), or when the gap is too small for the
     /// coordinates the files can carry at this size.
     pub fn laid_out(&self, p: &Polycube) -> Result<Vec<Solid>> {
-        laid_out(p, *self)
+        let opts = *self;
+        let all = copies(p);
+        let columns = (all.len() as f64).sqrt().ceil().max(1.0) as usize;
+        let space = opts.unit;
+        let (mut x, mut y, mut row_depth) = (0.0f64, 0.0f64, 0.0f64);
+        let mut out = Vec::with_capacity(all.len());
+        for (i, (k, copy, tag, title)) in all.into_iter().enumerate() {
+            if i > 0 && i % columns == 0 {
+                x = 0.0;
+                y += row_depth + space;
+                row_depth = 0.0;
+            }
+            let shape = print_orientation(&p.pieces[k].shape);
+            let mut mesh = solid_mesh(p, k, shape.cells(), opts)?;
+            let (lo, hi) = mesh.bounds();
+            mesh.translate([x - lo[0], y - lo[1], -lo[2]]);
+            x += hi[0] - lo[0] + space;
+            row_depth = row_depth.max(hi[1] - lo[1]);
+            out.push(Solid {
+                piece: k,
+                copy,
+                tag,
+                title,
+                mesh,
+            });
+        }
+        check_resolution(&out, opts)?;
+        Ok(out)
     }
 
     /// The pieces as placed in `solution` (options of the puzzle's matrix), the whole
@@ -179,7 +206,29 @@ impl Polycube {
     /// A word for file names: the puzzle file's stem (the catalog name), else its name,
     /// letters and digits kept, anything else a `-`.
     pub fn stem(&self) -> String {
-        puzzle_stem(self)
+        let p = self;
+        // A catalog puzzle's source is `catalog:NAME.toml`.
+        let source = p.source.strip_prefix("catalog:").unwrap_or(&p.source);
+        let from = std::path::Path::new(source)
+            .file_name()
+            .and_then(|s| s.to_str())
+            .map(|s| s.trim_end_matches(".gz").trim_end_matches(".toml"))
+            .filter(|s| !s.is_empty() && *s != "-")
+            .unwrap_or(&p.name);
+        let mut stem = String::new();
+        for c in from.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+                stem.push(c);
+            } else if !stem.ends_with('-') {
+                stem.push('-');
+            }
+        }
+        let stem = stem.trim_matches(['-', '.']).to_string();
+        if stem.is_empty() {
+            "puzzle".into()
+        } else {
+            stem
+        }
     }
 }
 
@@ -270,33 +319,6 @@ pub(crate) fn check(puzzle: &Puzzle) -> Result<&Polycube> {
             puzzle.name()
         ))
     })
-}
-
-/// A word for file names: the puzzle file's stem (the catalog name), else its name,
-/// letters and digits kept, anything else a `-`.
-pub(crate) fn puzzle_stem(p: &Polycube) -> String {
-    // A catalog puzzle's source is `catalog:NAME.toml`.
-    let source = p.source.strip_prefix("catalog:").unwrap_or(&p.source);
-    let from = std::path::Path::new(source)
-        .file_name()
-        .and_then(|s| s.to_str())
-        .map(|s| s.trim_end_matches(".gz").trim_end_matches(".toml"))
-        .filter(|s| !s.is_empty() && *s != "-")
-        .unwrap_or(&p.name);
-    let mut stem = String::new();
-    for c in from.chars() {
-        if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
-            stem.push(c);
-        } else if !stem.ends_with('-') {
-            stem.push('-');
-        }
-    }
-    let stem = stem.trim_matches(['-', '.']).to_string();
-    if stem.is_empty() {
-        "puzzle".into()
-    } else {
-        stem
-    }
 }
 
 /// Each piece's word for file names, unique even where case is ignored: its symbol when
@@ -395,49 +417,12 @@ fn copies(p: &Polycube) -> Vec<(usize, u32, String, String)> {
     out
 }
 
-/// Every copy of every piece, turned to print well and laid out on the plate (z = 0 up).
-///
-/// # Errors
-///
-/// [`Error::Usage`] when the gap is 0 and a piece's cubes touch only along an edge or at
-/// a corner (no closed manifold), or when the gap is too small for the coordinates the
-/// files can carry at this size.
-pub(crate) fn laid_out(p: &Polycube, opts: Print) -> Result<Vec<Solid>> {
-    let all = copies(p);
-    let columns = (all.len() as f64).sqrt().ceil().max(1.0) as usize;
-    let space = opts.unit;
-    let (mut x, mut y, mut row_depth) = (0.0f64, 0.0f64, 0.0f64);
-    let mut out = Vec::with_capacity(all.len());
-    for (i, (k, copy, tag, title)) in all.into_iter().enumerate() {
-        if i > 0 && i % columns == 0 {
-            x = 0.0;
-            y += row_depth + space;
-            row_depth = 0.0;
-        }
-        let shape = print_orientation(&p.pieces[k].shape);
-        let mut mesh = solid_mesh(p, k, shape.cells(), opts)?;
-        let (lo, hi) = mesh.bounds();
-        mesh.translate([x - lo[0], y - lo[1], -lo[2]]);
-        x += hi[0] - lo[0] + space;
-        row_depth = row_depth.max(hi[1] - lo[1]);
-        out.push(Solid {
-            piece: k,
-            copy,
-            tag,
-            title,
-            mesh,
-        });
-    }
-    check_resolution(&out, opts)?;
-    Ok(out)
-}
-
 /// The pieces as placed in `solution` (options of the puzzle's matrix), the whole moved
 /// so that its least corner is the origin.
 ///
 /// # Errors
 ///
-/// As [`laid_out`]: a gap of 0 with cubes touching only along an edge or at a corner, or
+/// As [`Print::laid_out`]: a gap of 0 with cubes touching only along an edge or at a corner, or
 /// a gap too small for the coordinates.
 ///
 /// # Panics

@@ -169,18 +169,7 @@ pub enum Answer {
     Unknown,
 }
 
-/// Reads SAT-competition output: `c` lines are ignored, one `s` line, `v` lines with
-/// literals, the last ending in 0. More than one answer is an error (see
-/// [`read_answers`]).
-///
-/// # Errors
-///
-/// As [`open`] and [`parse_answer`].
-pub(crate) fn read_answer(path: &Path) -> Result<Answer> {
-    parse_answer(open(path)?, &path.display().to_string())
-}
-
-/// [`read_answer`] on a solver's output already in hand; `name` says where it came from
+/// [`Answer::read`] on a solver's output already in hand; `name` says where it came from
 /// in messages.
 ///
 /// # Errors
@@ -197,17 +186,7 @@ pub(crate) fn parse_answer(reader: impl BufRead, name: &str) -> Result<Answer> {
     Ok(answers.remove(0))
 }
 
-/// Every answer in a file: each `s` line starts one, and the `v` lines after it are its
-/// model (CryptoMiniSat's `--maxsol` prints many). At least one answer, or an error.
-///
-/// # Errors
-///
-/// As [`open`] and [`parse_answers`].
-pub(crate) fn read_answers(path: &Path) -> Result<Vec<Answer>> {
-    parse_answers(open(path)?, &path.display().to_string())
-}
-
-/// [`read_answers`] on output already in hand.
+/// [`Answer::read_all`] on output already in hand.
 ///
 /// # Errors
 ///
@@ -338,67 +317,6 @@ fn excerpt(text: &str) -> String {
     shown
 }
 
-/// The count in a model counter's output: the model-counting competition's `s mc N`, or
-/// ganak's `c s exact arb int N`. `None` when there is neither.
-pub(crate) fn parse_count(output: &str) -> Option<Count> {
-    output.lines().find_map(|l| {
-        l.strip_prefix("c s exact arb int ")
-            .or_else(|| l.strip_prefix("s mc "))
-            .and_then(|n| n.trim().parse().ok())
-    })
-}
-
-/// Turns a model into a solution: the options whose primary variables are true. Every
-/// primary variable must be assigned, once.
-///
-/// # Errors
-///
-/// [`Error::Model`] at `location` when a literal is 0, a variable is both true and
-/// false, a primary variable is unassigned, or the true options are not a solution of
-/// `matrix`.
-pub(crate) fn decode_model(matrix: &Matrix, lits: &[i64], location: &str) -> Result<Vec<u32>> {
-    let n = matrix.num_options() as u64;
-    let mut value: Vec<Option<bool>> = vec![None; n as usize];
-    for &l in lits {
-        // `unsigned_abs`: `i64::MIN` has no `abs`.
-        let v = l.unsigned_abs();
-        if v == 0 {
-            return Err(Error::Model {
-                location: location.into(),
-                reason: "0 is not a literal (variables count from 1)".into(),
-            });
-        }
-        if v > n {
-            continue; // auxiliary variable
-        }
-        let slot = &mut value[(v - 1) as usize];
-        if slot.is_some_and(|old| old != (l > 0)) {
-            return Err(Error::Model {
-                location: location.into(),
-                reason: format!("variable {v} is both true and false"),
-            });
-        }
-        *slot = Some(l > 0);
-    }
-    if let Some(missing) = value.iter().position(|v| v.is_none()) {
-        let count = value.iter().filter(|v| v.is_none()).count();
-        return Err(Error::Model {
-            location: location.into(),
-            reason: format!(
-                "partial model: {count} primary variables unassigned, the first is {}",
-                missing + 1
-            ),
-        });
-    }
-    let solution: Vec<u32> = (0..n as u32)
-        .filter(|&o| value[o as usize] == Some(true))
-        .collect();
-    matrix.cover_fault(&solution).map_err(|e| Error::Model {
-        location: location.into(),
-        reason: format!("the model is not a solution: {e}"),
-    })?;
-    Ok(solution)
-}
 /// Models read back, as solutions of the matrix they encode.
 impl Matrix {
     /// Turns a SAT model (DIMACS literals, variable `o + 1` being option `o`) into a
@@ -411,7 +329,48 @@ impl Matrix {
     /// false, a primary variable is unassigned, or the true options are not a solution
     /// of this matrix.
     pub fn decode_model(&self, lits: &[i64], location: &str) -> Result<Vec<u32>> {
-        decode_model(self, lits, location)
+        let matrix = self;
+        let n = matrix.num_options() as u64;
+        let mut value: Vec<Option<bool>> = vec![None; n as usize];
+        for &l in lits {
+            // `unsigned_abs`: `i64::MIN` has no `abs`.
+            let v = l.unsigned_abs();
+            if v == 0 {
+                return Err(Error::Model {
+                    location: location.into(),
+                    reason: "0 is not a literal (variables count from 1)".into(),
+                });
+            }
+            if v > n {
+                continue; // auxiliary variable
+            }
+            let slot = &mut value[(v - 1) as usize];
+            if slot.is_some_and(|old| old != (l > 0)) {
+                return Err(Error::Model {
+                    location: location.into(),
+                    reason: format!("variable {v} is both true and false"),
+                });
+            }
+            *slot = Some(l > 0);
+        }
+        if let Some(missing) = value.iter().position(|v| v.is_none()) {
+            let count = value.iter().filter(|v| v.is_none()).count();
+            return Err(Error::Model {
+                location: location.into(),
+                reason: format!(
+                    "partial model: {count} primary variables unassigned, the first is {}",
+                    missing + 1
+                ),
+            });
+        }
+        let solution: Vec<u32> = (0..n as u32)
+            .filter(|&o| value[o as usize] == Some(true))
+            .collect();
+        matrix.cover_fault(&solution).map_err(|e| Error::Model {
+            location: location.into(),
+            reason: format!("the model is not a solution: {e}"),
+        })?;
+        Ok(solution)
     }
 }
 
@@ -484,7 +443,7 @@ impl Answer {
     /// A file that cannot be read, output that is not an answer ([`Error::Model`], with
     /// the file and line), or more than one answer.
     pub fn read(path: &Path) -> Result<Answer> {
-        read_answer(path)
+        parse_answer(open(path)?, &path.display().to_string())
     }
 
     /// [`Answer::read`] on a solver's output already in hand; `name` says where it came
@@ -505,7 +464,7 @@ impl Answer {
     ///
     /// A file that cannot be read, or output that is not answers.
     pub fn read_all(path: &Path) -> Result<Vec<Answer>> {
-        read_answers(path)
+        parse_answers(open(path)?, &path.display().to_string())
     }
 
     /// [`Answer::read_all`] on output already in hand.
@@ -520,6 +479,10 @@ impl Answer {
     /// The count in a model counter's output: the model-counting competition's `s mc
     /// N`, or ganak's `c s exact arb int N`. `None` when there is neither.
     pub fn parse_count(output: &str) -> Option<Count> {
-        parse_count(output)
+        output.lines().find_map(|l| {
+            l.strip_prefix("c s exact arb int ")
+                .or_else(|| l.strip_prefix("s mc "))
+                .and_then(|n| n.trim().parse().ok())
+        })
     }
 }

@@ -273,62 +273,6 @@ impl ColoredCubes {
     }
 }
 
-/// Hesselink's staged search, an independent count of the raw solutions (every turn of
-/// every cube, no symmetry): first choose each cube's vertical axis and keep the columns
-/// whose sides show each colour four times, then each cube's quarter turn (the last cube
-/// fixed) checking the left and right sides, then each cube's half turn (the last cube
-/// fixed) checking the front and back. That finds one solution per orbit of the 8 stack
-/// rotations when those act freely; the raw count is recovered by applying the 8 stack
-/// rotations to each solution found and counting distinct columns.
-pub(crate) fn staged_raw_count(cubes: &[[u8; 6]]) -> u64 {
-    let h = cubes.len();
-    let axes = [[0, 1, 2, 3, 4, 5], THIRD, compose(&THIRD, &THIRD)];
-    let quarters = closure(&[QUARTER]);
-    let halves = closure(&[FLIP]);
-    let side_ok = |col: &[[u8; 6]], f: usize| {
-        let mut seen = 0u32;
-        col.iter().all(|c| {
-            let bit = 1 << c[f];
-            let fresh = seen & bit == 0;
-            seen |= bit;
-            fresh
-        })
-    };
-    // Stage 1 accepts a column whose sides show each colour four times in all.
-    let acceptable = |col: &[[u8; 6]]| {
-        let mut count = vec![0u32; h];
-        for c in col {
-            for &x in &c[..4] {
-                count[x as usize] += 1;
-            }
-        }
-        count.iter().all(|&n| n == 4)
-    };
-    let mut found: std::collections::HashSet<Vec<[u8; 6]>> = Default::default();
-    each_turned(cubes, &axes, false, &mut |y| {
-        if acceptable(y) {
-            each_turned(y, &quarters, true, &mut |z| {
-                if side_ok(z, 0) && side_ok(z, 2) {
-                    each_turned(z, &halves, true, &mut |w| {
-                        if side_ok(w, 1) && side_ok(w, 3) {
-                            found.insert(w.to_vec());
-                        }
-                    });
-                }
-            });
-        }
-    });
-    // Each found solution stands for its orbit under the stack rotations.
-    let stack = stack_rotations();
-    let mut all: std::collections::HashSet<Vec<[u8; 6]>> = Default::default();
-    for s in &found {
-        for g in &stack {
-            all.insert(s.iter().map(|c| turn(c, g)).collect());
-        }
-    }
-    all.len() as u64
-}
-
 /// Calls `visit` with every column in which each cube of `column` is turned by one of
 /// `turns` (the first of which is the identity), counting like an odometer. With
 /// `fix_last`, the last cube keeps its turn: turning every cube by one stack rotation maps
@@ -462,8 +406,60 @@ impl ColoredCubes {
 
     /// The raw count of a stack (every solution, no symmetry removed) by a staged search
     /// of its own, independent of the exact cover: a check of the kind's counts.
+    ///
+    /// Hesselink's staged search: first choose each cube's vertical axis and keep the
+    /// columns whose sides show each colour four times, then each cube's quarter turn (the
+    /// last cube fixed) checking the left and right sides, then each cube's half turn (the
+    /// last cube fixed) checking the front and back. That finds one solution per orbit of
+    /// the 8 stack rotations when those act freely; the raw count is recovered by applying
+    /// the 8 stack rotations to each solution found and counting distinct columns.
     pub fn staged_raw_count(cubes: &[[u8; 6]]) -> u64 {
-        staged_raw_count(cubes)
+        let h = cubes.len();
+        let axes = [[0, 1, 2, 3, 4, 5], THIRD, compose(&THIRD, &THIRD)];
+        let quarters = closure(&[QUARTER]);
+        let halves = closure(&[FLIP]);
+        let side_ok = |col: &[[u8; 6]], f: usize| {
+            let mut seen = 0u32;
+            col.iter().all(|c| {
+                let bit = 1 << c[f];
+                let fresh = seen & bit == 0;
+                seen |= bit;
+                fresh
+            })
+        };
+        // Stage 1 accepts a column whose sides show each colour four times in all.
+        let acceptable = |col: &[[u8; 6]]| {
+            let mut count = vec![0u32; h];
+            for c in col {
+                for &x in &c[..4] {
+                    count[x as usize] += 1;
+                }
+            }
+            count.iter().all(|&n| n == 4)
+        };
+        let mut found: std::collections::HashSet<Vec<[u8; 6]>> = Default::default();
+        each_turned(cubes, &axes, false, &mut |y| {
+            if acceptable(y) {
+                each_turned(y, &quarters, true, &mut |z| {
+                    if side_ok(z, 0) && side_ok(z, 2) {
+                        each_turned(z, &halves, true, &mut |w| {
+                            if side_ok(w, 1) && side_ok(w, 3) {
+                                found.insert(w.to_vec());
+                            }
+                        });
+                    }
+                });
+            }
+        });
+        // Each found solution stands for its orbit under the stack rotations.
+        let stack = stack_rotations();
+        let mut all: std::collections::HashSet<Vec<[u8; 6]>> = Default::default();
+        for s in &found {
+            for g in &stack {
+                all.insert(s.iter().map(|c| turn(c, g)).collect());
+            }
+        }
+        all.len() as u64
     }
 
     /// A random instance with `h` cubes and `h` colours, as puzzle-file text; with

@@ -66,22 +66,16 @@ pub struct Generated {
     pub tries: u64,
 }
 
-/// The piece sizes when none are asked for: one below to one above the mean size
-/// (`volume / pieces`), at least 1.
-pub(crate) fn default_sizes(size: [usize; 3], pieces: usize) -> (usize, usize) {
-    let volume: usize = size.iter().product();
-    let mean = volume as f64 / pieces.max(1) as f64;
-    (
-        (mean.floor() as usize).saturating_sub(1).max(1),
-        mean.ceil() as usize + 1,
-    )
-}
-
 impl Generator {
     /// The piece sizes when none are asked for: one below to one above the mean size
     /// (`volume / pieces`), at least 1.
     pub fn default_sizes(size: [usize; 3], pieces: usize) -> (usize, usize) {
-        default_sizes(size, pieces)
+        let volume: usize = size.iter().product();
+        let mean = volume as f64 / pieces.max(1) as f64;
+        (
+            (mean.floor() as usize).saturating_sub(1).max(1),
+            mean.ceil() as usize + 1,
+        )
     }
 
     /// Generates the puzzle asked for, `count` deciding `unique` and `unsat`.
