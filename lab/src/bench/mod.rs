@@ -70,7 +70,7 @@ pub enum Entrant {
 }
 
 impl Entrant {
-    /// The names of `--solvers`: the engines of [`polycover::engine::ENGINES`] (`sat` is the
+    /// The names of `--solvers`: the engines of [`Engine::bench_names`] (`sat` is the
     /// build's default SAT engine, as `count --solver sat` runs it) and the programs of
     /// [`Program::NAMES`].
     pub fn names() -> Vec<&'static str> {
