@@ -22,7 +22,7 @@ fn main() {
         .unwrap_or(1);
     let problem = Problem::load("bedlam", Some(SymmetryMode::Rotations)).unwrap();
     // The bitset engine's own `c solver` line names its list-compaction kernel.
-    for line in problem.describe(&Engine::bits(), polycover::sat::Strategy::Plain) {
+    for line in problem.describe(&Engine::bits(), polycover::engine::Goal::First) {
         println!("{line} (POLYCOVER_SIMD=portable forces the portable kernel)");
     }
     let mut configs = vec![(Engine::bits(), 1), (Engine::bits(), 2)];

@@ -4,9 +4,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use polycover::sat::SatEngine;
-use polycover::sat::{self as cnf, Amo, Backend};
-use polycover::{Engine, Problem, Puzzle, Reduction, RunOptions, SymmetryMode};
+use polycover::sat::{self as cnf, Amo};
+use polycover::{Engine, Problem, Puzzle, Reduction, RunOptions, Setting, SymmetryMode};
 
 fn placements(c: &mut Criterion) {
     let text = polycover::CatalogEntry::find("bedlam").unwrap().text;
@@ -70,13 +69,12 @@ fn soma_sat(c: &mut Criterion) {
     let soma = Problem::load("soma", Some(SymmetryMode::Rotations)).unwrap();
     let mut group = c.benchmark_group("soma count 480");
     group.sample_size(10);
-    for backend in [Backend::default_for_build(), Backend::Varisat] {
-        let engine = Engine::sat(SatEngine {
-            backend,
-            ..SatEngine::default()
-        });
+    let sat = Engine::from_name("sat").unwrap();
+    let default = sat.setting(Setting::Backend).unwrap();
+    for backend in [default.as_str(), "varisat"] {
+        let engine = sat.configure([(Setting::Backend, backend)]).unwrap();
         soma.formula(Amo::Product);
-        group.bench_function(format!("sat product ({}, cubes)", backend.name()), |b| {
+        group.bench_function(format!("sat product ({backend}, cubes)"), |b| {
             b.iter(|| {
                 let r = soma.count(&engine, &RunOptions::default()).unwrap();
                 assert_eq!(r.solutions, 480);

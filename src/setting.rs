@@ -56,6 +56,8 @@ pub enum Setting {
     Memory,
     /// How many pieces a generated or designed puzzle has.
     Pieces,
+    /// Whether the SAT engine checks its propagator's invariants as it runs.
+    Paranoid,
     /// The problem of a BurrTools file.
     Problem,
     /// An option of CaDiCaL's own.
@@ -91,6 +93,7 @@ impl Setting {
         Setting::Gap,
         Setting::Html,
         Setting::Memory,
+        Setting::Paranoid,
         Setting::Pieces,
         Setting::Problem,
         Setting::SatOption,
@@ -122,6 +125,7 @@ impl Setting {
             Setting::Html => "html",
             Setting::Memory => "memory",
             Setting::Pieces => "pieces",
+            Setting::Paranoid => "paranoid",
             Setting::Problem => "problem",
             Setting::SatOption => "sat-option",
             Setting::Seed => "seed",
@@ -151,12 +155,11 @@ impl Setting {
     ///
     /// ```
     /// use polycover::{Engine, Setting};
-    /// use polycover::sat::{Amo, Backend, SatEngine};
     /// // The lazy encoding needs CaDiCaL's propagator: varisat cannot run it.
-    /// let engine = Engine::sat(SatEngine { backend: Backend::Varisat, amo: Amo::Lazy, ..SatEngine::default() });
-    /// let why = engine.available().unwrap_err();
+    /// let varisat = Engine::from_name("sat-varisat").unwrap();
+    /// let why = varisat.configure([(Setting::Amo, "lazy")]).unwrap_err();
     /// let keyword = |s: Setting, v: Option<&str>| format!("{}={:?}", s.name(), v.unwrap_or(""));
-    /// assert!(Setting::render(&why, &keyword).starts_with(r#"amo="lazy" needs backend="cadical""#));
+    /// assert!(why.render(&keyword).starts_with(r#"amo="lazy" needs backend="cadical""#));
     /// ```
     pub fn render(text: &str, words: &dyn Fn(Setting, Option<&str>) -> String) -> String {
         let mut out = String::with_capacity(text.len());

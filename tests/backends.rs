@@ -2,30 +2,20 @@
 //! against the DLX where the solver is incremental, first solutions that `decode`
 //! accepts, Kissat's refusal to count, and the answer to a puzzle with no solution.
 
-use polycover::sat::SatEngine;
-use polycover::sat::{Amo, Backend, Decide, Strategy};
+use polycover::sat::Amo;
 use polycover::{Engine, Problem, RunOptions, SymmetryMode};
 
 use crate::common::*;
 
-fn run(backend: Backend, strategy: Strategy, threads: usize) -> SatRun {
-    SatRun {
-        engine: SatEngine {
-            backend,
-            decide: Decide::Mrv,
-            strategy: Some(strategy),
-            ..SatEngine::default()
-        },
-        threads,
-        deadline: None,
-    }
+fn run(backend: &str, strategy: &str, threads: usize) -> SatRun {
+    sat_run(backend, "mrv", strategy, threads)
 }
 
 /// MiniSat and Glucose count like the DLX: Slothouber-Graatsma in every encoding, mode
 /// and strategy, Soma up to rotations in every encoding on two threads.
 #[test]
 fn minisat_and_glucose_count_like_the_dlx() {
-    for backend in [Backend::Minisat, Backend::Glucose] {
+    for backend in ["minisat", "glucose"] {
         for mode in [
             SymmetryMode::None,
             SymmetryMode::Rotations,
@@ -34,7 +24,7 @@ fn minisat_and_glucose_count_like_the_dlx() {
             let c = compile("slothouber-graatsma", mode);
             let dlx = count(&c, Engine::dlx(), 1);
             for amo in Amo::ALL {
-                for strategy in [Strategy::Plain, Strategy::Cubes] {
+                for strategy in ["plain", "cubes"] {
                     let n = sat_count(&c, amo, &run(backend, strategy, 1));
                     assert_eq!(n, dlx, "{backend:?} {mode:?} {amo:?} {strategy:?}");
                 }
@@ -47,7 +37,7 @@ fn minisat_and_glucose_count_like_the_dlx() {
             if cfg!(debug_assertions) && amo != Amo::Product {
                 continue; // release builds check both
             }
-            let n = sat_count(&c, amo, &run(backend, Strategy::Cubes, 2));
+            let n = sat_count(&c, amo, &run(backend, "cubes", 2));
             assert_eq!(n, 480, "{backend:?} soma {amo:?}");
         }
     }
@@ -58,7 +48,7 @@ fn minisat_and_glucose_count_like_the_dlx() {
 #[test]
 fn kissat_finds_a_first_solution_and_declines_counts() {
     let c = compile("slothouber-graatsma", SymmetryMode::None);
-    let engine = Engine::sat(run(Backend::Kissat, Strategy::Plain, 1).engine);
+    let engine = run("kissat", "plain", 1).engine;
     let p = Problem::new(c.clone());
     let (first, _) = p.first(&engine, &RunOptions::default()).unwrap();
     c.matrix
@@ -88,32 +78,25 @@ fn kissat_finds_a_first_solution_and_declines_counts() {
 fn each_backend_solves_bedlam_and_decode_accepts_the_model() {
     let dir = tempfile::tempdir().unwrap();
     for (backend, puzzle) in [
-        (Backend::Minisat, "pentomino-6x10"),
-        (Backend::Glucose, "bedlam"),
-        (Backend::Kissat, "bedlam"),
+        ("minisat", "pentomino-6x10"),
+        ("glucose", "bedlam"),
+        ("kissat", "bedlam"),
     ] {
-        let out = polycover(&[
-            "solve",
-            "soma",
-            "--solver",
-            "sat",
-            "--backend",
-            backend.name(),
-        ]);
+        let out = polycover(&["solve", "soma", "--solver", "sat", "--backend", backend]);
         assert_eq!(out.status.code(), Some(10), "{backend:?}: {}", stderr(&out));
         let text = stdout(&out);
         assert!(
-            text.contains(&format!("c solver sat: backend {}", backend.name())),
+            text.contains(&format!("c solver sat: backend {}", backend)),
             "{text}"
         );
         assert!(text.contains("s SATISFIABLE"), "{text}");
 
         let c = compile(puzzle, SymmetryMode::Rotations);
         let p = Problem::new(c.clone());
-        let engine = Engine::sat(run(backend, Strategy::Plain, 1).engine);
+        let engine = run(backend, "plain", 1).engine;
         let (first, _) = p.first(&engine, &RunOptions::default()).unwrap();
         let first = first.expect("the puzzle has solutions");
-        let answer = dir.path().join(format!("{}.out", backend.name()));
+        let answer = dir.path().join(format!("{}.out", backend));
         std::fs::write(
             &answer,
             format!(

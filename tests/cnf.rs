@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use polycover::sat::SatEngine;
-use polycover::sat::{Amo, Backend};
+use polycover::sat::Amo;
 use polycover::{Engine, Problem, RunOptions, SymmetryMode};
 
 use crate::common::*;
@@ -389,9 +388,9 @@ fn copies_count_as_the_dlx_counts() {
         (RANGES.to_string(), &none_and_rotations[..]),
         (LOWER_BOUND.to_string(), &none_and_rotations[..]),
     ];
-    let mut backends = vec![Backend::Varisat];
+    let mut backends = vec!["varisat"];
     if cfg!(feature = "cadical") {
-        backends.push(Backend::Cadical);
+        backends.push("cadical");
     }
     for (text, modes) in &puzzles {
         for &mode in *modes {
@@ -400,19 +399,15 @@ fn copies_count_as_the_dlx_counts() {
             assert!(dlx > 0, "{}", c.puzzle.name());
             for &backend in &backends {
                 let run = SatRun {
-                    engine: SatEngine {
-                        backend,
-                        ..SatEngine::default()
-                    },
+                    engine: sat_engine(&[(Setting::Backend, backend)]),
                     threads: 2,
                     deadline: None,
                 };
                 assert_eq!(
                     sat_count(&c, Amo::Product, &run),
                     dlx,
-                    "{} {mode:?} {}",
+                    "{} {mode:?} {backend}",
                     c.puzzle.name(),
-                    backend.name()
                 );
             }
         }
@@ -445,12 +440,11 @@ fn a_plain_count_reports_the_thread_it_ran_on() {
 #[test]
 fn the_library_refuses_and_forces_too() {
     let p = Problem::new(compile_text(PAST_THE_LIMIT, SymmetryMode::Rotations));
-    let engine = |force| {
-        Engine::sat(SatEngine {
-            amo: Amo::Pairwise,
-            force,
-            ..SatEngine::default()
-        })
+    let engine = |force: bool| {
+        sat_engine(&[
+            (Setting::Amo, "pairwise"),
+            (Setting::Force, &force.to_string()),
+        ])
     };
     let e = p.count(&engine(false), &RunOptions::default()).unwrap_err();
     assert!(matches!(e, polycover::Error::Usage(_)), "{e}");

@@ -2,8 +2,7 @@
 //! ways (DLX, SAT, Hesselink's staged search), rendering, and bad files.
 
 use polycover::kinds::ColoredCubes;
-use polycover::sat::SatEngine;
-use polycover::sat::{Amo, Backend};
+use polycover::sat::Amo;
 use polycover::{Engine, Problem, Puzzle, RunOptions, SymmetryMode};
 
 use crate::common::*;
@@ -12,10 +11,7 @@ use crate::common::*;
 fn sat_count_both(c: &polycover::Compiled, amo: Amo) -> u64 {
     let n = sat_count(c, amo, &SatRun::default());
     let varisat = SatRun {
-        engine: SatEngine {
-            backend: Backend::Varisat,
-            ..SatEngine::default()
-        },
+        engine: sat_engine(&[(Setting::Backend, "varisat")]),
         ..SatRun::default()
     };
     assert_eq!(
@@ -192,7 +188,7 @@ fn dimacs_and_decode_round_trip() {
     let puzzle = Puzzle::load("hesselink-5").unwrap();
     let c = puzzle.compile(SymmetryMode::Stack).unwrap();
     let solution = Problem::new(c.clone())
-        .first(&Engine::sat(SatEngine::default()), &RunOptions::default())
+        .first(&sat_engine(&[]), &RunOptions::default())
         .unwrap()
         .0
         .expect("a solution");

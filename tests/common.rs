@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 pub use crate::needs::{needs, python, Need};
 use polycover::sat::Amo;
-use polycover::sat::SatEngine;
+pub use polycover::Setting;
 use polycover::SymmetryMode;
 use polycover::{Compiled, Engine, Problem, Puzzle, Report, RunOptions};
 
@@ -78,20 +78,65 @@ pub fn count(c: &Compiled, engine: Engine, threads: usize) -> u64 {
     report.solutions.to_u64().expect("a count that fits a u64")
 }
 
-/// A SAT engine, and how it runs.
-#[derive(Clone, Debug, Default)]
+/// A SAT engine (the registry's `sat`, set through the settings it declares), and how
+/// it runs.
+#[derive(Clone, Debug)]
 pub struct SatRun {
-    pub engine: SatEngine,
+    pub engine: Engine,
     pub threads: usize,
     pub deadline: Option<Instant>,
 }
 
+impl Default for SatRun {
+    fn default() -> SatRun {
+        SatRun {
+            engine: sat_engine(&[]),
+            threads: 0,
+            deadline: None,
+        }
+    }
+}
+
+/// The registry's SAT engine with `settings` ([`Engine::configure`]), its defaults
+/// otherwise.
+pub fn sat_engine(settings: &[(Setting, &str)]) -> Engine {
+    Engine::from_name("sat")
+        .unwrap()
+        .configure(settings.iter().copied())
+        .unwrap_or_else(|e| panic!("{settings:?}: {e}"))
+}
+
+/// The SAT engine's backend when none is given: CaDiCaL, varisat in builds without it.
+pub fn default_backend() -> &'static str {
+    Engine::from_name("sat")
+        .unwrap()
+        .settings()
+        .into_iter()
+        .find(|d| d.setting == Setting::Backend)
+        .and_then(|d| d.default)
+        .unwrap()
+}
+
+/// A SAT run on `backend`, with `decide` (given only when not the default `mrv`: who
+/// decides is a setting of CaDiCaL's alone) and `strategy`, on `threads` threads.
+pub fn sat_run(backend: &str, decide: &str, strategy: &str, threads: usize) -> SatRun {
+    let mut settings = vec![(Setting::Backend, backend), (Setting::Strategy, strategy)];
+    if decide != "mrv" {
+        settings.push((Setting::Decide, decide));
+    }
+    SatRun {
+        engine: sat_engine(&settings),
+        threads,
+        deadline: None,
+    }
+}
+
 /// Every model the SAT path reports, checked for duplicates, with the run's report.
 pub fn sat_solutions(c: &Compiled, amo: Amo, run: &SatRun) -> (Vec<Vec<u32>>, Report) {
-    let engine = Engine::sat(SatEngine {
-        amo,
-        ..run.engine.clone()
-    });
+    let engine = run
+        .engine
+        .configure([(Setting::Amo, amo.name())])
+        .unwrap_or_else(|e| panic!("{amo:?}: {e}"));
     let mut seen = HashSet::new();
     let mut all = Vec::new();
     let report = Problem::new(c.clone())

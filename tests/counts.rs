@@ -215,7 +215,7 @@ fn copies_run_segmented_and_walk_the_dlx_tree() {
         (mixed.to_string(), None),
     ] {
         let p = Problem::new(compile_text(&text, NoSymmetry));
-        let solver = p.describe(&Engine::bits(), polycover::sat::Strategy::Plain);
+        let solver = p.describe(&Engine::bits(), polycover::engine::Goal::First);
         assert_eq!(
             solver,
             [format!(

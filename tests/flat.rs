@@ -7,7 +7,6 @@
 
 use std::collections::HashSet;
 
-use polycover::sat::SatEngine;
 use polycover::SymmetryMode::{self, None as NoSymmetry, Reflections, Rotations};
 use polycover::{Engine, Puzzle};
 
@@ -134,7 +133,7 @@ fn orbits(w: i32, h: i32, pieces: &[Cells], all: &[Vec<usize>], flip: bool) -> u
 }
 
 fn sat() -> Engine {
-    Engine::sat(SatEngine::default())
+    sat_engine(&[])
 }
 
 /// The five chiral pentominoes that come in mirror pairs in the one-sided set (F, L, N,

@@ -4,24 +4,14 @@
 //! with MRV decisions and CaDiCaL's own; and everything that would read its CNF without
 //! the propagator refuses it.
 
-use polycover::sat::SatEngine;
-use polycover::sat::{Amo, Backend, Decide, Strategy};
+use polycover::sat::Amo;
 use polycover::{Engine, Puzzle, SymmetryMode};
 
 use crate::common::*;
 
-fn lazy(decide: Decide, strategy: Strategy, threads: usize) -> SatRun {
-    SatRun {
-        engine: SatEngine {
-            backend: Backend::Cadical,
-            decide,
-            strategy: Some(strategy),
-            amo: Amo::Lazy,
-            ..SatEngine::default()
-        },
-        threads,
-        deadline: None,
-    }
+fn lazy(decide: &str, strategy: &str, threads: usize) -> SatRun {
+    // The encoding is the count's (`sat_count(.., Amo::Lazy, ..)`).
+    sat_run("cadical", decide, strategy, threads)
 }
 
 fn fixture(name: &str) -> Puzzle {
@@ -73,9 +63,9 @@ fn lazy_counts_equal_dlx_counts() {
             };
             let dlx = count(&c, Engine::dlx(), 1);
             for run in [
-                lazy(Decide::Mrv, Strategy::Plain, 1),
-                lazy(Decide::Mrv, Strategy::Cubes, 2),
-                lazy(Decide::Solver, Strategy::Cubes, 1),
+                lazy("mrv", "plain", 1),
+                lazy("mrv", "cubes", 2),
+                lazy("solver", "cubes", 1),
             ] {
                 let n = sat_count(&c, Amo::Lazy, &run);
                 assert_eq!(n, dlx, "{name} {mode:?} {:?}", run.engine);

@@ -11,7 +11,6 @@ use proptest::prelude::*;
 
 use polycover::sat::dimacs::{Answer, Header, Projection};
 use polycover::sat::Amo;
-use polycover::sat::SatEngine;
 use polycover::{Engine, Problem, Puzzle, RunOptions, SymmetryMode};
 
 use crate::common::*;
@@ -211,7 +210,7 @@ proptest! {
         let dlx = count(&c, Engine::dlx(), 1);
         let amo = Amo::ALL[amo];
         let run = SatRun {
-            engine: SatEngine { amo, ..SatEngine::default() },
+            engine: sat_engine(&[]),
             threads: 1,
             deadline: None,
         };

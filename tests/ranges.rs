@@ -6,8 +6,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use polycover::sat::SatEngine;
-use polycover::sat::{Amo, Backend};
+use polycover::sat::Amo;
 use polycover::{Engine, Puzzle, SymmetryMode};
 
 use crate::common::*;
@@ -379,18 +378,14 @@ fn engines() -> Vec<(String, Engine)> {
         // Counts with a table, and up to symmetry by Burnside's lemma.
         ("memo".into(), Engine::from_name("memo").unwrap()),
     ];
-    for backend in [Backend::Cadical, Backend::Varisat] {
-        if cfg!(not(feature = "cadical")) && backend == Backend::Cadical {
+    for backend in ["cadical", "varisat"] {
+        if cfg!(not(feature = "cadical")) && backend == "cadical" {
             continue;
         }
         for amo in [Amo::Pairwise, Amo::Product] {
             out.push((
-                format!("sat {} {}", backend.name(), amo.name()),
-                Engine::sat(SatEngine {
-                    backend,
-                    amo,
-                    ..SatEngine::default()
-                }),
+                format!("sat {backend} {}", amo.name()),
+                sat_engine(&[(Setting::Backend, backend), (Setting::Amo, amo.name())]),
             ));
         }
     }

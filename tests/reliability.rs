@@ -560,14 +560,13 @@ fn solve_prints_its_header_before_the_answer() {
 /// cubes for SAT.
 #[test]
 fn progress_names_its_parts() {
-    use polycover::sat::SatEngine;
     use polycover::{Engine, Problem, RunOptions};
     use std::sync::Mutex;
     let p = Problem::load("soma", None).unwrap();
     for (engine, unit) in [
         (Engine::bits(), "subproblems"),
         (Engine::dlx(), "subproblems"),
-        (Engine::sat(SatEngine::default()), "cubes"),
+        (sat_engine(&[]), "cubes"),
     ] {
         let seen = Mutex::new(Vec::new());
         let progress = |q: &polycover::engine::Progress| seen.lock().unwrap().push(q.unit);

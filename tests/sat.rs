@@ -4,27 +4,17 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use polycover::sat::SatEngine;
-use polycover::sat::{Amo, Backend, Decide, Strategy};
+use polycover::sat::Amo;
 use polycover::{Engine, Problem, Puzzle, Report, RunOptions, SymmetryMode};
 
 use crate::common::*;
 
-fn opts(backend: Backend, decide: Decide, strategy: Strategy, threads: usize) -> SatRun {
-    SatRun {
-        engine: SatEngine {
-            backend,
-            decide,
-            strategy: Some(strategy),
-            ..SatEngine::default()
-        },
-        threads,
-        deadline: None,
-    }
+fn opts(backend: &str, decide: &str, strategy: &str, threads: usize) -> SatRun {
+    sat_run(backend, decide, strategy, threads)
 }
 
-fn varisat(strategy: Strategy) -> SatRun {
-    opts(Backend::Varisat, Decide::Mrv, strategy, 1)
+fn varisat(strategy: &str) -> SatRun {
+    opts("varisat", "mrv", strategy, 1)
 }
 
 /// Every symmetry mode a puzzle accepts.
@@ -66,7 +56,7 @@ fn small_puzzles() -> Vec<(String, Puzzle)> {
 /// here they cost a minute of CI for no path the smaller raw puzzles do not take.
 #[test]
 fn sat_counts_equal_dlx_counts_on_small_puzzles() {
-    let backend = Backend::default_for_build();
+    let backend = default_backend();
     for (name, puzzle) in small_puzzles() {
         for mode in modes(&puzzle) {
             if name == "soma" && mode == SymmetryMode::None {
@@ -75,12 +65,8 @@ fn sat_counts_equal_dlx_counts_on_small_puzzles() {
             let c = puzzle.compile(mode).unwrap();
             let dlx = count(&c, Engine::dlx(), 1);
             for amo in Amo::ALL {
-                for (strategy, threads) in [
-                    (Strategy::Plain, 1),
-                    (Strategy::Cubes, 1),
-                    (Strategy::Cubes, 2),
-                ] {
-                    let o = opts(backend, Decide::Mrv, strategy, threads);
+                for (strategy, threads) in [("plain", 1), ("cubes", 1), ("cubes", 2)] {
+                    let o = opts(backend, "mrv", strategy, threads);
                     assert_eq!(
                         sat_count(&c, amo, &o),
                         dlx,
@@ -100,7 +86,7 @@ fn cadical_with_its_own_decisions_counts_right() {
         for mode in modes(&puzzle) {
             let c = puzzle.compile(mode).unwrap();
             let dlx = count(&c, Engine::dlx(), 1);
-            let o = opts(Backend::Cadical, Decide::Solver, Strategy::Plain, 1);
+            let o = opts("cadical", "solver", "plain", 1);
             assert_eq!(sat_count(&c, Amo::Product, &o), dlx, "{name} {mode:?}");
         }
     }
@@ -117,7 +103,7 @@ fn varisat_counts_equal_dlx_counts() {
         let c = puzzle.compile(mode).unwrap();
         let dlx = count(&c, Engine::dlx(), 1);
         for amo in Amo::ALL {
-            for strategy in [Strategy::Plain, Strategy::Cubes] {
+            for strategy in ["plain", "cubes"] {
                 let n = sat_count(&c, amo, &varisat(strategy));
                 assert_eq!(n, dlx, "{mode:?} {amo:?} {strategy:?}");
             }
@@ -132,7 +118,7 @@ fn varisat_counts_equal_dlx_counts() {
                 continue; // release builds check them all
             }
             assert_eq!(
-                sat_count(&c, amo, &varisat(Strategy::Cubes)),
+                sat_count(&c, amo, &varisat("cubes")),
                 dlx,
                 "soma {mode:?} {amo:?}"
             );
@@ -144,12 +130,7 @@ fn varisat_counts_equal_dlx_counts() {
 #[test]
 fn soma_without_symmetry_breaking_has_11520_distinct_models() {
     let c = compile("soma", SymmetryMode::None);
-    let o = opts(
-        Backend::default_for_build(),
-        Decide::Mrv,
-        Strategy::Cubes,
-        2,
-    );
+    let o = opts(default_backend(), "mrv", "cubes", 2);
     let (all, _) = sat_solutions(&c, Amo::Product, &o);
     assert_eq!(all.len(), 11_520);
     for s in &all {
@@ -169,8 +150,8 @@ fn the_propagator_stays_in_step_with_cadical() {
     ] {
         let c = compile("soma", mode);
         for &amo in amos {
-            let mut o = opts(Backend::Cadical, Decide::Mrv, Strategy::Cubes, 1);
-            o.engine.paranoid = true;
+            let mut o = opts("cadical", "mrv", "cubes", 1);
+            o.engine = o.engine.configure([(Setting::Paranoid, "true")]).unwrap();
             let expected = if mode == SymmetryMode::None {
                 11_520
             } else {
@@ -185,14 +166,11 @@ fn the_propagator_stays_in_step_with_cadical() {
 #[test]
 fn the_total_does_not_depend_on_the_thread_count() {
     let c = compile("soma", SymmetryMode::Rotations);
-    let backend = Backend::default_for_build();
+    let backend = default_backend();
     let mut reference: Option<Vec<Vec<u32>>> = None;
     for threads in [1, 2, 3] {
-        let (mut all, report) = sat_solutions(
-            &c,
-            Amo::Product,
-            &opts(backend, Decide::Mrv, Strategy::Cubes, threads),
-        );
+        let (mut all, report) =
+            sat_solutions(&c, Amo::Product, &opts(backend, "mrv", "cubes", threads));
         assert!(
             report.complete && report.parts_done == report.parts,
             "{report:?}"
@@ -232,12 +210,7 @@ fn sat_counts_equal_dlx_counts_on_soma_and_pentominoes() {
     // is checked on Soma and Slothouber-Graatsma above.
     let c = compile("pentomino-3x20", SymmetryMode::Rotations);
     for amo in [Amo::Bimander, Amo::Pairwise] {
-        let o = opts(
-            Backend::default_for_build(),
-            Decide::Mrv,
-            Strategy::Cubes,
-            2,
-        );
+        let o = opts(default_backend(), "mrv", "cubes", 2);
         assert_eq!(sat_count(&c, amo, &o), 2, "{amo:?}");
     }
 }
@@ -247,19 +220,16 @@ fn sat_counts_equal_dlx_counts_on_soma_and_pentominoes() {
 #[test]
 fn symmetry_clauses_keep_one_model_per_orbit() {
     let none = compile("slothouber-graatsma", SymmetryMode::None);
-    assert_eq!(sat_count(&none, Amo::Ladder, &varisat(Strategy::Plain)), 8);
+    assert_eq!(sat_count(&none, Amo::Ladder, &varisat("plain")), 8);
     let rot = compile("slothouber-graatsma", SymmetryMode::Rotations);
-    assert_eq!(sat_count(&rot, Amo::Ladder, &varisat(Strategy::Plain)), 1);
+    assert_eq!(sat_count(&rot, Amo::Ladder, &varisat("plain")), 1);
 }
 
-fn bedlam_with_deadline(backend: Backend, after: Duration) -> (Report, Duration) {
+fn bedlam_with_deadline(backend: &str, after: Duration) -> (Report, Duration) {
     let c = compile("bedlam", SymmetryMode::Rotations);
     let start = Instant::now();
     let run = SatRun {
-        engine: SatEngine {
-            backend,
-            ..SatEngine::default()
-        },
+        engine: sat_engine(&[(Setting::Backend, backend)]),
         threads: 1,
         deadline: Some(start + after),
     };
@@ -272,7 +242,7 @@ fn bedlam_with_deadline(backend: Backend, after: Duration) -> (Report, Duration)
 #[test]
 #[cfg(feature = "cadical")]
 fn a_deadline_stops_cadical_inside_a_call() {
-    let (report, took) = bedlam_with_deadline(Backend::Cadical, Duration::from_millis(300));
+    let (report, took) = bedlam_with_deadline("cadical", Duration::from_millis(300));
     assert!(!report.complete && !report.interrupted, "{report:?}");
     assert!(report.parts_done < report.parts, "{report:?}");
     assert!(report.solutions < 19_186, "{report:?}");
@@ -287,12 +257,9 @@ fn a_deadline_stops_cadical_inside_a_call() {
 #[test]
 fn break_stops_after_exactly_the_models_taken() {
     let p = Problem::new(compile("soma", SymmetryMode::Rotations));
-    for backend in [Backend::default_for_build(), Backend::Varisat] {
+    for backend in [default_backend(), "varisat"] {
         let mut taken = 0;
-        let engine = Engine::sat(SatEngine {
-            backend,
-            ..SatEngine::default()
-        });
+        let engine = sat_engine(&[(Setting::Backend, backend)]);
         let report = p
             .for_each_solution(
                 &engine,
@@ -502,7 +469,7 @@ fn check_agrees_on_a_small_puzzle() {
     assert_eq!(text.lines().last(), Some("s mc 1"));
     assert_eq!(
         text.lines()
-            .filter(|l| l.starts_with(&format!("c sat {}", Backend::default_for_build().name())))
+            .filter(|l| l.starts_with(&format!("c sat {}", default_backend())))
             .count(),
         6,
         "{text}"
@@ -623,16 +590,12 @@ fn sat_keeps_the_same_representatives_as_the_dlx() {
         if want > 0 {
             assert_eq!(native.len(), want, "{}", c.puzzle.name());
         }
-        let mut backends = vec![Backend::Varisat];
+        let mut backends = vec!["varisat"];
         if cfg!(feature = "cadical") {
-            backends.push(Backend::Cadical);
+            backends.push("cadical");
         }
         for backend in backends {
-            let (mut sat, _) = sat_solutions(
-                &c,
-                Amo::Pairwise,
-                &opts(backend, Decide::Mrv, Strategy::Cubes, 1),
-            );
+            let (mut sat, _) = sat_solutions(&c, Amo::Pairwise, &opts(backend, "mrv", "cubes", 1));
             for s in &mut sat {
                 s.sort_unstable();
             }

@@ -43,7 +43,7 @@ impl Engine {
     /// The CNF encoding, enumerated by an embedded SAT solver, with `settings` as they
     /// are: [`Engine::configure`] takes settings checked ([`Algorithm::available`] says whether this build
     /// runs them).
-    pub fn sat(settings: SatEngine) -> Engine {
+    pub(crate) fn sat(settings: SatEngine) -> Engine {
         Engine(Handle::Sat(Arc::new(sat::Sat(settings))))
     }
 
@@ -96,7 +96,7 @@ impl Engine {
     }
 
     /// The SAT settings of an engine that runs on the CNF.
-    pub fn sat_settings(&self) -> Option<&SatEngine> {
+    pub(crate) fn sat_settings(&self) -> Option<&SatEngine> {
         match &self.0 {
             Handle::Sat(s) => Some(&s.0),
             Handle::Other(_) => None,

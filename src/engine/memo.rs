@@ -28,11 +28,10 @@
 
 use std::time::Instant;
 
-use super::{Algorithm, Counts, Problem, Report, RunOptions, Within};
+use super::{Algorithm, Counts, Goal, Problem, Report, RunOptions, Within};
 use crate::burnside::{self, Quotient};
 use crate::count::Count;
 use crate::error::{Error, Result};
-use crate::sat::Strategy;
 use crate::setting::Setting;
 use crate::solver::memo::{self, Counted, MemoStats, Settings};
 
@@ -79,7 +78,7 @@ impl super::Prepared for PreparedMemo<'_> {
         "memo"
     }
 
-    fn describe(&self, _strategy: Strategy) -> Vec<String> {
+    fn describe(&self, _goal: Goal) -> Vec<String> {
         let problem = self.problem;
         let how = match &self.plan {
             Plan::Direct if problem.reduction.group().order() == 1 => {

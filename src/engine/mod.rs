@@ -50,7 +50,6 @@ use std::ops::ControlFlow;
 use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::sat::SatEngine;
-use crate::sat::Strategy;
 use crate::setting::Setting;
 use crate::subproblems::Step;
 
@@ -86,9 +85,9 @@ pub trait Prepared: Send + Sync {
     /// The engine's name.
     fn name(&self) -> &'static str;
 
-    /// What will run, as `c` line texts without the `c ` (the first starts `solver `).
-    /// `strategy` is the run's (plain for a first solution, cubes for the rest).
-    fn describe(&self, strategy: Strategy) -> Vec<String>;
+    /// What will run for `goal`, as `c` line texts without the `c ` (the first starts
+    /// `solver `).
+    fn describe(&self, goal: Goal) -> Vec<String>;
 
     /// Builds now what the runs would build on first use (the CNF), so that a benchmark
     /// can time it apart. Doing nothing is fine.
@@ -171,8 +170,9 @@ pub trait Counts {
 pub trait Lists: FindsOne {
     /// Calls `f` with each distinct solution ([`Step::Solution`]) and, with `scope`, with
     /// the end of each of its subproblems ([`Step::Finished`], with its index in the
-    /// split). `strategy` says whether the caller wants the first solution soon
-    /// ([`Strategy::Plain`]) or all of them. `f` returns `Break` to stop.
+    /// split). `f` returns `Break` to stop. The engine chooses how to search from the
+    /// run's options and the scope (the SAT engine: cubes on several threads or for a
+    /// scope, one plain search on one thread).
     ///
     /// # Errors
     ///
@@ -180,7 +180,6 @@ pub trait Lists: FindsOne {
     fn for_each(
         &self,
         opts: &RunOptions,
-        strategy: Strategy,
         scope: Option<Scope<'_>>,
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report>;
@@ -197,14 +196,26 @@ pub trait FindsOne {
     fn first(&self, opts: &RunOptions) -> Result<(Option<Vec<u32>>, Report)>;
 }
 
-/// The first solution of an engine that lists: one search without cubes, stopped at its
-/// first solution (the first model comes fastest that way).
+/// What a run is for. An engine may search differently for each, and say so in its
+/// description: the SAT engine runs one plain search for a first solution, and cubes
+/// for every one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The first solution, soon ([`FindsOne`]).
+    First,
+    /// Every solution ([`Counts`], [`Lists`]).
+    All,
+}
+
+/// The first solution of an engine that lists: its listing, stopped at its first
+/// solution (an engine whose first solution comes faster another way says so in its own
+/// [`FindsOne`]).
 pub(crate) fn first_listed(
     lists: &dyn Lists,
     opts: &RunOptions,
 ) -> Result<(Option<Vec<u32>>, Report)> {
     let mut first = None;
-    let report = lists.for_each(opts, Strategy::Plain, None, &mut |step| {
+    let report = lists.for_each(opts, None, &mut |step| {
         step.solution_to(&mut |s| {
             first = Some(s.to_vec());
             ControlFlow::Break(())
@@ -230,24 +241,19 @@ impl Counts for Counter<'_> {
     fn count(&self, opts: &RunOptions, within: Option<Within<'_>>) -> Result<Report> {
         match *self {
             Counter::Counts(c) => c.count(opts, within),
-            Counter::Lists(l) => l.for_each(
-                opts,
-                Strategy::Cubes,
-                within.map(|w| w.scope),
-                &mut |step| {
-                    if let (
-                        Some(w),
-                        Step::Finished {
-                            subproblem,
-                            solutions,
-                        },
-                    ) = (within, step)
-                    {
-                        (w.finished)(subproblem, solutions.into());
-                    }
-                    ControlFlow::Continue(())
-                },
-            ),
+            Counter::Lists(l) => l.for_each(opts, within.map(|w| w.scope), &mut |step| {
+                if let (
+                    Some(w),
+                    Step::Finished {
+                        subproblem,
+                        solutions,
+                    },
+                ) = (within, step)
+                {
+                    (w.finished)(subproblem, solutions.into());
+                }
+                ControlFlow::Continue(())
+            }),
         }
     }
 }
@@ -267,15 +273,27 @@ pub struct Within<'a> {
 pub struct Declared {
     /// Which setting.
     pub setting: Setting,
-    /// The values it takes, as [`Engine::configure`] takes them, in the order a help
-    /// text or `bench` lists them; empty when it takes any text of its own form (see
-    /// `help`).
-    pub values: Vec<&'static str>,
+    /// The values it takes, as [`Engine::configure`] takes them, each with a line of
+    /// help, in the order a help text or `bench` lists them; empty when it takes any text
+    /// of its own form (see `help`).
+    pub values: Vec<(&'static str, &'static str)>,
     /// The value when none is given; `None` when the run chooses (a SAT engine's
     /// strategy: plain for a first solution, cubes for the rest).
     pub default: Option<&'static str>,
     /// One line for help texts.
     pub help: &'static str,
+}
+
+impl Declared {
+    /// The values' names, in order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.values.iter().map(|&(name, _)| name).collect()
+    }
+
+    /// Whether `value` is one of the declared values (any text, when none is declared).
+    pub fn takes(&self, value: &str) -> bool {
+        self.values.is_empty() || self.values.iter().any(|&(name, _)| name == value)
+    }
 }
 
 /// One entry of [`ENGINES`].

@@ -9,11 +9,10 @@ use std::time::Instant;
 
 use std::sync::Mutex;
 
-use super::{Algorithm, Counts, FindsOne, Lists, Problem, Report, RunOptions, Scope, Within};
+use super::{Algorithm, Counts, FindsOne, Goal, Lists, Problem, Report, RunOptions, Scope, Within};
 use crate::error::Result;
 use crate::matrix::Matrix;
 use crate::parts::Step;
-use crate::sat::Strategy;
 use crate::solver;
 use crate::symmetry::Reduction;
 
@@ -103,7 +102,7 @@ impl super::Prepared for PreparedNative<'_> {
         self.native.name
     }
 
-    fn describe(&self, _strategy: Strategy) -> Vec<String> {
+    fn describe(&self, _goal: Goal) -> Vec<String> {
         vec![self.line.clone()]
     }
 
@@ -143,7 +142,6 @@ impl Lists for PreparedNative<'_> {
     fn for_each(
         &self,
         opts: &RunOptions,
-        _strategy: Strategy,
         scope: Option<Scope<'_>>,
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report> {
@@ -218,7 +216,7 @@ mod tests {
         for engine in [Engine::bits(), Engine::dlx()] {
             let before = BUILDS.with(|n| n.get());
             let prepared = engine.prepare(&problem).unwrap();
-            prepared.describe(Strategy::Plain);
+            prepared.describe(Goal::First);
             let report = prepared
                 .counter()
                 .unwrap()
@@ -227,12 +225,12 @@ mod tests {
             assert_eq!(report.solutions, 480);
             assert_eq!(BUILDS.with(|n| n.get()) - before, 1, "{engine:?}");
             let prepared = engine.prepare(&problem).unwrap();
-            prepared.describe(Strategy::Plain);
+            prepared.describe(Goal::First);
             let mut n = 0;
             prepared
                 .lister()
                 .unwrap()
-                .for_each(&RunOptions::default(), Strategy::Plain, None, &mut |_| {
+                .for_each(&RunOptions::default(), None, &mut |_| {
                     n += 1;
                     ControlFlow::Continue(())
                 })

@@ -9,7 +9,7 @@
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use super::{Engine, Report, RunOptions};
+use super::{Engine, Goal, Report, RunOptions};
 use crate::error::{Error, Result};
 use crate::parts::Split;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
@@ -121,9 +121,9 @@ impl Problem {
     /// Says what `engine` will run, as `c` line texts without the `c ` (preparing it:
     /// a caller that runs it next prepares it once itself, [`Engine::prepare`]). An
     /// engine this build cannot run says why on its one line.
-    pub fn describe(&self, engine: &Engine, strategy: sat::Strategy) -> Vec<String> {
+    pub fn describe(&self, engine: &Engine, goal: Goal) -> Vec<String> {
         match engine.prepare(self) {
-            Ok(prepared) => prepared.describe(strategy),
+            Ok(prepared) => prepared.describe(goal),
             Err(e) => vec![format!("solver {}: {e}", engine.name())],
         }
     }
@@ -165,9 +165,7 @@ impl Problem {
         let prepared = engine.prepare(self)?;
         prepared
             .lister()?
-            .for_each(opts, sat::Strategy::for_listing(opts), None, &mut |step| {
-                step.solution_to(f)
-            })
+            .for_each(opts, None, &mut |step| step.solution_to(f))
     }
 
     /// The solutions `engine` lists, counted up to `at_most` (the search stops at the
@@ -230,7 +228,7 @@ impl sat::Strategy {
     /// everything beats cubes searched one after the other (Bedlam's first model in 0.1 s
     /// against 0.9 s, and 400 models in 33-37 s against 43-49 s); cubes pay only when
     /// solvers run side by side.
-    pub fn for_listing(opts: &RunOptions) -> sat::Strategy {
+    pub(crate) fn for_listing(opts: &RunOptions) -> sat::Strategy {
         if opts.threads > 1 {
             sat::Strategy::Cubes
         } else {

@@ -18,8 +18,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use super::{
-    Algorithm, Counts, Declared, Engine, FindsOne, Lists, Problem, Progress, Report, RunOptions,
-    Scope, Within,
+    Algorithm, Counts, Declared, Engine, FindsOne, Goal, Lists, Problem, Progress, Report,
+    RunOptions, Scope, Within,
 };
 use crate::error::{Error, Result};
 use crate::sat::{self, Amo, Backend, Decide, Formula, SatEngine, SatOptions, Size, Strategy};
@@ -180,7 +180,13 @@ impl SatBuilder {
 
     /// Builds the CNF even past its size limit.
     pub fn force(mut self, force: bool) -> SatBuilder {
-        self.settings.force |= force;
+        self.settings.force = force;
+        self
+    }
+
+    /// Checks the MRV propagator's invariants after every callback.
+    pub fn paranoid(mut self, paranoid: bool) -> SatBuilder {
+        self.settings.paranoid = paranoid;
         self
     }
 
@@ -212,47 +218,73 @@ impl SatBuilder {
 
 /// The settings a SAT engine with `s` declares, each with `s`'s value as its default.
 pub(super) fn declared(s: &SatEngine) -> Vec<Declared> {
-    let names = |all: &[&'static str]| all.to_vec();
     vec![
         Declared {
             setting: Setting::Backend,
             values: Backend::ALL
                 .iter()
                 .filter(|b| b.built().is_ok())
-                .map(|b| b.name())
+                .map(|b| (b.name(), b.help()))
                 .collect(),
             default: Some(s.backend.name()),
             help: "the embedded SAT solver that runs the CNF",
         },
         Declared {
             setting: Setting::Amo,
-            values: Amo::EVERY.iter().map(|a| a.name()).collect(),
+            values: Amo::EVERY.iter().map(|a| (a.name(), a.help())).collect(),
             default: Some(s.amo.name()),
-            help: "the at-most-one encoding of the CNF (lazy: CaDiCaL's propagator, no clauses)",
+            help: "the at-most-one encoding of the CNF",
         },
         Declared {
             setting: Setting::Decide,
-            values: names(&[Decide::Mrv.name(), Decide::Solver.name()]),
+            values: [Decide::Mrv, Decide::Solver]
+                .iter()
+                .map(|d| (d.name(), d.help()))
+                .collect(),
             default: Some(s.decide.name()),
-            help: "who picks CaDiCaL's decisions: the MRV propagator or CaDiCaL (cadical only)",
+            help: "who picks CaDiCaL's decisions (cadical only)",
         },
         Declared {
             setting: Setting::Strategy,
-            values: names(&[Strategy::Plain.name(), Strategy::Cubes.name()]),
+            values: [Strategy::Plain, Strategy::Cubes]
+                .iter()
+                .map(|st| (st.name(), st.help()))
+                .collect(),
             default: s.strategy.map(Strategy::name),
-            help: "one plain search, or cubes from the native search solved under assumptions                    (by default plain for a first solution, cubes for the rest)",
+            help: "how the search is split (by default plain for a first solution, cubes for \
+                   every one)",
         },
         Declared {
             setting: Setting::SatOption,
             values: Vec::new(),
             default: None,
-            help: "a CaDiCaL option, NAME=VALUE with a whole VALUE, set after polycover's                    defaults (cadical only; one pair per option)",
+            help: "a CaDiCaL option, NAME=VALUE with a whole VALUE, set after polycover's \
+                   defaults (cadical only; one pair per option)",
         },
         Declared {
             setting: Setting::Force,
-            values: names(&["false", "true"]),
+            values: vec![
+                (
+                    "false",
+                    "Refuse a CNF past its size limit before building it",
+                ),
+                ("true", "Build the CNF even past its size limit"),
+            ],
             default: Some(if s.force { "true" } else { "false" }),
             help: "build the CNF even past its size limit",
+        },
+        Declared {
+            setting: Setting::Paranoid,
+            values: vec![
+                ("false", "Trust the MRV propagator (release builds)"),
+                (
+                    "true",
+                    "Check its invariants after every callback: slow, a checking aid",
+                ),
+            ],
+            default: Some(if s.paranoid { "true" } else { "false" }),
+            help: "check the MRV propagator's invariants after every callback (always on in \
+                   debug builds)",
         },
     ]
 }
@@ -278,6 +310,7 @@ pub(super) fn configure(s: &SatEngine, pairs: &[(Setting, &str)]) -> Result<Engi
             )),
             Setting::SatOption => b.cadical_options([sat_option(value)?]),
             Setting::Force => b.force(value == "true"),
+            Setting::Paranoid => b.paranoid(value == "true"),
             _ => unreachable!("a setting the SAT engine declares"),
         };
     }
@@ -315,6 +348,7 @@ pub(super) fn setting(s: &SatEngine, setting: Setting) -> Option<String> {
                 .join(" "),
         ),
         Setting::Force => Some(s.force.to_string()),
+        Setting::Paranoid => Some(s.paranoid.to_string()),
         _ => None,
     }
 }
@@ -373,8 +407,12 @@ impl super::Prepared for PreparedSat<'_> {
         self.name
     }
 
-    fn describe(&self, strategy: Strategy) -> Vec<String> {
+    fn describe(&self, goal: Goal) -> Vec<String> {
         let s = &self.settings;
+        let strategy = match goal {
+            Goal::First => Strategy::Plain,
+            Goal::All => Strategy::Cubes,
+        };
         let mut line = format!(
             "solver sat: backend {}, at-most-one {}, strategy {}",
             s.backend.name(),
@@ -440,7 +478,7 @@ impl Counts for PreparedSat<'_> {
             None => self.run(opts, Strategy::Cubes, None, &mut |_| {
                 ControlFlow::Continue(())
             }),
-            Some(w) => self.for_each(opts, Strategy::Cubes, Some(w.scope), &mut |step| {
+            Some(w) => self.for_each(opts, Some(w.scope), &mut |step| {
                 if let Step::Finished {
                     subproblem,
                     solutions,
@@ -458,12 +496,11 @@ impl Lists for PreparedSat<'_> {
     fn for_each(
         &self,
         opts: &RunOptions,
-        strategy: Strategy,
         scope: Option<Scope<'_>>,
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report> {
         let Some(scope) = scope else {
-            return self.run(opts, strategy, None, f);
+            return self.run(opts, Strategy::for_listing(opts), None, f);
         };
         // A scope's subproblems are the cubes, and `f` hears each by its index in the
         // split.

@@ -11,9 +11,8 @@
 use std::ops::ControlFlow;
 
 use super::native::Native;
-use super::{Algorithm, Counts, FindsOne, Lists, Problem, Report, RunOptions, Scope, Within};
+use super::{Algorithm, Counts, FindsOne, Goal, Lists, Problem, Report, RunOptions, Scope, Within};
 use crate::error::Result;
-use crate::sat::Strategy;
 use crate::subproblems::Step;
 
 /// The counting-only toy.
@@ -62,7 +61,7 @@ impl super::Prepared for Counter<'_> {
         self.0.name
     }
 
-    fn describe(&self, _strategy: Strategy) -> Vec<String> {
+    fn describe(&self, _goal: Goal) -> Vec<String> {
         vec!["solver toy: counts with the dlx, lists nothing".into()]
     }
 
@@ -85,7 +84,7 @@ impl super::Prepared for Listing<'_> {
         self.0.name
     }
 
-    fn describe(&self, _strategy: Strategy) -> Vec<String> {
+    fn describe(&self, _goal: Goal) -> Vec<String> {
         vec!["solver toy-lister: lists with the dlx, counts nothing itself".into()]
     }
 
@@ -98,12 +97,11 @@ impl Lists for Listing<'_> {
     fn for_each(
         &self,
         opts: &RunOptions,
-        strategy: Strategy,
         scope: Option<Scope<'_>>,
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report> {
         let lists = self.0.dlx.lists().expect("the dlx lists");
-        lists.for_each(opts, strategy, scope, f)
+        lists.for_each(opts, scope, f)
     }
 }
 

@@ -88,6 +88,27 @@ impl Amo {
         own (the propagator of the cadical backend enforces at-most-one): use an eager \
         encoding such as product";
 
+    /// One line for help texts.
+    pub(crate) fn help(self) -> &'static str {
+        match self {
+            Amo::Pairwise => "One binary clause per pair: no auxiliary variables, quadratic size",
+            Amo::Ladder => "A ladder (order encoding) of n-1 auxiliary variables",
+            Amo::Bitwise => "Binary (log) encoding of the chosen index",
+            Amo::Commander => "Groups of 4 with a commander variable each, recursively",
+            Amo::Bimander => "Groups of 4 with bitwise-encoded commanders",
+            Amo::Product => "Chen's 2-product: a grid of row and column variables",
+            Amo::Lazy => {
+                "Only at-least-one clauses for cells and pieces; CaDiCaL's propagator \
+                 enforces at-most-one as it searches (cadical backend; no CNF file)"
+            }
+        }
+    }
+
+    /// The encoding by its name; `None` for a name that is none of [`Amo::EVERY`].
+    pub fn from_name(name: &str) -> Option<Amo> {
+        Amo::EVERY.into_iter().find(|a| a.name() == name)
+    }
+
     /// The encoding's name as `--amo` spells it, and as DIMACS headers and bench rows
     /// print it.
     pub fn name(self) -> &'static str {

@@ -13,10 +13,10 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use super::args::{BackendArg, SatArgs};
+use super::args::SatArgs;
 use crate::engine::Budget;
 use crate::engine::{Counts, FindsOne, Lists, Prepared, Within};
-use crate::sat::{Amo, Backend, Decide, Strategy};
+use crate::sat::Amo;
 use crate::Stop;
 use polycover::Count;
 use polycover::Engine;
@@ -46,7 +46,12 @@ pub(super) fn chosen(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
 
 /// Whether `--solver` names an engine with SAT settings (whose options apply).
 pub(super) fn is_sat(solver: Option<&str>) -> bool {
-    Engine::from_name(solver.unwrap_or("bits")).is_some_and(|e| e.sat_settings().is_some())
+    Engine::from_name(solver.unwrap_or("bits")).is_some_and(|e| reads_cnf(&e))
+}
+
+/// Whether `engine` runs on the CNF: it declares an at-most-one encoding.
+fn reads_cnf(engine: &Engine) -> bool {
+    engine.settings().iter().any(|d| d.setting == Setting::Amo)
 }
 
 /// The SAT options given on the command line, as the engine's settings take them, in
@@ -54,12 +59,9 @@ pub(super) fn is_sat(solver: Option<&str>) -> bool {
 fn given(a: &SatArgs) -> Vec<(Setting, String)> {
     let named = [
         (Setting::Amo, a.amo.map(|x| Amo::from(x).name())),
-        (Setting::Backend, a.backend.map(|b| Backend::from(b).name())),
-        (Setting::Decide, a.decide.map(|d| Decide::from(d).name())),
-        (
-            Setting::Strategy,
-            a.strategy.map(|x| Strategy::from(x).name()),
-        ),
+        (Setting::Backend, a.backend.as_deref()),
+        (Setting::Decide, a.decide.as_deref()),
+        (Setting::Strategy, a.strategy.as_deref()),
     ];
     let mut given: Vec<(Setting, String)> = named
         .into_iter()
@@ -159,20 +161,34 @@ pub(super) fn check_native() -> Vec<Engine> {
     Engine::bench_names()
         .into_iter()
         .filter_map(Engine::from_name)
-        .filter(|e| *e != reference && e.sat_settings().is_none() && e.available().is_ok())
+        .filter(|e| *e != reference && !reads_cnf(e) && e.available().is_ok())
         .collect()
 }
 
 /// The values the SAT engine declares for `setting` (none for a setting it lacks, or
 /// one that takes any text).
 pub(crate) fn sat_values(setting: Setting) -> Vec<&'static str> {
-    Engine::from_name("sat")
-        .map(|sat| sat.settings())
-        .unwrap_or_default()
+    sat_declared(setting)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// [`sat_values`], each with its line of help.
+pub(crate) fn sat_declared(setting: Setting) -> Vec<(&'static str, &'static str)> {
+    sat_setting(setting).map(|d| d.values).unwrap_or_default()
+}
+
+/// The SAT engine's default for `setting` (`--solver sat` with no option).
+pub(crate) fn sat_default(setting: Setting) -> Option<&'static str> {
+    sat_setting(setting).and_then(|d| d.default)
+}
+
+fn sat_setting(setting: Setting) -> Option<polycover::engine::Declared> {
+    Engine::from_name("sat")?
+        .settings()
         .into_iter()
         .find(|d| d.setting == setting)
-        .map(|d| d.values)
-        .unwrap_or_default()
 }
 
 /// The values of `--solver`, each with its line of help.
@@ -185,15 +201,11 @@ pub(crate) fn solvers() -> Vec<(&'static str, &'static str)> {
 
 /// `check`'s SAT engine in encoding `amo`, `backend` (the build's default when not
 /// given) with its defaults otherwise, and its name in `check`'s table.
-pub(super) fn check_sat(
-    backend: Option<BackendArg>,
-    amo: Amo,
-    force: bool,
-) -> Result<(Engine, String)> {
+pub(super) fn check_sat(backend: Option<&str>, amo: Amo, force: bool) -> Result<(Engine, String)> {
     let sat = Engine::from_name("sat").expect("the registry's SAT engine");
     let mut pairs = vec![(Setting::Amo, amo.name())];
     if let Some(backend) = backend {
-        pairs.push((Setting::Backend, Backend::from(backend).name()));
+        pairs.push((Setting::Backend, backend));
     }
     if force {
         pairs.push((Setting::Force, "true"));
@@ -239,19 +251,15 @@ pub(super) fn first(
 }
 
 /// Calls `f` with each distinct solution of the whole search, or with each solution and
-/// the end of each subproblem of `scope`; `f` returns `Break` to stop. The whole search
-/// runs as [`Strategy::for_listing`] says; a scope's subproblems are its cubes.
+/// the end of each subproblem of `scope`; `f` returns `Break` to stop. The engine
+/// chooses how ([`Lists::for_each`]).
 pub(super) fn solutions(
     lists: &dyn Lists,
     opts: &RunOptions,
     scope: Option<Scope>,
     f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
 ) -> Result<Report> {
-    let strategy = match scope {
-        None => Strategy::for_listing(opts),
-        Some(_) => Strategy::Cubes,
-    };
-    lists.for_each(opts, strategy, scope, f)
+    lists.for_each(opts, scope, f)
 }
 
 /// `solve --proof`'s engine: `--solver sat` with the varisat backend (the default with
@@ -262,14 +270,13 @@ pub(super) fn for_proof(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
             "--proof goes with --solver sat: the proof is of the CNF's unsatisfiability".into(),
         ));
     }
-    if let Some(b) = sat.backend.map(Backend::from) {
-        if b != Backend::Varisat {
+    if let Some(b) = sat.backend.as_deref() {
+        if b != "varisat" {
             return Err(Error::Usage(format!(
-                "--proof: the {} backend writes no proof here ({}); use --backend varisat, \
+                "--proof: the {b} backend writes no proof here ({}); use --backend varisat, \
                  the default with --proof",
-                b.name(),
                 match b {
-                    Backend::Cadical => {
+                    "cadical" => {
                         "pindakaas keeps CaDiCaL's proof tracer unstable, and with the MRV \
                          propagator its reasons would enter the proof unchecked"
                     }
@@ -293,8 +300,11 @@ pub(super) fn refute(
     engine: &Engine,
     proof: &mut dyn std::io::Write,
 ) -> Result<crate::sat::Refutation> {
-    let settings = engine.sat_settings().expect("for_proof makes a SAT engine");
-    p.refute(settings.amo, settings.force, proof)
+    let amo = engine
+        .setting(Setting::Amo)
+        .and_then(|a| Amo::from_name(&a));
+    let force = engine.setting(Setting::Force).as_deref() == Some("true");
+    p.refute(amo.expect("for_proof makes a SAT engine"), force, proof)
 }
 
 /// The difficulty measures of `problem` (the DLX's search tree; `design::difficulty`):

@@ -120,7 +120,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     // `check` counts with the SAT backend: one that finds only the first solution is
     // refused before anything is printed.
     let p = a.puzzle.problem(a.symmetry)?;
-    let (sat, _) = engines::check_sat(a.backend, Amo::Product, a.force)?;
+    let (sat, _) = engines::check_sat(a.backend.as_deref(), Amo::Product, a.force)?;
     engines::prepare(&p, &sat)?.counter()?;
     writeln!(
         out,
@@ -174,7 +174,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
         disagree |= row(out, engine.name(), &report, report.seconds, None)?;
     }
     for amo in Amo::ALL {
-        let (engine, name) = engines::check_sat(a.backend, amo, a.force)?;
+        let (engine, name) = engines::check_sat(a.backend.as_deref(), amo, a.force)?;
         // The SAT rows' seconds include compiling the CNF.
         let t = Instant::now();
         let prepared = engines::prepare(&p, &engine)?;

@@ -30,10 +30,10 @@ use polycover::RunOptions;
 use polycover::Scope;
 
 use super::engines;
+use crate::engine::Goal;
 use crate::output;
 use crate::part_result::PartSpec;
 use crate::part_result::{Checksum, PartResult};
-use crate::sat::Strategy;
 use polycover::Split;
 use polycover::{Error, Result};
 
@@ -417,12 +417,7 @@ impl PartFile<'_> {
             ))
         })?;
         records.path = Some(target.to_path_buf());
-        report::header(
-            &mut std::io::stderr(),
-            self.problem,
-            prepared,
-            Strategy::Cubes,
-        )?;
+        report::header(&mut std::io::stderr(), self.problem, prepared, Goal::All)?;
         report::part_header(&mut std::io::stderr(), self.spec, split, mine, Some(&cp))?;
         let werr = |e: std::io::Error| Error::Write {
             path: target.to_path_buf(),

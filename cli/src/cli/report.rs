@@ -14,10 +14,10 @@ use std::io::{self, IsTerminal, Write};
 
 use super::outcome::Outcome;
 use crate::checkpoint::Checkpoint;
+use crate::engine::Goal;
 use crate::engine::{Prepared, Progress};
 use crate::part_result::PartResult;
 use crate::part_result::PartSpec;
-use crate::sat::Strategy;
 use polycover::Count;
 use polycover::Problem;
 use polycover::Report;
@@ -29,9 +29,9 @@ pub(super) fn header(
     out: &mut dyn Write,
     p: &Problem,
     prepared: &dyn Prepared,
-    strategy: Strategy,
+    goal: Goal,
 ) -> Result<()> {
-    header_why(out, p, prepared, strategy, None)
+    header_why(out, p, prepared, goal, None)
 }
 
 /// [`header`], with why the engine was chosen (when the command chose it) on the
@@ -40,7 +40,7 @@ pub(super) fn header_why(
     out: &mut dyn Write,
     p: &Problem,
     prepared: &dyn Prepared,
-    strategy: Strategy,
+    goal: Goal,
     why: Option<&str>,
 ) -> Result<()> {
     let c = &p.compiled;
@@ -70,7 +70,7 @@ pub(super) fn header_why(
         c.mode.as_str(),
         c.group.order()
     )?;
-    for (k, line) in prepared.describe(strategy).iter().enumerate() {
+    for (k, line) in prepared.describe(goal).iter().enumerate() {
         match why {
             Some(why) if k == 0 => writeln!(out, "c {line} ({why})")?,
             _ => writeln!(out, "c {line}")?,

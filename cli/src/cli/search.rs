@@ -19,9 +19,9 @@ use super::outcome::Outcome;
 use super::parts::{self, CountPart};
 use super::records::written_to;
 use super::report::{self, Bar, Counted};
+use crate::engine::Goal;
 use crate::engine::Progress;
 use crate::output;
-use crate::sat::Strategy;
 use polycover::Count;
 use polycover::RunOptions;
 use polycover::{Error, Result};
@@ -51,7 +51,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
         .threads
         .unwrap_or_else(polycover::RunOptions::default_threads)
         .max(1);
-    report::header_why(out, &p, &*prepared, Strategy::Cubes, why.as_deref())?;
+    report::header_why(out, &p, &*prepared, Goal::All, why.as_deref())?;
     if let Some(part) = &part {
         part.header(out)?;
     }
@@ -124,7 +124,7 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
         p.puzzle().check_drawable()?;
     }
     check_page(&a, &p)?;
-    report::header(out, &p, &*prepared, Strategy::Plain)?;
+    report::header(out, &p, &*prepared, Goal::First)?;
     let (first, report) = engines::first(finder, &engines::run_options())?;
     writeln!(
         out,
@@ -235,7 +235,7 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     check_page(&a, &p)?;
     let prepared = engines::prepare(&p, &engine)?;
-    report::header(out, &p, &*prepared, Strategy::Plain)?;
+    report::header(out, &p, &*prepared, Goal::First)?;
     let start = std::time::Instant::now();
     let mut found: Option<Vec<u32>> = None;
     // The solve runs inside the proof's writer, so the proof streams to its file; a

@@ -92,9 +92,7 @@ pub(super) fn sample(
 ) -> Result<Sample> {
     // Seconds as a decimal the child parses back; a limit beyond any run is no limit.
     let timeout = format!("{}", plan.timeout.as_secs_f64().min(1e15));
-    let amo = engine
-        .sat_settings()
-        .map_or(crate::sat::Amo::Product, |s| s.amo);
+    let amo = super::amo_of(engine).unwrap_or(crate::sat::Amo::Product);
     let mut command = Command::new(exe);
     command
         .arg("bench")

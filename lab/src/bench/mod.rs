@@ -121,6 +121,13 @@ impl Entrant {
     }
 }
 
+/// The at-most-one encoding of an engine that runs on the CNF (its `amo` setting).
+pub(crate) fn amo_of(engine: &Engine) -> Option<Amo> {
+    engine
+        .setting(Setting::Amo)
+        .and_then(|name| Amo::from_name(&name))
+}
+
 /// What to measure.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -453,7 +460,7 @@ impl<'a> Measured<'a> {
 /// engine), the first solution on one thread, and the count on the plan's threads; each
 /// run in a fresh process when the plan can start one.
 fn engine_row(m: &Measured, engine: &Engine, plan: &Plan) -> Result<Row> {
-    let mut row = Row::new(m.label, engine.name(), engine.sat_settings().map(|s| s.amo));
+    let mut row = Row::new(m.label, engine.name(), amo_of(engine));
     row.threads = plan.threads;
     let mut samples = Samples::default();
     for _ in 0..plan.repeat.max(1) {

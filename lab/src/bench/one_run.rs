@@ -65,7 +65,7 @@ pub(crate) fn sample(
     // once more, and with the prepared engine's copy alive that second copy made Soma's
     // pairwise row read 59 MiB instead of 44.
     let cnf_size = |sample: &mut Sample| -> Result<()> {
-        if let Some(amo) = engine.sat_settings().map(|s| s.amo) {
+        if let Some(amo) = crate::bench::amo_of(engine) {
             sample.cnf = Some(external::cnf_size(&problem, amo)?);
         }
         Ok(())

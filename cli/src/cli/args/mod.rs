@@ -1,15 +1,16 @@
 //! The command line's arguments: the clap types, the only ones in the crate.
 //!
 //! Invariants:
-//! - The core types (`Amo`, `Projection`, `Strategy`, `Decide`, `Backend`, `SymmetryMode`,
-//!   the export `Format`) know nothing of clap: each has a mirror here, with the same
-//!   variants and the same doc comments (they are the help texts), converted both ways by
-//!   exhaustive matches, so that a variant added to a core type fails to compile here
-//!   until the command line offers it too.
-//! - A default is written once: the SAT options' defaults are the engine's own
-//!   (`SatEngine::default()`), read by clap where it shows one and by the code that
-//!   applies the options; the help texts that name a default in prose are checked
-//!   against it by a test.
+//! - The core types (`Amo`, `Projection`, `SymmetryMode`, the export `Format`) know
+//!   nothing of clap: each has a mirror here, with the same variants and the same doc
+//!   comments (they are the help texts), converted both ways by exhaustive matches, so
+//!   that a variant added to a core type fails to compile here until the command line
+//!   offers it too. The SAT engine's other settings (`--backend`, `--decide`,
+//!   `--strategy`) take the values, and their help, that the engine declares.
+//! - A default is written once: the SAT options' defaults are the engine's own (its
+//!   declared defaults), read by clap where it shows one and by the code that applies
+//!   the options; the help texts that name a default in prose are checked against it by
+//!   a test.
 //! - Parsing only: what a command does with its arguments is in its own file.
 
 use std::path::{Path, PathBuf};
@@ -19,10 +20,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::part_result::PartSpec;
 use crate::sat::Amo;
-use polycover::sat::SatEngine;
 use polycover::Problem;
 use polycover::Puzzle;
 use polycover::Result;
+use polycover::Setting;
 
 mod design;
 mod files;
@@ -40,10 +41,7 @@ use values::{
     parse_limit, parse_memory, parse_repeat, parse_samples, parse_sat_option, parse_seconds,
     parse_seed, parse_thread_list, parse_threads, ThreadList,
 };
-pub(super) use values::{
-    AmoArg, BackendArg, DecideArg, ExportFormatArg, ProjectionArg, StrategyArg, SuiteStatusArg,
-    SymmetryArg,
-};
+pub(super) use values::{AmoArg, ExportFormatArg, ProjectionArg, SuiteStatusArg, SymmetryArg};
 
 /// The file name that means standard input or output.
 pub(super) const STDIO: &str = "-";
@@ -55,7 +53,9 @@ pub(super) fn is_stdio(path: &Path) -> bool {
 
 /// The at-most-one encoding when none is given: the SAT engine's default.
 fn default_amo() -> Amo {
-    SatEngine::default().amo
+    crate::cli::engines::sat_default(Setting::Amo)
+        .and_then(Amo::from_name)
+        .expect("the SAT engine's at-most-one encoding")
 }
 
 #[derive(Parser, Debug)]
@@ -222,17 +222,17 @@ pub(super) struct SatArgs {
     pub(super) amo: Option<AmoArg>,
     /// Embedded SAT solver (with --solver sat). Default: cadical (varisat in builds
     /// without default features).
-    #[arg(long, value_enum)]
-    pub(super) backend: Option<BackendArg>,
+    #[arg(long, value_parser = values::sat_values(Setting::Backend))]
+    pub(super) backend: Option<String>,
     /// Who picks CaDiCaL's decisions: `mrv`, a placement of the most constrained cell or
     /// piece, or `solver`, CaDiCaL's own heuristics. Default: mrv.
-    #[arg(long, value_enum)]
-    pub(super) decide: Option<DecideArg>,
+    #[arg(long, value_parser = values::sat_values(Setting::Decide))]
+    pub(super) decide: Option<String>,
     /// How the SAT solver enumerates (with --solver sat). Default: `plain` for `solve`
     /// and `enumerate` (one solver: the first model comes fastest without cubes), `cubes`
     /// for `count` and split or resumed runs.
-    #[arg(long, value_enum)]
-    pub(super) strategy: Option<StrategyArg>,
+    #[arg(long, value_parser = values::sat_values(Setting::Strategy))]
+    pub(super) strategy: Option<String>,
     /// A CaDiCaL option, NAME=VALUE (repeatable), set after polycover's defaults
     /// (inprocessing=0 restart=0 chrono=2 bump=0 walk=0 lucky=0 shrinkreap=0).
     #[arg(long = "sat-option", value_name = "NAME=VALUE", value_parser = parse_sat_option)]
@@ -252,8 +252,8 @@ pub(super) struct CheckArgs {
     #[arg(long, value_enum)]
     pub(super) symmetry: Option<SymmetryArg>,
     /// Default: cadical (varisat in builds without default features).
-    #[arg(long, value_enum)]
-    pub(super) backend: Option<BackendArg>,
+    #[arg(long, value_parser = values::sat_values(Setting::Backend))]
+    pub(super) backend: Option<String>,
     /// Build the CNFs even when their size passes the limit (10 M clauses or 50 M
     /// literals).
     #[arg(long)]
@@ -545,8 +545,8 @@ mod tests {
     /// The defaults the help texts name in prose are the engine's.
     #[test]
     fn help_texts_name_the_engines_defaults() {
-        let defaults = SatEngine::default();
-        assert!(help("amo").ends_with(&format!("Default: {}", defaults.amo.name())));
-        assert!(help("decide").ends_with(&format!("Default: {}", defaults.decide.name())));
+        let default = |s| crate::cli::engines::sat_default(s).unwrap();
+        assert!(help("amo").ends_with(&format!("Default: {}", default(Setting::Amo))));
+        assert!(help("decide").ends_with(&format!("Default: {}", default(Setting::Decide))));
     }
 }

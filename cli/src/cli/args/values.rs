@@ -13,7 +13,7 @@ use polycover::RunOptions;
 
 use crate::export::Format as ExportFormat;
 use crate::sat::dimacs::Projection;
-use crate::sat::{Amo, Backend, Decide, Strategy};
+use crate::sat::Amo;
 use crate::suite::Status as SuiteStatus;
 use polycover::SymmetryMode;
 
@@ -91,26 +91,6 @@ value_enum! {
 }
 
 value_enum! {
-    /// `--strategy`.
-    StrategyArg => Strategy {
-        /// One search over the whole problem, on one thread.
-        Plain,
-        /// Cube and conquer: disjoint cubes from the native search, solved under assumptions.
-        Cubes,
-    }
-}
-
-value_enum! {
-    /// `--decide`.
-    DecideArg => Decide {
-        /// Minimum remaining values: a placement of the most constrained cell or piece.
-        Mrv,
-        /// CaDiCaL's own heuristics (models are still checked and blocked in one call).
-        Solver,
-    }
-}
-
-value_enum! {
     /// `export --format`.
     ExportFormatArg => ExportFormat {
         /// Knuth's exact-cover input (dlx1, dlx2; dlx3 for pieces with copies).
@@ -146,48 +126,16 @@ value_enum! {
     }
 }
 
-/// `--backend`: the embedded SAT solvers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::cli) struct BackendArg(Backend);
-
-impl From<BackendArg> for Backend {
-    fn from(b: BackendArg) -> Backend {
-        b.0
-    }
-}
-
-/// `--backend` takes only the solvers this build has: a build without CaDiCaL refuses
-/// `--backend cadical` as the arguments are parsed, before any work or output.
-impl ValueEnum for BackendArg {
-    fn value_variants<'a>() -> &'a [Self] {
-        static BUILT: std::sync::OnceLock<Vec<BackendArg>> = std::sync::OnceLock::new();
-        BUILT.get_or_init(|| {
-            Backend::ALL
-                .into_iter()
-                .filter(|b| b.built().is_ok())
-                .map(BackendArg)
-                .collect()
-        })
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use clap::builder::PossibleValue;
-        Some(match self.0 {
-            Backend::Cadical => PossibleValue::new("cadical")
-                .help("CaDiCaL with the MRV propagator (the default where built in)"),
-            Backend::Varisat => PossibleValue::new("varisat").help(
-                "varisat, pure Rust: the portable reference, for builds without C++ and \
-                     for `solve --proof`; one call per model, so 5-15x slower than cadical \
-                     at counting",
-            ),
-            Backend::Minisat => {
-                PossibleValue::new("minisat").help("MiniSat 2.2: one call per model")
-            }
-            Backend::Glucose => PossibleValue::new("glucose").help("Glucose 4: one call per model"),
-            Backend::Kissat => PossibleValue::new("kissat")
-                .help("Kissat 4: not incremental, the first solution only (solve)"),
-        })
-    }
+/// The values of a SAT option (`--backend`, `--decide`, `--strategy`), each with its
+/// help: what the SAT engine declares for the setting, so the command line offers
+/// exactly what the engine takes (a build without CaDiCaL refuses `--backend cadical`
+/// as the arguments are parsed, before any work or output).
+pub(crate) fn sat_values(setting: polycover::Setting) -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        crate::cli::engines::sat_declared(setting)
+            .into_iter()
+            .map(|(name, help)| clap::builder::PossibleValue::new(name).help(help)),
+    )
 }
 
 /// `--threads`: the library's rule ([`RunOptions::parse_threads`]): 0 (every core) to
@@ -407,25 +355,18 @@ mod tests {
             assert_eq!(name(AmoArg::from(amo)), amo.name());
             assert_eq!(Amo::from(AmoArg::from(amo)), amo);
         }
-        for s in [Strategy::Plain, Strategy::Cubes] {
-            assert_eq!(name(StrategyArg::from(s)), s.name());
-        }
-        for d in [Decide::Mrv, Decide::Solver] {
-            assert_eq!(name(DecideArg::from(d)), d.name());
-        }
         for m in SymmetryArg::value_variants() {
             assert_eq!(name(*m), SymmetryMode::from(*m).as_str());
-        }
-        for b in BackendArg::value_variants() {
-            assert_eq!(name(*b), Backend::from(*b).name());
         }
         for s in SuiteStatusArg::value_variants() {
             assert_eq!(name(*s), SuiteStatus::from(*s).name());
         }
     }
 
-    /// The SAT options offer exactly the values the SAT engine declares
-    /// ([`polycover::Engine::settings`]): the engine takes what the command line offers.
+    /// `--amo`'s mirror (typed, as `dimacs` and `bench` take encodings without an
+    /// engine) offers exactly the values the SAT engine declares
+    /// ([`polycover::Engine::settings`]); the other SAT options take theirs from the
+    /// engine ([`sat_values`]).
     #[test]
     fn the_sat_options_offer_what_the_engine_declares() {
         use crate::cli::engines::sat_values;
@@ -438,8 +379,5 @@ mod tests {
         }
         let declared = |s| -> Vec<String> { sat_values(s).into_iter().map(String::from).collect() };
         assert_eq!(names::<AmoArg>(), declared(Setting::Amo));
-        assert_eq!(names::<BackendArg>(), declared(Setting::Backend));
-        assert_eq!(names::<DecideArg>(), declared(Setting::Decide));
-        assert_eq!(names::<StrategyArg>(), declared(Setting::Strategy));
     }
 }
