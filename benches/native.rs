@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use polycover::sat::{self as cnf, Amo};
+use polycover::sat::{self as cnf, Amo, Formula};
 use polycover::{Engine, Problem, Puzzle, Reduction, RunOptions, Setting, SymmetryMode};
 
 fn placements(c: &mut Criterion) {
@@ -73,7 +73,7 @@ fn soma_sat(c: &mut Criterion) {
     let default = sat.setting(Setting::Backend).unwrap();
     for backend in [default.as_str(), "varisat"] {
         let engine = sat.configure([(Setting::Backend, backend)]).unwrap();
-        soma.formula(Amo::Product);
+        Formula::of(&soma.compiled.matrix, &soma.reduction, Amo::Product);
         group.bench_function(format!("sat product ({backend}, cubes)"), |b| {
             b.iter(|| {
                 let r = soma.count(&engine, &RunOptions::default()).unwrap();

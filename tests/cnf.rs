@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use polycover::sat::Amo;
+use polycover::sat::{Amo, Formula};
 use polycover::{Engine, Problem, RunOptions, SymmetryMode};
 
 use crate::common::*;
@@ -314,8 +314,8 @@ fn the_counted_size_is_the_compiled_size() {
         for mode in [SymmetryMode::None, SymmetryMode::Rotations] {
             let p = Problem::load(spec, Some(mode)).unwrap();
             for amo in Amo::ALL {
-                let counted = p.cnf_size(amo);
-                let f = p.formula(amo);
+                let counted = Formula::size(&p.compiled.matrix, &p.reduction, amo);
+                let f = Formula::of(&p.compiled.matrix, &p.reduction, amo);
                 assert_eq!(
                     (counted.variables, counted.clauses, counted.literals),
                     (

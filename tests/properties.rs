@@ -216,7 +216,7 @@ proptest! {
         };
         prop_assert_eq!(sat_count(&c, amo, &run), dlx, "{}", text);
         let p = Problem::new(c);
-        let f = p.formula(amo);
+        let f = polycover::sat::Formula::of(&p.compiled.matrix, &p.reduction, amo);
         let mut out = Vec::new();
         let header = Header::of(&p.compiled, &p.reduction);
         header.write(&mut out, &f, Projection::Show).unwrap();

@@ -15,9 +15,10 @@ use pyo3::exceptions::{PyRuntimeError, PyTimeoutError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
-use polycover::sat::Amo;
+use polycover::sat::{Amo, Formula};
 use polycover::Sampler;
 use polycover::{Engine, Problem, Report, RunOptions, Setting, Stop, SymmetryMode};
+use std::sync::Arc;
 
 use crate::cnf::Cnf;
 use crate::numbers::{Seconds, Whole};
@@ -396,7 +397,8 @@ impl Puzzle {
         let problem = self.problem(py, symmetry)?;
         let stop = Stop::new();
         let formula = interruptible(py, &stop, || {
-            problem.formula_checked(encoding, force, &stop)
+            let (matrix, reduction) = (&problem.compiled.matrix, &problem.reduction);
+            Formula::checked(matrix, reduction, encoding, force, &stop).map(Arc::new)
         })?
         .map_err(to_py)?;
         Ok(Cnf::new(problem, formula))

@@ -24,7 +24,7 @@ use std::time::Duration;
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::{design, Ending, Progress, Request, Rules, Strategy};
+use super::{design, Ending, Event, Request, Rules, Strategy};
 use crate::engine::{Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::puzzle::polycube::{generate, Polycube};
@@ -42,33 +42,6 @@ const ROUNDS: u64 = 20;
 /// The design search's count stop for a first cut (as `design --cap`'s default).
 const CAP: u64 = 10_000;
 
-/// How far the search is, for progress lines.
-#[derive(Clone, Copy, Debug)]
-pub enum Step<'a> {
-    /// Drawing: this many puzzles drawn so far.
-    Drawing(u64),
-    /// The draws failed: a design search of this seed begins.
-    Designing(u64),
-    /// A step of the design search.
-    Design(&'a Progress),
-}
-
-/// Which search found the puzzle.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Source {
-    /// A random draw (the draws counted in [`Found::draws`]).
-    Drawn,
-    /// The design search, after the draws failed.
-    Designed {
-        /// The seed of the design that gave the puzzle.
-        seed: u64,
-        /// The moves that design tried.
-        tried: u64,
-        /// Seconds the design searches took, all seeds together.
-        seconds: f64,
-    },
-}
-
 /// The puzzle found, and how.
 #[derive(Clone, Debug)]
 pub struct Found {
@@ -76,8 +49,13 @@ pub struct Found {
     pub text: String,
     /// Puzzles drawn at random.
     pub draws: u64,
-    /// Which search found it.
-    pub source: Source,
+    /// The seed of the design search that gave the puzzle, after the draws failed;
+    /// `None` when a random draw gave it.
+    pub seed: Option<u64>,
+    /// Moves the design searches tried (0 when a draw gave the puzzle).
+    pub tried: u64,
+    /// Seconds the design searches took, all seeds together.
+    pub seconds: f64,
 }
 
 /// The pieces of a designed puzzle's text, each copy on its own.
@@ -111,7 +89,7 @@ impl generate::Generator {
         &self,
         draws: u64,
         stop: &Stop,
-        progress: &mut dyn FnMut(Step<'_>),
+        progress: &mut dyn FnMut(&Event),
         count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
     ) -> Result<Found> {
         let r = self;
@@ -123,7 +101,7 @@ impl generate::Generator {
             &mut rng,
             &mut tries,
             draws,
-            &mut |n| progress(Step::Drawing(n)),
+            &mut |draws| progress(&Event::Drawing { draws }),
             count,
         )?;
         if let Some(found) = drawn {
@@ -131,7 +109,9 @@ impl generate::Generator {
             return Ok(Found {
                 text: generate::render(r, &found.pieces, found.mirrored, Some(&how)),
                 draws: tries,
-                source: Source::Drawn,
+                seed: None,
+                tried: 0,
+                seconds: 0.0,
             });
         }
         let [x, y, z] = r.size;
@@ -157,7 +137,7 @@ impl generate::Generator {
                 "polycover design --box {x},{y},{z} --pieces {} --sizes {lo}-{hi} --seed {seed}",
                 r.pieces
             );
-            progress(Step::Designing(seed));
+            progress(&Event::Designing { seed });
             let request = Request {
                 size: r.size,
                 pieces: r.pieces,
@@ -171,9 +151,7 @@ impl generate::Generator {
                 cap: CAP,
                 prefer_placements: true,
             };
-            let designed = design(&request, &command, count, &mut |p| {
-                progress(Step::Design(p))
-            })?;
+            let designed = design(&request, &command, count, progress)?;
             seconds += designed.seconds;
             tried += designed.tried;
             match designed.ending {
@@ -202,11 +180,9 @@ impl generate::Generator {
             return Ok(Found {
                 text: generate::render(r, &pieces, mirrored, Some(&how)),
                 draws: tries,
-                source: Source::Designed {
-                    seed,
-                    tried: designed.tried,
-                    seconds,
-                },
+                seed: Some(seed),
+                tried: designed.tried,
+                seconds,
             });
         }
         Err(Error::Failed(format!(

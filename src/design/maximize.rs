@@ -18,27 +18,12 @@ use std::time::Instant;
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::{cut, difficulty, render, Counter, Designed, Ending, Mover, Request, Score, PATIENCE};
+use super::{
+    cut, difficulty, render, Counter, Designed, Ending, Event, Mover, Request, Score, PATIENCE,
+};
 use crate::engine::Problem;
 use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
-
-/// Where the climb to a harder puzzle is, for progress lines.
-#[derive(Clone, Copy, Debug)]
-pub struct Climb {
-    /// Seconds since the climb began.
-    pub seconds: f64,
-    /// The nodes of the hardest unique puzzle so far.
-    pub best: u64,
-    /// The nodes of the unique puzzle the climb started from.
-    pub first: u64,
-    /// Moves tried, and accepted, in the climb.
-    pub tried: u64,
-    /// Moves accepted.
-    pub accepted: u64,
-    /// The hardest puzzle changed at this step.
-    pub improved: bool,
-}
 
 /// Climbs from `designed`, when it is unique, to the unique puzzle with the most DLX
 /// nodes found before `r.stop` says stop (without a deadline it climbs until Ctrl-C;
@@ -53,7 +38,7 @@ pub(crate) fn maximize_nodes(
     r: &Request,
     designed: Designed,
     count: &mut Counter<'_>,
-    progress: &mut dyn FnMut(&Climb),
+    progress: &mut dyn FnMut(&Event),
 ) -> Result<Designed> {
     if designed.ending != Ending::Unique {
         return Ok(designed);
@@ -85,9 +70,9 @@ pub(crate) fn maximize_nodes(
     let mut best = current.clone();
     let mut since_better = 0u64;
     let mut step = |search: &Mover<'_, '_, '_>, best: u64, improved: bool| {
-        progress(&Climb {
+        progress(&Event::Climbed {
             seconds: begun.elapsed().as_secs_f64(),
-            best,
+            nodes: best,
             first,
             tried: search.tried,
             accepted: search.accepted,

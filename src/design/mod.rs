@@ -51,8 +51,7 @@ use crate::puzzle::polycube::generate;
 use crate::puzzle::Puzzle;
 
 pub use difficulty::Difficulty;
-pub use fallback::{Found, Source, Step};
-pub use maximize::Climb;
+pub use fallback::Found;
 pub use shape::Rules;
 
 /// Counts the solutions of a puzzle up to rotations, stopping at the given number:
@@ -74,7 +73,7 @@ impl Request {
         &self,
         command: &str,
         count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
-        progress: &mut dyn FnMut(&Progress),
+        progress: &mut dyn FnMut(&Event),
     ) -> Result<Designed> {
         design(self, command, count, progress)
     }
@@ -91,7 +90,7 @@ impl Request {
         &self,
         designed: Designed,
         count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
-        progress: &mut dyn FnMut(&Climb),
+        progress: &mut dyn FnMut(&Event),
     ) -> Result<Designed> {
         maximize::maximize_nodes(self, designed, count, progress)
     }
@@ -170,19 +169,49 @@ impl std::fmt::Display for Score {
     }
 }
 
-/// Where the search is, for progress lines.
+/// How far a design is, for progress lines: one kind of event for the design search
+/// ([`Request::design`]), the climb to a harder puzzle ([`Request::maximize_nodes`]) and
+/// the draws before a design ([`crate::kinds::Generator::unique_or_unsat`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Progress {
-    /// Seconds since the search began.
-    pub seconds: f64,
-    /// The best score so far.
-    pub best: Score,
-    /// Moves tried (valid cuts counted or refused for a fault).
-    pub tried: u64,
-    /// Moves accepted.
-    pub accepted: u64,
-    /// The best score improved at this step.
-    pub improved: bool,
+pub enum Event {
+    /// Drawing at random: this many puzzles drawn so far.
+    Drawing {
+        /// Puzzles drawn.
+        draws: u64,
+    },
+    /// The draws failed: a design search of this seed begins.
+    Designing {
+        /// The design's seed.
+        seed: u64,
+    },
+    /// A step of the design search.
+    Moved {
+        /// Seconds since the search began.
+        seconds: f64,
+        /// The best score so far.
+        best: Score,
+        /// Moves tried (valid cuts counted or refused for a fault).
+        tried: u64,
+        /// Moves accepted.
+        accepted: u64,
+        /// The best score improved at this step.
+        improved: bool,
+    },
+    /// A step of the climb to a harder unique puzzle.
+    Climbed {
+        /// Seconds since the climb began.
+        seconds: f64,
+        /// The DLX nodes of the hardest unique puzzle so far.
+        nodes: u64,
+        /// The DLX nodes of the unique puzzle the climb started from.
+        first: u64,
+        /// Moves tried in the climb.
+        tried: u64,
+        /// Moves accepted.
+        accepted: u64,
+        /// The hardest puzzle changed at this step.
+        improved: bool,
+    },
 }
 
 /// Why the search stopped.
@@ -238,7 +267,7 @@ pub(crate) fn design(
     r: &Request,
     command: &str,
     count: &mut Counter<'_>,
-    progress: &mut dyn FnMut(&Progress),
+    progress: &mut dyn FnMut(&Event),
 ) -> Result<Designed> {
     let begun = Instant::now();
     let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
@@ -267,7 +296,7 @@ pub(crate) fn design(
     };
     let (score, mut stop) = search.first_score(&first)?;
     let mut walk = Walk::new((first, score), begun.elapsed().as_secs_f64());
-    progress(&Progress {
+    progress(&Event::Moved {
         seconds: begun.elapsed().as_secs_f64(),
         best: score,
         tried: 0,
@@ -301,7 +330,7 @@ pub(crate) fn design(
         if r.strategy == Strategy::Climb && walk.since_better >= PATIENCE {
             stop = walk.kick(&mut search, &g)?;
         }
-        progress(&Progress {
+        progress(&Event::Moved {
             seconds: begun.elapsed().as_secs_f64(),
             best: walk.best.1,
             tried: search.tried,

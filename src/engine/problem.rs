@@ -7,14 +7,11 @@
 //! a caller that describes and then runs prepares once itself ([`Engine::prepare`]).
 
 use std::ops::ControlFlow;
-use std::sync::Arc;
 
 use super::{Engine, Goal, Report, RunOptions};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::parts::Split;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
-use crate::sat::{self, Amo, Formula, Size};
-use crate::stop::Stop;
 use crate::symmetry::Reduction;
 
 /// A compiled puzzle and its symmetry reduction.
@@ -52,72 +49,6 @@ impl Problem {
         &self.compiled.puzzle
     }
 
-    /// The CNF in encoding `amo`, compiled now, whatever its size and however long it
-    /// takes (see [`Problem::formula_checked`] for the command line's way).
-    ///
-    /// # Panics
-    ///
-    /// If memory for the clauses cannot be reserved.
-    pub fn formula(&self, amo: Amo) -> Arc<Formula> {
-        self.formula_until(amo, &|| false)
-            .expect("nothing stops this compilation")
-    }
-
-    /// The CNF in encoding `amo`, with `stop` asked every few thousand clauses; `None`
-    /// when it said stop.
-    pub(crate) fn formula_until(&self, amo: Amo, stop: &dyn Fn() -> bool) -> Option<Arc<Formula>> {
-        sat::compile_until(&self.compiled.matrix, &self.reduction, amo, stop)
-            .ok()
-            .map(Arc::new)
-    }
-
-    /// The size of the CNF in encoding `amo`, counted exactly without building it.
-    pub fn cnf_size(&self, amo: Amo) -> Size {
-        sat::cnf::size(&self.compiled.matrix, &self.reduction, amo)
-    }
-
-    /// Refuses (exit 2) a CNF past the size limit, unless `force`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Usage`] past the limit.
-    pub fn check_cnf_size(&self, amo: Amo, force: bool) -> Result<()> {
-        if force {
-            return Ok(());
-        }
-        let size = self.cnf_size(amo);
-        if size.over_limit() {
-            return Err(Error::Usage(format!(
-                "the CNF ({} encoding) would have {} clauses and {} literals, past the limit \
-                 of {} clauses or {} literals (gigabytes once a solver holds it): use {} to \
-                 build it anyway, or another {} encoding or engine",
-                amo.name(),
-                size.clauses,
-                size.literals,
-                sat::cnf::MAX_CLAUSES,
-                sat::cnf::MAX_LITERALS,
-                crate::Setting::Force.mark(),
-                crate::Setting::Amo.mark(),
-            )));
-        }
-        Ok(())
-    }
-
-    /// The CNF in encoding `amo` for a command that writes or checks it: refused past the
-    /// size limit unless `force`, and stopped by `stop` while it is built.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Usage`] for the lazy encoding or a CNF past the limit;
-    /// [`Error::Interrupted`] when `stop` is raised.
-    pub fn formula_checked(&self, amo: Amo, force: bool, stop: &Stop) -> Result<Arc<Formula>> {
-        super::sat::cnf_alone(amo)?;
-        self.check_cnf_size(amo, force)?;
-        let _listening = stop.listen();
-        self.formula_until(amo, &|| stop.raised())
-            .ok_or_else(|| Error::Interrupted("the CNF was not finished".into()))
-    }
-
     /// Says what `engine` will run, as `c` line texts without the `c ` (preparing it:
     /// a caller that runs it next prepares it once itself, [`Engine::prepare`]). An
     /// engine this build cannot run says why on its one line.
@@ -132,7 +63,7 @@ impl Problem {
     ///
     /// # Errors
     ///
-    /// [`Error::Usage`] when the engine finds only the first solution, or this build
+    /// [`crate::Error::Usage`] when the engine finds only the first solution, or this build
     /// lacks it; a failure while running.
     pub fn count(&self, engine: &Engine, opts: &RunOptions) -> Result<Report> {
         engine.prepare(self)?.counter()?.count(opts, None)
@@ -155,7 +86,7 @@ impl Problem {
     ///
     /// # Errors
     ///
-    /// [`Error::Usage`] when the engine does not list solutions; a failure while running.
+    /// [`crate::Error::Usage`] when the engine does not list solutions; a failure while running.
     pub fn for_each_solution(
         &self,
         engine: &Engine,
@@ -193,46 +124,13 @@ impl Problem {
         Ok((found, report))
     }
 
-    /// One solve of the CNF in encoding `amo` that writes a DRAT proof to `proof` (see
-    /// [`crate::sat::Refutation`]): a checked solution, or no solution and a proof ending in
-    /// the empty clause. The CNF is the one `polycover dimacs` writes for this problem.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Usage`] for the lazy encoding or a CNF past the limit; a failed write.
-    pub fn refute(
-        &self,
-        amo: Amo,
-        force: bool,
-        proof: &mut dyn std::io::Write,
-    ) -> Result<crate::sat::proof::Refutation> {
-        super::sat::cnf_alone(amo)?;
-        self.check_cnf_size(amo, force)?;
-        crate::sat::proof::refute(&self.formula(amo), &self.compiled.matrix, proof)
-    }
-
     /// The first distinct solution, if there is one; `None` too when the deadline or
     /// Ctrl-C stopped the search first (then `Report::complete` is false).
     ///
     /// # Errors
     ///
-    /// [`Error::Usage`] when the engine only counts; a failure while running.
+    /// [`crate::Error::Usage`] when the engine only counts; a failure while running.
     pub fn first(&self, engine: &Engine, opts: &RunOptions) -> Result<(Option<Vec<u32>>, Report)> {
         engine.prepare(self)?.finder()?.first(opts)
-    }
-}
-
-/// How a listing runs, told by the options it runs with.
-impl sat::Strategy {
-    /// How a listing of every solution runs: on one thread, one SAT search over
-    /// everything beats cubes searched one after the other (Bedlam's first model in 0.1 s
-    /// against 0.9 s, and 400 models in 33-37 s against 43-49 s); cubes pay only when
-    /// solvers run side by side.
-    pub(crate) fn for_listing(opts: &RunOptions) -> sat::Strategy {
-        if opts.threads > 1 {
-            sat::Strategy::Cubes
-        } else {
-            sat::Strategy::Plain
-        }
     }
 }

@@ -303,68 +303,114 @@ pub const MAX_CLAUSES: u64 = 10_000_000;
 pub const MAX_LITERALS: u64 = 50_000_000;
 
 impl Size {
-    /// Whether the formula is too large to build without `--force`.
+    /// Whether the formula is too large to build without `force`.
     pub fn over_limit(&self) -> bool {
         self.clauses > MAX_CLAUSES || self.literals > MAX_LITERALS
     }
+
+    /// Refuses a formula (in encoding `amo`) of this size past the limit, unless `force`.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Usage`] past the limit, naming the settings that lift it.
+    pub fn check(&self, amo: Amo, force: bool) -> crate::Result<()> {
+        if force || !self.over_limit() {
+            return Ok(());
+        }
+        Err(crate::Error::Usage(format!(
+            "the CNF ({} encoding) would have {} clauses and {} literals, past the limit of \
+             {MAX_CLAUSES} clauses or {MAX_LITERALS} literals (gigabytes once a solver holds \
+             it): use {} to build it anyway, or another {} encoding or engine",
+            amo.name(),
+            self.clauses,
+            self.literals,
+            crate::Setting::Force.mark(),
+            crate::Setting::Amo.mark(),
+        )))
+    }
 }
 
-/// The size of the formula [`compile`] builds for the reduced problem, exactly, in time
-/// and memory linear in the matrix (plus the lex-leader chains): each item's encoding
-/// depends only on its number of options and bounds, so each shape is encoded once into
-/// a counting sink; the pairwise at-most-one is counted by formula.
-pub fn size(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Size {
-    let n = matrix.num_options() as u64;
-    let kept = reduction.kept_mask();
-    let mut shapes: HashMap<(usize, usize, usize), (u64, u64, u64)> = HashMap::new();
-    // The variables, clauses and literals of one item's encoding.
-    let mut shape = |options: usize, min: usize, max: usize| -> (u64, u64, u64) {
-        let m = options as u64;
-        match ItemClauses::of(options, min, max) {
-            ItemClauses::Unsatisfiable => (0, 1, 0),
-            ItemClauses::Free => (0, 0, 0),
-            ItemClauses::AtMostOne { required } => {
-                let least = if required { (0, 1, m) } else { (0, 0, 0) };
-                let most = if options <= 1 || (required && amo == Amo::Lazy) {
-                    (0, 0, 0)
-                } else if amo == Amo::Pairwise {
-                    (0, m * (m - 1) / 2, m * (m - 1))
-                } else {
-                    *shapes.entry((options, 0, 1)).or_insert_with(|| {
-                        dry_run(options, |lits, sink, vars| amo.encode(lits, sink, vars))
+impl Formula {
+    /// The size of the formula [`Formula::of`] builds for the reduced problem, counted
+    /// exactly without building it, in time and memory linear in the matrix (plus the
+    /// lex-leader chains): each item's encoding depends only on its number of options and
+    /// bounds, so each shape is encoded once into a counting sink; the pairwise at-most-one
+    /// is counted by formula.
+    pub fn size(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Size {
+        let n = matrix.num_options() as u64;
+        let kept = reduction.kept_mask();
+        let mut shapes: HashMap<(usize, usize, usize), (u64, u64, u64)> = HashMap::new();
+        // The variables, clauses and literals of one item's encoding.
+        let mut shape = |options: usize, min: usize, max: usize| -> (u64, u64, u64) {
+            let m = options as u64;
+            match ItemClauses::of(options, min, max) {
+                ItemClauses::Unsatisfiable => (0, 1, 0),
+                ItemClauses::Free => (0, 0, 0),
+                ItemClauses::AtMostOne { required } => {
+                    let least = if required { (0, 1, m) } else { (0, 0, 0) };
+                    let most = if options <= 1 || (required && amo == Amo::Lazy) {
+                        (0, 0, 0)
+                    } else if amo == Amo::Pairwise {
+                        (0, m * (m - 1) / 2, m * (m - 1))
+                    } else {
+                        *shapes.entry((options, 0, 1)).or_insert_with(|| {
+                            dry_run(options, |lits, sink, vars| amo.encode(lits, sink, vars))
+                        })
+                    };
+                    (least.0 + most.0, least.1 + most.1, least.2 + most.2)
+                }
+                ItemClauses::Count { min, max } => {
+                    *shapes.entry((options, min, max)).or_insert_with(|| {
+                        dry_run(options, |lits, sink, vars| {
+                            card::encode(lits, min, max, sink, vars)
+                        })
                     })
-                };
-                (least.0 + most.0, least.1 + most.1, least.2 + most.2)
+                }
             }
-            ItemClauses::Count { min, max } => {
-                *shapes.entry((options, min, max)).or_insert_with(|| {
-                    dry_run(options, |lits, sink, vars| {
-                        card::encode(lits, min, max, sink, vars)
-                    })
-                })
-            }
+        };
+        let mut size = Size {
+            variables: n,
+            clauses: kept.iter().filter(|&&k| !k).count() as u64,
+            literals: kept.iter().filter(|&&k| !k).count() as u64,
+        };
+        for (i, column) in matrix.columns().iter().enumerate() {
+            let options = column.iter().filter(|&&o| kept[o as usize]).count();
+            let item = &matrix.items()[i];
+            let (v, c, l) = shape(options, item.min as usize, item.max as usize);
+            size.variables += v;
+            size.clauses += c;
+            size.literals += l;
         }
-    };
-    let mut size = Size {
-        variables: n,
-        clauses: kept.iter().filter(|&&k| !k).count() as u64,
-        literals: kept.iter().filter(|&&k| !k).count() as u64,
-    };
-    for (i, column) in matrix.columns().iter().enumerate() {
-        let options = column.iter().filter(|&&o| kept[o as usize]).count();
-        let item = &matrix.items()[i];
-        let (v, c, l) = shape(options, item.min as usize, item.max as usize);
-        size.variables += v;
-        size.clauses += c;
-        size.literals += l;
+        for leader in reduction.lex_leaders() {
+            let (v, c, l) = lex::chain_size(leader.lesser.len(), leader.condition.is_some());
+            size.variables += v;
+            size.clauses += c;
+            size.literals += l;
+        }
+        size
     }
-    for leader in reduction.lex_leaders() {
-        let (v, c, l) = lex::chain_size(leader.lesser.len(), leader.condition.is_some());
-        size.variables += v;
-        size.clauses += c;
-        size.literals += l;
+
+    /// The CNF for a caller that writes or checks it: refused for the lazy encoding (no
+    /// CNF on its own) and past the size limit unless `force` ([`Size::check`]), and
+    /// stopped by `stop` while it is built.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Usage`] for the lazy encoding or a CNF past the limit;
+    /// [`crate::Error::Interrupted`] when `stop` is raised.
+    pub fn checked(
+        matrix: &Matrix,
+        reduction: &Reduction,
+        amo: Amo,
+        force: bool,
+        stop: &crate::Stop,
+    ) -> crate::Result<Formula> {
+        super::config::lazy_rule(amo, None).map_err(crate::Error::Usage)?;
+        Formula::size(matrix, reduction, amo).check(amo, force)?;
+        let _listening = stop.listen();
+        compile_until(matrix, reduction, amo, &|| stop.raised())
+            .map_err(|Stopped| crate::Error::Interrupted("the CNF was not finished".into()))
     }
-    size
 }
 
 /// Encodes one item of `options` options over fresh literals into a counting sink.
@@ -403,7 +449,7 @@ pub(crate) fn compile(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formu
 /// # Panics
 ///
 /// If memory for the clauses cannot be reserved.
-pub fn compile_until(
+pub(crate) fn compile_until(
     matrix: &Matrix,
     reduction: &Reduction,
     amo: Amo,

@@ -6,6 +6,7 @@
 //! here runs a solver, so the backends depend on this module and never the reverse.
 
 use super::amo::Amo;
+use crate::setting::Setting;
 
 /// How models are enumerated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,5 +186,22 @@ impl Default for SatEngine {
             force: false,
             paranoid: false,
         }
+    }
+}
+
+/// The lazy at-most-one is no CNF on its own: only CaDiCaL's propagator enforces it.
+/// `backend` is the solver that reads the CNF, `None` for the CNF alone (written out, or
+/// refuted with a proof). The one place of this rule.
+pub(crate) fn lazy_rule(amo: Amo, backend: Option<Backend>) -> std::result::Result<(), String> {
+    match backend {
+        _ if amo.is_eager() => Ok(()),
+        Some(Backend::Cadical) => Ok(()),
+        Some(b) => Err(format!(
+            "{} needs {}, whose propagator enforces at-most-one; {} reads the CNF alone",
+            Setting::Amo.is("lazy"),
+            Setting::Backend.is("cadical"),
+            b.name()
+        )),
+        None => Err(Amo::LAZY_NEEDS_PROPAGATOR.into()),
     }
 }

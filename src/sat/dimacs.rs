@@ -378,10 +378,10 @@ impl Header<'_> {
     /// Writes `formula` as DIMACS to `w`, this header's `c` lines first.
     ///
     /// ```
-    /// use polycover::sat::{dimacs::{Header, Projection}, Amo};
+    /// use polycover::sat::{dimacs::{Header, Projection}, Amo, Formula};
     /// use polycover::Problem;
     /// let soma = Problem::load("soma", None)?;
-    /// let formula = soma.formula(Amo::Product);
+    /// let formula = Formula::of(&soma.compiled.matrix, &soma.reduction, Amo::Product);
     /// let mut cnf = Vec::new();
     /// Header::of(&soma.compiled, &soma.reduction).write(&mut cnf, &formula, Projection::Show)?;
     /// assert!(String::from_utf8(cnf)?.contains("c puzzle Soma"));

@@ -42,7 +42,7 @@ mod propagator;
 pub use amo::Amo;
 pub(crate) use cnf::compile_until;
 pub use cnf::{Formula, Size};
-pub(crate) use config::{Backend, Decide, SatEngine, Strategy};
+pub(crate) use config::{lazy_rule, Backend, Decide, SatEngine, Strategy};
 pub use proof::Refutation;
 // The enumeration itself is reached through `crate::Problem`.
 pub(crate) use enumerate::{for_each_model, SatOptions};

@@ -34,41 +34,47 @@ pub enum Refutation {
     Satisfiable(Vec<u32>),
 }
 
-/// Solves `formula` with varisat, writing a textual DRAT proof to `proof` as it goes.
-/// varisat cannot be interrupted inside its call: a deadline or Ctrl-C waits for it.
-///
-/// # Errors
-///
-/// [`Error::Failed`] when varisat fails (writing the proof to `proof` included), or when
-/// its model is not a solution of `matrix` (an internal error).
-pub fn refute(formula: &Formula, matrix: &Matrix, proof: &mut dyn Write) -> Result<Refutation> {
-    let failed = |e: varisat::solver::SolverError| Error::Failed(format!("varisat failed: {e}"));
-    let mut solver = varisat::Solver::new();
-    solver.write_proof(&mut *proof, varisat::ProofFormat::Drat);
-    for c in formula.clauses() {
-        let lits: Vec<varisat::Lit> = c
-            .iter()
-            .map(|&l| varisat::Lit::from_dimacs(l as isize))
-            .collect();
-        solver.add_clause(&lits);
+impl Formula {
+    /// One solve of this CNF (of `matrix`'s reduced problem) by varisat, writing a textual
+    /// DRAT proof to `proof` as it goes: a checked solution, or no solution and a proof
+    /// ending in the empty clause. varisat cannot be interrupted inside its call: a
+    /// deadline or Ctrl-C waits for it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Failed`] when varisat fails (writing the proof to `proof` included), or when
+    /// its model is not a solution of `matrix` (an internal error).
+    pub fn refute(&self, matrix: &Matrix, proof: &mut dyn Write) -> Result<Refutation> {
+        let formula = self;
+        let failed =
+            |e: varisat::solver::SolverError| Error::Failed(format!("varisat failed: {e}"));
+        let mut solver = varisat::Solver::new();
+        solver.write_proof(&mut *proof, varisat::ProofFormat::Drat);
+        for c in formula.clauses() {
+            let lits: Vec<varisat::Lit> = c
+                .iter()
+                .map(|&l| varisat::Lit::from_dimacs(l as isize))
+                .collect();
+            solver.add_clause(&lits);
+        }
+        let sat = solver.solve().map_err(failed)?;
+        let answer = if sat {
+            let model = solver.model().expect("a model after SAT");
+            let solution: Vec<u32> = model
+                .iter()
+                .filter(|l| l.is_positive() && (l.var().index() as u32) < formula.num_primary)
+                .map(|l| l.var().index() as u32)
+                .collect();
+            matrix.cover_fault(&solution).map_err(|e| {
+                Error::Failed(format!(
+                    "internal error: a SAT model is not a solution: {e}"
+                ))
+            })?;
+            Refutation::Satisfiable(solution)
+        } else {
+            Refutation::Unsatisfiable
+        };
+        solver.close_proof().map_err(failed)?;
+        Ok(answer)
     }
-    let sat = solver.solve().map_err(failed)?;
-    let answer = if sat {
-        let model = solver.model().expect("a model after SAT");
-        let solution: Vec<u32> = model
-            .iter()
-            .filter(|l| l.is_positive() && (l.var().index() as u32) < formula.num_primary)
-            .map(|l| l.var().index() as u32)
-            .collect();
-        matrix.cover_fault(&solution).map_err(|e| {
-            Error::Failed(format!(
-                "internal error: a SAT model is not a solution: {e}"
-            ))
-        })?;
-        Refutation::Satisfiable(solution)
-    } else {
-        Refutation::Unsatisfiable
-    };
-    solver.close_proof().map_err(failed)?;
-    Ok(answer)
 }

@@ -24,7 +24,7 @@ use super::args::{DesignArgs, DesignStrategyArg, MaximizeArg, CAP};
 use super::engines;
 use super::outcome::Outcome;
 use crate::design::Difficulty;
-use crate::design::{self, Climb, Ending, Progress, Request, Rules, Strategy};
+use crate::design::{self, Ending, Event, Request, Rules, Strategy};
 use crate::output;
 use polycover::kinds::Polycube;
 use polycover::Problem;
@@ -192,25 +192,30 @@ fn request(a: &DesignArgs, deadline: Option<Instant>) -> Result<Request> {
 
 /// The design search's progress lines: each better score, and every
 /// [`PROGRESS_SECONDS`] the state of the search.
-fn designing() -> impl FnMut(&Progress) {
+fn designing() -> impl FnMut(&Event) {
     let mut said = 0.0;
-    move |p: &Progress| {
-        if p.improved {
+    move |event: &Event| {
+        let Event::Moved {
+            seconds,
+            best,
+            tried,
+            accepted,
+            improved,
+        } = *event
+        else {
+            return;
+        };
+        if improved {
             eprintln!(
-                "c design: {:.1} s, best {}, {} tried",
-                p.seconds,
-                p.best,
-                moves(p.tried)
+                "c design: {seconds:.1} s, best {best}, {} tried",
+                moves(tried)
             );
         }
-        if p.seconds >= said + PROGRESS_SECONDS {
-            said = p.seconds - p.seconds % PROGRESS_SECONDS;
+        if seconds >= said + PROGRESS_SECONDS {
+            said = seconds - seconds % PROGRESS_SECONDS;
             eprintln!(
-                "c design: {:.0} s, best {}, {} tried, {} accepted",
-                p.seconds,
-                p.best,
-                moves(p.tried),
-                p.accepted
+                "c design: {seconds:.0} s, best {best}, {} tried, {accepted} accepted",
+                moves(tried)
             );
         }
     }
@@ -222,19 +227,26 @@ pub(super) fn moves(n: impl std::fmt::Display) -> String {
 }
 
 /// The progress lines of `--maximize nodes`: at each harder puzzle, and every 10 s.
-fn climbing() -> impl FnMut(&Climb) {
+fn climbing() -> impl FnMut(&Event) {
     let mut said = 0.0;
-    move |c: &Climb| {
-        if c.improved || c.seconds >= said + PROGRESS_SECONDS {
-            said = c.seconds - c.seconds % PROGRESS_SECONDS;
+    move |event: &Event| {
+        let Event::Climbed {
+            seconds,
+            nodes,
+            first,
+            tried,
+            accepted,
+            improved,
+        } = *event
+        else {
+            return;
+        };
+        if improved || seconds >= said + PROGRESS_SECONDS {
+            said = seconds - seconds % PROGRESS_SECONDS;
             eprintln!(
-                "c design --maximize: {:.1} s, most DLX nodes {} (first {}), {} tried, {} \
-                 accepted",
-                c.seconds,
-                c.best,
-                c.first,
-                moves(c.tried),
-                c.accepted
+                "c design --maximize: {seconds:.1} s, most DLX nodes {nodes} (first {first}), \
+                 {} tried, {accepted} accepted",
+                moves(tried)
             );
         }
     }

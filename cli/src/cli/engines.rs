@@ -16,7 +16,7 @@ use std::time::Duration;
 use super::args::SatArgs;
 use crate::engine::Budget;
 use crate::engine::{Counts, FindsOne, Lists, Prepared, Within};
-use crate::sat::Amo;
+use crate::sat::{Amo, Formula};
 use crate::Stop;
 use polycover::Count;
 use polycover::Engine;
@@ -304,7 +304,10 @@ pub(super) fn refute(
         .setting(Setting::Amo)
         .and_then(|a| Amo::from_name(&a));
     let force = engine.setting(Setting::Force).as_deref() == Some("true");
-    p.refute(amo.expect("for_proof makes a SAT engine"), force, proof)
+    let amo = amo.expect("for_proof makes a SAT engine");
+    let (matrix, reduction) = (&p.compiled.matrix, &p.reduction);
+    let formula = Formula::checked(matrix, reduction, amo, force, &crate::signals::stop())?;
+    formula.refute(matrix, proof)
 }
 
 /// The difficulty measures of `problem` (the DLX's search tree; `design::difficulty`):

@@ -20,7 +20,7 @@ use crate::gbd;
 use crate::output;
 use crate::part_result::PartSpec;
 use crate::sat::dimacs::{Answer, Header};
-use crate::sat::Amo;
+use crate::sat::{Amo, Formula};
 use polycover::kinds::{BurrTools, Polycube};
 use polycover::Problem;
 use polycover::{Compiled, Puzzle, SymmetryMode};
@@ -29,7 +29,15 @@ use polycover::{Error, Result};
 pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
     let p = a.puzzle.problem(a.symmetry)?;
-    let mut formula = p.formula_checked(a.amo.into(), a.force, &crate::signals::stop())?;
+    let (matrix, reduction) = (&p.compiled.matrix, &p.reduction);
+    let stop = crate::signals::stop();
+    let mut formula = std::sync::Arc::new(Formula::checked(
+        matrix,
+        reduction,
+        a.amo.into(),
+        a.force,
+        &stop,
+    )?);
     let mut notes = Vec::new();
     if let Some(spec) = a.part {
         let split = p.split(spec.n);
@@ -225,7 +233,9 @@ fn check_model_size(
             let opb = crate::export::Format::opb_num_vars(&p) as u64;
             for vars in Amo::ALL
                 .iter()
-                .map(|&amo| p.formula(amo).num_vars as u64 + added)
+                .map(|&amo| {
+                    Formula::of(&p.compiled.matrix, &p.reduction, amo).num_vars as u64 + added
+                })
                 .chain([opb])
             {
                 if vars == most {

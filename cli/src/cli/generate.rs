@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use super::args::{GenerateArgs, GenerateKind};
 use super::outcome::Outcome;
-use crate::design::{Source, Step};
+use crate::design::Event;
 use crate::output;
 use polycover::kinds::Generator;
 use polycover::{Error, Result};
@@ -105,19 +105,18 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
     let draws = a.draws.unwrap_or(Generator::DRAWS);
     let mut said = 0.0;
     let mut seeds = 0;
-    let mut progress = |step: Step<'_>| {
+    let mut progress = |event: &Event| {
         let seconds = start.elapsed().as_secs_f64();
         let due = seconds >= said + PROGRESS_SECONDS;
         if due {
             said = seconds - seconds % PROGRESS_SECONDS;
         }
-        match step {
-            Step::Drawing(tries) if due => {
-                let tries = polycover::Count::plural(tries, "puzzle", "puzzles");
+        match *event {
+            Event::Drawing { draws } if due => {
+                let tries = polycover::Count::plural(draws, "puzzle", "puzzles");
                 eprintln!("c drew {tries} in {seconds:.0} s, none kept yet");
             }
-            Step::Drawing(_) => {}
-            Step::Designing(seed) => {
+            Event::Designing { seed } => {
                 seeds += 1;
                 if seeds == 1 {
                     let draws = polycover::Count::plural(draws, "puzzle", "puzzles");
@@ -132,31 +131,31 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
                     );
                 }
             }
-            Step::Design(p) if p.improved || due => eprintln!(
-                "c design: {:.1} s, best {}, {} tried",
-                p.seconds,
-                p.best,
-                super::design::moves(p.tried)
+            Event::Moved {
+                seconds,
+                best,
+                tried,
+                improved,
+                ..
+            } if improved || due => eprintln!(
+                "c design: {seconds:.1} s, best {best}, {} tried",
+                super::design::moves(tried)
             ),
-            Step::Design(_) => {}
+            _ => {}
         }
     };
     let found = request.unique_or_unsat(draws, &stop, &mut progress, &mut |p, n| {
         p.count_drawn(n, &stop)
     })?;
-    match found.source {
-        Source::Drawn => eprintln!(
+    match found.seed {
+        None => eprintln!(
             "c drew {} to find this one",
             polycover::Count::plural(found.draws, "puzzle", "puzzles")
         ),
-        Source::Designed {
-            seed,
-            tried,
-            seconds,
-        } => eprintln!(
-            "c designed this one after {} random draws had none: {tried} moves of the \
-             design search (seed {seed}) in {seconds:.1} s",
-            found.draws
+        Some(seed) => eprintln!(
+            "c designed this one after {} random draws had none: {} moves of the design \
+             search (seed {seed}) in {:.1} s",
+            found.draws, found.tried, found.seconds
         ),
     }
     Ok(found.text)

@@ -14,7 +14,7 @@ use std::time::Instant;
 use super::args::{CheckArgs, InfoArgs};
 use super::engines;
 use super::outcome::{refuse_interrupted, Outcome};
-use crate::sat::Amo;
+use crate::sat::{Amo, Formula};
 use polycover::kinds::BurrTools;
 use polycover::Puzzle;
 use polycover::Report;
@@ -135,7 +135,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     )?;
     // Every encoding's size first: a refusal comes before the reference count.
     for amo in Amo::ALL {
-        p.check_cnf_size(amo, a.force)?;
+        Formula::size(&p.compiled.matrix, &p.reduction, amo).check(amo, a.force)?;
     }
     let reference_engine = engines::reference();
     let reference = engines::prepare(&p, &reference_engine)?;
@@ -180,7 +180,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
         let prepared = engines::prepare(&p, &engine)?;
         let report = engines::count(prepared.counter()?, &engines::run_options(), None)?;
         refuse_interrupted(&report)?;
-        let size = p.cnf_size(amo);
+        let size = Formula::size(&p.compiled.matrix, &p.reduction, amo);
         let size = Some((size.variables as usize, size.clauses as usize));
         disagree |= row(out, &name, &report, t.elapsed().as_secs_f64(), size)?;
     }

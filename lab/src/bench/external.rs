@@ -26,7 +26,7 @@ use super::{CnfSize, Plan, Row, Spread};
 use crate::export::{self, Format};
 use crate::memory;
 use crate::sat::dimacs::{Answer, Header, Projection};
-use crate::sat::Amo;
+use crate::sat::{Amo, Formula};
 use crate::Stop;
 use polycover::Count;
 use polycover::Problem;
@@ -87,7 +87,7 @@ impl Write for Counter {
 
 /// The size of the problem's CNF in encoding `amo`, its DIMACS text included.
 pub(super) fn cnf_size(p: &Problem, amo: Amo) -> Result<CnfSize> {
-    let f = p.formula(amo);
+    let f = Formula::of(&p.compiled.matrix, &p.reduction, amo);
     let mut counter = Counter(0);
     Header::of(&p.compiled, &p.reduction).write(&mut counter, &f, Projection::Show)?;
     Ok(CnfSize {
@@ -236,7 +236,7 @@ pub(super) fn dimacs_row(
 ) -> Result<(Row, String, f64)> {
     let mut row = Row::new(label, name, Some(amo));
     let t = Instant::now();
-    let formula = p.formula(amo);
+    let formula = Formula::of(&p.compiled.matrix, &p.reduction, amo);
     let compile = t.elapsed().as_secs_f64();
     row.cnf = Some(cnf_size(p, amo)?);
     let path = dir.join(format!(

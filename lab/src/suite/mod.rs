@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 
 use crate::gbd;
 use crate::sat::dimacs::{Header, Projection};
-use crate::sat::Amo;
+use crate::sat::{Amo, Formula};
 use crate::Stop;
 use polycover::kinds::Generator;
 use polycover::Engine;
@@ -440,7 +440,8 @@ fn instance(
         if sat { "SAT" } else { "UNSAT" }
     )];
     for amo in Amo::ALL {
-        let formula: Arc<_> = problem.formula_checked(amo, false, &env.stop)?;
+        let (matrix, reduction) = (&problem.compiled.matrix, &problem.reduction);
+        let formula = Arc::new(Formula::checked(matrix, reduction, amo, false, &env.stop)?);
         let mut cnf = Vec::new();
         Header::of(&problem.compiled, &problem.reduction).write_with_notes(
             &mut cnf,
