@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::common::{
     collect, count, polycover, rest_of_stderr, spawn, stderr, stdout, wait_at_most,
 };
-use polycover::design::Difficulty;
+use polycover::engine::Difficulty;
 use polycover::{Engine, Matrix, Problem, Reduction, SymmetryMode};
 
 /// Algorithm X over the reduced matrix, as the `solver` module docs state the rule and
@@ -167,9 +167,7 @@ fn measures_match_an_independent_algorithm_x() {
         (design, SymmetryMode::Rotations),
     ] {
         let problem = Problem::load(name, Some(mode)).unwrap();
-        let d: Difficulty = Difficulty::measure(&problem, &polycover::Stop::new())
-            .unwrap()
-            .unwrap();
+        let d: Difficulty = measure(&problem).unwrap().unwrap();
         let mut x = X::new(&problem.reduction);
         x.search(0);
         let what = format!("{name} {mode:?}: {d:?}");
@@ -190,13 +188,7 @@ fn measures_match_an_independent_algorithm_x() {
         }
         assert!(d.dead_ends + d.raw_solutions <= d.nodes, "{what}");
         // The same tree every time.
-        assert_eq!(
-            Difficulty::measure(&problem, &polycover::Stop::new())
-                .unwrap()
-                .unwrap()
-                .nodes,
-            d.nodes
-        );
+        assert_eq!(measure(&problem).unwrap().unwrap().nodes, d.nodes);
     }
 }
 
@@ -208,9 +200,7 @@ fn measures_match_an_independent_algorithm_x() {
 fn info_prints_the_measures() {
     let (nodes, solutions, first) = info("soma");
     let problem = Problem::load("soma", None).unwrap();
-    let d = Difficulty::measure(&problem, &polycover::Stop::new())
-        .unwrap()
-        .unwrap();
+    let d = measure(&problem).unwrap().unwrap();
     assert_eq!((nodes, solutions, first), (d.nodes, 480, d.first_move));
     let out = polycover(&["count", "soma", "--solver", "dlx", "--threads", "1"]);
     let text = stdout(&out);
@@ -350,4 +340,23 @@ fn info_difficulty_stops_at_its_timeout() {
     for figure in ["nodes", "dead ends", "first move", "branching"] {
         assert!(!out.contains(figure), "{figure}: {out}");
     }
+}
+
+/// The measures through the DLX engine's ability to measure its tree; other engines
+/// refuse, saying which does.
+fn measure(problem: &polycover::Problem) -> polycover::Result<Option<Difficulty>> {
+    let dlx = polycover::Engine::dlx().prepare(problem)?;
+    dlx.measurer()?.measure(&polycover::Stop::new())
+}
+
+#[test]
+fn only_the_dancing_links_measure_their_tree() {
+    let problem = polycover::Problem::load("soma", None).unwrap();
+    let bits = polycover::Engine::bits().prepare(&problem).unwrap();
+    let refused = bits.measurer().err().expect("bits measures no tree");
+    assert_eq!(
+        refused.to_string(),
+        "bits measures no search tree: solver dlx does (the measures are its tree's)"
+    );
+    assert!(measure(&problem).unwrap().is_some());
 }

@@ -16,7 +16,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
 use polycover::sat::{Amo, Formula};
-use polycover::Sampler;
 use polycover::{Engine, Problem, Report, RunOptions, Setting, Stop, SymmetryMode};
 use std::sync::Arc;
 
@@ -366,11 +365,14 @@ impl Puzzle {
         let seed = RunOptions::parse_seed(&seed.0).map_err(to_py)?;
         let problem = self.problem(py, symmetry)?;
         let memory = RunOptions::default().memory;
-        Sampler::fits(&problem, memory).map_err(crate::to_py)?;
+        let memo = Engine::from_name("memo").expect("the registry's memo");
+        let prepared = memo.prepare(&problem).map_err(to_py)?;
+        let samples = prepared.sampler().map_err(to_py)?;
+        samples.fits(memory).map_err(to_py)?;
         let run = Stop::new();
         let drawn = interruptible(py, &run, || {
             let stop = || run.raised();
-            let mut sampler = Sampler::new(&problem, seed, memory, &stop)?;
+            let mut sampler = samples.draws(seed, memory, &stop)?;
             // Room for the first draws only: `n` may be as large as 2^64 - 1.
             let mut drawn = Vec::with_capacity(n.min(1024) as usize);
             for _ in 0..n {

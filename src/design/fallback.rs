@@ -42,22 +42,6 @@ const ROUNDS: u64 = 20;
 /// The design search's count stop for a first cut (as `design --cap`'s default).
 const CAP: u64 = 10_000;
 
-/// The puzzle found, and how.
-#[derive(Clone, Debug)]
-pub struct Found {
-    /// The puzzle file.
-    pub text: String,
-    /// Puzzles drawn at random.
-    pub draws: u64,
-    /// The seed of the design search that gave the puzzle, after the draws failed;
-    /// `None` when a random draw gave it.
-    pub seed: Option<u64>,
-    /// Moves the design searches tried (0 when a draw gave the puzzle).
-    pub tried: u64,
-    /// Seconds the design searches took, all seeds together.
-    pub seconds: f64,
-}
-
 /// The pieces of a designed puzzle's text, each copy on its own.
 fn pieces(text: &str) -> Result<Vec<Vec<crate::geometry::Cell>>> {
     let puzzle = Puzzle::parse("the designed puzzle", text)?;
@@ -91,7 +75,7 @@ impl generate::Generator {
         stop: &Stop,
         progress: &mut dyn FnMut(&Event),
         count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
-    ) -> Result<Found> {
+    ) -> Result<generate::Generated> {
         let r = self;
         generate::check(r)?;
         let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
@@ -106,9 +90,9 @@ impl generate::Generator {
         )?;
         if let Some(found) = drawn {
             let how = format!("Drawn at random: draw {tries}.");
-            return Ok(Found {
+            return Ok(generate::Generated {
                 text: generate::render(r, &found.pieces, found.mirrored, Some(&how)),
-                draws: tries,
+                tries,
                 seed: None,
                 tried: 0,
                 seconds: 0.0,
@@ -177,9 +161,9 @@ impl generate::Generator {
                 "Designed after {tries} random draws had none: `{command}` ({}).",
                 crate::Count::plural(designed.tried, "move", "moves")
             );
-            return Ok(Found {
+            return Ok(generate::Generated {
                 text: generate::render(r, &pieces, mirrored, Some(&how)),
-                draws: tries,
+                tries,
                 seed: Some(seed),
                 tried: designed.tried,
                 seconds,

@@ -18,9 +18,7 @@ use std::time::Instant;
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::{
-    cut, difficulty, render, Counter, Designed, Ending, Event, Mover, Request, Score, PATIENCE,
-};
+use super::{cut, render, Counter, Designed, Ending, Event, Mover, Request, Score, PATIENCE};
 use crate::engine::Problem;
 use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
@@ -186,5 +184,5 @@ fn harder(r: &Request, designed: Designed, climb: Climbed) -> Designed {
 fn nodes(r: &Request, cut: &cut::Cut) -> Result<Option<u64>> {
     let puzzle = Puzzle::parse("the designed puzzle", &render(r, cut, "", None))?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
-    Ok(difficulty::tree(&problem, &r.stop)?.map(|t| t.nodes))
+    Ok(crate::engine::difficulty::tree(&problem, &r.stop)?.map(|t| t.nodes))
 }

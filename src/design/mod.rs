@@ -35,7 +35,6 @@
 //! before the search begins.
 
 mod cut;
-mod difficulty;
 mod fallback;
 mod maximize;
 mod shape;
@@ -50,8 +49,6 @@ use crate::geometry::{Cell, Shape};
 use crate::puzzle::polycube::generate;
 use crate::puzzle::Puzzle;
 
-pub use difficulty::Difficulty;
-pub use fallback::Found;
 pub use shape::Rules;
 
 /// Counts the solutions of a puzzle up to rotations, stopping at the given number:

@@ -28,7 +28,8 @@
 
 use std::time::Instant;
 
-use super::{Algorithm, Counts, Goal, Problem, Report, RunOptions, Within};
+use super::sample::Sampler;
+use super::{Algorithm, Counts, Goal, Problem, Report, RunOptions, Samples, Within};
 use crate::burnside::{self, Quotient};
 use crate::count::Count;
 use crate::error::{Error, Result};
@@ -97,8 +98,29 @@ impl super::Prepared for PreparedMemo<'_> {
         )]
     }
 
+    fn samples(&self) -> Option<&dyn Samples> {
+        Some(self)
+    }
+
     fn counts(&self) -> Option<&dyn Counts> {
         Some(self)
+    }
+}
+
+/// The memo draws: it counts the reduced matrix into its table, then walks it
+/// ([`super::sample`]).
+impl Samples for PreparedMemo<'_> {
+    fn fits(&self, memory: usize) -> Result<()> {
+        Sampler::fits(self.problem, memory)
+    }
+
+    fn draws<'s>(
+        &'s self,
+        seed: u64,
+        memory: usize,
+        stop: &'s (dyn Fn() -> bool + Sync),
+    ) -> Result<Sampler<'s>> {
+        Sampler::new(self.problem, seed, memory, stop)
     }
 }
 

@@ -33,12 +33,14 @@
 
 mod covers;
 mod default;
+pub(crate) mod difficulty;
 pub(crate) mod handle;
 mod memo;
 pub(crate) mod run;
 pub(crate) use memo::{refuse_past_budget, Instead};
 mod native;
 pub(crate) mod problem;
+pub(crate) mod sample;
 pub(crate) mod sat;
 mod settings;
 #[cfg(any(test, feature = "toy"))]
@@ -49,9 +51,12 @@ use std::ops::ControlFlow;
 
 use crate::count::Count;
 use crate::error::{Error, Result};
-use crate::sat::SatEngine;
+use crate::sat::{Refutation, SatEngine};
+use sample::Sampler;
+
 use crate::setting::Setting;
 use crate::subproblems::Step;
+pub use difficulty::Difficulty;
 
 pub use crate::solver::Budget;
 pub use crate::subproblems::Progress;
@@ -115,6 +120,27 @@ pub trait Prepared: Send + Sync {
         ""
     }
 
+    /// Refuting with a proof, when the engine writes one.
+    fn refutes(&self) -> Option<&dyn Refutes> {
+        None
+    }
+
+    /// Drawing solutions at random, uniformly, when the engine can.
+    fn samples(&self) -> Option<&dyn Samples> {
+        None
+    }
+
+    /// Measuring its search tree, when the engine can.
+    fn measures(&self) -> Option<&dyn MeasuresTree> {
+        None
+    }
+
+    /// Why the engine writes no proof, for the refusal (its settings worded by
+    /// [`crate::Setting::render`]).
+    fn no_proof(&self) -> &'static str {
+        "the proof is of the CNF's unsatisfiability, and this engine does not run on the CNF"
+    }
+
     /// What counts with this engine: its own counting, or listing when it only lists
     /// (each solution counted as it goes by). This and [`Prepared::lister`] and
     /// [`Prepared::finder`] are the one place that words the refusal (exit 2) of a job
@@ -152,6 +178,51 @@ pub trait Prepared: Send + Sync {
     fn finder(&self) -> Result<&dyn FindsOne> {
         self.finds_one().ok_or_else(|| counts_only(self.name()))
     }
+
+    /// The measures of the search tree.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for an engine that measures none.
+    fn measurer(&self) -> Result<&dyn MeasuresTree> {
+        self.measures().ok_or_else(|| {
+            Error::Usage(format!(
+                "{} measures no search tree: {} does (the measures are its tree's)",
+                self.name(),
+                crate::Setting::Solver.is("dlx")
+            ))
+        })
+    }
+
+    /// The drawing of random solutions.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for an engine that draws none.
+    fn sampler(&self) -> Result<&dyn Samples> {
+        self.samples().ok_or_else(|| {
+            Error::Usage(format!(
+                "{} draws no random solutions: {} does, from its table of counts",
+                self.name(),
+                crate::Setting::Solver.is("memo")
+            ))
+        })
+    }
+
+    /// The refutation with a proof.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for an engine that writes no proof, saying why.
+    fn refuter(&self) -> Result<&dyn Refutes> {
+        self.refutes().ok_or_else(|| {
+            Error::Usage(format!(
+                "{} writes no proof: {}",
+                self.name(),
+                self.no_proof()
+            ))
+        })
+    }
 }
 
 /// An engine that counts the distinct solutions.
@@ -183,6 +254,60 @@ pub trait Lists: FindsOne {
         scope: Option<Scope<'_>>,
         f: &mut dyn FnMut(Step<'_>) -> ControlFlow<()>,
     ) -> Result<Report>;
+}
+
+/// An engine that refutes with a proof: one search for a first solution that writes, as
+/// it goes, a proof that an independent checker verifies when there is none (DRAT, of
+/// the CNF that `polycover dimacs` writes).
+pub trait Refutes {
+    /// One search: a solution, checked ([`Refutation::Satisfiable`]), or none and a
+    /// proof written to `proof` that ends in the empty clause
+    /// ([`Refutation::Unsatisfiable`]). `opts.stop` stops the CNF's compilation; the
+    /// solve itself runs to its end.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for a CNF the engine cannot refute (the lazy encoding, or one
+    /// past the size limit without `force`); a failure while running or writing.
+    fn refute(&self, opts: &RunOptions, proof: &mut dyn std::io::Write) -> Result<Refutation>;
+}
+
+/// An engine that draws solutions at random, uniformly over the orbits of the problem's
+/// symmetry: it counts first, into a table it then walks (see [`Sampler`]).
+pub trait Samples: Sync {
+    /// Refuses, before any work, a problem whose table of counts may need more than
+    /// `memory` bytes: the count would recount the same subproblems for hours.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`], saying what the table would need.
+    fn fits(&self, memory: usize) -> Result<()>;
+
+    /// Counts (a table of at most `memory` bytes), ready to draw with the generator
+    /// seeded by `seed` (a seed gives the same draws on every machine); `stop` is polled
+    /// during the count and every draw.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Interrupted`] when `stop` ended the count.
+    fn draws<'s>(
+        &'s self,
+        seed: u64,
+        memory: usize,
+        stop: &'s (dyn Fn() -> bool + Sync),
+    ) -> Result<Sampler<'s>>;
+}
+
+/// An engine that measures its search tree: the figures puzzle makers rank a puzzle by
+/// (see [`Difficulty`]).
+pub trait MeasuresTree: Sync {
+    /// The measures of the whole tree, walked on one thread until `stop` says stop:
+    /// `Ok(None)` when its deadline came first.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Interrupted`] when `stop` was raised.
+    fn measure(&self, stop: &crate::Stop) -> Result<Option<Difficulty>>;
 }
 
 /// An engine that finds a first solution, or shows that there is none.

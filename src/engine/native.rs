@@ -9,7 +9,10 @@ use std::time::Instant;
 
 use std::sync::Mutex;
 
-use super::{Algorithm, Counts, FindsOne, Goal, Lists, Problem, Report, RunOptions, Scope, Within};
+use super::{
+    Algorithm, Counts, FindsOne, Goal, Lists, MeasuresTree, Problem, Report, RunOptions, Scope,
+    Within,
+};
 use crate::error::Result;
 use crate::matrix::Matrix;
 use crate::parts::Step;
@@ -112,6 +115,17 @@ impl super::Prepared for PreparedNative<'_> {
 
     fn lists(&self) -> Option<&dyn Lists> {
         Some(self)
+    }
+
+    fn measures(&self) -> Option<&dyn MeasuresTree> {
+        // The measures are the dancing links' tree (`difficulty.rs`).
+        (self.native.name == Native::DLX.name).then_some(self as _)
+    }
+}
+
+impl MeasuresTree for PreparedNative<'_> {
+    fn measure(&self, stop: &crate::Stop) -> Result<Option<super::Difficulty>> {
+        super::difficulty::measure(self.problem, stop)
     }
 }
 

@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use super::{
-    Algorithm, Counts, Declared, Engine, FindsOne, Goal, Lists, Problem, Progress, Report,
+    Algorithm, Counts, Declared, Engine, FindsOne, Goal, Lists, Problem, Progress, Refutes, Report,
     RunOptions, Scope, Within,
 };
 use crate::error::{Error, Result};
@@ -467,6 +467,35 @@ impl super::Prepared for PreparedSat<'_> {
         } else {
             FIRST_ONLY
         }
+    }
+
+    fn refutes(&self) -> Option<&dyn Refutes> {
+        (self.settings.backend == Backend::Varisat).then_some(self as _)
+    }
+
+    fn no_proof(&self) -> &'static str {
+        match self.settings.backend {
+            Backend::Varisat => "",
+            Backend::Cadical => {
+                "pindakaas keeps CaDiCaL's proof tracer unstable, and with the MRV propagator \
+                 its reasons would enter the proof unchecked; varisat writes one \
+                 (\u{E000}backend\u{E001}varisat\u{E000})"
+            }
+            _ => {
+                "rustsat's binding exposes no proof output; varisat writes one \
+                 (\u{E000}backend\u{E001}varisat\u{E000})"
+            }
+        }
+    }
+}
+
+/// One solve by varisat, which writes a DRAT proof (the one backend here that does).
+impl Refutes for PreparedSat<'_> {
+    fn refute(&self, opts: &RunOptions, proof: &mut dyn std::io::Write) -> Result<sat::Refutation> {
+        let (matrix, reduction) = (&self.problem.compiled.matrix, &self.problem.reduction);
+        let s = &self.settings;
+        let formula = Formula::checked(matrix, reduction, s.amo, s.force, &opts.stop)?;
+        formula.refute(matrix, proof)
     }
 }
 

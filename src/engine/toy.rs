@@ -149,4 +149,51 @@ mod tests {
             .0
             .is_some());
     }
+
+    /// The abilities past counting and listing are types too: each registered engine
+    /// hands out what it can (the memo draws, the dancing links measure their tree,
+    /// varisat refutes with a proof), and the others refuse with a reason that names
+    /// the engine that can.
+    #[test]
+    fn sampling_proofs_and_tree_measures_are_abilities() {
+        let soma = Problem::load("soma", None).unwrap();
+        let prepared = |name: &str| Engine::from_name(name).unwrap();
+        for name in Engine::bench_names() {
+            let engine = prepared(name);
+            if engine.available().is_err() {
+                continue;
+            }
+            let p = engine.prepare(&soma).unwrap();
+            assert_eq!(p.samples().is_some(), name == "memo", "{name}");
+            assert_eq!(p.measures().is_some(), name == "dlx", "{name}");
+            assert_eq!(p.refutes().is_some(), p.name() == "sat-varisat", "{name}");
+            if p.samples().is_none() {
+                let why = p.sampler().err().unwrap().to_string();
+                assert!(
+                    why.ends_with("solver memo does, from its table of counts"),
+                    "{why}"
+                );
+            }
+            if p.refutes().is_none() {
+                let why = p.refuter().err().unwrap().to_string();
+                assert!(
+                    why.starts_with(&format!("{} writes no proof: ", p.name())),
+                    "{why}"
+                );
+            }
+        }
+        let memo = prepared("memo").prepare(&soma).unwrap();
+        let never = || false;
+        let mut sampler = memo.sampler().unwrap().draws(7, 1 << 26, &never).unwrap();
+        assert_eq!(sampler.solutions().to_string(), "480");
+        assert!(sampler.draw().unwrap().is_some());
+        let varisat = prepared("sat-varisat").prepare(&soma).unwrap();
+        let mut proof = Vec::new();
+        let answer = varisat
+            .refuter()
+            .unwrap()
+            .refute(&RunOptions::default(), &mut proof)
+            .unwrap();
+        assert!(matches!(answer, crate::sat::Refutation::Satisfiable(_)));
+    }
 }

@@ -13,10 +13,9 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use super::args::SatArgs;
 use crate::engine::Budget;
-use crate::engine::{Counts, FindsOne, Lists, Prepared, Within};
-use crate::sat::{Amo, Formula};
+use crate::engine::{Counts, FindsOne, Lists, Prepared, Refutes, Within};
+use crate::sat::Amo;
 use crate::Stop;
 use polycover::Count;
 use polycover::Engine;
@@ -31,15 +30,13 @@ use polycover::{Error, Result};
 /// The engine that `--solver` names (`bits` when none is named), with the SAT options
 /// given: the engine takes them as (setting, value) pairs ([`Engine::configure`]) and
 /// refuses those it does not declare.
-pub(super) fn chosen(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
+pub(super) fn chosen(solver: Option<&str>, sat: &[(Setting, String)]) -> Result<Engine> {
     let solver = solver.unwrap_or("bits");
     let Some(engine) = Engine::from_name(solver) else {
         unreachable!("clap accepts only Engine::solver_names()")
     };
-    let given = given(sat);
     engine.configure(
-        given
-            .iter()
+        sat.iter()
             .map(|(setting, value)| (*setting, value.as_str())),
     )
 }
@@ -54,48 +51,18 @@ fn reads_cnf(engine: &Engine) -> bool {
     engine.settings().iter().any(|d| d.setting == Setting::Amo)
 }
 
-/// The SAT options given on the command line, as the engine's settings take them, in
-/// the order of `--help`.
-fn given(a: &SatArgs) -> Vec<(Setting, String)> {
-    let named = [
-        (Setting::Amo, a.amo.map(|x| Amo::from(x).name())),
-        (Setting::Backend, a.backend.as_deref()),
-        (Setting::Decide, a.decide.as_deref()),
-        (Setting::Strategy, a.strategy.as_deref()),
-    ];
-    let mut given: Vec<(Setting, String)> = named
-        .into_iter()
-        .filter_map(|(setting, value)| Some((setting, value?.to_string())))
-        .collect();
-    given.extend(
-        a.sat_options
-            .iter()
-            .map(|(name, value)| (Setting::SatOption, format!("{name}={value}"))),
-    );
-    if a.force {
-        given.push((Setting::Force, "true".into()));
-    }
-    given
-}
-
-/// The first SAT option given, for the message when no solver is named.
-fn first_given(a: &SatArgs) -> Option<String> {
-    given(a)
-        .first()
-        .map(|(setting, _)| polycover_lab::flag(*setting, None))
-}
-
 /// `count`'s engine: the one `--solver` names, or when none is named the default for
 /// this problem ([`polycover::Problem::default_counter_within`]) with the reason for the
 /// `c solver` line. SAT options without `--solver sat` are refused before the puzzle is
 /// read. The default's estimate takes at most a tenth of the time to `deadline` (and a
 /// second), stops at Ctrl-C, and says so on `out` when it takes a noticeable time.
-pub(super) fn for_count(solver: Option<&str>, sat: &SatArgs) -> Result<ForCount> {
+pub(super) fn for_count(solver: Option<&str>, sat: &[(Setting, String)]) -> Result<ForCount> {
     match solver {
         Some(_) => Ok(ForCount(Some(chosen(solver, sat)?))),
-        None => match first_given(sat) {
-            Some(flag) => Err(Error::Usage(format!(
-                "{flag} applies to --solver sat only, and no --solver was given"
+        None => match sat.first() {
+            Some((setting, _)) => Err(Error::Usage(format!(
+                "{} applies to --solver sat only, and no --solver was given",
+                polycover_lab::flag(*setting, None)
             ))),
             None => Ok(ForCount(None)),
         },
@@ -262,52 +229,36 @@ pub(super) fn solutions(
     lists.for_each(opts, scope, f)
 }
 
-/// `solve --proof`'s engine: `--solver sat` with the varisat backend (the default with
-/// `--proof`), the one backend here that writes a proof. Refused for any other, with why.
-pub(super) fn for_proof(solver: Option<&str>, sat: &SatArgs) -> Result<Engine> {
+/// `solve --proof`'s engine: `--solver sat`, with the varisat backend unless another is
+/// named (varisat writes the proof; another backend's prepared engine refuses, saying
+/// why: [`Prepared::refuter`]).
+pub(super) fn for_proof(solver: Option<&str>, sat: &[(Setting, String)]) -> Result<Engine> {
     if !is_sat(solver) {
         return Err(Error::Usage(
             "--proof goes with --solver sat: the proof is of the CNF's unsatisfiability".into(),
         ));
     }
-    if let Some(b) = sat.backend.as_deref() {
-        if b != "varisat" {
-            return Err(Error::Usage(format!(
-                "--proof: the {b} backend writes no proof here ({}); use --backend varisat, \
-                 the default with --proof",
-                match b {
-                    "cadical" => {
-                        "pindakaas keeps CaDiCaL's proof tracer unstable, and with the MRV \
-                         propagator its reasons would enter the proof unchecked"
-                    }
-                    _ => "rustsat's binding exposes no proof output",
-                }
-            )));
-        }
-    }
     let varisat = Engine::from_name("sat-varisat").expect("the registry's varisat engine");
-    let given = given(sat);
     varisat.configure(
-        given
-            .iter()
+        sat.iter()
             .map(|(setting, value)| (*setting, value.as_str())),
     )
 }
 
-/// One solve of the engine's CNF that writes a DRAT proof (see [`Problem::refute`]).
+/// `sample`'s engine, prepared: the memo, which draws from its table of counts
+/// ([`crate::engine::Samples`]).
+pub(super) fn for_samples(p: &Problem) -> Result<Box<dyn Prepared + '_>> {
+    Engine::from_name("memo")
+        .expect("the registry's memo")
+        .prepare(p)
+}
+
+/// One solve that writes a DRAT proof to `proof` (see [`crate::engine::Refutes`]).
 pub(super) fn refute(
-    p: &Problem,
-    engine: &Engine,
+    refuter: &dyn Refutes,
     proof: &mut dyn std::io::Write,
 ) -> Result<crate::sat::Refutation> {
-    let amo = engine
-        .setting(Setting::Amo)
-        .and_then(|a| Amo::from_name(&a));
-    let force = engine.setting(Setting::Force).as_deref() == Some("true");
-    let amo = amo.expect("for_proof makes a SAT engine");
-    let (matrix, reduction) = (&p.compiled.matrix, &p.reduction);
-    let formula = Formula::checked(matrix, reduction, amo, force, &crate::signals::stop())?;
-    formula.refute(matrix, proof)
+    refuter.refute(&run_options(), proof)
 }
 
 /// The difficulty measures of `problem` (the DLX's search tree; `design::difficulty`):
@@ -315,6 +266,7 @@ pub(super) fn refute(
 pub(super) fn difficulty(
     problem: &Problem,
     stop: &Stop,
-) -> Result<Option<crate::design::Difficulty>> {
-    crate::design::Difficulty::measure(problem, stop)
+) -> Result<Option<crate::engine::Difficulty>> {
+    let dlx = Engine::dlx().prepare(problem)?;
+    dlx.measurer()?.measure(stop)
 }

@@ -150,12 +150,12 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
     match found.seed {
         None => eprintln!(
             "c drew {} to find this one",
-            polycover::Count::plural(found.draws, "puzzle", "puzzles")
+            polycover::Count::plural(found.tries, "puzzle", "puzzles")
         ),
         Some(seed) => eprintln!(
             "c designed this one after {} random draws had none: {} moves of the design \
              search (seed {seed}) in {:.1} s",
-            found.draws, found.tried, found.seconds
+            found.tries, found.tried, found.seconds
         ),
     }
     Ok(found.text)

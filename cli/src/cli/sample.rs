@@ -33,7 +33,9 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     let memory = a
         .memory
         .unwrap_or_else(|| polycover::RunOptions::default().memory);
-    Sampler::fits(&p, memory)?;
+    let prepared = super::engines::for_samples(&p)?;
+    let samples = prepared.sampler()?;
+    samples.fits(memory)?;
     if a.force && !a.records.drawing() {
         return Err(Error::Usage(
             "--force lets --svg or --html write into a directory that holds files; \
@@ -58,7 +60,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let stop = || watch.stop();
     let listening = watch.run.listen();
-    let sampler = Sampler::new(&p, seed, memory, &stop);
+    let sampler = samples.draws(seed, memory, &stop);
     drop(listening);
     let mut sampler = match sampler {
         Ok(sampler) => sampler,

@@ -27,7 +27,7 @@ use polycover::RunOptions;
 use polycover::{Error, Result};
 
 pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
-    let choose = engines::for_count(a.search.solver.as_deref(), &a.search.sat)?;
+    let choose = engines::for_count(a.search.solver.as_deref(), &a.search.sat.given())?;
     let p = match load(&a.search, out)? {
         Ok(p) => p,
         Err(stopped) => return Ok(stopped),
@@ -110,7 +110,7 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     if a.proof.is_some() {
         return solve_with_proof(a, out);
     }
-    let engine = engines::chosen(a.search.solver.as_deref(), &a.search.sat)?;
+    let engine = engines::chosen(a.search.solver.as_deref(), &a.search.sat.given())?;
     let p = match load(&a.search, out)? {
         Ok(p) => p,
         Err(stopped) => return Ok(stopped),
@@ -218,7 +218,7 @@ fn satisfiable(
 /// (it would prove nothing).
 fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     let proof = a.proof.clone().expect("called with --proof");
-    let engine = engines::for_proof(a.search.solver.as_deref(), &a.search.sat)?;
+    let engine = engines::for_proof(a.search.solver.as_deref(), &a.search.sat.given())?;
     let input = a.search.puzzle.puzzle.clone();
     output::check_writable(&proof, &[&input])?;
     let p = match load(&a.search, out)? {
@@ -235,20 +235,25 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     check_page(&a, &p)?;
     let prepared = engines::prepare(&p, &engine)?;
+    // A backend that writes no proof is refused before the header.
+    let refuter = prepared.refuter()?;
     report::header(out, &p, &*prepared, Goal::First)?;
     let start = std::time::Instant::now();
     let mut found: Option<Vec<u32>> = None;
     // The solve runs inside the proof's writer, so the proof streams to its file; a
     // solution abandons the file (the body fails on purpose, and `found` says why).
-    let written = output::write(&proof, out, &[&input], &mut |w| match engines::refute(
-        &p, &engine, w,
-    )? {
-        crate::sat::Refutation::Unsatisfiable => Ok(()),
-        crate::sat::Refutation::Satisfiable(solution) => {
-            found = Some(solution);
-            Err(Error::Failed("a solution: no proof to keep".into()))
-        }
-    });
+    let written = output::write(
+        &proof,
+        out,
+        &[&input],
+        &mut |w| match engines::refute(refuter, w)? {
+            crate::sat::Refutation::Unsatisfiable => Ok(()),
+            crate::sat::Refutation::Satisfiable(solution) => {
+                found = Some(solution);
+                Err(Error::Failed("a solution: no proof to keep".into()))
+            }
+        },
+    );
     let seconds = start.elapsed().as_secs_f64();
     match (written, found) {
         (_, Some(solution)) => {
@@ -281,7 +286,7 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
     let force = drawing && a.search.sat.force;
     let mut sat = a.search.sat.clone();
     sat.force &= !drawing || engines::is_sat(a.search.solver.as_deref());
-    let engine = engines::chosen(a.search.solver.as_deref(), &sat)?;
+    let engine = engines::chosen(a.search.solver.as_deref(), &sat.given())?;
     if a.parts.given() {
         if let Some(flag) = [("--svg", &a.records.svg), ("--html", &a.records.html)]
             .into_iter()

@@ -57,13 +57,22 @@ pub struct Generator {
     pub unsat: bool,
 }
 
-/// The generated puzzle file, and how many puzzles were drawn to find it.
+/// A generated puzzle file, and how it was found: by random draws
+/// ([`Generator::generate`]), or by the design search after they failed
+/// ([`Generator::unique_or_unsat`]).
 #[derive(Clone, Debug)]
 pub struct Generated {
     /// The puzzle file's text, TOML that parses as a polycube puzzle.
     pub text: String,
     /// How many puzzles were drawn and counted (1 without `unique` or `unsat`).
     pub tries: u64,
+    /// The seed of the design search that gave the puzzle, after the draws failed;
+    /// `None` when a random draw gave it.
+    pub seed: Option<u64>,
+    /// Moves the design searches tried (0 when a draw gave the puzzle).
+    pub tried: u64,
+    /// Seconds the design searches took, all seeds together.
+    pub seconds: f64,
 }
 
 impl Generator {
@@ -85,7 +94,7 @@ impl Generator {
     /// [`Error::Usage`] for a request no box can meet, [`Error::Failed`] when no puzzle
     /// is found in the draws allowed, and what `count` returns.
     pub fn generate(&self, count: &mut Counter<'_>) -> Result<Generated> {
-        generate(self, count)
+        self.generate_with_progress(&mut |_| {}, count)
     }
 
     /// [`Generator::generate`], telling `progress` the number of puzzles drawn so far
@@ -100,7 +109,25 @@ impl Generator {
         progress: &mut dyn FnMut(u64),
         count: &mut Counter<'_>,
     ) -> Result<Generated> {
-        generate_with_progress(self, progress, count)
+        let r = self;
+        check(r)?;
+        let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
+        let mut tries = 0u64;
+        match draw(r, &mut rng, &mut tries, MAX_PUZZLES, progress, count)? {
+            Some(found) => Ok(Generated {
+                text: render(r, &found.pieces, found.mirrored, None),
+                tries,
+                seed: None,
+                tried: 0,
+                seconds: 0.0,
+            }),
+            None => Err(Error::Failed(format!(
+                "generate polycubes: no puzzle found in {tries} draws; try other {}, {} or {}",
+                Setting::Sizes.mark(),
+                Setting::Pieces.mark(),
+                Setting::Seed.mark()
+            ))),
+        }
     }
 }
 
@@ -113,44 +140,6 @@ const MAX_PUZZLES: u64 = 100_000;
 /// stop there); `Ok(None)` when it gave up (a time limit), and the draw is passed over.
 /// Called only for `unique` and `unsat`.
 pub type Counter<'a> = dyn FnMut(&Puzzle, u64) -> Result<Option<u64>> + 'a;
-
-/// Generates the puzzle `r` asks for, `count` deciding `unique` and `unsat`.
-///
-/// # Errors
-///
-/// [`Error::Usage`] for a request no box can meet, [`Error::Failed`] when no puzzle is
-/// found in the draws allowed, and what `count` returns.
-pub(crate) fn generate(r: &Generator, count: &mut Counter<'_>) -> Result<Generated> {
-    generate_with_progress(r, &mut |_| {}, count)
-}
-
-/// [`generate`], telling `progress` the number of puzzles drawn so far before each new
-/// draw for `unique` or `unsat` (a hard request can draw for a long time).
-///
-/// # Errors
-///
-/// As [`generate`].
-pub(crate) fn generate_with_progress(
-    r: &Generator,
-    progress: &mut dyn FnMut(u64),
-    count: &mut Counter<'_>,
-) -> Result<Generated> {
-    check(r)?;
-    let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
-    let mut tries = 0u64;
-    match draw(r, &mut rng, &mut tries, MAX_PUZZLES, progress, count)? {
-        Some(found) => Ok(Generated {
-            text: render(r, &found.pieces, found.mirrored, None),
-            tries,
-        }),
-        None => Err(Error::Failed(format!(
-            "generate polycubes: no puzzle found in {tries} draws; try other {}, {} or {}",
-            Setting::Sizes.mark(),
-            Setting::Pieces.mark(),
-            Setting::Seed.mark()
-        ))),
-    }
-}
 
 /// A puzzle the draws found: the cut, and for `unsat` the piece to mirror.
 #[derive(Clone, Debug)]
@@ -556,17 +545,17 @@ mod tests {
 
     #[test]
     fn a_seed_gives_one_puzzle() {
-        let a = generate(&request(5), &mut count).unwrap().text;
-        assert_eq!(a, generate(&request(5), &mut count).unwrap().text);
-        assert_ne!(a, generate(&request(6), &mut count).unwrap().text);
+        let a = request(5).generate(&mut count).unwrap().text;
+        assert_eq!(a, request(5).generate(&mut count).unwrap().text);
+        assert_ne!(a, request(6).generate(&mut count).unwrap().text);
     }
 
     #[test]
     fn impossible_sizes_are_refused() {
         let mut r = request(1);
         r.sizes = (6, 8);
-        assert!(matches!(generate(&r, &mut count), Err(Error::Usage(_))));
+        assert!(matches!(r.generate(&mut count), Err(Error::Usage(_))));
         r.sizes = (5, 4);
-        assert!(matches!(generate(&r, &mut count), Err(Error::Usage(_))));
+        assert!(matches!(r.generate(&mut count), Err(Error::Usage(_))));
     }
 }

@@ -244,6 +244,32 @@ pub(super) struct SatArgs {
     pub(super) force: bool,
 }
 
+impl SatArgs {
+    /// The SAT options given, as the engine's settings take them (setting, value), in the
+    /// order of `--help`: what `cli/engines.rs` configures an engine with.
+    pub(super) fn given(&self) -> Vec<(Setting, String)> {
+        let named = [
+            (Setting::Amo, self.amo.map(|x| Amo::from(x).name())),
+            (Setting::Backend, self.backend.as_deref()),
+            (Setting::Decide, self.decide.as_deref()),
+            (Setting::Strategy, self.strategy.as_deref()),
+        ];
+        let mut given: Vec<(Setting, String)> = named
+            .into_iter()
+            .filter_map(|(setting, value)| Some((setting, value?.to_string())))
+            .collect();
+        given.extend(
+            self.sat_options
+                .iter()
+                .map(|(name, value)| (Setting::SatOption, format!("{name}={value}"))),
+        );
+        if self.force {
+            given.push((Setting::Force, "true".into()));
+        }
+        given
+    }
+}
+
 #[derive(Args, Debug)]
 pub(super) struct CheckArgs {
     #[command(flatten)]

@@ -1,6 +1,7 @@
 //! Difficulty measures of a puzzle (`info --difficulty`, `design --report`, and what
 //! `design --maximize nodes` climbs): the figures the packing-puzzle literature ranks
-//! puzzles by, read off the search tree of the dancing links.
+//! puzzles by, read off the search tree of the dancing links. The DLX engine hands them
+//! out as its ability to measure its tree ([`super::MeasuresTree`]).
 //!
 //! # The tree
 //!
@@ -38,7 +39,7 @@
 
 use std::time::Instant;
 
-use crate::engine::Problem;
+use super::Problem;
 use crate::error::{Error, Result};
 use crate::solver::{self, Branch};
 use crate::stop::Stop;
@@ -73,16 +74,6 @@ pub struct Difficulty {
 impl Difficulty {
     /// How many levels of the search tree `branching` describes.
     pub const DEPTHS: usize = DEPTHS;
-
-    /// The measures of `problem`, walked until `stop` says stop: `Ok(None)` when its
-    /// deadline came first.
-    ///
-    /// # Errors
-    ///
-    /// [`crate::Error::Interrupted`] when `stop` was raised.
-    pub fn measure(problem: &Problem, stop: &Stop) -> Result<Option<Difficulty>> {
-        measure(problem, stop)
-    }
 
     /// Dead ends per distinct solution; `None` without a solution.
     pub fn dead_ends_per_solution(&self) -> Option<f64> {

@@ -36,7 +36,7 @@ use num_bigint::{BigRng010, BigUint};
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use crate::engine::Problem;
+use super::Problem;
 use crate::error::{Error, Result};
 use crate::solver::memo::{Incomplete, Unranker};
 
@@ -58,7 +58,7 @@ impl<'p> Sampler<'p> {
     /// # Errors
     ///
     /// [`Error::Interrupted`] when `stop` ended the count.
-    pub fn new(
+    pub(crate) fn new(
         problem: &'p Problem,
         seed: u64,
         memory: usize,
@@ -78,7 +78,7 @@ impl<'p> Sampler<'p> {
     /// Refuses (a usage error, as `count` does) a problem whose memo table's widest
     /// sweep step alone may hold more than `memory` bytes: [`Sampler::new`] would count
     /// the same subproblems again and again, for hours. Call it before `new`.
-    pub fn fits(problem: &Problem, memory: usize) -> Result<()> {
+    pub(crate) fn fits(problem: &Problem, memory: usize) -> Result<()> {
         let estimate =
             crate::solver::memo::Input::from(problem.reduction.matrix()).table_estimate();
         crate::engine::refuse_past_budget(estimate, memory, crate::engine::Instead::Sample)
