@@ -346,6 +346,57 @@ fn the_library_writes_no_command_line_flag() {
     no_stale_exception("FLAG_EXCEPTIONS", FLAG_EXCEPTIONS);
 }
 
+/// The commands of the `polycover` binary: a library message that names one in code
+/// marks (`use it with \`count\``) is the command line's words, which the Python module
+/// (`Puzzle.count()`) and an embedding program do not share.
+const COMMANDS: &[&str] = &[
+    "count",
+    "solve",
+    "enumerate",
+    "sample",
+    "info",
+    "list",
+    "dimacs",
+    "decode",
+    "check",
+    "bench",
+    "verify",
+    "generate",
+    "design",
+    "suite",
+    "merge",
+    "import",
+    "export",
+    "completions",
+    "man",
+];
+
+/// A library message says what to do in plain words, never as a command of the binary
+/// (`` `count` ``, `` `enumerate --solver bits` ``), but where it records a command line
+/// (`polycover verify .` in a certificate's README, a file's header).
+#[test]
+fn the_library_names_no_command_in_a_message() {
+    let mut found = Vec::new();
+    for (path, text) in source_files() {
+        if !path.starts_with("src/") || path.ends_with("/tests.rs") {
+            continue;
+        }
+        for literal in string_literals(&without_tests(&text)) {
+            let named = COMMANDS.iter().any(|c| {
+                literal.contains(&format!("`{c}`")) || literal.contains(&format!("`{c} "))
+            });
+            if named && !literal.contains("polycover ") {
+                found.push(format!("{path}: {literal:?}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "library strings that name a command of the binary:\n{}",
+        found.join("\n")
+    );
+}
+
 /// The contents of the string literals in `text`, comments skipped; a string continued
 /// over lines (`\` at a line's end) is one literal.
 fn string_literals(text: &str) -> Vec<&str> {

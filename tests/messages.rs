@@ -405,7 +405,10 @@ fn solve_with_a_counting_engine_is_refused_before_its_header() {
         let out = polycover(&[command, "soma", "--solver", "memo"]);
         assert_eq!(out.status.code(), Some(2), "{command}");
         assert_eq!(stdout(&out), "", "{command}");
-        assert!(stderr(&out).contains("use it with `count`"), "{command}");
+        assert!(
+            stderr(&out).contains("counts solutions without listing them: count with it"),
+            "{command}"
+        );
     }
 }
 

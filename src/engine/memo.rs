@@ -294,8 +294,8 @@ pub(crate) fn refuse_past_budget(
                         Setting::Solver.is("bits")
                     ),
                     Instead::Sample => format!(
-                        "sample draws through that table, so it cannot draw from this \
-                         puzzle; `enumerate {}` lists its solutions",
+                        "drawing at random goes through that table, so it cannot draw \
+                         from this puzzle; {} lists its solutions",
                         Setting::Solver.is("bits")
                     ),
                 };

@@ -517,7 +517,7 @@ pub(crate) static ENGINES: &[Entry] = &[
 /// The refusal of an engine that only counts, asked for solutions.
 pub(crate) fn counts_only(name: &str) -> Error {
     Error::Usage(format!(
-        "{} counts solutions without listing them: use it with `count`",
+        "{} counts solutions without listing them: count with it",
         crate::Setting::Solver.is(name)
     ))
 }

@@ -45,7 +45,7 @@ pub fn check(problem: &Problem) -> Result<()> {
              not do). With {} a DLX solver counts every solution, symmetric \
              ones apart; that count divided by the group's order ({}) is the distinct count \
              only when no solution is symmetric: the distinct count is the number of orbits \
-             (Burnside's lemma), which `polycover count` gives",
+             (Burnside's lemma), which polycover's count gives",
             problem.puzzle().source(),
             crate::Setting::Symmetry.is(problem.compiled.mode.as_str()),
             crate::Setting::Symmetry.is("none"),

@@ -70,7 +70,7 @@ impl Polycube {
                     format!(
                         "piece {}: with it the pieces have more than {MAX_PLACEMENTS} \
                          placements in the target, a matrix of gigabytes that no engine here \
-                         could search; give identical pieces one table with a `count`",
+                         could search; give identical pieces one table, the copies in its count key",
                         p.display_name()
                     ),
                 ));
