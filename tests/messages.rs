@@ -56,7 +56,7 @@ fn the_dlx_refusal_does_not_advise_dividing() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(!err.contains("and divide"), "{err}");
     assert!(
-        err.contains("Burnside") && err.contains("polycover count"),
+        err.contains("Burnside") && err.contains("polycover's count gives"),
         "{err}"
     );
     // What the message says instead holds: the quotient is not the distinct count.
