@@ -84,7 +84,6 @@ pub use count::Count;
 pub use engine::handle::Engine;
 pub use engine::problem::Problem;
 pub use engine::run::{Report, RunOptions, Scope};
-pub use engine::sample::Sampler;
 pub use error::{Error, ErrorClass, Result};
 pub use geometry::{Isometry, Shape};
 pub use matrix::{Item, Matrix};

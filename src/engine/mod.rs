@@ -52,7 +52,7 @@ use std::ops::ControlFlow;
 use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::sat::{Refutation, SatEngine};
-use sample::Sampler;
+pub use sample::Sampler;
 
 use crate::setting::Setting;
 use crate::subproblems::Step;

@@ -1,4 +1,4 @@
-//! `sample`: solutions drawn uniformly at random ([`polycover::Sampler`]), written as
+//! `sample`: solutions drawn uniformly at random ([`polycover::engine::Sampler`]), written as
 //! `enumerate` writes its solutions (the same records and pictures).
 //!
 //! Invariants:
@@ -20,8 +20,8 @@ use super::args::{is_stdio, SampleArgs};
 use super::outcome::Outcome;
 use super::records::{written_to, Records};
 use crate::output::{self, Ended};
+use polycover::engine::Sampler;
 use polycover::Problem;
-use polycover::Sampler;
 use polycover::{Error, Result};
 
 pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
