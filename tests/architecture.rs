@@ -371,9 +371,35 @@ const COMMANDS: &[&str] = &[
     "man",
 ];
 
+/// The library strings that name a command of the binary, each with its reason: a file
+/// that records the command line that made or reads it, and one message whose wording a
+/// golden output pins. Keep it short; an entry whose file no longer holds its text fails.
+const COMMAND_EXCEPTIONS: &[(&str, &str, &str)] = &[
+    (
+        "src/export/dlx.rs",
+        "`polycover dimacs`",
+        "a DLX file's comment lines say which DIMACS variable an option is",
+    ),
+    (
+        "src/export/dlx.rs",
+        "`polycover export --symmetry none`",
+        "a DLX file's comment lines say how to write every solution's options",
+    ),
+    (
+        "src/certify/mod.rs",
+        "`polycover decode`",
+        "a certificate directory's README says how to read the CNF's models back",
+    ),
+    (
+        "src/puzzle/mod.rs",
+        "(see `polycover list`)",
+        "an unknown puzzle name: tests/golden/54-count-nosuchpuzzle.out pins the words",
+    ),
+];
+
 /// A library message says what to do in plain words, never as a command of the binary
-/// (`` `count` ``, `` `enumerate --solver bits` ``), but where it records a command line
-/// (`polycover verify .` in a certificate's README, a file's header).
+/// (`` `count` ``, `` `enumerate --solver bits` ``, `` `polycover list` ``, a message that
+/// opens `generate polycubes:`), but for [`COMMAND_EXCEPTIONS`].
 #[test]
 fn the_library_names_no_command_in_a_message() {
     let mut found = Vec::new();
@@ -383,9 +409,17 @@ fn the_library_names_no_command_in_a_message() {
         }
         for literal in string_literals(&without_tests(&text)) {
             let named = COMMANDS.iter().any(|c| {
-                literal.contains(&format!("`{c}`")) || literal.contains(&format!("`{c} "))
+                literal.contains(&format!("`{c}`"))
+                    || literal.contains(&format!("`{c} "))
+                    || literal.contains(&format!("`polycover {c}"))
+                    || literal.starts_with(&format!("{c}: "))
+                    || literal.starts_with(&format!("{c} polycubes"))
+                    || literal.starts_with(&format!("{c} colored-cubes"))
             });
-            if named && !literal.contains("polycover ") {
+            let excepted = COMMAND_EXCEPTIONS
+                .iter()
+                .any(|(file, what, _)| *file == path && literal.contains(what));
+            if named && !excepted {
                 found.push(format!("{path}: {literal:?}"));
             }
         }
@@ -395,6 +429,7 @@ fn the_library_names_no_command_in_a_message() {
         "library strings that name a command of the binary:\n{}",
         found.join("\n")
     );
+    no_stale_exception("COMMAND_EXCEPTIONS", COMMAND_EXCEPTIONS);
 }
 
 /// The contents of the string literals in `text`, comments skipped; a string continued

@@ -1,6 +1,6 @@
 //! Pearson's chi-square test of uniformity, for the sampler's tests: the integration
 //! tests of `polycover sample`, and (included by `src/lib.rs` in its test build) the unit
-//! tests of `src/sample.rs` and of the memo's unranking.
+//! tests of `src/engine/sample.rs` and of the memo's unranking.
 
 /// Pearson's statistic for `counts` (one per outcome, zeros included) against equal
 /// expectations.

@@ -171,6 +171,27 @@ fn a_solution_writes_no_proof_and_bad_proof_requests_are_refused() {
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
         assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
     }
+    // A backend that writes no proof is refused before any work: before the puzzle is
+    // even read (this one does not exist).
+    #[cfg(feature = "cadical")]
+    {
+        let o = polycover(&[
+            "solve",
+            "no/such/puzzle.toml",
+            "--proof",
+            p,
+            "--solver",
+            "sat",
+            "--backend",
+            "cadical",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("the cadical backend writes no proof"),
+            "{}",
+            stderr(&o)
+        );
+    }
     let o = polycover(&[
         "solve",
         "soma",

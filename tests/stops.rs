@@ -290,6 +290,6 @@ fn the_default_engine_never_picks_one_that_refuses() {
     let o = polycover(&["sample", &puzzle, "--symmetry", "none", "--memory", "64G"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     let e = stderr(&o);
-    assert!(e.contains("--solver bits lists its solutions"), "{e}");
+    assert!(e.contains("the bits engine lists its solutions"), "{e}");
     assert!(!e.contains("larger --memory"), "{e}");
 }

@@ -54,16 +54,13 @@ fn mode(puzzle: &polycover::Puzzle, name: Option<&str>) -> PyResult<SymmetryMode
 
 /// The at-most-one encoding called `name`.
 pub(crate) fn amo(name: &str) -> PyResult<Amo> {
-    Amo::EVERY
-        .into_iter()
-        .find(|a| a.name() == name)
-        .ok_or_else(|| {
-            let names: Vec<_> = Amo::EVERY.iter().map(|a| a.name()).collect();
-            usage(format!(
-                "unknown at-most-one encoding {name:?}: one of {}",
-                names.join(", ")
-            ))
-        })
+    Amo::from_name(name).ok_or_else(|| {
+        let names: Vec<_> = Amo::EVERY.iter().map(|a| a.name()).collect();
+        usage(format!(
+            "unknown at-most-one encoding {name:?}: one of {}",
+            names.join(", ")
+        ))
+    })
 }
 
 /// The engine `solver` names (with encoding `amo` for `sat`); `None` for the default.
@@ -82,6 +79,10 @@ fn engine(solver: Option<&str>, encoding: Option<&str>) -> PyResult<Option<Engin
     };
     engine.available().map_err(usage)?;
     if let Some(encoding) = encoding {
+        if engine.declares(Setting::Amo) {
+            // An unknown name gets the list of encodings, as `cnf(amo=...)` does.
+            amo(encoding)?;
+        }
         engine = engine
             .configure([(Setting::Amo, encoding)])
             .map_err(crate::to_py)?;

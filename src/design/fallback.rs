@@ -106,7 +106,7 @@ impl generate::Generator {
         let volume = x * y * z;
         if let Some(why) = super::shape::impossible(r.pieces, r.sizes, volume, Rules::default()) {
             return Err(Error::Failed(format!(
-                "generate polycubes: no puzzle found in {tries} draws, and the design search \
+                "no puzzle found in {tries} draws, and the design search \
                  cannot take over: {why}; try other {}, {} or {}",
                 Setting::Sizes.mark(),
                 Setting::Pieces.mark(),
@@ -170,7 +170,7 @@ impl generate::Generator {
             });
         }
         Err(Error::Failed(format!(
-            "generate polycubes: no puzzle found in {tries} draws and {tried} moves of the design \
+            "no puzzle found in {tries} draws and {tried} moves of the design \
              search; try other {}, {} or {}",
             Setting::Sizes.mark(),
             Setting::Pieces.mark(),

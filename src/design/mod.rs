@@ -359,16 +359,13 @@ fn first_cut(r: &Request, g: &generate::Generator, rng: &mut Pcg64Mcg) -> Result
     match &r.start {
         Some(pieces) => {
             let cut = cut::Cut::new(r.size, pieces).ok_or_else(|| {
-                Error::Usage("design: the starting pieces are not a cut of the box".into())
+                Error::Usage("the starting pieces are not a cut of the box".into())
             })?;
             possible(r, pieces.len())?;
             Ok(cut)
         }
         None => {
-            generate::check(g).map_err(|e| match e {
-                Error::Usage(m) => Error::Usage(m.replacen("generate polycubes", "design", 1)),
-                e => e,
-            })?;
+            generate::check(g)?;
             possible(r, r.pieces)?;
             fresh(g, rng)
         }
@@ -500,7 +497,7 @@ impl Walk {
 fn possible(r: &Request, pieces: usize) -> Result<()> {
     let volume = r.size.iter().product();
     match shape::impossible(pieces, r.sizes, volume, r.rules) {
-        Some(why) => Err(Error::Usage(format!("design: {why}"))),
+        Some(why) => Err(Error::Usage(why)),
         None => Ok(()),
     }
 }

@@ -1,6 +1,7 @@
 //! The memo engine (`--solver memo`): counts with a table of subproblem counts
-//! ([`crate::solver::memo`]) and never sees a solution, so its prepared value is
-//! [`Counts`] alone: it has no listing to refuse.
+//! ([`crate::solver::memo`]) and never sees a solution, so its prepared value
+//! [`Counts`] and has no listing to refuse; it also [`Samples`], drawing through the same
+//! table ([`super::sample`]).
 //!
 //! Up to symmetry it cannot keep one canonical member of each orbit, as the native
 //! engines do. It counts:
@@ -293,11 +294,10 @@ pub(crate) fn refuse_past_budget(
                         "count it with {} (or dlx, or sat), which keep no table",
                         Setting::Solver.is("bits")
                     ),
-                    Instead::Sample => format!(
-                        "drawing at random goes through that table, so it cannot draw \
-                         from this puzzle; {} lists its solutions",
-                        Setting::Solver.is("bits")
-                    ),
+                    Instead::Sample => "drawing at random goes through that table, so it \
+                                        cannot draw from this puzzle; the bits engine lists \
+                                        its solutions instead"
+                        .to_string(),
                 };
                 return Err(Error::Usage(format!(
                     "the memo's table cannot fit in this machine's memory: its sweep's widest \

@@ -122,11 +122,20 @@ impl Default for SatBuilder {
 }
 
 impl From<SatEngine> for SatBuilder {
-    /// Starts from `settings` (an engine's defaults).
+    /// Starts from `settings` (an engine's, as configured so far), remembering a
+    /// CaDiCaL-only setting they already hold, so that a later change of backend is
+    /// checked against it as a change in one call would be.
     fn from(settings: SatEngine) -> SatBuilder {
+        let cadical_only = if !settings.cadical_options.is_empty() {
+            Some(Setting::SatOption)
+        } else if settings.decide == Decide::Solver {
+            Some(Setting::Decide)
+        } else {
+            None
+        };
         SatBuilder {
             settings,
-            cadical_only: None,
+            cadical_only,
         }
     }
 }
@@ -144,10 +153,13 @@ impl SatBuilder {
         self
     }
 
-    /// Who decides (CaDiCaL only).
+    /// Who decides: `solver` (CaDiCaL's own heuristics) is CaDiCaL's alone; `mrv`, the
+    /// default of every backend, is no choice of CaDiCaL's.
     pub fn decide(mut self, decide: Decide) -> SatBuilder {
         self.settings.decide = decide;
-        self.cadical_only.get_or_insert(Setting::Decide);
+        if decide == Decide::Solver {
+            self.cadical_only.get_or_insert(Setting::Decide);
+        }
         self
     }
 
@@ -310,14 +322,17 @@ pub(super) fn configure(s: &SatEngine, pairs: &[(Setting, &str)]) -> Result<Engi
 }
 
 /// A CaDiCaL option, `NAME=VALUE` with a whole `VALUE` of 32 bits.
+/// The one parser of CaDiCaL's options: the command line's `--sat-option` hands its text
+/// here through [`Engine::configure`].
 fn sat_option(text: &str) -> Result<(String, i32)> {
-    let refuse = |why: String| Error::Usage(format!("{}: {why}", Setting::SatOption.is(text)));
+    let refuse = |why: String| Error::Usage(format!("{}: {why}", Setting::SatOption.mark()));
     let (name, value) = text
         .split_once('=')
-        .ok_or_else(|| refuse("not NAME=VALUE".into()))?;
+        .ok_or_else(|| refuse(format!("`{text}` is not NAME=VALUE")))?;
     let value = value.trim().parse::<i32>().map_err(|_| {
         refuse(format!(
-            "a CaDiCaL option's value must be a whole number from {} to {}",
+            "`{}` (in `{text}`): a CaDiCaL option's value must be a whole number from {} to {}",
+            value.trim(),
             i32::MIN,
             i32::MAX
         ))

@@ -7,8 +7,10 @@
 //! Invariants:
 //! - [`Engine::configure`] takes a setting only when the engine declares it, and a value
 //!   only when it is one of the declared values (or any text for a setting that declares
-//!   none: CaDiCaL's `NAME=VALUE` options); it checks the combination once, after every
-//!   pair, as the SAT engine's builder does, so the order of the pairs never matters.
+//!   none: CaDiCaL's `NAME=VALUE` options); a setting once (CaDiCaL's options as often as
+//!   there are options); and it checks the combination once, after every pair, as the
+//!   SAT engine's builder does, so the order of the pairs never matters. A configured
+//!   engine configured again is checked against what it already holds.
 //! - [`Engine::setting`] reads back the value that `configure` took, in the declared
 //!   spelling: `configure([(s, v)])` then `setting(s)` gives `v` again (a test walks every
 //!   declared value of every engine).
@@ -28,6 +30,12 @@ impl Engine {
         }
     }
 
+    /// Whether the engine takes `setting` (an engine that runs on the CNF declares
+    /// `amo`, for example).
+    pub fn declares(&self, setting: Setting) -> bool {
+        self.settings().iter().any(|d| d.setting == setting)
+    }
+
     /// The engine with `pairs` of (setting, value) applied, as text: the door through
     /// which the command line, the Python module and `bench` set an engine.
     ///
@@ -45,12 +53,16 @@ impl Engine {
         let mut taken = Vec::new();
         for (setting, value) in pairs {
             let Some(d) = declared.iter().find(|d| d.setting == setting) else {
-                return Err(Error::Usage(format!(
-                    "{} applies to {} only, not {}",
-                    setting.mark(),
-                    with_it(setting),
-                    Setting::Solver.is(self.name())
-                )));
+                let engines = with_it(setting);
+                return Err(Error::Usage(if engines.is_empty() {
+                    format!("{} is a setting of no engine", setting.mark())
+                } else {
+                    format!(
+                        "{} applies to {engines} only, not {}",
+                        setting.mark(),
+                        Setting::Solver.is(self.name())
+                    )
+                }));
             };
             if !d.takes(value) {
                 return Err(Error::Usage(format!(
@@ -58,6 +70,12 @@ impl Engine {
                     setting.is(value),
                     self.name(),
                     d.names().join(", ")
+                )));
+            }
+            if setting != Setting::SatOption && taken.iter().any(|&(s, _)| s == setting) {
+                return Err(Error::Usage(format!(
+                    "{} is given twice: give it once",
+                    setting.mark()
                 )));
             }
             taken.push((setting, value));
@@ -82,10 +100,7 @@ impl Engine {
 fn with_it(setting: Setting) -> String {
     Engine::solver_names()
         .into_iter()
-        .filter(|name| {
-            Engine::from_name(name)
-                .is_some_and(|e| e.settings().iter().any(|d| d.setting == setting))
-        })
+        .filter(|name| Engine::from_name(name).is_some_and(|e| e.declares(setting)))
         .map(|name| Setting::Solver.is(name))
         .collect::<Vec<_>>()
         .join(", ")
@@ -113,18 +128,27 @@ mod tests {
                     assert_eq!(engine.setting(d.setting).as_deref(), Some(default));
                 }
                 for value in d.names() {
-                    // A value may need another setting (lazy needs cadical): either
-                    // taken and read back, or refused for that combination only.
+                    // Taken and read back, but for the combinations only CaDiCaL runs:
+                    // the lazy encoding and its own decisions with another backend.
+                    let get = |s: Setting| engine.setting(s).unwrap_or_default();
+                    let cadical_only =
+                        get(Setting::Amo) == "lazy" || get(Setting::Decide) == "solver";
+                    let refused = match d.setting {
+                        Setting::Amo => value == "lazy" && get(Setting::Backend) != "cadical",
+                        Setting::Decide => value == "solver" && get(Setting::Backend) != "cadical",
+                        Setting::Backend => value != "cadical" && cadical_only,
+                        _ => false,
+                    };
                     match engine.configure([(d.setting, value)]) {
                         Ok(e) => {
+                            assert!(!refused, "{name} {} {value}", d.setting.name());
                             assert_eq!(e.setting(d.setting).as_deref(), Some(value));
                             seen += 1;
                         }
-                        Err(e) => assert!(
-                            e.to_string().contains("needs") || e.to_string().contains("cadical"),
-                            "{name} {} {value}: {e}",
-                            d.setting.name()
-                        ),
+                        Err(e) => {
+                            assert!(refused, "{name} {} {value}: {e}", d.setting.name());
+                            assert!(e.to_string().contains("cadical"), "{e}");
+                        }
                     }
                 }
                 if !d.values.is_empty() {
@@ -149,7 +173,7 @@ mod tests {
             );
             for bad in ["phase", "phase=x", "phase=99999999999"] {
                 let why = cadical.configure([(Setting::SatOption, bad)]).unwrap_err();
-                assert!(why.to_string().starts_with("sat-option "), "{why}");
+                assert!(why.to_string().starts_with("sat-option: `"), "{why}");
             }
         }
         let dlx = Engine::dlx();
@@ -158,6 +182,35 @@ mod tests {
         assert!(
             refused.to_string() == "amo applies to solver sat only, not solver dlx",
             "{refused}"
+        );
+    }
+
+    /// A setting given twice is refused (which one would win is the order's), and a
+    /// configured engine configured again keeps its CaDiCaL-only settings' rule.
+    #[test]
+    fn twice_is_refused_and_a_second_configure_is_checked_as_one() {
+        let sat = Engine::from_name("sat").unwrap();
+        let twice = sat.configure([(Setting::Force, "true"), (Setting::Force, "false")]);
+        assert_eq!(
+            twice.unwrap_err().to_string(),
+            "force is given twice: give it once"
+        );
+        let solver = Engine::from_name("sat-cadical-solver").unwrap();
+        if solver.available().is_ok() {
+            let varisat = solver.configure([(Setting::Backend, "varisat")]);
+            assert!(varisat
+                .unwrap_err()
+                .to_string()
+                .contains("cadical backend only"));
+        }
+        let mrv = Engine::from_name("sat-varisat").unwrap();
+        assert!(mrv.configure([(Setting::Decide, "mrv")]).is_ok());
+        assert_eq!(
+            Engine::dlx()
+                .configure([(Setting::Seed, "1")])
+                .unwrap_err()
+                .to_string(),
+            "seed is a setting of no engine"
         );
     }
 

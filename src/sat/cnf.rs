@@ -22,7 +22,7 @@
 //!
 //! # Size and stops
 //!
-//! [`size`] counts what [`compile`] would build, exactly and cheaply, so that callers can
+//! [`Formula::size`] counts what [`compile`] would build, exactly and cheaply, so that callers can
 //! refuse a formula past [`MAX_CLAUSES`] or [`MAX_LITERALS`] before building it.
 //! [`compile_until`] asks its stop every few thousand clauses, inside every encoding, so
 //! a deadline or Ctrl-C ends even the compilation of one huge constraint.
@@ -206,7 +206,7 @@ impl ItemClauses {
     }
 }
 
-/// Where compiled clauses go: into a CNF, or only counted (for [`size`]). Either way
+/// Where compiled clauses go: into a CNF, or only counted (for [`Formula::size`]). Either way
 /// `stop` is asked every [`STOP_EVERY`] clauses; once it says yes, the sink refuses
 /// further clauses and the encoding in progress gives up (with rustsat's only error).
 struct Sink<'a> {

@@ -32,17 +32,16 @@ fn parse_amos(spec: &str) -> Result<Vec<Amo>> {
     };
     names
         .into_iter()
-        .map(|name| {
-            let known = declared.contains(&name);
-            match Amo::EVERY.into_iter().find(|a| known && a.name() == name) {
+        .map(
+            |name| match Amo::from_name(name).filter(|_| declared.contains(&name)) {
                 Some(amo) => Ok(amo),
                 None => Err(Error::Usage(format!(
                     "unknown at-most-one encoding `{name}`: use `all` or some of {}{}",
                     declared.iter().join(", "),
                     polycover::Error::did_you_mean(name, declared.iter().copied().chain(["all"]))
                 ))),
-            }
-        })
+            },
+        )
         .collect()
 }
 

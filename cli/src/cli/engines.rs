@@ -48,7 +48,7 @@ pub(super) fn is_sat(solver: Option<&str>) -> bool {
 
 /// Whether `engine` runs on the CNF: it declares an at-most-one encoding.
 fn reads_cnf(engine: &Engine) -> bool {
-    engine.settings().iter().any(|d| d.setting == Setting::Amo)
+    engine.declares(Setting::Amo)
 }
 
 /// `count`'s engine: the one `--solver` names, or when none is named the default for
@@ -230,8 +230,9 @@ pub(super) fn solutions(
 }
 
 /// `solve --proof`'s engine: `--solver sat`, with the varisat backend unless another is
-/// named (varisat writes the proof; another backend's prepared engine refuses, saying
-/// why: [`Prepared::refuter`]).
+/// named. Varisat is the one backend that writes a proof: another is refused here,
+/// before any work (its prepared engine would refuse too, saying why:
+/// [`Prepared::refuter`]).
 pub(super) fn for_proof(solver: Option<&str>, sat: &[(Setting, String)]) -> Result<Engine> {
     if !is_sat(solver) {
         return Err(Error::Usage(
@@ -239,10 +240,17 @@ pub(super) fn for_proof(solver: Option<&str>, sat: &[(Setting, String)]) -> Resu
         ));
     }
     let varisat = Engine::from_name("sat-varisat").expect("the registry's varisat engine");
-    varisat.configure(
+    let engine = varisat.configure(
         sat.iter()
             .map(|(setting, value)| (*setting, value.as_str())),
-    )
+    )?;
+    match engine.setting(Setting::Backend) {
+        Some(backend) if backend != "varisat" => Err(Error::Usage(format!(
+            "--proof: the {backend} backend writes no proof here (varisat is the one that \
+             does); use --backend varisat, the default with --proof"
+        ))),
+        _ => Ok(engine),
+    }
 }
 
 /// `sample`'s engine, prepared: the memo, which draws from its table of counts

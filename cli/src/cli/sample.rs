@@ -129,7 +129,7 @@ fn report_count(p: &Problem, sampler: &Sampler<'_>, start: Instant) {
         sampler.statistics()
     );
     if p.reduction.needs_check() {
-        // The rejection step of `crate::sample`, in a user's words.
+        // The rejection step of `polycover::engine::Sampler`, in a user's words.
         eprintln!(
             "c a distinct solution may appear there k times: a draw of it is kept with \
              chance 1/k"

@@ -61,7 +61,7 @@ pub fn measure_child(plan: &Plan, out: &mut dyn Write) -> Result<()> {
     };
     let puzzle = Puzzle::load(spec)?;
     let mode = plan.symmetry.unwrap_or(puzzle.default_symmetry());
-    let engine = if engine.settings().iter().any(|d| d.setting == Setting::Amo) {
+    let engine = if engine.declares(Setting::Amo) {
         engine.configure([(Setting::Amo, amo.name())])?
     } else {
         engine.clone()

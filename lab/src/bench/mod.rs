@@ -114,7 +114,7 @@ impl Entrant {
 
     fn uses_cnf(&self) -> bool {
         match self {
-            Entrant::Engine(e) => e.settings().iter().any(|d| d.setting == Setting::Amo),
+            Entrant::Engine(e) => e.declares(Setting::Amo),
             Entrant::Program(p) => p.uses_cnf(),
             Entrant::Solver(_) => true,
         }

@@ -69,7 +69,7 @@ pub struct Generated {
     /// The seed of the design search that gave the puzzle, after the draws failed;
     /// `None` when a random draw gave it.
     pub seed: Option<u64>,
-    /// Moves the design searches tried (0 when a draw gave the puzzle).
+    /// Moves the design search that gave the puzzle tried (0 when a draw gave it).
     pub tried: u64,
     /// Seconds the design searches took, all seeds together.
     pub seconds: f64,
@@ -122,7 +122,7 @@ impl Generator {
                 seconds: 0.0,
             }),
             None => Err(Error::Failed(format!(
-                "generate polycubes: no puzzle found in {tries} draws; try other {}, {} or {}",
+                "no puzzle found in {tries} draws; try other {}, {} or {}",
                 Setting::Sizes.mark(),
                 Setting::Pieces.mark(),
                 Setting::Seed.mark()
@@ -234,7 +234,7 @@ pub(crate) fn check(r: &Generator) -> Result<()> {
     let (lo, hi) = r.sizes;
     if r.size.contains(&0) || r.pieces == 0 || lo == 0 || lo > hi {
         return Err(Error::Usage(format!(
-            "generate polycubes: the box's sides, {} and the {} bounds must be at least 1, \
+            "the box's sides, {} and the {} bounds must be at least 1, \
              and {} needs A <= B",
             Setting::Pieces.mark(),
             Setting::Sizes.mark(),
@@ -245,7 +245,7 @@ pub(crate) fn check(r: &Generator) -> Result<()> {
         // The puzzle file's own limit, checked here so that no file is written that
         // every command then refuses.
         return Err(Error::Usage(format!(
-            "generate polycubes: {}: a side of {side} cells is beyond the \
+            "{}: a side of {side} cells is beyond the \
              {MAX_COORDINATE} a puzzle file's `box` may have",
             Setting::Box.is(r.size.map(|n| n.to_string()).join(","))
         )));
@@ -254,13 +254,13 @@ pub(crate) fn check(r: &Generator) -> Result<()> {
     let volume: usize = r.size.iter().product();
     if volume > 4096 {
         return Err(Error::Usage(format!(
-            "generate polycubes: a box of {volume} cells is beyond the 4096 this generator \
+            "a box of {volume} cells is beyond the 4096 this generator \
              cuts"
         )));
     }
     if volume < r.pieces.saturating_mul(lo) || volume > r.pieces.saturating_mul(hi) {
         return Err(Error::Usage(format!(
-            "generate polycubes: {} pieces of {lo} to {hi} cells cannot fill a box of \
+            "{} pieces of {lo} to {hi} cells cannot fill a box of \
              {volume} cells",
             r.pieces
         )));
@@ -354,7 +354,7 @@ pub(crate) fn cut(r: &Generator, rng: &mut Pcg64Mcg) -> Result<Vec<Vec<Cell>>> {
             .collect());
     }
     Err(Error::Failed(format!(
-        "generate polycubes: no cut of the box into {} pieces of {} to {} cells found in \
+        "no cut of the box into {} pieces of {} to {} cells found in \
          {MAX_CUTS} tries",
         r.pieces, r.sizes.0, r.sizes.1
     )))

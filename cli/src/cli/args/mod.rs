@@ -38,8 +38,8 @@ pub(super) use files::{
 pub(super) use info::InfoArgs;
 
 use values::{
-    parse_limit, parse_memory, parse_repeat, parse_samples, parse_sat_option, parse_seconds,
-    parse_seed, parse_thread_list, parse_threads, ThreadList,
+    parse_limit, parse_memory, parse_repeat, parse_samples, parse_seconds, parse_seed,
+    parse_thread_list, parse_threads, ThreadList,
 };
 pub(super) use values::{AmoArg, ExportFormatArg, ProjectionArg, SuiteStatusArg, SymmetryArg};
 
@@ -235,8 +235,8 @@ pub(super) struct SatArgs {
     pub(super) strategy: Option<String>,
     /// A CaDiCaL option, NAME=VALUE (repeatable), set after polycover's defaults
     /// (inprocessing=0 restart=0 chrono=2 bump=0 walk=0 lucky=0 shrinkreap=0).
-    #[arg(long = "sat-option", value_name = "NAME=VALUE", value_parser = parse_sat_option)]
-    pub(super) sat_options: Vec<(String, i32)>,
+    #[arg(long = "sat-option", value_name = "NAME=VALUE")]
+    pub(super) sat_options: Vec<String>,
     /// Build the CNF (with --solver sat) even when its size passes the limit (10 M
     /// clauses or 50 M literals). With `enumerate --svg/--html DIR`, also write into a
     /// directory that holds files, removing the pictures an earlier run left there.
@@ -261,7 +261,7 @@ impl SatArgs {
         given.extend(
             self.sat_options
                 .iter()
-                .map(|(name, value)| (Setting::SatOption, format!("{name}={value}"))),
+                .map(|option| (Setting::SatOption, option.clone())),
         );
         if self.force {
             given.push((Setting::Force, "true".into()));

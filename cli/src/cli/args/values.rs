@@ -1,5 +1,5 @@
 //! The values of the command line's options: mirrors of the core enums, and the parsers
-//! of threads, seconds and CaDiCaL options.
+//! of threads and seconds (CaDiCaL's options are the SAT engine's to parse).
 //!
 //! Invariants: each mirror has the core enum's variants and doc comments (they are the
 //! help texts, so `--help`, the completions and the man page read the same), converted
@@ -259,21 +259,6 @@ pub(super) fn parse_memory(s: &str) -> std::result::Result<usize, String> {
 /// positive number of seconds, where `inf` (or more than a clock counts) is no timeout.
 pub(super) fn parse_seconds(s: &str) -> polycover::Result<Duration> {
     polycover::RunOptions::parse_timeout(s)
-}
-
-pub(super) fn parse_sat_option(s: &str) -> std::result::Result<(String, i32), String> {
-    let (name, value) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
-    let value = value.trim().parse::<i32>().map_err(|_| {
-        format!(
-            "`{value}` (in `{s}`): a CaDiCaL option's value must be a whole number from {} \
-             to {}",
-            i32::MIN,
-            i32::MAX
-        )
-    })?;
-    Ok((name.trim().to_string(), value))
 }
 
 /// The values of `--solver`, with their help, from the engine registry: a new engine
