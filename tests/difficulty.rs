@@ -275,6 +275,48 @@ fn maximize_nodes_keeps_a_unique_puzzle_at_least_as_hard() {
     assert_eq!(climb.last(), Some(&hard_nodes), "{err}");
 }
 
+/// `design --maximize dead-ends` climbs on the tree's dead ends instead: the puzzle it
+/// writes is unique, has at least the dead ends of the plain design it starts from (by
+/// `info --difficulty`), says in its header how it was made, and its progress lines'
+/// best only grows.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn maximize_dead_ends_keeps_a_unique_puzzle_with_at_least_as_many() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.toml");
+    let hard = dir.path().join("hard.toml");
+    let (plain, hard) = (plain.to_str().unwrap(), hard.to_str().unwrap());
+    let design = ["design", "--box", "4,4,4", "--pieces", "10", "--seed", "5"];
+    let mut args = design.to_vec();
+    args.extend(["--timeout", "600", "-o", plain]);
+    assert_eq!(polycover(&args).status.code(), Some(0));
+    let dead_ends = |puzzle: &str| {
+        let out = polycover(&["info", puzzle, "--difficulty"]);
+        let r = rows(&stdout(&out));
+        (number(&r["dead ends"]), number(&r["solutions"]))
+    };
+    let (plain_dead, _) = dead_ends(plain);
+    let mut args = design.to_vec();
+    args.extend(["--maximize", "dead-ends", "--timeout", "5", "-o", hard]);
+    let out = polycover(&args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let (hard_dead, hard_solutions) = dead_ends(hard);
+    assert_eq!(hard_solutions, 1, "{err}");
+    assert!(hard_dead >= plain_dead, "{hard_dead} < {plain_dead}: {err}");
+    let text = std::fs::read_to_string(hard).unwrap();
+    assert!(text.contains("--maximize dead-ends"), "{text}");
+    assert!(text.contains("DLX dead ends"), "{text}");
+    let climb: Vec<u64> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("c design --maximize: "))
+        .map(|l| number(l.split("most DLX dead ends ").nth(1).unwrap()))
+        .collect();
+    assert!(climb.windows(2).all(|w| w[0] <= w[1]), "{err}");
+    assert_eq!(climb.first(), Some(&plain_dead), "{err}");
+    assert_eq!(climb.last(), Some(&hard_dead), "{err}");
+}
+
 /// Combinations that make no sense end with exit 2 and say why, before any work (a
 /// guard ends a run that starts searching instead: `--maximize nodes` alone would climb
 /// until Ctrl-C).

@@ -1,15 +1,16 @@
-//! `design --maximize nodes`: from a unique design, a climb to a harder one.
+//! `design --maximize nodes|dead-ends`: from a unique design, a climb to a harder one.
 //!
-//! A state is a unique cut without faults (the design search's goal) and its score the
-//! nodes of the DLX's search tree (`difficulty.rs`): the work a solver does to find the
-//! one solution and prove there is no other. A move is one of the design search's
+//! A state is a unique cut without faults (the design search's goal) and its score a
+//! [`Measure`] of the DLX's search tree (`engine/difficulty.rs`): its nodes, the work a
+//! solver does to find the one solution and prove there is no other, or its dead ends,
+//! the wrong placements a solver backs out of. A move is one of the design search's
 //! (`cut.rs`); the candidate is counted by the caller's [`Counter`] up to two solutions
 //! (a second refuses it), and a unique one is measured. A candidate with at least the
-//! current state's nodes is accepted (equal ones too, a walk on the plateau); after
+//! current state's measure is accepted (equal ones too, a walk on the plateau); after
 //! `PATIENCE` tries without a harder puzzle the walk goes back to the hardest.
 //!
 //! Invariants: every state the climb holds, the first included, is a unique cut
-//! without faults; the hardest state (most nodes) is kept and returned however the climb
+//! without faults; the hardest state (largest measure) is kept and returned however the climb
 //! ends (the deadline, which is its normal end, or Ctrl-C); the same request and the same
 //! counts give the same moves (its generator is seeded from the request's seed).
 
@@ -18,13 +19,15 @@ use std::time::Instant;
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::{cut, render, Counter, Designed, Ending, Event, Mover, Request, Score, PATIENCE};
+use super::{
+    cut, render, Counter, Designed, Ending, Event, Measure, Mover, Request, Score, PATIENCE,
+};
 use crate::engine::Problem;
 use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
 
-/// Climbs from `designed`, when it is unique, to the unique puzzle with the most DLX
-/// nodes found before `r.stop` says stop (without a deadline it climbs until Ctrl-C;
+/// Climbs from `designed`, when it is unique, to the unique puzzle with the largest
+/// `measure` found before `r.stop` says stop (without a deadline it climbs until Ctrl-C;
 /// see the module docs); a design that is not
 /// unique is returned as it is. `count` counts (as for [`super::design`]); `progress`
 /// hears of every step.
@@ -32,9 +35,10 @@ use crate::puzzle::{Puzzle, SymmetryMode};
 /// # Errors
 ///
 /// What `count` returns but [`Error::Interrupted`], which ends the climb.
-pub(crate) fn maximize_nodes(
+pub(crate) fn maximize(
     r: &Request,
     designed: Designed,
+    measure: Measure,
     count: &mut Counter<'_>,
     progress: &mut dyn FnMut(&Event),
 ) -> Result<Designed> {
@@ -52,7 +56,7 @@ pub(crate) fn maximize_nodes(
         accepted: 0,
     };
     let mut stop = Ending::Unique;
-    let first = match nodes(r, &designed.cut) {
+    let first = match measured(r, &designed.cut, measure) {
         Ok(Some(n)) => n,
         Ok(None) => return Ok(designed),
         Err(Error::Interrupted(_)) => {
@@ -70,7 +74,8 @@ pub(crate) fn maximize_nodes(
     let mut step = |search: &Mover<'_, '_, '_>, best: u64, improved: bool| {
         progress(&Event::Climbed {
             seconds: begun.elapsed().as_secs_f64(),
-            nodes: best,
+            measure,
+            best,
             first,
             tried: search.tried,
             accepted: search.accepted,
@@ -94,11 +99,12 @@ pub(crate) fn maximize_nodes(
         };
         search.tried += 1;
         since_better += 1;
-        let measured = search.score(&next, Some(unique)).and_then(|s| match s {
-            Some(s) if s.unique() => nodes(r, &next),
-            _ => Ok(Some(0)),
+        // A candidate that is not unique is never accepted: `Some(None)`.
+        let candidate = search.score(&next, Some(unique)).and_then(|s| match s {
+            Some(s) if s.unique() => measured(r, &next, measure).map(|m| m.map(Some)),
+            _ => Ok(Some(None)),
         });
-        let n = match measured {
+        let n = match candidate {
             Ok(Some(n)) => n,
             // The deadline stopped the count or the walk: the climb's normal end.
             Ok(None) => break,
@@ -108,8 +114,7 @@ pub(crate) fn maximize_nodes(
             }
             Err(e) => return Err(e),
         };
-        // A candidate that is not unique measured 0: never accepted.
-        if n > 0 && n >= current.1 {
+        if let Some(n) = n.filter(|&n| n >= current.1) {
             search.accepted += 1;
             current = (next, n);
         }
@@ -124,6 +129,7 @@ pub(crate) fn maximize_nodes(
         step(&search, best.1, improved);
     }
     let climbed = Climbed {
+        measure,
         best,
         first,
         tried: search.tried,
@@ -134,9 +140,10 @@ pub(crate) fn maximize_nodes(
     Ok(harder(r, designed, climbed))
 }
 
-/// Where a climb ended: its best cut and nodes, its first nodes, its moves and time, and
-/// why it ended.
+/// Where a climb ended: its best cut and measure, its first measure, its moves and time,
+/// and why it ended.
 struct Climbed {
+    measure: Measure,
     best: (cut::Cut, u64),
     first: u64,
     tried: u64,
@@ -155,11 +162,13 @@ fn harder(r: &Request, designed: Designed, climb: Climbed) -> Designed {
         .map(|l| format!("{l}\n"))
         .collect();
     let header = format!(
-        "{header}# Then made harder (--maximize nodes) by {} accepted of {} tried in \
-         {:.1} s: DLX nodes {} to {}.\n",
+        "{header}# Then made harder (--maximize {}) by {} accepted of {} tried in \
+         {:.1} s: {} {} to {}.\n",
+        climb.measure.name(),
         crate::Count::plural(climb.accepted, "move", "moves"),
         climb.tried,
         climb.seconds,
+        climb.measure.words(),
         climb.first,
         climb.best.1
     );
@@ -180,9 +189,13 @@ fn harder(r: &Request, designed: Designed, climb: Climbed) -> Designed {
     }
 }
 
-/// The DLX nodes of `cut`'s puzzle up to rotations; `Ok(None)` past the deadline.
-fn nodes(r: &Request, cut: &cut::Cut) -> Result<Option<u64>> {
+/// The `measure` of `cut`'s puzzle up to rotations; `Ok(None)` past the deadline.
+fn measured(r: &Request, cut: &cut::Cut, measure: Measure) -> Result<Option<u64>> {
     let puzzle = Puzzle::parse("the designed puzzle", &render(r, cut, "", None))?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
-    Ok(crate::engine::difficulty::tree(&problem, &r.stop)?.map(|t| t.nodes))
+    let tree = crate::engine::difficulty::tree(&problem, &r.stop)?;
+    Ok(tree.map(|t| match measure {
+        Measure::Nodes => t.nodes,
+        Measure::DeadEnds => t.dead_ends,
+    }))
 }

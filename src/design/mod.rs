@@ -75,21 +75,52 @@ impl Request {
         design(self, command, count, progress)
     }
 
-    /// Climbs from `designed`, when it is unique, to the unique puzzle with the most DLX
-    /// nodes found before the request's stop says stop; a design that is not unique is
-    /// returned as it is. `count` counts as for [`Request::design`]; `progress` hears
-    /// of every step.
+    /// Climbs from `designed`, when it is unique, to the unique puzzle with the largest
+    /// `measure` of its DLX search tree found before the request's stop says stop; a
+    /// design that is not unique is returned as it is. `count` counts as for
+    /// [`Request::design`]; `progress` hears of every step.
     ///
     /// # Errors
     ///
     /// What `count` returns but [`Error::Interrupted`], which ends the climb.
-    pub fn maximize_nodes(
+    pub fn maximize(
         &self,
         designed: Designed,
+        measure: Measure,
         count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
         progress: &mut dyn FnMut(&Event),
     ) -> Result<Designed> {
-        maximize::maximize_nodes(self, designed, count, progress)
+        maximize::maximize(self, designed, measure, count, progress)
+    }
+}
+
+/// What `--maximize` makes larger: a measure of a unique puzzle's DLX search tree
+/// ([`crate::engine::Difficulty`]), as puzzle makers rank puzzles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// Every node of the tree: the work to find the one solution and prove there is no
+    /// other.
+    Nodes,
+    /// The leaves without a solution: how often a solver backs out of a wrong placement
+    /// (per solution, as the puzzle has one).
+    DeadEnds,
+}
+
+impl Measure {
+    /// The measure's name, as `--maximize` takes it: `nodes`, `dead-ends`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::Nodes => "nodes",
+            Measure::DeadEnds => "dead-ends",
+        }
+    }
+
+    /// The measure in words, for progress lines and file headers: `DLX nodes`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Measure::Nodes => "DLX nodes",
+            Measure::DeadEnds => "DLX dead ends",
+        }
     }
 }
 
@@ -167,7 +198,7 @@ impl std::fmt::Display for Score {
 }
 
 /// How far a design is, for progress lines: one kind of event for the design search
-/// ([`Request::design`]), the climb to a harder puzzle ([`Request::maximize_nodes`]) and
+/// ([`Request::design`]), the climb to a harder puzzle ([`Request::maximize`]) and
 /// the draws before a design ([`crate::kinds::Generator::unique_or_unsat`]).
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
@@ -198,9 +229,11 @@ pub enum Event {
     Climbed {
         /// Seconds since the climb began.
         seconds: f64,
-        /// The DLX nodes of the hardest unique puzzle so far.
-        nodes: u64,
-        /// The DLX nodes of the unique puzzle the climb started from.
+        /// What the climb makes larger.
+        measure: Measure,
+        /// The measure of the hardest unique puzzle so far.
+        best: u64,
+        /// The measure of the unique puzzle the climb started from.
         first: u64,
         /// Moves tried in the climb.
         tried: u64,
@@ -240,7 +273,7 @@ pub struct Designed {
     pub seconds: f64,
     /// Every improvement of the best score: (seconds, score).
     pub curve: Vec<(f64, Score)>,
-    /// The best state's cut, and its frozen pieces, for [`maximize_nodes`].
+    /// The best state's cut, and its frozen pieces, for [`Request::maximize`].
     cut: cut::Cut,
     frozen: Vec<bool>,
 }

@@ -20,7 +20,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use super::args::{DesignArgs, DesignStrategyArg, MaximizeArg, CAP};
+use super::args::{DesignArgs, DesignStrategyArg, CAP};
 use super::engines;
 use super::outcome::Outcome;
 use crate::design::{self, Ending, Event, Request, Rules, Strategy};
@@ -65,8 +65,8 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let mut progress = designing();
     let mut designed = request.design(&command, &mut count, &mut progress)?;
-    if a.maximize == MaximizeArg::Nodes {
-        designed = request.maximize_nodes(designed, &mut count, &mut climbing())?;
+    if let Some(measure) = a.maximize.measure() {
+        designed = request.maximize(designed, measure, &mut count, &mut climbing())?;
     }
     let (text, measured) = report(&a, &designed)?;
     let unbounded = crate::signals::stop();
@@ -114,19 +114,19 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
 }
 
 /// Refuses, before the search, an output that would overwrite an input or the other
-/// output, and `--maximize nodes` without the deadline that ends its climb.
+/// output, and `--maximize` without the deadline that ends its climb.
 fn check_outputs(a: &DesignArgs, inputs: &[&Path]) -> Result<()> {
     output::check_writable(&a.output, inputs)?;
     if let Some(svg) = &a.svg {
         output::check_writable(svg, inputs)?;
         output::check_not_same(&a.output, svg, "-o", "--svg")?;
     }
-    if a.maximize == MaximizeArg::Nodes && a.timeout.is_none() {
-        return Err(Error::Usage(
-            "design --maximize nodes needs --timeout SECONDS: the climb to a harder unique \
-             puzzle goes on until then"
-                .into(),
-        ));
+    if let (Some(measure), None) = (a.maximize.measure(), a.timeout) {
+        return Err(Error::Usage(format!(
+            "design --maximize {} needs --timeout SECONDS: the climb to a harder unique \
+             puzzle goes on until then",
+            measure.name()
+        )));
     }
     Ok(())
 }
@@ -226,13 +226,14 @@ pub(super) fn moves(n: impl std::fmt::Display) -> String {
     polycover::Count::plural(n, "move", "moves")
 }
 
-/// The progress lines of `--maximize nodes`: at each harder puzzle, and every 10 s.
+/// The progress lines of `--maximize`: at each harder puzzle, and every 10 s.
 fn climbing() -> impl FnMut(&Event) {
     let mut said = 0.0;
     move |event: &Event| {
         let Event::Climbed {
             seconds,
-            nodes,
+            measure,
+            best,
             first,
             tried,
             accepted,
@@ -244,8 +245,9 @@ fn climbing() -> impl FnMut(&Event) {
         if improved || seconds >= said + PROGRESS_SECONDS {
             said = seconds - seconds % PROGRESS_SECONDS;
             eprintln!(
-                "c design --maximize: {seconds:.1} s, most DLX nodes {nodes} (first {first}), \
-                 {} tried, {accepted} accepted",
+                "c design --maximize: {seconds:.1} s, most {} {best} (first {first}), {} \
+                 tried, {accepted} accepted",
+                measure.words(),
                 moves(tried)
             );
         }
@@ -355,11 +357,13 @@ fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, 
             a.strategy == DesignStrategyArg::Anneal,
             " --strategy anneal",
         ),
-        (a.maximize == MaximizeArg::Nodes, " --maximize nodes"),
     ] {
         if on {
             line.push_str(flag);
         }
+    }
+    if let Some(measure) = a.maximize.measure() {
+        line.push_str(&format!(" --maximize {}", measure.name()));
     }
     // The cap changes which candidates are refused, so the moves; the default is left
     // out, as the files written before it was recorded have it.

@@ -25,6 +25,20 @@ pub(in crate::cli) enum MaximizeArg {
     /// The DLX's search-tree nodes: climb over unique puzzles until --timeout and keep
     /// the hardest.
     Nodes,
+    /// The DLX's dead ends (leaves without a solution, the wrong placements a solver
+    /// backs out of): climb as for nodes.
+    DeadEnds,
+}
+
+impl MaximizeArg {
+    /// The measure to climb on; `None` for no climb.
+    pub(in crate::cli) fn measure(self) -> Option<crate::design::Measure> {
+        match self {
+            MaximizeArg::None => None,
+            MaximizeArg::Nodes => Some(crate::design::Measure::Nodes),
+            MaximizeArg::DeadEnds => Some(crate::design::Measure::DeadEnds),
+        }
+    }
 }
 
 #[derive(Args, Debug)]

@@ -30,7 +30,7 @@ mod files;
 mod info;
 mod values;
 
-pub(super) use design::{DesignArgs, DesignStrategyArg, MaximizeArg, CAP};
+pub(super) use design::{DesignArgs, DesignStrategyArg, CAP};
 pub(super) use files::{
     DecodeArgs, DimacsArgs, ExportArgs, GenerateArgs, GenerateKind, ImportArgs, MergeArgs,
     SuiteArgs,
