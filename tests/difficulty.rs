@@ -275,13 +275,24 @@ fn maximize_nodes_keeps_a_unique_puzzle_at_least_as_hard() {
     assert_eq!(climb.last(), Some(&hard_nodes), "{err}");
 }
 
-/// `design --maximize dead-ends` climbs on the tree's dead ends instead: the puzzle it
-/// writes is unique, has at least the dead ends of the plain design it starts from (by
-/// `info --difficulty`), says in its header how it was made, and its progress lines'
-/// best only grows.
+/// `design --maximize dead-ends` and `--maximize first-move` climb on the tree's dead
+/// ends, and on the first move's options, instead: the puzzle each writes is unique, has
+/// at least the plain design's measure (by `info --difficulty`), says in its header how
+/// it was made, and its progress lines' best only grows.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
-fn maximize_dead_ends_keeps_a_unique_puzzle_with_at_least_as_many() {
+fn maximize_dead_ends_and_first_move_keep_a_unique_puzzle_at_least_as_hard() {
+    for (measure, row, words) in [
+        ("dead-ends", "dead ends", "DLX dead ends"),
+        ("first-move", "first move", "first-move options"),
+    ] {
+        climbs_on(measure, row, words);
+    }
+}
+
+/// One `--maximize MEASURE` climb from 4x4x4 in 10 pieces, seed 5, checked against the
+/// `info --difficulty` row `row`; `words` is how its lines name the measure.
+fn climbs_on(measure: &str, row: &str, words: &str) {
     let dir = tempfile::tempdir().unwrap();
     let plain = dir.path().join("plain.toml");
     let hard = dir.path().join("hard.toml");
@@ -290,31 +301,34 @@ fn maximize_dead_ends_keeps_a_unique_puzzle_with_at_least_as_many() {
     let mut args = design.to_vec();
     args.extend(["--timeout", "600", "-o", plain]);
     assert_eq!(polycover(&args).status.code(), Some(0));
-    let dead_ends = |puzzle: &str| {
+    let measured = |puzzle: &str| {
         let out = polycover(&["info", puzzle, "--difficulty"]);
         let r = rows(&stdout(&out));
-        (number(&r["dead ends"]), number(&r["solutions"]))
+        (number(&r[row]), number(&r["solutions"]))
     };
-    let (plain_dead, _) = dead_ends(plain);
+    let (plain_value, _) = measured(plain);
     let mut args = design.to_vec();
-    args.extend(["--maximize", "dead-ends", "--timeout", "5", "-o", hard]);
+    args.extend(["--maximize", measure, "--timeout", "4", "-o", hard]);
     let out = polycover(&args);
     let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    let (hard_dead, hard_solutions) = dead_ends(hard);
-    assert_eq!(hard_solutions, 1, "{err}");
-    assert!(hard_dead >= plain_dead, "{hard_dead} < {plain_dead}: {err}");
+    assert_eq!(out.status.code(), Some(0), "{measure}: {err}");
+    let (hard_value, hard_solutions) = measured(hard);
+    assert_eq!(hard_solutions, 1, "{measure}: {err}");
+    assert!(
+        hard_value >= plain_value,
+        "{measure}: {hard_value} < {plain_value}: {err}"
+    );
     let text = std::fs::read_to_string(hard).unwrap();
-    assert!(text.contains("--maximize dead-ends"), "{text}");
-    assert!(text.contains("DLX dead ends"), "{text}");
+    assert!(text.contains(&format!("--maximize {measure}")), "{text}");
+    assert!(text.contains(words), "{text}");
     let climb: Vec<u64> = err
         .lines()
         .filter_map(|l| l.strip_prefix("c design --maximize: "))
-        .map(|l| number(l.split("most DLX dead ends ").nth(1).unwrap()))
+        .map(|l| number(l.split(&format!("most {words} ")).nth(1).unwrap()))
         .collect();
-    assert!(climb.windows(2).all(|w| w[0] <= w[1]), "{err}");
-    assert_eq!(climb.first(), Some(&plain_dead), "{err}");
-    assert_eq!(climb.last(), Some(&hard_dead), "{err}");
+    assert!(climb.windows(2).all(|w| w[0] <= w[1]), "{measure}: {err}");
+    assert_eq!(climb.first(), Some(&plain_value), "{measure}: {err}");
+    assert_eq!(climb.last(), Some(&hard_value), "{measure}: {err}");
 }
 
 /// Combinations that make no sense end with exit 2 and say why, before any work (a

@@ -1,9 +1,10 @@
-//! `design --maximize nodes|dead-ends`: from a unique design, a climb to a harder one.
+//! `design --maximize nodes|dead-ends|first-move`: from a unique design, a climb to a
+//! harder one.
 //!
 //! A state is a unique cut without faults (the design search's goal) and its score a
 //! [`Measure`] of the DLX's search tree (`engine/difficulty.rs`): its nodes, the work a
-//! solver does to find the one solution and prove there is no other, or its dead ends,
-//! the wrong placements a solver backs out of. A move is one of the design search's
+//! solver does to find the one solution and prove there is no other, its dead ends, the
+//! wrong placements a solver backs out of, or the options of its first move. A move is one of the design search's
 //! (`cut.rs`); the candidate is counted by the caller's [`Counter`] up to two solutions
 //! (a second refuses it), and a unique one is measured. A candidate with at least the
 //! current state's measure is accepted (equal ones too, a walk on the plateau); after
@@ -193,9 +194,13 @@ fn harder(r: &Request, designed: Designed, climb: Climbed) -> Designed {
 fn measured(r: &Request, cut: &cut::Cut, measure: Measure) -> Result<Option<u64>> {
     let puzzle = Puzzle::parse("the designed puzzle", &render(r, cut, "", None))?;
     let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    if measure == Measure::FirstMove {
+        return Ok(Some(crate::engine::difficulty::first_move(&problem)));
+    }
     let tree = crate::engine::difficulty::tree(&problem, &r.stop)?;
     Ok(tree.map(|t| match measure {
         Measure::Nodes => t.nodes,
         Measure::DeadEnds => t.dead_ends,
+        Measure::FirstMove => unreachable!("measured above"),
     }))
 }

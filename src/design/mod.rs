@@ -104,6 +104,10 @@ pub enum Measure {
     /// The leaves without a solution: how often a solver backs out of a wrong placement
     /// (per solution, as the puzzle has one).
     DeadEnds,
+    /// The options of the item the search branches on first (its most constrained cell
+    /// or piece): the first placement's choices, so that no piece is forced at the
+    /// first move.
+    FirstMove,
 }
 
 impl Measure {
@@ -112,6 +116,7 @@ impl Measure {
         match self {
             Measure::Nodes => "nodes",
             Measure::DeadEnds => "dead-ends",
+            Measure::FirstMove => "first-move",
         }
     }
 
@@ -120,6 +125,7 @@ impl Measure {
         match self {
             Measure::Nodes => "DLX nodes",
             Measure::DeadEnds => "DLX dead ends",
+            Measure::FirstMove => "first-move options",
         }
     }
 }

@@ -206,6 +206,15 @@ pub(crate) fn tree(problem: &Problem, stop: &Stop) -> Result<Option<solver::Tree
     }
 }
 
+/// The options of the item the DLX branches on at the root (0 when the root is a leaf):
+/// [`Difficulty::first_move`] without the rest of the tree.
+pub(crate) fn first_move(problem: &Problem) -> u64 {
+    match solver::dlx(problem.reduction.matrix()).branch(&[]) {
+        Branch::On(options) => options.len() as u64,
+        _ => 0,
+    }
+}
+
 /// The branching profile (see the module docs), breadth first by the DLX's own
 /// branching; `Ok(None)` past the deadline.
 fn branching(problem: &Problem, stop: &Stop) -> Result<Option<Vec<f64>>> {

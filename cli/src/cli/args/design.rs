@@ -28,6 +28,9 @@ pub(in crate::cli) enum MaximizeArg {
     /// The DLX's dead ends (leaves without a solution, the wrong placements a solver
     /// backs out of): climb as for nodes.
     DeadEnds,
+    /// The options of the first move (of the most constrained cell or piece): climb as
+    /// for nodes, to a puzzle that forces no piece at the start.
+    FirstMove,
 }
 
 impl MaximizeArg {
@@ -37,6 +40,7 @@ impl MaximizeArg {
             MaximizeArg::None => None,
             MaximizeArg::Nodes => Some(crate::design::Measure::Nodes),
             MaximizeArg::DeadEnds => Some(crate::design::Measure::DeadEnds),
+            MaximizeArg::FirstMove => Some(crate::design::Measure::FirstMove),
         }
     }
 }
