@@ -35,6 +35,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use crate::common::COMMANDS;
+
 /// The crates' source folders, from the repository's root.
 const CRATES: &[&str] = &["src/", "cli/src/", "lab/src/"];
 
@@ -319,23 +321,18 @@ const FLAG_EXCEPTIONS: &[(&str, &str, &str)] = &[
 #[test]
 fn the_library_writes_no_command_line_flag() {
     let mut found = Vec::new();
-    for (path, text) in source_files() {
-        if !path.starts_with("src/") || path.ends_with("/tests.rs") {
-            continue;
-        }
-        for literal in string_literals(&without_tests(&text)) {
-            let flag = literal.match_indices("--").any(|(at, _)| {
-                let before = literal[..at].chars().next_back();
-                let after = literal[at + 2..].chars().next();
-                before.is_none_or(|c| c.is_whitespace() || "`(\"'".contains(c))
-                    && after.is_some_and(|c| c.is_ascii_lowercase())
-            });
-            let excepted = FLAG_EXCEPTIONS
-                .iter()
-                .any(|(file, what, _)| *file == path && literal.contains(what));
-            if flag && !literal.contains("polycover ") && !excepted {
-                found.push(format!("{path}: {literal:?}"));
-            }
+    for (path, literal) in library_literals() {
+        let flag = literal.match_indices("--").any(|(at, _)| {
+            let before = literal[..at].chars().next_back();
+            let after = literal[at + 2..].chars().next();
+            before.is_none_or(|c| c.is_whitespace() || "`(\"'".contains(c))
+                && after.is_some_and(|c| c.is_ascii_lowercase())
+        });
+        let excepted = FLAG_EXCEPTIONS
+            .iter()
+            .any(|(file, what, _)| *file == path && literal.contains(what));
+        if flag && !literal.contains("polycover ") && !excepted {
+            found.push(format!("{path}: {literal:?}"));
         }
     }
     assert!(
@@ -345,31 +342,6 @@ fn the_library_writes_no_command_line_flag() {
     );
     no_stale_exception("FLAG_EXCEPTIONS", FLAG_EXCEPTIONS);
 }
-
-/// The commands of the `polycover` binary: a library message that names one in code
-/// marks (`use it with \`count\``) is the command line's words, which the Python module
-/// (`Puzzle.count()`) and an embedding program do not share.
-const COMMANDS: &[&str] = &[
-    "count",
-    "solve",
-    "enumerate",
-    "sample",
-    "info",
-    "list",
-    "dimacs",
-    "decode",
-    "check",
-    "bench",
-    "verify",
-    "generate",
-    "design",
-    "suite",
-    "merge",
-    "import",
-    "export",
-    "completions",
-    "man",
-];
 
 /// The library strings that name a command of the binary, each with its reason: a file
 /// that records the command line that made or reads it, and one message whose wording a
@@ -403,25 +375,20 @@ const COMMAND_EXCEPTIONS: &[(&str, &str, &str)] = &[
 #[test]
 fn the_library_names_no_command_in_a_message() {
     let mut found = Vec::new();
-    for (path, text) in source_files() {
-        if !path.starts_with("src/") || path.ends_with("/tests.rs") {
-            continue;
-        }
-        for literal in string_literals(&without_tests(&text)) {
-            let named = COMMANDS.iter().any(|c| {
-                literal.contains(&format!("`{c}`"))
-                    || literal.contains(&format!("`{c} "))
-                    || literal.contains(&format!("`polycover {c}"))
-                    || literal.starts_with(&format!("{c}: "))
-                    || literal.starts_with(&format!("{c} polycubes"))
-                    || literal.starts_with(&format!("{c} colored-cubes"))
-            });
-            let excepted = COMMAND_EXCEPTIONS
-                .iter()
-                .any(|(file, what, _)| *file == path && literal.contains(what));
-            if named && !excepted {
-                found.push(format!("{path}: {literal:?}"));
-            }
+    for (path, literal) in library_literals() {
+        let named = COMMANDS.iter().any(|c| {
+            literal.contains(&format!("`{c}`"))
+                || literal.contains(&format!("`{c} "))
+                || literal.contains(&format!("`polycover {c}"))
+                || literal.starts_with(&format!("{c}: "))
+                || literal.starts_with(&format!("{c} polycubes"))
+                || literal.starts_with(&format!("{c} colored-cubes"))
+        });
+        let excepted = COMMAND_EXCEPTIONS
+            .iter()
+            .any(|(file, what, _)| *file == path && literal.contains(what));
+        if named && !excepted {
+            found.push(format!("{path}: {literal:?}"));
         }
     }
     assert!(
@@ -430,6 +397,20 @@ fn the_library_names_no_command_in_a_message() {
         found.join("\n")
     );
     no_stale_exception("COMMAND_EXCEPTIONS", COMMAND_EXCEPTIONS);
+}
+
+/// Every string literal of the library's source (`src/`, tests left out), by its file.
+fn library_literals() -> Vec<(String, String)> {
+    source_files()
+        .into_iter()
+        .filter(|(path, _)| path.starts_with("src/") && !path.ends_with("/tests.rs"))
+        .flat_map(|(path, text)| {
+            string_literals(&without_tests(&text))
+                .into_iter()
+                .map(|literal| (path.clone(), literal.to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// The contents of the string literals in `text`, comments skipped; a string continued

@@ -286,27 +286,11 @@ fn the_solver_line_names_the_kernel_that_runs() {
 /// is in them, and bash can load the script.
 #[test]
 fn completions_and_the_manual_page_name_every_command() {
-    let commands = [
-        "count",
-        "solve",
-        "enumerate",
-        "sample",
-        "info",
-        "list",
-        "dimacs",
-        "decode",
-        "check",
-        "bench",
-        "generate",
-        "merge",
-        "import",
-        "export",
-    ];
     for shell in ["bash", "zsh", "fish"] {
         let out = polycover(&["completions", shell]);
         assert!(out.status.success(), "{}", stderr(&out));
         let text = stdout(&out);
-        for c in commands {
+        for c in COMMANDS {
             assert!(text.contains(c), "{shell}: {c} missing");
         }
     }
@@ -328,7 +312,7 @@ fn completions_and_the_manual_page_name_every_command() {
     );
     let man = stdout(&polycover(&["man"]));
     assert!(man.starts_with(".ie") || man.contains(".TH"), "{man}");
-    for c in commands {
+    for c in COMMANDS {
         assert!(man.contains(c), "man: {c} missing");
     }
 }

@@ -359,3 +359,30 @@ pub fn csv_rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String,
         })
         .collect()
 }
+
+/// Every command of the `polycover` binary: what its completions and manual page name
+/// (`cli::completions_and_the_manual_page_name_every_command`), and what no library
+/// message may name in code marks (`architecture::the_library_names_no_command_in_a_message`:
+/// a command is the command line's word, which the Python module and an embedding
+/// program do not share).
+pub const COMMANDS: &[&str] = &[
+    "count",
+    "solve",
+    "enumerate",
+    "sample",
+    "info",
+    "list",
+    "dimacs",
+    "decode",
+    "check",
+    "bench",
+    "verify",
+    "generate",
+    "design",
+    "suite",
+    "merge",
+    "import",
+    "export",
+    "completions",
+    "man",
+];

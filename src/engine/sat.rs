@@ -12,7 +12,6 @@
 //! compiling is a stopped run with no solution). A backend that is not incremental
 //! (Kissat) finds the first solution only: its prepared value neither counts nor lists.
 
-use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
@@ -100,24 +99,9 @@ impl SatSettingsError {
     }
 }
 
-/// In the library's words; as an [`Error`], in a front end's ([`Error::render`]).
-impl fmt::Display for SatSettingsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&Setting::render(&self.marked(), &Setting::plainly))
-    }
-}
-
-impl std::error::Error for SatSettingsError {}
-
 impl From<SatSettingsError> for Error {
     fn from(e: SatSettingsError) -> Error {
         Error::Usage(e.marked())
-    }
-}
-
-impl Default for SatBuilder {
-    fn default() -> Self {
-        SatBuilder::from(SatEngine::default())
     }
 }
 
