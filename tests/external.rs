@@ -155,7 +155,7 @@ fn count_with(counter: &str, cnf: &str) -> u64 {
         "{counter}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    polycover::sat::dimacs::Answer::parse_count(&text)
+    polycover::sat::Answer::parse_count(&text)
         .and_then(|n| n.to_u64())
         .unwrap_or_else(|| panic!("{counter}: no count in its output: {text}"))
 }

@@ -9,8 +9,8 @@ use std::io::BufReader;
 
 use proptest::prelude::*;
 
-use polycover::sat::dimacs::{Answer, Header, Projection};
 use polycover::sat::Amo;
+use polycover::sat::{Answer, Header, Projection};
 use polycover::{Engine, Problem, Puzzle, RunOptions, SymmetryMode};
 
 use crate::common::*;

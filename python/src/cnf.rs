@@ -10,8 +10,8 @@ use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use polycover::sat::dimacs::{self, Header};
 use polycover::sat::Formula;
+use polycover::sat::{Header, Projection};
 use polycover::Problem;
 
 use crate::numbers::Whole;
@@ -85,7 +85,7 @@ impl Cnf {
         let header = Header::of(&self.problem.compiled, &self.problem.reduction);
         let mut text = Vec::new();
         header
-            .write(&mut text, &self.formula, dimacs::Projection::Show)
+            .write(&mut text, &self.formula, Projection::Show)
             .map_err(|e| to_py(e.into()))?;
         Ok(String::from_utf8_lossy(&text).into_owned())
     }

@@ -42,16 +42,17 @@ pub(super) fn write_term(
     let graph = write_cpog(&formula, shape, models, stop, cpog_path)?;
     Ok(Term {
         name: String::new(),
-        symmetry: String::new(),
         multiplicity: 1,
         count: Count::from(graph.count),
         cnf: String::new(),
         cpog: String::new(),
         cnf_bytes,
         cpog_bytes: graph.bytes,
-        nodes: graph.nodes,
-        states: graph.states,
         seconds: started.elapsed().as_secs_f64(),
+        symmetry: None,
+        nodes: Some(graph.nodes),
+        states: Some(graph.states),
+        checker_count: None,
     })
 }
 

@@ -12,37 +12,10 @@ use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
 
-use super::Certificate;
+use super::{Certificate, Term};
 use crate::burnside;
 use crate::count::Count;
 use crate::error::{Error, Result};
-
-/// One term as the checker saw it.
-#[derive(Clone, Debug)]
-pub struct Checked {
-    /// The term's name in the manifest.
-    pub name: String,
-    /// Its multiplicity.
-    pub multiplicity: usize,
-    /// The model count of the graph the checker verified, evaluated exactly.
-    pub count: Count,
-    /// The count the checker printed, where it differs from that exact value (the
-    /// prototype checker's arithmetic goes wrong on the 12x12 dominoes' 5.3e16).
-    pub checker_count: Option<Count>,
-    /// The checker's seconds.
-    pub seconds: f64,
-}
-
-/// A directory whose every term the checker verified.
-#[derive(Clone, Debug)]
-pub struct Verified {
-    /// The terms, in the manifest's order.
-    pub terms: Vec<Checked>,
-    /// The group's order.
-    pub order: usize,
-    /// The sum of the checked terms, each times its multiplicity, over the order.
-    pub count: Count,
-}
 
 pub(super) fn manifest(c: &Certificate, compiled: &crate::puzzle::Compiled) -> String {
     let mut t = String::from("polycover-certificate 1\n");
@@ -59,6 +32,15 @@ pub(super) fn manifest(c: &Certificate, compiled: &crate::puzzle::Compiled) -> S
         ));
     }
     t
+}
+
+fn file_bytes(path: &Path) -> Result<u64> {
+    std::fs::metadata(path)
+        .map(|m| m.len())
+        .map_err(|source| Error::Read {
+            path: path.to_path_buf(),
+            source,
+        })
 }
 
 fn bad(dir: &Path, line: usize, what: &str) -> Error {
@@ -86,7 +68,7 @@ pub fn verify(
     checker: &Path,
     stop: &crate::stop::Stop,
     mut progress: impl FnMut(&str),
-) -> Result<Verified> {
+) -> Result<Certificate> {
     let path = dir.join("MANIFEST");
     let text = std::fs::read_to_string(&path).map_err(|source| Error::Read {
         path: path.clone(),
@@ -160,16 +142,23 @@ pub fn verify(
         let exact = graph_count(&dir.join(&cnf), &dir.join(&cpog))?;
         let disagreement = (&exact != count.as_biguint()).then(|| Count::from(exact.clone()));
         sum += &exact * BigUint::from(mult);
-        checked.push(Checked {
+        checked.push(Term {
             name,
             multiplicity: mult,
             count: Count::from(exact),
-            checker_count: disagreement.map(|_| count),
+            cnf_bytes: file_bytes(&dir.join(&cnf))?,
+            cpog_bytes: file_bytes(&dir.join(&cpog))?,
+            cnf,
+            cpog,
             seconds: started.elapsed().as_secs_f64(),
+            symmetry: None,
+            nodes: None,
+            states: None,
+            checker_count: disagreement.map(|_| count),
         });
     }
     let count = burnside::divide(Count::from(sum), order)?;
-    Ok(Verified {
+    Ok(Certificate {
         terms: checked,
         order,
         count,

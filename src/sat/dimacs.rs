@@ -378,7 +378,7 @@ impl Header<'_> {
     /// Writes `formula` as DIMACS to `w`, this header's `c` lines first.
     ///
     /// ```
-    /// use polycover::sat::{dimacs::{Header, Projection}, Amo, Formula};
+    /// use polycover::sat::{Amo, Formula, Header, Projection};
     /// use polycover::Problem;
     /// let soma = Problem::load("soma", None)?;
     /// let formula = Formula::of(&soma.compiled.matrix, &soma.reduction, Amo::Product);

@@ -165,11 +165,18 @@ pub(super) fn count(
         writeln!(
             out,
             "c certificate term {} ({}): {} x {} fixed solutions, {} nodes, {} and {} ({:.2} s)",
-            t.name, t.symmetry, t.multiplicity, t.count, t.nodes, t.cnf, t.cpog, t.seconds
+            t.name,
+            t.symmetry.as_deref().unwrap_or_default(),
+            t.multiplicity,
+            t.count,
+            t.nodes.unwrap_or_default(),
+            t.cnf,
+            t.cpog,
+            t.seconds
         )?;
         cnf += t.cnf_bytes;
         cpog += t.cpog_bytes;
-        nodes += t.nodes;
+        nodes += t.nodes.unwrap_or_default();
         secs += t.seconds;
     }
     writeln!(

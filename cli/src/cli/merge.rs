@@ -94,10 +94,7 @@ fn read_results(paths: &[PathBuf]) -> Result<Vec<(PartResult, String)>> {
     // Every `c part` line, with where it was read.
     let mut results: Vec<(PartResult, String)> = Vec::new();
     for path in paths {
-        let mut lines = Lines::new(
-            path,
-            open_input(path, crate::sat::dimacs::Answer::MAX_INFLATED)?,
-        );
+        let mut lines = Lines::new(path, open_input(path, crate::sat::Answer::MAX_INFLATED)?);
         while let Some((line, number, whole)) = lines.next_line()? {
             let at = format!("{}:{number}", path.display());
             match PartResult::parse(line) {

@@ -24,8 +24,8 @@ use std::path::Path;
 
 use super::external::{check_answer, dimacs_row, higher, on_path, run};
 use super::{Plan, Row, Spread};
-use crate::sat::dimacs::Answer;
 use crate::sat::Amo;
+use crate::sat::Answer;
 use polycover::Problem;
 use polycover::{Error, Result};
 

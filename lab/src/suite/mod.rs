@@ -42,8 +42,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::gbd;
-use crate::sat::dimacs::{Header, Projection};
 use crate::sat::{Amo, Formula};
+use crate::sat::{Header, Projection};
 use crate::Stop;
 use polycover::kinds::Generator;
 use polycover::Engine;

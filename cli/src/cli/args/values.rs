@@ -12,8 +12,8 @@ use clap::ValueEnum;
 use polycover::RunOptions;
 
 use crate::export::Format as ExportFormat;
-use crate::sat::dimacs::Projection;
 use crate::sat::Amo;
+use crate::sat::Projection;
 use crate::suite::Status as SuiteStatus;
 use polycover::SymmetryMode;
 
