@@ -1,28 +1,30 @@
 """Draws the best count over time of `polycover design` runs as an SVG (log scale).
 
-Usage: python3 docs/design-curve.py LABEL=STDERR.log ... > docs/design-curve.svg
+Usage: python3 docs/design-curve.py LABEL=CURVE.csv ... > docs/design-curve.svg
 
-Reads the `c design: T s, best N solution(s), ...` lines that `design` writes to
-standard error (a line at each improvement and every 10 s) and draws N against T, one
-step line per log.
+Reads the files `design --curve FILE` writes (`seconds,faults,solutions,kind`, a line at
+each improvement of the best score) and draws the solutions against the seconds, one
+step line per file: dashed while the count is an estimate (`about`) or stopped at its
+cap (`at-least`), solid once it is exact. States that still break a shape rule are left
+out (their count is of another puzzle family). `docs/design-curves.sh` runs the designs
+and this script.
 """
 
+import csv
 import math
-import re
 import sys
 
-LINE = re.compile(r"^c design: ([0-9.]+) s, best (?:at least )?([0-9]+) solution")
-COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
+COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+           "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
 
 
 def points(path):
-    out = []
-    with open(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if m and "breaking" not in line:
-                out.append((float(m.group(1)), int(m.group(2))))
-    return out
+    with open(path, newline="") as f:
+        return [
+            (float(r["seconds"]), max(int(r["solutions"]), 1), r["kind"] == "exact")
+            for r in csv.DictReader(f)
+            if r["faults"] == "0"
+        ]
 
 
 def main():
@@ -30,13 +32,16 @@ def main():
     for arg in sys.argv[1:]:
         label, path = arg.split("=", 1)
         series.append((label, points(path)))
-    w, h, left, bottom, top, right = 640, 360, 70, 50, 30, 20
-    t_max = max(t for _, ps in series for t, _ in ps) or 1.0
-    n_max = max(n for _, ps in series for _, n in ps)
+    w, h, left, bottom, top, right = 720, 400, 70, 50, 30, 20
+    t_max = max((t for _, ps in series for t, _, _ in ps), default=1.0) or 1.0
+    n_max = max((n for _, ps in series for _, n, _ in ps), default=10)
     decades = max(1, math.ceil(math.log10(n_max)))
+    # Seconds on a log scale too: the first minute and the last matter alike.
+    t_min = 0.1
+    span = math.log10(max(t_max, 1.0) / t_min)
 
     def x(t):
-        return left + (w - left - right) * t / t_max
+        return left + (w - left - right) * math.log10(max(t, t_min) / t_min) / span
 
     def y(n):
         return h - bottom - (h - bottom - top) * math.log10(max(n, 1)) / decades
@@ -51,26 +56,26 @@ def main():
     for d in range(decades + 1):
         yy = y(10**d)
         svg.append(f'<line x1="{left}" y1="{yy}" x2="{w - right}" y2="{yy}" stroke="#ddd"/>')
-        svg.append(f'<text x="{left - 6}" y="{yy + 4}" text-anchor="end">{10**d}</text>')
-    for k in range(6):
-        t = t_max * k / 5
-        svg.append(f'<text x="{x(t)}" y="{h - bottom + 16}" text-anchor="middle">{t:.0f}</text>')
-    svg.append(f'<text x="{w / 2}" y="{h - 12}" text-anchor="middle">seconds</text>')
+        svg.append(f'<text x="{left - 6}" y="{yy + 4}" text-anchor="end">{10**d:,}</text>')
+    t = t_min
+    while t <= max(t_max, 1.0) * 1.0001:
+        svg.append(f'<text x="{x(t):.1f}" y="{h - bottom + 16}" text-anchor="middle">{t:g}</text>')
+        t *= 10
+    svg.append(f'<text x="{w / 2}" y="{h - 12}" text-anchor="middle">seconds (log scale)</text>')
     svg.append(
         f'<text x="16" y="{h / 2}" transform="rotate(-90 16 {h / 2})" '
         'text-anchor="middle">solutions up to rotation (best so far)</text>'
     )
     for i, (label, ps) in enumerate(series):
         colour = COLOURS[i % len(COLOURS)]
-        path = []
-        for j, (t, n) in enumerate(ps):
-            if j:
-                path.append(f"{x(t):.1f},{y(ps[j - 1][1]):.1f}")
-            path.append(f"{x(t):.1f},{y(n):.1f}")
-        svg.append(
-            f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
-            f'points="{" ".join(path)}"/>'
-        )
+        for j in range(1, len(ps)):
+            (t0, n0, _), (t1, n1, exact) = ps[j - 1], ps[j]
+            dash = "" if exact else ' stroke-dasharray="4 3"'
+            svg.append(
+                f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash} '
+                f'points="{x(t0):.1f},{y(n0):.1f} {x(t1):.1f},{y(n0):.1f} '
+                f'{x(t1):.1f},{y(n1):.1f}"/>'
+            )
         svg.append(
             f'<text x="{w - right - 4}" y="{top + 16 * (i + 1)}" text-anchor="end" '
             f'fill="{colour}">{label}</text>'

@@ -90,7 +90,8 @@ fn small_boxes_become_unique() {
     }
 }
 
-/// Every committed design (encodings/designs/) has exactly one solution up to rotations
+/// Every committed design (encodings/designs/: 4x4x4 in 10 pieces, seeds 1-5; in 12,
+/// seeds 1-3; in 13, seed 1) has exactly one solution up to rotations
 /// by the DLX and by SAT, distinct shapes, and says so in its `[expect]`.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release builds only")]
@@ -102,7 +103,7 @@ fn committed_designs_are_unique_by_dlx_and_sat() {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     files.sort();
-    assert!(files.len() >= 5, "{files:?}");
+    assert!(files.len() >= 9, "{files:?}");
     for file in files {
         let puzzle = Puzzle::load(&file).unwrap();
         let what = file.display().to_string();
@@ -132,6 +133,9 @@ fn timeout_writes_the_best_so_far() {
         "1",
         "--timeout",
         "2",
+        // One walk, which does not reach a unique puzzle in 2 s (two might).
+        "--threads",
+        "1",
         "-o",
         file.to_str().unwrap(),
     ]);
@@ -431,4 +435,70 @@ fn svg_draws_the_designed_solution() {
     assert_eq!(picture.matches("class=\"piece\"").count(), 7, "{picture}");
     let out = polycover(&[&args[..], &["-o", file, "--svg", file]].concat());
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Walks side by side (issue 49): `--threads 2` runs two walks on the scheduler's
+/// workers and says so (`c threads N`, N at most the cores, and the file's header when
+/// there are two); its puzzle is unique by the DLX, and `--curve` writes the best score
+/// over time, ending at one exact solution. One walk gives the same puzzle from run to
+/// run. Broken on purpose (the design run as one walk whatever `--threads` says), it
+/// fails on a machine of two cores or more.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn walks_run_side_by_side_and_one_walk_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let design = |threads: &str, out: &str, curve: Option<&str>| {
+        let mut args = vec![
+            "design",
+            "--box",
+            "4,4,4",
+            "--pieces",
+            "10",
+            "--seed",
+            "2",
+            "--threads",
+            threads,
+            "-o",
+            out,
+        ];
+        if let Some(curve) = curve {
+            args.extend(["--curve", curve]);
+        }
+        let o = polycover(&args);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        (std::fs::read_to_string(out).unwrap(), err)
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let walks = cores.min(2);
+    let (two, err) = design("2", &path("two.toml"), Some(&path("curve.csv")));
+    assert!(err.contains(&format!("c threads {walks}: ")), "{err}");
+    assert_eq!(two.contains("2 walks side by side"), walks == 2, "{two}");
+    let c = Puzzle::parse("two walks", &two)
+        .unwrap()
+        .compile(SymmetryMode::Rotations)
+        .unwrap();
+    assert_eq!(count(&c, Engine::dlx(), 1), 1, "{two}");
+    let curve = std::fs::read_to_string(path("curve.csv")).unwrap();
+    let mut lines = curve.lines();
+    assert_eq!(lines.next(), Some("seconds,faults,solutions,kind"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows.last().map(|r| &r[1..]),
+        Some(&["0", "1", "exact"][..]),
+        "{curve}"
+    );
+    let (a, _) = design("1", &path("a.toml"), None);
+    let (b, _) = design("1", &path("b.toml"), None);
+    // The second header line says how long it took; the rest is the puzzle.
+    let without_time = |s: &str| -> Vec<String> {
+        s.lines()
+            .enumerate()
+            .filter(|(k, _)| *k != 1)
+            .map(|(_, l)| l.to_string())
+            .collect()
+    };
+    assert_eq!(without_time(&a), without_time(&b));
+    assert!(a.lines().next().unwrap().ends_with("--threads 1"), "{a}");
 }

@@ -220,6 +220,9 @@ fn design_says_1_move() {
         "1",
         "--timeout",
         "30",
+        // One walk: its progress lines are the same from run to run.
+        "--threads",
+        "1",
     ]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");

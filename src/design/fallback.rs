@@ -74,7 +74,7 @@ impl generate::Generator {
         draws: u64,
         stop: &Stop,
         progress: &mut dyn FnMut(&Event),
-        count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
+        count: &(dyn Fn(&Puzzle, u64) -> Result<Option<u64>> + Sync),
     ) -> Result<generate::Generated> {
         let r = self;
         generate::check(r)?;
@@ -86,7 +86,7 @@ impl generate::Generator {
             &mut tries,
             draws,
             &mut |draws| progress(&Event::Drawing { draws }),
-            count,
+            &mut |p, n| count(p, n),
         )?;
         if let Some(found) = drawn {
             let how = format!("Drawn at random: draw {tries}.");
@@ -134,6 +134,7 @@ impl generate::Generator {
                 strategy: Strategy::Climb,
                 cap: CAP,
                 prefer_placements: true,
+                threads: 1,
             };
             let designed = design(&request, &command, count, progress)?;
             seconds += designed.seconds;
@@ -152,7 +153,7 @@ impl generate::Generator {
             let pieces = pieces(&designed.text)?;
             let mirrored = match r.unsat {
                 false => None,
-                true => match generate::mirror(r, &pieces, &mut rng, count)? {
+                true => match generate::mirror(r, &pieces, &mut rng, &mut |p, n| count(p, n))? {
                     Some(k) => Some(k),
                     None => continue,
                 },

@@ -40,7 +40,7 @@ pub(crate) fn maximize(
     r: &Request,
     designed: Designed,
     measure: Measure,
-    count: &mut Counter<'_>,
+    count: &Counter<'_>,
     progress: &mut dyn FnMut(&Event),
 ) -> Result<Designed> {
     if designed.ending != Ending::Unique {
@@ -179,12 +179,14 @@ fn harder(r: &Request, designed: Designed, climb: Climbed) -> Designed {
             faults: 0,
             solutions: 1,
             capped: false,
+            estimated: false,
         },
         ending: climb.ending,
         tried: designed.tried + climb.tried,
         accepted: designed.accepted + climb.accepted,
         seconds: designed.seconds + climb.seconds,
         curve: designed.curve,
+        walks: designed.walks,
         cut: climb.best.0,
         frozen: designed.frozen,
     }

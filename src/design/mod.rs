@@ -53,14 +53,15 @@ pub use shape::Rules;
 
 /// Counts the solutions of a puzzle up to rotations, stopping at the given number:
 /// `Ok(Some(n))` with `n` the whole count when below that number, `Ok(None)` when the
-/// count gave up (its deadline), and [`Error::Interrupted`] at Ctrl-C.
-pub(crate) type Counter<'a> = generate::Counter<'a>;
+/// count gave up (its deadline), and [`Error::Interrupted`] at Ctrl-C. Shared by the
+/// walks, each counting on its own thread.
+pub(crate) type Counter<'a> = dyn Fn(&Puzzle, u64) -> Result<Option<u64>> + Sync + 'a;
 
 impl Request {
     /// Designs the puzzle asked for; `command` is the command line named in the file's
     /// header, `count` counts the solutions of a state up to rotations, stopping at the
-    /// number it is given (`Ok(None)` when it gave up), and `progress` hears of every
-    /// step.
+    /// number it is given (`Ok(None)` when it gave up; the walks call it from their own
+    /// threads), and `progress` hears of every step (on the calling thread).
     ///
     /// # Errors
     ///
@@ -69,7 +70,7 @@ impl Request {
     pub fn design(
         &self,
         command: &str,
-        count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
+        count: &(dyn Fn(&Puzzle, u64) -> Result<Option<u64>> + Sync),
         progress: &mut dyn FnMut(&Event),
     ) -> Result<Designed> {
         design(self, command, count, progress)
@@ -87,7 +88,7 @@ impl Request {
         &self,
         designed: Designed,
         measure: Measure,
-        count: &mut dyn FnMut(&Puzzle, u64) -> Result<Option<u64>>,
+        count: &(dyn Fn(&Puzzle, u64) -> Result<Option<u64>> + Sync),
         progress: &mut dyn FnMut(&Event),
     ) -> Result<Designed> {
         maximize::maximize(self, designed, measure, count, progress)
@@ -168,6 +169,9 @@ pub struct Request {
     /// Draw the piece a move changes by how many ways it fits the box (see
     /// `Cut::placements`), not uniformly by cell.
     pub prefer_placements: bool,
+    /// Walks to run side by side, one per worker thread (at most one per core; 0 counts
+    /// as 1). One walk is reproducible: the same request and seed give the same puzzle.
+    pub threads: usize,
 }
 
 /// A state's score, compared as (faults, solutions): less is better.
@@ -175,25 +179,40 @@ pub struct Request {
 pub struct Score {
     /// Pieces that break a rule on shapes.
     pub faults: usize,
-    /// Solutions up to rotations; at least this many when `capped`.
+    /// Solutions up to rotations; at least this many when `capped`, about this many
+    /// when `estimated`.
     pub solutions: u64,
     /// The count stopped at its cap.
     pub capped: bool,
+    /// `solutions` is an estimate of a count above the cap (Knuth's, with the bottom of
+    /// the tree counted: see the module doc), not a count.
+    pub estimated: bool,
 }
 
 impl Score {
     /// Whether this is the goal: no fault and one solution.
     pub fn unique(&self) -> bool {
-        self.faults == 0 && self.solutions == 1 && !self.capped
+        self.faults == 0 && self.solutions == 1 && !self.capped && !self.estimated
+    }
+
+    /// Whether `solutions` is the whole count.
+    pub fn exact(&self) -> bool {
+        !self.capped && !self.estimated
     }
 }
 
 impl std::fmt::Display for Score {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let at_least = if self.capped { "at least " } else { "" };
+        let how = if self.estimated {
+            "about "
+        } else if self.capped {
+            "at least "
+        } else {
+            ""
+        };
         write!(
             f,
-            "{at_least}{}",
+            "{how}{}",
             crate::Count::solutions(crate::Count::from(self.solutions))
         )?;
         if self.faults > 0 {
@@ -277,8 +296,10 @@ pub struct Designed {
     pub accepted: u64,
     /// Seconds the search took.
     pub seconds: f64,
-    /// Every improvement of the best score: (seconds, score).
+    /// Every improvement of the best score, over all walks: (seconds, score).
     pub curve: Vec<(f64, Score)>,
+    /// The walks that ran side by side (one per worker thread).
+    pub walks: usize,
     /// The best state's cut, and its frozen pieces, for [`Request::maximize`].
     cut: cut::Cut,
     frozen: Vec<bool>,
@@ -302,11 +323,10 @@ const KICK: usize = 4;
 pub(crate) fn design(
     r: &Request,
     command: &str,
-    count: &mut Counter<'_>,
+    count: &Counter<'_>,
     progress: &mut dyn FnMut(&Event),
 ) -> Result<Designed> {
     let begun = Instant::now();
-    let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
     let g = generate::Generator {
         size: r.size,
         pieces: r.pieces,
@@ -315,7 +335,229 @@ pub(crate) fn design(
         unique: false,
         unsat: false,
     };
-    let first = first_cut(r, &g, &mut rng)?;
+    check(r, &g)?;
+    let walks = crate::schedule::workers(r.threads.max(1));
+    let shared = Shared::new(begun);
+    let results = if walks == 1 {
+        vec![(0, walk(r, 0, &g, count, &shared, progress))]
+    } else {
+        side_by_side(r, walks, &g, count, &shared, progress)
+    };
+    let mut best: Option<(usize, Walked)> = None;
+    for (k, result) in results {
+        let walked = result?;
+        if best.as_ref().is_none_or(|(_, b)| walked.best.1 < b.best.1) {
+            best = Some((k, walked));
+        }
+    }
+    let (_, walked) = best.expect("at least one walk ran");
+    let totals = shared.lock();
+    let ending = walked.ending;
+    let seconds = begun.elapsed().as_secs_f64();
+    let header = format!(
+        "# {command}\n{}",
+        how(r, &totals, walks, walked.best.1, ending, seconds)
+    );
+    let best = walked.best;
+    let expect = (best.1.faults == 0 && best.1.exact()).then_some(best.1.solutions);
+    Ok(Designed {
+        text: render(r, &best.0, &header, expect),
+        score: best.1,
+        ending,
+        tried: totals.tried,
+        accepted: totals.accepted,
+        seconds,
+        curve: totals.curve.clone(),
+        walks,
+        cut: best.0,
+        frozen: walked.frozen,
+    })
+}
+
+/// What the walks of one design share: the best state of all (a walk that restarts
+/// starts from it when it is better than its own), the curve of its score, the moves,
+/// and whether one walk is done (unique), which ends the others.
+struct Shared {
+    begun: Instant,
+    totals: std::sync::Mutex<Totals>,
+    done: std::sync::atomic::AtomicBool,
+}
+
+/// The best state of all walks, and their moves.
+struct Totals {
+    best: Option<(cut::Cut, Score)>,
+    curve: Vec<(f64, Score)>,
+    tried: u64,
+    accepted: u64,
+}
+
+impl Shared {
+    fn new(begun: Instant) -> Shared {
+        Shared {
+            begun,
+            totals: std::sync::Mutex::new(Totals {
+                best: None,
+                curve: Vec::new(),
+                tried: 0,
+                accepted: 0,
+            }),
+            done: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Totals> {
+        self.totals.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Adds a walk's moves and its best state; the event that says where the design
+    /// stands (the best of all walks, the moves of all).
+    fn step(&self, tried: u64, accepted: u64, best: &(cut::Cut, Score)) -> Event {
+        let mut t = self.lock();
+        t.tried += tried;
+        t.accepted += accepted;
+        let improved = t.best.as_ref().is_none_or(|b| best.1 < b.1);
+        if improved {
+            t.best = Some(best.clone());
+            t.curve.push((self.begun.elapsed().as_secs_f64(), best.1));
+            if best.1.unique() {
+                self.done.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        Event::Moved {
+            seconds: self.begun.elapsed().as_secs_f64(),
+            best: t.best.as_ref().map_or(best.1, |b| b.1),
+            tried: t.tried,
+            accepted: t.accepted,
+            improved,
+        }
+    }
+
+    /// The best state of all, when it is better than `than`.
+    fn better(&self, than: Score) -> Option<cut::Cut> {
+        let t = self.lock();
+        t.best.as_ref().filter(|b| b.1 < than).map(|b| b.0.clone())
+    }
+
+    fn done(&self) -> bool {
+        self.done.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// One walk's end: its best state, why it ended, and its frozen pieces.
+struct Walked {
+    best: (cut::Cut, Score),
+    ending: Ending,
+    frozen: Vec<bool>,
+}
+
+/// The seed of walk `k`: the request's own for the first walk (so that one walk is the
+/// plain search), and a distinct stream for each other.
+fn walk_seed(seed: u64, k: usize) -> u64 {
+    seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// `walks` walks side by side on the scheduler's workers (a job per walk), their events
+/// handed to `progress` on the calling thread; each walk's result, by its number.
+fn side_by_side(
+    r: &Request,
+    walks: usize,
+    g: &generate::Generator,
+    count: &Counter<'_>,
+    shared: &Shared,
+    progress: &mut dyn FnMut(&Event),
+) -> Vec<(usize, Result<Walked>)> {
+    use crate::schedule::{execute, Caller, Giving, Job, Pool, Worker};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc;
+
+    /// A worker runs the walk its job names, sending its events to the caller.
+    struct Walker<'a, 'c> {
+        r: &'a Request,
+        g: &'a generate::Generator,
+        count: &'a Counter<'c>,
+        shared: &'a Shared,
+        events: mpsc::Sender<Event>,
+        results: Vec<(usize, Result<Walked>)>,
+    }
+    impl Worker<usize, u64> for Walker<'_, '_> {
+        fn run(&mut self, job: &Job<usize>, _: &Giving<'_, usize, u64>) -> Option<u64> {
+            let events = self.events.clone();
+            let result = walk(
+                self.r,
+                job.work,
+                self.g,
+                self.count,
+                self.shared,
+                &mut |e| {
+                    // The caller reads until every walk retired: a send cannot fail before.
+                    let _ = events.send(*e);
+                },
+            );
+            self.results.push((job.work, result));
+            Some(0)
+        }
+        fn root_done(&mut self, _root: usize, _tally: u64) {}
+    }
+
+    let pool: Pool<usize, u64> = Pool::new(0..walks, walks);
+    let givings = Giving::for_workers(&pool, walks);
+    let (sender, receiver) = mpsc::channel();
+    let sender = std::sync::Mutex::new(sender);
+    let results = std::sync::Mutex::new(Vec::new());
+    let retired = AtomicUsize::new(0);
+    let make = |_: usize| {
+        Some(Walker {
+            r,
+            g,
+            count,
+            shared,
+            events: sender.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+            results: Vec::new(),
+        })
+    };
+    let retire = |_: usize, w: Walker<'_, '_>| {
+        results
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(w.results);
+        retired.fetch_add(1, Ordering::SeqCst);
+    };
+    let mut consume = || {
+        // Until every worker retired (a worker that could not start retires too).
+        while retired.load(Ordering::SeqCst) < walks {
+            if let Ok(e) = receiver.recv_timeout(std::time::Duration::from_millis(50)) {
+                progress(&e);
+            }
+        }
+        while let Ok(e) = receiver.try_recv() {
+            progress(&e);
+        }
+    };
+    execute(
+        &pool,
+        &givings,
+        &make,
+        &retire,
+        Caller::Consumes(&mut consume),
+    );
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(k, _)| *k);
+    results
+}
+
+/// Walk `k` of the design `r` asks for (see the module doc): from the request's `start`
+/// or a random cut, until the goal, the stop, or another walk's goal.
+fn walk(
+    r: &Request,
+    k: usize,
+    g: &generate::Generator,
+    count: &Counter<'_>,
+    shared: &Shared,
+    progress: &mut dyn FnMut(&Event),
+) -> Result<Walked> {
+    let begun = shared.begun;
+    let mut rng = Pcg64Mcg::seed_from_u64(walk_seed(r.seed, k));
+    let first = first_cut(r, g, &mut rng)?;
     let keep: Vec<Shape> = r.keep.iter().map(Shape::canonical).collect();
     let frozen: Vec<bool> = first
         .pieces()
@@ -332,15 +574,10 @@ pub(crate) fn design(
     };
     let (score, mut stop) = search.first_score(&first)?;
     let mut walk = Walk::new((first, score), begun.elapsed().as_secs_f64());
-    progress(&Event::Moved {
-        seconds: begun.elapsed().as_secs_f64(),
-        best: score,
-        tried: 0,
-        accepted: 0,
-        improved: true,
-    });
+    progress(&shared.step(0, 0, &walk.best));
+    let mut told = (0, 0);
     while stop.is_none() {
-        stop = stopping(r, walk.best.1);
+        stop = stopping(r, walk.best.1, shared);
         if stop.is_some() {
             break;
         }
@@ -362,60 +599,55 @@ pub(crate) fn design(
             }
             Err(e) => return Err(e),
         };
-        let improved = walk.take(&mut search, next, scored, &begun);
+        walk.take(&mut search, next, scored, &begun);
         if r.strategy == Strategy::Climb && walk.since_better >= PATIENCE {
-            stop = walk.kick(&mut search, &g)?;
+            stop = walk.kick(&mut search, g, shared)?;
         }
-        progress(&Event::Moved {
-            seconds: begun.elapsed().as_secs_f64(),
-            best: walk.best.1,
-            tried: search.tried,
-            accepted: search.accepted,
-            improved,
-        });
+        progress(&shared.step(search.tried - told.0, search.accepted - told.1, &walk.best));
+        told = (search.tried, search.accepted);
     }
-    let stop = stop.unwrap_or(Ending::Deadline);
-    let seconds = begun.elapsed().as_secs_f64();
-    let header = format!("# {command}\n{}", how(&search, walk.best.1, stop, seconds));
-    let best = walk.best;
-    let expect = (best.1.faults == 0 && !best.1.capped).then_some(best.1.solutions);
-    Ok(Designed {
-        text: render(r, &best.0, &header, expect),
-        score: best.1,
-        ending: stop,
-        tried: search.tried,
-        accepted: search.accepted,
-        seconds,
-        curve: walk.curve,
-        cut: best.0,
+    Ok(Walked {
+        best: walk.best,
+        ending: stop.unwrap_or(Ending::Deadline),
         frozen: search.frozen,
     })
 }
 
-/// The cut the search starts from: the request's `start`, or a random cut for `g`;
-/// either refused when the request's rules cannot hold (`possible`).
-fn first_cut(r: &Request, g: &generate::Generator, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
+/// Refuses, before any walk, a request no cut meets or a `start` that is not a cut of the
+/// box.
+fn check(r: &Request, g: &generate::Generator) -> Result<()> {
     match &r.start {
         Some(pieces) => {
-            let cut = cut::Cut::new(r.size, pieces).ok_or_else(|| {
+            cut::Cut::new(r.size, pieces).ok_or_else(|| {
                 Error::Usage("the starting pieces are not a cut of the box".into())
             })?;
-            possible(r, pieces.len())?;
-            Ok(cut)
+            possible(r, pieces.len())
         }
         None => {
             generate::check(g)?;
-            possible(r, r.pieces)?;
-            fresh(g, rng)
+            possible(r, r.pieces)
         }
+    }
+}
+
+/// The cut a walk starts from: the request's `start`, or a random cut for `g` (the
+/// request was checked).
+fn first_cut(r: &Request, g: &generate::Generator, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
+    match &r.start {
+        Some(pieces) => cut::Cut::new(r.size, pieces)
+            .ok_or_else(|| Error::Usage("the starting pieces are not a cut of the box".into())),
+        None => fresh(g, rng),
     }
 }
 
 /// Why the search must stop before its next move, if it must: the goal reached, a stop
 /// request, or the deadline.
-fn stopping(r: &Request, best: Score) -> Option<Ending> {
+fn stopping(r: &Request, best: Score, shared: &Shared) -> Option<Ending> {
     if best.unique() {
         Some(Ending::Unique)
+    } else if shared.done() {
+        // Another walk reached the goal: this one's result is not the design.
+        Some(Ending::Deadline)
     } else if r.stop.raised() {
         Some(Ending::Interrupted)
     } else if r.stop.timed_out() {
@@ -426,12 +658,24 @@ fn stopping(r: &Request, best: Score) -> Option<Ending> {
 }
 
 /// The header line saying how the search went, for the puzzle file.
-fn how(search: &Mover, best: Score, stop: Ending, seconds: f64) -> String {
+fn how(
+    r: &Request,
+    totals: &Totals,
+    walks: usize,
+    best: Score,
+    stop: Ending,
+    seconds: f64,
+) -> String {
+    let side_by_side = if walks > 1 {
+        format!(", {walks} walks side by side")
+    } else {
+        String::new()
+    };
     format!(
-        "# Designed by {} accepted of {} tried in {seconds:.1} s ({:?}): {}.\n",
-        crate::Count::plural(search.accepted, "move", "moves"),
-        search.tried,
-        search.r.strategy,
+        "# Designed by {} accepted of {} tried in {seconds:.1} s ({:?}{side_by_side}): {}.\n",
+        crate::Count::plural(totals.accepted, "move", "moves"),
+        totals.tried,
+        r.strategy,
         match stop {
             Ending::Unique => "exactly one solution up to rotations".to_string(),
             _ => format!("stopped before a unique puzzle; the best has {best}"),
@@ -502,17 +746,26 @@ impl Walk {
     }
 
     /// `climb` out of patience: kicks the local best state, or, after `KICKS` kicks
-    /// without a better one, restarts from a fresh cut for `g`; `Interrupted` when a
-    /// stop request came during the count.
-    fn kick(&mut self, search: &mut Mover, g: &generate::Generator) -> Result<Option<Ending>> {
+    /// without a better one, restarts: from a kick of the best state of all walks when
+    /// another walk holds a better one than this walk's best, else from a fresh cut for
+    /// `g`; `Interrupted` when a stop request came during the count.
+    fn kick(
+        &mut self,
+        search: &mut Mover,
+        g: &generate::Generator,
+        shared: &Shared,
+    ) -> Result<Option<Ending>> {
         self.since_better = 0;
         self.kicks += 1;
         let restart = self.kicks > KICKS && search.r.start.is_none();
         let kicked = if restart {
-            // A fresh cut: the walk from this one has stalled for long.
+            // The walk from this one has stalled for long.
             self.kicks = 0;
-            fresh(g, &mut search.rng)
-                .and_then(|cut| Ok(search.score(&cut, None)?.map(|s| (cut, s))))
+            match shared.better(self.best.1) {
+                Some(better) => search.kick(&better),
+                None => fresh(g, &mut search.rng)
+                    .and_then(|cut| Ok(search.score(&cut, None)?.map(|s| (cut, s)))),
+            }
         } else {
             search.kick(&self.local.0)
         };
@@ -529,6 +782,50 @@ impl Walk {
         }
         Ok(None)
     }
+}
+
+/// Counts at or above this stop are estimated before they are counted: below it the
+/// estimate of a few solutions is mostly zeros.
+const ESTIMATE_FROM: u64 = 8;
+/// Puzzles of fewer pieces are counted, never estimated: their whole tree is small (a
+/// unique 4x4x4 puzzle in 10 pieces is designed in under a second), and an estimate
+/// whose probes stop one level down would count most of it a hundred times.
+const ESTIMATE_PIECES: usize = COUNTED_LEVELS + 2;
+/// An estimate at least this is the score, and the puzzle is not counted: counting a few
+/// hundred solutions of a 4x4x4 puzzle walks most of its tree (seconds), the estimate
+/// takes a hundred probes (tens of milliseconds) and is within a factor of two or so
+/// (Bedlam's 19,186: 11,000 to 29,000).
+const COUNT_BELOW: u64 = 256;
+/// A puzzle estimated below `COUNT_BELOW` is counted up to this many times it (the
+/// estimate may be low), and one estimated at this many times the count it is compared
+/// with is refused without a count.
+const ESTIMATE_MARGIN: u64 = 4;
+/// Probes of an estimate: about 70 ms on Bedlam.
+const ESTIMATE_PROBES: usize = 100;
+/// Levels each probe leaves to an exact count: the last pieces, whose subtrees are cheap
+/// and where the solutions are.
+const COUNTED_LEVELS: usize = 9;
+
+/// Knuth's estimate of `puzzle`'s solutions up to rotations, with the bottom of the tree
+/// counted (`COUNTED_LEVELS` of `pieces`); `None` when every probe was stopped.
+///
+/// # Errors
+///
+/// A puzzle that does not compile; [`Error::Interrupted`] when `stop` is raised.
+fn estimate(puzzle: &Puzzle, pieces: usize, seed: u64, stop: &crate::Stop) -> Result<Option<f64>> {
+    let problem = crate::Problem::new(puzzle.compile(crate::SymmetryMode::Rotations)?);
+    let depth = pieces.saturating_sub(COUNTED_LEVELS).max(1);
+    let e = crate::solver::estimated_solutions_below(
+        problem.reduction.matrix(),
+        ESTIMATE_PROBES,
+        depth,
+        seed,
+        stop,
+    );
+    if stop.raised() {
+        return Err(Error::Interrupted("while estimating a count".into()));
+    }
+    Ok(e)
 }
 
 /// Refuses a request whose rules on shapes no cut into `pieces` pieces keeps
@@ -552,7 +849,7 @@ struct Mover<'r, 'c, 'd> {
     r: &'r Request,
     rng: Pcg64Mcg,
     frozen: Vec<bool>,
-    count: &'c mut Counter<'d>,
+    count: &'c Counter<'d>,
     tried: u64,
     accepted: u64,
 }
@@ -566,7 +863,7 @@ impl Mover<'_, '_, '_> {
         let cap = self.r.cap.max(2);
         let at_most = match current {
             Some(c) if faults > c.faults => return Ok(None),
-            Some(c) if faults == c.faults && !c.capped => match self.r.strategy {
+            Some(c) if faults == c.faults && c.exact() => match self.r.strategy {
                 Strategy::Climb => c.solutions + 1,
                 Strategy::Anneal => (2 * c.solutions + 1).min(cap),
             },
@@ -575,10 +872,39 @@ impl Mover<'_, '_, '_> {
         let text = render(self.r, cut, "", None);
         // Named as what it is: there is no file of this name to open.
         let puzzle = Puzzle::parse("the designed puzzle", &text)?;
+        // A count that would run long is estimated first (see the module doc): while the
+        // estimate is large, it is the score; only a small one is counted.
+        let estimate = if at_most >= ESTIMATE_FROM && cut.pieces >= ESTIMATE_PIECES {
+            estimate(&puzzle, cut.pieces, self.rng.next_u64(), &self.r.stop)?
+        } else {
+            None
+        };
+        // Near a count the climb knows, a candidate estimated at several times it is
+        // worse: refused at the estimate's cost, not the count's (most moves from a
+        // puzzle with few solutions add many).
+        let worse = |e: f64| match current {
+            Some(c) if c.exact() => e >= (ESTIMATE_MARGIN * at_most) as f64,
+            _ => false,
+        };
+        if let Some(e) = estimate.filter(|&e| e >= COUNT_BELOW as f64 || worse(e)) {
+            return Ok(Some(Score {
+                faults,
+                solutions: e.round() as u64,
+                capped: false,
+                estimated: true,
+            }));
+        }
+        // An estimate below `COUNT_BELOW` may be low: the count stops soon if it is.
+        let at_most = if estimate.is_some() {
+            at_most.min(ESTIMATE_MARGIN * COUNT_BELOW)
+        } else {
+            at_most
+        };
         Ok((self.count)(&puzzle, at_most)?.map(|n| Score {
             faults,
             solutions: n,
             capped: n >= at_most,
+            estimated: false,
         }))
     }
 
@@ -590,6 +916,7 @@ impl Mover<'_, '_, '_> {
             faults: shape::faults(&first.pieces(), self.r.rules),
             solutions: 1,
             capped: true,
+            estimated: false,
         };
         match self.score(first, None) {
             Ok(Some(s)) => Ok((s, None)),
@@ -610,7 +937,7 @@ impl Mover<'_, '_, '_> {
         s <= current
             || (self.r.strategy == Strategy::Anneal
                 && s.faults == current.faults
-                && !s.capped
+                && s.exact()
                 && draw < chance)
     }
 

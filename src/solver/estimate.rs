@@ -165,6 +165,69 @@ pub(super) fn whole_tree(engine: &mut dyn Backtrack, probes: usize, budget: &Bud
     }
 }
 
+/// Knuth's estimate of the solutions, with the bottom of the tree counted: each of
+/// `probes` probes walks a random path `depth` levels down (`seed` picks the paths),
+/// counts the solutions below its end exactly, and stands for that count times the
+/// branchings on the way (a dead end on the way stands for none). Unbiased, as Knuth's
+/// plain estimate is, with far less variance where solutions are rare among the paths:
+/// on Bedlam (19,186 solutions up to rotations, 13 levels) the plain estimate's probes
+/// almost never reach a solution (0 in 10,000 probes for three seeds of five), while
+/// a hundred probes 4 levels down give 11,000 to 29,000 in 70 ms. Depth 0 is the exact
+/// count. `None` when `stop` ended the first probe.
+pub(crate) fn solutions_below(
+    engine: &mut dyn Backtrack,
+    probes: usize,
+    depth: usize,
+    seed: u64,
+    stop: &Stop,
+) -> Option<f64> {
+    use std::ops::ControlFlow;
+    let mut state = seed;
+    let mut sum = 0.0;
+    let mut done = 0usize;
+    let mut path = Vec::new();
+    for _ in 0..probes {
+        // A small subtree's count never reaches its own stop check.
+        if stop.should_stop() {
+            break;
+        }
+        path.clear();
+        let mut weight = 1.0f64;
+        let mut dead = false;
+        while path.len() < depth {
+            match engine.branch(&path) {
+                super::Branch::On(options) if !options.is_empty() => {
+                    weight *= options.len() as f64;
+                    let k = (splitmix(&mut state) % options.len() as u64) as usize;
+                    path.push(options[k]);
+                }
+                super::Branch::Solution => break,
+                _ => {
+                    dead = true;
+                    break;
+                }
+            }
+        }
+        if !dead {
+            let mut below = 0u64;
+            let flow = engine.run(
+                &path,
+                &mut |_| {
+                    below += 1;
+                    ControlFlow::Continue(())
+                },
+                stop,
+            );
+            if flow.is_break() {
+                break;
+            }
+            sum += weight * below as f64;
+        }
+        done += 1;
+    }
+    (done > 0).then(|| sum / done as f64)
+}
+
 const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// One probe's outcome.
@@ -341,5 +404,29 @@ mod tests {
         let mut engine = crate::solver::dlx(&matrix);
         let sizes = tree_sizes(engine.as_mut(), &[Vec::new(), vec![0]], &unbounded());
         assert_eq!(sizes, Some(vec![7.0, 3.0]));
+    }
+
+    /// The estimate from the bottom: depth 0 is the exact count; deeper, the mean of
+    /// many estimates is near it (Knuth's estimate is unbiased); a raised stop gives
+    /// none. Broken on purpose (the branching left out of the weight), the mean fails.
+    #[test]
+    fn solutions_below_is_exact_at_the_root_and_unbiased_below() {
+        // 4x4 dominoes: 36 tilings.
+        let m = dominoes(4, 4);
+        let never = Stop::new();
+        let exact = solutions_below(crate::solver::bits(&m).as_mut(), 3, 0, 1, &never);
+        assert_eq!(exact, Some(36.0));
+        let seeds = 400u64;
+        let mean: f64 = (0..seeds)
+            .map(|s| solutions_below(crate::solver::bits(&m).as_mut(), 4, 3, s, &never).unwrap())
+            .sum::<f64>()
+            / seeds as f64;
+        assert!((mean - 36.0).abs() < 36.0 * 0.1, "{mean}");
+        let stopped = Stop::new();
+        stopped.raise();
+        assert_eq!(
+            solutions_below(crate::solver::bits(&m).as_mut(), 4, 3, 1, &stopped),
+            None
+        );
     }
 }

@@ -90,6 +90,21 @@ pub fn estimated_nodes(matrix: &Matrix, probes: usize, budget: &Budget) -> Estim
     estimate::whole_tree(dlx(matrix).as_mut(), probes, budget)
 }
 
+/// Knuth's estimate of how many solutions the bitset search of `matrix` finds (before any
+/// check of canonical forms), from `probes` random paths `depth` levels down (`seed`
+/// picks them), each with the solutions below its end counted: unbiased, within a factor
+/// of two or so at a hundred probes on 4x4x4 puzzles; `None` when `stop` ended the first
+/// probe.
+pub(crate) fn estimated_solutions_below(
+    matrix: &Matrix,
+    probes: usize,
+    depth: usize,
+    seed: u64,
+    stop: &Stop,
+) -> Option<f64> {
+    estimate::solutions_below(bits(matrix).as_mut(), probes, depth, seed, stop)
+}
+
 /// Called as a subproblem of a given list finishes: its position in the list and the
 /// distinct solutions it had.
 pub type Finished<'a> = &'a (dyn Fn(usize, u64) + Sync);

@@ -48,7 +48,7 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     let command = command_line(&a, request.size, request.pieces, request.sizes);
     let _listening = request.stop.listen();
     let engine = engines::for_design();
-    let mut count = |puzzle: &Puzzle, at_most: u64| -> Result<Option<u64>> {
+    let count = |puzzle: &Puzzle, at_most: u64| -> Result<Option<u64>> {
         let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
         let opts = RunOptions {
             stop: request.stop.clone(),
@@ -64,9 +64,9 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         Ok((found >= at_most || report.complete).then_some(found))
     };
     let mut progress = designing();
-    let mut designed = request.design(&command, &mut count, &mut progress)?;
+    let mut designed = request.design(&command, &count, &mut progress)?;
     if let Some(measure) = a.maximize.measure() {
-        designed = request.maximize(designed, measure, &mut count, &mut climbing())?;
+        designed = request.maximize(designed, measure, &count, &mut climbing())?;
     }
     let (text, measured) = report(&a, &designed)?;
     let unbounded = crate::signals::stop();
@@ -88,6 +88,17 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         designed.seconds,
         designed.score
     );
+    if let Some(path) = &a.curve {
+        // Written however the search ended, as the puzzle is.
+        output::write_records(path, out, &inputs, &mut |w| {
+            w.write_all(curve_csv(&designed.curve).as_bytes())?;
+            Ok(output::Ended::Finished)
+        })?;
+    }
+    match designed.walks {
+        1 => eprintln!("c threads 1: one walk"),
+        n => eprintln!("c threads {n}: {n} walks side by side, sharing the best puzzle"),
+    }
     match &measured {
         Some(Ok(d)) => eprintln!("c difficulty: {} ({:.1} s)", d.line(), d.seconds),
         Some(Err(why)) => eprintln!("c difficulty: {why}"),
@@ -120,6 +131,13 @@ fn check_outputs(a: &DesignArgs, inputs: &[&Path]) -> Result<()> {
     if let Some(svg) = &a.svg {
         output::check_writable(svg, inputs)?;
         output::check_not_same(&a.output, svg, "-o", "--svg")?;
+    }
+    if let Some(curve) = &a.curve {
+        output::check_writable(curve, inputs)?;
+        output::check_not_same(&a.output, curve, "-o", "--curve")?;
+        if let Some(svg) = &a.svg {
+            output::check_not_same(svg, curve, "--svg", "--curve")?;
+        }
     }
     if let (Some(measure), None) = (a.maximize.measure(), a.timeout) {
         return Err(Error::Usage(format!(
@@ -187,7 +205,32 @@ fn request(a: &DesignArgs, deadline: Option<Instant>) -> Result<Request> {
         },
         cap: a.cap,
         prefer_placements: !a.uniform_moves,
+        threads: threads(a),
     })
+}
+
+/// The curve of the best score, as `--curve` writes it.
+fn curve_csv(curve: &[(f64, design::Score)]) -> String {
+    let mut csv = String::from("seconds,faults,solutions,kind\n");
+    for (seconds, s) in curve {
+        let kind = if s.estimated {
+            "about"
+        } else if s.capped {
+            "at-least"
+        } else {
+            "exact"
+        };
+        csv.push_str(&format!(
+            "{seconds:.3},{},{},{kind}\n",
+            s.faults, s.solutions
+        ));
+    }
+    csv
+}
+
+/// The walks `a` asks for: `--threads`, or every core.
+fn threads(a: &DesignArgs) -> usize {
+    a.threads.unwrap_or_else(RunOptions::default_threads)
 }
 
 /// The design search's progress lines: each better score, and every
@@ -373,6 +416,8 @@ fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, 
     if a.uniform_moves {
         line.push_str(" --uniform-moves");
     }
+    // One walk runs again as written; more make another puzzle on another machine.
+    line.push_str(&format!(" --threads {}", threads(a)));
     // Where the search ends (and `--maximize nodes` needs it): without it the command
     // would run another search, or none.
     if let Some(t) = a.timeout {

@@ -144,9 +144,8 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
             _ => {}
         }
     };
-    let found = request.unique_or_unsat(draws, &stop, &mut progress, &mut |p, n| {
-        p.count_drawn(n, &stop)
-    })?;
+    let found =
+        request.unique_or_unsat(draws, &stop, &mut progress, &|p, n| p.count_drawn(n, &stop))?;
     match found.seed {
         None => eprintln!(
             "c drew {} to find this one",

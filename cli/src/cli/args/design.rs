@@ -96,9 +96,19 @@ pub(in crate::cli) struct DesignArgs {
     /// branching): `c difficulty` lines, and a comment in the puzzle file.
     #[arg(long)]
     pub(in crate::cli) report: bool,
+    /// Walks side by side, one per worker thread, 1 to 1024, at most one per core at a
+    /// time (default, and 0: the number of cores this process may use). With 1 the
+    /// design is reproducible: the same seed gives the same puzzle.
+    #[arg(long, allow_negative_numbers = true, value_parser = values::parse_threads)]
+    pub(in crate::cli) threads: Option<usize>,
     /// Draw moves uniformly by cell, not by how many ways each piece fits the box.
     #[arg(long, hide = true)]
     pub(in crate::cli) uniform_moves: bool,
+    /// Write the curve of the best score over time into this CSV file: one line per
+    /// improvement, `seconds,faults,solutions,kind` (kind: `exact`, `at-least` for a
+    /// count stopped at its cap, `about` for an estimate).
+    #[arg(long, value_name = "FILE")]
+    pub(in crate::cli) curve: Option<PathBuf>,
     /// Draw the best puzzle's first solution (its pieces in place) into this SVG file.
     #[arg(long, value_name = "FILE")]
     pub(in crate::cli) svg: Option<PathBuf>,
