@@ -228,7 +228,18 @@ fn maximize_nodes_keeps_a_unique_puzzle_at_least_as_hard() {
     let plain = dir.path().join("plain.toml");
     let hard = dir.path().join("hard.toml");
     let (plain, hard) = (plain.to_str().unwrap(), hard.to_str().unwrap());
-    let design = ["design", "--box", "4,4,4", "--pieces", "10", "--seed", "5"];
+    // One walk: the plain design and the climb's start are the same puzzle.
+    let design = [
+        "design",
+        "--box",
+        "4,4,4",
+        "--pieces",
+        "10",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+    ];
     let mut args = design.to_vec();
     args.extend(["--timeout", "600", "-o", plain]);
     let out = polycover(&args);
@@ -297,7 +308,18 @@ fn climbs_on(measure: &str, row: &str, words: &str) {
     let plain = dir.path().join("plain.toml");
     let hard = dir.path().join("hard.toml");
     let (plain, hard) = (plain.to_str().unwrap(), hard.to_str().unwrap());
-    let design = ["design", "--box", "4,4,4", "--pieces", "10", "--seed", "5"];
+    // One walk: the plain design and the climb's start are the same puzzle.
+    let design = [
+        "design",
+        "--box",
+        "4,4,4",
+        "--pieces",
+        "10",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+    ];
     let mut args = design.to_vec();
     args.extend(["--timeout", "600", "-o", plain]);
     assert_eq!(polycover(&args).status.code(), Some(0));
@@ -329,6 +351,44 @@ fn climbs_on(measure: &str, row: &str, words: &str) {
     assert!(climb.windows(2).all(|w| w[0] <= w[1]), "{measure}: {err}");
     assert_eq!(climb.first(), Some(&plain_value), "{measure}: {err}");
     assert_eq!(climb.last(), Some(&hard_value), "{measure}: {err}");
+}
+
+/// `--maximize` at 12 pieces (issue 49): from the committed unique 4x4x4 design in 12
+/// pieces, the climb on dead ends writes a unique puzzle with at least its dead ends (by
+/// `info --difficulty`), in a few seconds.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release builds only")]
+fn maximize_works_at_12_pieces() {
+    let dir = tempfile::tempdir().unwrap();
+    let hard = dir.path().join("hard.toml");
+    let hard = hard.to_str().unwrap();
+    let start = "encodings/designs/box4x4x4-12-seed1.toml";
+    let measured = |puzzle: &str| {
+        let out = polycover(&["info", puzzle, "--difficulty"]);
+        let r = rows(&stdout(&out));
+        (number(&r["dead ends"]), number(&r["solutions"]))
+    };
+    let (before, solutions) = measured(start);
+    assert_eq!(solutions, 1);
+    let out = polycover(&[
+        "design",
+        "--from",
+        start,
+        "--maximize",
+        "dead-ends",
+        "--timeout",
+        "8",
+        "--threads",
+        "1",
+        "-o",
+        hard,
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let (after, solutions) = measured(hard);
+    assert_eq!(solutions, 1, "{err}");
+    assert!(after >= before, "{after} < {before}: {err}");
+    assert!(err.contains("c design --maximize: "), "{err}");
 }
 
 /// Combinations that make no sense end with exit 2 and say why, before any work (a

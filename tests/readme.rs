@@ -178,6 +178,13 @@ fn not_run(doc: &Doc, piped: bool, foreign: &[String]) -> Option<&'static str> {
     {
         return Some("Bedlam: a count or listing of minutes");
     }
+    let pieces = w
+        .iter()
+        .position(|a| *a == "--pieces")
+        .and_then(|k| w.get(k + 1)?.parse::<usize>().ok());
+    if w[0] == "design" && pieces.is_some_and(|n| n >= 12) {
+        return Some("a design of 12 pieces or more: a minute or more");
+    }
     if w.get(1).is_some_and(|p| p.starts_with("dominoes-8x8")) && has("none") && !has("memo") {
         return Some("50 million nodes: seconds to minutes");
     }
