@@ -228,18 +228,7 @@ fn maximize_nodes_keeps_a_unique_puzzle_at_least_as_hard() {
     let plain = dir.path().join("plain.toml");
     let hard = dir.path().join("hard.toml");
     let (plain, hard) = (plain.to_str().unwrap(), hard.to_str().unwrap());
-    // One walk: the plain design and the climb's start are the same puzzle.
-    let design = [
-        "design",
-        "--box",
-        "4,4,4",
-        "--pieces",
-        "10",
-        "--seed",
-        "5",
-        "--threads",
-        "1",
-    ];
+    let design = PLAIN_DESIGN;
     let mut args = design.to_vec();
     args.extend(["--timeout", "600", "-o", plain]);
     let out = polycover(&args);
@@ -301,6 +290,27 @@ fn maximize_dead_ends_and_first_move_keep_a_unique_puzzle_at_least_as_hard() {
     }
 }
 
+/// The design the climbs start from: 4x4x4 in 10 pieces, seed 5, one walk (so that the
+/// plain design and the climb's start are the same puzzle).
+const PLAIN_DESIGN: [&str; 9] = [
+    "design",
+    "--box",
+    "4,4,4",
+    "--pieces",
+    "10",
+    "--seed",
+    "5",
+    "--threads",
+    "1",
+];
+
+/// `puzzle`'s `info --difficulty` row `row`, and its solutions.
+fn measured(puzzle: &str, row: &str) -> (u64, u64) {
+    let out = polycover(&["info", puzzle, "--difficulty"]);
+    let r = rows(&stdout(&out));
+    (number(&r[row]), number(&r["solutions"]))
+}
+
 /// One `--maximize MEASURE` climb from 4x4x4 in 10 pieces, seed 5, checked against the
 /// `info --difficulty` row `row`; `words` is how its lines name the measure.
 fn climbs_on(measure: &str, row: &str, words: &str) {
@@ -308,33 +318,17 @@ fn climbs_on(measure: &str, row: &str, words: &str) {
     let plain = dir.path().join("plain.toml");
     let hard = dir.path().join("hard.toml");
     let (plain, hard) = (plain.to_str().unwrap(), hard.to_str().unwrap());
-    // One walk: the plain design and the climb's start are the same puzzle.
-    let design = [
-        "design",
-        "--box",
-        "4,4,4",
-        "--pieces",
-        "10",
-        "--seed",
-        "5",
-        "--threads",
-        "1",
-    ];
+    let design = PLAIN_DESIGN;
     let mut args = design.to_vec();
     args.extend(["--timeout", "600", "-o", plain]);
     assert_eq!(polycover(&args).status.code(), Some(0));
-    let measured = |puzzle: &str| {
-        let out = polycover(&["info", puzzle, "--difficulty"]);
-        let r = rows(&stdout(&out));
-        (number(&r[row]), number(&r["solutions"]))
-    };
-    let (plain_value, _) = measured(plain);
+    let (plain_value, _) = measured(plain, row);
     let mut args = design.to_vec();
     args.extend(["--maximize", measure, "--timeout", "4", "-o", hard]);
     let out = polycover(&args);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{measure}: {err}");
-    let (hard_value, hard_solutions) = measured(hard);
+    let (hard_value, hard_solutions) = measured(hard, row);
     assert_eq!(hard_solutions, 1, "{measure}: {err}");
     assert!(
         hard_value >= plain_value,
@@ -363,12 +357,7 @@ fn maximize_works_at_12_pieces() {
     let hard = dir.path().join("hard.toml");
     let hard = hard.to_str().unwrap();
     let start = "encodings/designs/box4x4x4-12-seed1.toml";
-    let measured = |puzzle: &str| {
-        let out = polycover(&["info", puzzle, "--difficulty"]);
-        let r = rows(&stdout(&out));
-        (number(&r["dead ends"]), number(&r["solutions"]))
-    };
-    let (before, solutions) = measured(start);
+    let (before, solutions) = measured(start, "dead ends");
     assert_eq!(solutions, 1);
     let out = polycover(&[
         "design",
@@ -385,7 +374,7 @@ fn maximize_works_at_12_pieces() {
     ]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
-    let (after, solutions) = measured(hard);
+    let (after, solutions) = measured(hard, "dead ends");
     assert_eq!(solutions, 1, "{err}");
     assert!(after >= before, "{after} < {before}: {err}");
     assert!(err.contains("c design --maximize: "), "{err}");

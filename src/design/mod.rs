@@ -335,9 +335,9 @@ pub(crate) fn design(
         unique: false,
         unsat: false,
     };
-    check(r, &g)?;
+    let start = check(r, &g)?;
     let walks = crate::schedule::workers(r.threads.max(1));
-    let shared = Shared::new(begun);
+    let shared = Shared::new(begun, start);
     let results = if walks == 1 {
         vec![(0, walk(r, 0, &g, count, &shared, progress))]
     } else {
@@ -374,11 +374,12 @@ pub(crate) fn design(
     })
 }
 
-/// What the walks of one design share: the best state of all (a walk that restarts
-/// starts from it when it is better than its own), the curve of its score, the moves,
-/// and whether one walk is done (unique), which ends the others.
+/// What the walks of one design share: the request's `start` cut, the best state of all
+/// (a walk that restarts starts from it when it is better than its own), the curve of its
+/// score, the moves, and whether one walk is done (unique), which ends the others.
 struct Shared {
     begun: Instant,
+    start: Option<cut::Cut>,
     totals: std::sync::Mutex<Totals>,
     done: std::sync::atomic::AtomicBool,
 }
@@ -392,9 +393,10 @@ struct Totals {
 }
 
 impl Shared {
-    fn new(begun: Instant) -> Shared {
+    fn new(begun: Instant, start: Option<cut::Cut>) -> Shared {
         Shared {
             begun,
+            start,
             totals: std::sync::Mutex::new(Totals {
                 best: None,
                 curve: Vec::new(),
@@ -557,7 +559,7 @@ fn walk(
 ) -> Result<Walked> {
     let begun = shared.begun;
     let mut rng = Pcg64Mcg::seed_from_u64(walk_seed(r.seed, k));
-    let first = first_cut(r, g, &mut rng)?;
+    let first = first_cut(shared, g, &mut rng)?;
     let keep: Vec<Shape> = r.keep.iter().map(Shape::canonical).collect();
     let frozen: Vec<bool> = first
         .pieces()
@@ -614,28 +616,28 @@ fn walk(
 }
 
 /// Refuses, before any walk, a request no cut meets or a `start` that is not a cut of the
-/// box.
-fn check(r: &Request, g: &generate::Generator) -> Result<()> {
+/// box; the cut of a `start`, which every walk starts from.
+fn check(r: &Request, g: &generate::Generator) -> Result<Option<cut::Cut>> {
     match &r.start {
         Some(pieces) => {
-            cut::Cut::new(r.size, pieces).ok_or_else(|| {
+            let cut = cut::Cut::new(r.size, pieces).ok_or_else(|| {
                 Error::Usage("the starting pieces are not a cut of the box".into())
             })?;
-            possible(r, pieces.len())
+            possible(r, pieces.len())?;
+            Ok(Some(cut))
         }
         None => {
             generate::check(g)?;
-            possible(r, r.pieces)
+            possible(r, r.pieces)?;
+            Ok(None)
         }
     }
 }
 
-/// The cut a walk starts from: the request's `start`, or a random cut for `g` (the
-/// request was checked).
-fn first_cut(r: &Request, g: &generate::Generator, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
-    match &r.start {
-        Some(pieces) => cut::Cut::new(r.size, pieces)
-            .ok_or_else(|| Error::Usage("the starting pieces are not a cut of the box".into())),
+/// The cut a walk starts from: the request's `start` (checked), or a random cut for `g`.
+fn first_cut(shared: &Shared, g: &generate::Generator, rng: &mut Pcg64Mcg) -> Result<cut::Cut> {
+    match &shared.start {
+        Some(start) => Ok(start.clone()),
         None => fresh(g, rng),
     }
 }
