@@ -1,11 +1,11 @@
-//! Micro-benchmarks (criterion): building the matrix (placement generation), computing
-//! the symmetry reduction, compiling Bedlam's CNF in each at-most-one encoding, and
+//! Micro-benchmarks (criterion): building the matrix (placement generation), compiling
+//! it (the matrix, the symmetry group and the reduction by it), compiling Bedlam's CNF in each at-most-one encoding, and
 //! counting Soma and the 6x6 domino tilings with each native engine, and Soma with SAT.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
 use polycover::sat::{self as cnf, Amo, Formula};
-use polycover::{Engine, Problem, Puzzle, Reduction, RunOptions, Setting, SymmetryMode};
+use polycover::{Engine, Problem, Puzzle, RunOptions, Setting, SymmetryMode};
 
 fn placements(c: &mut Criterion) {
     let text = polycover::CatalogEntry::find("bedlam").unwrap().text;
@@ -14,9 +14,8 @@ fn placements(c: &mut Criterion) {
     });
     let bedlam = Puzzle::parse("bedlam.toml", text).unwrap();
     c.bench_function("bedlam matrix", |b| b.iter(|| bedlam.matrix()));
-    let compiled = bedlam.compile(SymmetryMode::Rotations).unwrap();
-    c.bench_function("bedlam symmetry reduction", |b| {
-        b.iter(|| Reduction::new(&compiled.matrix, compiled.group.clone()))
+    c.bench_function("bedlam compiled (matrix, group, reduction)", |b| {
+        b.iter(|| bedlam.compile(SymmetryMode::Rotations).unwrap())
     });
 }
 
@@ -39,7 +38,7 @@ fn dominoes(c: &mut Criterion) {
     let text = "name = \"dominoes 6x6\"\nbox = [6, 6, 1]\n[[piece]]\nname = \"d\"\n\
                 cells = [[0,0,0], [1,0,0]]\ncount = 18\n";
     let puzzle = Puzzle::parse("dominoes.toml", text).unwrap();
-    let dominoes = Problem::new(puzzle.compile(SymmetryMode::None).unwrap());
+    let dominoes = puzzle.compile(SymmetryMode::None).unwrap();
     for engine in [Engine::dlx(), Engine::bits()] {
         c.bench_function(
             &format!("6x6 dominoes count 6728, {}", engine.name()),
@@ -59,7 +58,7 @@ fn cnf_compile(c: &mut Criterion) {
     group.sample_size(10);
     for amo in Amo::ALL {
         group.bench_function(amo.name(), |b| {
-            b.iter(|| cnf::Formula::of(&bedlam.compiled.matrix, &bedlam.reduction, amo))
+            b.iter(|| cnf::Formula::of(&bedlam, amo))
         });
     }
     group.finish();
@@ -73,7 +72,7 @@ fn soma_sat(c: &mut Criterion) {
     let default = sat.setting(Setting::Backend).unwrap();
     for backend in [default.as_str(), "varisat"] {
         let engine = sat.configure([(Setting::Backend, backend)]).unwrap();
-        Formula::of(&soma.compiled.matrix, &soma.reduction, Amo::Product);
+        Formula::of(&soma, Amo::Product);
         group.bench_function(format!("sat product ({backend}, cubes)"), |b| {
             b.iter(|| {
                 let r = soma.count(&engine, &RunOptions::default()).unwrap();

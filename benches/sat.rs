@@ -32,7 +32,7 @@ fn main() {
             // A fresh problem each time, so that the compile is measured.
             let p = Problem::load("bedlam", Some(SymmetryMode::Rotations)).unwrap();
             let t = Instant::now();
-            let f = Formula::of(&p.compiled.matrix, &p.reduction, amo);
+            let f = Formula::of(&p, amo);
             let compiled = t.elapsed().as_secs_f64();
             let (first, _) = p.first(&engine, &run).unwrap();
             assert!(first.is_some());
@@ -60,7 +60,7 @@ fn main() {
         for amo in Amo::ALL {
             let engine = engine.configure([(Setting::Amo, amo.name())]).unwrap();
             let t = Instant::now();
-            Formula::of(&soma.compiled.matrix, &soma.reduction, amo);
+            Formula::of(&soma, amo);
             let report = soma.count(&engine, &run).unwrap();
             assert_eq!(report.solutions, n);
             let secs = t.elapsed().as_secs_f64();

@@ -3,14 +3,14 @@
 //!
 //! `cargo run --release --example count -- soma`
 
-use polycover::{Engine, Problem, Puzzle, RunOptions};
+use polycover::{Engine, Puzzle, RunOptions};
 
 fn main() -> Result<(), polycover::Error> {
     let name = std::env::args().nth(1).unwrap_or_else(|| "soma".into());
     let puzzle = Puzzle::load(&name)?;
     for &mode in puzzle.symmetry_modes() {
         let problem = match puzzle.compile(mode) {
-            Ok(c) => Problem::new(c),
+            Ok(problem) => problem,
             Err(e) => {
                 println!("{:<12} not available: {e}", mode.as_str());
                 continue;
@@ -27,7 +27,7 @@ fn main() -> Result<(), polycover::Error> {
             "{:<12} {:>8} solutions (group order {})",
             mode.as_str(),
             report.solutions,
-            problem.compiled.group.order()
+            problem.symmetries()
         );
     }
     Ok(())

@@ -88,7 +88,6 @@ pub use error::{Error, ErrorClass, Result};
 pub use geometry::{Isometry, Shape};
 pub use matrix::{Item, Matrix};
 pub use parts::{Split, Step};
-pub use puzzle::{Compiled, Puzzle, SymmetryMode};
+pub use puzzle::{Puzzle, SymmetryMode};
 pub use setting::Setting;
 pub use stop::{Listening, Stop};
-pub use symmetry::{Group, Reduction, Symmetry};

@@ -48,7 +48,7 @@ impl Split {
     /// # Panics
     ///
     /// If `parts` is 0 or above 65,536.
-    pub fn new(matrix: &Matrix, reduction: &Reduction, mode: &str, parts: usize) -> Split {
+    pub(crate) fn new(matrix: &Matrix, reduction: &Reduction, mode: &str, parts: usize) -> Split {
         assert!((1..=Split::MOST_PARTS).contains(&parts));
         let subproblems = crate::solver::split::subproblems(reduction, Split::wanted(parts));
         let mut h = Fnv::new();

@@ -297,12 +297,6 @@ impl Reduction {
         self.check_all || self.checks.iter().any(|c| !c.is_empty())
     }
 
-    /// The symmetries (group indices) a solution must be checked against; for the SAT
-    /// compiler, which turns them into lex-leader clauses.
-    pub fn stabiliser_checks(&self, original_option: u32) -> &[u32] {
-        &self.checks[original_option as usize]
-    }
-
     /// The canonical-form check as constraints on a solution's 0/1 vector `x` (one entry
     /// per original option), for engines that cannot run [`Reduction::is_canonical`]
     /// after the search: the CNF compiler and the linear exports. Empty when the

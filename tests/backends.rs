@@ -49,9 +49,9 @@ fn minisat_and_glucose_count_like_the_dlx() {
 fn kissat_finds_a_first_solution_and_declines_counts() {
     let c = compile("slothouber-graatsma", SymmetryMode::None);
     let engine = run("kissat", "plain", 1).engine;
-    let p = Problem::new(c.clone());
+    let p = c;
     let (first, _) = p.first(&engine, &RunOptions::default()).unwrap();
-    c.matrix
+    c.matrix()
         .check_solution(&first.expect("a solution"))
         .unwrap();
     let err = p.count(&engine, &RunOptions::default()).unwrap_err();
@@ -63,7 +63,7 @@ fn kissat_finds_a_first_solution_and_declines_counts() {
         concat!(env!("CARGO_MANIFEST_DIR"), "/..")
     );
     let none = polycover::Puzzle::load(&five_t).unwrap();
-    let p = Problem::new(none.compile(SymmetryMode::Rotations).unwrap());
+    let p = none.compile(SymmetryMode::Rotations).unwrap();
     let (first, report) = p.first(&engine, &RunOptions::default()).unwrap();
     assert!(first.is_none() && report.complete, "{report:?}");
 }
@@ -92,7 +92,7 @@ fn each_backend_solves_bedlam_and_decode_accepts_the_model() {
         assert!(text.contains("s SATISFIABLE"), "{text}");
 
         let c = compile(puzzle, SymmetryMode::Rotations);
-        let p = Problem::new(c.clone());
+        let p = c;
         let engine = run(backend, "plain", 1).engine;
         let (first, _) = p.first(&engine, &RunOptions::default()).unwrap();
         let first = first.expect("the puzzle has solutions");
@@ -101,7 +101,7 @@ fn each_backend_solves_bedlam_and_decode_accepts_the_model() {
             &answer,
             format!(
                 "s SATISFIABLE\nv {} 0\n",
-                model_literals(c.matrix.num_options(), &first)
+                model_literals(c.matrix().num_options(), &first)
             ),
         )
         .unwrap();

@@ -273,8 +273,7 @@ fn many_copies_take_linear_size() {
     let options = |path: &Path| {
         Problem::load(path, Some(SymmetryMode::None))
             .unwrap()
-            .compiled
-            .matrix
+            .matrix()
             .num_options() as f64
     };
     let growth = options(&large) / options(&small);
@@ -314,8 +313,8 @@ fn the_counted_size_is_the_compiled_size() {
         for mode in [SymmetryMode::None, SymmetryMode::Rotations] {
             let p = Problem::load(spec, Some(mode)).unwrap();
             for amo in Amo::ALL {
-                let counted = Formula::size(&p.compiled.matrix, &p.reduction, amo);
-                let f = Formula::of(&p.compiled.matrix, &p.reduction, amo);
+                let counted = Formula::size(&p, amo);
+                let f = Formula::of(&p, amo);
                 assert_eq!(
                     (counted.variables, counted.clauses, counted.literals),
                     (
@@ -396,7 +395,7 @@ fn copies_count_as_the_dlx_counts() {
         for &mode in *modes {
             let c = compile_text(text, mode);
             let dlx = count(&c, Engine::dlx(), 1);
-            assert!(dlx > 0, "{}", c.puzzle.name());
+            assert!(dlx > 0, "{}", c.puzzle().name());
             for &backend in &backends {
                 let run = SatRun {
                     engine: sat_engine(&[(Setting::Backend, backend)]),
@@ -407,7 +406,7 @@ fn copies_count_as_the_dlx_counts() {
                     sat_count(&c, Amo::Product, &run),
                     dlx,
                     "{} {mode:?} {backend}",
-                    c.puzzle.name(),
+                    c.puzzle().name(),
                 );
             }
         }
@@ -439,7 +438,7 @@ fn a_plain_count_reports_the_thread_it_ran_on() {
 /// by its deadline during the compilation, with no solution reported).
 #[test]
 fn the_library_refuses_and_forces_too() {
-    let p = Problem::new(compile_text(PAST_THE_LIMIT, SymmetryMode::Rotations));
+    let p = compile_text(PAST_THE_LIMIT, SymmetryMode::Rotations);
     let engine = |force: bool| {
         sat_engine(&[
             (Setting::Amo, "pairwise"),

@@ -3,12 +3,12 @@
 
 use polycover::kinds::ColoredCubes;
 use polycover::sat::Amo;
-use polycover::{Engine, Problem, Puzzle, RunOptions, SymmetryMode};
+use polycover::{Engine, Puzzle, RunOptions, SymmetryMode};
 
 use crate::common::*;
 
 /// SAT counts with the default backend and with varisat must agree; returns the count.
-fn sat_count_both(c: &polycover::Compiled, amo: Amo) -> u64 {
+fn sat_count_both(c: &polycover::Problem, amo: Amo) -> u64 {
     let n = sat_count(c, amo, &SatRun::default());
     let varisat = SatRun {
         engine: sat_engine(&[(Setting::Backend, "varisat")]),
@@ -31,7 +31,7 @@ fn hesselink_5_has_one_solution_up_to_the_stack_and_eight_raw() {
     let puzzle = Puzzle::load("hesselink-5").unwrap();
     let stack = puzzle.compile(SymmetryMode::Stack).unwrap();
     let none = puzzle.compile(SymmetryMode::None).unwrap();
-    assert_eq!(stack.group.order(), 8);
+    assert_eq!(stack.symmetries(), 8);
     for solver in [Engine::dlx(), Engine::bits()] {
         assert_eq!(count(&stack, solver.clone(), 1), 1, "{solver:?}");
         assert_eq!(count(&none, solver.clone(), 2), 8, "{solver:?}");
@@ -187,12 +187,12 @@ fn dimacs_and_decode_round_trip() {
     // A model from our own solver, written as SAT-competition output, decodes.
     let puzzle = Puzzle::load("hesselink-5").unwrap();
     let c = puzzle.compile(SymmetryMode::Stack).unwrap();
-    let solution = Problem::new(c.clone())
+    let solution = c
         .first(&sat_engine(&[]), &RunOptions::default())
         .unwrap()
         .0
         .expect("a solution");
-    let lits = model_literals(c.matrix.num_options(), &solution);
+    let lits = model_literals(c.matrix().num_options(), &solution);
     let model = dir.path().join("h5.model");
     std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", lits)).unwrap();
     let out = polycover(&["decode", "hesselink-5", "--model", model.to_str().unwrap()]);

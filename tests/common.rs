@@ -11,7 +11,7 @@ pub use crate::needs::{needs, python, Need};
 use polycover::sat::Amo;
 pub use polycover::Setting;
 use polycover::SymmetryMode;
-use polycover::{Compiled, Engine, Problem, Puzzle, Report, RunOptions};
+use polycover::{Engine, Problem, Puzzle, Report, RunOptions};
 
 /// Six indistinguishable dominoes in a 2x2x3 box: only symmetric pieces, all copies of
 /// one piece, so nothing can be pinned (32 tilings).
@@ -48,14 +48,14 @@ cells = [[0,0,0], [1,0,0]]
 count = 49
 "#;
 
-pub fn compile(name: &str, mode: SymmetryMode) -> Compiled {
+pub fn compile(name: &str, mode: SymmetryMode) -> Problem {
     Puzzle::load(name)
         .unwrap_or_else(|e| panic!("{name}: {e}"))
         .compile(mode)
         .unwrap()
 }
 
-pub fn compile_text(text: &str, mode: SymmetryMode) -> Compiled {
+pub fn compile_text(text: &str, mode: SymmetryMode) -> Problem {
     Puzzle::parse("test.toml", text)
         .unwrap()
         .compile(mode)
@@ -63,9 +63,9 @@ pub fn compile_text(text: &str, mode: SymmetryMode) -> Compiled {
 }
 
 /// Distinct solutions through the symmetry reduction, counted by `engine`.
-pub fn count(c: &Compiled, engine: Engine, threads: usize) -> u64 {
+pub fn count(c: &Problem, engine: Engine, threads: usize) -> u64 {
     // Every count these tests make fits a u64.
-    let report = Problem::new(c.clone())
+    let report = c
         .count(
             &engine,
             &RunOptions {
@@ -73,7 +73,7 @@ pub fn count(c: &Compiled, engine: Engine, threads: usize) -> u64 {
                 ..RunOptions::default()
             },
         )
-        .unwrap_or_else(|e| panic!("{}: {e}", c.puzzle.name()));
+        .unwrap_or_else(|e| panic!("{}: {e}", c.puzzle().name()));
     assert!(report.complete);
     report.solutions.to_u64().expect("a count that fits a u64")
 }
@@ -132,14 +132,14 @@ pub fn sat_run(backend: &str, decide: &str, strategy: &str, threads: usize) -> S
 }
 
 /// Every model the SAT path reports, checked for duplicates, with the run's report.
-pub fn sat_solutions(c: &Compiled, amo: Amo, run: &SatRun) -> (Vec<Vec<u32>>, Report) {
+pub fn sat_solutions(c: &Problem, amo: Amo, run: &SatRun) -> (Vec<Vec<u32>>, Report) {
     let engine = run
         .engine
         .configure([(Setting::Amo, amo.name())])
         .unwrap_or_else(|e| panic!("{amo:?}: {e}"));
     let mut seen = HashSet::new();
     let mut all = Vec::new();
-    let report = Problem::new(c.clone())
+    let report = c
         .for_each_solution(
             &engine,
             &RunOptions {
@@ -153,13 +153,13 @@ pub fn sat_solutions(c: &Compiled, amo: Amo, run: &SatRun) -> (Vec<Vec<u32>>, Re
                 ControlFlow::Continue(())
             },
         )
-        .unwrap_or_else(|e| panic!("{}: {e}", c.puzzle.name()));
+        .unwrap_or_else(|e| panic!("{}: {e}", c.puzzle().name()));
     assert_eq!(report.solutions, all.len() as u64);
     (all, report)
 }
 
 /// Distinct solutions through SAT (no model reported twice, the run complete).
-pub fn sat_count(c: &Compiled, amo: Amo, run: &SatRun) -> u64 {
+pub fn sat_count(c: &Problem, amo: Amo, run: &SatRun) -> u64 {
     let (all, report) = sat_solutions(c, amo, run);
     assert!(report.complete, "{report:?}");
     all.len() as u64
@@ -168,17 +168,10 @@ pub fn sat_count(c: &Compiled, amo: Amo, run: &SatRun) -> u64 {
 /// Distinct solutions the slow, independent way: enumerate every solution with no
 /// symmetry reduction, map each to the least image under the whole group, and count
 /// the distinct least images.
-pub fn count_orbits_by_brute_force(c: &Compiled) -> u64 {
+pub fn count_orbits_by_brute_force(c: &Problem) -> u64 {
     let mut seen = HashSet::new();
-    let mut image = Vec::new();
-    c.matrix.for_each_cover(&polycover::Stop::new(), &mut |s| {
-        let mut least = s.to_vec();
-        for g in c.group.elements() {
-            g.apply_sorted(s, &mut image);
-            if image < least {
-                least.clone_from(&image);
-            }
-        }
+    c.matrix().for_each_cover(&polycover::Stop::new(), &mut |s| {
+        let least = c.images(s).into_iter().min().expect("the identity's image");
         seen.insert(least);
         ControlFlow::Continue(())
     });

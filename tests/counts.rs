@@ -2,7 +2,7 @@
 //! independent brute-force orbit count for the small puzzles.
 
 use polycover::SymmetryMode::{self, None as NoSymmetry, Reflections, Rotations};
-use polycover::{Engine, Problem, RunOptions};
+use polycover::{Engine, RunOptions};
 
 use crate::common::*;
 
@@ -158,7 +158,7 @@ fn engines_walk_the_same_tree() {
         ("slothouber-graatsma", Rotations),
         ("pentomino-3x20", Rotations),
     ] {
-        let p = Problem::new(compile(name, mode));
+        let p = compile(name, mode);
         let run = |engine: &Engine| {
             let r = p.count(engine, &RunOptions::default()).unwrap();
             // Node and raw-solution counts, and the distinct solutions.
@@ -214,7 +214,7 @@ fn copies_run_segmented_and_walk_the_dlx_tree() {
         (trominoes(2, 2, 4, 3), Some(16)),
         (mixed.to_string(), None),
     ] {
-        let p = Problem::new(compile_text(&text, NoSymmetry));
+        let p = compile_text(&text, NoSymmetry);
         let solver = p.describe(&Engine::bits(), polycover::engine::Goal::First);
         assert_eq!(
             solver,

@@ -288,7 +288,7 @@ fn cpsat_counts_the_opb_model_and_its_answers_decode() {
     std::fs::write(&opb, text).unwrap();
     let answer_text = cpsat("solve", &opb);
     let n_options = compile("slothouber-graatsma", polycover::SymmetryMode::Rotations)
-        .matrix
+        .matrix()
         .num_options();
     assert!(
         answer_text.contains(&format!(" x{}", n_options + 1))

@@ -10,14 +10,14 @@ use crate::common::{
     collect, count, polycover, rest_of_stderr, spawn, stderr, stdout, wait_at_most,
 };
 use polycover::engine::Difficulty;
-use polycover::{Engine, Matrix, Problem, Reduction, SymmetryMode};
+use polycover::{Engine, Matrix, Problem, SymmetryMode};
 
 /// Algorithm X over the reduced matrix, as the `solver` module docs state the rule and
 /// nothing of the engines: branch on the item with the fewest live options, ties to the
 /// item listed last; a leaf is a solution (no item left) or a dead end (an item with no
 /// option). Exact matrices of unit items only.
 struct X<'r> {
-    reduction: &'r Reduction,
+    problem: &'r Problem,
     columns: Vec<Vec<u32>>,
     covered: Vec<bool>,
     /// Per option, how many chosen options clash with it (0: live).
@@ -34,12 +34,12 @@ struct X<'r> {
 }
 
 impl<'r> X<'r> {
-    fn new(reduction: &'r Reduction) -> X<'r> {
-        let m: &Matrix = reduction.matrix();
+    fn new(problem: &'r Problem) -> X<'r> {
+        let m: &Matrix = problem.reduced();
         assert!((0..m.num_items() as u32).all(|i| m.is_unit(i)));
         let columns = m.columns();
         X {
-            reduction,
+            problem,
             live: columns.iter().map(|c| c.len() as u32).collect(),
             columns,
             covered: vec![false; m.num_items()],
@@ -61,7 +61,7 @@ impl<'r> X<'r> {
     }
 
     fn select(&mut self, o: u32, sign: i32) {
-        let items = self.reduction.matrix().option_items(o).to_vec();
+        let items = self.problem.reduced().option_items(o).to_vec();
         let order: Vec<u32> = if sign > 0 {
             items.clone()
         } else {
@@ -73,7 +73,7 @@ impl<'r> X<'r> {
                 self.blocked[p as usize] = (before as i32 + sign) as u32;
                 let after = self.blocked[p as usize];
                 if (before == 0) != (after == 0) {
-                    for &j in self.reduction.matrix().option_items(p) {
+                    for &j in self.problem.reduced().option_items(p) {
                         let l = &mut self.live[j as usize];
                         *l = (*l as i32 - sign) as u32;
                     }
@@ -94,10 +94,10 @@ impl<'r> X<'r> {
             let mut original: Vec<u32> = self
                 .chosen
                 .iter()
-                .map(|&o| self.reduction.original(o))
+                .map(|&o| self.problem.original(o))
                 .collect();
             original.sort_unstable();
-            self.canonical += u64::from(self.reduction.is_canonical(&original));
+            self.canonical += u64::from(self.problem.is_canonical(&original));
             return;
         };
         if self.live[item] == 0 {
@@ -168,7 +168,7 @@ fn measures_match_an_independent_algorithm_x() {
     ] {
         let problem = Problem::load(name, Some(mode)).unwrap();
         let d: Difficulty = measure(&problem).unwrap().unwrap();
-        let mut x = X::new(&problem.reduction);
+        let mut x = X::new(&problem);
         x.search(0);
         let what = format!("{name} {mode:?}: {d:?}");
         assert_eq!(d.nodes, x.nodes, "{what}");
@@ -177,7 +177,7 @@ fn measures_match_an_independent_algorithm_x() {
         assert_eq!(d.solutions, x.canonical, "{what}");
         assert_eq!(
             d.solutions,
-            count(&problem.compiled, Engine::dlx(), 1),
+            count(&problem, Engine::dlx(), 1),
             "{what}"
         );
         assert_eq!(d.first_move, x.levels[1], "{what}");

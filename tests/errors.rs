@@ -227,7 +227,7 @@ fn answer_of(name: &str) -> String {
     let (first, _) = p
         .first(&polycover::Engine::dlx(), &polycover::RunOptions::default())
         .unwrap();
-    let lits = model_literals(p.compiled.matrix.num_options(), &first.unwrap());
+    let lits = model_literals(p.matrix().num_options(), &first.unwrap());
     format!("s SATISFIABLE\nv {lits} 0\n")
 }
 

@@ -127,10 +127,10 @@ fn optional_cells_and_ranges_read_back_to_the_same_counts() {
 fn the_raw_dlx_export_is_the_whole_matrix() {
     let c = compile("bedlam", polycover::SymmetryMode::None);
     let m = read_dlx(&export(&["bedlam", "--symmetry", "none"]));
-    assert_eq!(m.num_items(), c.matrix.num_items());
-    assert_eq!(m.num_options(), c.matrix.num_options());
+    assert_eq!(m.num_items(), c.matrix().num_items());
+    assert_eq!(m.num_options(), c.matrix().num_options());
     for o in 0..m.num_options() as u32 {
-        assert_eq!(m.option_items(o), c.matrix.option_items(o));
+        assert_eq!(m.option_items(o), c.matrix().option_items(o));
     }
 }
 
@@ -179,7 +179,7 @@ fn decode_reads_a_minizinc_line_with_a_semicolon() {
         .first(&polycover::Engine::dlx(), &polycover::RunOptions::default())
         .unwrap();
     let first = first.unwrap();
-    let values: Vec<&str> = (0..p.compiled.matrix.num_options() as u32)
+    let values: Vec<&str> = (0..p.matrix().num_options() as u32)
         .map(|o| if first.contains(&o) { "1" } else { "0" })
         .collect();
     for (name, line) in [

@@ -25,7 +25,6 @@ mod export;
 mod external;
 mod flat;
 mod generate;
-mod geometry;
 mod golden;
 mod html;
 mod lazy;

@@ -455,7 +455,7 @@ fn decode_reads_an_answer_to_a_part_cnf() {
                 let (first, _) = p
                     .first(&polycover::Engine::dlx(), &polycover::RunOptions::default())
                     .unwrap();
-                let n = p.compiled.matrix.num_options();
+                let n = p.matrix().num_options();
                 let rest: String = (n + 1..=vars).map(|v| format!(" -{v}")).collect();
                 format!(
                     "s SATISFIABLE\nv {}{rest} 0\n",

@@ -457,7 +457,7 @@ fn decode_reads_the_model_from_standard_input() {
     let (first, _) = p
         .first(&polycover::Engine::dlx(), &polycover::RunOptions::default())
         .unwrap();
-    let lits = model_literals(p.compiled.matrix.num_options(), &first.unwrap());
+    let lits = model_literals(p.matrix().num_options(), &first.unwrap());
     let answer = format!("s SATISFIABLE\nv {lits} 0\n");
     for model in [answer.as_bytes().to_vec(), gzipped(answer.as_bytes())] {
         let mut child = bin()

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 use polycover::sat::Amo;
 use polycover::sat::{Answer, Header, Projection};
-use polycover::{Engine, Problem, Puzzle, RunOptions, SymmetryMode};
+use polycover::{Engine, Puzzle, RunOptions, SymmetryMode};
 
 use crate::common::*;
 
@@ -187,13 +187,13 @@ proptest! {
             prop_assert_eq!(count(&c, memo, 2), dlx, "memo: {}", text);
             prop_assert_eq!(count_orbits_by_brute_force(&c), dlx, "{}", text);
         }
-        let p = Problem::new(puzzle.compile(SymmetryMode::None).unwrap());
+        let p = puzzle.compile(SymmetryMode::None).unwrap();
         if let (Some(s), _) = p.first(&Engine::dlx(), &RunOptions::default()).unwrap() {
-            let lits = model_literals(p.compiled.matrix.num_options(), &s);
+            let lits = model_literals(p.matrix().num_options(), &s);
             let answer = format!("s SATISFIABLE\nv {lits} 0\n");
             let read = Answer::parse(BufReader::new(answer.as_bytes()), "model").unwrap();
             let Answer::Satisfiable(read) = read else { panic!("not satisfiable") };
-            prop_assert_eq!(p.compiled.matrix.decode_model(&read, "model").unwrap(), s);
+            prop_assert_eq!(p.matrix().decode_model(&read, "model").unwrap(), s);
         }
     }
 }
@@ -215,10 +215,10 @@ proptest! {
             deadline: None,
         };
         prop_assert_eq!(sat_count(&c, amo, &run), dlx, "{}", text);
-        let p = Problem::new(c);
-        let f = polycover::sat::Formula::of(&p.compiled.matrix, &p.reduction, amo);
+        let p = c;
+        let f = polycover::sat::Formula::of(&p, amo);
         let mut out = Vec::new();
-        let header = Header::of(&p.compiled, &p.reduction);
+        let header = Header::of(&p);
         header.write(&mut out, &f, Projection::Show).unwrap();
         let out = String::from_utf8(out).unwrap();
         let header = out.lines().find(|l| l.starts_with("p cnf ")).unwrap();

@@ -596,7 +596,7 @@ fn decode_reads_many_models_and_names_a_foreign_one() {
     use std::ops::ControlFlow;
     let dir = tempfile::tempdir().unwrap();
     let soma = Problem::load("soma", Some(SymmetryMode::None)).unwrap();
-    let n = soma.compiled.matrix.num_options();
+    let n = soma.matrix().num_options();
     let mut text = String::new();
     soma.for_each_solution(&Engine::dlx(), &RunOptions::default(), &mut |s| {
         text += &format!("s SATISFIABLE\nv {} 0\n", model_literals(n, s));
@@ -623,7 +623,7 @@ fn decode_reads_many_models_and_names_a_foreign_one() {
     let (first, _) = bedlam
         .first(&Engine::bits(), &RunOptions::default())
         .unwrap();
-    let lits = model_literals(bedlam.compiled.matrix.num_options(), &first.unwrap());
+    let lits = model_literals(bedlam.matrix().num_options(), &first.unwrap());
     let path = dir.path().join("bedlam.txt");
     std::fs::write(&path, format!("s SATISFIABLE\nv {lits} 0\n")).unwrap();
     let out = polycover(&["decode", "soma", "--model", path.to_str().unwrap()]);

@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use polycover::sat::Amo;
-use polycover::{Engine, Problem, Puzzle, Report, RunOptions, SymmetryMode};
+use polycover::{Engine, Puzzle, Report, RunOptions, SymmetryMode};
 
 use crate::common::*;
 
@@ -134,7 +134,7 @@ fn soma_without_symmetry_breaking_has_11520_distinct_models() {
     let (all, _) = sat_solutions(&c, Amo::Product, &o);
     assert_eq!(all.len(), 11_520);
     for s in &all {
-        c.matrix.check_solution(s).unwrap();
+        c.matrix().check_solution(s).unwrap();
     }
 }
 
@@ -256,7 +256,7 @@ fn a_deadline_stops_cadical_inside_a_call() {
 /// handed over as it accepted.
 #[test]
 fn break_stops_after_exactly_the_models_taken() {
-    let p = Problem::new(compile("soma", SymmetryMode::Rotations));
+    let p = compile("soma", SymmetryMode::Rotations);
     for backend in [default_backend(), "varisat"] {
         let mut taken = 0;
         let engine = sat_engine(&[(Setting::Backend, backend)]);
@@ -375,14 +375,13 @@ fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
 
 /// A model of Slothouber-Graatsma from our own SAT path, as a solver would print it.
 fn good_model() -> String {
-    let p = Problem::new(compile("slothouber-graatsma", SymmetryMode::Rotations));
-    let c = &p.compiled;
+    let p = compile("slothouber-graatsma", SymmetryMode::Rotations);
     let solution = p
         .first(&Engine::dlx(), &RunOptions::default())
         .unwrap()
         .0
         .unwrap();
-    let lits = model_literals(c.matrix.num_options(), &solution);
+    let lits = model_literals(p.matrix().num_options(), &solution);
     format!("c from a test\ns SATISFIABLE\nv {}\nv 0\n", lits)
 }
 
@@ -575,9 +574,8 @@ fn sat_keeps_the_same_representatives_as_the_dlx() {
         (compile("soma", SymmetryMode::Reflections), 240),
         (dominoes.compile(SymmetryMode::Rotations).unwrap(), 0),
     ];
-    for (c, want) in cases {
-        let p = Problem::new(c.clone());
-        assert!(p.reduction.needs_check(), "{}", c.puzzle.name());
+    for (p, want) in cases {
+        assert!(p.needs_check(), "{}", p.puzzle().name());
         let mut native = Vec::new();
         p.for_each_solution(&Engine::dlx(), &RunOptions::default(), &mut |s| {
             let mut s = s.to_vec();
@@ -588,19 +586,19 @@ fn sat_keeps_the_same_representatives_as_the_dlx() {
         .unwrap();
         native.sort();
         if want > 0 {
-            assert_eq!(native.len(), want, "{}", c.puzzle.name());
+            assert_eq!(native.len(), want, "{}", p.puzzle().name());
         }
         let mut backends = vec!["varisat"];
         if cfg!(feature = "cadical") {
             backends.push("cadical");
         }
         for backend in backends {
-            let (mut sat, _) = sat_solutions(&c, Amo::Pairwise, &opts(backend, "mrv", "cubes", 1));
+            let (mut sat, _) = sat_solutions(&p, Amo::Pairwise, &opts(backend, "mrv", "cubes", 1));
             for s in &mut sat {
                 s.sort_unstable();
             }
             sat.sort();
-            assert_eq!(sat, native, "{} {backend:?}", c.puzzle.name());
+            assert_eq!(sat, native, "{} {backend:?}", p.puzzle().name());
         }
     }
 }

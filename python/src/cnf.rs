@@ -76,13 +76,13 @@ impl Cnf {
     /// The symmetry mode whose symmetry-breaking clauses the formula holds.
     #[getter]
     fn symmetry(&self) -> &'static str {
-        self.problem.compiled.mode.as_str()
+        self.problem.mode().as_str()
     }
 
     /// The DIMACS text `polycover dimacs` writes, with its `c` lines and the `c p show`
     /// projection.
     fn dimacs(&self) -> PyResult<String> {
-        let header = Header::of(&self.problem.compiled, &self.problem.reduction);
+        let header = Header::of(&self.problem);
         let mut text = Vec::new();
         header
             .write(&mut text, &self.formula, Projection::Show)
@@ -119,8 +119,7 @@ impl Cnf {
             .collect::<PyResult<Vec<i64>>>()?;
         let options = self
             .problem
-            .compiled
-            .matrix
+            .matrix()
             .decode_model(&model, "model")
             .map_err(to_py)?;
         Ok(Solution::new(self.problem.puzzle().clone(), options))

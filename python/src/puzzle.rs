@@ -158,7 +158,7 @@ impl Puzzle {
         let mode = mode(&self.inner, symmetry)?;
         let puzzle = self.inner.clone();
         interruptible(py, &Stop::new(), move || {
-            puzzle.compile(mode).map(Problem::new)
+            puzzle.compile(mode)
         })?
         .map_err(to_py)
     }
@@ -400,8 +400,7 @@ impl Puzzle {
         let problem = self.problem(py, symmetry)?;
         let stop = Stop::new();
         let formula = interruptible(py, &stop, || {
-            let (matrix, reduction) = (&problem.compiled.matrix, &problem.reduction);
-            Formula::checked(matrix, reduction, encoding, force, &stop).map(Arc::new)
+            Formula::checked(&problem, encoding, force, &stop).map(Arc::new)
         })?
         .map_err(to_py)?;
         Ok(Cnf::new(problem, formula))

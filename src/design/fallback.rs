@@ -25,7 +25,7 @@ use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use super::{design, Ending, Event, Request, Rules, Strategy};
-use crate::engine::{Engine, Problem, RunOptions};
+use crate::engine::{Engine, RunOptions};
 use crate::error::{Error, Result};
 use crate::puzzle::polycube::{generate, Polycube};
 use crate::puzzle::{Puzzle, SymmetryMode};
@@ -192,7 +192,7 @@ impl Puzzle {
     /// puzzle.
     pub fn count_drawn(&self, at_most: u64, stop: &Stop) -> Result<Option<u64>> {
         let puzzle = self;
-        let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+        let problem = puzzle.compile(SymmetryMode::Rotations)?;
         let opts = RunOptions {
             stop: stop.within(Duration::from_secs(CHECK_SECONDS)),
             ..RunOptions::default()

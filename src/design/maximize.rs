@@ -23,7 +23,6 @@ use rand_pcg::Pcg64Mcg;
 use super::{
     cut, render, Counter, Designed, Ending, Event, Measure, Mover, Request, Score, PATIENCE,
 };
-use crate::engine::Problem;
 use crate::error::{Error, Result};
 use crate::puzzle::{Puzzle, SymmetryMode};
 
@@ -195,7 +194,7 @@ fn harder(r: &Request, designed: Designed, climb: Climbed) -> Designed {
 /// The `measure` of `cut`'s puzzle up to rotations; `Ok(None)` past the deadline.
 fn measured(r: &Request, cut: &cut::Cut, measure: Measure) -> Result<Option<u64>> {
     let puzzle = Puzzle::parse("the designed puzzle", &render(r, cut, "", None))?;
-    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    let problem = puzzle.compile(SymmetryMode::Rotations)?;
     if measure == Measure::FirstMove {
         return Ok(Some(crate::engine::difficulty::first_move(&problem)));
     }

@@ -815,7 +815,7 @@ const COUNTED_LEVELS: usize = 9;
 ///
 /// A puzzle that does not compile; [`Error::Interrupted`] when `stop` is raised.
 fn estimate(puzzle: &Puzzle, pieces: usize, seed: u64, stop: &crate::Stop) -> Result<Option<f64>> {
-    let problem = crate::Problem::new(puzzle.compile(crate::SymmetryMode::Rotations)?);
+    let problem = puzzle.compile(crate::SymmetryMode::Rotations)?;
     let depth = pieces.saturating_sub(COUNTED_LEVELS).max(1);
     let e = crate::solver::estimated_solutions_below(
         problem.reduction.matrix(),

@@ -368,7 +368,7 @@ impl Algorithm for Sat {
             name: self.name(),
             settings: self.0.clone(),
             problem,
-            size: Formula::size(&problem.compiled.matrix, &problem.reduction, self.0.amo),
+            size: Formula::size(problem, self.0.amo),
             formula: OnceLock::new(),
         }))
     }
@@ -439,11 +439,7 @@ impl super::Prepared for PreparedSat<'_> {
         if self.settings.force || !self.size.over_limit() {
             let p = self.problem;
             self.formula.get_or_init(|| {
-                Arc::new(Formula::of(
-                    &p.compiled.matrix,
-                    &p.reduction,
-                    self.settings.amo,
-                ))
+                Arc::new(Formula::of(p, self.settings.amo))
             });
         }
     }
@@ -491,10 +487,9 @@ impl super::Prepared for PreparedSat<'_> {
 /// One solve by varisat, which writes a DRAT proof (the one backend here that does).
 impl Refutes for PreparedSat<'_> {
     fn refute(&self, opts: &RunOptions, proof: &mut dyn std::io::Write) -> Result<sat::Refutation> {
-        let (matrix, reduction) = (&self.problem.compiled.matrix, &self.problem.reduction);
         let s = &self.settings;
-        let formula = Formula::checked(matrix, reduction, s.amo, s.force, &opts.stop)?;
-        formula.refute(matrix, proof)
+        let formula = Formula::checked(self.problem, s.amo, s.force, &opts.stop)?;
+        formula.refute(self.problem.matrix(), proof)
     }
 }
 

@@ -21,9 +21,7 @@ use std::io::Write;
 
 use crate::engine::Problem;
 use crate::error::{Error, Result};
-use crate::puzzle::Compiled;
 use crate::sat::dimacs::Header;
-use crate::symmetry::Reduction;
 
 pub(crate) use linear::opb_num_vars;
 pub use mesh::Mesh;
@@ -78,7 +76,8 @@ pub fn write(w: &mut dyn Write, problem: &Problem, format: Format) -> Result<()>
 impl<'a> Header<'a> {
     /// The `c` lines' account of a compiled puzzle: the one place that reads a puzzle for
     /// the DIMACS writer, which names no kind.
-    pub fn of(compiled: &'a Compiled, reduction: &Reduction) -> Header<'a> {
+    pub fn of(problem: &'a Problem) -> Header<'a> {
+        let (compiled, reduction) = (&problem.compiled, &problem.reduction);
         let map = compiled.puzzle.variable_map();
         Header {
             puzzle: compiled.puzzle.name(),

@@ -378,15 +378,15 @@ impl Expect {
 /// A puzzle compiled for one symmetry mode: the matrix every engine reads and the group
 /// that says which solutions are the same.
 #[derive(Clone, Debug)]
-pub struct Compiled {
+pub(crate) struct Compiled {
     /// The puzzle compiled; it says what each option of `matrix` is.
-    pub puzzle: Puzzle,
+    pub(crate) puzzle: Puzzle,
     /// The symmetry mode `group` was built for; one the puzzle's kind accepts.
-    pub mode: SymmetryMode,
+    pub(crate) mode: SymmetryMode,
     /// The full exact-cover matrix, options in the kind's order, before any reduction.
-    pub matrix: Matrix,
+    pub(crate) matrix: Matrix,
     /// The symmetries of `matrix` under `mode`, identity first; trivial for `none`.
-    pub group: Group,
+    pub(crate) group: Group,
 }
 
 impl Puzzle {
@@ -417,14 +417,20 @@ impl Puzzle {
         self.0.as_any().downcast_ref()
     }
 
-    /// The exact-cover matrix and the symmetry group for `mode`.
+    /// The problem the engines read for `mode`: the exact-cover matrix, the symmetry
+    /// group and the reduction by it, computed once.
     ///
     /// # Errors
     ///
     /// [`Error::Usage`] when the kind does not count in `mode` (`stack` for polycubes,
     /// `rotations` or `reflections` for coloured cubes), or for `reflections` when the
     /// piece set is not its own mirror image or has coloured pieces.
-    pub fn compile(&self, mode: SymmetryMode) -> Result<Compiled> {
+    pub fn compile(&self, mode: SymmetryMode) -> Result<crate::Problem> {
+        self.compiled(mode).map(crate::Problem::new)
+    }
+
+    /// The matrix and the group for `mode`, without the reduction ([`Puzzle::compile`]).
+    pub(crate) fn compiled(&self, mode: SymmetryMode) -> Result<Compiled> {
         let modes = self.symmetry_modes();
         if !modes.contains(&mode) {
             return Err(Error::Usage(format!(
@@ -521,8 +527,8 @@ impl Puzzle {
     /// ```
     /// use polycover::{Puzzle, SymmetryMode};
     /// let soma = Puzzle::load("soma")?;
-    /// let compiled = soma.compile(SymmetryMode::Rotations)?;
-    /// assert_eq!(compiled.group.order(), 24);
+    /// let problem = soma.compile(SymmetryMode::Rotations)?;
+    /// assert_eq!(problem.symmetries(), 24);
     /// # Ok::<(), polycover::Error>(())
     /// ```
     ///

@@ -97,15 +97,15 @@ impl Blocking {
 }
 
 impl Formula {
-    /// The CNF of the reduced problem: `matrix` is the original matrix (its options are
-    /// the primary variables), `reduction` says which options are removed and which
-    /// stabilisers remain, and `amo` encodes each cell's at most one.
+    /// The CNF of the reduced problem: the options of the full matrix are the primary
+    /// variables, the reduction says which are removed and which stabilisers remain, and
+    /// `amo` encodes each cell's at most one.
     ///
     /// # Panics
     ///
     /// If memory for the clauses cannot be reserved.
-    pub fn of(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Formula {
-        compile(matrix, reduction, amo)
+    pub fn of(problem: &crate::Problem, amo: Amo) -> Formula {
+        compile(&problem.compiled.matrix, &problem.reduction, amo)
     }
 
     /// How many clauses the formula has.
@@ -336,7 +336,8 @@ impl Formula {
     /// lex-leader chains): each item's encoding depends only on its number of options and
     /// bounds, so each shape is encoded once into a counting sink; the pairwise at-most-one
     /// is counted by formula.
-    pub fn size(matrix: &Matrix, reduction: &Reduction, amo: Amo) -> Size {
+    pub fn size(problem: &crate::Problem, amo: Amo) -> Size {
+        let (matrix, reduction) = (&problem.compiled.matrix, &problem.reduction);
         let n = matrix.num_options() as u64;
         let kept = reduction.kept_mask();
         let mut shapes: HashMap<(usize, usize, usize), (u64, u64, u64)> = HashMap::new();
@@ -399,15 +400,15 @@ impl Formula {
     /// [`crate::Error::Usage`] for the lazy encoding or a CNF past the limit;
     /// [`crate::Error::Interrupted`] when `stop` is raised.
     pub fn checked(
-        matrix: &Matrix,
-        reduction: &Reduction,
+        problem: &crate::Problem,
         amo: Amo,
         force: bool,
         stop: &crate::Stop,
     ) -> crate::Result<Formula> {
         super::config::lazy_rule(amo, None).map_err(crate::Error::Usage)?;
-        Formula::size(matrix, reduction, amo).check(amo, force)?;
+        Formula::size(problem, amo).check(amo, force)?;
         let _listening = stop.listen();
+        let (matrix, reduction) = (&problem.compiled.matrix, &problem.reduction);
         compile_until(matrix, reduction, amo, &|| stop.raised())
             .map_err(|Stopped| crate::Error::Interrupted("the CNF was not finished".into()))
     }

@@ -381,9 +381,9 @@ impl Header<'_> {
     /// use polycover::sat::{Amo, Formula, Header, Projection};
     /// use polycover::Problem;
     /// let soma = Problem::load("soma", None)?;
-    /// let formula = Formula::of(&soma.compiled.matrix, &soma.reduction, Amo::Product);
+    /// let formula = Formula::of(&soma, Amo::Product);
     /// let mut cnf = Vec::new();
-    /// Header::of(&soma.compiled, &soma.reduction).write(&mut cnf, &formula, Projection::Show)?;
+    /// Header::of(&soma).write(&mut cnf, &formula, Projection::Show)?;
     /// assert!(String::from_utf8(cnf)?.contains("c puzzle Soma"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

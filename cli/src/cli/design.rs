@@ -27,7 +27,6 @@ use crate::design::{self, Ending, Event, Request, Rules, Strategy};
 use crate::engine::Difficulty;
 use crate::output;
 use polycover::kinds::Polycube;
-use polycover::Problem;
 use polycover::RunOptions;
 use polycover::{Error, Result};
 use polycover::{Puzzle, SymmetryMode};
@@ -49,7 +48,7 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     let _listening = request.stop.listen();
     let engine = engines::for_design();
     let count = |puzzle: &Puzzle, at_most: u64| -> Result<Option<u64>> {
-        let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+        let problem = puzzle.compile(SymmetryMode::Rotations)?;
         let opts = RunOptions {
             stop: request.stop.clone(),
             ..RunOptions::default()
@@ -312,7 +311,7 @@ fn report(
         return Ok((designed.text.clone(), Some(Err(why))));
     }
     let puzzle = Puzzle::parse("the designed puzzle", &designed.text)?;
-    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    let problem = puzzle.compile(SymmetryMode::Rotations)?;
     match engines::difficulty(&problem, &crate::signals::stop()) {
         Ok(Some(d)) => Ok((d.annotated(&designed.text), Some(Ok(d)))),
         Ok(None) | Err(Error::Interrupted(_)) => {
@@ -356,7 +355,7 @@ fn first_cut(path: &Path) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
             path.display()
         )));
     }
-    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    let problem = puzzle.compile(SymmetryMode::Rotations)?;
     let prepared = engines::prepare(&problem, &engines::for_design())?;
     let (first, _) = engines::first(prepared.finder()?, &engines::run_options())?;
     let Some(solution) = first else {
@@ -443,7 +442,7 @@ fn picture(
     deadline: Option<Instant>,
 ) -> Result<()> {
     let puzzle = Puzzle::parse("the designed puzzle", text)?;
-    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    let problem = puzzle.compile(SymmetryMode::Rotations)?;
     let started = Instant::now();
     let prepared = engines::prepare(&problem, &engines::for_design())?;
     // The command's stop before its deadline was narrowed: Ctrl-C, not the timeout.

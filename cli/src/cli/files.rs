@@ -23,21 +23,14 @@ use crate::sat::{Amo, Formula};
 use crate::sat::{Answer, Header};
 use polycover::kinds::{BurrTools, Polycube};
 use polycover::Problem;
-use polycover::{Compiled, Puzzle, SymmetryMode};
+use polycover::{Puzzle, SymmetryMode};
 use polycover::{Error, Result};
 
 pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
     let p = a.puzzle.problem(a.symmetry)?;
-    let (matrix, reduction) = (&p.compiled.matrix, &p.reduction);
     let stop = crate::signals::stop();
-    let mut formula = std::sync::Arc::new(Formula::checked(
-        matrix,
-        reduction,
-        a.amo.into(),
-        a.force,
-        &stop,
-    )?);
+    let mut formula = std::sync::Arc::new(Formula::checked(&p, a.amo.into(), a.force, &stop)?);
     let mut notes = Vec::new();
     if let Some(spec) = a.part {
         let split = p.split(spec.n);
@@ -60,7 +53,7 @@ pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     // The GBD hash of what is written, as it streams by (uncompressed).
     let mut hasher = gbd::Hasher::new();
     output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-        Ok(Header::of(&p.compiled, &p.reduction).write_with_notes(
+        Ok(Header::of(&p).write_with_notes(
             &mut Tee(w, &mut hasher),
             &formula,
             a.projection.into(),
@@ -163,7 +156,7 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
                 location.clone()
             };
             check_model_size(&puzzle, &c, lits, &at, a.part)?;
-            solutions.push(c.matrix.decode_model(lits, &at)?);
+            solutions.push(c.matrix().decode_model(lits, &at)?);
         }
     }
     if let [solution] = &solutions[..] {
@@ -203,12 +196,12 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
 /// with fewer variables may also be cut short; the message says both.
 fn check_model_size(
     puzzle: &Puzzle,
-    c: &Compiled,
+    c: &Problem,
     lits: &[i64],
     at: &str,
     part: Option<PartSpec>,
 ) -> Result<()> {
-    let primary = c.matrix.num_options() as u64;
+    let primary = c.matrix().num_options() as u64;
     let most = lits.iter().map(|l| l.unsigned_abs()).max().unwrap_or(0);
     if most == primary {
         return Ok(());
@@ -216,7 +209,7 @@ fn check_model_size(
     let mut sizes = Vec::new();
     if most > primary {
         for &mode in puzzle.symmetry_modes() {
-            let p = Problem::new(puzzle.compile(mode)?);
+            let p = puzzle.compile(mode)?;
             // What `Formula::restricted_to` adds for the part `dimacs --part` writes:
             // nothing for units or the whole search, a selector per subproblem for
             // several, one variable for an empty part.
@@ -234,7 +227,7 @@ fn check_model_size(
             for vars in Amo::ALL
                 .iter()
                 .map(|&amo| {
-                    Formula::of(&p.compiled.matrix, &p.reduction, amo).num_vars as u64 + added
+                    Formula::of(&p, amo).num_vars as u64 + added
                 })
                 .chain([opb])
             {
@@ -321,8 +314,8 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
         eprintln!(
             "c wrote {}: {}, {}",
             a.output.display(),
-            polycover::Count::plural(p.compiled.matrix.num_items(), "item", "items"),
-            polycover::Count::plural(p.reduction.kept().len(), "option", "options")
+            polycover::Count::plural(p.matrix().num_items(), "item", "items"),
+            polycover::Count::plural(p.reduced().num_options(), "option", "options")
         );
     }
     Ok(Outcome::Done)

@@ -50,8 +50,7 @@ pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
     if args.difficulty {
         let mode = args.symmetry.map_or(puzzle.default_symmetry(), Into::into);
         // Within --timeout: the command's stop has its deadline.
-        let compiled = puzzle.compile(mode)?;
-        let problem = polycover::Problem::new(compiled);
+        let problem = puzzle.compile(mode)?;
         let Some(d) = engines::difficulty(&problem, &stop)? else {
             // Only the deadline ends the walk early without an error (Ctrl-C is one):
             // figures of part of the tree would pass for the puzzle's, so none are shown.
@@ -126,7 +125,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
         out,
         "c puzzle {}, symmetry {}",
         p.puzzle().name(),
-        p.compiled.mode.as_str()
+        p.mode().as_str()
     )?;
     writeln!(
         out,
@@ -135,7 +134,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     )?;
     // Every encoding's size first: a refusal comes before the reference count.
     for amo in Amo::ALL {
-        Formula::size(&p.compiled.matrix, &p.reduction, amo).check(amo, a.force)?;
+        Formula::size(&p, amo).check(amo, a.force)?;
     }
     let reference_engine = engines::reference();
     let reference = engines::prepare(&p, &reference_engine)?;
@@ -180,7 +179,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
         let prepared = engines::prepare(&p, &engine)?;
         let report = engines::count(prepared.counter()?, &engines::run_options(), None)?;
         refuse_interrupted(&report)?;
-        let size = Formula::size(&p.compiled.matrix, &p.reduction, amo);
+        let size = Formula::size(&p, amo);
         let size = Some((size.variables as usize, size.clauses as usize));
         disagree |= row(out, &name, &report, t.elapsed().as_secs_f64(), size)?;
     }

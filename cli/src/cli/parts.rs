@@ -40,7 +40,7 @@ use polycover::{Error, Result};
 fn run_id(p: &Problem, split: &Split, part: PartSpec, output: Option<(String, PathBuf)>) -> RunId {
     RunId {
         puzzle: p.puzzle().name().to_string(),
-        mode: p.compiled.mode.as_str().to_string(),
+        mode: p.mode().as_str().to_string(),
         part,
         fingerprint: split.fingerprint(),
         subproblems: split.len(),

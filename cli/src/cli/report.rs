@@ -43,32 +43,31 @@ pub(super) fn header_why(
     goal: Goal,
     why: Option<&str>,
 ) -> Result<()> {
-    let c = &p.compiled;
     writeln!(out, "c polycover {}", env!("CARGO_PKG_VERSION"))?;
     // Which file was read: a local file may share its name with a catalog entry.
     writeln!(
         out,
         "c puzzle {} (from {})",
-        c.puzzle.name(),
-        c.puzzle.source()
+        p.puzzle().name(),
+        p.puzzle().source()
     )?;
     writeln!(
         out,
         "c matrix {}, {}; searching {}",
-        polycover::Count::plural(c.matrix.num_items(), "item", "items"),
-        polycover::Count::plural(c.matrix.num_options(), "option", "options"),
-        polycover::Count::plural(p.reduction.matrix().num_options(), "option", "options")
+        polycover::Count::plural(p.matrix().num_items(), "item", "items"),
+        polycover::Count::plural(p.matrix().num_options(), "option", "options"),
+        polycover::Count::plural(p.reduced().num_options(), "option", "options")
     )?;
-    let pinned = match (c.group.order(), p.reduction.pinned_item()) {
+    let pinned = match (p.symmetries(), p.pinned_item()) {
         (1, _) => "none".to_string(),
         (_, None) => "none (canonical check over the whole group)".to_string(),
-        (_, Some(i)) => c.matrix.items()[i as usize].name.clone(),
+        (_, Some(i)) => p.matrix().items()[i as usize].name.clone(),
     };
     writeln!(
         out,
         "c symmetry {} (group order {}), pinned item {pinned}",
-        c.mode.as_str(),
-        c.group.order()
+        p.mode().as_str(),
+        p.symmetries()
     )?;
     for (k, line) in prepared.describe(goal).iter().enumerate() {
         match why {
@@ -209,7 +208,7 @@ pub(super) fn count_end(
 
 /// The end of a whole count: the `[expect]` verdict and `s mc N`.
 fn whole_count(out: &mut dyn Write, p: &Problem, solutions: &Count) -> Result<Outcome> {
-    let expected = p.puzzle().expect().get(p.compiled.mode);
+    let expected = p.puzzle().expect().get(p.mode());
     if let Some(expected) = expected {
         let verdict = if expected == solutions {
             "matches"
@@ -224,11 +223,11 @@ fn whole_count(out: &mut dyn Write, p: &Problem, solutions: &Count) -> Result<Ou
             "{}: {}: counted {}, but the puzzle file's [expect] says {e} ({})",
             p.puzzle()
                 .expect()
-                .at(p.compiled.mode)
+                .at(p.mode())
                 .unwrap_or(p.puzzle().source()),
             p.puzzle().name(),
             polycover::Count::solutions(solutions),
-            p.compiled.mode.as_str()
+            p.mode().as_str()
         ))),
         _ => Ok(Outcome::Done),
     }

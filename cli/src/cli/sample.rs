@@ -116,9 +116,9 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
 /// The `c counted` line, and what a reduced count means for the draws.
 fn report_count(p: &Problem, sampler: &Sampler<'_>, start: Instant) {
     let total = sampler.solutions();
-    let what = if p.reduction.group().order() == 1 {
+    let what = if p.symmetries() == 1 {
         "solutions"
-    } else if !p.reduction.needs_check() {
+    } else if !p.needs_check() {
         "distinct solutions"
     } else {
         "solutions of the reduced matrix"
@@ -128,7 +128,7 @@ fn report_count(p: &Problem, sampler: &Sampler<'_>, start: Instant) {
         start.elapsed().as_secs_f64(),
         sampler.statistics()
     );
-    if p.reduction.needs_check() {
+    if p.needs_check() {
         // The rejection step of `polycover::engine::Sampler`, in a user's words.
         eprintln!(
             "c a distinct solution may appear there k times: a draw of it is kept with \

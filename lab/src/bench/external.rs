@@ -87,9 +87,9 @@ impl Write for Counter {
 
 /// The size of the problem's CNF in encoding `amo`, its DIMACS text included.
 pub(super) fn cnf_size(p: &Problem, amo: Amo) -> Result<CnfSize> {
-    let f = Formula::of(&p.compiled.matrix, &p.reduction, amo);
+    let f = Formula::of(&p, amo);
     let mut counter = Counter(0);
-    Header::of(&p.compiled, &p.reduction).write(&mut counter, &f, Projection::Show)?;
+    Header::of(&p).write(&mut counter, &f, Projection::Show)?;
     Ok(CnfSize {
         vars: f.num_vars,
         clauses: f.num_clauses(),
@@ -236,7 +236,7 @@ pub(super) fn dimacs_row(
 ) -> Result<(Row, String, f64)> {
     let mut row = Row::new(label, name, Some(amo));
     let t = Instant::now();
-    let formula = Formula::of(&p.compiled.matrix, &p.reduction, amo);
+    let formula = Formula::of(&p, amo);
     let compile = t.elapsed().as_secs_f64();
     row.cnf = Some(cnf_size(p, amo)?);
     let path = dir.join(format!(
@@ -245,7 +245,7 @@ pub(super) fn dimacs_row(
         amo.name()
     ));
     scratch(&path, &mut |w| {
-        Ok(Header::of(&p.compiled, &p.reduction).write(w, &formula, Projection::Show)?)
+        Ok(Header::of(&p).write(w, &formula, Projection::Show)?)
     })?;
     Ok((row, path.display().to_string(), compile))
 }
@@ -340,7 +340,7 @@ pub(super) fn check_answer(
     let bad = |reason: String| Error::Failed(format!("{source}: {reason}"));
     let solution =
         // The reader's error names `source` already.
-        p.compiled.matrix.decode_model(lits, source)
+        p.matrix().decode_model(lits, source)
             .map_err(|e| Error::Failed(e.to_string()))?;
     if let Some(&o) = solution.iter().find(|&&o| !kept[o as usize]) {
         return Err(bad(format!(
@@ -348,7 +348,7 @@ pub(super) fn check_answer(
             o + 1
         )));
     }
-    if !p.reduction.is_canonical(&solution) {
+    if !p.is_canonical(&solution) {
         return Err(bad(
             "the solution is not the canonical member of its symmetry class".into(),
         ));
@@ -428,7 +428,7 @@ pub(super) fn linear_row(
         args.push(&model_str);
         args
     };
-    let kept = p.reduction.kept_mask();
+    let kept = p.kept_mask();
     let source = format!("{name} on {model_str}");
     row.threads = if cpsat { 1 } else { plan.threads };
     let (mut firsts, mut unsats, mut counts) = (Vec::new(), Vec::new(), Vec::new());

@@ -46,7 +46,6 @@ use crate::sat::Amo;
 use crate::Stop;
 use polycover::Count;
 use polycover::Engine;
-use polycover::Problem;
 use polycover::Setting;
 use polycover::{Error, Result};
 use polycover::{Puzzle, SymmetryMode};
@@ -386,18 +385,18 @@ fn entrant_row(
         ),
         (Entrant::Solver(solver), Some(a)) => {
             let dir = dir(cnf_dir)?;
-            let problem = Problem::new(m.puzzle.compile(m.mode)?);
+            let problem = m.puzzle.compile(m.mode)?;
             solver::row(label, solver, a, &problem, plan, &dir)?
         }
         (Entrant::Solver(_), None) => unreachable!("a SAT solver reads the CNF"),
         (Entrant::Program(program), Some(a)) => {
             let dir = dir(cnf_dir)?;
-            let problem = Problem::new(m.puzzle.compile(m.mode)?);
+            let problem = m.puzzle.compile(m.mode)?;
             external::row(label, *program, a, &problem, plan, &dir)?
         }
         (Entrant::Program(program), None) => {
             let dir = dir(cnf_dir)?;
-            let problem = Problem::new(m.puzzle.compile(m.mode)?);
+            let problem = m.puzzle.compile(m.mode)?;
             external::linear_row(label, *program, &problem, plan, &dir)?
         }
     })

@@ -14,7 +14,6 @@ use crate::memory;
 use crate::Stop;
 use polycover::Count;
 use polycover::Engine;
-use polycover::Problem;
 use polycover::Result;
 use polycover::RunOptions;
 use polycover::{Puzzle, SymmetryMode};
@@ -54,7 +53,7 @@ pub(crate) fn sample(
 ) -> Result<Sample> {
     memory::reset_peak();
     let t = Instant::now();
-    let problem = Problem::new(puzzle.compile(mode)?);
+    let problem = puzzle.compile(mode)?;
     let prepared = engine.prepare(&problem)?;
     prepared.build_ahead();
     let mut sample = Sample {

@@ -157,7 +157,7 @@ pub(super) fn row(
         ));
     }
     let (mut row, path_str, compile) = dimacs_row(label, name, amo, p, dir)?;
-    let kept = p.reduction.kept_mask();
+    let kept = p.kept_mask();
     let (program, args) = solver.args_for(&path_str);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let source = format!("{name} ({}) on {path_str}", solver.command.join(" "));

@@ -400,7 +400,7 @@ fn instance(
         .text;
     let puzzle_file = family.puzzle_file(i);
     let puzzle = Puzzle::parse(&puzzle_file, &text)?;
-    let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+    let problem = puzzle.compile(SymmetryMode::Rotations)?;
     let (sat, native_s) = decide(family, i, &problem, &env.stop)?;
     let t = Instant::now();
     let mut notes = Vec::new();
@@ -411,7 +411,7 @@ fn instance(
         &env.stop,
         &mut notes,
     )?;
-    let unreduced = Problem::new(puzzle.compile(SymmetryMode::None)?);
+    let unreduced = puzzle.compile(SymmetryMode::None)?;
     let none = count(
         &unreduced,
         family.count_timeout,
@@ -440,10 +440,9 @@ fn instance(
         if sat { "SAT" } else { "UNSAT" }
     )];
     for amo in Amo::ALL {
-        let (matrix, reduction) = (&problem.compiled.matrix, &problem.reduction);
-        let formula = Arc::new(Formula::checked(matrix, reduction, amo, false, &env.stop)?);
+        let formula = Arc::new(Formula::checked(&problem, amo, false, &env.stop)?);
         let mut cnf = Vec::new();
-        Header::of(&problem.compiled, &problem.reduction).write_with_notes(
+        Header::of(&problem).write_with_notes(
             &mut cnf,
             &formula,
             Projection::Show,

@@ -496,9 +496,9 @@ mod tests {
 
     /// The binary's counter, as `Puzzle::count_drawn` has it.
     fn count(puzzle: &Puzzle, at_most: u64) -> Result<Option<u64>> {
-        use crate::engine::{Engine, Problem, RunOptions};
+        use crate::engine::{Engine, RunOptions};
         use crate::puzzle::SymmetryMode;
-        let problem = Problem::new(puzzle.compile(SymmetryMode::Rotations)?);
+        let problem = puzzle.compile(SymmetryMode::Rotations)?;
         let (found, report) =
             problem.count_up_to(&Engine::bits(), &RunOptions::default(), at_most)?;
         Ok((found >= at_most || report.complete).then_some(found))

@@ -36,6 +36,8 @@ mod piece;
 mod placements;
 mod scene;
 mod spec;
+#[cfg(test)]
+mod tests;
 
 use super::Expect;
 use crate::geometry::{min_corner, Cell, Isometry, Shape};

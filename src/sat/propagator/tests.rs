@@ -3,16 +3,15 @@
 use super::*;
 use crate::matrix::Matrix;
 use crate::puzzle::{Puzzle, SymmetryMode};
-use crate::symmetry::Reduction;
 use itertools::Itertools;
 
 fn soma() -> (Arc<Groups>, Matrix) {
-    let c = Puzzle::load("soma")
+    let p = Puzzle::load("soma")
         .unwrap()
         .compile(SymmetryMode::Rotations)
         .unwrap();
-    let r = Reduction::new(&c.matrix, c.group.clone());
-    (Arc::new(Groups::new(&c.matrix, &r.kept_mask())), c.matrix)
+    let groups = Groups::new(p.matrix(), &p.kept_mask());
+    (Arc::new(groups), p.matrix().clone())
 }
 
 #[test]

@@ -1,9 +1,11 @@
-//! Orientations, placements and symmetry groups.
+//! Orientations, placements and symmetry groups of polycube puzzles.
 
-use polycover::kinds::Polycube;
-use polycover::{Puzzle, SymmetryMode};
+use super::Polycube;
+use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
 
-use crate::common::*;
+fn compile(name: &str, mode: SymmetryMode) -> Compiled {
+    Puzzle::load(name).unwrap().compiled(mode).unwrap()
+}
 
 fn polycube(name: &str) -> Polycube {
     let puzzle = Puzzle::load(name).unwrap();
@@ -36,7 +38,12 @@ fn soma_orientations() {
 }
 
 fn group_order(text: &str, mode: SymmetryMode) -> usize {
-    compile_text(text, mode).group.order()
+    Puzzle::parse("t.toml", text)
+        .unwrap()
+        .compiled(mode)
+        .unwrap()
+        .group
+        .order()
 }
 
 fn box_puzzle(x: u32, y: u32, z: u32, holes: &str) -> String {
