@@ -47,10 +47,6 @@ impl Shape {
         self.0.len()
     }
 
-    /// Whether the shape has no cells.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 
     /// The image of this shape under `g`, normalised again.
     pub fn transformed(&self, g: Isometry) -> Shape {
@@ -139,6 +135,7 @@ pub struct Isometry {
 
 impl Isometry {
     /// The isometry that maps every cell to itself; index 0 of [`Isometry::all`].
+    #[cfg(test)]
     pub const IDENTITY: Isometry = Isometry {
         perm: [0, 1, 2],
         sign: [1, 1, 1],
@@ -182,6 +179,7 @@ impl Isometry {
         even == (negatives % 2 == 0)
     }
 
+    #[cfg(test)]
     /// `self` after `other`: `(self.compose(other)).apply(c) == self.apply(other.apply(c))`.
     pub fn compose(self, other: Isometry) -> Isometry {
         let mut perm = [0u8; 3];

@@ -54,15 +54,13 @@ pub(crate) mod schedule;
 mod setting;
 
 pub mod kinds {
-    //! The puzzle kinds and what they tell: each kind's own type (reached from a
-    //! [`Puzzle`](crate::Puzzle) by [`Puzzle::downcast_ref`](crate::Puzzle::downcast_ref))
-    //! and the values its methods return. A kind is registered in the crate (its file and
-    //! one line of the registry); a [`Puzzle`](crate::Puzzle) answers for every kind.
+    //! What the puzzle kinds tell beyond a [`Puzzle`](crate::Puzzle): BurrTools files
+    //! read, random puzzles generated, and the records a puzzle's methods return. The
+    //! kinds' own types are private: a kind is registered in the crate (its file and one
+    //! line of the registry), and a [`Puzzle`](crate::Puzzle) answers for every kind.
     pub use crate::puzzle::burrtools::{BurrTools, BurrToolsProblem, ProblemInfo};
-    pub use crate::puzzle::colored::ColoredCubes;
     pub use crate::puzzle::polycube::generate::{Generated, Generator};
-    pub use crate::puzzle::polycube::{Piece, Placement, Polycube};
-    pub use crate::puzzle::{Expect, Summary};
+    pub use crate::puzzle::Summary;
 }
 // The native searches: a library user goes through `Engine`.
 pub(crate) mod solver;
@@ -85,7 +83,6 @@ pub use engine::handle::Engine;
 pub use engine::problem::Problem;
 pub use engine::run::{Report, RunOptions, Scope};
 pub use error::{Error, ErrorClass, Result};
-pub use geometry::{Isometry, Shape};
 pub use matrix::{Item, Matrix};
 pub use parts::{Split, Step};
 pub use puzzle::{Puzzle, SymmetryMode};

@@ -59,8 +59,10 @@ impl Item {
 
 /// The exact-cover matrix: its items (columns) and its options (rows, each a sorted set
 /// of items), stored as compressed rows. Options are numbered from 0 in the order they
-/// were pushed; the module documentation gives the invariants every matrix keeps.
-#[derive(Clone, Debug, Default)]
+/// were pushed; the module documentation gives the invariants every matrix keeps. Two
+/// matrices are equal when they have the same items and the same options in the same
+/// order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Matrix {
     items: Vec<Item>,
     // Compressed rows: option o covers `option_items[start[o]..start[o + 1]]`.

@@ -3,7 +3,7 @@
 //! accepts, Kissat's refusal to count, and the answer to a puzzle with no solution.
 
 use polycover::sat::Amo;
-use polycover::{Engine, Problem, RunOptions, SymmetryMode};
+use polycover::{Engine, RunOptions, SymmetryMode};
 
 use crate::common::*;
 
@@ -49,7 +49,7 @@ fn minisat_and_glucose_count_like_the_dlx() {
 fn kissat_finds_a_first_solution_and_declines_counts() {
     let c = compile("slothouber-graatsma", SymmetryMode::None);
     let engine = run("kissat", "plain", 1).engine;
-    let p = c;
+    let p = &c;
     let (first, _) = p.first(&engine, &RunOptions::default()).unwrap();
     c.matrix()
         .check_solution(&first.expect("a solution"))
@@ -92,7 +92,7 @@ fn each_backend_solves_bedlam_and_decode_accepts_the_model() {
         assert!(text.contains("s SATISFIABLE"), "{text}");
 
         let c = compile(puzzle, SymmetryMode::Rotations);
-        let p = c;
+        let p = &c;
         let engine = run(backend, "plain", 1).engine;
         let (first, _) = p.first(&engine, &RunOptions::default()).unwrap();
         let first = first.expect("the puzzle has solutions");

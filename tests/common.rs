@@ -379,3 +379,50 @@ pub const COMMANDS: &[&str] = &[
     "completions",
     "man",
 ];
+
+/// A shape as sorted cells moved to touch the origin's planes.
+pub fn normal(mut cells: Vec<[i32; 3]>) -> Vec<[i32; 3]> {
+    let lo = [0, 1, 2].map(|a| cells.iter().map(|c| c[a]).min().unwrap());
+    for c in &mut cells {
+        *c = [c[0] - lo[0], c[1] - lo[1], c[2] - lo[2]];
+    }
+    cells.sort_unstable();
+    cells
+}
+
+/// The 24 rotations of the cube as matrices, the closure of quarter turns about x and z
+/// (written here, apart from the library's own table).
+pub fn rotations() -> Vec<[[i32; 3]; 3]> {
+    let times = |a: &[[i32; 3]; 3], b: &[[i32; 3]; 3]| {
+        [0, 1, 2].map(|r| [0, 1, 2].map(|c| (0..3).map(|k| a[r][k] * b[k][c]).sum()))
+    };
+    let about_x = [[1, 0, 0], [0, 0, -1], [0, 1, 0]];
+    let about_z = [[0, -1, 0], [1, 0, 0], [0, 0, 1]];
+    let mut all = vec![[[1, 0, 0], [0, 1, 0], [0, 0, 1]]];
+    let mut k = 0;
+    while k < all.len() {
+        for g in [about_x, about_z] {
+            let m = times(&g, &all[k]);
+            if !all.contains(&m) {
+                all.push(m);
+            }
+        }
+        k += 1;
+    }
+    assert_eq!(all.len(), 24);
+    all
+}
+
+/// The least of a shape's rotations: one word for a shape up to rotation.
+pub fn canonical(cells: &[[i32; 3]], rotations: &[[[i32; 3]; 3]]) -> Vec<[i32; 3]> {
+    rotations
+        .iter()
+        .map(|m| normal(cells.iter().map(|&c| turn(m, c)).collect()))
+        .min()
+        .unwrap()
+}
+
+/// [i32; 3] `c` turned by the rotation matrix `m`.
+pub fn turn(m: &[[i32; 3]; 3], c: [i32; 3]) -> [i32; 3] {
+    [0, 1, 2].map(|r| (0..3).map(|k| m[r][k] * c[k]).sum())
+}

@@ -40,7 +40,7 @@ fn small_catalog_puzzles_match_expectations_and_brute_force() {
                 dlx,
                 "{name} {mode:?}: brute force"
             );
-            if let Some(want) = puzzle.expect().get(mode) {
+            if let Some(want) = puzzle.expected(mode) {
                 assert_eq!(*want, dlx, "{name} {mode:?}: published count");
             }
         }

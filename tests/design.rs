@@ -10,28 +10,26 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::common::{
-    bin, count, polycover, rest_of_stderr, sat_count, signal, spawn, stdout, wait_at_most, SatRun,
+    bin, canonical, count, polycover, rest_of_stderr, rotations, sat_count, signal, spawn, stdout,
+    wait_at_most, SatRun,
 };
-use polycover::kinds::Polycube;
 use polycover::sat::Amo;
-use polycover::Shape;
 use polycover::{Engine, Puzzle, SymmetryMode};
 
-/// No two pieces of the puzzle have one shape up to rotation, and none has copies.
+/// No two pieces of the puzzle have one shape up to rotation, and none has copies (each
+/// piece's item is a unit item: used exactly once).
 fn assert_distinct_shapes(puzzle: &Puzzle, what: &str) {
-    let p = puzzle
-        .downcast_ref::<Polycube>()
-        .expect("a polycube puzzle");
-    let mut seen: Vec<Shape> = Vec::new();
-    for piece in &p.pieces {
-        assert_eq!(piece.count, 1, "{what}: piece {} has copies", piece.name);
-        let canonical = piece.shape.canonical();
-        assert!(
-            !seen.contains(&canonical),
-            "{what}: piece {} twice",
-            piece.name
-        );
-        seen.push(canonical);
+    let pieces = puzzle.piece_cells().expect("a polycube puzzle");
+    let m = puzzle.matrix();
+    let first_piece = m.num_items() - pieces.len();
+    let turns = rotations();
+    let mut seen = Vec::new();
+    for (k, cells) in pieces.iter().enumerate() {
+        let item = &m.items()[first_piece + k].name;
+        assert!(m.is_unit((first_piece + k) as u32), "{what}: piece {item} has copies");
+        let shape = canonical(cells, &turns);
+        assert!(!seen.contains(&shape), "{what}: piece {item} twice");
+        seen.push(shape);
     }
 }
 
@@ -111,7 +109,7 @@ fn committed_designs_are_unique_by_dlx_and_sat() {
         let c = puzzle.compile(SymmetryMode::Rotations).unwrap();
         assert_eq!(count(&c, Engine::dlx(), 1), 1, "{what}");
         assert_eq!(sat_count(&c, Amo::Product, &SatRun::default()), 1, "{what}");
-        let expect = puzzle.expect().get(SymmetryMode::Rotations);
+        let expect = puzzle.expected(SymmetryMode::Rotations);
         assert_eq!(expect.and_then(|n| n.to_u64()), Some(1), "{what}");
     }
 }
@@ -382,14 +380,12 @@ fn keep_freezes_its_pieces() {
             .ends_with(&format!(" --keep {keep}")),
         "{text}"
     );
-    let kept_shape = Puzzle::parse("kept", &kept).unwrap();
-    let kept_shape = kept_shape.downcast_ref::<Polycube>().unwrap().pieces[0]
-        .shape
-        .canonical();
-    let puzzle = Puzzle::parse("designed", &text).unwrap();
-    let pieces = &puzzle.downcast_ref::<Polycube>().unwrap().pieces;
+    let turns = rotations();
+    let kept = Puzzle::parse("kept", &kept).unwrap().piece_cells().unwrap();
+    let kept_shape = canonical(&kept[0], &turns);
+    let pieces = Puzzle::parse("designed", &text).unwrap().piece_cells().unwrap();
     assert!(
-        pieces.iter().any(|p| p.shape.canonical() == kept_shape),
+        pieces.iter().any(|p| canonical(p, &turns) == kept_shape),
         "{text}"
     );
     // Moves were tried: the other pieces did change.

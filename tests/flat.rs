@@ -249,7 +249,7 @@ fn one_sided_puzzles_count_alike_five_ways() {
                     assert_eq!(count(&c, sat(), 1), bits, "{name} {mode:?}: SAT");
                 }
             }
-            let want = puzzle.expect().get(mode).expect("the file's [expect]");
+            let want = puzzle.expected(mode).expect("the file's [expect]");
             assert_eq!(
                 want.to_string(),
                 bits.to_string(),

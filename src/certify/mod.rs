@@ -138,11 +138,11 @@ impl Shape {
 
 /// What a certificate would take, in bytes: where its size follows the solutions.
 #[derive(Clone, Copy, Debug)]
-pub struct Estimate {
+struct Estimate {
     /// Its files.
-    pub disk: f64,
+    disk: f64,
     /// The memory that writing it holds (the graph and the added clauses' hints).
-    pub memory: f64,
+    memory: f64,
 }
 
 /// What the certificate of a count of `solutions` (up to the problem's symmetry) would
@@ -159,7 +159,7 @@ pub struct Estimate {
 /// # Errors
 ///
 /// An engine that cannot certify.
-pub(crate) fn estimate(
+fn estimate(
     problem: &Problem,
     engine: &Engine,
     solutions: &Count,
@@ -265,19 +265,49 @@ impl Certificate {
         Shape::of(engine).map(|_| ())
     }
 
-    /// What the certificate of a count of `solutions` would take on disk and in memory,
-    /// where the solutions decide it (`None` where they do not: the memo's sweep of one
-    /// piece with copies).
+    /// Refuses, before anything is written, a certificate of a count of `solutions`
+    /// that would not fit: where the solutions decide its size (a search tree, not the
+    /// memo's sweep of one piece with copies, whose graph is shared), the memory writing
+    /// it holds past `memory` bytes, or its files past `free_disk` bytes (`None`: the
+    /// free space is not known, and only the memory is checked).
     ///
     /// # Errors
     ///
-    /// An engine that cannot certify.
-    pub fn estimate(
+    /// [`Error::Usage`] naming both sizes, the solver and the memory allowed; an engine
+    /// that cannot certify.
+    pub fn check_room(
         problem: &Problem,
         engine: &Engine,
         solutions: &Count,
-    ) -> Result<Option<Estimate>> {
-        estimate(problem, engine, solutions)
+        memory: u64,
+        free_disk: Option<u64>,
+    ) -> Result<()> {
+        let Some(e) = estimate(problem, engine, solutions)? else {
+            return Ok(());
+        };
+        let size = |b: f64| {
+            if b >= 1e9 {
+                format!("{:.1} GB", b / 1e9)
+            } else {
+                format!("{:.0} MB", (b / 1e6).round().max(1.0))
+            }
+        };
+        let free = free_disk.map(|f| f as f64);
+        if e.memory <= memory as f64 && !free.is_some_and(|f| e.disk > f) {
+            return Ok(());
+        }
+        Err(Error::Usage(format!(
+            "cannot certify with {}: the certificate of {solutions} solutions would take \
+             about {} of disk ({}) and {} of memory ({} allows {}); the memo's certificate \
+             of a puzzle with one piece in copies shares its subproblems",
+            crate::Setting::Solver.is(engine.name()),
+            size(e.disk),
+            free.map(|f| format!("{} free", size(f)))
+                .unwrap_or_else(|| "free space unknown".into()),
+            size(e.memory),
+            crate::Setting::Memory.mark(),
+            size(memory as f64)
+        )))
     }
 
     /// Verifies the certificate in `dir` with the CPOG checker at `checker`, term by

@@ -156,9 +156,9 @@ pub struct Request {
     pub rules: Rules,
     /// The cut to start from, pieces in box coordinates, instead of a random one.
     pub start: Option<Vec<Vec<Cell>>>,
-    /// Shapes of `start`'s pieces that never change (`--keep`): a piece whose shape is
-    /// one of these up to rotation is frozen.
-    pub keep: Vec<Shape>,
+    /// Shapes of `start`'s pieces that never change, each as its cells: a piece whose
+    /// shape is one of these up to rotation (and translation) is frozen.
+    pub keep: Vec<Vec<Cell>>,
     /// When to end, with the best state so far: at the stop's deadline (the normal end
     /// of a search without a unique puzzle), or when it is raised.
     pub stop: crate::stop::Stop,
@@ -560,7 +560,11 @@ fn walk(
     let begun = shared.begun;
     let mut rng = Pcg64Mcg::seed_from_u64(walk_seed(r.seed, k));
     let first = first_cut(shared, g, &mut rng)?;
-    let keep: Vec<Shape> = r.keep.iter().map(Shape::canonical).collect();
+    let keep: Vec<Shape> = r
+        .keep
+        .iter()
+        .map(|cells| Shape::new(cells.clone()).canonical())
+        .collect();
     let frozen: Vec<bool> = first
         .pieces()
         .into_iter()

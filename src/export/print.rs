@@ -134,7 +134,8 @@ impl Print {
     /// [`Error::Usage`] when the gap is 0 and a piece's cubes touch only along an edge
     /// or at a corner (no closed manifold), or when the gap is too small for the
     /// coordinates the files can carry at this size.
-    pub fn laid_out(&self, p: &Polycube) -> Result<Vec<Solid>> {
+    pub fn laid_out(&self, puzzle: &Puzzle) -> Result<Vec<Solid>> {
+        let p = check(puzzle)?;
         let opts = *self;
         let all = copies(p);
         let columns = (all.len() as f64).sqrt().ceil().max(1.0) as usize;
@@ -174,9 +175,19 @@ impl Print {
     ///
     /// # Panics
     ///
-    /// If `solution` names an option that is not a placement of `p`.
-    pub fn assembled(&self, p: &Polycube, solution: &[u32]) -> Result<Vec<Solid>> {
-        assembled(p, solution, *self)
+    /// If `solution` names an option that is not a placement of the puzzle.
+    pub fn assembled(&self, puzzle: &Puzzle, solution: &[u32]) -> Result<Vec<Solid>> {
+        assembled(check(puzzle)?, solution, *self)
+    }
+
+    /// Whether the pieces of `puzzle` can be printed, known before any work.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] when `puzzle` is not a polycube puzzle (coloured cubes have no
+    /// pieces to print).
+    pub fn printable(puzzle: &Puzzle) -> Result<()> {
+        check(puzzle).map(|_| ())
     }
 
     /// The side of one cube, in mm.
@@ -188,47 +199,6 @@ impl Print {
     /// it; 0 leaves the faces touching.
     pub fn gap(&self) -> f64 {
         self.gap
-    }
-}
-
-/// What printing asks of a polycube puzzle.
-impl Polycube {
-    /// The polycube puzzle in `puzzle`, or why its pieces cannot be printed.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Usage`] when `puzzle` is not a polycube puzzle (coloured cubes have no
-    /// pieces to print).
-    pub fn printable(puzzle: &Puzzle) -> Result<&Polycube> {
-        check(puzzle)
-    }
-
-    /// A word for file names: the puzzle file's stem (the catalog name), else its name,
-    /// letters and digits kept, anything else a `-`.
-    pub fn stem(&self) -> String {
-        let p = self;
-        // A catalog puzzle's source is `catalog:NAME.toml`.
-        let source = p.source.strip_prefix("catalog:").unwrap_or(&p.source);
-        let from = std::path::Path::new(source)
-            .file_name()
-            .and_then(|s| s.to_str())
-            .map(|s| s.trim_end_matches(".gz").trim_end_matches(".toml"))
-            .filter(|s| !s.is_empty() && *s != "-")
-            .unwrap_or(&p.name);
-        let mut stem = String::new();
-        for c in from.chars() {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
-                stem.push(c);
-            } else if !stem.ends_with('-') {
-                stem.push('-');
-            }
-        }
-        let stem = stem.trim_matches(['-', '.']).to_string();
-        if stem.is_empty() {
-            "puzzle".into()
-        } else {
-            stem
-        }
     }
 }
 

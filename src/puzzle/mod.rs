@@ -271,7 +271,7 @@ impl Puzzle {
 /// Published counts from a puzzle file's `[expect]` table.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Expect {
+pub(crate) struct Expect {
     /// Distinct solutions up to rotations of the target (`--symmetry rotations`).
     pub rotations: Option<Count>,
     /// Distinct solutions up to rotations and mirror images (`--symmetry reflections`).
@@ -395,6 +395,75 @@ impl Puzzle {
         self.about().name
     }
 
+    /// A polycube puzzle's pieces, each as its cells (one entry per piece, not per copy,
+    /// in the file's order); `None` for a kind whose pieces are not cells (coloured
+    /// cubes).
+    pub fn piece_cells(&self) -> Option<Vec<Vec<[i32; 3]>>> {
+        let p = self.downcast_ref::<polycube::Polycube>()?;
+        Some(p.pieces.iter().map(|q| q.shape.cells().to_vec()).collect())
+    }
+
+    /// The box a polycube puzzle fills, in cells along x, y and z: `Some` when its
+    /// target is a whole box from `[0,0,0]` (no holes, no optional cells) and no piece
+    /// may be turned over into its mirror image.
+    pub fn filled_box(&self) -> Option<[usize; 3]> {
+        let p = self.downcast_ref::<polycube::Polycube>()?;
+        let hi = p.target.iter().fold([0, 0, 0], |hi: [i32; 3], c| {
+            [hi[0].max(c[0]), hi[1].max(c[1]), hi[2].max(c[2])]
+        });
+        let size = hi.map(|v| v as usize + 1);
+        let whole = p.target.len() == size.iter().product::<usize>()
+            && p.target.iter().all(|c| c.iter().all(|&v| v >= 0))
+            && p.optional.iter().all(|&o| !o);
+        (whole && !p.mirror).then_some(size)
+    }
+
+    /// The cells of each piece copy a solution (sorted options of [`Puzzle::matrix`])
+    /// places, in the solution's order; `None` for a kind whose pieces are not cells.
+    ///
+    /// # Panics
+    ///
+    /// If `solution` names an option the matrix does not have.
+    pub fn placed_cells(&self, solution: &[u32]) -> Option<Vec<Vec<[i32; 3]>>> {
+        let p = self.downcast_ref::<polycube::Polycube>()?;
+        let cells = |placement: &polycube::Placement| {
+            placement
+                .cells
+                .iter()
+                .map(|&t| p.target[t as usize])
+                .collect()
+        };
+        Some(p.copies(solution).into_iter().map(|(q, _)| cells(q)).collect())
+    }
+
+    /// A word for file names: the puzzle file's stem (the catalog name), else its name,
+    /// letters and digits kept, anything else a `-`.
+    pub fn stem(&self) -> String {
+        // A catalog puzzle's source is `catalog:NAME.toml`.
+        let source = self.source();
+        let source = source.strip_prefix("catalog:").unwrap_or(source);
+        let from = std::path::Path::new(source)
+            .file_name()
+            .and_then(|s| s.to_str())
+            .map(|s| s.trim_end_matches(".gz").trim_end_matches(".toml"))
+            .filter(|s| !s.is_empty() && *s != "-")
+            .unwrap_or(self.name());
+        let mut stem = String::new();
+        for c in from.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+                stem.push(c);
+            } else if !stem.ends_with('-') {
+                stem.push('-');
+            }
+        }
+        let stem = stem.trim_matches(['-', '.']).to_string();
+        if stem.is_empty() {
+            "puzzle".into()
+        } else {
+            stem
+        }
+    }
+
     /// Where the puzzle came from, for messages: a path, `<stdin>` or
     /// `catalog:NAME.toml`.
     pub fn source(&self) -> &str {
@@ -402,8 +471,28 @@ impl Puzzle {
     }
 
     /// The published counts from the file's `[expect]` table (empty when it has none).
-    pub fn expect(&self) -> &Expect {
+    pub(crate) fn expect(&self) -> &Expect {
         self.about().expect
+    }
+
+    /// The published count for `mode` from the file's `[expect]` table, if it gives one.
+    ///
+    /// ```
+    /// use polycover::{Puzzle, SymmetryMode};
+    ///
+    /// let soma = Puzzle::load("soma")?;
+    /// assert_eq!(soma.expected(SymmetryMode::Rotations).unwrap().to_string(), "480");
+    /// # Ok::<(), polycover::Error>(())
+    /// ```
+    pub fn expected(&self, mode: SymmetryMode) -> Option<&Count> {
+        self.expect().get(mode)
+    }
+
+    /// Where the file writes the published count for `mode`, as `file:line`, for
+    /// messages; `None` when it gives none, or for a puzzle not read from a file's text
+    /// (a BurrTools problem).
+    pub fn expected_at(&self, mode: SymmetryMode) -> Option<&str> {
+        self.expect().at(mode)
     }
 
     /// The symmetry mode used when none is asked for.
@@ -411,9 +500,8 @@ impl Puzzle {
         self.symmetry_modes()[0]
     }
 
-    /// The concrete kind, when it is `K` ([`crate::kinds::Polycube`],
-    /// [`crate::kinds::ColoredCubes`]).
-    pub fn downcast_ref<K: Any>(&self) -> Option<&K> {
+    /// The concrete kind, when it is `K` (a polycube or coloured-cube puzzle).
+    pub(crate) fn downcast_ref<K: Any>(&self) -> Option<&K> {
         self.0.as_any().downcast_ref()
     }
 

@@ -49,43 +49,6 @@ fn free_bytes(dir: &Path) -> Option<u64> {
         .then(|| st.f_bavail as u64 * st.f_frsize as u64)
 }
 
-/// A certificate whose size follows the solutions ([`polycover::certify::Certificate::estimate`]) that could not
-/// fit the memory budget or the free disk is refused before anything is written.
-fn check_room(
-    p: &Problem,
-    engine: &Engine,
-    report: &Report,
-    dir: &Path,
-    memory: usize,
-) -> Result<()> {
-    let Some(e) = polycover::certify::Certificate::estimate(p, engine, &report.solutions)? else {
-        return Ok(());
-    };
-    let size = |b: f64| {
-        if b >= 1e9 {
-            format!("{:.1} GB", b / 1e9)
-        } else {
-            format!("{:.0} MB", (b / 1e6).round().max(1.0))
-        }
-    };
-    let free = free_bytes(dir).map(|f| f as f64);
-    if e.memory > memory as f64 || free.is_some_and(|f| e.disk > f) {
-        return Err(Error::Usage(format!(
-            "cannot certify with --solver {}: the certificate of {} solutions would take \
-             about {} of disk ({}) and {} of memory (--memory allows {}); the memo's \
-             certificate of a puzzle with one piece in copies shares its subproblems",
-            engine.name(),
-            report.solutions,
-            size(e.disk),
-            free.map(|f| format!("{} free", size(f)))
-                .unwrap_or_else(|| "free space unknown".into()),
-            size(e.memory),
-            size(memory as f64)
-        )));
-    }
-    Ok(())
-}
-
 /// On a terminal, what the certificate's files weigh so far, as they are written: a large
 /// one takes minutes (the 16x16 dominoes' 15 GB, seven). Stops when dropped.
 struct Written {
@@ -149,7 +112,8 @@ pub(super) fn count(
     memory: usize,
     out: &mut dyn Write,
 ) -> Result<()> {
-    check_room(p, engine, report, dir, memory)?;
+    let free = free_bytes(dir);
+    polycover::certify::Certificate::check_room(p, engine, &report.solutions, memory as u64, free)?;
     let watch = Written::watch(dir);
     let c = polycover::certify::Certificate::write(
         p,

@@ -26,7 +26,6 @@ use super::outcome::Outcome;
 use crate::design::{self, Ending, Event, Request, Rules, Strategy};
 use crate::engine::Difficulty;
 use crate::output;
-use polycover::kinds::Polycube;
 use polycover::RunOptions;
 use polycover::{Error, Result};
 use polycover::{Puzzle, SymmetryMode};
@@ -178,11 +177,7 @@ fn request(a: &DesignArgs, deadline: Option<Instant>) -> Result<Request> {
         None => polycover::kinds::Generator::default_sizes(size, pieces),
     });
     let keep = match &a.keep {
-        Some(path) => polycube(&Puzzle::load(path)?, path)?
-            .pieces
-            .iter()
-            .map(|p| p.shape.clone())
-            .collect(),
+        Some(path) => piece_cells(&Puzzle::load(path)?, path)?,
         None => Vec::new(),
     };
     Ok(Request {
@@ -322,9 +317,10 @@ fn report(
     }
 }
 
-/// The polycube puzzle in `puzzle`, or a usage error naming `path`.
-fn polycube<'p>(puzzle: &'p Puzzle, path: &Path) -> Result<&'p Polycube> {
-    puzzle.downcast_ref::<Polycube>().ok_or_else(|| {
+/// The pieces of the polycube puzzle in `puzzle`, each as its cells, or a usage error
+/// naming `path`.
+fn piece_cells(puzzle: &Puzzle, path: &Path) -> Result<Vec<Vec<Cell>>> {
+    puzzle.piece_cells().ok_or_else(|| {
         Error::Usage(format!(
             "design: {} is not a polycube puzzle",
             path.display()
@@ -340,21 +336,14 @@ type Cell = [i32; 3];
 /// cell covered, and the puzzle has a solution.
 fn first_cut(path: &Path) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
     let puzzle = Puzzle::load(path)?;
-    let p = polycube(&puzzle, path)?;
-    let hi = p.target.iter().fold([0, 0, 0], |hi: [i32; 3], c| {
-        [hi[0].max(c[0]), hi[1].max(c[1]), hi[2].max(c[2])]
-    });
-    let size = hi.map(|v| v as usize + 1);
-    let whole = p.target.len() == size.iter().product::<usize>()
-        && p.target.iter().all(|c| c.iter().all(|&v| v >= 0))
-        && p.optional.iter().all(|&o| !o);
-    if !whole || p.mirror {
+    piece_cells(&puzzle, path)?;
+    let Some(size) = puzzle.filled_box() else {
         return Err(Error::Usage(format!(
             "design --from {}: the puzzle must fill a box from [0,0,0] (no holes, no \
              optional cells, no mirror)",
             path.display()
         )));
-    }
+    };
     let problem = puzzle.compile(SymmetryMode::Rotations)?;
     let prepared = engines::prepare(&problem, &engines::for_design())?;
     let (first, _) = engines::first(prepared.finder()?, &engines::run_options())?;
@@ -364,17 +353,7 @@ fn first_cut(path: &Path) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
             path.display()
         )));
     };
-    let cut = p
-        .copies(&solution)
-        .into_iter()
-        .map(|(placement, _)| {
-            placement
-                .cells
-                .iter()
-                .map(|&t| p.target[t as usize])
-                .collect()
-        })
-        .collect();
+    let cut = puzzle.placed_cells(&solution).expect("a polycube puzzle");
     Ok((size, cut))
 }
 

@@ -21,7 +21,7 @@ use crate::output;
 use crate::part_result::PartSpec;
 use crate::sat::{Amo, Formula};
 use crate::sat::{Answer, Header};
-use polycover::kinds::{BurrTools, Polycube};
+use polycover::kinds::BurrTools;
 use polycover::Problem;
 use polycover::{Puzzle, SymmetryMode};
 use polycover::{Error, Result};
@@ -349,7 +349,7 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
         Some(problem) => problem.puzzle().clone(),
         None => a.puzzle.load()?,
     };
-    let p = Polycube::printable(&puzzle)?;
+    Print::printable(&puzzle)?;
     let one_file = format == ExportFormat::ThreeMf
         || a.output
             .extension()
@@ -369,17 +369,17 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
         _ => None,
     };
     let solids = match &solution {
-        None => opts.laid_out(p)?,
-        Some(s) => opts.assembled(p, s)?,
+        None => opts.laid_out(&puzzle)?,
+        Some(s) => opts.assembled(&puzzle, s)?,
     };
-    let stem = p.stem();
+    let stem = puzzle.stem();
     let triangles: usize = solids.iter().map(|s| s.mesh.triangles.len()).sum();
     let inputs = [a.puzzle.puzzle.as_path()];
     if format == ExportFormat::ThreeMf {
         let named: Vec<(&str, &Mesh)> =
             solids.iter().map(|s| (s.title.as_str(), &s.mesh)).collect();
         output::write(&a.output, out, &inputs, &mut |w| {
-            Ok(Mesh::write_3mf(w, p.name.as_str(), &named)?)
+            Ok(Mesh::write_3mf(w, puzzle.name(), &named)?)
         })?;
     } else if one_file {
         let meshes: Vec<_> = solids.iter().map(|s| &s.mesh).collect();

@@ -64,7 +64,7 @@ pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> 
                     "generate colored-cubes needs --cubes H (1 to 26)".into(),
                 ));
             };
-            polycover::kinds::ColoredCubes::generate(cubes, a.seed, a.solvable)?
+            Generator::colored_cubes(cubes, a.seed, a.solvable)?
         }
         GenerateKind::Polycubes => polycubes(&a)?,
     };

@@ -208,7 +208,7 @@ pub(super) fn count_end(
 
 /// The end of a whole count: the `[expect]` verdict and `s mc N`.
 fn whole_count(out: &mut dyn Write, p: &Problem, solutions: &Count) -> Result<Outcome> {
-    let expected = p.puzzle().expect().get(p.mode());
+    let expected = p.puzzle().expected(p.mode());
     if let Some(expected) = expected {
         let verdict = if expected == solutions {
             "matches"
@@ -222,8 +222,7 @@ fn whole_count(out: &mut dyn Write, p: &Problem, solutions: &Count) -> Result<Ou
         Some(e) if e != solutions => Err(Error::Failed(format!(
             "{}: {}: counted {}, but the puzzle file's [expect] says {e} ({})",
             p.puzzle()
-                .expect()
-                .at(p.mode())
+                .expected_at(p.mode())
                 .unwrap_or(p.puzzle().source()),
             p.puzzle().name(),
             polycover::Count::solutions(solutions),

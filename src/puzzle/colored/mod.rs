@@ -273,6 +273,7 @@ impl ColoredCubes {
     }
 }
 
+#[cfg(test)]
 /// Calls `visit` with every column in which each cube of `column` is turned by one of
 /// `turns` (the first of which is the identity), counting like an odometer. With
 /// `fix_last`, the last cube keeps its turn: turning every cube by one stack rotation maps
@@ -396,14 +397,9 @@ pub(crate) fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
     ))
 }
 
-/// The kind's own tools: the cube's turns, the staged count, random puzzles.
+/// The kind's own check, for its tests: the staged count.
+#[cfg(test)]
 impl ColoredCubes {
-    /// The 24 rotations of a cube, as permutations of its faces (left, front, right,
-    /// back, top, bottom).
-    pub fn rotations() -> Vec<[u8; 6]> {
-        rotations()
-    }
-
     /// The raw count of a stack (every solution, no symmetry removed) by a staged search
     /// of its own, independent of the exact cover: a check of the kind's counts.
     ///
@@ -461,16 +457,6 @@ impl ColoredCubes {
         }
         all.len() as u64
     }
-
-    /// A random instance with `h` cubes and `h` colours, as puzzle-file text; with
-    /// `solvable`, a solution is planted. The same seed gives the same text.
-    ///
-    /// # Errors
-    ///
-    /// [`crate::Error::Usage`] when `h` is not from 1 to 26.
-    pub fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
-        generate(h, seed, solvable)
-    }
 }
 
 #[cfg(test)]
@@ -483,5 +469,40 @@ mod tests {
         assert_eq!(stack_rotations().len(), 8);
         // Every stack rotation keeps top and bottom on the vertical axis.
         assert!(stack_rotations().iter().all(|t| t[4] >= 4 && t[5] >= 4));
+    }
+
+    /// The raw count (no symmetry) by the dancing links.
+    fn dlx_raw_count(puzzle: &crate::Puzzle) -> u64 {
+        let problem = puzzle.compile(crate::SymmetryMode::None).unwrap();
+        let report = problem
+            .count(&crate::Engine::dlx(), &crate::RunOptions::default())
+            .unwrap();
+        assert!(report.complete);
+        report.solutions.to_u64().unwrap()
+    }
+
+    fn cubes_of(puzzle: &crate::Puzzle) -> &[[u8; 6]] {
+        &puzzle.downcast_ref::<ColoredCubes>().unwrap().cubes
+    }
+
+    /// Hesselink's staged search, independent of the exact cover, gives the matrix's raw
+    /// count: 8 for his five cubes, and the DLX's count for generated stacks of 3 to 8
+    /// cubes, planted and random.
+    #[test]
+    fn the_staged_search_agrees_with_the_exact_cover() {
+        let hesselink = crate::Puzzle::load("hesselink-5").unwrap();
+        assert_eq!(ColoredCubes::staged_raw_count(cubes_of(&hesselink)), 8);
+        assert_eq!(dlx_raw_count(&hesselink), 8);
+        for h in 3..=8 {
+            for (seed, solvable) in [(1, true), (2, true), (3, false), (4, false)] {
+                let text = generate(h, seed, solvable).unwrap();
+                let puzzle = crate::Puzzle::parse("generated", &text).unwrap();
+                assert_eq!(
+                    ColoredCubes::staged_raw_count(cubes_of(&puzzle)),
+                    dlx_raw_count(&puzzle),
+                    "H={h} seed {seed}"
+                );
+            }
+        }
     }
 }

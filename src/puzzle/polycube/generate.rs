@@ -76,6 +76,17 @@ pub struct Generated {
 }
 
 impl Generator {
+    /// A random coloured-cube puzzle (Instant Insanity) with `h` cubes and `h` colours,
+    /// as puzzle-file text; with `solvable`, a solution is planted. The same seed gives
+    /// the same text.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] when `h` is not from 1 to 26.
+    pub fn colored_cubes(h: usize, seed: u64, solvable: bool) -> Result<String> {
+        crate::puzzle::colored::generate(h, seed, solvable)
+    }
+
     /// The piece sizes when none are asked for: one below to one above the mean size
     /// (`volume / pieces`), at least 1.
     pub fn default_sizes(size: [usize; 3], pieces: usize) -> (usize, usize) {
