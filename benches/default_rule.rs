@@ -46,7 +46,7 @@ fn main() {
         };
         let default_run = || {
             let start = Instant::now();
-            let (engine, _why) = problem.default_counter(false, &Stop::new());
+            let (engine, _why) = problem.default_counter(false, &Stop::new(), None);
             let opts = RunOptions {
                 threads,
                 ..RunOptions::default()

@@ -184,7 +184,6 @@ const ENGINE_CALLS: &[&str] = &[
     "Engine::",
     "engine::ENGINES",
     ".default_counter(",
-    ".default_counter_within(",
     ".count(&",
     ".count_in(",
     ".first(&",

@@ -258,7 +258,7 @@ impl Puzzle {
         let opts = run_options(&threads, timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         let report = interruptible(py, &opts.stop, || {
-            let engine = engine.unwrap_or_else(|| problem.default_counter(false, &opts.stop).0);
+            let engine = engine.unwrap_or_else(|| problem.default_counter(false, &opts.stop, None).0);
             problem.count(&engine, &opts)
         })?
         .map_err(to_py)?;

@@ -3,13 +3,18 @@
 //! and the measurements behind its thresholds are on [`Problem::default_counter`].
 //!
 //! Invariant: the choice reads only the reduced matrix and a bounded estimate of the
-//! native search (at most [`Budget::MOST`], or the caller's [`Budget`]),
+//! native search (at most a second, less before a near deadline),
 //! so it costs a bounded time whatever the puzzle.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::{memo, Engine, Problem};
 use crate::solver::Budget;
+
+/// How long the default's estimate runs before it tells a caller that asked to hear
+/// ([`Problem::default_counter`]): shorter ones pass unnoticed, and most puzzles' take
+/// milliseconds.
+const NOTICE_AFTER: Duration = Duration::from_millis(200);
 use crate::stop::Stop;
 
 /// The default engine, asked of the problem it would count.
@@ -46,18 +51,29 @@ impl Problem {
     ///   a box (the 6x6x6 cube of dominoes, 12 GiB against a 4 GiB budget) is far past what
     ///   the bitset engine could ever count.
     ///
-    /// The estimate takes at most [`Budget::MOST`], and a tenth of the time
-    /// to `stop`'s deadline at most, and ends when `stop` is raised (see
-    /// [`Problem::default_counter_within`] for a budget of one's own).
-    pub fn default_counter(&self, split: bool, stop: &Stop) -> (Engine, String) {
+    /// The estimate takes at most a second, and a tenth of the time to `stop`'s deadline
+    /// at most, and ends when `stop` is raised. An estimate cut short decides on what it
+    /// has: the mean of the paths that finished, or, when none did, what the first path
+    /// had reached, a lower bound. `notice`, if given, hears once, with the most the
+    /// estimate may still take, when it is still going after 0.2 s: a caller
+    /// tells its user why nothing has started yet.
+    pub fn default_counter(
+        &self,
+        split: bool,
+        stop: &Stop,
+        notice: Option<&dyn Fn(Duration)>,
+    ) -> (Engine, String) {
         let budget = Budget::new(Budget::MOST, stop);
-        self.default_counter_within(split, &budget)
+        let left = budget.left();
+        let told = notice.map(|n| move || n(left));
+        match &told {
+            Some(told) => self.default_counter_within(split, &budget.with_notice(NOTICE_AFTER, told)),
+            None => self.default_counter_within(split, &budget),
+        }
     }
 
-    /// [`Problem::default_counter`] with the estimate held to `budget` (a tenth of a run's time at
-    /// most, say). An estimate cut short decides on what it has: the mean of the paths that
-    /// finished, or, when none did, what the first path had reached, a lower bound.
-    pub fn default_counter_within(&self, split: bool, budget: &Budget) -> (Engine, String) {
+    /// [`Problem::default_counter`] with the estimate held to `budget`.
+    fn default_counter_within(&self, split: bool, budget: &Budget) -> (Engine, String) {
         let problem = self;
         let matrix = problem.reduction.matrix();
         let copies = matrix.items().iter().map(|i| i.max).max().unwrap_or(1);

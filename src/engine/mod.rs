@@ -58,7 +58,6 @@ use crate::setting::Setting;
 use crate::subproblems::Step;
 pub use difficulty::Difficulty;
 
-pub use crate::solver::Budget;
 pub use crate::subproblems::Progress;
 // The facade's own types, named at the crate's root (`polycover::Engine`, ...), not here.
 pub(crate) use handle::Engine;

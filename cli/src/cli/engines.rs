@@ -13,7 +13,6 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use crate::engine::Budget;
 use crate::engine::{Counts, FindsOne, Lists, Prepared, Refutes, Within};
 use crate::sat::Amo;
 use crate::Stop;
@@ -94,27 +93,21 @@ impl ForCount {
         if let Some(engine) = self.0 {
             return (engine, None);
         }
-        let budget = Budget::new(Budget::MOST, stop);
-        let left = budget.left().as_secs_f64();
         let out = std::cell::RefCell::new(out);
-        let notice = || {
+        let notice = |left: Duration| {
             let mut out = out.borrow_mut();
             let _ = writeln!(
                 out,
-                "c choosing the engine: estimating the search's size (at most {left:.1} s; \
-                 --solver skips it)"
+                "c choosing the engine: estimating the search's size (at most {:.1} s; \
+                 --solver skips it)",
+                left.as_secs_f64()
             );
             let _ = out.flush();
         };
-        let budget = budget.with_notice(NOTICE_AFTER, &notice);
-        let (engine, why) = p.default_counter_within(split, &budget);
+        let (engine, why) = p.default_counter(split, stop, Some(&notice));
         (engine, Some(why))
     }
 }
-
-/// When the estimate behind the default engine says on a `c` line that it is running:
-/// shorter ones pass unnoticed, and most puzzles' take milliseconds.
-const NOTICE_AFTER: Duration = Duration::from_millis(200);
 
 /// The engine `check` compares the others with.
 pub(super) fn reference() -> Engine {

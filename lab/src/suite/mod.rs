@@ -556,7 +556,7 @@ fn count(
     notes: &mut Vec<String>,
 ) -> Result<Option<String>> {
     let stop = stop.within(timeout);
-    let (engine, _) = problem.default_counter(false, &stop);
+    let (engine, _) = problem.default_counter(false, &stop, None);
     let opts = RunOptions {
         stop,
         ..RunOptions::default()
