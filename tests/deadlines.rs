@@ -239,3 +239,23 @@ fn a_timeout_ends_a_search_that_finds_nothing() {
         assert!(!out.contains("UNSATISFIABLE"), "{name}: {out}");
     }
 }
+
+/// The default engine's estimate says on a `c` line, before the header, that it is
+/// running when it takes long (2048 levels a probe: well past the 0.2 s that a quick
+/// estimate passes unnoticed in), and says nothing for a quick one.
+#[test]
+fn a_long_estimate_for_the_default_engine_says_so_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dominoes(dir.path());
+    let out = crate::common::polycover(&["count", puzzle.to_str().unwrap(), "--timeout", "3"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("c choosing the engine: estimating the search's size (at most ")
+            && first.ends_with(" s; --solver skips it)"),
+        "{text}"
+    );
+    let quick = crate::common::polycover(&["count", "soma"]);
+    let quick = String::from_utf8_lossy(&quick.stdout);
+    assert!(!quick.contains("choosing the engine"), "{quick}");
+}
