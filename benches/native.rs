@@ -57,9 +57,7 @@ fn cnf_compile(c: &mut Criterion) {
     let mut group = c.benchmark_group("bedlam cnf");
     group.sample_size(10);
     for amo in Amo::ALL {
-        group.bench_function(amo.name(), |b| {
-            b.iter(|| cnf::Formula::of(&bedlam, amo))
-        });
+        group.bench_function(amo.name(), |b| b.iter(|| cnf::Formula::of(&bedlam, amo)));
     }
     group.finish();
 }

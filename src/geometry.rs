@@ -47,7 +47,6 @@ impl Shape {
         self.0.len()
     }
 
-
     /// The image of this shape under `g`, normalised again.
     pub fn transformed(&self, g: Isometry) -> Shape {
         Shape::new(self.0.iter().map(|&c| g.apply(c)).collect())

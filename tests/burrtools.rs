@@ -482,7 +482,11 @@ fn assert_same_polycube(what: &str, typed: &Puzzle, text: &Puzzle) {
     assert_eq!(fields(typed), fields(text), "{what}");
     use polycover::SymmetryMode as M;
     for mode in [M::Rotations, M::Reflections, M::None, M::Stack] {
-        assert_eq!(typed.expected(mode), text.expected(mode), "{what}: expect {mode:?}");
+        assert_eq!(
+            typed.expected(mode),
+            text.expected(mode),
+            "{what}: expect {mode:?}"
+        );
     }
     assert_eq!(typed.matrix(), text.matrix(), "{what}: matrix");
     let info = |p: &Puzzle| {

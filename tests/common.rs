@@ -170,11 +170,12 @@ pub fn sat_count(c: &Problem, amo: Amo, run: &SatRun) -> u64 {
 /// the distinct least images.
 pub fn count_orbits_by_brute_force(c: &Problem) -> u64 {
     let mut seen = HashSet::new();
-    c.matrix().for_each_cover(&polycover::Stop::new(), &mut |s| {
-        let least = c.images(s).into_iter().min().expect("the identity's image");
-        seen.insert(least);
-        ControlFlow::Continue(())
-    });
+    c.matrix()
+        .for_each_cover(&polycover::Stop::new(), &mut |s| {
+            let least = c.images(s).into_iter().min().expect("the identity's image");
+            seen.insert(least);
+            ControlFlow::Continue(())
+        });
     seen.len() as u64
 }
 

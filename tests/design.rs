@@ -26,7 +26,10 @@ fn assert_distinct_shapes(puzzle: &Puzzle, what: &str) {
     let mut seen = Vec::new();
     for (k, cells) in pieces.iter().enumerate() {
         let item = &m.items()[first_piece + k].name;
-        assert!(m.is_unit((first_piece + k) as u32), "{what}: piece {item} has copies");
+        assert!(
+            m.is_unit((first_piece + k) as u32),
+            "{what}: piece {item} has copies"
+        );
         let shape = canonical(cells, &turns);
         assert!(!seen.contains(&shape), "{what}: piece {item} twice");
         seen.push(shape);
@@ -383,7 +386,10 @@ fn keep_freezes_its_pieces() {
     let turns = rotations();
     let kept = Puzzle::parse("kept", &kept).unwrap().piece_cells().unwrap();
     let kept_shape = canonical(&kept[0], &turns);
-    let pieces = Puzzle::parse("designed", &text).unwrap().piece_cells().unwrap();
+    let pieces = Puzzle::parse("designed", &text)
+        .unwrap()
+        .piece_cells()
+        .unwrap();
     assert!(
         pieces.iter().any(|p| canonical(p, &turns) == kept_shape),
         "{text}"

@@ -175,11 +175,7 @@ fn measures_match_an_independent_algorithm_x() {
         assert_eq!(d.dead_ends, x.dead_ends, "{what}");
         assert_eq!(d.raw_solutions, x.raw, "{what}");
         assert_eq!(d.solutions, x.canonical, "{what}");
-        assert_eq!(
-            d.solutions,
-            count(&problem, Engine::dlx(), 1),
-            "{what}"
-        );
+        assert_eq!(d.solutions, count(&problem, Engine::dlx(), 1), "{what}");
         assert_eq!(d.first_move, x.levels[1], "{what}");
         assert_eq!(d.branching.len(), Difficulty::DEPTHS, "{what}");
         for (k, b) in d.branching.iter().enumerate() {

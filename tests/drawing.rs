@@ -18,7 +18,11 @@ fn assert_same_placements(a: &Puzzle, b: &Puzzle, what: &str) {
     let (ma, mb) = (a.matrix(), b.matrix());
     assert_eq!(ma, mb, "{what}: matrix");
     for o in 0..ma.num_options() as u32 {
-        assert_eq!(a.describe_option(o), b.describe_option(o), "{what}: option {o}");
+        assert_eq!(
+            a.describe_option(o),
+            b.describe_option(o),
+            "{what}: option {o}"
+        );
     }
 }
 
@@ -102,7 +106,10 @@ fn a_drawing_means_the_cells_it_shows() {
          [[piece]]\nname = \"L\"\ncells = [[0,0,0],[1,0,0],[0,1,0]]\n\
          [[piece]]\nname = \"R\"\ncells = [[5,5,5], [6,5,5], [7,5,5]]\n",
     );
-    assert_eq!(drawn.piece_cells().unwrap()[0], plain.piece_cells().unwrap()[0]);
+    assert_eq!(
+        drawn.piece_cells().unwrap()[0],
+        plain.piece_cells().unwrap()[0]
+    );
     assert_same_placements(&drawn, &plain, "drawn and plain");
 }
 

@@ -157,10 +157,7 @@ impl Puzzle {
     pub(crate) fn problem(&self, py: Python<'_>, symmetry: Option<&str>) -> PyResult<Problem> {
         let mode = mode(&self.inner, symmetry)?;
         let puzzle = self.inner.clone();
-        interruptible(py, &Stop::new(), move || {
-            puzzle.compile(mode)
-        })?
-        .map_err(to_py)
+        interruptible(py, &Stop::new(), move || puzzle.compile(mode))?.map_err(to_py)
     }
 }
 
@@ -258,7 +255,8 @@ impl Puzzle {
         let opts = run_options(&threads, timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         let report = interruptible(py, &opts.stop, || {
-            let engine = engine.unwrap_or_else(|| problem.default_counter(false, &opts.stop, None).0);
+            let engine =
+                engine.unwrap_or_else(|| problem.default_counter(false, &opts.stop, None).0);
             problem.count(&engine, &opts)
         })?
         .map_err(to_py)?;

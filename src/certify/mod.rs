@@ -159,11 +159,7 @@ struct Estimate {
 /// # Errors
 ///
 /// An engine that cannot certify.
-fn estimate(
-    problem: &Problem,
-    engine: &Engine,
-    solutions: &Count,
-) -> Result<Option<Estimate>> {
+fn estimate(problem: &Problem, engine: &Engine, solutions: &Count) -> Result<Option<Estimate>> {
     let shape = Shape::of(engine)?;
     let m = &problem.compiled.matrix;
     let counted: Vec<u32> = (0..m.num_items() as u32)

@@ -67,7 +67,9 @@ impl Problem {
         let left = budget.left();
         let told = notice.map(|n| move || n(left));
         match &told {
-            Some(told) => self.default_counter_within(split, &budget.with_notice(NOTICE_AFTER, told)),
+            Some(told) => {
+                self.default_counter_within(split, &budget.with_notice(NOTICE_AFTER, told))
+            }
             None => self.default_counter_within(split, &budget),
         }
     }

@@ -438,9 +438,8 @@ impl super::Prepared for PreparedSat<'_> {
         // Past the size limit and not forced, the run refuses: nothing to build.
         if self.settings.force || !self.size.over_limit() {
             let p = self.problem;
-            self.formula.get_or_init(|| {
-                Arc::new(Formula::of(p, self.settings.amo))
-            });
+            self.formula
+                .get_or_init(|| Arc::new(Formula::of(p, self.settings.amo)));
         }
     }
 

@@ -433,7 +433,12 @@ impl Puzzle {
                 .map(|&t| p.target[t as usize])
                 .collect()
         };
-        Some(p.copies(solution).into_iter().map(|(q, _)| cells(q)).collect())
+        Some(
+            p.copies(solution)
+                .into_iter()
+                .map(|(q, _)| cells(q))
+                .collect(),
+        )
     }
 
     /// A word for file names: the puzzle file's stem (the catalog name), else its name,

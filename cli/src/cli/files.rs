@@ -23,8 +23,8 @@ use crate::sat::{Amo, Formula};
 use crate::sat::{Answer, Header};
 use polycover::kinds::BurrTools;
 use polycover::Problem;
-use polycover::{Puzzle, SymmetryMode};
 use polycover::{Error, Result};
+use polycover::{Puzzle, SymmetryMode};
 
 pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
@@ -226,9 +226,7 @@ fn check_model_size(
             let opb = crate::export::Format::opb_num_vars(&p) as u64;
             for vars in Amo::ALL
                 .iter()
-                .map(|&amo| {
-                    Formula::of(&p, amo).num_vars as u64 + added
-                })
+                .map(|&amo| Formula::of(&p, amo).num_vars as u64 + added)
                 .chain([opb])
             {
                 if vars == most {

@@ -87,9 +87,9 @@ impl Write for Counter {
 
 /// The size of the problem's CNF in encoding `amo`, its DIMACS text included.
 pub(super) fn cnf_size(p: &Problem, amo: Amo) -> Result<CnfSize> {
-    let f = Formula::of(&p, amo);
+    let f = Formula::of(p, amo);
     let mut counter = Counter(0);
-    Header::of(&p).write(&mut counter, &f, Projection::Show)?;
+    Header::of(p).write(&mut counter, &f, Projection::Show)?;
     Ok(CnfSize {
         vars: f.num_vars,
         clauses: f.num_clauses(),
@@ -236,7 +236,7 @@ pub(super) fn dimacs_row(
 ) -> Result<(Row, String, f64)> {
     let mut row = Row::new(label, name, Some(amo));
     let t = Instant::now();
-    let formula = Formula::of(&p, amo);
+    let formula = Formula::of(p, amo);
     let compile = t.elapsed().as_secs_f64();
     row.cnf = Some(cnf_size(p, amo)?);
     let path = dir.join(format!(
@@ -245,7 +245,7 @@ pub(super) fn dimacs_row(
         amo.name()
     ));
     scratch(&path, &mut |w| {
-        Ok(Header::of(&p).write(w, &formula, Projection::Show)?)
+        Ok(Header::of(p).write(w, &formula, Projection::Show)?)
     })?;
     Ok((row, path.display().to_string(), compile))
 }

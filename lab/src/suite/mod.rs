@@ -442,12 +442,7 @@ fn instance(
     for amo in Amo::ALL {
         let formula = Arc::new(Formula::checked(&problem, amo, false, &env.stop)?);
         let mut cnf = Vec::new();
-        Header::of(&problem).write_with_notes(
-            &mut cnf,
-            &formula,
-            Projection::Show,
-            &suite_note,
-        )?;
+        Header::of(&problem).write_with_notes(&mut cnf, &formula, Projection::Show, &suite_note)?;
         let hash = gbd::hash(&cnf)?;
         let name = family.cnf_file(i, amo);
         env.files.write(&dir.join(&name), &cnf)?;

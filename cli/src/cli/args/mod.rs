@@ -310,7 +310,7 @@ impl PuzzleArg {
     pub(super) fn problem(&self, mode: Option<SymmetryArg>) -> Result<Problem> {
         let puzzle = self.load()?;
         let mode = mode.map_or(puzzle.default_symmetry(), Into::into);
-        Ok(puzzle.compile(mode)?)
+        puzzle.compile(mode)
     }
 }
 
