@@ -278,12 +278,13 @@ fn the_memo_counts_prisms_of_l_trominoes() {
     }
 }
 
-/// `count` with no `--solver` takes the memo on a 3-D box of dominoes, and says why.
+/// `count` with no `--solver` takes the frontier (the memo, layer by layer) on a 3-D box
+/// of dominoes, and says why.
 #[test]
-fn the_default_counts_a_three_dimensional_box_with_the_memo() {
+fn the_default_counts_a_three_dimensional_box_with_the_frontier() {
     let (count, text) = cli_count([4, 4, 4], DOMINO, &[]);
     assert_eq!(count, profile_count([4, 4, 4], DOMINO).to_string());
-    assert!(text.contains("c solver memo:"), "{text}");
+    assert!(text.contains("c solver frontier: layer by layer"), "{text}");
 }
 
 /// Up to rotations and to reflections, the memo's Burnside counts (whose quotients it
@@ -311,17 +312,26 @@ fn burnside_counts_of_three_dimensional_boxes_are_the_native_counts() {
 }
 
 /// The 6x6x6 cube of dominoes: the sweep's widest frontier has 29 cells, so one step may
-/// hold 2^29 keys of 24 bytes (12 GiB), past a 4 GiB budget. `count` (the default engine
-/// and the memo named) refuses before any work, exit 2, with the estimate, instead of
-/// filling the memory for minutes; a box whose widest step fits the same small budget
-/// counts.
+/// hold 2^29 keys of 24 bytes (12 GiB) in the memo's table, or one layer 2^29 states of
+/// 25 bytes in the frontier's, past a 4 GiB budget. `count` (the default engine, the
+/// frontier, and the memo named) refuses before any work, exit 2, with the estimate,
+/// instead of filling the memory for minutes; a box whose widest step fits the same
+/// small budget counts.
 #[test]
 fn the_six_cube_of_dominoes_is_refused_with_the_table_size() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cube.toml");
     std::fs::write(&path, box_toml([6, 6, 6], DOMINO)).unwrap();
     let path = path.to_str().unwrap();
-    for solver in [&["--solver", "memo"][..], &[]] {
+    // The memo's table, and the frontier's layers (the default engine, and named).
+    let table = "2^29 = 536870912 subproblems of 24 bytes";
+    let layers = "2^29 = 536870912 states of 25 bytes";
+    let runs: [(&[&str], &str); 3] = [
+        (&["--solver", "memo"], table),
+        (&["--solver", "frontier"], layers),
+        (&[], layers),
+    ];
+    for (solver, size) in runs {
         let mut args = vec!["count", path, "--symmetry", "none", "--memory", "4G"];
         args.extend_from_slice(solver);
         let out = polycover(&args);
@@ -332,12 +342,7 @@ fn the_six_cube_of_dominoes_is_refused_with_the_table_size() {
             "{solver:?}: {err}{}",
             stdout(&out)
         );
-        for part in [
-            "--memory 4.0 GiB",
-            "frontier has 29 cells",
-            "2^29 = 536870912 subproblems of 24 bytes",
-            "about 12 GiB",
-        ] {
+        for part in ["--memory 4.0 GiB", "frontier has 29 cells", size, "about 12 GiB"] {
             assert!(err.contains(part), "{solver:?}: {err}");
         }
     }

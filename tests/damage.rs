@@ -283,7 +283,7 @@ fn checkpoints_and_parts_count_with_the_memo_as_a_plain_count_does() {
     let cp_arg = cp.to_str().unwrap();
     let plain = polycover(&["count", "dominoes-12x12"]);
     assert!(
-        stdout(&plain).contains("c solver memo"),
+        stdout(&plain).contains("c solver frontier"),
         "{}",
         stdout(&plain)
     );
@@ -319,7 +319,7 @@ fn checkpoints_and_parts_count_with_the_memo_as_a_plain_count_does() {
             let out = polycover(&["count", puzzle, "--symmetry", "none", "--part", &part]);
             assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
             let text = stdout(&out);
-            assert!(text.contains("c solver memo"), "{text}");
+            assert!(text.contains("c solver frontier"), "{text}");
             let line = text.lines().find(|l| l.starts_with("c part ")).unwrap();
             sum += line.rsplit(' ').next().unwrap().parse::<u128>().unwrap();
         }
@@ -358,7 +358,7 @@ fn checkpoints_and_parts_count_with_the_memo_as_a_plain_count_does() {
     let out = polycover(&args);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(text.contains("c solver memo"), "{text}");
+    assert!(text.contains("c solver frontier"), "{text}");
     assert!(
         text.contains(&format!("{} of {done} subproblems done before", done / 2)),
         "{text}"

@@ -73,7 +73,7 @@ fn sixteen_by_sixteen_prints_its_exact_count() {
     let out = polycover(&["count", "dominoes-16x16", "--symmetry", "none"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("c solver memo:"), "{text}");
+    assert!(text.contains("c solver frontier:"), "{text}");
     assert!(
         text.ends_with(&format!("s mc {}\n", domino_tilings(16, 16))),
         "{text}"
@@ -94,8 +94,8 @@ fn the_default_engine_follows_copies_and_the_search_size() {
     for (puzzle, engine, why, count) in [
         (
             "dominoes-8x8".to_string(),
-            "memo",
-            "the search is large",
+            "frontier",
+            "a sweep whose layers the frontier counts",
             Some("1629189"),
         ),
         (
@@ -213,6 +213,8 @@ fn a_small_memory_cap_evicts_and_counts_right() {
         "dominoes-12x12",
         "--symmetry",
         "none",
+        "--solver",
+        "memo",
         "--memory",
         "1M",
     ]);

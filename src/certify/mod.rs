@@ -117,20 +117,21 @@ pub(crate) struct Request<'a> {
 }
 
 impl Shape {
-    /// The shape that fits an engine: the memo's table, or the search tree of the DLX, the
-    /// bitset engine and SAT enumeration.
+    /// The shape that fits an engine: the memo's table (the frontier's too: its layers
+    /// are the memo's subproblems, and the certificate is built by the memo's search), or
+    /// the search tree of the DLX, the bitset engine and SAT enumeration.
     ///
     /// # Errors
     ///
     /// [`Error::Usage`] for an engine that cannot certify.
     pub(crate) fn of(engine: &Engine) -> Result<Shape> {
         match engine.name() {
-            "memo" => Ok(Shape::Shared),
+            "memo" | "frontier" => Ok(Shape::Shared),
             "dlx" | "bits" => Ok(Shape::Tree),
             n if n.starts_with("sat") => Ok(Shape::Tree),
             other => Err(Error::Usage(format!(
                 "a certificate comes from {}, not {other}",
-                crate::Setting::Solver.is("memo, dlx, bits or sat")
+                crate::Setting::Solver.is("memo, frontier, dlx, bits or sat")
             ))),
         }
     }

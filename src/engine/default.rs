@@ -130,6 +130,16 @@ impl Problem {
                     .into(),
             );
         }
+        if memo::by_layers(problem) {
+            return (
+                Engine::new(memo::Memo { layers: true }),
+                format!(
+                    "the default: a piece may be used up to {copies} times, and the search is \
+                     large, {about}{} nodes {by}; a sweep whose layers the frontier counts",
+                    round(nodes)
+                ),
+            );
+        }
         if !memo::fits_machine(problem) {
             return (
                 Engine::bits(),
@@ -142,7 +152,7 @@ impl Problem {
             );
         }
         (
-            Engine::new(memo::Memo),
+            Engine::new(memo::Memo { layers: false }),
             format!(
                 "the default: a piece may be used up to {copies} times, and the search is large, \
                  {about}{} nodes {by}",

@@ -37,8 +37,23 @@ use crate::error::{Error, Result};
 use crate::setting::Setting;
 use crate::solver::memo::{self, Counted, MemoStats, Settings};
 
+/// The memo engine, or the frontier engine: the memo that counts a sweep layer by layer
+/// (a broken-profile DP, [`crate::solver::memo`]'s `profile`) where its state fits a word.
 #[derive(Debug)]
-pub(super) struct Memo;
+pub(super) struct Memo {
+    /// Count sweeps by layers: the `frontier` engine.
+    pub(super) layers: bool,
+}
+
+impl Memo {
+    fn name(&self) -> &'static str {
+        if self.layers {
+            "frontier"
+        } else {
+            "memo"
+        }
+    }
+}
 
 /// How the memo counts a problem's orbits.
 enum Plan {
@@ -58,13 +73,17 @@ fn plan(problem: &Problem) -> Plan {
 
 impl Algorithm for Memo {
     fn name(&self) -> &'static str {
-        "memo"
+        Memo::name(self)
     }
 
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
+        let plan = plan(problem);
+        let layers = self.layers && memo::Input::from(matrix_of(problem, &plan)).by_layers();
         Ok(Box::new(PreparedMemo {
             problem,
-            plan: plan(problem),
+            plan,
+            name: Memo::name(self),
+            layers,
         }))
     }
 }
@@ -73,11 +92,15 @@ impl Algorithm for Memo {
 struct PreparedMemo<'p> {
     problem: &'p Problem,
     plan: Plan,
+    name: &'static str,
+    /// The frontier engine, and the plan's first matrix (the reduced one, or Burnside's
+    /// identity) is a sweep counted by layers.
+    layers: bool,
 }
 
 impl super::Prepared for PreparedMemo<'_> {
     fn name(&self) -> &'static str {
-        "memo"
+        self.name
     }
 
     fn describe(&self, _goal: Goal) -> Vec<String> {
@@ -93,9 +116,18 @@ impl super::Prepared for PreparedMemo<'_> {
                 problem.reduction.group().order()
             ),
         };
+        if self.layers {
+            return vec![format!(
+                "solver {}: layer by layer along a sweep from a corner, a broken-profile DP \
+                 (every piece has copies, so its states are the frontier's cells and the \
+                 pieces left), {how}",
+                self.name
+            )];
+        }
         let (_, branching) = memo::Input::from(problem.reduction.matrix()).branching();
         vec![format!(
-            "solver memo: a table of subproblem counts, {how}, {branching}"
+            "solver {}: a table of subproblem counts, {how}, {branching}",
+            self.name
         )]
     }
 
@@ -131,12 +163,19 @@ impl Counts for PreparedMemo<'_> {
         let start = Instant::now();
         let _listening = opts.stop.listen();
         let stop = || opts.stop.should_stop();
-        refuse_past_budget(self.estimated(), opts.memory, Instead::Count)?;
+        // Layers never forget: one that outgrows the budget ends the count with a
+        // refusal that names its size (below), so the table's refusal is for the search.
+        if self.layers {
+            refuse_layers_past_budget(self.estimated(), opts.memory)?;
+        } else {
+            refuse_past_budget(self.estimated(), opts.memory, Instead::Count)?;
+        }
         let settings = Settings {
             threads: opts.threads.max(1),
             memory: opts.memory,
             shared: true,
             stop: &stop,
+            layers: self.layers,
         };
         let mut stats = MemoStats::default();
         let mut parts = 0;
@@ -176,7 +215,7 @@ impl Counts for PreparedMemo<'_> {
                      subproblems, only where the symmetry reduction needs no canonical-form \
                      check (for example {}): up to symmetry it counts by Burnside's lemma, \
                      which does not split into subproblems; use {} (or a new checkpoint file)",
-                    Setting::Solver.is("memo"),
+                    Setting::Solver.is(self.name),
                     Setting::Symmetry.is("none"),
                     Setting::Solver.is("bits"),
                 )))
@@ -198,6 +237,9 @@ impl Counts for PreparedMemo<'_> {
                 }
             }
         };
+        if let Some(outgrown) = stats.layers.outgrown {
+            return Err(outgrown_refusal(outgrown, opts.memory));
+        }
         let complete = counted.is_some();
         let stopped = !complete;
         Ok(Report {
@@ -229,11 +271,73 @@ impl PreparedMemo<'_> {
 }
 
 fn estimate(problem: &Problem, plan: &Plan) -> Option<memo::TableEstimate> {
-    let matrix = match plan {
+    memo::Input::from(matrix_of(problem, plan)).table_estimate()
+}
+
+/// The matrix a plan counts first: the reduced one, or Burnside's identity class, the
+/// whole matrix.
+fn matrix_of<'p>(problem: &'p Problem, plan: &Plan) -> &'p crate::matrix::Matrix {
+    match plan {
         Plan::Direct => problem.reduction.matrix(),
         Plan::Burnside(_) => &problem.compiled.matrix,
+    }
+}
+
+/// The refusal of a count whose layer outgrew the budget: where, how many states, and
+/// the memory that was allowed. A usage error (exit 2): the puzzle and the budget do not
+/// fit together.
+fn outgrown_refusal((cell, cells, states): (usize, usize, u64), memory: usize) -> Error {
+    Error::Usage(format!(
+        "the frontier's layers would not fit in {}: at cell {cell} of {cells} one layer \
+         held {states} states and was still growing. Give a larger {} if the machine has \
+         it (a layer never forgets, so no count runs with a table that recounts)",
+        Setting::Memory.is(bytes(memory as u64)),
+        Setting::Memory.mark(),
+    ))
+}
+
+/// Bytes a state takes in a layer: its key (8), its count (a `u128`, 16) and the hash
+/// map's control byte; a layer holds at most one state per pattern of the widest
+/// frontier's cells.
+const LAYER_STATE_BYTES: u64 = 25;
+
+/// Refuses, before any work, a count whose widest frontier alone may hold more states
+/// than `--memory`: `2^cells` of [`LAYER_STATE_BYTES`]. An upper bound (a 16x16 box of
+/// dominoes meets 12,870 of its 2^17 patterns), so a count it lets through may still
+/// outgrow the budget, and then ends with [`outgrown_refusal`]; what it refuses is
+/// refused within a second instead of after filling the memory.
+fn refuse_layers_past_budget(estimate: Option<memo::TableEstimate>, memory: usize) -> Result<()> {
+    let Some(e) = estimate else {
+        return Ok(());
     };
-    memo::Input::from(matrix).table_estimate()
+    let need = e.keys.saturating_mul(LAYER_STATE_BYTES);
+    if need <= memory as u64 {
+        return Ok(());
+    }
+    let size = if e.cells < 63 && need < u64::MAX {
+        format!(
+            "2^{} = {} states of {LAYER_STATE_BYTES} bytes, about {}",
+            e.cells,
+            e.keys,
+            bytes(need)
+        )
+    } else {
+        format!("2^{} states, more than any machine holds", e.cells)
+    };
+    Err(Error::Usage(format!(
+        "the frontier's layers may not fit in {}: its sweep's widest frontier has {} cells, \
+         so one layer may hold up to {size}. Give a larger {} if the machine has it, or \
+         count a smaller puzzle",
+        Setting::Memory.is(bytes(memory as u64)),
+        e.cells,
+        Setting::Memory.mark(),
+    )))
+}
+
+/// Whether the frontier engine counts `problem` layer by layer (its first matrix is a
+/// sweep whose state fits a word).
+pub(super) fn by_layers(problem: &Problem) -> bool {
+    memo::Input::from(matrix_of(problem, &plan(problem))).by_layers()
 }
 
 /// Whether the memo's table for `problem` could fit in this machine's memory with a
@@ -345,12 +449,24 @@ fn take(counted: Counted, stats: &mut MemoStats) -> Option<Count> {
 
 fn statistics(stats: &MemoStats) -> String {
     let t = &stats.table;
-    format!(
+    let l = &stats.layers;
+    let layers = format!(
+        "states {}, widest layer {}, layers {:.1} MiB",
+        l.states,
+        l.widest,
+        l.bytes as f64 / (1 << 20) as f64
+    );
+    let table = format!(
         "nodes {}, table hits {:.1}%, entries {}, table {:.1} MiB, evictions {}",
         stats.nodes,
         100.0 * stats.hit_rate(),
         t.peak_entries,
         t.peak_bytes as f64 / (1 << 20) as f64,
         t.evictions
-    )
+    );
+    match (l.states > 0, stats.nodes > 0) {
+        (true, true) => format!("{layers}, {table}"),
+        (true, false) => layers,
+        _ => table,
+    }
 }

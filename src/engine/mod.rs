@@ -453,7 +453,13 @@ pub(crate) static ENGINES: &[Entry] = &[
         name: "memo",
         about: "a table of subproblem counts: counts identical pieces fast, lists nothing",
         on_solver: true,
-        make: || Engine::new(memo::Memo),
+        make: || Engine::new(memo::Memo { layers: false }),
+    },
+    Entry {
+        name: "frontier",
+        about: "the memo, layer by layer (a profile DP) where every piece has copies",
+        on_solver: true,
+        make: || Engine::new(memo::Memo { layers: true }),
     },
     Entry {
         name: "sat",

@@ -311,6 +311,7 @@ mod tests {
             memory,
             shared: true,
             stop: &never,
+            layers: false,
         }
     }
 

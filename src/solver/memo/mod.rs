@@ -79,6 +79,7 @@
 mod frontier;
 mod input;
 mod order;
+mod profile;
 mod search;
 mod sharded;
 mod split;
@@ -115,6 +116,9 @@ pub struct Settings<'a> {
     pub shared: bool,
     /// Polled every few thousand nodes; `true` stops the count.
     pub stop: &'a (dyn Fn() -> bool + Sync),
+    /// Count a sweep layer by layer ([`profile`]) where its state fits a word, instead
+    /// of by the search and its table (the `frontier` engine; the `memo` engine searches).
+    pub layers: bool,
 }
 
 /// What a count found.
@@ -136,6 +140,22 @@ pub struct MemoStats {
     pub workers: usize,
     /// The table of subproblem counts.
     pub table: TableStats,
+    /// The layers of the counts made layer by layer.
+    pub layers: LayerStats,
+}
+
+/// What counts made layer by layer saw ([`profile`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LayerStats {
+    /// States stepped from, over every layer.
+    pub states: u64,
+    /// The most states one layer held.
+    pub widest: u64,
+    /// The most bytes one layer took.
+    pub bytes: u64,
+    /// A layer that outgrew the budget: its cell's position in the sweep, the cells,
+    /// and the states it had reached when it was given up.
+    pub outgrown: Option<(usize, usize, u64)>,
 }
 
 impl MemoStats {
@@ -157,6 +177,11 @@ impl MemoStats {
         self.nodes += other.nodes;
         self.subproblems += other.subproblems;
         self.workers = self.workers.max(other.workers);
+        let (l, o) = (&mut self.layers, &other.layers);
+        l.states += o.states;
+        l.widest = l.widest.max(o.widest);
+        l.bytes = l.bytes.max(o.bytes);
+        l.outgrown = l.outgrown.or(o.outgrown);
         let (t, o) = (&mut self.table, &other.table);
         t.hits += o.hits;
         t.misses += o.misses;
@@ -194,8 +219,22 @@ fn workers(input: &Input, estimate: Option<&TableEstimate>, threads: usize) -> u
 const SMALL_SWEEP: u64 = 1 << 21;
 
 /// [`count`] on exactly `workers` threads, however many cores there are; with the
-/// search nodes each worker visited.
+/// search nodes each worker visited. A sweep whose layers fit the budget is counted by
+/// layers on one thread instead ([`profile`]: the states it stepped from are its nodes).
 pub(crate) fn count_on(
+    input: &Input,
+    settings: &Settings<'_>,
+    workers: usize,
+) -> (Counted, Vec<u64>) {
+    if let Some(counted) = profiled(input, settings) {
+        let nodes = counted.stats.layers.states;
+        return (counted, vec![nodes]);
+    }
+    count_searching(input, settings, workers)
+}
+
+/// [`count_on`] by the search and its table, never by layers.
+pub(crate) fn count_searching(
     input: &Input,
     settings: &Settings<'_>,
     workers: usize,
@@ -226,12 +265,41 @@ pub(crate) fn count_on(
         subproblems,
         workers,
         table: run.table,
+        layers: LayerStats::default(),
     };
     let counted = Counted {
         count: run.count.map(Count::into_big),
         stats,
     };
     (counted, run.workers)
+}
+
+/// The count of a sweep by layers ([`profile`]), where the settings ask for layers and
+/// its state fits a word; `None` where the search counts it instead. A layer that
+/// outgrew the budget gives no number, and says so in the statistics
+/// ([`LayerStats::outgrown`]): the search's table, which keeps every layer's
+/// subproblems, would hold more still and forget without end.
+fn profiled(input: &Input, settings: &Settings<'_>) -> Option<Counted> {
+    if !settings.layers {
+        return None;
+    }
+    let layout = profile::layout(input)?;
+    let profiled = profile::count(&layout, settings.memory, settings.stop);
+    let stats = MemoStats {
+        subproblems: 1,
+        workers: 1,
+        layers: LayerStats {
+            states: profiled.steps,
+            widest: profiled.peak_states as u64,
+            bytes: profiled.peak_bytes as u64,
+            outgrown: profiled.outgrown,
+        },
+        ..MemoStats::default()
+    };
+    Some(Counted {
+        count: profiled.count.map_err(|_| Incomplete),
+        stats,
+    })
 }
 
 /// The sum of each input's count times its multiplier (Burnside's classes: the fixed
@@ -252,6 +320,23 @@ pub fn count_sum(inputs: &[(Input, u64)], settings: &Settings<'_>) -> Counted {
         Some((first, _)) => workers(first, estimates[0].as_ref(), settings.threads),
         None => 1,
     };
+    if workers > 1 {
+        // The identity's class by layers, on one thread, where it is a sweep that they
+        // count; the other classes (Burnside's quotients, whose options reach across the
+        // box) in the pool.
+        if let Some(((first, times), rest)) = inputs.split_first() {
+            if let Some(counted) = profiled(first, settings) {
+                let others = count_sum(rest, settings);
+                let mut stats = counted.stats;
+                stats.add(&others.stats);
+                let count = match (counted.count, others.count) {
+                    (Ok(a), Ok(b)) => Ok(a * times + b),
+                    (Err(e), _) | (_, Err(e)) => Err(e),
+                };
+                return Counted { count, stats };
+            }
+        }
+    }
     if workers == 1 {
         let mut sum = BigUint::ZERO;
         let mut stats = MemoStats::default();
@@ -296,6 +381,7 @@ pub fn count_sum(inputs: &[(Input, u64)], settings: &Settings<'_>) -> Counted {
             subproblems,
             workers,
             table: run.table,
+            layers: LayerStats::default(),
         },
     }
 }
@@ -335,6 +421,7 @@ pub fn count_each(
         subproblems: jobs.len(),
         workers,
         table: run.table,
+        layers: LayerStats::default(),
     };
     Counted {
         count: run.count.map(Count::into_big),
@@ -513,6 +600,12 @@ fn count_after(
 // The estimate needs the search's key layout, and the search reads the input: kept here,
 // above both, so that neither file imports the other both ways.
 impl Input {
+    /// Whether a count with layers ([`Settings::layers`]) counts this input layer by
+    /// layer: a sweep whose state fits a word.
+    pub fn by_layers(&self) -> bool {
+        profile::layout(self).is_some()
+    }
+
     /// What a sweep's table needs at its widest step ([`TableEstimate`]), or `None` when
     /// the search does not sweep (MRV: no estimate is known).
     pub fn table_estimate(&self) -> Option<TableEstimate> {

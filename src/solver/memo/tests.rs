@@ -8,8 +8,8 @@ use super::search::Search;
 use super::sharded::Sharded;
 use super::table::{hash, Count, Found, Memo, Table};
 use super::{
-    budgets, count, count_after, count_on, count_sum, run, Counted, Incomplete, Job, Settings,
-    Unranker,
+    budgets, count, count_after, count_searching, count_sum, run, Counted, Incomplete,
+    Job, Settings, Unranker,
 };
 use crate::chi_square;
 use crate::matrix::{Item, Matrix};
@@ -27,12 +27,15 @@ fn never() -> bool {
     false
 }
 
+/// Settings of a count: layers where they apply (the `frontier` engine's), else the
+/// search; [`count_searching`] searches whatever they say.
 fn settings(threads: usize, memory: usize, shared: bool) -> Settings<'static> {
     Settings {
         threads,
         memory,
         shared,
         stop: &never,
+        layers: true,
     }
 }
 
@@ -174,7 +177,8 @@ fn threads_and_tables_agree() {
     let expected = BigUint::from(1_031_151_241u64);
     for workers in [1, 2, 3] {
         for shared in [false, true] {
-            let (c, nodes) = count_on(&m, &settings(workers, 64 * MIB, shared), workers);
+            let (c, nodes) =
+                count_searching(&m, &settings(workers, 64 * MIB, shared), workers);
             assert_eq!(
                 c.count,
                 Ok(expected.clone()),
@@ -236,14 +240,16 @@ fn a_tiny_budget_still_counts_right_and_stays_under_it() {
     assert_eq!(want, BigUint::from(167_089u32));
     for budget in [0, 600, 4096] {
         for threads in [1, 2] {
-            let c = count(&dominoes(6, 8), &settings(threads, budget, threads == 2));
+            let input = Input::from(&dominoes(6, 8));
+            let c = count_searching(&input, &settings(threads, budget, threads == 2), threads).0;
             assert_eq!(c.count, Ok(want.clone()), "budget {budget}");
             assert!(c.stats.table.peak_bytes <= budget as u64, "{:?}", c.stats);
             assert!(c.stats.table.evictions > 0, "{:?}", c.stats);
         }
     }
     // With room, nothing is evicted and the peak is what the table held.
-    let roomy = count(&dominoes(12, 12), &settings(1, 256 * MIB, false));
+    let input = Input::from(&dominoes(12, 12));
+    let roomy = count_searching(&input, &settings(1, 256 * MIB, false), 1).0;
     assert_eq!(roomy.stats.table.evictions, 0);
     assert!(roomy.stats.table.peak_entries > 1000);
 }
@@ -256,6 +262,7 @@ fn a_stopped_count_is_incomplete() {
         memory: MIB,
         shared: false,
         stop: &stop,
+        layers: false,
     };
     let c: Counted = count(&dominoes(12, 12), &s);
     assert_eq!(c.count, Err(Incomplete));
@@ -347,8 +354,8 @@ fn random_matrices_count_as_the_dlx() {
                 "seed {seed}, {threads} threads"
             );
         }
-        // A budget too small for one bucket: plain counting.
-        let plain = count(&m, &settings(1, 0, false)).count;
+        // A budget too small for one bucket: plain counting by the search.
+        let plain = count_searching(&Input::from(&m), &settings(1, 0, false), 1).0.count;
         assert_eq!(
             plain,
             Ok(BigUint::from(expected)),
@@ -576,4 +583,93 @@ fn busy_subproblems_are_put_off_and_still_counted() {
     assert!(matches!(other.claim(&fresh, 7), Found::Busy));
     other.release(&fresh, 7);
     assert!(matches!(other.claim(&fresh, 7), Found::Claimed));
+}
+
+/// The input of a puzzle file's matrix with no symmetry.
+fn input_of(text: &str) -> Input {
+    let puzzle = crate::Puzzle::parse("t.toml", text).unwrap();
+    Input::from(&puzzle.matrix())
+}
+
+/// A box of pieces, each with copies: `pieces` is `(cells, count)` per piece.
+fn boxed(size: [u32; 3], pieces: &[(&str, u32)]) -> String {
+    let mut text = format!("name = \"b\"\nbox = [{}, {}, {}]\n", size[0], size[1], size[2]);
+    for (k, (cells, count)) in pieces.iter().enumerate() {
+        let name = ["a", "b", "c"][k];
+        text += &format!("[[piece]]\nname = \"{name}\"\ncells = {cells}\ncount = {count}\n");
+    }
+    text
+}
+
+/// Counting by layers and by the search with its table agree on sweeps of every shape:
+/// 2-D and 3-D boxes of dominoes, L-trominoes in 3-D, two pieces each with copies
+/// (exact counts and ranges), and the random sweeps among the random matrices (secondary
+/// items and ranges for counters). Each input is checked to be one the layers count.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
+fn layers_count_as_the_search_does() {
+    const DOMINO: &str = "[[0,0,0],[1,0,0]]";
+    const L: &str = "[[0,0,0],[1,0,0],[0,1,0]]";
+    let texts = [
+        boxed([6, 7, 1], &[(DOMINO, 21)]),
+        boxed([2, 3, 4], &[(DOMINO, 12)]),
+        boxed([3, 4, 4], &[(DOMINO, 24)]),
+        boxed([3, 3, 4], &[(L, 12)]),
+        boxed([2, 3, 6], &[(L, 12)]),
+        boxed([3, 4, 3], &[(DOMINO, 6), (L, 8)]),
+        boxed([4, 4, 2], &[(DOMINO, 16), (L, 10)])
+            .replace("count = 16", "count = [1, 16]")
+            .replace("count = 10", "count = [2, 10]"),
+    ];
+    let mut inputs: Vec<Input> = texts.iter().map(|t| input_of(t)).collect();
+    let counted = inputs.len();
+    inputs.extend((0..3000).map(|seed| Input::from(&random_matrix(seed))));
+    let mut layered = 0;
+    for (k, input) in inputs.iter().enumerate() {
+        let Some(layout) = super::profile::layout(input) else {
+            assert!(k >= counted, "input {k} is a sweep the layers count");
+            continue;
+        };
+        layered += 1;
+        let by_layers = super::profile::count(&layout, 256 * MIB, &never).count;
+        let searched = super::count_searching(input, &settings(1, 64 * MIB, true), 1).0;
+        assert_eq!(by_layers.ok(), searched.count.ok(), "input {k}");
+    }
+    assert!(layered > counted + 100, "{layered} inputs counted by layers");
+}
+
+/// A count by layers past 2^128 starts again with big integers and is exact: 16x16
+/// dominoes (3.06e29 up to rotations, 1.2e30 in all, past 2^64 but not 2^128) and 20x20
+/// (past 2^128), against the transfer matrix.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
+fn layers_count_past_two_to_the_128() {
+    for (h, w) in [(16, 16), (20, 20)] {
+        let input = Input::from(&dominoes(h, w));
+        let layout = super::profile::layout(&input).expect("a sweep");
+        let by_layers = super::profile::count(&layout, 1 << 30, &never).count;
+        assert_eq!(by_layers, Ok(transfer(h, w)), "{h}x{w}");
+    }
+    assert!(transfer(20, 20) > BigUint::from(u128::MAX));
+}
+
+/// Layers that would pass the budget give no number, and a count with layers says
+/// where they outgrew it (the search's table, which keeps every layer, would forget
+/// without end); a raised stop gives none either.
+#[test]
+fn layers_past_the_budget_or_stopped_give_no_number() {
+    let input = Input::from(&dominoes(8, 8));
+    let layout = super::profile::layout(&input).expect("a sweep");
+    let tiny = super::profile::count(&layout, 1024, &never);
+    assert_eq!(tiny.count, Err(super::profile::Unfinished::Memory));
+    let stop = || true;
+    let stopped = super::profile::count(&layout, 1 << 30, &stop);
+    assert_eq!(stopped.count, Err(super::profile::Unfinished::Stopped));
+    let counted = count(&dominoes(8, 8), &settings(1, 1024, true));
+    assert_eq!(counted.count, Err(Incomplete));
+    let (cell, cells, states) = counted.stats.layers.outgrown.expect("a layer outgrew");
+    assert!(cell <= cells && cells == 64 && states > 0, "{:?}", counted.stats);
+    let roomy = count(&dominoes(8, 8), &settings(1, MIB, true));
+    assert_eq!(roomy.count, Ok(BigUint::from(12_988_816u64)));
+    assert!(roomy.stats.layers.outgrown.is_none() && roomy.stats.layers.widest > 0);
 }

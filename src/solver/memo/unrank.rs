@@ -77,6 +77,7 @@ impl<'s> Unranker<'s> {
             subproblems: 1,
             workers: 1,
             table: self.table.stats(),
+            layers: super::LayerStats::default(),
         }
     }
 

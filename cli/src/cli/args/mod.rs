@@ -165,6 +165,7 @@ pub(super) struct BenchArgs {
     #[arg(long, default_value = default_amo().name())]
     pub(super) amo: String,
     /// Engines, comma-separated: dlx, bits, memo (counts only: no first-solution time),
+    /// frontier (the memo layer by layer where every piece has copies; counts only),
     /// sat (what `count --solver sat` runs: the
     /// build's default backend, sat-cadical, or sat-varisat without the cadical
     /// feature), sat-cadical (MRV decisions), sat-cadical-solver (CaDiCaL's own

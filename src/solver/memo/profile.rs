@@ -1,0 +1,385 @@
+//! A layer-by-layer count of a sweep: the memo's subproblems, counted forwards as a
+//! broken-profile DP instead of looked up from a search.
+//!
+//! # The data
+//!
+//! Under a sweep ([`super::order::Branching::Sweep`]) the unit items (the cells) come
+//! first, numbered in the sweep's order, and every option covers some of them. Let `R` be
+//! the reach ([`super::order::reach`]): the most, over the options, of an option's last
+//! cell less its first. The *state* before cell `h` is
+//!
+//! - the window: which of the cells `h .. h + R` are covered, bit `i` for cell `h + i`;
+//! - the counters: for every other item (a piece with copies, or any item with bounds),
+//!   how many more covers it may take (`max` less the covers so far).
+//!
+//! Both are packed into one `u64`, the window in the low `R` bits and each counter in
+//! the bits that its `max` needs above. A layer is a map from state to the number of
+//! partial solutions that reach it.
+//!
+//! # Why the state determines the completions
+//!
+//! This is the memo's frontier key ([`super::frontier`]) read forwards. Every option is
+//! taken at its first cell, and only when that cell is the first uncovered one, so
+//! before cell `h` every cell below `h` is covered and every cell from `h + R` on is not:
+//! an option taken at `h' < h` covers cells up to `h' + R < h + R`. The covered cells are
+//! then the window's, and what may still be added depends on them and on the counters
+//! alone. So partial solutions with one state have the same completions, and a state's
+//! count is the sum over the partial solutions that reach it.
+//!
+//! Step `h`: a state whose bit 0 is set (cell `h` is covered) moves on as it is, shifted
+//! by one; any other state takes, in turn, every option whose first cell is `h`, whose
+//! cells are uncovered in the window, and whose weight on each counter the counter still
+//! allows. Each solution is built on exactly one path (the option covering each first
+//! uncovered cell is determined by the solution), as in the memo's search, so the count
+//! after the last cell, summed over the states whose counters are within their items'
+//! bounds, is the number of exact covers.
+//!
+//! # Numbers
+//!
+//! Counts are `u128` (held in two words) with a checked add. A count that overflows starts again with big
+//! integers (a slower run, kept for the boxes past 2^128, whose sweeps are the largest
+//! anyway): the result is exact either way.
+//!
+//! Invariants: the keys of a layer all describe states before the same cell; a returned
+//! count is exact; a stopped or oversized count returns no number.
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use num_bigint::BigUint;
+
+use super::input::Input;
+use super::order::Branching;
+use crate::solver::mask::MaskHasher;
+
+/// One option, as the DP takes it at its first cell.
+#[derive(Clone, Debug)]
+struct Step {
+    /// Its cells, as bits of the window from its first cell (bit 0).
+    cells: u64,
+    /// For each counter it takes from: the counter's place and the covers it takes.
+    takes: Vec<(usize, u64)>,
+}
+
+/// A counter's place in the state: its shift and its mask (after the shift).
+#[derive(Clone, Copy, Debug)]
+struct Field {
+    shift: u32,
+    mask: u64,
+    /// The item's `max - min`: at the end a counter must be at most this (the item took
+    /// at least `min` covers).
+    slack: u64,
+}
+
+/// A sweep laid out for the DP: the options by first cell, and the state's fields.
+#[derive(Clone, Debug)]
+pub(super) struct Layout {
+    /// The cells, in the sweep's order.
+    cells: usize,
+    /// `R`: the window's bits.
+    reach: u32,
+    /// The options whose first cell is `h`, at `starts[h]`.
+    starts: Vec<Vec<Step>>,
+    fields: Vec<Field>,
+    /// The state before the first cell: every counter at its item's `max`.
+    first: u64,
+}
+
+/// Why an input is not one the DP counts: it is not a sweep, an option covers no cell,
+/// or its state does not fit a word.
+pub(super) fn layout(input: &Input) -> Option<Layout> {
+    if input.branching != Branching::Sweep {
+        return None;
+    }
+    let cells = input.items.iter().take_while(|&&b| b == (1, 1)).count();
+    if cells == 0 || input.items[cells..].contains(&(1, 1)) {
+        return None;
+    }
+    let reach = super::order::reach(&input.items, &input.options) + 1;
+    let mut fields = Vec::new();
+    let mut place = vec![usize::MAX; input.items.len()];
+    let mut shift = reach;
+    let mut first = 0u64;
+    for (i, &(min, max)) in input.items.iter().enumerate().skip(cells) {
+        let bits = u64::BITS - u64::from(max).leading_zeros();
+        if shift + bits > u64::BITS {
+            return None;
+        }
+        place[i] = fields.len();
+        fields.push(Field {
+            shift,
+            mask: (1u64 << bits) - 1,
+            slack: u64::from(max - min),
+        });
+        first |= u64::from(max) << shift;
+        shift += bits;
+    }
+    if shift > u64::BITS {
+        return None;
+    }
+    let mut starts = vec![Vec::new(); cells];
+    for option in &input.options {
+        let mut units = option.iter().map(|e| e.0 as usize).filter(|&i| i < cells);
+        let start = units.next()?;
+        let mut bits = 1u64;
+        for u in units {
+            bits |= 1 << (u - start);
+        }
+        let takes = option
+            .iter()
+            .filter(|e| e.0 as usize >= cells)
+            .map(|&(i, w)| (place[i as usize], u64::from(w)))
+            .collect();
+        starts[start].push(Step { cells: bits, takes });
+    }
+    Some(Layout {
+        cells,
+        reach,
+        starts,
+        fields,
+        first,
+    })
+}
+
+/// Why a count gave no number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unfinished {
+    /// The stop asked for it.
+    Stopped,
+    /// A layer would pass the memory allowed.
+    Memory,
+}
+
+/// What a count found, the states it stepped from, and the most one layer held.
+pub(super) struct Profiled {
+    pub count: Result<BigUint, Unfinished>,
+    /// Where a layer outgrew the budget: its cell, the cells, and its states then.
+    pub outgrown: Option<(usize, usize, u64)>,
+    pub steps: u64,
+    pub peak_states: usize,
+    pub peak_bytes: usize,
+}
+
+/// Counts the exact covers of `layout`'s input, in at most `memory` bytes of layers,
+/// polling `stop` at each cell.
+pub(super) fn count(layout: &Layout, memory: usize, stop: &dyn Fn() -> bool) -> Profiled {
+    let narrow = run::<Wide>(layout, memory, stop);
+    match narrow.count {
+        Err(Overflow::Past) => {
+            let wide = run::<BigUint>(layout, memory, stop);
+            Profiled {
+                count: wide.count.map_err(Overflow::unfinished),
+                outgrown: wide.outgrown,
+                steps: narrow.steps + wide.steps,
+                peak_states: narrow.peak_states.max(wide.peak_states),
+                peak_bytes: narrow.peak_bytes.max(wide.peak_bytes),
+            }
+        }
+        count => Profiled {
+            count: count
+                .map(|n| BigUint::from(n.get()))
+                .map_err(Overflow::unfinished),
+            outgrown: narrow.outgrown,
+            steps: narrow.steps,
+            peak_states: narrow.peak_states,
+            peak_bytes: narrow.peak_bytes,
+        },
+    }
+}
+
+/// A number the layers add: a `u128` that reports an overflow, or a big integer.
+trait Number: Clone + Sized {
+    fn zero() -> Self;
+    fn one() -> Self;
+    /// `self += other`; false on an overflow.
+    fn add(&mut self, other: &Self) -> bool;
+    /// Bytes it holds outside the layer's slot.
+    fn heap(&self) -> usize;
+}
+
+/// A `u128` in two words: aligned to 8 bytes, so a state and its count take 24 bytes
+/// in a layer, not the 32 that a `u128`'s 16-byte alignment pads them to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Wide([u64; 2]);
+
+impl Wide {
+    fn get(self) -> u128 {
+        u128::from(self.0[0]) | (u128::from(self.0[1]) << 64)
+    }
+
+    fn of(n: u128) -> Wide {
+        Wide([n as u64, (n >> 64) as u64])
+    }
+}
+
+impl Number for Wide {
+    fn zero() -> Wide {
+        Wide::of(0)
+    }
+    fn one() -> Wide {
+        Wide::of(1)
+    }
+    #[inline]
+    fn add(&mut self, other: &Wide) -> bool {
+        match self.get().checked_add(other.get()) {
+            Some(sum) => {
+                *self = Wide::of(sum);
+                true
+            }
+            None => false,
+        }
+    }
+    fn heap(&self) -> usize {
+        0
+    }
+}
+
+impl Number for BigUint {
+    fn zero() -> BigUint {
+        BigUint::ZERO
+    }
+    fn one() -> BigUint {
+        BigUint::from(1u8)
+    }
+    fn add(&mut self, other: &BigUint) -> bool {
+        *self += other;
+        true
+    }
+    fn heap(&self) -> usize {
+        self.bits().div_ceil(64) as usize * 8
+    }
+}
+
+/// Why a run of one number type gave no number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Overflow {
+    Past,
+    Unfinished(Unfinished),
+}
+
+impl Overflow {
+    fn unfinished(self) -> Unfinished {
+        match self {
+            Overflow::Unfinished(u) => u,
+            Overflow::Past => unreachable!("big integers do not overflow"),
+        }
+    }
+}
+
+/// What a run of one number type found.
+struct Run<N> {
+    count: Result<N, Overflow>,
+    outgrown: Option<(usize, usize, u64)>,
+    steps: u64,
+    peak_states: usize,
+    peak_bytes: usize,
+}
+
+type Layer<N> = HashMap<u64, N, BuildHasherDefault<MaskHasher>>;
+
+/// States between two polls of the stop.
+const POLL: usize = 1 << 16;
+
+/// The DP with numbers of type `N`.
+fn run<N: Number>(layout: &Layout, memory: usize, stop: &dyn Fn() -> bool) -> Run<N> {
+    let window = (1u64 << layout.reach) - 1;
+    let mut layer: Layer<N> = Layer::default();
+    layer.insert(layout.first, N::one());
+    let (mut peak_states, mut peak_bytes, mut steps) = (1, 0, 0u64);
+    let mut outgrown = None;
+    let out = |count, outgrown, steps, peak_states, peak_bytes| Run {
+        count,
+        outgrown,
+        steps,
+        peak_states,
+        peak_bytes,
+    };
+    for h in 0..layout.cells {
+        let mut next: Layer<N> = Layer::default();
+        next.reserve(layer.len());
+        for (k, (key, n)) in layer.drain().enumerate() {
+            if k % POLL == 0 && stop() {
+                let why = Overflow::Unfinished(Unfinished::Stopped);
+                return out(Err(why), outgrown, steps, peak_states, peak_bytes);
+            }
+            if !advance(layout, h, window, key, &n, &mut next) {
+                return out(Err(Overflow::Past), outgrown, steps, peak_states, peak_bytes);
+            }
+        }
+        steps += next.len() as u64;
+        // The layer stepped from is freed only now: both were held at once.
+        let held = layer.capacity();
+        layer = next;
+        let slot = std::mem::size_of::<(u64, N)>() + 1;
+        let heap = layer.values().next().map_or(0, N::heap);
+        let bytes = (held + layer.capacity()) * slot + layer.len() * heap;
+        peak_states = peak_states.max(layer.len());
+        peak_bytes = peak_bytes.max(bytes);
+        if bytes > memory {
+            outgrown = Some((h + 1, layout.cells, layer.len() as u64));
+            let why = Overflow::Unfinished(Unfinished::Memory);
+            return out(Err(why), outgrown, steps, peak_states, peak_bytes);
+        }
+    }
+    let mut total = N::zero();
+    for (key, n) in layer {
+        let within = layout
+            .fields
+            .iter()
+            .all(|f| (key >> f.shift) & f.mask <= f.slack);
+        if within && key & window == 0 && !total.add(&n) {
+            return out(Err(Overflow::Past), outgrown, steps, peak_states, peak_bytes);
+        }
+    }
+    out(Ok(total), outgrown, steps, peak_states, peak_bytes)
+}
+
+/// Step `h` from one state, `n` partial solutions, into `next`; false on an overflow.
+#[inline]
+fn advance<N: Number>(
+    layout: &Layout,
+    h: usize,
+    window: u64,
+    key: u64,
+    n: &N,
+    next: &mut Layer<N>,
+) -> bool {
+    if key & 1 == 1 {
+        return add(next, shifted(key, window), n);
+    }
+    'option: for step in &layout.starts[h] {
+        if key & step.cells != 0 {
+            continue;
+        }
+        let mut taken = key | step.cells;
+        for &(f, w) in &step.takes {
+            let field = layout.fields[f];
+            if (taken >> field.shift) & field.mask < w {
+                continue 'option;
+            }
+            taken -= w << field.shift;
+        }
+        if !add(next, shifted(taken, window), n) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The state before the next cell: the window moved on by one, the counters as they are.
+#[inline]
+fn shifted(key: u64, window: u64) -> u64 {
+    ((key & window) >> 1) | (key & !window)
+}
+
+/// Adds `n` to `key`'s count in `layer`; false on an overflow.
+#[inline]
+fn add<N: Number>(layer: &mut Layer<N>, key: u64, n: &N) -> bool {
+    match layer.get_mut(&key) {
+        Some(c) => c.add(n),
+        None => {
+            layer.insert(key, n.clone());
+            true
+        }
+    }
+}
