@@ -342,7 +342,12 @@ fn the_six_cube_of_dominoes_is_refused_with_the_table_size() {
             "{solver:?}: {err}{}",
             stdout(&out)
         );
-        for part in ["--memory 4.0 GiB", "frontier has 29 cells", size, "about 12 GiB"] {
+        for part in [
+            "--memory 4.0 GiB",
+            "frontier has 29 cells",
+            size,
+            "about 12 GiB",
+        ] {
             assert!(err.contains(part), "{solver:?}: {err}");
         }
     }

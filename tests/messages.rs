@@ -238,7 +238,16 @@ fn the_default_table_budget_follows_ulimit_v() {
     // The memo's sweep holds the 16x16 box's counts in about 60 MiB: more than the
     // quarter of 100 MB it may take here, so it must forget some and still count right.
     let d = dominoes(dir.path(), 16, 16);
-    let args = ["count", &d, "--symmetry", "none", "--solver", "memo", "--threads", "1"];
+    let args = [
+        "count",
+        &d,
+        "--symmetry",
+        "none",
+        "--solver",
+        "memo",
+        "--threads",
+        "1",
+    ];
     let out = under_address_limit(100_000, &args);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
@@ -337,7 +346,16 @@ fn list_gives_the_dominoes_counts() {
 fn the_table_figure_is_within_the_peak_memory() {
     let dir = tempfile::tempdir().unwrap();
     let d = dominoes(dir.path(), 13, 14);
-    let args = ["count", &d, "--symmetry", "none", "--solver", "memo", "--threads", "2"];
+    let args = [
+        "count",
+        &d,
+        "--symmetry",
+        "none",
+        "--solver",
+        "memo",
+        "--threads",
+        "2",
+    ];
     let out = polycover(&args);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -118,7 +118,7 @@ impl super::Prepared for PreparedMemo<'_> {
         };
         if self.layers {
             return vec![format!(
-                "solver {}: layer by layer along a sweep from a corner, a broken-profile DP \
+                "solver {}: layer by layer along a sweep, a broken-profile DP \
                  (every piece has copies, so its states are the frontier's cells and the \
                  pieces left), {how}",
                 self.name

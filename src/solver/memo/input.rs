@@ -24,6 +24,13 @@ pub struct Input {
     /// Under a sweep, the reach of its options ([`order::reach`]): the search keys its
     /// table on the frontier where that is shorter (`frontier`). `None`: on every item.
     pub(super) frontier: Option<u32>,
+    /// Under a sweep, the same input with the cells in another order, where its widest
+    /// frontier ([`order::widest`]) is narrower than the sweep's: the order the layers
+    /// take (`profile`). The narrower of the cells as the matrix lists them and of the
+    /// graph's Fiedler order ([`order::spectral`]), which sweeps a box a cross-section
+    /// at a time along its longest side, where a diagonal sweep from a corner can be
+    /// wider (L-trominoes 3x3x6: 925 states at most, against 93,180).
+    pub(super) listed: Option<Box<Input>>,
 }
 
 impl Input {
@@ -52,15 +59,38 @@ impl Input {
     pub(super) fn new(mut items: Vec<(u32, u32)>, mut options: Vec<Vec<(u32, u32)>>) -> Input {
         let branching = order::rule(&items, &options);
         let mut frontier = None;
+        let mut listed = None;
         if branching == Branching::Sweep {
+            // The other sweeps the layers may take: the cells as listed, and by the
+            // graph's Fiedler vector; the narrowest is kept where it beats the memo's.
+            let mut others = Vec::new();
+            for arrange in [order::units_first, order::spectral] {
+                let (mut o_items, mut o_options) = (items.clone(), options.clone());
+                arrange(&mut o_items, &mut o_options);
+                others.push((order::widest(&o_items, &o_options), o_items, o_options));
+            }
             order::arrange(&mut items, &mut options);
             frontier = Some(order::reach(&items, &options));
+            let widest = order::widest(&items, &options);
+            others.sort_by_key(|o| o.0);
+            if let Some((w, o_items, o_options)) = others.into_iter().next() {
+                if w < widest {
+                    listed = Some(Box::new(Input {
+                        frontier: Some(order::reach(&o_items, &o_options)),
+                        items: o_items,
+                        options: o_options,
+                        branching,
+                        listed: None,
+                    }));
+                }
+            }
         }
         Input {
             items,
             options,
             branching,
             frontier,
+            listed,
         }
     }
 

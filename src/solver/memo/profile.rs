@@ -85,12 +85,15 @@ pub(super) struct Layout {
     first: u64,
 }
 
-/// Why an input is not one the DP counts: it is not a sweep, an option covers no cell,
-/// or its state does not fit a word.
+/// The layout of `input` for the DP, in the narrower of its two sweeps (the memo's, or
+/// the cells as listed: [`Input::listed`]); `None` where the DP does not count it: it is
+/// not a sweep, an option covers no cell, or its state does not fit a word.
 pub(super) fn layout(input: &Input) -> Option<Layout> {
     if input.branching != Branching::Sweep {
         return None;
     }
+    // The cells in the order the matrix lists them, where that sweep is narrower.
+    let input = input.listed.as_deref().unwrap_or(input);
     let cells = input.items.iter().take_while(|&&b| b == (1, 1)).count();
     if cells == 0 || input.items[cells..].contains(&(1, 1)) {
         return None;
@@ -285,40 +288,39 @@ fn run<N: Number>(layout: &Layout, memory: usize, stop: &dyn Fn() -> bool) -> Ru
     let window = (1u64 << layout.reach) - 1;
     let mut layer: Layer<N> = Layer::default();
     layer.insert(layout.first, N::one());
-    let (mut peak_states, mut peak_bytes, mut steps) = (1, 0, 0u64);
-    let mut outgrown = None;
-    let out = |count, outgrown, steps, peak_states, peak_bytes| Run {
-        count,
-        outgrown,
-        steps,
-        peak_states,
-        peak_bytes,
+    let mut run = Run {
+        count: Ok(N::zero()),
+        outgrown: None,
+        steps: 0,
+        peak_states: 1,
+        peak_bytes: 0,
     };
     for h in 0..layout.cells {
         let mut next: Layer<N> = Layer::default();
         next.reserve(layer.len());
         for (k, (key, n)) in layer.drain().enumerate() {
             if k % POLL == 0 && stop() {
-                let why = Overflow::Unfinished(Unfinished::Stopped);
-                return out(Err(why), outgrown, steps, peak_states, peak_bytes);
+                run.count = Err(Overflow::Unfinished(Unfinished::Stopped));
+                return run;
             }
             if !advance(layout, h, window, key, &n, &mut next) {
-                return out(Err(Overflow::Past), outgrown, steps, peak_states, peak_bytes);
+                run.count = Err(Overflow::Past);
+                return run;
             }
         }
-        steps += next.len() as u64;
+        run.steps += next.len() as u64;
         // The layer stepped from is freed only now: both were held at once.
         let held = layer.capacity();
         layer = next;
         let slot = std::mem::size_of::<(u64, N)>() + 1;
         let heap = layer.values().next().map_or(0, N::heap);
         let bytes = (held + layer.capacity()) * slot + layer.len() * heap;
-        peak_states = peak_states.max(layer.len());
-        peak_bytes = peak_bytes.max(bytes);
+        run.peak_states = run.peak_states.max(layer.len());
+        run.peak_bytes = run.peak_bytes.max(bytes);
         if bytes > memory {
-            outgrown = Some((h + 1, layout.cells, layer.len() as u64));
-            let why = Overflow::Unfinished(Unfinished::Memory);
-            return out(Err(why), outgrown, steps, peak_states, peak_bytes);
+            run.outgrown = Some((h + 1, layout.cells, layer.len() as u64));
+            run.count = Err(Overflow::Unfinished(Unfinished::Memory));
+            return run;
         }
     }
     let mut total = N::zero();
@@ -328,10 +330,12 @@ fn run<N: Number>(layout: &Layout, memory: usize, stop: &dyn Fn() -> bool) -> Ru
             .iter()
             .all(|f| (key >> f.shift) & f.mask <= f.slack);
         if within && key & window == 0 && !total.add(&n) {
-            return out(Err(Overflow::Past), outgrown, steps, peak_states, peak_bytes);
+            run.count = Err(Overflow::Past);
+            return run;
         }
     }
-    out(Ok(total), outgrown, steps, peak_states, peak_bytes)
+    run.count = Ok(total);
+    run
 }
 
 /// Step `h` from one state, `n` partial solutions, into `next`; false on an overflow.

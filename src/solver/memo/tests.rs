@@ -8,8 +8,8 @@ use super::search::Search;
 use super::sharded::Sharded;
 use super::table::{hash, Count, Found, Memo, Table};
 use super::{
-    budgets, count, count_after, count_searching, count_sum, run, Counted, Incomplete,
-    Job, Settings, Unranker,
+    budgets, count, count_after, count_searching, count_sum, run, Counted, Incomplete, Job,
+    Settings, Unranker,
 };
 use crate::chi_square;
 use crate::matrix::{Item, Matrix};
@@ -177,8 +177,7 @@ fn threads_and_tables_agree() {
     let expected = BigUint::from(1_031_151_241u64);
     for workers in [1, 2, 3] {
         for shared in [false, true] {
-            let (c, nodes) =
-                count_searching(&m, &settings(workers, 64 * MIB, shared), workers);
+            let (c, nodes) = count_searching(&m, &settings(workers, 64 * MIB, shared), workers);
             assert_eq!(
                 c.count,
                 Ok(expected.clone()),
@@ -210,9 +209,16 @@ fn inputs_counted_at_once_sum_as_counted_one_by_one() {
         .map(|&(h, w, times)| transfer(h, w) * times)
         .sum();
     assert_eq!(want, BigUint::from(3 * 12_988_816u64 + 2 * 6_728 + 781));
+    // By layers where the budget holds them, else (the 4 KiB that every table outgrows)
+    // by the search alone, whose tables forget.
     for (memory, shared) in [(64 * MIB, true), (64 * MIB, false), (4096, true)] {
         for threads in [1, 2, 3] {
-            let c = count_sum(&inputs, &settings(threads, memory, shared));
+            let layers = memory > 4096;
+            let s = Settings {
+                layers,
+                ..settings(threads, memory, shared)
+            };
+            let c = count_sum(&inputs, &s);
             let what = format!("{threads} threads, {memory} bytes, shared {shared}");
             assert_eq!(c.count, Ok(want.clone()), "{what}");
             assert!(
@@ -355,7 +361,9 @@ fn random_matrices_count_as_the_dlx() {
             );
         }
         // A budget too small for one bucket: plain counting by the search.
-        let plain = count_searching(&Input::from(&m), &settings(1, 0, false), 1).0.count;
+        let plain = count_searching(&Input::from(&m), &settings(1, 0, false), 1)
+            .0
+            .count;
         assert_eq!(
             plain,
             Ok(BigUint::from(expected)),
@@ -403,6 +411,7 @@ fn the_links_and_the_key_stay_sane_through_pushes_and_pops() {
         ],
         branching: super::order::Branching::Fewest,
         frontier: None,
+        listed: None,
     };
     walk_checking(&mut Search::new(&weighted, &never), 3);
 }
@@ -593,7 +602,10 @@ fn input_of(text: &str) -> Input {
 
 /// A box of pieces, each with copies: `pieces` is `(cells, count)` per piece.
 fn boxed(size: [u32; 3], pieces: &[(&str, u32)]) -> String {
-    let mut text = format!("name = \"b\"\nbox = [{}, {}, {}]\n", size[0], size[1], size[2]);
+    let mut text = format!(
+        "name = \"b\"\nbox = [{}, {}, {}]\n",
+        size[0], size[1], size[2]
+    );
     for (k, (cells, count)) in pieces.iter().enumerate() {
         let name = ["a", "b", "c"][k];
         text += &format!("[[piece]]\nname = \"{name}\"\ncells = {cells}\ncount = {count}\n");
@@ -635,7 +647,10 @@ fn layers_count_as_the_search_does() {
         let searched = super::count_searching(input, &settings(1, 64 * MIB, true), 1).0;
         assert_eq!(by_layers.ok(), searched.count.ok(), "input {k}");
     }
-    assert!(layered > counted + 100, "{layered} inputs counted by layers");
+    assert!(
+        layered > counted + 100,
+        "{layered} inputs counted by layers"
+    );
 }
 
 /// A count by layers past 2^128 starts again with big integers and is exact: 16x16
@@ -668,8 +683,43 @@ fn layers_past_the_budget_or_stopped_give_no_number() {
     let counted = count(&dominoes(8, 8), &settings(1, 1024, true));
     assert_eq!(counted.count, Err(Incomplete));
     let (cell, cells, states) = counted.stats.layers.outgrown.expect("a layer outgrew");
-    assert!(cell <= cells && cells == 64 && states > 0, "{:?}", counted.stats);
+    assert!(
+        cell <= cells && cells == 64 && states > 0,
+        "{:?}",
+        counted.stats
+    );
     let roomy = count(&dominoes(8, 8), &settings(1, MIB, true));
     assert_eq!(roomy.count, Ok(BigUint::from(12_988_816u64)));
     assert!(roomy.stats.layers.outgrown.is_none() && roomy.stats.layers.widest > 0);
+}
+
+/// The layers sweep a box along its longest side, whichever way it is written: 3x3x6
+/// and 6x3x3 of L-trominoes take a sweep narrower than the memo's diagonal one (by the
+/// Fiedler order or the listed cells), whose widest frontier is a 3x3 cross-section and
+/// the few cells after it (13, against the diagonal's 20), and count alike.
+#[test]
+fn layers_sweep_along_the_longest_side() {
+    const L: &str = "[[0,0,0],[1,0,0],[0,1,0]]";
+    let mut counts = Vec::new();
+    for size in [[3, 3, 6], [6, 3, 3], [3, 6, 3]] {
+        let input = input_of(&boxed(size, &[(L, 18)]));
+        let narrower = input
+            .listed
+            .as_deref()
+            .expect("a narrower sweep than the memo's");
+        let widest = super::order::widest(&narrower.items, &narrower.options);
+        let diagonal = super::order::widest(&input.items, &input.options);
+        assert!(
+            widest <= 13 && widest < diagonal,
+            "{size:?}: {widest} against {diagonal}"
+        );
+        let layout = super::profile::layout(&input).unwrap();
+        counts.push(super::profile::count(&layout, 64 * MIB, &never).count);
+    }
+    assert!(
+        counts
+            .iter()
+            .all(|c| *c == Ok(BigUint::from(677_834_912u32))),
+        "{counts:?}"
+    );
 }
