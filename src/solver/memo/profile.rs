@@ -12,7 +12,8 @@
 //! - the counters: for every other item (a piece with copies, or any item with bounds),
 //!   how many more covers it may take (`max` less the covers so far).
 //!
-//! Both are packed into one `u64`, the window in the low `R` bits and each counter in
+//! Both are packed into one `u64`, the window in the low `R + 1` bits (an option taken
+//! at `h` covers up to `h + R`, before the step moves the window on) and each counter in
 //! the bits that its `max` needs above. A layer is a map from state to the number of
 //! partial solutions that reach it.
 //!
@@ -36,9 +37,9 @@
 //!
 //! # Numbers
 //!
-//! Counts are `u128` (held in two words) with a checked add. A count that overflows starts again with big
-//! integers (a slower run, kept for the boxes past 2^128, whose sweeps are the largest
-//! anyway): the result is exact either way.
+//! Counts are `u128` (held in two words) with a checked add. A count that overflows
+//! starts again with big integers (a slower run, kept for the boxes past 2^128, whose
+//! sweeps are the largest anyway): the result is exact either way.
 //!
 //! Invariants: the keys of a layer all describe states before the same cell; a returned
 //! count is exact; a stopped or oversized count returns no number.
@@ -76,7 +77,7 @@ struct Field {
 pub(super) struct Layout {
     /// The cells, in the sweep's order.
     cells: usize,
-    /// `R`: the window's bits.
+    /// `R + 1`: the window's bits.
     reach: u32,
     /// The options whose first cell is `h`, at `starts[h]`.
     starts: Vec<Vec<Step>>,
@@ -85,20 +86,24 @@ pub(super) struct Layout {
     first: u64,
 }
 
-/// The layout of `input` for the DP, in the narrower of its two sweeps (the memo's, or
-/// the cells as listed: [`Input::listed`]); `None` where the DP does not count it: it is
-/// not a sweep, an option covers no cell, or its state does not fit a word.
+/// The layout of `input` for the DP, in the narrowest of its sweeps (the memo's, or the
+/// other one [`Input::listed`] keeps where it is narrower); `None` where the DP does not
+/// count it: it is not a sweep, an option covers no cell, or its state does not fit a
+/// word.
 pub(super) fn layout(input: &Input) -> Option<Layout> {
     if input.branching != Branching::Sweep {
         return None;
     }
-    // The cells in the order the matrix lists them, where that sweep is narrower.
+    // The other sweep, where it is narrower than the memo's.
     let input = input.listed.as_deref().unwrap_or(input);
     let cells = input.items.iter().take_while(|&&b| b == (1, 1)).count();
     if cells == 0 || input.items[cells..].contains(&(1, 1)) {
         return None;
     }
     let reach = super::order::reach(&input.items, &input.options) + 1;
+    if reach >= u64::BITS {
+        return None;
+    }
     let mut fields = Vec::new();
     let mut place = vec![usize::MAX; input.items.len()];
     let mut shift = reach;
