@@ -78,10 +78,12 @@ impl Algorithm for Memo {
 
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
         let plan = plan(problem);
-        let layers = self.layers && memo::Input::from(matrix_of(problem, &plan)).by_layers();
+        let input = memo::Input::from(matrix_of(problem, &plan));
+        let layers = self.layers && input.by_layers();
         Ok(Box::new(PreparedMemo {
             problem,
             plan,
+            input,
             name: Memo::name(self),
             layers,
         }))
@@ -92,6 +94,9 @@ impl Algorithm for Memo {
 struct PreparedMemo<'p> {
     problem: &'p Problem,
     plan: Plan,
+    /// The input of the plan's first matrix ([`matrix_of`]), built once: its sweeps and
+    /// their orders are computed as it is made.
+    input: memo::Input,
     name: &'static str,
     /// The frontier engine, and the plan's first matrix (the reduced one, or Burnside's
     /// identity) is a sweep counted by layers.
@@ -181,7 +186,8 @@ impl Counts for PreparedMemo<'_> {
         let mut parts = 0;
         let counted: Option<Count> = match (&self.plan, within) {
             (Plan::Direct, None) => take(
-                memo::count(problem.reduction.matrix(), &settings),
+                // The plan's first matrix is the reduced one: its input, built once.
+                memo::count(self.input.clone(), &settings),
                 &mut stats,
             ),
             (Plan::Direct, Some(w)) => {
@@ -266,7 +272,7 @@ impl PreparedMemo<'_> {
     /// The estimate of the table of the matrix the count runs on (Burnside's identity
     /// class is the matrix itself), where the memo sweeps.
     fn estimated(&self) -> Option<memo::TableEstimate> {
-        estimate(self.problem, &self.plan)
+        self.input.table_estimate()
     }
 }
 
