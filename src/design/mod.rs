@@ -6,7 +6,8 @@
 //!
 //! A state is a cut of the box (`cut.rs`): the cut is always a solution of its puzzle,
 //! so a puzzle has at least one. Its score is (faults, solutions): the pieces that break
-//! a rule on shapes ([`Rules`], see `shape.rs`), then the solutions up to rotations,
+//! a rule on shapes (the request's `allow_duplicates`, `chiral` and `flat`, see
+//! `shape.rs`), then the solutions up to rotations,
 //! counted by the caller's counter with an early stop. A move passes a boundary cell to
 //! a neighbouring piece or swaps two neighbouring cells of two pieces; it is tried, and
 //! the puzzle counted, only when it keeps a valid cut and adds no fault.
@@ -49,7 +50,7 @@ use crate::geometry::{Cell, Shape};
 use crate::puzzle::polycube::generate;
 use crate::puzzle::Puzzle;
 
-pub use shape::Rules;
+use shape::Rules;
 
 /// Counts the solutions of a puzzle up to rotations, stopping at the given number:
 /// `Ok(Some(n))` with `n` the whole count when below that number, `Ok(None)` when the
@@ -92,6 +93,15 @@ impl Request {
         progress: &mut dyn FnMut(&Event),
     ) -> Result<Designed> {
         maximize::maximize(self, designed, measure, count, progress)
+    }
+
+    /// The rules on the pieces' shapes, as one value for `shape.rs`.
+    pub(crate) fn rules(&self) -> Rules {
+        Rules {
+            allow_duplicates: self.allow_duplicates,
+            chiral: self.chiral,
+            flat: self.flat,
+        }
     }
 }
 
@@ -152,8 +162,12 @@ pub struct Request {
     pub sizes: (usize, usize),
     /// The seed of the first cut and of the moves.
     pub seed: u64,
-    /// The rules on the pieces' shapes.
-    pub rules: Rules,
+    /// Two pieces may have the same shape (they become one piece with a count).
+    pub allow_duplicates: bool,
+    /// No piece may be its own mirror image (`--chiral`).
+    pub chiral: bool,
+    /// Every piece lies in one plane (`--flat-pieces`).
+    pub flat: bool,
     /// The cut to start from, pieces in box coordinates, instead of a random one.
     pub start: Option<Vec<Vec<Cell>>>,
     /// Shapes of `start`'s pieces that never change, each as its cells: a piece whose
@@ -838,7 +852,7 @@ fn estimate(puzzle: &Puzzle, pieces: usize, seed: u64, stop: &crate::Stop) -> Re
 /// (`shape::impossible`): the search would look for one until stopped.
 fn possible(r: &Request, pieces: usize) -> Result<()> {
     let volume = r.size.iter().product();
-    match shape::impossible(pieces, r.sizes, volume, r.rules) {
+    match shape::impossible(pieces, r.sizes, volume, r.rules()) {
         Some(why) => Err(Error::Usage(why)),
         None => Ok(()),
     }
@@ -865,7 +879,7 @@ impl Mover<'_, '_, '_> {
     /// count stops); `None` when it adds a fault, when the count gave up, or when it is
     /// surely worse than `current` under hill climbing.
     fn score(&mut self, cut: &cut::Cut, current: Option<Score>) -> Result<Option<Score>> {
-        let faults = shape::faults(&cut.pieces(), self.r.rules);
+        let faults = shape::faults(&cut.pieces(), self.r.rules());
         let cap = self.r.cap.max(2);
         let at_most = match current {
             Some(c) if faults > c.faults => return Ok(None),
@@ -919,7 +933,7 @@ impl Mover<'_, '_, '_> {
     /// for a stop request, the search's ending).
     fn first_score(&mut self, first: &cut::Cut) -> Result<(Score, Option<Ending>)> {
         let unknown = || Score {
-            faults: shape::faults(&first.pieces(), self.r.rules),
+            faults: shape::faults(&first.pieces(), self.r.rules()),
             solutions: 1,
             capped: true,
             estimated: false,

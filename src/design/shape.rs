@@ -10,15 +10,16 @@
 
 use crate::geometry::{Cell, Shape};
 
-/// The rules on shapes a design keeps (see the module doc).
+/// The rules on shapes a design keeps (see the module doc): the request's
+/// `allow_duplicates`, `chiral` and `flat` ([`super::Request::rules`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Rules {
+pub(crate) struct Rules {
     /// Two pieces may have the same shape (they become one piece with a count).
-    pub allow_duplicates: bool,
+    pub(crate) allow_duplicates: bool,
     /// No piece may be its own mirror image.
-    pub chiral: bool,
+    pub(crate) chiral: bool,
     /// Every piece lies in one plane.
-    pub flat: bool,
+    pub(crate) flat: bool,
 }
 
 /// How many pieces break a rule: a piece of a shape an earlier piece has, an achiral

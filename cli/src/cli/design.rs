@@ -23,7 +23,7 @@ use std::time::Instant;
 use super::args::{DesignArgs, DesignStrategyArg, CAP};
 use super::engines;
 use super::outcome::Outcome;
-use crate::design::{self, Ending, Event, Request, Rules, Strategy};
+use crate::design::{self, Ending, Event, Request, Strategy};
 use crate::engine::Difficulty;
 use crate::output;
 use polycover::RunOptions;
@@ -185,11 +185,9 @@ fn request(a: &DesignArgs, deadline: Option<Instant>) -> Result<Request> {
         pieces,
         sizes,
         seed: a.seed,
-        rules: Rules {
-            allow_duplicates: a.allow_duplicates,
-            chiral: a.chiral,
-            flat: a.flat_pieces,
-        },
+        allow_duplicates: a.allow_duplicates,
+        chiral: a.chiral,
+        flat: a.flat_pieces,
         start,
         keep,
         stop: crate::signals::stop().until(deadline),
