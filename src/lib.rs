@@ -58,7 +58,7 @@ pub mod kinds {
     //! read, random puzzles generated, and the records a puzzle's methods return. The
     //! kinds' own types are private: a kind is registered in the crate (its file and one
     //! line of the registry), and a [`Puzzle`](crate::Puzzle) answers for every kind.
-    pub use crate::puzzle::burrtools::{BurrTools, BurrToolsProblem, ProblemInfo};
+    pub use crate::puzzle::burrtools::{BurrTools, BurrToolsProblem};
     pub use crate::puzzle::polycube::generate::{Generated, Generator};
     pub use crate::puzzle::Summary;
 }

@@ -544,14 +544,12 @@ fn the_typed_route_and_the_imported_text_make_the_same_puzzle() {
     for file in &files {
         let source = file.display().to_string();
         let bytes = std::fs::read(file).unwrap();
-        let listed = BurrTools::read(&source, &bytes, None).unwrap().problems;
+        let listed = BurrTools::list(&source, &bytes).unwrap();
         assert!(!listed.is_empty(), "{source}");
         for p in listed {
             let what = format!("{source} problem {}", p.number);
             let number = p.number.to_string();
             let problem = BurrTools::read(&source, &bytes, Some(&number))
-                .unwrap()
-                .chosen
                 .unwrap_or_else(|e| panic!("{what}: {e}"));
             let typed = Puzzle::from_burrtools(&problem, &polycover::Stop::new())
                 .unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -568,10 +566,7 @@ fn the_typed_route_and_the_imported_text_make_the_same_puzzle() {
     );
     // The eleven colours in the order the file route numbers them.
     let bytes = std::fs::read(&eleven).unwrap();
-    let problem = BurrTools::read("eleven", &bytes, None)
-        .unwrap()
-        .chosen
-        .unwrap();
+    let problem = BurrTools::read("eleven", &bytes, None).unwrap();
     let puzzle = Puzzle::from_burrtools(&problem, &polycover::Stop::new()).unwrap();
     let shown = format!("{puzzle:?}");
     assert!(

@@ -719,16 +719,16 @@ impl Puzzle {
         input::read_puzzle_input(path, stop)
     }
 
-    /// The puzzle a BurrTools problem makes: its typed values checked as a puzzle file's
-    /// are, with no puzzle file in between.
+    /// The puzzle the problem of a BurrTools file makes (the one asked for): its typed
+    /// values checked as a puzzle file's are, with no puzzle file in between.
     ///
     /// # Errors
     ///
     /// [`Error::Puzzle`] when the problem's pieces and result fail a puzzle file's checks
     /// (for example no piece, or pieces whose cells cannot fill the result by count).
-    pub fn from_burrtools(problem: &burrtools::BurrToolsProblem, stop: &Stop) -> Result<Puzzle> {
-        let source = &problem.source;
-        let polycube = Polycube::from_spec(source, &problem.puzzle, stop).map_err(|e| {
+    pub fn from_burrtools(file: &burrtools::BurrTools, stop: &Stop) -> Result<Puzzle> {
+        let source = &file.source;
+        let polycube = Polycube::from_spec(source, &file.puzzle, stop).map_err(|e| {
             Error::puzzle(
                 source,
                 format!("the BurrTools problem does not make a polycover puzzle: {e}"),
@@ -756,8 +756,7 @@ impl Puzzle {
     ) -> Result<Puzzle> {
         let bytes = input::gunzipped(source, bytes)?;
         if burrtools::is_burrtools(&bytes) {
-            let chosen = burrtools::read(source, &bytes, problem)?.chosen?;
-            return Puzzle::from_burrtools(&chosen, stop);
+            return Puzzle::from_burrtools(&burrtools::read(source, &bytes, problem)?, stop);
         }
         if problem.is_some() {
             return Err(Error::Usage(format!(

@@ -491,8 +491,8 @@ pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
             "not a BurrTools file (XML with a <puzzle> root, plain or gzipped)",
         ));
     }
-    let problem = BurrTools::read(&source, &bytes, a.problem.as_deref())?.chosen?;
-    let toml = problem.toml();
+    let file = BurrTools::read(&source, &bytes, a.problem.as_deref())?;
+    let toml = file.toml();
     // What is written must read back: the same checks as any puzzle file.
     let puzzle = Puzzle::parse(&source, &toml)?;
     output::write(&a.output, out, &[&a.file], &mut |w| {
@@ -502,8 +502,8 @@ pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
         eprintln!(
             "c wrote {}: problem {} \"{}\", {}",
             a.output.display(),
-            problem.info.number,
-            problem.info.name,
+            file.problem().number,
+            file.problem().name,
             polycover::Count::plural(puzzle.summary().pieces, "piece", "pieces")
         );
     }

@@ -27,8 +27,8 @@ pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
     let puzzle = match Puzzle::read_input(&a.puzzle, &stop)? {
         // A BurrTools file: its problems first; with several and none picked, only those.
         Some((source, bytes)) if BurrTools::is_burrtools(&bytes) => {
-            let file = BurrTools::read(&source, &bytes, a.problem.as_deref())?;
-            for p in &file.problems {
+            let problems = BurrTools::list(&source, &bytes)?;
+            for p in &problems {
                 let count = p
                     .assemblies
                     .map_or("not solved in BurrTools".to_string(), |n| {
@@ -36,12 +36,13 @@ pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
                     });
                 writeln!(out, "problem     {} \"{}\" ({count})", p.number, p.name)?;
             }
-            if file.problems.len() > 1 && a.problem.is_none() {
+            if problems.len() > 1 && a.problem.is_none() {
                 writeln!(out, "c pick a problem with --problem NAME or NUMBER")?;
                 return Ok(Outcome::Done);
             }
             writeln!(out)?;
-            Puzzle::from_burrtools(&file.chosen?, &stop)?
+            let file = BurrTools::read(&source, &bytes, a.problem.as_deref())?;
+            Puzzle::from_burrtools(&file, &stop)?
         }
         Some((source, bytes)) => Puzzle::from_bytes(&source, bytes, a.problem.as_deref(), &stop)?,
         None => a.load()?,

@@ -1,6 +1,6 @@
-//! BurrTools puzzle files (`.xmpuzzle`): read once into typed values, one [`BurrToolsProblem`]
-//! each, which become a polycube puzzle without a detour through text ([`BurrToolsProblem::puzzle`]
-//! is a [`Spec`] for [`crate::puzzle::Polycube::from_spec`]); `toml.rs` writes a problem
+//! BurrTools puzzle files (`.xmpuzzle`): read once into typed values, a [`BurrTools`] with
+//! the problem asked for, which becomes a polycube puzzle without a detour through text
+//! ([`BurrTools::puzzle`] is a [`Spec`] for [`crate::puzzle::Polycube::from_spec`]); `toml.rs` writes a problem
 //! as a puzzle file, for `import` alone.
 //!
 //! An `.xmpuzzle` is XML, usually gzipped: `<puzzle>` holds `<gridType type="T"/>`,
@@ -10,7 +10,7 @@
 //! `<shape id count|min max>` pieces and a `<result id>`). A solved problem records
 //! BurrTools' count as `assemblies="N"`.
 //!
-//! Invariants of a [`BurrToolsProblem`]: it is one problem of a cube-grid (type 0) file. The
+//! Invariants of a [`BurrTools`]: its problem is one problem of a cube-grid (type 0) file. The
 //! result's `+` voxels become optional cells, `min`/`max` a count range, and voxel
 //! colours the puzzle's colours (named `c1`, `c2`, ... after BurrTools' numbers, listed
 //! in the order of those numbers). Everything polycover would read differently is
@@ -51,9 +51,9 @@ pub(crate) fn is_burrtools(bytes: &[u8]) -> bool {
     head.starts_with("<?xml") || head.starts_with("<puzzle")
 }
 
-/// One problem of the file, as `(number from 1, name, BurrTools' count if solved)`.
+/// One problem of a BurrTools file, as its list of problems shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProblemInfo {
+pub struct BurrToolsProblem {
     /// Its position in the file, from 1: what `--problem N` names.
     pub number: usize,
     /// The problem's `name` attribute; empty when it has none.
@@ -63,53 +63,60 @@ pub struct ProblemInfo {
     pub assemblies: Option<u64>,
 }
 
-/// One problem of a BurrTools file, read: the puzzle polycover packs, and what `import`
-/// says about where it came from.
+/// A BurrTools file, read with the problem asked for: its problems, the one chosen as a
+/// puzzle polycover packs, and what `import` says about where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BurrToolsProblem {
+pub struct BurrTools {
     /// The file, for messages and `import`'s header.
     pub source: String,
-    /// Its number, name and BurrTools' count.
-    pub info: ProblemInfo,
     /// The lines of the file's `<comment>` (line ends trimmed), for `import`'s header.
     pub comment: Vec<String>,
-    /// The puzzle. Its name is the title: the comment's `Name:` line (or the file name),
-    /// with the problem's name when it adds one. Its target cells and each piece's cells
-    /// come in the order of BurrTools' voxels (x fastest), its colours in the order of
-    /// their numbers.
+    /// Every problem in the file, in file order.
+    pub problems: Vec<BurrToolsProblem>,
+    /// The index in `problems` of the problem asked for.
+    chosen: usize,
+    /// The chosen problem's puzzle. Its name is the title: the comment's `Name:` line (or
+    /// the file name), with the problem's name when it adds one. Its target cells and
+    /// each piece's cells come in the order of BurrTools' voxels (x fastest), its colours
+    /// in the order of their numbers.
     pub(crate) puzzle: Spec,
 }
 
-/// What reading a BurrTools file once gives: the problems it holds, and the one asked
-/// for, or why there is none (the file holds several and none was picked, say), or why
-/// it makes no puzzle.
-#[derive(Debug)]
-pub struct BurrTools {
-    /// Every problem in the file, in file order.
-    pub problems: Vec<ProblemInfo>,
-    /// The problem asked for, read; or why it cannot be: none or several match, or it
-    /// does not make a puzzle.
-    pub chosen: Result<BurrToolsProblem>,
-}
-
 impl BurrTools {
-    /// Reads a BurrTools file once: the problems it holds, and the one `problem` names
-    /// (by name or number from 1; it may be left out when the file holds one problem).
+    /// Reads a BurrTools file and the problem `problem` names (by name or number from 1;
+    /// it may be left out when the file holds one problem).
+    ///
+    /// # Errors
+    ///
+    /// What [`BurrTools::list`] refuses; [`Error::Usage`] when `problem` names no problem
+    /// of the file, or is left out for a file that holds several; [`Error::Puzzle`] when
+    /// the file holds no problem or the problem does not make a puzzle.
+    pub fn read(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<BurrTools> {
+        read(source, bytes, problem)
+    }
+
+    /// The problems a BurrTools file holds, in file order, none of them read: what
+    /// `info` shows before it picks one.
     ///
     /// # Errors
     ///
     /// [`Error::Puzzle`] when the bytes do not inflate or are not UTF-8 XML, the root is
-    /// not `<puzzle>`, or a problem's attributes do not parse. A problem that cannot be
-    /// chosen or read is not an error of `read`: it is the `Err` in
-    /// [`BurrTools::chosen`].
-    pub fn read(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<BurrTools> {
-        read(source, bytes, problem)
+    /// not `<puzzle>`, or a problem's attributes do not parse.
+    pub fn list(source: &str, bytes: &[u8]) -> Result<Vec<BurrToolsProblem>> {
+        let xml = xml_text(source, bytes)?;
+        let doc = parse_xml(source, &xml)?;
+        list(source, root(source, &doc)?)
     }
 
     /// Whether `bytes` look like a BurrTools file: XML whose root is `<puzzle`, plain or
     /// gzipped.
     pub fn is_burrtools(bytes: &[u8]) -> bool {
         is_burrtools(bytes)
+    }
+
+    /// The problem asked for: its number, name and BurrTools' count.
+    pub fn problem(&self) -> &BurrToolsProblem {
+        &self.problems[self.chosen]
     }
 }
 
@@ -295,9 +302,9 @@ fn problems_of<'a>(puzzle: roxmltree::Node<'a, 'a>) -> Vec<roxmltree::Node<'a, '
         .unwrap_or_default()
 }
 
-fn info(source: &str, k: usize, problem: roxmltree::Node) -> Result<ProblemInfo> {
+fn info(source: &str, k: usize, problem: roxmltree::Node) -> Result<BurrToolsProblem> {
     let solved = problem.attribute("state") == Some("2");
-    Ok(ProblemInfo {
+    Ok(BurrToolsProblem {
         number: k + 1,
         name: problem.attribute("name").unwrap_or("").to_string(),
         assemblies: if solved {
@@ -308,32 +315,48 @@ fn info(source: &str, k: usize, problem: roxmltree::Node) -> Result<ProblemInfo>
     })
 }
 
-/// Reads a BurrTools file once: the problems it holds, and the one `problem` names (by
-/// name or number from 1; it may be left out when the file holds one problem).
+/// The problems of the file's root `puzzle`, in file order.
+fn list(source: &str, puzzle: roxmltree::Node) -> Result<Vec<BurrToolsProblem>> {
+    problems_of(puzzle)
+        .iter()
+        .enumerate()
+        .map(|(k, &p)| info(source, k, p))
+        .collect()
+}
+
+/// Reads a BurrTools file and the problem `problem` names (by name or number from 1; it
+/// may be left out when the file holds one problem).
 ///
 /// # Errors
 ///
 /// [`Error::Puzzle`] when the bytes do not inflate or are not UTF-8 XML, the root is
-/// not `<puzzle>`, or a problem's attributes do not parse. A problem that cannot be
-/// chosen or read is not an error of `read`: it is the `Err` in [`BurrTools::chosen`].
+/// not `<puzzle>`, or a problem's attributes do not parse, when the file holds no
+/// problem, or when the problem does not make a puzzle; [`Error::Usage`] when `problem`
+/// names none of the file's problems, or is left out for a file that holds several.
 pub(crate) fn read(source: &str, bytes: &[u8], problem: Option<&str>) -> Result<BurrTools> {
     let xml = xml_text(source, bytes)?;
     let doc = parse_xml(source, &xml)?;
     let puzzle = root(source, &doc)?;
-    let all = problems_of(puzzle);
-    let problems = all
-        .iter()
-        .enumerate()
-        .map(|(k, &p)| info(source, k, p))
-        .collect::<Result<Vec<_>>>()?;
-    let chosen = choose(source, &problems, problem)
-        .and_then(|k| read_problem(source, puzzle, all[k], problems[k].clone()));
-    Ok(BurrTools { problems, chosen })
+    let problems = list(source, puzzle)?;
+    let chosen = choose(source, &problems, problem)?;
+    let (comment, spec) = read_problem(
+        source,
+        puzzle,
+        problems_of(puzzle)[chosen],
+        &problems[chosen],
+    )?;
+    Ok(BurrTools {
+        source: source.to_string(),
+        comment,
+        problems,
+        chosen,
+        puzzle: spec,
+    })
 }
 
 /// The index of the problem `want` names, by name or number from 1; with none asked,
 /// the file's only problem.
-fn choose(source: &str, problems: &[ProblemInfo], want: Option<&str>) -> Result<usize> {
+fn choose(source: &str, problems: &[BurrToolsProblem], want: Option<&str>) -> Result<usize> {
     let listing = || {
         problems
             .iter()
@@ -368,13 +391,14 @@ fn choose(source: &str, problems: &[ProblemInfo], want: Option<&str>) -> Result<
     }
 }
 
-/// BurrToolsProblem `node` (described by `info`) of the file's root `puzzle`.
+/// The problem `node` (described by `info`) of the file's root `puzzle`, read: the file's
+/// comment and the puzzle.
 fn read_problem(
     source: &str,
     puzzle: roxmltree::Node,
     node: roxmltree::Node,
-    info: ProblemInfo,
-) -> Result<BurrToolsProblem> {
+    info: &BurrToolsProblem,
+) -> Result<(Vec<String>, Spec)> {
     let shapes: Vec<roxmltree::Node> = child(puzzle, "shapes")
         .map(|s| s.children().filter(|c| c.has_tag_name("voxel")).collect())
         .unwrap_or_default();
@@ -428,10 +452,9 @@ fn read_problem(
     check_colors(source, node, &result, shapes_used.iter().map(|(_, _, v)| v))?;
 
     let pieces = pieces::piece_specs(source, info.number, shapes_used)?;
-    Ok(BurrToolsProblem {
-        source: source.to_string(),
+    Ok((
         comment,
-        puzzle: Spec {
+        Spec {
             name: title,
             at: format!("{source} problem {}", info.number),
             optional: result.variable,
@@ -444,8 +467,7 @@ fn read_problem(
             },
             pieces,
         },
-        info,
-    })
+    ))
 }
 
 /// Coloured voxels grouped by colour number, in increasing order, each named `cK` after

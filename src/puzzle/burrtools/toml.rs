@@ -1,4 +1,4 @@
-//! A BurrTools [`BurrToolsProblem`] written as a polycover puzzle file: what `polycover import`
+//! The problem of a [`BurrTools`] file written as a polycover puzzle file: what `polycover import`
 //! prints. Nothing else reads BurrTools through this text.
 //!
 //! Invariant: the text says what the problem's [`crate::puzzle::polycube::Spec`] says,
@@ -10,16 +10,17 @@
 
 use itertools::Itertools;
 
-use super::BurrToolsProblem;
+use super::BurrTools;
 use crate::geometry::Cell;
 
-impl BurrToolsProblem {
-    /// The problem as a puzzle file.
+impl BurrTools {
+    /// The problem asked for as a puzzle file.
     pub fn toml(&self) -> String {
         let spec = &self.puzzle;
         let mut toml = format!(
             "# Imported from the BurrTools file {}, problem {}.\n",
-            self.source, self.info.number
+            self.source,
+            self.problem().number
         );
         for line in &self.comment {
             toml += &format!("# {line}\n");
