@@ -10,7 +10,7 @@ use std::io::BufReader;
 use proptest::prelude::*;
 
 use polycover::sat::Amo;
-use polycover::sat::{Answer, Header, Projection};
+use polycover::sat::{Answer, Projection};
 use polycover::{Engine, Puzzle, RunOptions, SymmetryMode};
 
 use crate::common::*;
@@ -218,8 +218,7 @@ proptest! {
         let p = c;
         let f = polycover::sat::Formula::of(&p, amo);
         let mut out = Vec::new();
-        let header = Header::of(&p);
-        header.write(&mut out, &f, Projection::Show).unwrap();
+        f.write(&mut out, &p, Projection::Show).unwrap();
         let out = String::from_utf8(out).unwrap();
         let header = out.lines().find(|l| l.starts_with("p cnf ")).unwrap();
         prop_assert_eq!(header, format!("p cnf {} {}", f.num_vars, f.num_clauses()));

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use polycover::sat::Formula;
-use polycover::sat::{Header, Projection};
+use polycover::sat::Projection;
 use polycover::Problem;
 
 use crate::numbers::Whole;
@@ -82,10 +82,9 @@ impl Cnf {
     /// The DIMACS text `polycover dimacs` writes, with its `c` lines and the `c p show`
     /// projection.
     fn dimacs(&self) -> PyResult<String> {
-        let header = Header::of(&self.problem);
         let mut text = Vec::new();
-        header
-            .write(&mut text, &self.formula, Projection::Show)
+        self.formula
+            .write(&mut text, &self.problem, Projection::Show)
             .map_err(|e| to_py(e.into()))?;
         Ok(String::from_utf8_lossy(&text).into_owned())
     }

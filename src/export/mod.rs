@@ -17,11 +17,12 @@ mod print;
 mod stl;
 mod threemf;
 
-use std::io::Write;
+use std::io::{self, Write};
 
 use crate::engine::Problem;
 use crate::error::{Error, Result};
-use crate::sat::dimacs::Header;
+use crate::sat::dimacs::{self, Header, Projection};
+use crate::sat::Formula;
 
 pub(crate) use linear::opb_num_vars;
 pub use mesh::Mesh;
@@ -73,10 +74,57 @@ pub fn write(w: &mut dyn Write, problem: &Problem, format: Format) -> Result<()>
     Ok(())
 }
 
+// DIMACS is written here, where the puzzle is read, so that `src/sat/` names no kind.
+impl Formula {
+    /// Writes the formula as DIMACS to `w`: its `c` lines (the tool, the puzzle, the
+    /// encoding, the symmetry mode, the variable counts) tell `problem`, the problem it was
+    /// compiled from ([`Formula::of`]); then the projection line, the variable map and
+    /// the clauses.
+    ///
+    /// ```
+    /// use polycover::sat::{Amo, Formula, Projection};
+    /// use polycover::Problem;
+    /// let soma = Problem::load("soma", None)?;
+    /// let formula = Formula::of(&soma, Amo::Product);
+    /// let mut cnf = Vec::new();
+    /// formula.write(&mut cnf, &soma, Projection::Show)?;
+    /// assert!(String::from_utf8(cnf)?.contains("c puzzle Soma"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// What writing to `w` returns.
+    pub fn write(
+        &self,
+        w: &mut dyn Write,
+        problem: &Problem,
+        projection: Projection,
+    ) -> io::Result<()> {
+        dimacs::write(w, &Header::of(problem), self, projection)
+    }
+
+    /// [`Formula::write`], with more `c` lines (without the `c `) after the symmetry
+    /// line: what part of the search a restricted formula holds.
+    ///
+    /// # Errors
+    ///
+    /// What writing to `w` returns.
+    pub fn write_with_notes(
+        &self,
+        w: &mut dyn Write,
+        problem: &Problem,
+        projection: Projection,
+        notes: &[String],
+    ) -> io::Result<()> {
+        dimacs::write_with_notes(w, &Header::of(problem), self, projection, notes)
+    }
+}
+
 impl<'a> Header<'a> {
     /// The `c` lines' account of a compiled puzzle: the one place that reads a puzzle for
     /// the DIMACS writer, which names no kind.
-    pub fn of(problem: &'a Problem) -> Header<'a> {
+    pub(crate) fn of(problem: &'a Problem) -> Header<'a> {
         let (compiled, reduction) = (&problem.compiled, &problem.reduction);
         let map = compiled.puzzle.variable_map();
         Header {

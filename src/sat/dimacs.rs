@@ -33,23 +33,24 @@ pub enum Projection {
 }
 
 /// What the `c` lines say about the puzzle a formula encodes. The caller fills it
-/// ([`Header::of`] does, from a compiled puzzle), so that the CNF side names no
-/// puzzle kind: engines know nothing of kinds.
-pub struct Header<'a> {
+/// (`Header::of` in `export/mod.rs` does, from a compiled puzzle, for
+/// [`Formula::write`]), so that the CNF side names no puzzle kind: engines know nothing
+/// of kinds.
+pub(crate) struct Header<'a> {
     /// The puzzle's name.
-    pub puzzle: &'a str,
+    pub(crate) puzzle: &'a str,
     /// The symmetry mode's name (`rotations`).
-    pub symmetry: &'a str,
+    pub(crate) symmetry: &'a str,
     /// The order of the symmetry group.
-    pub group_order: usize,
+    pub(crate) group_order: usize,
     /// The name of the item the reduction pins, if any.
-    pub pinned_item: Option<&'a str>,
+    pub(crate) pinned_item: Option<&'a str>,
     /// What one option is, in a few words (`placement`).
-    pub option: &'a str,
+    pub(crate) option: &'a str,
     /// The columns of a `c v` line after `VAR`.
-    pub columns: &'a str,
+    pub(crate) columns: &'a str,
     /// Option `o` as one line of the variable map, in those columns.
-    pub describe_option: Box<dyn Fn(u32) -> String + 'a>,
+    pub(crate) describe_option: Box<dyn Fn(u32) -> String + 'a>,
 }
 
 /// Writes the formula as DIMACS to `w`.
@@ -371,49 +372,6 @@ impl Matrix {
             reason: format!("the model is not a solution: {e}"),
         })?;
         Ok(solution)
-    }
-}
-
-impl Header<'_> {
-    /// Writes `formula` as DIMACS to `w`, this header's `c` lines first.
-    ///
-    /// ```
-    /// use polycover::sat::{Amo, Formula, Header, Projection};
-    /// use polycover::Problem;
-    /// let soma = Problem::load("soma", None)?;
-    /// let formula = Formula::of(&soma, Amo::Product);
-    /// let mut cnf = Vec::new();
-    /// Header::of(&soma).write(&mut cnf, &formula, Projection::Show)?;
-    /// assert!(String::from_utf8(cnf)?.contains("c puzzle Soma"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// What writing to `w` returns.
-    pub fn write(
-        &self,
-        w: &mut dyn Write,
-        formula: &Formula,
-        projection: Projection,
-    ) -> io::Result<()> {
-        write(w, self, formula, projection)
-    }
-
-    /// [`Header::write`], with more `c` lines (without the `c `) after the symmetry
-    /// line: what part of the search a restricted formula holds.
-    ///
-    /// # Errors
-    ///
-    /// What writing to `w` returns.
-    pub fn write_with_notes(
-        &self,
-        w: &mut dyn Write,
-        formula: &Formula,
-        projection: Projection,
-        notes: &[String],
-    ) -> io::Result<()> {
-        write_with_notes(w, self, formula, projection, notes)
     }
 }
 

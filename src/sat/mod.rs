@@ -7,7 +7,7 @@
 //! - `lex`: the lex-leader chains that keep one model per orbit of solutions (shared
 //!   with the OPB export);
 //! - `vars`: the primary variables' numbering, which every clause builder shares;
-//! - `dimacs` ([`Header`], [`Answer`]): DIMACS out, SAT-competition answers in;
+//! - `dimacs` ([`Formula::write`], [`Answer`]): DIMACS out, SAT-competition answers in;
 //! - `proof` ([`Refutation`]): a refutation with a DRAT proof, for an independent checker;
 //! - enumeration (`for_each_model`, reached through [`crate::Problem`]): models found by an embedded solver and blocked one by
 //!   one, over cubes from the native search, on any number of threads;
@@ -43,7 +43,7 @@ pub use amo::Amo;
 pub(crate) use cnf::compile_until;
 pub use cnf::{Formula, Size};
 pub(crate) use config::{lazy_rule, Backend, Decide, SatEngine, Strategy};
-pub use dimacs::{Answer, Header, Projection};
+pub use dimacs::{Answer, Projection};
 pub use proof::Refutation;
 // The enumeration itself is reached through `crate::Problem`.
 pub(crate) use enumerate::{for_each_model, SatOptions};

@@ -19,8 +19,8 @@ use crate::export::Format as ExportFormat;
 use crate::gbd;
 use crate::output;
 use crate::part_result::PartSpec;
+use crate::sat::Answer;
 use crate::sat::{Amo, Formula};
-use crate::sat::{Answer, Header};
 use polycover::kinds::BurrTools;
 use polycover::Problem;
 use polycover::{Error, Result};
@@ -53,12 +53,7 @@ pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     // The GBD hash of what is written, as it streams by (uncompressed).
     let mut hasher = gbd::Hasher::new();
     output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-        Ok(Header::of(&p).write_with_notes(
-            &mut Tee(w, &mut hasher),
-            &formula,
-            a.projection.into(),
-            &notes,
-        )?)
+        Ok(formula.write_with_notes(&mut Tee(w, &mut hasher), &p, a.projection.into(), &notes)?)
     })?;
     if !is_stdio(&a.output) {
         eprintln!(

@@ -26,7 +26,7 @@ use super::{CnfSize, Plan, Row, Spread};
 use crate::export::{self, Format};
 use crate::memory;
 use crate::sat::{Amo, Formula};
-use crate::sat::{Answer, Header, Projection};
+use crate::sat::{Answer, Projection};
 use crate::Stop;
 use polycover::Count;
 use polycover::Problem;
@@ -89,7 +89,7 @@ impl Write for Counter {
 pub(super) fn cnf_size(p: &Problem, amo: Amo) -> Result<CnfSize> {
     let f = Formula::of(p, amo);
     let mut counter = Counter(0);
-    Header::of(p).write(&mut counter, &f, Projection::Show)?;
+    f.write(&mut counter, p, Projection::Show)?;
     Ok(CnfSize {
         vars: f.num_vars,
         clauses: f.num_clauses(),
@@ -244,9 +244,7 @@ pub(super) fn dimacs_row(
         p.puzzle().name().replace(' ', "_"),
         amo.name()
     ));
-    scratch(&path, &mut |w| {
-        Ok(Header::of(p).write(w, &formula, Projection::Show)?)
-    })?;
+    scratch(&path, &mut |w| Ok(formula.write(w, p, Projection::Show)?))?;
     Ok((row, path.display().to_string(), compile))
 }
 

@@ -42,8 +42,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::gbd;
+use crate::sat::Projection;
 use crate::sat::{Amo, Formula};
-use crate::sat::{Header, Projection};
 use crate::Stop;
 use polycover::kinds::Generator;
 use polycover::Engine;
@@ -442,7 +442,7 @@ fn instance(
     for amo in Amo::ALL {
         let formula = Arc::new(Formula::checked(&problem, amo, false, &env.stop)?);
         let mut cnf = Vec::new();
-        Header::of(&problem).write_with_notes(&mut cnf, &formula, Projection::Show, &suite_note)?;
+        formula.write_with_notes(&mut cnf, &problem, Projection::Show, &suite_note)?;
         let hash = gbd::hash(&cnf)?;
         let name = family.cnf_file(i, amo);
         env.files.write(&dir.join(&name), &cnf)?;
