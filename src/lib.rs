@@ -55,12 +55,11 @@ mod setting;
 
 pub mod kinds {
     //! What the puzzle kinds tell beyond a [`Puzzle`](crate::Puzzle): BurrTools files
-    //! read, random puzzles generated, and the records a puzzle's methods return. The
+    //! read and random puzzles generated. The
     //! kinds' own types are private: a kind is registered in the crate (its file and one
     //! line of the registry), and a [`Puzzle`](crate::Puzzle) answers for every kind.
     pub use crate::puzzle::burrtools::{BurrTools, BurrToolsProblem};
     pub use crate::puzzle::polycube::generate::{Generated, Generator};
-    pub use crate::puzzle::Summary;
 }
 // The native searches: a library user goes through `Engine`.
 pub(crate) mod solver;

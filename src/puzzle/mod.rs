@@ -104,8 +104,10 @@ pub(crate) trait Kind: fmt::Debug + Send + Sync {
     }
     /// The rows `polycover info` prints.
     fn info(&self, out: &mut dyn Write) -> Result<()>;
-    /// The puzzle's row in `polycover list`.
-    fn summary(&self) -> Summary;
+    /// Pieces (with copies), or cubes.
+    fn pieces(&self) -> u64;
+    /// Target cells, when the kind has cells.
+    fn cells(&self) -> Option<u64>;
     /// For callers that need the concrete kind ([`Puzzle::downcast_ref`]).
     fn as_any(&self) -> &dyn Any;
 }
@@ -128,17 +130,6 @@ pub(crate) struct VariableMap {
     pub option: &'static str,
     /// The columns of a `c v` line after `VAR`.
     pub columns: &'static str,
-}
-
-/// A puzzle's row in the catalog listing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
-    /// Pieces (with copies), or cubes.
-    pub pieces: u64,
-    /// Target cells, when the kind has cells.
-    pub cells: Option<u64>,
-    /// The published count in the default mode, as text (`480`, `1 (stack)`), if any.
-    pub expected: Option<String>,
 }
 
 /// Which solutions count as "the same".
@@ -262,9 +253,15 @@ impl Puzzle {
         self.0.info(out)
     }
 
-    /// The puzzle's row in the catalog listing.
-    pub fn summary(&self) -> Summary {
-        self.0.summary()
+    /// How many pieces the puzzle has, copies counted (a coloured-cube puzzle: its
+    /// cubes).
+    pub fn pieces(&self) -> u64 {
+        self.0.pieces()
+    }
+
+    /// How many cells the pieces fill; `None` for a kind without cells (coloured cubes).
+    pub fn cells(&self) -> Option<u64> {
+        self.0.cells()
     }
 }
 

@@ -499,7 +499,7 @@ pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
             a.output.display(),
             file.problem().number,
             file.problem().name,
-            polycover::Count::plural(puzzle.summary().pieces, "piece", "pieces")
+            polycover::Count::plural(puzzle.pieces(), "piece", "pieces")
         );
     }
     Ok(Outcome::Done)

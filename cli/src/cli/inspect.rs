@@ -16,9 +16,9 @@ use super::engines;
 use super::outcome::{refuse_interrupted, Outcome};
 use crate::sat::{Amo, Formula};
 use polycover::kinds::BurrTools;
-use polycover::Puzzle;
 use polycover::Report;
 use polycover::{Error, Result};
+use polycover::{Puzzle, SymmetryMode};
 
 pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
     let a = &args.puzzle;
@@ -79,8 +79,15 @@ pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
         .collect();
     let w = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0).max(22);
     let r = 12;
+    // The published count in the puzzle's default mode, named when it is not the
+    // column's (`1 (stack)`).
     let expected = |p: &Puzzle| {
-        let n = p.summary().expected.unwrap_or_else(|| "?".into());
+        let mode = p.default_symmetry();
+        let n = match p.expected(mode) {
+            Some(n) if mode == SymmetryMode::Rotations => n.to_string(),
+            Some(n) => format!("{n} ({})", mode.as_str()),
+            None => "?".into(),
+        };
         match n.parse::<f64>() {
             Ok(x) if n.len() > r => format!("{x:.2e}"),
             _ => n,
@@ -94,13 +101,12 @@ pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
     for (name, parsed) in rows {
         match parsed {
             Ok(p) => {
-                let s = p.summary();
                 writeln!(
                     out,
                     "{:<w$} {:>6} {:>6}  {:<r$} {}",
                     name,
-                    s.pieces,
-                    s.cells.map_or("-".into(), |n| n.to_string()),
+                    p.pieces(),
+                    p.cells().map_or("-".into(), |n| n.to_string()),
                     expected(&p),
                     p.name()
                 )?;

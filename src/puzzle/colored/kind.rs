@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use super::{rotations, stack_rotations, turn, ColoredCubes, FACES};
 use crate::error::{Error, Result};
 use crate::matrix::{Item, Matrix};
-use crate::puzzle::{About, Kind, Summary, SymmetryMode, VariableMap};
+use crate::puzzle::{About, Kind, SymmetryMode, VariableMap};
 use crate::symmetry::{Group, Symmetry};
 
 /// One cube of a solved column.
@@ -240,12 +240,12 @@ impl Kind for ColoredCubes {
         Ok(())
     }
 
-    fn summary(&self) -> Summary {
-        Summary {
-            pieces: self.height() as u64,
-            cells: None,
-            expected: self.expect.stack.as_ref().map(|n| format!("{n} (stack)")),
-        }
+    fn pieces(&self) -> u64 {
+        self.height() as u64
+    }
+
+    fn cells(&self) -> Option<u64> {
+        None
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -36,7 +36,7 @@ use super::{Polycube, EMPTY};
 use crate::error::{Error, Result};
 use crate::geometry::{max_corner, min_corner};
 use crate::matrix::{Item, Matrix};
-use crate::puzzle::{About, Kind, Summary, SymmetryMode, VariableMap};
+use crate::puzzle::{About, Kind, SymmetryMode, VariableMap};
 use crate::setting::Setting;
 use crate::symmetry::{Group, Symmetry};
 
@@ -473,12 +473,12 @@ impl Kind for Polycube {
         self.write_info(out)
     }
 
-    fn summary(&self) -> Summary {
-        Summary {
-            pieces: self.pieces.iter().map(|q| q.count as u64).sum(),
-            cells: Some(self.target.len() as u64),
-            expected: self.expect.rotations.as_ref().map(|n| n.to_string()),
-        }
+    fn pieces(&self) -> u64 {
+        self.pieces.iter().map(|q| q.count as u64).sum()
+    }
+
+    fn cells(&self) -> Option<u64> {
+        Some(self.target.len() as u64)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
