@@ -19,17 +19,19 @@ pub struct Input {
     pub(super) items: Vec<(u32, u32)>,
     pub(super) options: Vec<Vec<(u32, u32)>>,
     /// How the search picks the item to branch on; with [`Branching::Sweep`] the items
-    /// are numbered in the sweep's order ([`order::arrange`]).
+    /// are numbered in the sweep's order ([`order::cuthill_mckee`]).
     pub(super) branching: Branching,
     /// Under a sweep, the reach of its options ([`order::reach`]): the search keys its
     /// table on the frontier where that is shorter (`frontier`). `None`: on every item.
     pub(super) frontier: Option<u32>,
     /// Under a sweep, the same input with the cells in another order, where its widest
     /// frontier ([`order::widest`]) is narrower than the sweep's: the order the layers
-    /// take (`profile`). The narrower of the cells as the matrix lists them and of the
-    /// graph's Fiedler order ([`order::spectral`]), which sweeps a box a cross-section
-    /// at a time along its longest side, where a diagonal sweep from a corner can be
-    /// wider (L-trominoes 3x3x6: 925 states at most, against 93,180).
+    /// take (`profile`). The narrowest ([`order::breadth`]) of the cells as the matrix
+    /// lists them and, where the cells' coordinates are known, of the six rasters of
+    /// their axes ([`order::by_axes`]), else of the graph's Fiedler order
+    /// ([`order::spectral`]). Each sweeps a box a cross-section at a time, where a
+    /// diagonal sweep from a corner can be wider (L-trominoes 3x3x6: 925 states at
+    /// most, against 93,180). Any order of the cells counts alike; only the work differs.
     pub(super) listed: Option<Box<Input>>,
 }
 
@@ -56,34 +58,65 @@ impl Input {
 impl Input {
     /// The input of these items and options, its branching chosen by [`order::rule`]
     /// (and its items renumbered for a sweep).
-    pub(super) fn new(mut items: Vec<(u32, u32)>, mut options: Vec<Vec<(u32, u32)>>) -> Input {
+    pub(super) fn new(items: Vec<(u32, u32)>, options: Vec<Vec<(u32, u32)>>) -> Input {
+        Input::placed(items, options, None)
+    }
+
+    /// [`Input::new`], with the coordinates of the unit items' cells where they are known
+    /// (`cells[i]` for item `i`): the layers may then sweep a box along its axes.
+    pub(super) fn placed(
+        mut items: Vec<(u32, u32)>,
+        mut options: Vec<Vec<(u32, u32)>>,
+        cells: Option<&[[i32; 3]]>,
+    ) -> Input {
         let branching = order::rule(&items, &options);
         let mut frontier = None;
         let mut listed = None;
         if branching == Branching::Sweep {
-            // The other sweeps the layers may take: the cells as listed, and by the
-            // graph's Fiedler vector; the narrowest is kept where it beats the memo's.
-            let mut others = Vec::new();
-            for arrange in [order::units_first, order::spectral] {
-                let (mut o_items, mut o_options) = (items.clone(), options.clone());
-                arrange(&mut o_items, &mut o_options);
-                others.push((order::widest(&o_items, &o_options), o_items, o_options));
-            }
-            order::arrange(&mut items, &mut options);
-            frontier = Some(order::reach(&items, &options));
-            let widest = order::widest(&items, &options);
-            others.sort_by_key(|o| o.0);
-            if let Some((w, o_items, o_options)) = others.into_iter().next() {
-                if w < widest {
-                    listed = Some(Box::new(Input {
-                        frontier: Some(order::reach(&o_items, &o_options)),
-                        items: o_items,
-                        options: o_options,
-                        branching,
-                        listed: None,
-                    }));
+            // The other sweeps the layers may take (see `listed`); the narrowest is kept
+            // where it beats the memo's.
+            let graph = order::Graph::of(&items, &options);
+            let mut others = vec![order::units_first(&items)];
+            match cells {
+                Some(cells) => {
+                    // Each way of naming the axes, so that the choice does not depend on
+                    // how the box is written (a turned box is offered the same orders).
+                    const AXES: [[usize; 3]; 6] = [
+                        [2, 1, 0],
+                        [2, 0, 1],
+                        [1, 2, 0],
+                        [1, 0, 2],
+                        [0, 2, 1],
+                        [0, 1, 2],
+                    ];
+                    for axes in AXES {
+                        let raster = order::raster(&items, cells, [false; 3], axes);
+                        others.push(order::cuthill_mckee_by(&graph, &raster));
+                        others.push(raster);
+                    }
                 }
+                None => others.push(order::spectral(&items, &graph)),
             }
+            let sweep = order::cuthill_mckee(&graph);
+            let breadth = order::breadth_of(&items, &options, &sweep);
+            // The first of the narrowest.
+            let best = others
+                .into_iter()
+                .map(|o| (order::breadth_of(&items, &options, &o), o))
+                .min_by_key(|(b, _)| *b);
+            if let Some((_, other)) = best.filter(|(b, _)| *b < breadth) {
+                let (mut o_items, mut o_options) = (items.clone(), options.clone());
+                order::renumber(&mut o_items, &mut o_options, &other);
+                listed = Some(Box::new(Input {
+                    frontier: Some(order::reach(&o_items, &o_options)),
+                    items: o_items,
+                    options: o_options,
+                    branching,
+                    listed: None,
+                }));
+            }
+            order::renumber(&mut items, &mut options, &sweep);
+            frontier = Some(order::reach(&items, &options));
         }
         Input {
             items,
@@ -155,13 +188,33 @@ pub struct TableEstimate {
 
 impl From<&Matrix> for Input {
     fn from(matrix: &Matrix) -> Input {
-        Input::new(
-            matrix.items().iter().map(|i| (i.min, i.max)).collect(),
+        let items: Vec<(u32, u32)> = matrix.items().iter().map(|i| (i.min, i.max)).collect();
+        // The cells' coordinates, where every unit item names its cell (`x,y,z`, as the
+        // polycube kind names them); any other item may be anything.
+        let cells: Option<Vec<[i32; 3]>> = matrix
+            .items()
+            .iter()
+            .zip(&items)
+            .map(|(item, &bounds)| match bounds {
+                (1, 1) => coordinates(&item.name),
+                _ => Some([0; 3]),
+            })
+            .collect();
+        Input::placed(
+            items,
             (0..matrix.num_options() as u32)
                 .map(|o| matrix.option_items(o).iter().map(|&i| (i, 1)).collect())
                 .collect(),
+            cells.as_deref(),
         )
     }
+}
+
+/// The cell a name `x,y,z` gives, if it is one.
+fn coordinates(name: &str) -> Option<[i32; 3]> {
+    let mut parts = name.split(',').map(|p| p.trim().parse::<i32>().ok());
+    let cell = [parts.next()??, parts.next()??, parts.next()??];
+    parts.next().is_none().then_some(cell)
 }
 
 impl From<&Quotient> for Input {
