@@ -73,6 +73,10 @@
 //! own shared table. Counted one after another, each class ended with workers idle
 //! while its last jobs ran, five times over on a square box.
 //!
+//! A count by layers (the `frontier` engine, [`profile`]) has no search to split: each
+//! layer is cut into shards by state and stepped on the same workers, in two phases per
+//! cell (`profile::shards`), from a fork and join of `crate::schedule::each`.
+//!
 //! Invariants: a returned count is exact; a stopped search returns [`Incomplete`], never
 //! a number; the table never holds more than its byte budget.
 
@@ -220,13 +224,14 @@ const SMALL_SWEEP: u64 = 1 << 21;
 
 /// [`count`] on exactly `workers` threads, however many cores there are; with the
 /// search nodes each worker visited. A sweep whose layers fit the budget is counted by
-/// layers on one thread instead ([`profile`]: the states it stepped from are its nodes).
+/// layers instead, on as many threads ([`profile`]: the states it stepped from are its
+/// nodes).
 pub(crate) fn count_on(
     input: &Input,
     settings: &Settings<'_>,
     workers: usize,
 ) -> (Counted, Vec<u64>) {
-    if let Some(counted) = profiled(input, settings) {
+    if let Some(counted) = profiled(input, settings, workers) {
         let nodes = counted.stats.layers.states;
         return (counted, vec![nodes]);
     }
@@ -279,15 +284,15 @@ pub(crate) fn count_searching(
 /// outgrew the budget gives no number, and says so in the statistics
 /// ([`LayerStats::outgrown`]): the search's table, which keeps every layer's
 /// subproblems, would hold more still and forget without end.
-fn profiled(input: &Input, settings: &Settings<'_>) -> Option<Counted> {
+fn profiled(input: &Input, settings: &Settings<'_>, workers: usize) -> Option<Counted> {
     if !settings.layers {
         return None;
     }
     let layout = profile::layout(input)?;
-    let profiled = profile::count(&layout, settings.memory, settings.stop);
+    let profiled = profile::count(&layout, settings.memory, settings.stop, workers.max(1));
     let stats = MemoStats {
         subproblems: 1,
-        workers: 1,
+        workers: profiled.workers,
         layers: LayerStats {
             states: profiled.steps,
             widest: profiled.peak_states as u64,
@@ -321,11 +326,11 @@ pub fn count_sum(inputs: &[(Input, u64)], settings: &Settings<'_>) -> Counted {
         None => 1,
     };
     if workers > 1 {
-        // The identity's class by layers, on one thread, where it is a sweep that they
+        // The identity's class by layers, on the workers, where it is a sweep that they
         // count; the other classes (Burnside's quotients, whose options reach across the
         // box) in the pool.
         if let Some(((first, times), rest)) = inputs.split_first() {
-            if let Some(counted) = profiled(first, settings) {
+            if let Some(counted) = profiled(first, settings, workers) {
                 let others = count_sum(rest, settings);
                 let mut stats = counted.stats;
                 stats.add(&others.stats);

@@ -643,9 +643,17 @@ fn layers_count_as_the_search_does() {
             continue;
         };
         layered += 1;
-        let by_layers = super::profile::count(&layout, 256 * MIB, &never).count;
+        let by_layers = super::profile::count(&layout, 256 * MIB, &never, 1).count;
         let searched = super::count_searching(input, &settings(1, 64 * MIB, true), 1).0;
-        assert_eq!(by_layers.ok(), searched.count.ok(), "input {k}");
+        assert_eq!(by_layers.ok(), searched.count.clone().ok(), "input {k}");
+        // Sharded over threads, however many: the same number.
+        let threads = 4 + k % 3;
+        let sharded = super::profile::count(&layout, 256 * MIB, &never, threads).count;
+        assert_eq!(
+            sharded.ok(),
+            searched.count.ok(),
+            "input {k} on {threads} threads"
+        );
     }
     assert!(
         layered > counted + 100,
@@ -662,8 +670,14 @@ fn layers_count_past_two_to_the_128() {
     for (h, w) in [(16, 16), (20, 20)] {
         let input = Input::from(&dominoes(h, w));
         let layout = super::profile::layout(&input).expect("a sweep");
-        let by_layers = super::profile::count(&layout, 1 << 30, &never).count;
-        assert_eq!(by_layers, Ok(transfer(h, w)), "{h}x{w}");
+        for threads in [1, 4] {
+            let by_layers = super::profile::count(&layout, 1 << 30, &never, threads).count;
+            assert_eq!(
+                by_layers,
+                Ok(transfer(h, w)),
+                "{h}x{w} on {threads} threads"
+            );
+        }
     }
     assert!(transfer(20, 20) > BigUint::from(u128::MAX));
 }
@@ -675,11 +689,13 @@ fn layers_count_past_two_to_the_128() {
 fn layers_past_the_budget_or_stopped_give_no_number() {
     let input = Input::from(&dominoes(8, 8));
     let layout = super::profile::layout(&input).expect("a sweep");
-    let tiny = super::profile::count(&layout, 1024, &never);
-    assert_eq!(tiny.count, Err(super::profile::Unfinished::Memory));
     let stop = || true;
-    let stopped = super::profile::count(&layout, 1 << 30, &stop);
-    assert_eq!(stopped.count, Err(super::profile::Unfinished::Stopped));
+    for threads in [1, 4] {
+        let tiny = super::profile::count(&layout, 1024, &never, threads);
+        assert_eq!(tiny.count, Err(super::profile::Unfinished::Memory));
+        let stopped = super::profile::count(&layout, 1 << 30, &stop, threads);
+        assert_eq!(stopped.count, Err(super::profile::Unfinished::Stopped));
+    }
     let counted = count(&dominoes(8, 8), &settings(1, 1024, true));
     assert_eq!(counted.count, Err(Incomplete));
     let (cell, cells, states) = counted.stats.layers.outgrown.expect("a layer outgrew");
@@ -714,7 +730,7 @@ fn layers_sweep_along_the_longest_side() {
             "{size:?}: {widest} against {diagonal}"
         );
         let layout = super::profile::layout(&input).unwrap();
-        counts.push(super::profile::count(&layout, 64 * MIB, &never).count);
+        counts.push(super::profile::count(&layout, 64 * MIB, &never, 1).count);
     }
     assert!(
         counts
