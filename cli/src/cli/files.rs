@@ -297,9 +297,9 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
             ));
         }
         format => {
-            crate::export::check(&p, format)?;
+            format.check(&p)?;
             output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-                crate::export::write(w, &p, format)
+                format.write(w, &p)
             })?;
         }
     }
