@@ -112,7 +112,7 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
                 io::ErrorKind::FileTooLarge,
                 format!(
                     "more than {}, polycover's limit for a solver's answer",
-                    crate::input::size_name(most)
+                    Error::size_name(most)
                 ),
             ),
         });

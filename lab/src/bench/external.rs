@@ -176,7 +176,7 @@ pub(super) fn run(program: &str, args: &[&str], timeout: Duration, stop: &Stop) 
         return Err(Error::Failed(format!(
             "{program} printed more than {} on its {}, polycover's limit for a solver's \
              answer",
-            crate::input::size_name(most),
+            Error::size_name(most),
             if stdout_over {
                 "standard output"
             } else {
