@@ -15,9 +15,9 @@
 //! a gzip stream that inflates too far says so.
 //!
 //! This module knows no puzzle, formula or answer format: the puzzle loader and the
-//! DIMACS answer reader both read through it. Public are the two helpers a program on
-//! the library reads its own inputs with, in the same words ([`open_capped`],
-//! [`size_name`]).
+//! DIMACS answer reader both read through it. A program on the library reads its own
+//! inputs, and names their limits, in the same words: [`open_capped`] is public at the
+//! crate's root, and [`size_name`] as [`Error::size_name`].
 
 use std::io::{self, BufRead, Read};
 use std::path::Path;
@@ -271,7 +271,14 @@ pub(crate) fn head(bytes: &[u8], n: usize) -> Vec<u8> {
 
 /// Opens a file (`-`: standard input) for reading, decompressing gzip when its first two
 /// bytes are the gzip magic number, with `limit` bytes for what a gzip stream inflates
-/// to, the limit for `what` (named in the message).
+/// to, the limit for `what` (named in the message): how the library reads its own
+/// inputs, for a program on it that reads inputs of its own (the command line's
+/// `merge`). A gzip stream that inflates past `limit` fails, while it is read, with
+/// [`io::ErrorKind::FileTooLarge`] (the message names the limit, [`Error::size_name`]).
+///
+/// # Errors
+///
+/// [`Error::Read`] when the file cannot be opened or its first bytes read.
 pub fn open_capped(path: &Path, limit: u64, what: &'static str) -> Result<Box<dyn BufRead>> {
     let rerr = |e: io::Error| Error::Read {
         path: path.to_path_buf(),
@@ -307,7 +314,7 @@ pub(crate) fn inflated_too_large(limit: u64, what: &str) -> io::Error {
 }
 
 /// `256 MiB`, `1 GiB`: a limit as people read it.
-pub fn size_name(bytes: u64) -> String {
+pub(crate) fn size_name(bytes: u64) -> String {
     const GIB: u64 = 1 << 30;
     const MIB: u64 = 1 << 20;
     if bytes >= GIB && bytes % GIB == 0 {
@@ -316,6 +323,23 @@ pub fn size_name(bytes: u64) -> String {
         format!("{} MiB", bytes / MIB)
     } else {
         format!("{bytes} bytes")
+    }
+}
+
+/// The library's words for a size, for a program on it that names limits of its own (the
+/// command line's `merge`, the lab's cap on a solver's output) as the library does.
+impl Error {
+    /// `256 MiB`, `1 GiB`: a limit in bytes as people read it, for a message that names
+    /// it.
+    ///
+    /// ```
+    /// use polycover::Error;
+    /// assert_eq!(Error::size_name(1 << 30), "1 GiB");
+    /// assert_eq!(Error::size_name(64 << 20), "64 MiB");
+    /// assert_eq!(Error::size_name(1000), "1000 bytes");
+    /// ```
+    pub fn size_name(bytes: u64) -> String {
+        size_name(bytes)
     }
 }
 

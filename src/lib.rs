@@ -39,9 +39,10 @@ mod error;
 pub mod export;
 mod geometry;
 // Reading inputs as the library does: capped, gzip known by its magic bytes, a FIFO
-// waited for within a stop. Public for the programs on the library that read inputs of
-// their own (the command line's `merge`), in the same words.
-pub mod input;
+// waited for within a stop. A program on the library that reads inputs of its own (the
+// command line's `merge`) reads them in the same words: `open_capped` at the root, and
+// `Error::size_name` for the limits its messages name.
+mod input;
 mod limits;
 mod matrix;
 // The default budget of a table of counts (`RunOptions::default().memory`).
@@ -82,6 +83,7 @@ pub use engine::handle::Engine;
 pub use engine::problem::Problem;
 pub use engine::run::{Report, RunOptions, Scope};
 pub use error::{Error, ErrorClass, Result};
+pub use input::open_capped;
 pub use matrix::{Item, Matrix};
 pub use parts::{Split, Step};
 pub use puzzle::{Puzzle, SymmetryMode};

@@ -15,7 +15,7 @@
 static ALLOCATOR: memory::ExitOnOutOfMemory = memory::ExitOnOutOfMemory;
 
 // The library's modules, at the binary's root (see the module doc), and the lab's.
-use polycover::{design, engine, export, input, sat, Stop};
+use polycover::{design, engine, export, sat, Stop};
 use polycover_lab::{bench, gbd, suite};
 
 mod checkpoint;

@@ -12,7 +12,7 @@
 
 // The library's modules at this crate's root, so that `crate::sat` in the lab's files
 // is the library's `sat`.
-use polycover::{export, input, sat, Stop};
+use polycover::{export, sat, Stop};
 
 pub mod bench;
 

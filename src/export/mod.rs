@@ -28,52 +28,6 @@ pub(crate) use linear::opb_num_vars;
 pub use mesh::Mesh;
 pub use print::{Print, Solid};
 
-/// Refuses, before anything is written, a problem that `format`, a text format (DLX,
-/// BurrTools, MiniZinc, OPB), cannot say: a reduction the format cannot express, a puzzle
-/// that is not made of polycubes for BurrTools. (The pieces to print, STL and 3MF, are
-/// [`Print`]'s.)
-///
-/// # Errors
-///
-/// [`Error::Usage`] naming what the format cannot say, or that `format` prints pieces.
-pub fn check(problem: &Problem, format: Format) -> Result<()> {
-    match format {
-        Format::Dlx => dlx::check(problem),
-        Format::Burrtools => burrtools::check(problem.puzzle()).map(drop),
-        Format::Mzn | Format::Opb => Ok(()),
-        Format::Stl | Format::ThreeMf => Err(Error::Usage(
-            "STL and 3MF are the pieces to print, not the puzzle's matrix".into(),
-        )),
-    }
-}
-
-/// Writes `problem` in the text format `format` to `w`, once [`check`] took it.
-///
-/// ```
-/// use polycover::export::{self, Format};
-/// use polycover::Problem;
-/// let soma = Problem::load("soma", None)?;
-/// export::check(&soma, Format::Opb)?;
-/// let mut opb = Vec::new();
-/// export::write(&mut opb, &soma, Format::Opb)?;
-/// assert!(String::from_utf8(opb).unwrap().starts_with("* #variable= "));
-/// # Ok::<(), polycover::Error>(())
-/// ```
-///
-/// # Errors
-///
-/// [`check`]'s refusals, and [`Error::Io`] when `w` fails.
-pub fn write(w: &mut dyn Write, problem: &Problem, format: Format) -> Result<()> {
-    match format {
-        Format::Dlx => dlx::write(w, problem)?,
-        Format::Mzn => linear::write_mzn(w, problem)?,
-        Format::Opb => linear::write_opb(w, problem)?,
-        Format::Burrtools => burrtools::write(w, burrtools::check(problem.puzzle())?)?,
-        Format::Stl | Format::ThreeMf => check(problem, format)?,
-    }
-    Ok(())
-}
-
 // DIMACS is written here, where the puzzle is read, so that `src/sat/` names no kind.
 impl Formula {
     /// Writes the formula as DIMACS to `w`: its `c` lines (the tool, the puzzle, the
@@ -141,7 +95,8 @@ impl<'a> Header<'a> {
     }
 }
 
-/// The formats `export` writes.
+/// The formats `export` writes; each checks and writes a problem ([`Format::check`],
+/// [`Format::write`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Knuth's exact-cover input (dlx1, dlx2; dlx3 for pieces with copies).
@@ -160,6 +115,53 @@ pub enum Format {
 }
 
 impl Format {
+    /// Refuses, before anything is written, a problem that this format, a text format
+    /// (DLX, BurrTools, MiniZinc, OPB), cannot say: a reduction the format cannot express,
+    /// a puzzle that is not made of polycubes for BurrTools. (The pieces to print, STL and
+    /// 3MF, are [`Print`]'s.)
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] naming what the format cannot say, or that the format prints
+    /// pieces.
+    pub fn check(self, problem: &Problem) -> Result<()> {
+        match self {
+            Format::Dlx => dlx::check(problem),
+            Format::Burrtools => burrtools::check(problem.puzzle()).map(drop),
+            Format::Mzn | Format::Opb => Ok(()),
+            Format::Stl | Format::ThreeMf => Err(Error::Usage(
+                "STL and 3MF are the pieces to print, not the puzzle's matrix".into(),
+            )),
+        }
+    }
+
+    /// Writes `problem` in this text format to `w`, once [`Format::check`] took it.
+    ///
+    /// ```
+    /// use polycover::export::Format;
+    /// use polycover::Problem;
+    /// let soma = Problem::load("soma", None)?;
+    /// Format::Opb.check(&soma)?;
+    /// let mut opb = Vec::new();
+    /// Format::Opb.write(&mut opb, &soma)?;
+    /// assert!(String::from_utf8(opb).unwrap().starts_with("* #variable= "));
+    /// # Ok::<(), polycover::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Format::check`]'s refusals, and [`Error::Io`] when `w` fails.
+    pub fn write(self, w: &mut dyn Write, problem: &Problem) -> Result<()> {
+        match self {
+            Format::Dlx => dlx::write(w, problem)?,
+            Format::Mzn => linear::write_mzn(w, problem)?,
+            Format::Opb => linear::write_opb(w, problem)?,
+            Format::Burrtools => burrtools::write(w, burrtools::check(problem.puzzle())?)?,
+            Format::Stl | Format::ThreeMf => self.check(problem)?,
+        }
+        Ok(())
+    }
+
     /// The variables of the OPB model of `problem` ([`Format::Opb`]): what its solvers'
     /// answers number, for checking an answer's size.
     pub fn opb_num_vars(problem: &Problem) -> u32 {

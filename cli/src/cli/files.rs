@@ -112,7 +112,7 @@ pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
                 io::ErrorKind::FileTooLarge,
                 format!(
                     "more than {}, polycover's limit for a solver's answer",
-                    crate::input::size_name(most)
+                    Error::size_name(most)
                 ),
             ),
         });
@@ -297,9 +297,9 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
             ));
         }
         format => {
-            crate::export::check(&p, format)?;
+            format.check(&p)?;
             output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-                crate::export::write(w, &p, format)
+                format.write(w, &p)
             })?;
         }
     }

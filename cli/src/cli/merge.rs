@@ -184,7 +184,7 @@ fn read_error(path: &Path, source: std::io::Error) -> Error {
 /// Opens one of `merge`'s inputs (plain or gzip, inflating to at most `limit` bytes),
 /// naming the directory of a relative path when it cannot be read.
 fn open_input(path: &Path, limit: u64) -> Result<Box<dyn BufRead>> {
-    crate::input::open_capped(path, limit, "a file merge reads").map_err(|e| match e {
+    polycover::open_capped(path, limit, "a file merge reads").map_err(|e| match e {
         Error::Read { source, .. } => read_error(path, source),
         other => other,
     })
@@ -402,7 +402,7 @@ impl<'a> Lines<'a> {
                 "{}:{}: a line longer than {}: not a file merge reads",
                 path.display(),
                 self.number,
-                crate::input::size_name(MAX_LINE)
+                Error::size_name(MAX_LINE)
             )));
         }
         let whole = self.bytes.ends_with(b"\n");

@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::{CnfSize, Plan, Row, Spread};
-use crate::export::{self, Format};
+use crate::export::Format;
 use crate::memory;
 use crate::sat::{Amo, Formula};
 use crate::sat::{Answer, Projection};
@@ -176,7 +176,7 @@ pub(super) fn run(program: &str, args: &[&str], timeout: Duration, stop: &Stop) 
         return Err(Error::Failed(format!(
             "{program} printed more than {} on its {}, polycover's limit for a solver's \
              answer",
-            crate::input::size_name(most),
+            Error::size_name(most),
             if stdout_over {
                 "standard output"
             } else {
@@ -488,7 +488,7 @@ fn write_linear_model(cpsat: bool, p: &Problem, dir: &Path) -> Result<(PathBuf, 
         (dir.join(format!("{stem}.mzn")), None)
     };
     let format = if cpsat { Format::Opb } else { Format::Mzn };
-    scratch(&model, &mut |w| export::write(w, p, format))?;
+    scratch(&model, &mut |w| format.write(w, p))?;
     Ok((model, script))
 }
 
