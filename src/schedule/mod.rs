@@ -62,41 +62,6 @@ impl Share for Alone {
     }
 }
 
-/// Runs `job(state, j)` for every `j` in `0..jobs`, each exactly once, on one thread per
-/// entry of `states` (the calling thread alone when there is one), each thread taking the
-/// next job in turn and keeping its own `state`, and calling `finish(state)` once when no
-/// job is left. For work done in phases, each phase's jobs independent of one another and
-/// all of them done before the next phase starts (the frontier's layers): the executor's
-/// pool is for searches that give work away.
-pub(crate) fn each<S: Send>(
-    states: &mut [S],
-    jobs: usize,
-    job: impl Fn(&mut S, usize) + Sync,
-    finish: impl Fn(&mut S) + Sync,
-) {
-    if let [state] = states {
-        (0..jobs).for_each(|j| job(state, j));
-        finish(state);
-        return;
-    }
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for state in states.iter_mut() {
-            let (next, job, finish) = (&next, &job, &finish);
-            scope.spawn(move || {
-                loop {
-                    let j = next.fetch_add(1, Ordering::Relaxed);
-                    if j >= jobs {
-                        break;
-                    }
-                    job(state, j);
-                }
-                finish(state);
-            });
-        }
-    });
-}
-
 /// The worker threads a run of `threads` asked for runs on: no more than the machine can
 /// run at once (`std::thread::available_parallelism`, which respects the process's CPU
 /// affinity and cgroup quota). More workers than cores would only take turns on the

@@ -24,14 +24,16 @@ pub struct Input {
     /// Under a sweep, the reach of its options ([`order::reach`]): the search keys its
     /// table on the frontier where that is shorter (`frontier`). `None`: on every item.
     pub(super) frontier: Option<u32>,
-    /// Under a sweep, the same input with the cells in another order, where its widest
-    /// frontier ([`order::widest`]) is narrower than the sweep's: the order the layers
-    /// take (`profile`). The narrowest ([`order::breadth`]) of the cells as the matrix
-    /// lists them and, where the cells' coordinates are known, of the six rasters of
-    /// their axes ([`order::by_axes`]), else of the graph's Fiedler order
-    /// ([`order::spectral`]). Each sweeps a box a cross-section at a time, where a
-    /// diagonal sweep from a corner can be wider (L-trominoes 3x3x6: 925 states at
-    /// most, against 93,180). Any order of the cells counts alike; only the work differs.
+    /// Under a sweep, the same input with the cells in another order, where it is
+    /// narrower ([`order::breadth`]: the widest frontier, then the summed width) than the
+    /// sweep's: the order the layers take (`profile`). The narrowest of the cells as the
+    /// matrix lists them and, where the cells' coordinates are known, of the six rasters
+    /// of their axes ([`order::raster`]) and the sweep with its ties broken by each
+    /// ([`order::cuthill_mckee_by`]), else of the graph's Fiedler order
+    /// ([`order::spectral`]). The rasters sweep a box a cross-section at a time, where a
+    /// diagonal sweep from a corner can be wider (L-trominoes 3x3x6: 925 states at most,
+    /// against 93,180); the ties make a box cost the same however it is written. Any
+    /// order of the cells counts alike; only the work differs.
     pub(super) listed: Option<Box<Input>>,
 }
 

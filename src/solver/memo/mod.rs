@@ -74,8 +74,8 @@
 //! while its last jobs ran, five times over on a square box.
 //!
 //! A count by layers (the `frontier` engine, [`profile`]) has no search to split: each
-//! layer is cut into shards by state and stepped on the same workers, in two phases per
-//! cell (`profile::shards`), from a fork and join of `crate::schedule::each`.
+//! layer is cut into shards by state, and each cell's shards are the jobs of one run of
+//! the same executor, stepped on the same workers (`profile::shards`).
 //!
 //! Invariants: a returned count is exact; a stopped search returns [`Incomplete`], never
 //! a number; the table never holds more than its byte budget.

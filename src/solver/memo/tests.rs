@@ -709,13 +709,16 @@ fn layers_past_the_budget_or_stopped_give_no_number() {
     assert!(roomy.stats.layers.outgrown.is_none() && roomy.stats.layers.widest > 0);
 }
 
-/// The layers sweep a box along its longest side, whichever way it is written: 3x3x6
-/// and 6x3x3 of L-trominoes take a sweep narrower than the memo's diagonal one (by the
-/// Fiedler order or the listed cells), whose widest frontier is a 3x3 cross-section and
-/// the few cells after it (13, against the diagonal's 20), and count alike.
+/// The layers sweep a box the same way however it is written: 3x3x6, 6x3x3 and 3x6x3 of
+/// L-trominoes take a sweep narrower than the memo's diagonal one (a raster of the box's
+/// axes), whose widest frontier is a 3x3 cross-section and the few cells after it (13,
+/// against the diagonal's 20), and step the same states; 3x4x5 dominoes turned five ways
+/// (where the diagonal sweeps win, with their ties broken by the axes) step the same
+/// states as written the sixth.
 #[test]
-fn layers_sweep_along_the_longest_side() {
+fn layers_sweep_a_box_alike_however_it_is_turned() {
     const L: &str = "[[0,0,0],[1,0,0],[0,1,0]]";
+    const DOMINO: &str = "[[0,0,0],[1,0,0]]";
     let mut counts = Vec::new();
     for size in [[3, 3, 6], [6, 3, 3], [3, 6, 3]] {
         let input = input_of(&boxed(size, &[(L, 18)]));
@@ -730,12 +733,30 @@ fn layers_sweep_along_the_longest_side() {
             "{size:?}: {widest} against {diagonal}"
         );
         let layout = super::profile::layout(&input).unwrap();
-        counts.push(super::profile::count(&layout, 64 * MIB, &never, 1).count);
+        let counted = super::profile::count(&layout, 64 * MIB, &never, 1);
+        counts.push((counted.count, counted.steps));
     }
     assert!(
         counts
             .iter()
-            .all(|c| *c == Ok(BigUint::from(677_834_912u32))),
+            .all(|c| *c == (Ok(BigUint::from(677_834_912u32)), counts[0].1)),
         "{counts:?}"
     );
+    let turned: Vec<_> = [
+        [3, 4, 5],
+        [3, 5, 4],
+        [4, 3, 5],
+        [4, 5, 3],
+        [5, 3, 4],
+        [5, 4, 3],
+    ]
+    .into_iter()
+    .map(|size| {
+        let input = input_of(&boxed(size, &[(DOMINO, 30)]));
+        let layout = super::profile::layout(&input).unwrap();
+        let counted = super::profile::count(&layout, 64 * MIB, &never, 1);
+        (counted.count.unwrap(), counted.steps)
+    })
+    .collect();
+    assert!(turned.iter().all(|t| *t == turned[0]), "{turned:?}");
 }

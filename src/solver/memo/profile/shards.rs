@@ -1,6 +1,8 @@
 //! The layers of [`super`] stepped on several threads: each layer is split into shards
 //! by a hash of the state, and each worker steps whole shards of the layer, adding the
-//! states it reaches into the next layer's shards, each behind its own lock.
+//! states it reaches into the next layer's shards, each behind its own lock. A cell's
+//! shards are the jobs of one run of the scheduler's executor ([`execute`]): a worker
+//! takes a shard at a time, and gives nothing away.
 //!
 //! A worker does not take a lock for each state it reaches: it gathers them in a small
 //! batch per shard of the next layer ([`BATCH`] states) and adds a batch under one lock
@@ -32,7 +34,7 @@
 //! sums, only split by shard, and a state's sum does not depend on the order of its
 //! additions.
 //!
-//! Invariants: a worker's batches are empty when its phase ends; the next layer's
+//! Invariants: a worker's batches are empty when its cell ends; the next layer's
 //! shards are written only under their locks; a stop or an overflow ends the run with
 //! no number.
 
@@ -40,7 +42,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use super::{add, advance, total, Layout, Number, Overflow, Run, Shard, Unfinished, POLL};
-use crate::schedule::each;
+use crate::schedule::{execute, Caller, Giving, Job, Pool, Worker};
 
 /// Shards of a layer: far more than the workers, so that a worker seldom waits for the
 /// lock of one, and so that the shards even out between the workers.
@@ -114,6 +116,47 @@ struct Halt {
     overflowed: AtomicBool,
 }
 
+/// One worker's part of a cell: the shards it steps, and where it adds what they reach.
+struct Stepper<'a, N> {
+    batches: Batches<N>,
+    layer: &'a Shards<N>,
+    next: &'a Shards<N>,
+    layout: &'a Layout,
+    /// The cell, and the window's mask.
+    h: usize,
+    window: u64,
+    stop: &'a (dyn Fn() -> bool + Sync),
+    halt: &'a Halt,
+}
+
+/// A job is a shard of the layer (its number); the tally, the states stepped from it.
+impl<N: Number> Worker<usize, u64> for Stepper<'_, N> {
+    fn run(&mut self, job: &Job<usize>, _giving: &Giving<'_, usize, u64>) -> Option<u64> {
+        // The shard stepped from is emptied, its room kept for the cell after.
+        let mut from = lock(&self.layer[job.work]);
+        let stepped = from.len() as u64;
+        for (k, (key, n)) in from.drain().enumerate() {
+            if k % POLL == 0 && (self.stop)() {
+                self.halt.stopped.store(true, Ordering::Relaxed);
+            }
+            if self.halt.stopped.load(Ordering::Relaxed) {
+                return None;
+            }
+            let (batches, next) = (&mut self.batches, self.next);
+            let added = advance(self.layout, self.h, self.window, key, &n, &mut |key, n| {
+                batches.add(key, n, next)
+            });
+            if !added {
+                self.halt.overflowed.store(true, Ordering::Relaxed);
+                return None;
+            }
+        }
+        Some(stepped)
+    }
+
+    fn root_done(&mut self, _shard: usize, _stepped: u64) {}
+}
+
 /// The DP of [`super::run`] with each layer's shards stepped on `workers` threads.
 pub(super) fn run<N: Number>(
     layout: &Layout,
@@ -136,39 +179,38 @@ pub(super) fn run<N: Number>(
     };
     let halt = Halt::default();
     let slot = std::mem::size_of::<(u64, N)>() + 1;
-    let mut batches: Vec<Batches<N>> = (0..workers)
+    let batches: Vec<Batches<N>> = (0..workers)
         .map(|_| Batches((0..count).map(|_| Vec::with_capacity(BATCH)).collect()))
         .collect();
+    // Each worker's batches, between the cells.
+    let spare: Vec<Mutex<Option<Batches<N>>>> =
+        batches.into_iter().map(|b| Mutex::new(Some(b))).collect();
     for h in 0..layout.cells {
         let threads = if states < ALONE { 1 } else { workers };
-        let into = &next;
-        each(
-            &mut batches[..threads],
-            count,
-            |batches, j| {
-                // The shard stepped from is emptied, its room kept for the cell after.
-                let mut from = lock(&layer[j]);
-                for (k, (key, n)) in from.drain().enumerate() {
-                    if k % POLL == 0 && stop() {
-                        halt.stopped.store(true, Ordering::Relaxed);
-                    }
-                    if halt.stopped.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let added = advance(layout, h, window, key, &n, &mut |key, n| {
-                        batches.add(key, n, into)
-                    });
-                    if !added {
-                        halt.overflowed.store(true, Ordering::Relaxed);
-                    }
-                }
-            },
-            |batches| {
-                if !batches.flush(into) {
-                    halt.overflowed.store(true, Ordering::Relaxed);
-                }
-            },
-        );
+        let pool = Pool::new(0..count, threads);
+        let givings = Giving::for_workers(&pool, threads);
+        let (into, from) = (&next, &layer);
+        let make = |k: usize| {
+            let batches = spare[k].lock().expect("not poisoned").take()?;
+            Some(Stepper {
+                batches,
+                layer: from,
+                next: into,
+                layout,
+                h,
+                window,
+                stop,
+                halt: &halt,
+            })
+        };
+        // A worker's batches left at its end go to their shards before the next cell.
+        let retire = |k: usize, mut stepper: Stepper<'_, N>| {
+            if !stepper.batches.flush(into) {
+                halt.overflowed.store(true, Ordering::Relaxed);
+            }
+            *spare[k].lock().expect("not poisoned") = Some(stepper.batches);
+        };
+        execute(&pool, &givings, &make, &retire, Caller::Works);
         if halt.overflowed.load(Ordering::Relaxed) {
             run.count = Err(Overflow::Past);
             return run;
