@@ -1,5 +1,6 @@
-//! The engine `count` runs when none is named: the memo where identical pieces make the
-//! same subproblems recur and the search is large, the bitset engine elsewhere. The rule
+//! The engine `count` runs when none is named: the memo (by layers, the frontier, where a
+//! sweep's layers apply) where identical pieces make the same subproblems recur and the
+//! search is large, the bitset engine elsewhere. The rule
 //! and the measurements behind its thresholds are on [`Problem::default_counter`].
 //!
 //! Invariant: the choice reads only the reduced matrix and a bounded estimate of the
@@ -35,7 +36,8 @@ impl Problem {
     ///   copies among distinct pieces share few subproblems.
     /// - Otherwise the memo: a search that large with copies is where the table pays (8x8
     ///   dominoes: 50 million nodes and 7 s for bits, 0.003 s for the memo; 8x10 an hour
-    ///   against 0.005 s).
+    ///   against 0.005 s). Its subproblems are counted layer by layer (the `frontier`
+    ///   engine) where a sweep's layers apply, by its search (`memo`) elsewhere.
     ///
     /// `split`: the count is told apart by subproblem (a part of several, a checkpoint that
     /// holds some subproblems; a fresh checkpoint of a whole count is not); the memo counts

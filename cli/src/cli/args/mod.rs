@@ -323,8 +323,9 @@ pub(super) struct SearchArgs {
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     pub(super) symmetry: Option<SymmetryArg>,
-    /// The engine (`sat` takes the SAT options below). Default: bits; `count` takes memo
-    /// when pieces with copies make most of a solution and the search is large.
+    /// The engine (`sat` takes the SAT options below). Default: bits; `count` takes
+    /// frontier (memo where no sweep's layers apply) when pieces with copies make most of
+    /// a solution and the search is large.
     #[arg(long, value_parser = values::solver_values())]
     pub(super) solver: Option<String>,
     #[command(flatten)]
@@ -347,9 +348,10 @@ pub(super) struct CountArgs {
     /// number of cores this process may use).
     #[arg(long, allow_negative_numbers = true, value_parser = parse_threads)]
     pub(super) threads: Option<usize>,
-    /// The most memory a counter's table of subproblem counts may take (`--solver memo`),
-    /// like 4G or 512M; past it, it forgets the cheapest entries and goes on. Default: a
-    /// quarter of the machine's memory, at most 4G.
+    /// The most memory a counter's table of subproblem counts (`--solver memo`) or layers
+    /// (`--solver frontier`) may take, like 4G or 512M; past it, the memo forgets the
+    /// cheapest entries and goes on, and the frontier refuses. Default: a quarter of the
+    /// machine's memory, at most 4G.
     #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = parse_memory)]
     pub(super) memory: Option<usize>,
     #[command(flatten)]
