@@ -107,15 +107,8 @@ impl Input {
                 .map(|o| (order::breadth_of(&items, &options, &o), o))
                 .min_by_key(|(b, _)| *b);
             if let Some((_, other)) = best.filter(|(b, _)| *b < breadth) {
-                let (mut o_items, mut o_options) = (items.clone(), options.clone());
-                order::renumber(&mut o_items, &mut o_options, &other);
-                listed = Some(Box::new(Input {
-                    frontier: Some(order::reach(&o_items, &o_options)),
-                    items: o_items,
-                    options: o_options,
-                    branching,
-                    listed: None,
-                }));
+                let layers = Input::swept(items.clone(), options.clone(), &other);
+                listed = Some(Box::new(layers));
             }
             order::renumber(&mut items, &mut options, &sweep);
             frontier = Some(order::reach(&items, &options));
@@ -126,6 +119,23 @@ impl Input {
             branching,
             frontier,
             listed,
+        }
+    }
+
+    /// The sweep of these items and options in `order` (item `order[k]` numbered `k`,
+    /// the unit items first), with no other order kept.
+    pub(super) fn swept(
+        mut items: Vec<(u32, u32)>,
+        mut options: Vec<Vec<(u32, u32)>>,
+        order: &[u32],
+    ) -> Input {
+        order::renumber(&mut items, &mut options, order);
+        Input {
+            frontier: Some(order::reach(&items, &options)),
+            items,
+            options,
+            branching: Branching::Sweep,
+            listed: None,
         }
     }
 
@@ -190,26 +200,35 @@ pub struct TableEstimate {
 
 impl From<&Matrix> for Input {
     fn from(matrix: &Matrix) -> Input {
-        let items: Vec<(u32, u32)> = matrix.items().iter().map(|i| (i.min, i.max)).collect();
-        // The cells' coordinates, where every unit item names its cell (`x,y,z`, as the
-        // polycube kind names them); any other item may be anything.
-        let cells: Option<Vec<[i32; 3]>> = matrix
-            .items()
-            .iter()
-            .zip(&items)
-            .map(|(item, &bounds)| match bounds {
-                (1, 1) => coordinates(&item.name),
-                _ => Some([0; 3]),
-            })
-            .collect();
-        Input::placed(
-            items,
-            (0..matrix.num_options() as u32)
-                .map(|o| matrix.option_items(o).iter().map(|&i| (i, 1)).collect())
-                .collect(),
-            cells.as_deref(),
-        )
+        let (items, options) = parts(matrix);
+        Input::placed(items, options, cells(matrix).as_deref())
     }
+}
+
+/// Items by their bounds, and options as (item, weight) lists: what [`Input::new`] takes.
+type Parts = (Vec<(u32, u32)>, Vec<Vec<(u32, u32)>>);
+
+/// A matrix's items (their bounds) and options (each item once), in its numbering.
+pub(super) fn parts(matrix: &Matrix) -> Parts {
+    let items = matrix.items().iter().map(|i| (i.min, i.max)).collect();
+    let options = (0..matrix.num_options() as u32)
+        .map(|o| matrix.option_items(o).iter().map(|&i| (i, 1)).collect())
+        .collect();
+    (items, options)
+}
+
+/// The cells' coordinates, by item, where every unit item names its cell (`x,y,z`, as
+/// the polycube kind names them); any other item may be anything (and is given
+/// `[0; 3]`).
+pub(super) fn cells(matrix: &Matrix) -> Option<Vec<[i32; 3]>> {
+    matrix
+        .items()
+        .iter()
+        .map(|item| match (item.min, item.max) {
+            (1, 1) => coordinates(&item.name),
+            _ => Some([0; 3]),
+        })
+        .collect()
 }
 
 /// The cell a name `x,y,z` gives, if it is one.

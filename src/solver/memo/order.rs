@@ -32,10 +32,10 @@
 //! (a distinct piece is a unit item covered by hundreds of options, which the sweep
 //! would put first) MRV, whose pruning the exact-cover puzzles of distinct pieces need.
 //!
-//! Invariant: the sweep ([`cuthill_mckee`], applied by [`renumber`]) only renumbers items (an option keeps its number and its items,
-//! listed in increasing order), so counts, option numbers and unranking are unchanged;
-//! the sweep's choice is the first item on the header list, which is the first
-//! uncovered unit item in the order.
+//! Invariant: the sweep ([`cuthill_mckee`], applied by [`renumber`]) only renumbers
+//! items (an option keeps its number and its items, listed in increasing order), so
+//! counts, option numbers and unranking are unchanged; the sweep's choice is the first
+//! item on the header list, which is the first uncovered unit item in the order.
 
 use std::collections::VecDeque;
 
@@ -77,8 +77,8 @@ pub fn reason(branching: Branching) -> &'static str {
     }
 }
 
-/// Renumbers the items so the unit items come first, in the order of the graph's Fiedler
-/// vector (ties in the order they are listed), then the others in theirs.
+/// The unit items in the order of the graph's Fiedler vector (ties in the order they are
+/// listed), then the others in theirs.
 ///
 /// # Why
 ///
@@ -134,11 +134,7 @@ pub fn spectral(items: &[(u32, u32)], graph: &Graph) -> Vec<u32> {
     let step = ((hi - lo) * 1e-6).max(f64::MIN_POSITIVE);
     let mut cells: Vec<usize> = (0..m).collect();
     cells.sort_by_key(|&k| (((v[k] - lo) / step).round() as i64, k));
-    cells
-        .iter()
-        .map(|&k| units[k])
-        .chain((0..n as u32).filter(|&i| items[i as usize] != (1, 1)))
-        .collect()
+    then_the_rest(items, cells.iter().map(|&k| units[k]))
 }
 
 /// The unit items in the raster of their cells from a `corner` of the box (`corner[a]`:
@@ -163,18 +159,22 @@ pub fn raster(
         let c = cells[i as usize];
         axes.map(|a| if corner[a] { -c[a] } else { c[a] })
     });
-    units
-        .into_iter()
-        .chain((0..n).filter(|&i| items[i as usize] != (1, 1)))
-        .collect()
+    then_the_rest(items, units)
 }
 
 /// The unit items in the order they are listed, then the others in theirs: the order the
 /// layers may take instead of the sweep's (`profile`).
 pub fn units_first(items: &[(u32, u32)]) -> Vec<u32> {
     let n = items.len() as u32;
-    (0..n)
-        .filter(|&i| items[i as usize] == (1, 1))
+    then_the_rest(items, (0..n).filter(|&i| items[i as usize] == (1, 1)))
+}
+
+/// An order of all the items: `units` (the unit items, in an order), then the other
+/// items in theirs.
+pub fn then_the_rest(items: &[(u32, u32)], units: impl IntoIterator<Item = u32>) -> Vec<u32> {
+    let n = items.len() as u32;
+    units
+        .into_iter()
         .chain((0..n).filter(|&i| items[i as usize] != (1, 1)))
         .collect()
 }

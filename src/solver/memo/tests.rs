@@ -768,36 +768,16 @@ fn layers_sweep_a_box_alike_however_it_is_turned() {
 fn by_planes(text: &str) -> Input {
     let puzzle = crate::Puzzle::parse("t.toml", text).unwrap();
     let matrix = puzzle.matrix();
-    let mut items: Vec<(u32, u32)> = matrix.items().iter().map(|i| (i.min, i.max)).collect();
-    let mut options: Vec<Vec<(u32, u32)>> = (0..matrix.num_options() as u32)
-        .map(|o| matrix.option_items(o).iter().map(|&i| (i, 1)).collect())
-        .collect();
-    let cell = |i: usize| -> [i32; 3] {
-        let parts: Vec<i32> = matrix.items()[i]
-            .name
-            .split(',')
-            .map(|p| p.parse().unwrap())
-            .collect();
-        [parts[0], parts[1], parts[2]]
-    };
+    let (items, options) = super::input::parts(&matrix);
+    let cells = super::input::cells(&matrix).expect("cells named by their coordinates");
     let n = items.len() as u32;
     let mut units: Vec<u32> = (0..n).filter(|&i| items[i as usize] == (1, 1)).collect();
     units.sort_by_key(|&i| {
-        let [x, y, z] = cell(i as usize);
+        let [x, y, z] = cells[i as usize];
         (x + y + z, z, y, x)
     });
-    let order: Vec<u32> = units
-        .into_iter()
-        .chain((0..n).filter(|&i| items[i as usize] != (1, 1)))
-        .collect();
-    super::order::renumber(&mut items, &mut options, &order);
-    Input {
-        frontier: Some(super::order::reach(&items, &options)),
-        items,
-        options,
-        branching: super::order::Branching::Sweep,
-        listed: None,
-    }
+    let order = super::order::then_the_rest(&items, units);
+    Input::swept(items, options, &order)
 }
 
 /// Boxes of dominoes count alike swept by diagonal planes with raster ties as in the

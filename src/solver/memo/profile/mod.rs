@@ -320,6 +320,43 @@ struct Run<N> {
     peak_bytes: usize,
 }
 
+impl<N: Number> Run<N> {
+    /// A run at its first layer, the one state before the first cell.
+    fn new() -> Run<N> {
+        Run {
+            count: Ok(N::zero()),
+            outgrown: None,
+            steps: 0,
+            peak_states: 1,
+            peak_bytes: 0,
+        }
+    }
+
+    /// Records the layer after cell `h` of `cells`: `states` states in maps of `rooms`
+    /// slots in all (the layer's and the one emptied, held at once), each state's number
+    /// holding `heap` bytes besides. False where they pass `memory`: the run then ends,
+    /// outgrown.
+    fn layer(
+        &mut self,
+        at: (usize, usize),
+        states: usize,
+        rooms: usize,
+        heap: usize,
+        memory: usize,
+    ) -> bool {
+        let bytes = rooms * (std::mem::size_of::<(u64, N)>() + 1) + states * heap;
+        self.steps += states as u64;
+        self.peak_states = self.peak_states.max(states);
+        self.peak_bytes = self.peak_bytes.max(bytes);
+        if bytes > memory {
+            self.outgrown = Some((at.0 + 1, at.1, states as u64));
+            self.count = Err(Overflow::Unfinished(Unfinished::Memory));
+            return false;
+        }
+        true
+    }
+}
+
 /// A layer of the one-thread run. Hashed by the engines' `MaskHasher`, a plain product
 /// of the key and an odd constant, whose low bits (the bucket) depend only on the key's
 /// low bits, the window's first cells: the states one state steps into land near each
@@ -368,13 +405,7 @@ fn run<N: Number>(layout: &Layout, memory: usize, stop: &dyn Fn() -> bool) -> Ru
     let window = (1u64 << layout.reach) - 1;
     let mut layer: Layer<N> = Layer::default();
     layer.insert(layout.first, N::one());
-    let mut run = Run {
-        count: Ok(N::zero()),
-        outgrown: None,
-        steps: 0,
-        peak_states: 1,
-        peak_bytes: 0,
-    };
+    let mut run = Run::new();
     // Two maps, stepped from and into in turn, each emptied with its room kept: a map
     // allocated afresh for every cell spent as much time in page faults as in the
     // steps (6x6x6 dominoes: 196 s of system time in 444).
@@ -391,17 +422,10 @@ fn run<N: Number>(layout: &Layout, memory: usize, stop: &dyn Fn() -> bool) -> Ru
                 return run;
             }
         }
-        run.steps += next.len() as u64;
-        let held = layer.capacity();
         std::mem::swap(&mut layer, &mut next);
-        let slot = std::mem::size_of::<(u64, N)>() + 1;
+        let rooms = layer.capacity() + next.capacity();
         let heap = layer.values().next().map_or(0, N::heap);
-        let bytes = (held + layer.capacity()) * slot + layer.len() * heap;
-        run.peak_states = run.peak_states.max(layer.len());
-        run.peak_bytes = run.peak_bytes.max(bytes);
-        if bytes > memory {
-            run.outgrown = Some((h + 1, layout.cells, layer.len() as u64));
-            run.count = Err(Overflow::Unfinished(Unfinished::Memory));
+        if !run.layer((h, layout.cells), layer.len(), rooms, heap, memory) {
             return run;
         }
     }

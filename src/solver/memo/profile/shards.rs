@@ -170,21 +170,15 @@ pub(super) fn run<N: Number>(
     let mut next: Shards<N> = (0..count).map(|_| Mutex::default()).collect();
     lock(&layer[shard(layout.first)]).insert(layout.first, N::one());
     let mut states = 1usize;
-    let mut run = Run {
-        count: Ok(N::zero()),
-        outgrown: None,
-        steps: 0,
-        peak_states: 1,
-        peak_bytes: 0,
-    };
+    let mut run = Run::new();
     let halt = Halt::default();
-    let slot = std::mem::size_of::<(u64, N)>() + 1;
-    let batches: Vec<Batches<N>> = (0..workers)
-        .map(|_| Batches((0..count).map(|_| Vec::with_capacity(BATCH)).collect()))
+    // Each worker's batches, kept between the cells.
+    let spare: Vec<Mutex<Option<Batches<N>>>> = (0..workers)
+        .map(|_| {
+            let batches = (0..count).map(|_| Vec::with_capacity(BATCH)).collect();
+            Mutex::new(Some(Batches(batches)))
+        })
         .collect();
-    // Each worker's batches, between the cells.
-    let spare: Vec<Mutex<Option<Batches<N>>>> =
-        batches.into_iter().map(|b| Mutex::new(Some(b))).collect();
     for h in 0..layout.cells {
         let threads = if states < ALONE { 1 } else { workers };
         let pool = Pool::new(0..count, threads);
@@ -221,7 +215,6 @@ pub(super) fn run<N: Number>(
         }
         std::mem::swap(&mut layer, &mut next);
         states = layer.iter_mut().map(|s| len(s)).sum();
-        run.steps += states as u64;
         let rooms: usize = layer
             .iter_mut()
             .chain(next.iter_mut())
@@ -231,12 +224,7 @@ pub(super) fn run<N: Number>(
             .iter_mut()
             .find_map(|s| mine(s).values().next().map(N::heap))
             .unwrap_or(0);
-        let bytes = rooms * slot + states * heap;
-        run.peak_states = run.peak_states.max(states);
-        run.peak_bytes = run.peak_bytes.max(bytes);
-        if bytes > memory {
-            run.outgrown = Some((h + 1, layout.cells, states as u64));
-            run.count = Err(Overflow::Unfinished(Unfinished::Memory));
+        if !run.layer((h, layout.cells), states, rooms, heap, memory) {
             return run;
         }
     }
