@@ -828,3 +828,42 @@ fn six_cube_in_another_sweep() {
     let want: BigUint = "417898687046465734392674187695263185".parse().unwrap();
     assert_eq!(counted.count, Ok(want));
 }
+
+/// One piece filling a box needs no counter in the layers' state (the copies it used are
+/// the cells covered over its size), nor do spare copies that it can never all use;
+/// pieces of two kinds keep theirs, and so do copies too few to fill the box (an input
+/// no puzzle file makes: the parser refuses it), whose count of none the layers then
+/// find as the search does.
+#[test]
+fn layers_count_a_lone_piece_by_its_cells() {
+    const DOMINO: &str = "[[0,0,0],[1,0,0]]";
+    const L: &str = "[[0,0,0],[1,0,0],[0,1,0]]";
+    let lone = boxed([3, 3, 4], &[(L, 12)]);
+    // The lone piece's input with its copies' bounds changed.
+    let bounded = |bounds: (u32, u32)| {
+        let puzzle = crate::Puzzle::parse("t.toml", &lone).unwrap();
+        let matrix = puzzle.matrix();
+        let (mut items, options) = super::input::parts(&matrix);
+        let cells = super::input::cells(&matrix).unwrap();
+        for item in items.iter_mut().filter(|b| **b != (1, 1)) {
+            *item = bounds;
+        }
+        Input::placed(items, options, Some(&cells))
+    };
+    for (input, counters, what) in [
+        (input_of(&lone), 0, "12 copies"),
+        (bounded((0, 13)), 0, "0 to 13 copies"),
+        (bounded((0, 11)), 1, "0 to 11 copies"),
+        (
+            input_of(&boxed([3, 4, 3], &[(DOMINO, 6), (L, 8)])),
+            2,
+            "two pieces",
+        ),
+    ] {
+        let layout = super::profile::layout(&input).expect("a sweep");
+        assert_eq!(layout.counters(), counters, "{what}");
+        let by_layers = super::profile::count(&layout, 64 * MIB, &never, 1).count;
+        let searched = super::count_searching(&input, &settings(1, 64 * MIB, true), 1).0;
+        assert_eq!(by_layers.ok(), searched.count.ok(), "{what}");
+    }
+}

@@ -10,7 +10,10 @@
 //!
 //! - the window: which of the cells `h .. h + R` are covered, bit `i` for cell `h + i`;
 //! - the counters: for every other item (a piece with copies, or any item with bounds),
-//!   how many more covers it may take (`max` less the covers so far).
+//!   how many more covers it may take (`max` less the covers so far). An item that the
+//!   covered cells already count (one piece filling a box: its copies used are the cells
+//!   covered over its size) and that can never leave its bounds has none
+//!   ([`counted_by_cells`]).
 //!
 //! Both are packed into one `u64`, the window in the low `R + 1` bits (an option taken
 //! at `h` covers up to `h + R`, before the step moves the window on) and each counter in
@@ -51,9 +54,11 @@ use num_bigint::BigUint;
 
 use super::input::Input;
 use super::order::Branching;
-use crate::solver::mask::MaskHasher;
 
 mod shards;
+mod table;
+
+use table::{Large, Small, States, SMALL_MOST};
 
 /// One option, as the DP takes it at its first cell.
 #[derive(Clone, Debug)]
@@ -91,7 +96,7 @@ pub(super) struct Layout {
 /// The layout of `input` for the DP, in the narrowest of its sweeps (the memo's, or the
 /// other one [`Input::listed`] keeps where it is narrower); `None` where the DP does not
 /// count it: it is not a sweep, an option covers no cell, or its state does not fit a
-/// word.
+/// word with its top bit clear (a state with it set is the tables' free slot).
 pub(super) fn layout(input: &Input) -> Option<Layout> {
     if input.branching != Branching::Sweep {
         return None;
@@ -111,8 +116,11 @@ pub(super) fn layout(input: &Input) -> Option<Layout> {
     let mut shift = reach;
     let mut first = 0u64;
     for (i, &(min, max)) in input.items.iter().enumerate().skip(cells) {
+        if counted_by_cells(input, cells, i) {
+            continue;
+        }
         let bits = u64::BITS - u64::from(max).leading_zeros();
-        if shift + bits > u64::BITS {
+        if shift + bits >= u64::BITS {
             return None;
         }
         place[i] = fields.len();
@@ -124,9 +132,6 @@ pub(super) fn layout(input: &Input) -> Option<Layout> {
         first |= u64::from(max) << shift;
         shift += bits;
     }
-    if shift > u64::BITS {
-        return None;
-    }
     let mut starts = vec![Vec::new(); cells];
     for option in &input.options {
         let mut units = option.iter().map(|e| e.0 as usize).filter(|&i| i < cells);
@@ -137,7 +142,7 @@ pub(super) fn layout(input: &Input) -> Option<Layout> {
         }
         let takes = option
             .iter()
-            .filter(|e| e.0 as usize >= cells)
+            .filter(|e| e.0 as usize >= cells && place[e.0 as usize] != usize::MAX)
             .map(|&(i, w)| (place[i as usize], u64::from(w)))
             .collect();
         starts[start].push(Step { cells: bits, takes });
@@ -149,6 +154,43 @@ pub(super) fn layout(input: &Input) -> Option<Layout> {
         fields,
         first,
     })
+}
+
+/// Whether item `i`'s counter is known from the cells alone, and so needs no field in the
+/// state: every option covers it, with a weight in the same ratio to the option's cells
+/// (one piece that fills the box: each placement takes one copy and `size` cells), so
+/// that after `c` cells are covered it has taken `c` times that ratio; and over all the
+/// cells that lies within the item's bounds, so that no step is refused by it and every
+/// end is within them. A box of one piece then steps states of its window alone.
+fn counted_by_cells(input: &Input, cells: usize, i: usize) -> bool {
+    let (min, max) = input.items[i];
+    // The ratio: weight `w` per `size` cells, from the first option.
+    let weight_and_size = |option: &Vec<(u32, u32)>| {
+        let w = option
+            .iter()
+            .find(|e| e.0 as usize == i)
+            .map(|e| u64::from(e.1));
+        let size = option.iter().filter(|e| (e.0 as usize) < cells).count() as u64;
+        w.map(|w| (w, size))
+    };
+    let Some((w, size)) = input.options.first().and_then(weight_and_size) else {
+        return false;
+    };
+    let proportional = input
+        .options
+        .iter()
+        .all(|o| weight_and_size(o).is_some_and(|(wo, so)| wo * size == w * so));
+    // Over all the cells the item takes `cells * w / size` covers.
+    let taken = cells as u64 * w;
+    proportional && size > 0 && u64::from(min) * size <= taken && taken <= u64::from(max) * size
+}
+
+#[cfg(test)]
+impl Layout {
+    /// The counters a state carries besides its window.
+    pub(super) fn counters(&self) -> usize {
+        self.fields.len()
+    }
 }
 
 /// Why a count gave no number.
@@ -245,14 +287,14 @@ trait Number: Clone + Sized + Send + Sync {
 /// A `u128` in two words: aligned to 8 bytes, so a state and its count take 24 bytes
 /// in a layer, not the 32 that a `u128`'s 16-byte alignment pads them to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Wide([u64; 2]);
+pub(super) struct Wide([u64; 2]);
 
 impl Wide {
-    fn get(self) -> u128 {
+    pub(super) fn get(self) -> u128 {
         u128::from(self.0[0]) | (u128::from(self.0[1]) << 64)
     }
 
-    fn of(n: u128) -> Wide {
+    pub(super) fn of(n: u128) -> Wide {
         Wide([n as u64, (n >> 64) as u64])
     }
 }
@@ -332,19 +374,19 @@ impl<N: Number> Run<N> {
         }
     }
 
-    /// Records the layer after cell `h` of `cells`: `states` states in maps of `rooms`
-    /// slots in all (the layer's and the one emptied, held at once), each state's number
-    /// holding `heap` bytes besides. False where they pass `memory`: the run then ends,
-    /// outgrown.
+    /// Records the layer after cell `h` of `cells`: `states` states in tables whose
+    /// slots take `slots` bytes in all (the layer's and the one emptied, held at once),
+    /// each state's number holding `heap` bytes besides. False where they pass `memory`:
+    /// the run then ends, outgrown.
     fn layer(
         &mut self,
         at: (usize, usize),
         states: usize,
-        rooms: usize,
+        slots: usize,
         heap: usize,
         memory: usize,
     ) -> bool {
-        let bytes = rooms * (std::mem::size_of::<(u64, N)>() + 1) + states * heap;
+        let bytes = slots + states * heap;
         self.steps += states as u64;
         self.peak_states = self.peak_states.max(states);
         self.peak_bytes = self.peak_bytes.max(bytes);
@@ -357,12 +399,10 @@ impl<N: Number> Run<N> {
     }
 }
 
-/// A layer of the one-thread run. Hashed by the engines' `MaskHasher`, a plain product
-/// of the key and an odd constant, whose low bits (the bucket) depend only on the key's
-/// low bits, the window's first cells: the states one state steps into land near each
-/// other, and the map's memory is read in order more often than not. With the
-/// well-mixed [`StateHasher`] instead, 4x6x6 dominoes took 1.29 s, not 0.73 s.
-type Layer<N> = HashMap<u64, N, BuildHasherDefault<MaskHasher>>;
+/// The bytes of a standard-library map of `rooms` states: a slot and a control byte each.
+fn map_bytes<N>(rooms: usize) -> usize {
+    rooms * (std::mem::size_of::<(u64, N)>() + 1)
+}
 
 /// A shard of a layer of the threads' run ([`shards`]): [`StateHasher`], as a shard holds
 /// a thousandth of the layer, whose states share few low bits.
@@ -400,37 +440,67 @@ impl std::hash::Hasher for StateHasher {
 /// States between two polls of the stop.
 const POLL: usize = 1 << 16;
 
-/// The DP with numbers of type `N`.
+/// The DP with numbers of type `N`: its layers in the small table while they are small,
+/// then in the large one ([`table`]).
 fn run<N: Number>(layout: &Layout, memory: usize, stop: &dyn Fn() -> bool) -> Run<N> {
-    let window = (1u64 << layout.reach) - 1;
-    let mut layer: Layer<N> = Layer::default();
-    layer.insert(layout.first, N::one());
     let mut run = Run::new();
-    // Two maps, stepped from and into in turn, each emptied with its room kept: a map
+    let mut small = Small::default();
+    small.add(layout.first, &N::one());
+    if let Some((h, mut small)) = steps(layout, 0, small, SMALL_MOST, &mut run, memory, stop) {
+        let mut large = Large::default();
+        large.reserve(small.len());
+        for (key, n) in small.drain() {
+            // Distinct states: each is put, none added to.
+            large.add(key, &n);
+        }
+        drop(small);
+        steps(layout, h, large, usize::MAX, &mut run, memory, stop);
+    }
+    run
+}
+
+/// Steps the cells from `h` on, from the states of `layer`, in tables of type `T`: until
+/// the last cell, where it sets the run's count and returns `None`, or until a layer
+/// holds more than `most` states, where it returns the next cell and that layer. `None`
+/// also where the run ended (stopped, outgrown, overflowed: the run says which).
+fn steps<N: Number, T: States<N>>(
+    layout: &Layout,
+    from: usize,
+    mut layer: T,
+    most: usize,
+    run: &mut Run<N>,
+    memory: usize,
+    stop: &dyn Fn() -> bool,
+) -> Option<(usize, T)> {
+    let window = (1u64 << layout.reach) - 1;
+    // Two tables, stepped from and into in turn, each emptied with its room kept: a map
     // allocated afresh for every cell spent as much time in page faults as in the
     // steps (6x6x6 dominoes: 196 s of system time in 444).
-    let mut next: Layer<N> = Layer::default();
-    for h in 0..layout.cells {
+    let mut next = T::default();
+    for h in from..layout.cells {
         next.reserve(layer.len());
         for (k, (key, n)) in layer.drain().enumerate() {
             if k % POLL == 0 && stop() {
                 run.count = Err(Overflow::Unfinished(Unfinished::Stopped));
-                return run;
+                return None;
             }
-            if !advance(layout, h, window, key, &n, &mut |k, n| add(&mut next, k, n)) {
+            if !advance(layout, h, window, key, &n, &mut |k, n| next.add(k, n)) {
                 run.count = Err(Overflow::Past);
-                return run;
+                return None;
             }
         }
         std::mem::swap(&mut layer, &mut next);
-        let rooms = layer.capacity() + next.capacity();
-        let heap = layer.values().next().map_or(0, N::heap);
-        if !run.layer((h, layout.cells), layer.len(), rooms, heap, memory) {
-            return run;
+        let bytes = layer.bytes() + next.bytes();
+        let heap = layer.any_count().map_or(0, N::heap);
+        if !run.layer((h, layout.cells), layer.len(), bytes, heap, memory) {
+            return None;
+        }
+        if layer.len() > most && h + 1 < layout.cells {
+            return Some((h + 1, layer));
         }
     }
-    run.count = total(layout, layer);
-    run
+    run.count = total(layout, layer.drain());
+    None
 }
 
 /// The count after the last cell: the sum over the final states whose window is empty
@@ -495,10 +565,10 @@ fn shifted(key: u64, window: u64) -> u64 {
 /// Adds `n` to `key`'s count in `layer`; false on an overflow.
 #[inline]
 fn add<N: Number, H: BuildHasher>(layer: &mut HashMap<u64, N, H>, key: u64, n: &N) -> bool {
-    match layer.get_mut(&key) {
-        Some(c) => c.add(n),
-        None => {
-            layer.insert(key, n.clone());
+    match layer.entry(key) {
+        std::collections::hash_map::Entry::Occupied(mut c) => c.get_mut().add(n),
+        std::collections::hash_map::Entry::Vacant(v) => {
+            v.insert(n.clone());
             true
         }
     }

@@ -224,7 +224,13 @@ pub(super) fn run<N: Number>(
             .iter_mut()
             .find_map(|s| mine(s).values().next().map(N::heap))
             .unwrap_or(0);
-        if !run.layer((h, layout.cells), states, rooms, heap, memory) {
+        if !run.layer(
+            (h, layout.cells),
+            states,
+            super::map_bytes::<N>(rooms),
+            heap,
+            memory,
+        ) {
             return run;
         }
     }
