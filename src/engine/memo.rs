@@ -171,7 +171,7 @@ impl Counts for PreparedMemo<'_> {
         // Layers never forget: one that outgrows the budget ends the count with a
         // refusal that names its size (below), so the table's refusal is for the search.
         if self.layers {
-            refuse_layers_past_budget(self.estimated(), opts.memory)?;
+            refuse_layers_past_budget(self.input.layers_widest(), opts.memory)?;
         } else {
             refuse_past_budget(self.estimated(), opts.memory, Instead::Count)?;
         }
@@ -187,7 +187,7 @@ impl Counts for PreparedMemo<'_> {
         let counted: Option<Count> = match (&self.plan, within) {
             (Plan::Direct, None) => take(
                 // The plan's first matrix is the reduced one: its input, built once.
-                memo::count(self.input.clone(), &settings),
+                memo::count_input(&self.input, &settings),
                 &mut stats,
             ),
             (Plan::Direct, Some(w)) => {
@@ -312,30 +312,29 @@ const LAYER_STATE_BYTES: u64 = 25;
 /// dominoes meets 12,870 of its 2^17 patterns), so a count it lets through may still
 /// outgrow the budget, and then ends with [`outgrown_refusal`]; what it refuses is
 /// refused within a second instead of after filling the memory.
-fn refuse_layers_past_budget(estimate: Option<memo::TableEstimate>, memory: usize) -> Result<()> {
-    let Some(e) = estimate else {
+fn refuse_layers_past_budget(widest: Option<u32>, memory: usize) -> Result<()> {
+    let Some(cells) = widest else {
         return Ok(());
     };
-    let need = e.keys.saturating_mul(LAYER_STATE_BYTES);
+    let keys = 1u64.checked_shl(cells).unwrap_or(u64::MAX);
+    let need = keys.saturating_mul(LAYER_STATE_BYTES);
     if need <= memory as u64 {
         return Ok(());
     }
-    let size = if e.cells < 63 && need < u64::MAX {
+    let size = if cells < 63 && need < u64::MAX {
         format!(
-            "2^{} = {} states of {LAYER_STATE_BYTES} bytes, about {}",
-            e.cells,
-            e.keys,
+            "2^{cells} = {keys} states of {LAYER_STATE_BYTES} bytes, about {}",
             bytes(need)
         )
     } else {
-        format!("2^{} states, more than any machine holds", e.cells)
+        format!("2^{cells} states, more than any machine holds")
     };
     Err(Error::Usage(format!(
         "the frontier's layers may not fit in {}: its sweep's widest frontier has {} cells, \
          so one layer may hold up to {size}. Give a larger {} if the machine has it, or \
          count a smaller puzzle",
         Setting::Memory.is(bytes(memory as u64)),
-        e.cells,
+        cells,
         Setting::Memory.mark(),
     )))
 }

@@ -196,24 +196,30 @@ impl MemoStats {
     }
 }
 
-/// Counts the exact covers of `input` (a [`crate::matrix::Matrix`], or an [`Input`]
-/// with weights), on at most `settings.threads` workers ([`crate::schedule::workers`]),
-/// and on one when the input is a sweep small enough to count in milliseconds.
+/// [`count_input`] of a [`crate::matrix::Matrix`], or of an [`Input`] made for it: the
+/// tests' way in.
+#[cfg(test)]
 pub fn count(input: impl Into<Input>, settings: &Settings<'_>) -> Counted {
-    let input: Input = input.into();
-    let workers = workers(&input, input.table_estimate().as_ref(), settings.threads);
-    count_on(&input, settings, workers).0
+    count_input(&input.into(), settings)
+}
+
+/// Counts the exact covers of `input`, on at most `settings.threads` workers
+/// ([`crate::schedule::workers`]), and on one when the input is a sweep small enough to
+/// count in milliseconds.
+pub(crate) fn count_input(input: &Input, settings: &Settings<'_>) -> Counted {
+    let workers = workers(input, input.sweep_keys(), settings.threads);
+    count_on(input, settings, workers).0
 }
 
 /// The workers a count of `input` runs on: [`crate::schedule::workers`], but one for a
 /// small sweep (at most [`SMALL_SWEEP`] for its cells times the patterns of its widest
-/// step, `estimate`, its [`Input::table_estimate`]), which counts in milliseconds:
+/// step, `keys`, its [`Input::sweep_keys`]), which counts in milliseconds:
 /// starting workers and a shared table costs about 5 ms, so 12x12 dominoes took 0.021 s
 /// on two threads here and 0.015 s on one (8x8: 0.006 s and 0.001 s).
-fn workers(input: &Input, estimate: Option<&TableEstimate>, threads: usize) -> usize {
+fn workers(input: &Input, keys: Option<u64>, threads: usize) -> usize {
     let units = input.items.iter().take_while(|&&b| b == (1, 1)).count() as u64;
-    match estimate {
-        Some(e) if e.keys.saturating_mul(units) <= SMALL_SWEEP => 1,
+    match keys {
+        Some(keys) if keys.saturating_mul(units) <= SMALL_SWEEP => 1,
         _ => crate::schedule::workers(threads),
     }
 }
@@ -322,7 +328,7 @@ pub fn count_sum(inputs: &[(Input, u64)], settings: &Settings<'_>) -> Counted {
         .collect();
     let workers = match inputs.first() {
         // The first input is the largest (Burnside's identity): it decides.
-        Some((first, _)) => workers(first, estimates[0].as_ref(), settings.threads),
+        Some((first, _)) => workers(first, estimates[0].map(|e| e.keys), settings.threads),
         None => 1,
     };
     if workers > 1 {
@@ -611,6 +617,24 @@ impl Input {
         profile::layout(self).is_some()
     }
 
+    /// The patterns of the sweep's widest frontier, `2^cells` ([`TableEstimate::keys`]),
+    /// without the rest of the estimate (which builds a search for its key's size); `None`
+    /// when the search does not sweep.
+    pub(crate) fn sweep_keys(&self) -> Option<u64> {
+        (self.branching == Branching::Sweep)
+            .then(|| patterns(order::widest(&self.items, &self.options)))
+    }
+
+    /// Cells of the widest frontier of the sweep that the layers take (the narrower one
+    /// that [`Input::listed`] keeps, where it does), or `None` when it is not a sweep.
+    pub(crate) fn layers_widest(&self) -> Option<u32> {
+        if self.branching != Branching::Sweep {
+            return None;
+        }
+        let swept = self.listed.as_deref().unwrap_or(self);
+        Some(order::widest(&swept.items, &swept.options))
+    }
+
     /// What a sweep's table needs at its widest step ([`TableEstimate`]), or `None` when
     /// the search does not sweep (MRV: no estimate is known).
     pub fn table_estimate(&self) -> Option<TableEstimate> {
@@ -621,7 +645,7 @@ impl Input {
         let never = || false;
         let key_words = Search::new(self, &never).key_words();
         let entry_bytes = table::slot_bytes(key_words) as u64;
-        let keys = 1u64.checked_shl(cells).unwrap_or(u64::MAX);
+        let keys = patterns(cells);
         Some(TableEstimate {
             cells,
             keys,
@@ -629,6 +653,11 @@ impl Input {
             bytes: keys.saturating_mul(entry_bytes),
         })
     }
+}
+
+/// `2^cells`, saturating: the patterns of a frontier of `cells` cells.
+fn patterns(cells: u32) -> u64 {
+    1u64.checked_shl(cells).unwrap_or(u64::MAX)
 }
 
 /// A memo job's pieces keep its input and multiplicity.
