@@ -17,14 +17,23 @@ pub fn default_table_budget() -> usize {
     address_space_limit().map_or(machine, |limit| machine.min(limit / 4))
 }
 
-/// The machine's memory in bytes (`MemTotal` where `/proc` tells): the most any
-/// `--memory` can give a table here.
+/// The machine's memory in bytes (`MemTotal`, as `sysinfo(2)` tells it on Linux): the
+/// most any `--memory` can give a table here. One system call, where reading
+/// `/proc/meminfo` took eight, and a short count is mostly such fixed costs.
 pub fn machine_memory() -> Option<usize> {
-    std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-        let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
-        let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kib.saturating_mul(1024))
-    })
+    #[cfg(target_os = "linux")]
+    {
+        // Safety: sysinfo only writes the struct it is given; all-zero is a valid one.
+        let mut info: libc::sysinfo = unsafe { std::mem::zeroed() };
+        if unsafe { libc::sysinfo(&mut info) } == 0 {
+            let unit = u64::from(info.mem_unit.max(1));
+            // `c_ulong`: 32 bits on 32-bit targets, where the conversion is not idle.
+            #[allow(clippy::useless_conversion)]
+            let total = u64::from(info.totalram).saturating_mul(unit);
+            return Some(usize::try_from(total).unwrap_or(usize::MAX));
+        }
+    }
+    None
 }
 
 /// The process's address-space limit in bytes (`ulimit -v`), when one is set.
