@@ -316,7 +316,7 @@ fn refuse_layers_past_budget(widest: Option<u32>, memory: usize) -> Result<()> {
     let Some(cells) = widest else {
         return Ok(());
     };
-    let keys = 1u64.checked_shl(cells).unwrap_or(u64::MAX);
+    let keys = memo::patterns(cells);
     let need = keys.saturating_mul(LAYER_STATE_BYTES);
     if need <= memory as u64 {
         return Ok(());

@@ -122,6 +122,12 @@ impl Input {
         }
     }
 
+    /// This input in the sweep that the layers take: the narrower one [`Input::listed`]
+    /// keeps where it does, else this one; `None` when it is not a sweep.
+    pub(super) fn layered(&self) -> Option<&Input> {
+        (self.branching == Branching::Sweep).then(|| self.listed.as_deref().unwrap_or(self))
+    }
+
     /// The sweep of these items and options in `order` (item `order[k]` numbered `k`,
     /// the unit items first), with no other order kept.
     pub(super) fn swept(

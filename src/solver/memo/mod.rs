@@ -628,10 +628,7 @@ impl Input {
     /// Cells of the widest frontier of the sweep that the layers take (the narrower one
     /// that [`Input::listed`] keeps, where it does), or `None` when it is not a sweep.
     pub(crate) fn layers_widest(&self) -> Option<u32> {
-        if self.branching != Branching::Sweep {
-            return None;
-        }
-        let swept = self.listed.as_deref().unwrap_or(self);
+        let swept = self.layered()?;
         Some(order::widest(&swept.items, &swept.options))
     }
 
@@ -656,7 +653,7 @@ impl Input {
 }
 
 /// `2^cells`, saturating: the patterns of a frontier of `cells` cells.
-fn patterns(cells: u32) -> u64 {
+pub(crate) fn patterns(cells: u32) -> u64 {
     1u64.checked_shl(cells).unwrap_or(u64::MAX)
 }
 

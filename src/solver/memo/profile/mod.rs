@@ -53,7 +53,6 @@ use std::hash::{BuildHasher, BuildHasherDefault};
 use num_bigint::BigUint;
 
 use super::input::Input;
-use super::order::Branching;
 
 mod shards;
 mod table;
@@ -98,11 +97,7 @@ pub(super) struct Layout {
 /// count it: it is not a sweep, an option covers no cell, or its state does not fit a
 /// word with its top bit clear (a state with it set is the tables' free slot).
 pub(super) fn layout(input: &Input) -> Option<Layout> {
-    if input.branching != Branching::Sweep {
-        return None;
-    }
-    // The other sweep, where it is narrower than the memo's.
-    let input = input.listed.as_deref().unwrap_or(input);
+    let input = input.layered()?;
     let cells = input.items.iter().take_while(|&&b| b == (1, 1)).count();
     if cells == 0 || input.items[cells..].contains(&(1, 1)) {
         return None;
@@ -449,10 +444,7 @@ fn run<N: Number>(layout: &Layout, memory: usize, stop: &dyn Fn() -> bool) -> Ru
     if let Some((h, mut small)) = steps(layout, 0, small, SMALL_MOST, &mut run, memory, stop) {
         let mut large = Large::default();
         large.reserve(small.len());
-        for (key, n) in small.drain() {
-            // Distinct states: each is put, none added to.
-            large.add(key, &n);
-        }
+        large.extend(small.drain());
         drop(small);
         steps(layout, h, large, usize::MAX, &mut run, memory, stop);
     }

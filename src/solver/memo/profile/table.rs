@@ -86,32 +86,15 @@ impl<N: Number> Small<N> {
         }
     }
 
-    /// Moves every state into a table of `slots` slots.
+    /// Moves every state into a table of `slots` slots (at least twice its states, so
+    /// that the moves themselves never resize).
     fn resize(&mut self, slots: usize) {
         let old = std::mem::replace(self, Small::with_slots(slots));
         for (key, n) in old.slots {
             if key != FREE {
-                self.place(key, n);
+                self.add(key, &n);
             }
         }
-    }
-
-    /// The slot of `key`, or the free slot where it goes.
-    #[inline]
-    fn slot(&self, key: u64) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut i = key.wrapping_mul(ODD) as usize & mask;
-        while self.slots[i].0 != key && self.slots[i].0 != FREE {
-            i = (i + 1) & mask;
-        }
-        i
-    }
-
-    /// Puts a state that the table does not hold, with room for it.
-    fn place(&mut self, key: u64, n: N) {
-        let i = self.slot(key);
-        self.slots[i] = (key, n);
-        self.len += 1;
     }
 }
 
