@@ -247,7 +247,10 @@ fn a_count_up_to_rotations_is_certified_through_its_burnside_terms() {
         assert_eq!(v.status.code(), Some(0), "{}{}", stdout(&v), stderr(&v));
         assert_eq!(s_mc(&v), "9");
         assert!(
-            stdout(&v).contains("c term g6: 2 x 0 (FULL-PROOF SUCCESS"),
+            stdout(&v)
+                .lines()
+                .any(|l| l.starts_with("c term g6 ((x,y,z) -> (")
+                    && l.contains("): 2 x 0 (FULL-PROOF SUCCESS")),
             "{}",
             stdout(&v)
         );
@@ -427,12 +430,216 @@ fn bad_requests_are_refused_before_any_work() {
         "--checker",
         checker().to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("add up to 1, not the order 2"),
+        stderr(&o).contains("MANIFEST gives the order 2, but the terms generate a group of 1"),
         "{}",
         stderr(&o)
     );
+}
+
+const L_TROMINOES: &str = "name = \"L-trominoes 2x3x2\"\nbox = [2, 3, 2]\n[[piece]]\n\
+    name = \"L\"\ncells = [[0,0,0], [1,0,0], [0,1,0]]\ncount = 4\n";
+
+/// `verify` with `MANIFEST` edited as `edit` says, in a copy of `cert`: its exit code,
+/// and its standard error and output together.
+fn verify_edited(cert: &Path, edit: impl Fn(&str) -> String, extra: &[&str]) -> (i32, String) {
+    let copy = cert.with_extension("edited");
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir(&copy).unwrap();
+    for entry in std::fs::read_dir(cert).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
+    }
+    let manifest = std::fs::read_to_string(copy.join("MANIFEST")).unwrap();
+    std::fs::write(copy.join("MANIFEST"), edit(&manifest)).unwrap();
+    let mut args = vec!["verify", copy.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let checker = checker();
+    if !extra.contains(&"--checker") {
+        args.extend(["--checker", checker.to_str().unwrap()]);
+    }
+    let o = polycover(&args);
+    let said = format!("{}{}", stderr(&o), stdout(&o));
+    (o.status.code().unwrap_or(-1), said)
+}
+
+/// The lines of `manifest` but those starting with any of `dropped`.
+fn without(manifest: &str, dropped: &[&str]) -> String {
+    manifest
+        .lines()
+        .filter(|l| !dropped.iter().any(|d| l.starts_with(d)))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// What `verify` sums is derived from the CNFs the checker checked: the identity, the
+/// group the terms' maps generate, its classes and their sizes. Each edit of `MANIFEST`
+/// that a new user made print a wrong count is named and refused.
+#[test]
+fn an_edited_manifest_cannot_change_the_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tb = puzzle(tmp.path(), "tb.toml", L_TROMINOES);
+    let cert = tmp.path().join("tb");
+    let o = polycover(&["count", &tb, "--certify", cert.to_str().unwrap()]);
+    assert_eq!(s_mc(&o), "9", "{}", stderr(&o));
+    let manifest = std::fs::read_to_string(cert.join("MANIFEST")).unwrap();
+    for line in [
+        "term identity 1 ",
+        "term g1 2 ",
+        "term g2 1 ",
+        "term g4 2 ",
+        "term g5 2 ",
+        "order 8",
+    ] {
+        assert!(manifest.contains(line), "{manifest}");
+    }
+    let (code, said) = verify_edited(&cert, |m| m.to_string(), &["--puzzle", &tb]);
+    assert_eq!(code, 0, "{said}");
+    assert!(said.contains("s mc 9"), "{said}");
+    assert!(
+        said.contains("c term g2 ((x,y,z) -> (-x,y,-z)): 1 x 8"),
+        "{said}"
+    );
+    let refused = |edit: &dyn Fn(&str) -> String, extra: &[&str], why: &str| {
+        let (code, said) = verify_edited(&cert, edit, extra);
+        assert_eq!(code, 1, "{why}: {said}");
+        assert!(said.contains(why), "{said}");
+        assert!(!said.contains("s mc"), "{said}");
+    };
+    // D1: multiplicities that still add up to the order (it printed 11).
+    refused(
+        &|m| {
+            m.replace("term g2 1 ", "term g2 3 ")
+                .replace("term g4 2 ", "term g4 1 ")
+                .replace("term g5 2 ", "term g5 1 ")
+        },
+        &[],
+        "MANIFEST gives term g2 the multiplicity 3, but its class in the group its terms \
+         generate has 1 element",
+    );
+    // D1: order 4 without g4 and g5 (it printed 18).
+    refused(
+        &|m| without(&m.replace("order 8", "order 4"), &["term g4", "term g5"]),
+        &[],
+        "the terms' classes hold 3 of the 4 elements of the group they generate",
+    );
+    // D1: g4 dropped and the identity's multiplicity raised to 3 (it printed 20).
+    refused(
+        &|m| {
+            without(
+                &m.replace("term identity 1 ", "term identity 3 "),
+                &["term g4"],
+            )
+        },
+        &[],
+        "the terms' classes hold 6 of the 8 elements",
+    );
+    // D2: `symmetry none` and one term, the g2 files (it printed 8).
+    refused(
+        &|m| {
+            without(m, &["term identity", "term g1", "term g4", "term g5"])
+                .replace("symmetry rotations", "symmetry none")
+                .replace("order 8", "order 1")
+                .replace("term g2", "term identity")
+        },
+        &[],
+        "no term is the identity",
+    );
+    // D2: the `symmetry` line is read.
+    refused(
+        &|m| m.replace("symmetry rotations", "symmetry none"),
+        &[],
+        "MANIFEST says `symmetry none`, but the terms are symmetries of a group of 8",
+    );
+    // One class listed twice: g2's line pointing at g1's CNF.
+    refused(
+        &|m| m.replace("-g2.cnf", "-g1.cnf"),
+        &[],
+        "are the same class of the group",
+    );
+}
+
+/// D2: another puzzle's CNF and certificate, 6 dominoes in the same box (it printed 32):
+/// its `c puzzle` line names it, and `--puzzle` rebuilds the CNF.
+#[test]
+fn another_puzzles_files_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tb = puzzle(tmp.path(), "tb.toml", L_TROMINOES);
+    let cert = tmp.path().join("tb");
+    let o = polycover(&["count", &tb, "--certify", cert.to_str().unwrap()]);
+    assert_eq!(s_mc(&o), "9", "{}", stderr(&o));
+    let refused = |edit: &dyn Fn(&str) -> String, extra: &[&str], why: &str| {
+        let (code, said) = verify_edited(&cert, edit, extra);
+        assert_eq!(code, 1, "{why}: {said}");
+        assert!(said.contains(why), "{said}");
+        assert!(!said.contains("s mc"), "{said}");
+    };
+    let d6 = dominoes(tmp.path(), 2, 3, 2);
+    let other = tmp.path().join("d6");
+    let o = polycover(&[
+        "count",
+        &d6,
+        "--symmetry",
+        "none",
+        "--certify",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(s_mc(&o), "32", "{}", stderr(&o));
+    for name in ["dominoes-2x3x2.cnf", "dominoes-2x3x2.cpog"] {
+        std::fs::copy(other.join(name), cert.join(name)).unwrap();
+    }
+    let swapped = |m: &str| {
+        let head = m.lines().next().unwrap();
+        format!(
+            "{head}\npuzzle L-trominoes 2x3x2\nsymmetry none\norder 1\n\
+             term identity 1 dominoes-2x3x2.cnf dominoes-2x3x2.cpog\n"
+        )
+    };
+    refused(
+        &swapped,
+        &[],
+        "MANIFEST names the puzzle `L-trominoes 2x3x2` but the CNFs are of `Dominoes 2x3x2`",
+    );
+    refused(
+        &|m| swapped(m).replace("puzzle L-trominoes 2x3x2", "puzzle Dominoes 2x3x2"),
+        &["--puzzle", &tb],
+        "the certificate is not of the puzzle L-trominoes 2x3x2: its CNF has 20 variables, \
+         the puzzle 44 placements",
+    );
+}
+
+/// A Burnside sum that the order does not divide is a damaged certificate, not a bug to
+/// report: here a checker that accepts anything, and g2's certificate replaced by the
+/// identity's (44 where 8 belongs: 108 / 8).
+#[test]
+fn a_sum_the_order_does_not_divide_is_a_damaged_certificate() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tb = puzzle(tmp.path(), "tb.toml", L_TROMINOES);
+    let cert = tmp.path().join("tb");
+    let o = polycover(&["count", &tb, "--certify", cert.to_str().unwrap()]);
+    assert_eq!(s_mc(&o), "9", "{}", stderr(&o));
+    std::fs::copy(
+        cert.join("l-trominoes-2x3x2.cpog"),
+        cert.join("l-trominoes-2x3x2-g2.cpog"),
+    )
+    .unwrap();
+    let yes = tmp.path().join("yes");
+    std::fs::write(
+        &yes,
+        "#!/bin/sh\necho 'CHECK: FULL-PROOF SUCCESS'\necho 'CHECK: Regular model count = 1'\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&yes, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (code, said) = verify_edited(
+        &cert,
+        |m| m.to_string(),
+        &["--checker", yes.to_str().unwrap()],
+    );
+    assert_eq!(code, 1, "{said}");
+    assert!(said.contains("the certificate is damaged"), "{said}");
+    assert!(!said.contains("please report"), "{said}");
 }
 
 #[test]
@@ -506,4 +713,90 @@ fn a_suite_certifies_the_count_of_every_instance() {
     }
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     assert!(readme.contains("## Certified counts"), "{readme}");
+}
+
+/// D5: a directory that holds anything is refused before the count (an earlier
+/// certificate's terms would stay beside the new one's); `--force` removes an earlier
+/// certificate's files and keeps the user's own.
+#[test]
+fn a_certificate_never_lands_beside_another() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tb = puzzle(tmp.path(), "tb.toml", L_TROMINOES);
+    let dir = tmp.path().join("c");
+    let o = polycover(&["count", &tb, "--certify", dir.to_str().unwrap()]);
+    assert_eq!(s_mc(&o), "9", "{}", stderr(&o));
+    let before = file_names(&dir);
+    let o = polycover(&[
+        "count",
+        &tb,
+        "--symmetry",
+        "none",
+        "--certify",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the directory is not empty"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stdout(&o).contains("s mc"), "{}", stdout(&o));
+    assert_eq!(file_names(&dir), before);
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let o = polycover(&[
+        "count",
+        &tb,
+        "--symmetry",
+        "none",
+        "--certify",
+        dir.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(s_mc(&o), "44", "{}", stderr(&o));
+    assert_eq!(
+        file_names(&dir),
+        [
+            "MANIFEST",
+            "README",
+            "l-trominoes-2x3x2.cnf",
+            "l-trominoes-2x3x2.cpog",
+            "notes.txt"
+        ]
+    );
+}
+
+/// D4: a signal while the certificate is written leaves no `.partial` file, whether the
+/// writer stops cleanly (one SIGTERM) or the process ends at once (a second one).
+#[test]
+fn a_signal_while_certifying_leaves_no_partial_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    for twice in [false, true] {
+        let dir = tmp.path().join(format!("c{twice}"));
+        let mut child = spawn(&[
+            "count",
+            "dominoes-12x12",
+            "--symmetry",
+            "none",
+            "--solver",
+            "memo",
+            "--certify",
+            dir.to_str().unwrap(),
+        ]);
+        let start = std::time::Instant::now();
+        while !dir.is_dir()
+            || !file_names(&dir)
+                .iter()
+                .any(|f| f.ends_with(".cpog.partial"))
+        {
+            assert!(start.elapsed().as_secs() < 60, "no partial file appeared");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        signal(&child, "TERM");
+        if twice {
+            signal(&child, "TERM");
+        }
+        let status = wait_at_most(&mut child, std::time::Duration::from_secs(60)).unwrap();
+        assert_eq!(status.code(), Some(143));
+        assert_eq!(file_names(&dir), Vec::<String>::new(), "twice: {twice}");
+    }
 }

@@ -70,6 +70,9 @@ pub fn stop() -> Stop {
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// Temporary files to remove before an immediate exit.
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Directories whose `*.partial` files an immediate exit removes: the library writes a
+/// certificate's files under names it chooses as it goes.
+static PARTIALS_IN: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// Whether the running command answers on an `s` line (see [`answer_expected`]).
 static ANSWER_EXPECTED: AtomicBool = AtomicBool::new(false);
 
@@ -166,6 +169,18 @@ fn exit_now(code: i32) -> ! {
             let _ = std::fs::remove_file(f);
         }
     }
+    if let Ok(dirs) = PARTIALS_IN.lock() {
+        for entry in dirs
+            .iter()
+            .filter_map(|d| std::fs::read_dir(d).ok())
+            .flatten()
+        {
+            let Ok(entry) = entry else { continue };
+            if entry.file_name().to_string_lossy().ends_with(".partial") {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
     if code > 128 && ANSWER_EXPECTED.load(Ordering::SeqCst) {
         let words = format!(
             "c stopped by {} and ended at once: nothing found so far is reported\ns UNKNOWN\n",
@@ -210,6 +225,28 @@ impl Drop for Registered {
         if let Ok(mut files) = TEMPORARY.lock() {
             if let Some(i) = files.iter().rposition(|f| *f == self.0) {
                 files.swap_remove(i);
+            }
+        }
+    }
+}
+
+/// A directory whose `*.partial` files an immediate exit removes, while the guard lives.
+pub struct PartialsIn(PathBuf);
+
+/// Registers `dir`, which the command alone writes `*.partial` files into (a certificate
+/// directory, checked empty before the work), until the guard is dropped.
+pub fn register_partials_in(dir: &Path) -> PartialsIn {
+    if let Ok(mut dirs) = PARTIALS_IN.lock() {
+        dirs.push(dir.to_path_buf());
+    }
+    PartialsIn(dir.to_path_buf())
+}
+
+impl Drop for PartialsIn {
+    fn drop(&mut self) {
+        if let Ok(mut dirs) = PARTIALS_IN.lock() {
+            if let Some(i) = dirs.iter().rposition(|d| *d == self.0) {
+                dirs.swap_remove(i);
             }
         }
     }

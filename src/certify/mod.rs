@@ -28,6 +28,7 @@
 //! is complete, so a stopped or failed run leaves nothing that could pass for a
 //! certificate; the certified count is the graph's, computed by the search as it writes.
 
+mod audit;
 mod emit;
 mod formula;
 mod hints;
@@ -98,6 +99,11 @@ pub struct Certificate {
     pub order: usize,
     /// That quotient.
     pub count: Count,
+    /// The puzzle the CNFs name (as checked, their `c puzzle` line).
+    pub puzzle: Option<String>,
+    /// The symmetry mode: as written, the problem's; as checked, the `MANIFEST`'s
+    /// `symmetry` line, which the terms' group was checked against.
+    pub mode: Option<crate::puzzle::SymmetryMode>,
 }
 
 /// What to certify and how.
@@ -307,21 +313,26 @@ impl Certificate {
         )))
     }
 
-    /// Verifies the certificate in `dir` with the CPOG checker at `checker`, term by
-    /// term (`progress` hears each term's name), and the sum of the terms.
+    /// Verifies the certificate in `dir`: derives from its CNFs, never from `MANIFEST`,
+    /// that the terms are the conjugacy classes of a group of symmetries of the identity's
+    /// CNF, with their sizes and the group's order; with `puzzle`, that the identity's CNF
+    /// and the group are the ones polycover builds from it in the certificate's mode;
+    /// then runs the CPOG checker at `checker` on each term (`progress` hears each term's
+    /// name) and sums the checked counts.
     ///
     /// # Errors
     ///
-    /// A missing or malformed `MANIFEST` ([`Error::Puzzle`]), a checker that cannot be
-    /// run ([`Error::Usage`]), a term that fails ([`Error::Failed`]), a sum the order
-    /// does not divide, or a stop.
+    /// A missing or malformed `MANIFEST` ([`Error::Puzzle`]); terms that do not hold
+    /// together or are not of `puzzle`, or a term the checker rejects ([`Error::Failed`],
+    /// naming what differs); a checker that cannot be run ([`Error::Usage`]); a stop.
     pub fn verify(
         dir: &Path,
         checker: &Path,
+        puzzle: Option<&crate::puzzle::Puzzle>,
         stop: &Stop,
         progress: impl FnMut(&str),
     ) -> Result<Certificate> {
-        verify(dir, checker, stop, progress)
+        verify(dir, checker, puzzle, stop, progress)
     }
 }
 
@@ -378,6 +389,22 @@ impl Drop for Partials {
     }
 }
 
+/// The group as it acts on the placements: one element per permutation of the options.
+/// A flat target's mirror image through its own plane moves no placement, so under
+/// `reflections` two elements act alike; Burnside's sum over the distinct actions is the
+/// same count, and it is the group `verify` derives from the terms' CNFs.
+pub(super) fn faithful(group: &crate::symmetry::Group) -> crate::symmetry::Group {
+    let mut seen = HashSet::new();
+    crate::symmetry::Group::new(
+        group
+            .elements()
+            .iter()
+            .filter(|g| seen.insert(g.options.clone()))
+            .cloned()
+            .collect(),
+    )
+}
+
 /// Writes the certificate of the problem's count into `dir` (made if missing): per term
 /// a CNF and its CPOG certificate, a `MANIFEST` and a `README`.
 ///
@@ -388,7 +415,10 @@ impl Drop for Partials {
 pub(crate) fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
     let problem = request.problem;
     let compiled = &problem.compiled;
-    let group = &compiled.group;
+    // The search and the deletions poll the stop: a signal raises it, and the partial
+    // files go as `partials` does.
+    let _listening = request.stop.listen();
+    let group = &faithful(&compiled.group);
     if request.models.is_some() && group.order() > 1 {
         return Err(sat_up_to_symmetry());
     }
@@ -451,6 +481,8 @@ pub(crate) fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
         terms,
         order: group.order(),
         count,
+        puzzle: Some(compiled.puzzle.name().to_string()),
+        mode: Some(compiled.mode),
     };
     let manifest = partials.add(dir, "MANIFEST");
     write_file(&manifest, &verify::manifest(&certificate, compiled))?;

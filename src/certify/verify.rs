@@ -12,10 +12,11 @@ use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
 
-use super::{Certificate, Term};
+use super::{audit, Certificate, Term};
 use crate::burnside;
 use crate::count::Count;
 use crate::error::{Error, Result};
+use crate::puzzle::Puzzle;
 
 pub(super) fn manifest(c: &Certificate, compiled: &crate::puzzle::Compiled) -> String {
     let mut t = String::from("polycover-certificate 1\n");
@@ -54,84 +55,42 @@ fn plain_name(name: &str) -> bool {
     !name.is_empty() && !name.contains('/') && !name.contains('\\') && name != ".." && name != "."
 }
 
-/// Runs `checker` on every term of the certificate in `dir`; `progress` hears each term
-/// before it is checked.
+/// Derives what the certificate in `dir` sums from its CNFs ([`audit`]), compares it with
+/// `puzzle` where one is given, then runs `checker` on every term; `progress` hears each
+/// term before it is checked.
 ///
 /// # Errors
 ///
-/// A missing or malformed `MANIFEST` ([`Error::Puzzle`], naming the line); a checker that
-/// cannot be run ([`Error::Usage`]); a term that fails ([`Error::Failed`], naming the term
-/// and the checker's own error line); a sum the order does not divide; a stop by `stop`
-/// (the checker is then killed).
+/// A missing or malformed `MANIFEST` ([`Error::Puzzle`], naming the line); terms that do
+/// not hold together, or are not of `puzzle` ([`Error::Failed`], naming what differs); a
+/// checker that cannot be run ([`Error::Usage`]); a term that fails ([`Error::Failed`],
+/// naming the term and the checker's own error line); a stop by `stop` (the checker is
+/// then killed).
 pub fn verify(
     dir: &Path,
     checker: &Path,
+    puzzle: Option<&Puzzle>,
     stop: &crate::stop::Stop,
     mut progress: impl FnMut(&str),
 ) -> Result<Certificate> {
-    let path = dir.join("MANIFEST");
-    let text = std::fs::read_to_string(&path).map_err(|source| Error::Read {
-        path: path.clone(),
-        source,
-    })?;
-    let mut lines = text.lines().enumerate();
-    match lines.next() {
-        Some((_, "polycover-certificate 1")) => {}
-        _ => {
-            return Err(bad(
-                dir,
-                1,
-                "not a polycover certificate (expected `polycover-certificate 1`)",
-            ))
-        }
-    }
-    let mut order = None;
-    let mut terms = Vec::new();
-    for (k, line) in lines {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.as_slice() {
-            ["order", n] => {
-                order =
-                    Some(n.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                        bad(dir, k + 1, "the order is not a positive whole number")
-                    })?)
-            }
-            ["term", name, mult, cnf, cpog] => {
-                let mult: usize = mult.parse().ok().filter(|&m| m > 0).ok_or_else(|| {
-                    bad(
-                        dir,
-                        k + 1,
-                        "the multiplicity is not a positive whole number",
-                    )
-                })?;
-                if !plain_name(cnf) || !plain_name(cpog) {
-                    return Err(bad(
-                        dir,
-                        k + 1,
-                        "a term's files must be plain names in the directory",
-                    ));
-                }
-                terms.push((name.to_string(), mult, cnf.to_string(), cpog.to_string()));
-            }
-            ["puzzle", ..] | ["symmetry", ..] | [] => {}
-            _ => return Err(bad(dir, k + 1, &format!("unknown line `{line}`"))),
-        }
-    }
-    let order = order.ok_or_else(|| bad(dir, 1, "no `order` line"))?;
-    if terms.is_empty() {
-        return Err(bad(dir, 1, "no `term` line"));
-    }
-    let total: usize = terms.iter().map(|t| t.1).sum();
-    if total != order {
-        return Err(bad(
-            dir,
-            1,
-            &format!("the multiplicities add up to {total}, not the order {order}"),
-        ));
+    let manifest = read_manifest(dir)?;
+    let derived = audit::derive(
+        dir,
+        &manifest.terms,
+        manifest.order,
+        manifest.symmetry.as_deref(),
+        manifest.puzzle.as_deref(),
+    )?;
+    if let Some(puzzle) = puzzle {
+        audit::against_puzzle(dir, &manifest.terms, &derived, puzzle)?;
     }
     let mut checked = Vec::new();
     let mut sum = BigUint::default();
-    for (name, mult, cnf, cpog) in terms {
+    for (k, listed) in manifest.terms.into_iter().enumerate() {
+        let audit::Listed {
+            name, cnf, cpog, ..
+        } = listed;
+        let mult = derived.multiplicity[k];
         progress(&name);
         let started = Instant::now();
         let count =
@@ -151,18 +110,105 @@ pub fn verify(
             cnf,
             cpog,
             seconds: started.elapsed().as_secs_f64(),
-            symmetry: None,
+            symmetry: Some(derived.map[k].clone()),
             nodes: None,
             states: None,
             checker_count: disagreement.map(|_| count),
         });
     }
-    let count = burnside::divide(Count::from(sum), order)?;
+    let count = burnside::divide(Count::from(sum), derived.order).map_err(|_| {
+        Error::Failed(
+            "the certificate is damaged: the checked terms' Burnside sum is not a multiple of \
+             the group's order"
+                .into(),
+        )
+    })?;
     Ok(Certificate {
         terms: checked,
-        order,
+        order: derived.order,
         count,
+        puzzle: derived.puzzle,
+        mode: derived.mode,
     })
+}
+
+/// `MANIFEST`, read: nothing in it is trusted but the file names, which must be plain
+/// names in the directory.
+struct Manifest {
+    puzzle: Option<String>,
+    symmetry: Option<String>,
+    order: usize,
+    terms: Vec<audit::Listed>,
+}
+
+fn read_manifest(dir: &Path) -> Result<Manifest> {
+    let path = dir.join("MANIFEST");
+    let text = std::fs::read_to_string(&path).map_err(|source| Error::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let mut lines = text.lines().enumerate();
+    match lines.next() {
+        Some((_, "polycover-certificate 1")) => {}
+        _ => {
+            return Err(bad(
+                dir,
+                1,
+                "not a polycover certificate (expected `polycover-certificate 1`)",
+            ))
+        }
+    }
+    let mut m = Manifest {
+        puzzle: None,
+        symmetry: None,
+        order: 0,
+        terms: Vec::new(),
+    };
+    for (k, line) in lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["order", n] => {
+                m.order =
+                    n.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        bad(dir, k + 1, "the order is not a positive whole number")
+                    })?
+            }
+            ["term", name, mult, cnf, cpog] => {
+                let multiplicity: usize =
+                    mult.parse().ok().filter(|&m| m > 0).ok_or_else(|| {
+                        bad(
+                            dir,
+                            k + 1,
+                            "the multiplicity is not a positive whole number",
+                        )
+                    })?;
+                if !plain_name(cnf) || !plain_name(cpog) {
+                    return Err(bad(
+                        dir,
+                        k + 1,
+                        "a term's files must be plain names in the directory",
+                    ));
+                }
+                m.terms.push(audit::Listed {
+                    name: name.to_string(),
+                    multiplicity,
+                    cnf: cnf.to_string(),
+                    cpog: cpog.to_string(),
+                });
+            }
+            ["puzzle", ..] => m.puzzle = line.strip_prefix("puzzle ").map(str::to_string),
+            ["symmetry", mode] => m.symmetry = Some(mode.to_string()),
+            [] => {}
+            _ => return Err(bad(dir, k + 1, &format!("unknown line `{line}`"))),
+        }
+    }
+    if m.order == 0 {
+        return Err(bad(dir, 1, "no `order` line"));
+    }
+    if m.terms.is_empty() {
+        return Err(bad(dir, 1, "no `term` line"));
+    }
+    Ok(m)
 }
 
 /// What the checker said of one term: its count, or why it failed.

@@ -15,8 +15,11 @@ use polycover::Problem;
 use polycover::Report;
 use polycover::{Error, Result};
 
-/// Refuses a certificate directory that cannot be one, before any work.
-pub(super) fn check_dir(dir: &Path, parts: bool) -> Result<()> {
+/// Refuses a certificate directory that cannot be one, before any work: a file, or,
+/// unless `force`, a directory that holds anything (an earlier certificate's terms would
+/// stay beside the new one's, and its `MANIFEST` would be replaced). With `force`, an
+/// earlier certificate's files are removed first.
+pub(super) fn check_dir(dir: &Path, parts: bool, force: bool) -> Result<()> {
     if parts {
         return Err(Error::Usage(
             "--certify certifies a whole count: it cannot be combined with --part or \
@@ -24,11 +27,29 @@ pub(super) fn check_dir(dir: &Path, parts: bool) -> Result<()> {
                 .into(),
         ));
     }
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "--certify {}: not a directory",
-            dir.display()
-        )));
+    let owns = |name: &str| {
+        matches!(name, "MANIFEST" | "README")
+            || [".cnf", ".cpog", ".partial"]
+                .iter()
+                .any(|e| name.ends_with(e))
+    };
+    if !dir.exists() {
+        // Made by the writer: a count refused later (its certificate too large) leaves
+        // nothing behind.
+        return Ok(());
+    }
+    let removed = crate::output::check_directory(
+        dir,
+        force,
+        "--certify writes a certificate's CNFs, CPOG files, MANIFEST and README",
+        &owns,
+    )?;
+    if removed > 0 {
+        eprintln!(
+            "c {}: removed {removed} file{} of an earlier certificate (--force)",
+            dir.display(),
+            if removed == 1 { "" } else { "s" }
+        );
     }
     Ok(())
 }
@@ -115,6 +136,7 @@ pub(super) fn count(
     let free = free_bytes(dir);
     polycover::certify::Certificate::check_room(p, engine, &report.solutions, memory as u64, free)?;
     let watch = Written::watch(dir);
+    let _partials = crate::signals::register_partials_in(dir);
     let c = polycover::certify::Certificate::write(
         p,
         engine,
@@ -164,11 +186,26 @@ pub(super) fn verify(a: VerifyArgs, out: &mut dyn Write) -> Result<Outcome> {
     let mut progress = |name: &str| {
         eprintln!("c checking term {name}");
     };
+    let puzzle = a.puzzle.as_ref().map(polycover::Puzzle::load).transpose()?;
     let v = polycover::certify::Certificate::verify(
         &a.dir,
         &checker,
+        puzzle.as_ref(),
         &crate::signals::stop(),
         &mut progress,
+    )?;
+    writeln!(
+        out,
+        "c puzzle {} ({} symmetry): the terms are the {} classes of a group of {} symmetries \
+         of its CNF, derived from the CNFs{}",
+        v.puzzle.as_deref().unwrap_or("unnamed"),
+        v.mode.map_or("unstated", |m| m.as_str()),
+        v.terms.len(),
+        v.order,
+        match &puzzle {
+            Some(p) => format!("; the CNF and the group are those of {}", p.name()),
+            None => String::new(),
+        }
     )?;
     for t in &v.terms {
         if let Some(theirs) = &t.checker_count {
@@ -182,8 +219,12 @@ pub(super) fn verify(a: VerifyArgs, out: &mut dyn Write) -> Result<Outcome> {
         }
         writeln!(
             out,
-            "c term {}: {} x {} (FULL-PROOF SUCCESS, {:.2} s)",
-            t.name, t.multiplicity, t.count, t.seconds
+            "c term {} ({}): {} x {} (FULL-PROOF SUCCESS, {:.2} s)",
+            t.name,
+            t.symmetry.as_deref().unwrap_or_default(),
+            t.multiplicity,
+            t.count,
+            t.seconds
         )?;
     }
     let sum: Vec<String> = v

@@ -27,7 +27,12 @@ use polycover::RunOptions;
 use polycover::{Error, Result};
 
 pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
-    let choose = engines::for_count(a.search.solver.as_deref(), &a.search.sat.given())?;
+    // With --certify, `--force` also lets it write into a directory that holds files,
+    // which needs no --solver sat.
+    let certifying = a.certify.is_some();
+    let mut sat = a.search.sat.clone();
+    sat.force &= !certifying || engines::is_sat(a.search.solver.as_deref());
+    let choose = engines::for_count(a.search.solver.as_deref(), &sat.given())?;
     let p = match load(&a.search, out)? {
         Ok(p) => p,
         Err(stopped) => return Ok(stopped),
@@ -41,7 +46,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let memory = a.memory.unwrap_or_else(|| RunOptions::default().memory);
     let (engine, why) = choose.pick(&p, split, &crate::signals::stop(), out);
     if let Some(dir) = &a.certify {
-        super::certify::check_dir(dir, a.parts.given())?;
+        super::certify::check_dir(dir, a.parts.given(), a.search.sat.force)?;
         polycover::certify::Certificate::check_engine(&engine)?;
     }
     let prepared = engines::prepare(&p, &engine)?;

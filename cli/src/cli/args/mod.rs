@@ -245,7 +245,8 @@ pub(super) struct SatArgs {
     pub(super) sat_options: Vec<String>,
     /// Build the CNF (with --solver sat) even when its size passes the limit (10 M
     /// clauses or 50 M literals). With `enumerate --svg/--html DIR`, also write into a
-    /// directory that holds files, removing the pictures an earlier run left there.
+    /// directory that holds files, removing the pictures an earlier run left there; with
+    /// `count --certify DIR`, removing an earlier certificate's files.
     #[arg(long)]
     pub(super) force: bool,
 }
@@ -379,6 +380,12 @@ pub(super) struct VerifyArgs {
     /// The CPOG checker to run (default: `cpog-check` on PATH).
     #[arg(long, value_name = "PATH")]
     pub(super) checker: Option<PathBuf>,
+    /// Also check that the certificate is of this puzzle (a file or a catalog name): its
+    /// identity CNF is rebuilt from the puzzle and compared clause by clause, and the
+    /// terms' group with the puzzle's in the certificate's symmetry mode. Without it, the
+    /// CNF is trusted to say what the puzzle says.
+    #[arg(long, value_name = "FILE")]
+    pub(super) puzzle: Option<PathBuf>,
     /// Stop after this many seconds (the checker is stopped too) and exit 1.
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub(super) timeout: Option<Duration>,
