@@ -646,10 +646,10 @@ fn a_sum_the_order_does_not_divide_is_a_damaged_certificate() {
 fn a_stopped_certificate_leaves_no_file() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("c");
-    // The count takes milliseconds, its certificate (250 MB) seconds.
+    // The count takes a fifth of a second, its certificate (700 MB) seconds.
     let o = polycover(&[
         "count",
-        "dominoes-12x12",
+        "dominoes-16x16",
         "--symmetry",
         "none",
         "--solver",
@@ -774,7 +774,7 @@ fn a_signal_while_certifying_leaves_no_partial_file() {
         let dir = tmp.path().join(format!("c{twice}"));
         let mut child = spawn(&[
             "count",
-            "dominoes-12x12",
+            "dominoes-16x16",
             "--symmetry",
             "none",
             "--solver",

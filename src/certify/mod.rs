@@ -32,6 +32,7 @@ mod audit;
 mod emit;
 mod formula;
 mod hints;
+mod layers;
 mod orbits;
 mod out;
 mod reverse;

@@ -39,7 +39,8 @@ pub(super) fn write_term(
     let formula = Formula::new(&problem.compiled.matrix, g)?;
     let comments = cnf_comments(problem, &formula, g);
     let cnf_bytes = write_cnf(&formula, &comments, cnf_path)?;
-    let graph = write_cpog(&formula, shape, models, stop, cpog_path)?;
+    let sweep = crate::solver::memo::layer_order(&problem.compiled.matrix);
+    let graph = write_cpog(&formula, shape, models, sweep, stop, cpog_path)?;
     Ok(Term {
         name: String::new(),
         multiplicity: 1,
@@ -128,6 +129,7 @@ fn write_cpog(
     formula: &Formula,
     shape: Shape,
     models: Option<HashSet<Vec<u32>>>,
+    sweep: Option<Vec<u32>>,
     stop: &Stop,
     path: &Path,
 ) -> Result<Graph> {
@@ -145,6 +147,9 @@ fn write_cpog(
     };
     out.comment(&format!("graph: {shape_note}"))
         .map_err(&write)?;
+    if shape == Shape::Shared && models.is_none() && super::layers::applies(formula) {
+        return write_layers(formula, out, sweep.as_deref(), stop, path);
+    }
     let mut search = Certifier::new(formula, out, shape, models, stop);
     search.deny_bad().map_err(|e| relabel(e, path))?;
     let (count, top, top_lemma) = search.run().map_err(|e| relabel(e, path))?;
@@ -155,6 +160,44 @@ fn write_cpog(
     out.root(root).map_err(&write)?;
     reverse::delete_all(&mut out, formula, root, keep, zero.as_ref(), stop)
         .map_err(|e| relabel(e, path))?;
+    let nodes = out.nodes.len();
+    let bytes = out.bytes;
+    let file = out
+        .into_inner()
+        .into_inner()
+        .map_err(|e| write(e.into_error()))?;
+    file.sync_all().map_err(&write)?;
+    Ok(Graph {
+        count,
+        nodes,
+        states,
+        bytes,
+    })
+}
+
+/// The certificate of a sweep ([`super::layers`]): its layers, the root, and the
+/// deletions through the cut lemmas.
+fn write_layers(
+    formula: &Formula,
+    out: Out<BufWriter<fs::File>>,
+    sweep: Option<&[u32]>,
+    stop: &Stop,
+    path: &Path,
+) -> Result<Graph> {
+    let write = write_error(path);
+    let mut layers = super::layers::Layers::new(formula, out, sweep, stop);
+    layers.deny_bad().map_err(|e| relabel(e, path))?;
+    let (count, top, top_lemma) = layers.run().map_err(|e| relabel(e, path))?;
+    let bad = layers.bad().to_vec();
+    let (root, keep, zero) = root(&mut layers.out, &count, top, top_lemma, &bad).map_err(&write)?;
+    layers.out.root(root).map_err(&write)?;
+    match (&zero, top) {
+        (None, Some(top)) => layers.finish(root, top, keep),
+        _ => reverse::delete_all(&mut layers.out, formula, root, keep, zero.as_ref(), stop),
+    }
+    .map_err(|e| relabel(e, path))?;
+    let states = layers.visited;
+    let out = layers.out;
     let nodes = out.nodes.len();
     let bytes = out.bytes;
     let file = out

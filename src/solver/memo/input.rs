@@ -75,38 +75,8 @@ impl Input {
         let mut frontier = None;
         let mut listed = None;
         if branching == Branching::Sweep {
-            // The other sweeps the layers may take (see `listed`); the narrowest is kept
-            // where it beats the memo's.
-            let graph = order::Graph::of(&items, &options);
-            let mut others = vec![order::units_first(&items)];
-            match cells {
-                Some(cells) => {
-                    // Each way of naming the axes, so that the choice does not depend on
-                    // how the box is written (a turned box is offered the same orders).
-                    const AXES: [[usize; 3]; 6] = [
-                        [2, 1, 0],
-                        [2, 0, 1],
-                        [1, 2, 0],
-                        [1, 0, 2],
-                        [0, 2, 1],
-                        [0, 1, 2],
-                    ];
-                    for axes in AXES {
-                        let raster = order::raster(&items, cells, [false; 3], axes);
-                        others.push(order::cuthill_mckee_by(&graph, &raster));
-                        others.push(raster);
-                    }
-                }
-                None => others.push(order::spectral(&items, &graph)),
-            }
-            let sweep = order::cuthill_mckee(&graph);
-            let breadth = order::breadth_of(&items, &options, &sweep);
-            // The first of the narrowest.
-            let best = others
-                .into_iter()
-                .map(|o| (order::breadth_of(&items, &options, &o), o))
-                .min_by_key(|(b, _)| *b);
-            if let Some((_, other)) = best.filter(|(b, _)| *b < breadth) {
+            let (sweep, other) = sweeps(&items, &options, cells);
+            if let Some(other) = other {
                 let layers = Input::swept(items.clone(), options.clone(), &other);
                 listed = Some(Box::new(layers));
             }
@@ -212,6 +182,59 @@ impl From<&Matrix> for Input {
 }
 
 /// Items by their bounds, and options as (item, weight) lists: what [`Input::new`] takes.
+/// The sweeps of a sweep's items and options: the memo's (Cuthill-McKee), and the
+/// narrower one the layers take instead where one of the others beats it (the unit items
+/// first, then each raster of the cells' axes and its Cuthill-McKee, or a spectral order
+/// without coordinates; the first of the narrowest).
+fn sweeps(
+    items: &[(u32, u32)],
+    options: &[Vec<(u32, u32)>],
+    cells: Option<&[[i32; 3]]>,
+) -> (Vec<u32>, Option<Vec<u32>>) {
+    let graph = order::Graph::of(items, options);
+    let mut others = vec![order::units_first(items)];
+    match cells {
+        Some(cells) => {
+            // Each way of naming the axes, so that the choice does not depend on how the
+            // box is written (a turned box is offered the same orders).
+            const AXES: [[usize; 3]; 6] = [
+                [2, 1, 0],
+                [2, 0, 1],
+                [1, 2, 0],
+                [1, 0, 2],
+                [0, 2, 1],
+                [0, 1, 2],
+            ];
+            for axes in AXES {
+                let raster = order::raster(items, cells, [false; 3], axes);
+                others.push(order::cuthill_mckee_by(&graph, &raster));
+                others.push(raster);
+            }
+        }
+        None => others.push(order::spectral(items, &graph)),
+    }
+    let sweep = order::cuthill_mckee(&graph);
+    let breadth = order::breadth_of(items, options, &sweep);
+    let best = others
+        .into_iter()
+        .map(|o| (order::breadth_of(items, options, &o), o))
+        .min_by_key(|(b, _)| *b);
+    let other = best.filter(|(b, _)| *b < breadth).map(|(_, o)| o);
+    (sweep, other)
+}
+
+/// The order in which the frontier's layers sweep `matrix`'s items (item `order[k]`
+/// at step `k`), where its branching is a sweep.
+pub(crate) fn layer_order(matrix: &Matrix) -> Option<Vec<u32>> {
+    let (items, options) = parts(matrix);
+    if order::rule(&items, &options) != Branching::Sweep {
+        return None;
+    }
+    let cells = cells(matrix);
+    let (sweep, other) = sweeps(&items, &options, cells.as_deref());
+    Some(other.unwrap_or(sweep))
+}
+
 type Parts = (Vec<(u32, u32)>, Vec<Vec<(u32, u32)>>);
 
 /// A matrix's items (their bounds) and options (each item once), in its numbering.

@@ -1,0 +1,951 @@
+//! The certificate of a sweep: the frontier's layers as the graph, and a proof whose size
+//! follows the layers, not the solutions or the clauses times the graph.
+//!
+//! # The graph
+//!
+//! The covered items are swept in a fixed order; position `l` is the `l`th. A
+//! super-option (an orbit of options, [`Orbits`]) *starts* at the first position it
+//! covers. The state at layer `l` is the set `S` of positions at or past `l` that options
+//! started earlier already cover (every position before `l` is covered). Its node
+//! `N(l, S)` is a function of the super-options starting at `l` or later: the ways they
+//! cover the rest exactly.
+//!
+//! ```text
+//! l in S:      N(l, S) = AND(NOT x_o for o starting at l) AND N(l + 1, S - l)
+//! l not in S:  N(l, S) = P_1 + ... + P_k, one P_j per option j starting at l that fits:
+//!              P_j = x_j AND (NOT x_o for the other o starting at l) AND N(l + 1, S + j - l)
+//! ```
+//!
+//! Each variable is mentioned at its option's start, on every path, once: the products
+//! are decomposable and the sums deterministic (each `P_j` denies the other options on
+//! position `l`). A state is one node however often it is reached, as the frontier keeps
+//! one count per state. With nothing starting at a covered position the state is its
+//! successor's node (no node is written).
+//!
+//! # Forward: the CNF implies the root
+//!
+//! Per state, as its branches finish: `K_j` (context and `x_j` imply `P_j`, or are
+//! impossible) and `L` (the context implies `N`). The context of `(l, S)` is a clause of
+//! options that must be false there: those starting at `l` or later that meet `S`, and
+//! those started before `l` that meet a free position at or past `l`.
+//!
+//! # Backward: the root implies every clause
+//!
+//! The root's unit and the nodes' definitions must prove each input clause before it is
+//! deleted. Instead of one walk up the whole graph per clause, lemmas shared by all
+//! clauses cut the graph:
+//!
+//! - `T_l`: the disjunction of layer `l`'s nodes (every path crosses layer `l` once),
+//!   from `T_{l-1}`;
+//! - `V_{l,a}`: `NOT x_a`, or a node of layer `l` whose state covers what remains of
+//!   `a`'s super-option, from `T` at `a`'s start and then `V_{l-1,a}`;
+//! - `W_{l,c}`: an option through item `c` that started before `l`, or a node of layer
+//!   `l` whose state leaves `c` free, from `T` where the first option through `c` starts.
+//!
+//! Then each input clause goes with the nodes of one layer: "not both `a` and `b`" at the
+//! start of the later one (`T`, or `V` of the earlier one: its state covers their common
+//! item), "at least one through `c`" at `c`'s position (`W`), `x_o -> x_g(o)` at the
+//! orbit's start (`T`). The lemmas go last, in the reverse of their order.
+//!
+//! Invariants: every hint turns its clause unit or conflicting when the checker reaches
+//! it; each added lemma is deleted after everything that rests on it and before what it
+//! rests on; node numbers are written children first.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use num_bigint::BigUint;
+
+use super::formula::Formula;
+use super::orbits::{Orbits, BAD};
+use super::out::Out;
+use crate::error::{Error, Result};
+use crate::stop::Stop;
+
+/// Whether the layers certify `f`: every covered item must be covered (no optional
+/// cells), no piece's count is a range left to clauses, and a piece with copies makes
+/// the cells the only items (as the memo sweeps).
+pub(super) fn applies(f: &Formula) -> bool {
+    f.kinds.is_empty()
+        && !f.implied.is_empty()
+        && f.cover_items.iter().all(|&(_, alo)| alo.is_some())
+}
+
+/// One state of the sweep.
+struct State {
+    layer: u32,
+    set: Box<[u64]>,
+    count: BigUint,
+    /// `None` with a positive count: nothing is left (true).
+    node: Option<i32>,
+    /// The lemma `L` (none for a state that is true).
+    lemma: Option<u32>,
+    /// Whether `node` was written for this state (not its successor's).
+    own: bool,
+    /// A node of its own: its products as (super-option, product, child node); the
+    /// super-option is `BAD` for a covered position's product.
+    products: Vec<(u32, i32, Option<i32>)>,
+    /// Its sums, innermost first.
+    sums: Vec<i32>,
+}
+
+pub(super) struct Layers<'a, W: Write> {
+    f: &'a Formula,
+    stop: &'a Stop,
+    pub out: Out<W>,
+    orbits: Orbits,
+    pub bad_lemma: Vec<u32>,
+    /// Per position: the covered item there; and per covered item its position.
+    item_at: Vec<u32>,
+    pos: Vec<u32>,
+    /// Per super-option: its positions, increasing.
+    cells: Vec<Vec<u32>>,
+    /// Per position: the super-options starting there, and those through it.
+    starts: Vec<Vec<u32>>,
+    through: Vec<Vec<u32>>,
+    /// Per layer `l`: the last position of any super-option starting before `l`.
+    reach: Vec<u32>,
+    layers: Vec<HashMap<Box<[u64]>, u32>>,
+    states: Vec<State>,
+    /// Per node written for a state: that state.
+    state_of: HashMap<i32, u32>,
+    stamp: Vec<u32>,
+    gen: u32,
+    pub visited: u64,
+}
+
+fn has(set: &[u64], p: u32) -> bool {
+    set[(p / 64) as usize] >> (p % 64) & 1 == 1
+}
+
+fn lit(o: u32) -> i32 {
+    o as i32 + 1
+}
+
+impl<'a, W: Write> Layers<'a, W> {
+    /// The layers of `f` in the frontier's `sweep` (the matrix's items in the order it
+    /// takes them; the covered items in their own order without one).
+    pub fn new(
+        f: &'a Formula,
+        out: Out<W>,
+        sweep: Option<&[u32]>,
+        stop: &'a Stop,
+    ) -> Layers<'a, W> {
+        let orbits = Orbits::new(f);
+        let n = f.cover_items.len();
+        let mut cover_of = HashMap::new();
+        for (c, &(item, _)) in f.cover_items.iter().enumerate() {
+            cover_of.insert(item, c as u32);
+        }
+        let mut item_at: Vec<u32> = sweep
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|i| cover_of.get(i).copied())
+            .collect();
+        if item_at.len() != n {
+            item_at = (0..n as u32).collect();
+        }
+        let mut pos = vec![0u32; n];
+        for (p, &c) in item_at.iter().enumerate() {
+            pos[c as usize] = p as u32;
+        }
+        let cells: Vec<Vec<u32>> = orbits
+            .sup_cells
+            .iter()
+            .map(|cs| {
+                let mut ps: Vec<u32> = cs.iter().map(|&c| pos[c as usize]).collect();
+                ps.sort_unstable();
+                ps
+            })
+            .collect();
+        let mut starts = vec![Vec::new(); n];
+        let mut through = vec![Vec::new(); n];
+        for (s, ps) in cells.iter().enumerate() {
+            starts[ps[0] as usize].push(s as u32);
+            for &p in ps {
+                through[p as usize].push(s as u32);
+            }
+        }
+        let mut reach = vec![0u32; n + 1];
+        let mut most = 0;
+        for l in 0..n {
+            reach[l] = most;
+            for &s in &starts[l] {
+                most = most.max(*cells[s as usize].last().expect("cells"));
+            }
+        }
+        reach[n] = most;
+        let sups = cells.len();
+        Layers {
+            f,
+            stop,
+            out,
+            bad_lemma: vec![0; f.num_vars as usize],
+            orbits,
+            item_at,
+            pos,
+            cells,
+            starts,
+            through,
+            reach,
+            layers: vec![HashMap::new(); n + 1],
+            states: Vec::new(),
+            state_of: HashMap::new(),
+            stamp: vec![0; sups],
+            gen: 0,
+            visited: 0,
+        }
+    }
+
+    /// The options no solution of the term holds (an orbit that overlaps itself).
+    pub fn bad(&self) -> &[u32] {
+        &self.orbits.bad
+    }
+
+    fn next_gen(&mut self) -> u32 {
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.gen = 1;
+        }
+        self.gen
+    }
+
+    fn first(&self, s: u32) -> u32 {
+        self.cells[s as usize][0]
+    }
+
+    fn fits(&self, s: u32, set: &[u64]) -> bool {
+        !self.cells[s as usize].iter().any(|&p| has(set, p))
+    }
+
+    fn members(&self, s: u32) -> &[u32] {
+        &self.orbits.members[s as usize]
+    }
+
+    /// The member of super-option `s` on position `p`.
+    fn member_on(&self, s: u32, p: u32) -> u32 {
+        let item = self.item_at[p as usize];
+        *self
+            .members(s)
+            .iter()
+            .find(|&&m| self.f.cells[m as usize].contains(&item))
+            .expect("a member on the position")
+    }
+
+    /// Denies every option that overlaps itself under the term's symmetry (a unit lemma
+    /// each): they are in no model.
+    pub fn deny_bad(&mut self) -> Result<()> {
+        let f = self.f;
+        for k in 0..self.orbits.bad.len() {
+            let o = self.orbits.bad[k];
+            let mut hints = Vec::new();
+            let mut chain = vec![o];
+            let mut cur = o;
+            'walk: loop {
+                hints.push(f.follows[cur as usize].expect("a bad option moves"));
+                cur = f.image[cur as usize];
+                for &earlier in &chain {
+                    if f.conflict(earlier, cur) {
+                        hints.push(f.amo_clause(earlier, cur));
+                        break 'walk;
+                    }
+                }
+                chain.push(cur);
+            }
+            self.bad_lemma[o as usize] = self.out.lemma(&[-lit(o)], &hints)?;
+        }
+        Ok(())
+    }
+
+    /// The context of `(l, set)`: the options that must be false there (module doc).
+    fn context(&mut self, l: u32, set: &[u64]) -> Vec<i32> {
+        let gen = self.next_gen();
+        let mut clause = Vec::new();
+        let end = self.reach[l as usize].max(l);
+        for p in l..=end.min(self.item_at.len() as u32 - 1) {
+            let covered = has(set, p);
+            for k in 0..self.through[p as usize].len() {
+                let s = self.through[p as usize][k];
+                let early = self.first(s) < l;
+                if early == covered || self.stamp[s as usize] == gen {
+                    continue;
+                }
+                self.stamp[s as usize] = gen;
+                clause.extend(self.members(s).iter().map(|&m| lit(m)));
+            }
+        }
+        clause
+    }
+
+    /// Hints that make every member of `t` false, given every member of `j` true.
+    fn deny(&self, t: u32, j: u32, hints: &mut Vec<u32>) {
+        let f = self.f;
+        let (a, b) = self
+            .members(t)
+            .iter()
+            .flat_map(|&a| self.members(j).iter().map(move |&b| (a, b)))
+            .find(|&(a, b)| f.conflict(a, b))
+            .expect("options that meet share an item");
+        hints.push(f.amo_clause(a, b));
+        let mut cur = a;
+        loop {
+            let p = self.orbits.preimage[cur as usize];
+            if p == a {
+                break;
+            }
+            hints.push(f.follows[p as usize].expect("a moved option has its clause"));
+            cur = p;
+        }
+    }
+
+    /// Hints that make every member of `j` true, given member `m`.
+    fn follow(&self, m: u32, hints: &mut Vec<u32>) {
+        let mut cur = m;
+        loop {
+            let next = self.f.image[cur as usize];
+            if next == m {
+                break;
+            }
+            hints.push(self.f.follows[cur as usize].expect("a moved option has its clause"));
+            cur = next;
+        }
+    }
+
+    /// Searches and writes the whole sweep: the root's count, node and lemma.
+    pub fn run(&mut self) -> Result<(BigUint, Option<i32>, u32)> {
+        let words = self.item_at.len().div_ceil(64).max(1);
+        let root = self.visit(0, &vec![0u64; words])?;
+        let s = &self.states[root as usize];
+        let lemma = s.lemma.ok_or_else(|| {
+            Error::Failed("a puzzle with no cell to fill has no certificate".into())
+        })?;
+        Ok((s.count.clone(), s.node, lemma))
+    }
+
+    fn visit(&mut self, l: u32, set: &[u64]) -> Result<u32> {
+        if let Some(&k) = self.layers[l as usize].get(set) {
+            return Ok(k);
+        }
+        self.visited += 1;
+        if self.visited % 4096 == 0 && self.stop.should_stop() {
+            return Err(Error::Interrupted(format!(
+                "the certificate was not finished ({} states searched)",
+                self.visited
+            )));
+        }
+        let state = if l as usize == self.item_at.len() {
+            State {
+                layer: l,
+                set: set.into(),
+                count: BigUint::from(1u32),
+                node: None,
+                lemma: None,
+                own: false,
+                products: Vec::new(),
+                sums: Vec::new(),
+            }
+        } else if has(set, l) {
+            self.covered(l, set)?
+        } else {
+            self.free(l, set)?
+        };
+        let k = self.states.len() as u32;
+        if state.own {
+            if let Some(node) = state.node {
+                self.state_of.insert(node, k);
+            }
+        }
+        self.states.push(state);
+        self.layers[l as usize].insert(set.into(), k);
+        Ok(k)
+    }
+
+    /// A covered position: everything starting there denied, then the next layer.
+    fn covered(&mut self, l: u32, set: &[u64]) -> Result<State> {
+        let mut next = set.to_vec();
+        next[(l / 64) as usize] &= !(1u64 << (l % 64));
+        let child = self.visit(l + 1, &next)?;
+        let (c_count, c_node, c_lemma) = {
+            let c = &self.states[child as usize];
+            (c.count.clone(), c.node, c.lemma)
+        };
+        let mut state = State {
+            layer: l,
+            set: set.into(),
+            count: c_count.clone(),
+            node: c_node,
+            lemma: c_lemma,
+            own: false,
+            products: Vec::new(),
+            sums: Vec::new(),
+        };
+        let starting = self.starts[l as usize].clone();
+        if starting.is_empty() {
+            return Ok(state);
+        }
+        let context = self.context(l, set);
+        if c_count == BigUint::default() {
+            state.lemma = Some(self.out.lemma(&context, &[c_lemma.expect("a dead state")])?);
+            return Ok(state);
+        }
+        let mut kids: Vec<i32> = starting
+            .iter()
+            .flat_map(|&s| self.members(s).iter().map(|&m| -lit(m)))
+            .collect();
+        kids.extend(c_node);
+        let p = self.out.product(&kids)?;
+        let mut hints: Vec<u32> = c_lemma.into_iter().collect();
+        hints.push(self.out.node(p).cid);
+        let mut clause = context;
+        clause.push(p);
+        state.lemma = Some(self.out.lemma(&clause, &hints)?);
+        state.node = Some(p);
+        state.own = true;
+        state.products = vec![(BAD, p, c_node)];
+        Ok(state)
+    }
+
+    /// A free position: one branch per option starting there that fits.
+    fn free(&mut self, l: u32, set: &[u64]) -> Result<State> {
+        let starting = self.starts[l as usize].clone();
+        let branches: Vec<u32> = starting
+            .iter()
+            .copied()
+            .filter(|&s| self.fits(s, set))
+            .collect();
+        let mut children = Vec::with_capacity(branches.len());
+        for &j in &branches {
+            let mut next = set.to_vec();
+            for &p in &self.cells[j as usize] {
+                next[(p / 64) as usize] |= 1u64 << (p % 64);
+            }
+            next[(l / 64) as usize] &= !(1u64 << (l % 64));
+            children.push(self.visit(l + 1, &next)?);
+        }
+        let context = self.context(l, set);
+        let mut products: Vec<(u32, i32, Option<i32>)> = Vec::new();
+        let mut k_lemmas = Vec::with_capacity(branches.len());
+        let mut total = BigUint::default();
+        for (&j, &child) in branches.iter().zip(&children) {
+            let (count, c_node, c_lemma) = {
+                let c = &self.states[child as usize];
+                (c.count.clone(), c.node, c.lemma)
+            };
+            let live = count > BigUint::default();
+            let product = if live {
+                let mut kids: Vec<i32> = self.members(j).iter().map(|&m| lit(m)).collect();
+                for &o in &starting {
+                    if o != j {
+                        kids.extend(self.members(o).iter().map(|&m| -lit(m)));
+                    }
+                }
+                kids.extend(c_node);
+                let p = self.out.product(&kids)?;
+                products.push((j, p, c_node));
+                total += &count;
+                Some(p)
+            } else {
+                None
+            };
+            let hints = self.branch_hints(l, set, j, &starting, c_lemma, product);
+            let mut clause = context.clone();
+            clause.push(-lit(self.member_on(j, l)));
+            clause.extend(product);
+            k_lemmas.push(self.out.lemma(&clause, &hints)?);
+        }
+        let sums = self.sums(l, &products)?;
+        let top = sums.last().copied().or(products.first().map(|p| p.1));
+        let mut hints = Vec::new();
+        for &s in sums.iter().rev() {
+            let cid = self.out.node(s).cid;
+            hints.extend([cid + 1, cid + 2]);
+        }
+        hints.extend(&k_lemmas);
+        let item = self.item_at[l as usize];
+        for &o in &self.f.by_cell[item as usize] {
+            if self.orbits.sup_of[o as usize] == BAD {
+                hints.push(self.bad_lemma[o as usize]);
+            }
+        }
+        hints.push(self.f.cover_items[item as usize].1.expect("a cell has its clause"));
+        let mut clause = context;
+        clause.extend(top);
+        let lemma = self.out.lemma(&clause, &hints)?;
+        Ok(State {
+            layer: l,
+            set: set.into(),
+            count: total,
+            node: top,
+            lemma: Some(lemma),
+            own: top.is_some(),
+            products,
+            sums,
+        })
+    }
+
+    /// The hints of `K_j`: `j`'s members true, the options it meets false (the others
+    /// starting at `l`, and those starting later that meet it outside `set`), the
+    /// child's lemma, and the product's definition.
+    fn branch_hints(
+        &mut self,
+        l: u32,
+        set: &[u64],
+        j: u32,
+        starting: &[u32],
+        child_lemma: Option<u32>,
+        product: Option<i32>,
+    ) -> Vec<u32> {
+        let mut hints = Vec::new();
+        self.follow(self.member_on(j, l), &mut hints);
+        for &o in starting {
+            if o != j && self.fits(o, set) {
+                self.deny(o, j, &mut hints);
+            }
+        }
+        let gen = self.next_gen();
+        for &s in starting {
+            self.stamp[s as usize] = gen;
+        }
+        for k in 0..self.cells[j as usize].len() {
+            let p = self.cells[j as usize][k];
+            for t in 0..self.through[p as usize].len() {
+                let o = self.through[p as usize][t];
+                if self.stamp[o as usize] == gen || self.first(o) <= l {
+                    continue;
+                }
+                self.stamp[o as usize] = gen;
+                if self.fits(o, set) {
+                    self.deny(o, j, &mut hints);
+                }
+            }
+        }
+        hints.extend(child_lemma);
+        if let Some(p) = product {
+            hints.push(self.out.node(p).cid);
+        }
+        hints
+    }
+
+    /// The chain of sums over `products`, innermost first (none for fewer than two).
+    fn sums(&mut self, l: u32, products: &[(u32, i32, Option<i32>)]) -> Result<Vec<i32>> {
+        let mut sums: Vec<i32> = Vec::new();
+        let k = products.len();
+        if k < 2 {
+            return Ok(sums);
+        }
+        let mut inner = products[k - 1].1;
+        for t in (0..k - 1).rev() {
+            let mut hints = Vec::new();
+            let p_t = products[t].1;
+            for &(s, p_s, _) in &products[t + 1..] {
+                let x = lit(self.member_on(s, l));
+                hints.push(self.child_clause(p_t, -x));
+                hints.push(self.child_clause(p_s, x));
+            }
+            for &s in &sums {
+                hints.push(self.out.node(s).cid);
+            }
+            let s = self.out.sum(p_t, inner, &hints)?;
+            sums.push(s);
+            inner = s;
+        }
+        Ok(sums)
+    }
+
+    /// The defining clause `-P child` of product `p`.
+    fn child_clause(&self, p: i32, child: i32) -> u32 {
+        let pos = self
+            .out
+            .children(p)
+            .iter()
+            .position(|&c| c == child)
+            .expect("a child of the product");
+        self.out.node(p).cid + 1 + pos as u32
+    }
+}
+
+/// Which literal of each product makes it false, in one use of the cut lemmas: for a
+/// covered position's product `None`, else the product's super-option.
+type Pick<'p> = &'p dyn Fn(Option<u32>, Option<i32>) -> i32;
+
+/// [`Pick`] for a node of a given layer, in a cone of several layers.
+type Cone<'p> = &'p dyn Fn(u32, Option<u32>, Option<i32>) -> i32;
+
+/// Per option, its cut lemmas `V`: (layer, node list, lemma), in layer order.
+type OptionCuts = HashMap<u32, Vec<(u32, Vec<i32>, u32)>>;
+
+impl<W: Write> Layers<'_, W> {
+    /// The nodes of the live states at layer `l` that `keep` accepts, once each.
+    fn cut(&self, l: u32, keep: &dyn Fn(&[u64]) -> bool) -> Vec<i32> {
+        let mut nodes: Vec<i32> = self.layers[l as usize]
+            .values()
+            .map(|&k| &self.states[k as usize])
+            .filter(|s| s.count > BigUint::default() && keep(&s.set))
+            .map(|s| s.node.expect("a live state before the last start has a node"))
+            .collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        nodes
+    }
+
+    /// Hints that make `node` (written for a state of layer `l`) false: for each product
+    /// the definition clause of the literal `pick` names, then the sums, innermost first.
+    fn falsify(&self, node: i32, pick: Pick<'_>, hints: &mut Vec<u32>) {
+        let s = &self.states[self.state_of[&node] as usize];
+        for &(j, p, child) in &s.products {
+            let branch = (j != BAD).then_some(j);
+            hints.push(self.child_clause(p, pick(branch, child)));
+        }
+        for &sum in &s.sums {
+            hints.push(self.out.node(sum).cid);
+        }
+    }
+
+    /// The hints of a cut lemma over the nodes `next`: each node of `from` that is not
+    /// in `next` made false (`pick`), then the conflict with `base`.
+    fn step(&self, from: &[i32], next: &[i32], pick: Pick<'_>, base: u32) -> Vec<u32> {
+        let mut hints = Vec::new();
+        for &n in from {
+            if next.binary_search(&n).is_err() {
+                self.falsify(n, pick, &mut hints);
+            }
+        }
+        hints.push(base);
+        hints
+    }
+
+    /// Adds the cut lemma: the `extra` literals and the nodes `next`.
+    fn cut_lemma(&mut self, extra: &[i32], next: &[i32], hints: &[u32]) -> Result<u32> {
+        let mut clause = extra.to_vec();
+        clause.extend_from_slice(next);
+        Ok(self.out.lemma(&clause, hints)?)
+    }
+
+    /// The last layer where a super-option starts.
+    fn last_start(&self) -> u32 {
+        (0..self.starts.len() as u32)
+            .rev()
+            .find(|&l| !self.starts[l as usize].is_empty())
+            .unwrap_or(0)
+    }
+
+    /// After the root (`root`, its unit `keep`, over the top node `top`): the cut
+    /// lemmas, the deletion of the forward lemmas, of every input clause, and of the cut
+    /// lemmas.
+    pub fn finish(&mut self, root: i32, top: i32, keep: u32) -> Result<()> {
+        let forward = std::mem::take(&mut self.out.lemmas);
+        let forward_hints = std::mem::take(&mut self.out.hints);
+        let last = self.last_start();
+        // T_l: the layer cuts.
+        let all = |_: &[u64]| true;
+        let mut cuts: Vec<Vec<i32>> = Vec::with_capacity(last as usize + 1);
+        let mut t_lemma: Vec<u32> = Vec::with_capacity(last as usize + 1);
+        cuts.push(self.cut(0, &all));
+        let first_t = if root == top {
+            keep
+        } else {
+            let h = [self.child_clause(root, top), keep];
+            self.out.lemma(&[top], &h)?
+        };
+        t_lemma.push(first_t);
+        let through_child = |_: Option<u32>, child: Option<i32>| child.expect("a child node");
+        for l in 1..=last {
+            self.poll()?;
+            let next = self.cut(l, &all);
+            let hints = self.step(&cuts[l as usize - 1], &next, &through_child, t_lemma[l as usize - 1]);
+            let t = self.cut_lemma(&[], &next, &hints)?;
+            cuts.push(next);
+            t_lemma.push(t);
+        }
+        let b0 = self.out.bytes;
+        let v = self.option_cuts(&cuts, &t_lemma)?;
+        let b1 = self.out.bytes;
+        let w = self.cell_cuts(&cuts, &t_lemma)?;
+        let b2 = self.out.bytes;
+        if std::env::var_os("POLYCOVER_CERT_DEBUG").is_some() {
+            let widths: usize = cuts.iter().map(Vec::len).sum();
+            eprintln!("c debug: T {} layers, {} nodes in cuts; V {} chains {} bytes; W {} bytes; states {}", cuts.len(), widths, v.len(), b1 - b0, b2 - b1, self.states.len());
+        }
+        // The forward lemmas, last first, each with the hints it was added with.
+        for &(cid, start, len) in forward.iter().rev() {
+            if cid != keep {
+                self.out
+                    .delete(cid, &forward_hints[start as usize..(start + len) as usize])?;
+            }
+        }
+        drop(forward_hints);
+        self.delete_inputs(root, keep, &cuts, &t_lemma, &v, &w)?;
+        let backward = std::mem::take(&mut self.out.lemmas);
+        let hints = std::mem::take(&mut self.out.hints);
+        for (k, &(cid, start, len)) in backward.iter().enumerate().rev() {
+            if k % 4096 == 0 {
+                self.poll()?;
+            }
+            if cid != keep {
+                self.out.delete(cid, &hints[start as usize..(start + len) as usize])?;
+            }
+        }
+        Ok(())
+    }
+
+    fn poll(&self) -> Result<()> {
+        if self.stop.should_stop() {
+            return Err(Error::Interrupted(
+                "the certificate was not finished (deleting clauses)".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `set` covers every position of super-option `s` at or past `l`.
+    fn covers_rest(&self, set: &[u64], s: u32, l: u32) -> bool {
+        self.cells[s as usize]
+            .iter()
+            .filter(|&&p| p >= l)
+            .all(|&p| has(set, p))
+    }
+
+    /// Hints that make false every node of `from` that is not in `target` (sorted),
+    /// going down through the nodes it rests on: each node's products by the literal
+    /// `pick` names for the node's layer, children first.
+    fn cone(&self, from: &[i32], target: &[i32], pick: Cone<'_>, hints: &mut Vec<u32>) {
+        let mut done: HashMap<i32, ()> = HashMap::new();
+        for &n in from {
+            self.cone_node(n, target, pick, &mut done, hints);
+        }
+    }
+
+    fn cone_node(
+        &self,
+        n: i32,
+        target: &[i32],
+        pick: Cone<'_>,
+        done: &mut HashMap<i32, ()>,
+        hints: &mut Vec<u32>,
+    ) {
+        if target.binary_search(&n).is_ok() || done.insert(n, ()).is_some() {
+            return;
+        }
+        let s = &self.states[self.state_of[&n] as usize];
+        let num_vars = self.f.num_vars as i32;
+        let mut chosen = Vec::with_capacity(s.products.len());
+        for &(j, p, child) in &s.products {
+            let l = pick(s.layer, (j != BAD).then_some(j), child);
+            if l.abs() > num_vars {
+                self.cone_node(l, target, pick, done, hints);
+            }
+            chosen.push(self.child_clause(p, l));
+        }
+        hints.extend(chosen);
+        for &sum in &s.sums {
+            hints.push(self.out.node(sum).cid);
+        }
+    }
+
+    /// `V_{l,a}` for each good option `a`, at each layer where an option it conflicts
+    /// with starts later: per option, (layer, node list, lemma) in layer order.
+    fn option_cuts(&mut self, cuts: &[Vec<i32>], t_lemma: &[u32]) -> Result<OptionCuts> {
+        let f = self.f;
+        let mut need: HashMap<u32, Vec<u32>> = HashMap::new();
+        for &(a, b) in f.amo.keys() {
+            let (sa, sb) = (self.orbits.sup_of[a as usize], self.orbits.sup_of[b as usize]);
+            if sa == BAD || sb == BAD {
+                continue;
+            }
+            let (fa, fb) = (self.first(sa), self.first(sb));
+            if fa < fb {
+                need.entry(a).or_default().push(fb);
+            } else if fb < fa {
+                need.entry(b).or_default().push(fa);
+            }
+        }
+        let mut chains = HashMap::new();
+        let mut wanted: Vec<(u32, Vec<u32>)> = need.into_iter().collect();
+        wanted.sort_unstable();
+        for (a, mut layers) in wanted {
+            self.poll()?;
+            layers.sort_unstable();
+            layers.dedup();
+            let sa = self.orbits.sup_of[a as usize];
+            let start = self.first(sa);
+            let mut chain: Vec<(u32, Vec<i32>, u32)> = Vec::new();
+            for l in layers {
+                let next = self.cut(l, &|set| self.covers_rest(set, sa, l));
+                let mut hints = Vec::new();
+                // At the option's start, every product but its own denies it.
+                let pick = |layer: u32, j: Option<u32>, child: Option<i32>| match j {
+                    Some(j) if j == sa => child.expect("a child node"),
+                    _ if layer == start => -lit(a),
+                    _ => child.expect("a child node"),
+                };
+                let (from, base) = match chain.last() {
+                    Some((_, nodes, lemma)) => (nodes.as_slice(), *lemma),
+                    None => (cuts[start as usize].as_slice(), t_lemma[start as usize]),
+                };
+                self.cone(from, &next, &pick, &mut hints);
+                hints.push(base);
+                let lemma = self.cut_lemma(&[-lit(a)], &next, &hints)?;
+                chain.push((l, next, lemma));
+            }
+            chains.insert(a, chain);
+        }
+        Ok(chains)
+    }
+
+    /// `W_{c}` for each covered item `c` at its own position: an option through it that
+    /// started before, or a node there that leaves it free (from `T` where the first
+    /// option through it starts); per item, the node list and the lemma.
+    fn cell_cuts(&mut self, cuts: &[Vec<i32>], t_lemma: &[u32]) -> Result<Vec<(Vec<i32>, u32)>> {
+        let mut out = Vec::with_capacity(self.item_at.len());
+        for c in 0..self.item_at.len() as u32 {
+            self.poll()?;
+            let pc = self.pos[c as usize];
+            let through: Vec<u32> = self.through[pc as usize].clone();
+            let start = through.iter().map(|&s| self.first(s)).min().unwrap_or(pc);
+            if start == pc {
+                out.push((cuts[pc as usize].clone(), t_lemma[pc as usize]));
+                continue;
+            }
+            let next = self.cut(pc, &|set| !has(set, pc));
+            let early: Vec<i32> = through
+                .iter()
+                .filter(|&&s| self.first(s) < pc)
+                .map(|&s| lit(self.member_on(s, pc)))
+                .collect();
+            let pick = |_: u32, j: Option<u32>, child: Option<i32>| match j {
+                Some(j) if self.cells[j as usize].contains(&pc) => lit(self.member_on(j, pc)),
+                _ => child.expect("a child node"),
+            };
+            let mut hints = Vec::new();
+            self.cone(&cuts[start as usize], &next, &pick, &mut hints);
+            hints.push(t_lemma[start as usize]);
+            let lemma = self.cut_lemma(&early, &next, &hints)?;
+            out.push((next, lemma));
+        }
+        Ok(out)
+    }
+
+    /// Deletes every input clause with the cut lemmas (module doc).
+    fn delete_inputs(
+        &mut self,
+        root: i32,
+        keep: u32,
+        cuts: &[Vec<i32>],
+        t_lemma: &[u32],
+        v: &OptionCuts,
+        w: &[(Vec<i32>, u32)],
+    ) -> Result<()> {
+        let f = self.f;
+        let mut order: Vec<(u32, Deletion)> = Vec::new();
+        for (c, &(_, alo)) in f.cover_items.iter().enumerate() {
+            order.push((alo.expect("a cell's clause"), Deletion::AtLeastOne(c as u32)));
+        }
+        for (&(a, b), &cid) in &f.amo {
+            order.push((cid, Deletion::NotBoth(a, b)));
+        }
+        for (o, cid) in f.follows.iter().enumerate() {
+            if let Some(cid) = *cid {
+                order.push((cid, Deletion::Follows(o as u32)));
+            }
+        }
+        order.sort_unstable_by_key(|d| d.0);
+        if order.len() != f.clauses.len() {
+            return Err(Error::Failed(
+                "cannot certify: an input clause has no deletion (a bug)".into(),
+            ));
+        }
+        let mut hints = Vec::new();
+        for (k, &(cid, d)) in order.iter().enumerate() {
+            if k % 256 == 0 {
+                self.poll()?;
+            }
+            hints.clear();
+            match d {
+                Deletion::AtLeastOne(c) => {
+                    let pc = self.pos[c as usize];
+                    let (nodes, lemma) = &w[c as usize];
+                    let pick = |j: Option<u32>, _: Option<i32>| {
+                        lit(self.member_on(j.expect("a branch"), pc))
+                    };
+                    for &n in nodes {
+                        self.falsify(n, &pick, &mut hints);
+                    }
+                    hints.push(*lemma);
+                }
+                Deletion::NotBoth(a, b) => self.not_both(a, b, root, keep, cuts, t_lemma, v, &mut hints),
+                Deletion::Follows(o) => {
+                    let to = f.image[o as usize];
+                    let so = self.orbits.sup_of[o as usize];
+                    if so == BAD {
+                        hints.extend([self.child_clause(root, -lit(o)), keep]);
+                    } else {
+                        let l = self.first(so);
+                        let pick = |j: Option<u32>, _: Option<i32>| match j {
+                            Some(j) if j == so => lit(to),
+                            _ => -lit(o),
+                        };
+                        for &n in &cuts[l as usize] {
+                            self.falsify(n, &pick, &mut hints);
+                        }
+                        hints.push(t_lemma[l as usize]);
+                    }
+                }
+            }
+            self.out.delete(cid, &hints)?;
+        }
+        Ok(())
+    }
+
+    /// The hints that delete "not both `a` and `b`".
+    #[allow(clippy::too_many_arguments)]
+    fn not_both(
+        &self,
+        a: u32,
+        b: u32,
+        root: i32,
+        keep: u32,
+        cuts: &[Vec<i32>],
+        t_lemma: &[u32],
+        v: &OptionCuts,
+        hints: &mut Vec<u32>,
+    ) {
+        let (sa, sb) = (self.orbits.sup_of[a as usize], self.orbits.sup_of[b as usize]);
+        if let Some(bad) = [a, b].into_iter().find(|&o| self.orbits.sup_of[o as usize] == BAD) {
+            hints.extend([self.child_clause(root, -lit(bad)), keep]);
+            return;
+        }
+        let (fa, fb) = (self.first(sa), self.first(sb));
+        if fa == fb {
+            let pick = |j: Option<u32>, _: Option<i32>| match j {
+                Some(j) if j == sa => -lit(b),
+                _ => -lit(a),
+            };
+            for &n in &cuts[fa as usize] {
+                self.falsify(n, &pick, hints);
+            }
+            hints.push(t_lemma[fa as usize]);
+            return;
+        }
+        // The earlier one's cut at the later one's start: its state covers their common
+        // item, so the later one fits nowhere there.
+        let (early, late, fl) = if fa < fb { (a, b, fb) } else { (b, a, fa) };
+        let (_, nodes, lemma) = v[&early]
+            .iter()
+            .find(|(l, _, _)| *l == fl)
+            .expect("a cut at the later one's start");
+        let pick = |_: Option<u32>, _: Option<i32>| -lit(late);
+        for &n in nodes {
+            self.falsify(n, &pick, hints);
+        }
+        hints.push(*lemma);
+    }
+}
+
+/// An input clause and how it is deleted.
+#[derive(Clone, Copy)]
+enum Deletion {
+    AtLeastOne(u32),
+    NotBoth(u32, u32),
+    Follows(u32),
+}
