@@ -800,3 +800,61 @@ fn a_signal_while_certifying_leaves_no_partial_file() {
         assert_eq!(file_names(&dir), Vec::<String>::new(), "twice: {twice}");
     }
 }
+
+/// The certificate of a sweep (one piece in copies: the frontier's layers as the graph,
+/// the input clauses deleted through cut lemmas) is accepted by the checker in every
+/// symmetry mode, whichever engine counted, with the count the engine printed: boxes
+/// whose options start one or several layers apart, and Burnside terms whose orbits
+/// tie options together (and deny those that overlap themselves).
+#[test]
+fn the_layers_certify_boxes_in_every_mode() {
+    let tmp = tempfile::tempdir().unwrap();
+    let boxes = [
+        dominoes(tmp.path(), 2, 3, 4),
+        dominoes(tmp.path(), 4, 4, 2),
+        puzzle(
+            tmp.path(),
+            "l.toml",
+            &L_TROMINOES
+                .replace("[2, 3, 2]", "[3, 3, 2]")
+                .replace("count = 4", "count = 6"),
+        ),
+    ];
+    for (k, p) in boxes.iter().enumerate() {
+        for mode in ["none", "rotations", "reflections"] {
+            for solver in ["frontier", "memo"] {
+                let dir = tmp.path().join(format!("c{k}-{mode}-{solver}"));
+                let o = polycover(&[
+                    "count",
+                    p,
+                    "--symmetry",
+                    mode,
+                    "--solver",
+                    solver,
+                    "--certify",
+                    dir.to_str().unwrap(),
+                ]);
+                assert_eq!(o.status.code(), Some(0), "{p} {mode}: {}", stderr(&o));
+                let v = polycover(&[
+                    "verify",
+                    dir.to_str().unwrap(),
+                    "--puzzle",
+                    p,
+                    "--checker",
+                    checker().to_str().unwrap(),
+                ]);
+                assert_eq!(v.status.code(), Some(0), "{p} {mode}: {}", stderr(&v));
+                assert_eq!(s_mc(&v), s_mc(&o), "{p} {mode} {solver}");
+            }
+        }
+    }
+    // Without --solver, --certify takes the frontier here.
+    let dir = tmp.path().join("default");
+    let o = polycover(&["count", &boxes[0], "--certify", dir.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains("c solver frontier")
+            && stdout(&o).contains("the default under --certify"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -78,8 +78,11 @@ struct State {
     count: BigUint,
     /// `None` with a positive count: nothing is left (true).
     node: Option<i32>,
-    /// The lemma `L` (none for a state that is true).
-    lemma: Option<u32>,
+    /// The hints that, with the context false, make the node true (or conflict, for a
+    /// state with no cover): `L` for a free position; for a covered one its successor's,
+    /// then its product's definition, so that it adds no lemma of its own. Empty for a
+    /// state that is true.
+    proof: Vec<u32>,
     /// Whether `node` was written for this state (not its successor's).
     own: bool,
     /// A node of its own: its products as (super-option, product, child node); the
@@ -317,9 +320,15 @@ impl<'a, W: Write> Layers<'a, W> {
         let words = self.item_at.len().div_ceil(64).max(1);
         let root = self.visit(0, &vec![0u64; words])?;
         let s = &self.states[root as usize];
-        let lemma = s.lemma.ok_or_else(|| {
-            Error::Failed("a puzzle with no cell to fill has no certificate".into())
-        })?;
+        // The first position is free at the root: its proof is its lemma `L`.
+        let lemma = match s.proof[..] {
+            [lemma] => lemma,
+            _ => {
+                return Err(Error::Failed(
+                    "a puzzle with no cell to fill has no certificate".into(),
+                ))
+            }
+        };
         Ok((s.count.clone(), s.node, lemma))
     }
 
@@ -340,7 +349,7 @@ impl<'a, W: Write> Layers<'a, W> {
                 set: set.into(),
                 count: BigUint::from(1u32),
                 node: None,
-                lemma: None,
+                proof: Vec::new(),
                 own: false,
                 products: Vec::new(),
                 sums: Vec::new(),
@@ -366,27 +375,24 @@ impl<'a, W: Write> Layers<'a, W> {
         let mut next = set.to_vec();
         next[(l / 64) as usize] &= !(1u64 << (l % 64));
         let child = self.visit(l + 1, &next)?;
-        let (c_count, c_node, c_lemma) = {
+        let (c_count, c_node, c_proof) = {
             let c = &self.states[child as usize];
-            (c.count.clone(), c.node, c.lemma)
+            (c.count.clone(), c.node, c.proof.clone())
         };
         let mut state = State {
             layer: l,
             set: set.into(),
             count: c_count.clone(),
             node: c_node,
-            lemma: c_lemma,
+            proof: c_proof,
             own: false,
             products: Vec::new(),
             sums: Vec::new(),
         };
         let starting = self.starts[l as usize].clone();
-        if starting.is_empty() {
-            return Ok(state);
-        }
-        let context = self.context(l, set);
-        if c_count == BigUint::default() {
-            state.lemma = Some(self.out.lemma(&context, &[c_lemma.expect("a dead state")])?);
+        // With nothing starting here, or no cover, the successor's node and proof serve:
+        // its context is part of this one's.
+        if starting.is_empty() || c_count == BigUint::default() {
             return Ok(state);
         }
         let mut kids: Vec<i32> = starting
@@ -395,11 +401,7 @@ impl<'a, W: Write> Layers<'a, W> {
             .collect();
         kids.extend(c_node);
         let p = self.out.product(&kids)?;
-        let mut hints: Vec<u32> = c_lemma.into_iter().collect();
-        hints.push(self.out.node(p).cid);
-        let mut clause = context;
-        clause.push(p);
-        state.lemma = Some(self.out.lemma(&clause, &hints)?);
+        state.proof.push(self.out.node(p).cid);
         state.node = Some(p);
         state.own = true;
         state.products = vec![(BAD, p, c_node)];
@@ -428,9 +430,9 @@ impl<'a, W: Write> Layers<'a, W> {
         let mut k_lemmas = Vec::with_capacity(branches.len());
         let mut total = BigUint::default();
         for (&j, &child) in branches.iter().zip(&children) {
-            let (count, c_node, c_lemma) = {
+            let (count, c_node, c_proof) = {
                 let c = &self.states[child as usize];
-                (c.count.clone(), c.node, c.lemma)
+                (c.count.clone(), c.node, c.proof.clone())
             };
             let live = count > BigUint::default();
             let product = if live {
@@ -448,7 +450,7 @@ impl<'a, W: Write> Layers<'a, W> {
             } else {
                 None
             };
-            let hints = self.branch_hints(l, set, j, &starting, c_lemma, product);
+            let hints = self.branch_hints(l, set, j, &starting, &c_proof, product);
             let mut clause = context.clone();
             clause.push(-lit(self.member_on(j, l)));
             clause.extend(product);
@@ -468,7 +470,11 @@ impl<'a, W: Write> Layers<'a, W> {
                 hints.push(self.bad_lemma[o as usize]);
             }
         }
-        hints.push(self.f.cover_items[item as usize].1.expect("a cell has its clause"));
+        hints.push(
+            self.f.cover_items[item as usize]
+                .1
+                .expect("a cell has its clause"),
+        );
         let mut clause = context;
         clause.extend(top);
         let lemma = self.out.lemma(&clause, &hints)?;
@@ -477,7 +483,7 @@ impl<'a, W: Write> Layers<'a, W> {
             set: set.into(),
             count: total,
             node: top,
-            lemma: Some(lemma),
+            proof: vec![lemma],
             own: top.is_some(),
             products,
             sums,
@@ -493,7 +499,7 @@ impl<'a, W: Write> Layers<'a, W> {
         set: &[u64],
         j: u32,
         starting: &[u32],
-        child_lemma: Option<u32>,
+        child_proof: &[u32],
         product: Option<i32>,
     ) -> Vec<u32> {
         let mut hints = Vec::new();
@@ -520,7 +526,7 @@ impl<'a, W: Write> Layers<'a, W> {
                 }
             }
         }
-        hints.extend(child_lemma);
+        hints.extend_from_slice(child_proof);
         if let Some(p) = product {
             hints.push(self.out.node(p).cid);
         }
@@ -582,7 +588,10 @@ impl<W: Write> Layers<'_, W> {
             .values()
             .map(|&k| &self.states[k as usize])
             .filter(|s| s.count > BigUint::default() && keep(&s.set))
-            .map(|s| s.node.expect("a live state before the last start has a node"))
+            .map(|s| {
+                s.node
+                    .expect("a live state before the last start has a node")
+            })
             .collect();
         nodes.sort_unstable();
         nodes.dedup();
@@ -653,20 +662,18 @@ impl<W: Write> Layers<'_, W> {
         for l in 1..=last {
             self.poll()?;
             let next = self.cut(l, &all);
-            let hints = self.step(&cuts[l as usize - 1], &next, &through_child, t_lemma[l as usize - 1]);
+            let hints = self.step(
+                &cuts[l as usize - 1],
+                &next,
+                &through_child,
+                t_lemma[l as usize - 1],
+            );
             let t = self.cut_lemma(&[], &next, &hints)?;
             cuts.push(next);
             t_lemma.push(t);
         }
-        let b0 = self.out.bytes;
         let v = self.option_cuts(&cuts, &t_lemma)?;
-        let b1 = self.out.bytes;
         let w = self.cell_cuts(&cuts, &t_lemma)?;
-        let b2 = self.out.bytes;
-        if std::env::var_os("POLYCOVER_CERT_DEBUG").is_some() {
-            let widths: usize = cuts.iter().map(Vec::len).sum();
-            eprintln!("c debug: T {} layers, {} nodes in cuts; V {} chains {} bytes; W {} bytes; states {}", cuts.len(), widths, v.len(), b1 - b0, b2 - b1, self.states.len());
-        }
         // The forward lemmas, last first, each with the hints it was added with.
         for &(cid, start, len) in forward.iter().rev() {
             if cid != keep {
@@ -683,7 +690,8 @@ impl<W: Write> Layers<'_, W> {
                 self.poll()?;
             }
             if cid != keep {
-                self.out.delete(cid, &hints[start as usize..(start + len) as usize])?;
+                self.out
+                    .delete(cid, &hints[start as usize..(start + len) as usize])?;
             }
         }
         Ok(())
@@ -749,7 +757,10 @@ impl<W: Write> Layers<'_, W> {
         let f = self.f;
         let mut need: HashMap<u32, Vec<u32>> = HashMap::new();
         for &(a, b) in f.amo.keys() {
-            let (sa, sb) = (self.orbits.sup_of[a as usize], self.orbits.sup_of[b as usize]);
+            let (sa, sb) = (
+                self.orbits.sup_of[a as usize],
+                self.orbits.sup_of[b as usize],
+            );
             if sa == BAD || sb == BAD {
                 continue;
             }
@@ -839,7 +850,10 @@ impl<W: Write> Layers<'_, W> {
         let f = self.f;
         let mut order: Vec<(u32, Deletion)> = Vec::new();
         for (c, &(_, alo)) in f.cover_items.iter().enumerate() {
-            order.push((alo.expect("a cell's clause"), Deletion::AtLeastOne(c as u32)));
+            order.push((
+                alo.expect("a cell's clause"),
+                Deletion::AtLeastOne(c as u32),
+            ));
         }
         for (&(a, b), &cid) in &f.amo {
             order.push((cid, Deletion::NotBoth(a, b)));
@@ -873,7 +887,9 @@ impl<W: Write> Layers<'_, W> {
                     }
                     hints.push(*lemma);
                 }
-                Deletion::NotBoth(a, b) => self.not_both(a, b, root, keep, cuts, t_lemma, v, &mut hints),
+                Deletion::NotBoth(a, b) => {
+                    self.not_both(a, b, root, keep, cuts, t_lemma, v, &mut hints)
+                }
                 Deletion::Follows(o) => {
                     let to = f.image[o as usize];
                     let so = self.orbits.sup_of[o as usize];
@@ -910,8 +926,14 @@ impl<W: Write> Layers<'_, W> {
         v: &OptionCuts,
         hints: &mut Vec<u32>,
     ) {
-        let (sa, sb) = (self.orbits.sup_of[a as usize], self.orbits.sup_of[b as usize]);
-        if let Some(bad) = [a, b].into_iter().find(|&o| self.orbits.sup_of[o as usize] == BAD) {
+        let (sa, sb) = (
+            self.orbits.sup_of[a as usize],
+            self.orbits.sup_of[b as usize],
+        );
+        if let Some(bad) = [a, b]
+            .into_iter()
+            .find(|&o| self.orbits.sup_of[o as usize] == BAD)
+        {
             hints.extend([self.child_clause(root, -lit(bad)), keep]);
             return;
         }

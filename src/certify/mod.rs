@@ -259,6 +259,29 @@ impl Certificate {
         )
     }
 
+    /// The engine whose certificate of `problem` is smallest, for a `--certify` that
+    /// names none, and why: the frontier where the certificate follows a sweep's layers
+    /// (one piece in copies and every cell to fill: a node per state of the frontier),
+    /// else the memo (its table, shared), never a search tree.
+    pub fn engine_for(problem: &Problem) -> (Engine, String) {
+        let layered = formula::Formula::new(&problem.compiled.matrix, None)
+            .is_ok_and(|f| layers::applies(&f));
+        let (name, why) = if layered {
+            (
+                "frontier",
+                "the certificate's graph is the frontier's layers, a node per state",
+            )
+        } else {
+            (
+                "memo",
+                "the certificate's graph is the memo's table, shared; a search tree's grows \
+                 with the solutions",
+            )
+        };
+        let engine = Engine::from_name(name).expect("a registered engine");
+        (engine, format!("the default under --certify: {why}"))
+    }
+
     /// Whether `engine` can certify a count (the memo, dlx, bits and sat do): checked
     /// before any work.
     ///

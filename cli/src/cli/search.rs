@@ -44,7 +44,13 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let split = part.as_ref().is_some_and(|part| part.by_subproblem());
     let memory = a.memory.unwrap_or_else(|| RunOptions::default().memory);
-    let (engine, why) = choose.pick(&p, split, &crate::signals::stop(), out);
+    let (engine, why) = match &a.certify {
+        Some(_) if a.search.solver.is_none() => {
+            let (engine, why) = polycover::certify::Certificate::engine_for(&p);
+            (engine, Some(why))
+        }
+        _ => choose.pick(&p, split, &crate::signals::stop(), out),
+    };
     if let Some(dir) = &a.certify {
         super::certify::check_dir(dir, a.parts.given(), a.search.sat.force)?;
         polycover::certify::Certificate::check_engine(&engine)?;
