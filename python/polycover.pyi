@@ -37,6 +37,19 @@ class PuzzleError(PolycoverError):
 def catalog() -> list[str]:
     """The names of the puzzles shipped in the catalog (`polycover list`), sorted."""
 
+def verify(
+    path: Union[str, PathLike[str]],
+    checker: Optional[Union[str, PathLike[str]]] = None,
+    puzzle: Optional[Puzzle] = None,
+    timeout: Optional[float] = None,
+) -> int:
+    """Checks a certificate directory as `polycover verify` does and returns its count:
+    the terms, their multiplicities and the group's order are derived from its CNFs, each
+    term goes through the CPOG checker (`checker`, else `cpog-check` on PATH), and with
+    `puzzle` the identity's CNF and the group are rebuilt from it and compared. Raises
+    PolycoverError naming what does not hold, PuzzleError for a directory or checker that
+    cannot be used, TimeoutError past `timeout` seconds."""
+
 def solvers() -> list[str]:
     """The engines `solver=` takes."""
 
@@ -88,7 +101,10 @@ class Puzzle:
     ) -> int:
         """Writes a certificate of the count into directory `path` (`polycover count
         --certify`): per Burnside term a CNF and its CPOG certificate, a MANIFEST and a
-        README; returns the certified count. `solver`: memo (default), dlx, bits, sat."""
+        README; returns the certified count. `solver`: by default the engine whose
+        certificate is smallest (the frontier's layers where one piece in copies fills every
+        cell, else the memo's table); memo, frontier, dlx, bits, sat. Raises TimeoutError
+        past `timeout` seconds. Check it with `verify(path)`."""
     def solve(
         self,
         solver: Optional[str] = None,

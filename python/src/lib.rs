@@ -160,6 +160,34 @@ fn encodings() -> Vec<&'static str> {
         .collect()
 }
 
+/// Checks the certificate in directory `path` as `polycover verify` does: what it sums
+/// is derived from its CNFs, each term is run through the CPOG checker (`checker`, else
+/// `cpog-check` on PATH), and with `puzzle` its CNF and group are compared with the
+/// puzzle's. Returns the certified count; raises `PolycoverError` naming what does not
+/// hold, `PuzzleError` for a directory or checker that cannot be used, `TimeoutError`
+/// past `timeout` seconds.
+#[pyfunction]
+#[pyo3(signature = (path, checker = None, puzzle = None, timeout = None))]
+fn verify(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    checker: Option<std::path::PathBuf>,
+    puzzle: Option<PyRef<'_, puzzle::Puzzle>>,
+    timeout: Option<numbers::Seconds>,
+) -> PyResult<Py<PyAny>> {
+    let stop = match &timeout {
+        Some(t) => Stop::after(polycover::RunOptions::parse_timeout(&t.0).map_err(to_py)?),
+        None => Stop::new(),
+    };
+    let checker = checker.unwrap_or_else(|| "cpog-check".into());
+    let inner = puzzle.map(|p| p.inner.clone());
+    let v = interruptible(py, &stop, || {
+        polycover::certify::Certificate::verify(&path, &checker, inner.as_ref(), &stop, |_| {})
+    })?
+    .map_err(|e| puzzle::timed_out(e, &stop))?;
+    puzzle::int(py, &v.count)
+}
+
 /// Packing puzzles as exact cover: exact counts, streamed solutions, uniform samples, the
 /// CNF for PySAT, and solutions drawn as SVG in notebooks.
 #[pymodule(name = "polycover")]
@@ -174,5 +202,6 @@ fn polycover_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
     m.add_function(wrap_pyfunction!(solvers, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
     Ok(())
 }

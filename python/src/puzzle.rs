@@ -120,6 +120,15 @@ fn stopped(report: &Report) -> PyErr {
     }
 }
 
+/// A library error, as `TimeoutError` where `stop`'s deadline ended the work (the
+/// library reports any stop as interrupted), else as [`to_py`] words it.
+pub(crate) fn timed_out(e: polycover::Error, stop: &Stop) -> PyErr {
+    if e.class() == polycover::ErrorClass::Interrupted && stop.timed_out() && !stop.raised() {
+        return PyTimeoutError::new_err(format!("stopped by the timeout: {e}"));
+    }
+    to_py(e)
+}
+
 /// An exact count as a Python `int`.
 pub(crate) fn int(py: Python<'_>, count: &polycover::Count) -> PyResult<Py<PyAny>> {
     Ok(py.get_type::<PyInt>().call1((count.to_string(),))?.unbind())
@@ -268,9 +277,11 @@ impl Puzzle {
 
     /// Writes a certificate of the count into directory `path` (made if missing), as
     /// `polycover count --certify` does: per Burnside term a CNF and its CPOG certificate,
-    /// a MANIFEST and a README; returns the certified count. `solver`: `memo` (the
-    /// default: its table as the graph), `dlx` or `bits` (the search tree) or `sat` (the
-    /// models found, `symmetry="none"` only). Check it with `polycover verify PATH`.
+    /// a MANIFEST and a README; returns the certified count. `solver`: by default the
+    /// engine whose certificate is smallest (the frontier's layers where one piece in
+    /// copies fills every cell, else the memo's table), `dlx` or `bits` (the search tree)
+    /// or `sat` (the models found, `symmetry="none"` only). Raises `TimeoutError` past
+    /// `timeout` seconds. Check it with [`verify`](crate::verify).
     #[pyo3(signature = (path, symmetry = None, solver = None, timeout = None))]
     fn certify(
         &self,
@@ -280,14 +291,16 @@ impl Puzzle {
         solver: Option<&str>,
         timeout: Option<Seconds>,
     ) -> PyResult<Py<PyAny>> {
-        let engine = engine(Some(solver.unwrap_or("memo")), None)?
-            .ok_or_else(|| usage("certify needs a solver"))?;
         let opts = run_options(&Whole::from(1), timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
+        let engine = match solver {
+            Some(_) => engine(solver, None)?.ok_or_else(|| usage("certify needs a solver"))?,
+            None => polycover::certify::Certificate::engine_for(&problem).0,
+        };
         let c = interruptible(py, &opts.stop, || {
             polycover::certify::Certificate::write(&problem, &engine, &opts.stop, None, &path)
         })?
-        .map_err(to_py)?;
+        .map_err(|e| timed_out(e, &opts.stop))?;
         int(py, &c.count)
     }
 

@@ -391,3 +391,36 @@ def test_certify_writes_a_certificate_the_checker_and_verify_accept(tmp_path):
         "MANIFEST", "README", "dominoes-4x4.cnf", "dominoes-4x4.cpog"]
     with pytest.raises(polycover.PuzzleError, match="up to symmetry"):
         dominoes.certify(tmp_path / "x", solver="sat")
+
+
+def test_verify_checks_a_certificate_from_python(tmp_path):
+    """polycover.verify: the count of a certificate the checker accepts, the puzzle's
+    CNF and group compared where one is given, an edited MANIFEST named, a timeout a
+    TimeoutError (for verify and for certify)."""
+    checker = ROOT / "target" / "tools" / "cpog-check"
+    if not checker.exists():
+        pytest.fail(f"{checker} is missing: run `bash .ci/run`, which builds it")
+    trominoes = polycover.Puzzle.from_toml(
+        'name = "L-trominoes 2x3x2"\nbox = [2, 3, 2]\n[[piece]]\nname = "L"\n'
+        'cells = [[0,0,0], [1,0,0], [0,1,0]]\ncount = 4\n'
+    )
+    cert = tmp_path / "tb"
+    assert trominoes.certify(cert) == 9
+    assert polycover.verify(cert, checker=checker) == 9
+    assert polycover.verify(cert, checker=checker, puzzle=trominoes) == 9
+    other = polycover.Puzzle.from_toml(
+        'name = "L-trominoes 2x3x2"\nbox = [3, 2, 2]\n[[piece]]\nname = "L"\n'
+        'cells = [[0,0,0], [1,0,0], [0,1,0]]\ncount = 4\n'
+    )
+    with pytest.raises(polycover.PolycoverError, match="is not of the puzzle"):
+        polycover.verify(cert, checker=checker, puzzle=other)
+    manifest = cert / "MANIFEST"
+    manifest.write_text(manifest.read_text().replace("term g2 1 ", "term g2 3 "))
+    with pytest.raises(polycover.PolycoverError, match="multiplicity 3"):
+        polycover.verify(cert, checker=checker)
+    with pytest.raises(polycover.PuzzleError, match="MANIFEST"):
+        polycover.verify(tmp_path, checker=checker)
+    # The 16x16 dominoes' certificate takes seconds to write.
+    big = polycover.Puzzle.load("dominoes-16x16")
+    with pytest.raises(TimeoutError):
+        big.certify(tmp_path / "big", symmetry="none", timeout=0.5)

@@ -59,7 +59,11 @@ pub(super) fn write_term(
 
 /// The CNF's comments: what it is, how it encodes the puzzle, the items without
 /// clauses, and one line naming each variable's placement (what makes it readable).
-fn cnf_comments(problem: &Problem, formula: &Formula, g: Option<&Symmetry>) -> Vec<String> {
+pub(super) fn cnf_comments(
+    problem: &Problem,
+    formula: &Formula,
+    g: Option<&Symmetry>,
+) -> Vec<String> {
     let compiled = &problem.compiled;
     let puzzle = &compiled.puzzle;
     let map = puzzle.variable_map();

@@ -12,7 +12,7 @@
 
 use std::io::{self, Read, Write};
 
-use super::args::{is_stdio, DecodeArgs, DimacsArgs, ExportArgs, ImportArgs};
+use super::args::{is_stdio, DecodeArgs, DimacsArgs, ExportArgs, ImportArgs, SymmetryArg};
 use super::engines;
 use super::outcome::Outcome;
 use crate::export::Format as ExportFormat;
@@ -28,6 +28,9 @@ use polycover::{Puzzle, SymmetryMode};
 
 pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
+    if a.certified {
+        return certified_cnf(a, out);
+    }
     let p = a.puzzle.problem(a.symmetry)?;
     let stop = crate::signals::stop();
     let mut formula = std::sync::Arc::new(Formula::checked(&p, a.amo.into(), a.force, &stop)?);
@@ -65,6 +68,24 @@ pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
             hasher.finish()
         );
     }
+    Ok(Outcome::Done)
+}
+
+/// `dimacs --certified`: the CNF a certificate certifies, which counts every solution.
+fn certified_cnf(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
+    if a.symmetry
+        .is_some_and(|s| SymmetryMode::from(s) != SymmetryMode::None)
+    {
+        return Err(Error::Usage(
+            "--certified writes the CNF of every solution: give --symmetry none (count \
+             --certify writes one CNF per Burnside term for a count up to symmetry)"
+                .into(),
+        ));
+    }
+    let p = a.puzzle.problem(Some(SymmetryArg::None))?;
+    output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+        polycover::certify::Certificate::write_cnf(&p, w)
+    })?;
     Ok(Outcome::Done)
 }
 
