@@ -71,6 +71,10 @@ pub(super) fn applies(f: &Formula) -> bool {
         && f.cover_items.iter().all(|&(_, alo)| alo.is_some())
 }
 
+/// How many parents copy a state's proof into their `K_j` before it becomes a lemma `L`
+/// (a lemma costs its context, its hints twice and a hint per parent; a copy its hints).
+const INLINE_USES: u32 = 4;
+
 /// One state of the sweep.
 struct State {
     layer: u32,
@@ -78,11 +82,17 @@ struct State {
     count: BigUint,
     /// `None` with a positive count: nothing is left (true).
     node: Option<i32>,
-    /// The hints that, with the context false, make the node true (or conflict, for a
-    /// state with no cover): `L` for a free position; for a covered one its successor's,
-    /// then its product's definition, so that it adds no lemma of its own. Empty for a
-    /// state that is true.
-    proof: Vec<u32>,
+    /// The hints that, with the context false and the node false, conflict (for a state
+    /// with no cover, with the context false alone): for a free position the sums'
+    /// clauses, the branches' `K_j`, the cell's clause; for a covered one its product's
+    /// definition, then its successor's. Empty for a state that is true. A parent's `K_j`
+    /// copies them (see [`Layers::proof_of`]).
+    inline: Vec<u32>,
+    /// The lemma `L` (the context or the node), once the state's proof has been asked for
+    /// more than [`INLINE_USES`] times, or at the root.
+    lemma: Option<u32>,
+    /// How often its proof has been asked for.
+    uses: u32,
     /// Whether `node` was written for this state (not its successor's).
     own: bool,
     /// A node of its own: its products as (super-option, product, child node); the
@@ -112,6 +122,10 @@ pub(super) struct Layers<'a, W: Write> {
     states: Vec<State>,
     /// Per node written for a state: that state.
     state_of: HashMap<i32, u32>,
+    /// Per node of a free position with two live branches or more, its down-lemma
+    /// `NOT N OR child_1 OR ... OR child_k`: one hint that makes the node false once its
+    /// children are, in every cut that passes it (made when the cuts start).
+    down: HashMap<i32, u32>,
     stamp: Vec<u32>,
     gen: u32,
     pub visited: u64,
@@ -194,6 +208,7 @@ impl<'a, W: Write> Layers<'a, W> {
             layers: vec![HashMap::new(); n + 1],
             states: Vec::new(),
             state_of: HashMap::new(),
+            down: HashMap::new(),
             stamp: vec![0; sups],
             gen: 0,
             visited: 0,
@@ -319,16 +334,13 @@ impl<'a, W: Write> Layers<'a, W> {
     pub fn run(&mut self) -> Result<(BigUint, Option<i32>, u32)> {
         let words = self.item_at.len().div_ceil(64).max(1);
         let root = self.visit(0, &vec![0u64; words])?;
+        if self.states[root as usize].inline.is_empty() {
+            return Err(Error::Failed(
+                "a puzzle with no cell to fill has no certificate".into(),
+            ));
+        }
+        let lemma = self.lemma_of(root)?;
         let s = &self.states[root as usize];
-        // The first position is free at the root: its proof is its lemma `L`.
-        let lemma = match s.proof[..] {
-            [lemma] => lemma,
-            _ => {
-                return Err(Error::Failed(
-                    "a puzzle with no cell to fill has no certificate".into(),
-                ))
-            }
-        };
         Ok((s.count.clone(), s.node, lemma))
     }
 
@@ -349,7 +361,9 @@ impl<'a, W: Write> Layers<'a, W> {
                 set: set.into(),
                 count: BigUint::from(1u32),
                 node: None,
-                proof: Vec::new(),
+                inline: Vec::new(),
+                lemma: None,
+                uses: 0,
                 own: false,
                 products: Vec::new(),
                 sums: Vec::new(),
@@ -375,24 +389,28 @@ impl<'a, W: Write> Layers<'a, W> {
         let mut next = set.to_vec();
         next[(l / 64) as usize] &= !(1u64 << (l % 64));
         let child = self.visit(l + 1, &next)?;
-        let (c_count, c_node, c_proof) = {
+        let (c_count, c_node) = {
             let c = &self.states[child as usize];
-            (c.count.clone(), c.node, c.proof.clone())
+            (c.count.clone(), c.node)
         };
+        let starting = self.starts[l as usize].clone();
+        let own = !starting.is_empty() && c_count > BigUint::default();
+        let c_proof = self.proof_of(child, own)?;
         let mut state = State {
             layer: l,
             set: set.into(),
-            count: c_count.clone(),
+            count: c_count,
             node: c_node,
-            proof: c_proof,
+            inline: c_proof,
+            lemma: None,
+            uses: 0,
             own: false,
             products: Vec::new(),
             sums: Vec::new(),
         };
-        let starting = self.starts[l as usize].clone();
         // With nothing starting here, or no cover, the successor's node and proof serve:
         // its context is part of this one's.
-        if starting.is_empty() || c_count == BigUint::default() {
+        if !own {
             return Ok(state);
         }
         let mut kids: Vec<i32> = starting
@@ -401,7 +419,8 @@ impl<'a, W: Write> Layers<'a, W> {
             .collect();
         kids.extend(c_node);
         let p = self.out.product(&kids)?;
-        state.proof.push(self.out.node(p).cid);
+        // With the node false and the denied options false, the successor is false.
+        state.inline.insert(0, self.out.node(p).cid);
         state.node = Some(p);
         state.own = true;
         state.products = vec![(BAD, p, c_node)];
@@ -427,13 +446,15 @@ impl<'a, W: Write> Layers<'a, W> {
         }
         let context = self.context(l, set);
         let mut products: Vec<(u32, i32, Option<i32>)> = Vec::new();
+        // (The state's own lemma `L`, where one is made, takes its context again then.)
         let mut k_lemmas = Vec::with_capacity(branches.len());
         let mut total = BigUint::default();
         for (&j, &child) in branches.iter().zip(&children) {
-            let (count, c_node, c_proof) = {
+            let (count, c_node) = {
                 let c = &self.states[child as usize];
-                (c.count.clone(), c.node, c.proof.clone())
+                (c.count.clone(), c.node)
             };
+            let c_proof = self.proof_of(child, true)?;
             let live = count > BigUint::default();
             let product = if live {
                 let mut kids: Vec<i32> = self.members(j).iter().map(|&m| lit(m)).collect();
@@ -475,15 +496,14 @@ impl<'a, W: Write> Layers<'a, W> {
                 .1
                 .expect("a cell has its clause"),
         );
-        let mut clause = context;
-        clause.extend(top);
-        let lemma = self.out.lemma(&clause, &hints)?;
         Ok(State {
             layer: l,
             set: set.into(),
             count: total,
             node: top,
-            proof: vec![lemma],
+            inline: hints,
+            lemma: None,
+            uses: 0,
             own: top.is_some(),
             products,
             sums,
@@ -526,11 +546,48 @@ impl<'a, W: Write> Layers<'a, W> {
                 }
             }
         }
-        hints.extend_from_slice(child_proof);
+        // With the product false and its literals true, the child is false; its proof
+        // conflicts.
         if let Some(p) = product {
             hints.push(self.out.node(p).cid);
         }
+        hints.extend_from_slice(child_proof);
         hints
+    }
+
+    /// The hints a parent copies to refute state `k` (with its context false, and its node
+    /// false where it has one): its inline proof, or, once asked for more than
+    /// [`INLINE_USES`] times, its lemma `L`. `counted`: whether this use counts.
+    fn proof_of(&mut self, k: u32, counted: bool) -> Result<Vec<u32>> {
+        let s = &mut self.states[k as usize];
+        if counted {
+            s.uses += 1;
+        }
+        if let Some(lemma) = s.lemma {
+            return Ok(vec![lemma]);
+        }
+        if s.uses <= INLINE_USES || s.inline.is_empty() {
+            return Ok(s.inline.clone());
+        }
+        Ok(vec![self.lemma_of(k)?])
+    }
+
+    /// State `k`'s lemma `L`: its context, or its node (made now if it has none yet).
+    fn lemma_of(&mut self, k: u32) -> Result<u32> {
+        if let Some(lemma) = self.states[k as usize].lemma {
+            return Ok(lemma);
+        }
+        let (l, set) = {
+            let s = &self.states[k as usize];
+            (s.layer, s.set.clone())
+        };
+        let mut clause = self.context(l, &set);
+        let s = &self.states[k as usize];
+        clause.extend(s.node);
+        let hints = s.inline.clone();
+        let lemma = self.out.lemma(&clause, &hints)?;
+        self.states[k as usize].lemma = Some(lemma);
+        Ok(lemma)
     }
 
     /// The chain of sums over `products`, innermost first (none for fewer than two).
@@ -578,6 +635,9 @@ type Pick<'p> = &'p dyn Fn(Option<u32>, Option<i32>) -> i32;
 /// [`Pick`] for a node of a given layer, in a cone of several layers.
 type Cone<'p> = &'p dyn Fn(u32, Option<u32>, Option<i32>) -> i32;
 
+/// Per option, its cut lemma `R`: the products that choose it, and the lemma.
+type ChoiceCuts = HashMap<u32, (Vec<i32>, u32)>;
+
 /// Per option, its cut lemmas `V`: (layer, node list, lemma), in layer order.
 type OptionCuts = HashMap<u32, Vec<(u32, Vec<i32>, u32)>>;
 
@@ -602,13 +662,60 @@ impl<W: Write> Layers<'_, W> {
     /// the definition clause of the literal `pick` names, then the sums, innermost first.
     fn falsify(&self, node: i32, pick: Pick<'_>, hints: &mut Vec<u32>) {
         let s = &self.states[self.state_of[&node] as usize];
-        for &(j, p, child) in &s.products {
-            let branch = (j != BAD).then_some(j);
-            hints.push(self.child_clause(p, pick(branch, child)));
+        let picks: Vec<i32> = s
+            .products
+            .iter()
+            .map(|&(j, _, child)| pick((j != BAD).then_some(j), child))
+            .collect();
+        self.falsify_by(node, &picks, hints);
+    }
+
+    /// Hints that make `node` false, each product by the literal in `picks`: its
+    /// down-lemma alone where every product goes false with its child.
+    fn falsify_by(&self, node: i32, picks: &[i32], hints: &mut Vec<u32>) {
+        let s = &self.states[self.state_of[&node] as usize];
+        if let Some(&down) = self.down.get(&node) {
+            if s.products.iter().zip(picks).all(|(p, &l)| p.2 == Some(l)) {
+                hints.push(down);
+                return;
+            }
+        }
+        for (&(_, p, _), &l) in s.products.iter().zip(picks) {
+            hints.push(self.child_clause(p, l));
         }
         for &sum in &s.sums {
             hints.push(self.out.node(sum).cid);
         }
+    }
+
+    /// Adds the down-lemma of every node with two live branches or more (see `down`).
+    fn down_lemmas(&mut self) -> Result<()> {
+        let mut nodes: Vec<(i32, u32)> = self
+            .state_of
+            .iter()
+            .filter(|&(_, &k)| {
+                let products = &self.states[k as usize].products;
+                products.len() >= 2 && products.iter().all(|p| p.2.is_some())
+            })
+            .map(|(&n, &k)| (n, k))
+            .collect();
+        nodes.sort_unstable();
+        for (n, k) in nodes {
+            let s = &self.states[k as usize];
+            let mut clause = vec![-n];
+            let mut hints = Vec::with_capacity(2 * s.products.len());
+            for &(_, p, child) in &s.products {
+                let child = child.expect("chosen for its children");
+                clause.push(child);
+                hints.push(self.child_clause(p, child));
+            }
+            for &sum in &s.sums {
+                hints.push(self.out.node(sum).cid);
+            }
+            let down = self.out.lemma(&clause, &hints)?;
+            self.down.insert(n, down);
+        }
+        Ok(())
     }
 
     /// The hints of a cut lemma over the nodes `next`: each node of `from` that is not
@@ -646,6 +753,7 @@ impl<W: Write> Layers<'_, W> {
         let forward = std::mem::take(&mut self.out.lemmas);
         let forward_hints = std::mem::take(&mut self.out.hints);
         let last = self.last_start();
+        self.down_lemmas()?;
         // T_l: the layer cuts.
         let all = |_: &[u64]| true;
         let mut cuts: Vec<Vec<i32>> = Vec::with_capacity(last as usize + 1);
@@ -672,7 +780,8 @@ impl<W: Write> Layers<'_, W> {
             cuts.push(next);
             t_lemma.push(t);
         }
-        let v = self.option_cuts(&cuts, &t_lemma)?;
+        let r = self.choice_cuts(&cuts, &t_lemma)?;
+        let v = self.option_cuts(&r)?;
         let w = self.cell_cuts(&cuts, &t_lemma)?;
         // The forward lemmas, last first, each with the hints it was added with.
         for &(cid, start, len) in forward.iter().rev() {
@@ -682,7 +791,7 @@ impl<W: Write> Layers<'_, W> {
             }
         }
         drop(forward_hints);
-        self.delete_inputs(root, keep, &cuts, &t_lemma, &v, &w)?;
+        self.delete_inputs(root, keep, &r, &v, &w)?;
         let backward = std::mem::take(&mut self.out.lemmas);
         let hints = std::mem::take(&mut self.out.hints);
         for (k, &(cid, start, len)) in backward.iter().enumerate().rev() {
@@ -737,23 +846,63 @@ impl<W: Write> Layers<'_, W> {
         }
         let s = &self.states[self.state_of[&n] as usize];
         let num_vars = self.f.num_vars as i32;
-        let mut chosen = Vec::with_capacity(s.products.len());
-        for &(j, p, child) in &s.products {
+        let mut picks = Vec::with_capacity(s.products.len());
+        for &(j, _, child) in &s.products {
             let l = pick(s.layer, (j != BAD).then_some(j), child);
             if l.abs() > num_vars {
                 self.cone_node(l, target, pick, done, hints);
             }
-            chosen.push(self.child_clause(p, l));
+            picks.push(l);
         }
-        hints.extend(chosen);
-        for &sum in &s.sums {
-            hints.push(self.out.node(sum).cid);
+        self.falsify_by(n, &picks, hints);
+    }
+
+    /// `R_a` for each good option `a` that a deletion or a `V` starts from: `NOT x_a`, or
+    /// one of the products that choose it (at its start, every other product denies it),
+    /// from `T` there: per option, the products and the lemma.
+    fn choice_cuts(&mut self, cuts: &[Vec<i32>], t_lemma: &[u32]) -> Result<ChoiceCuts> {
+        let f = self.f;
+        let good = |o: u32| self.orbits.sup_of[o as usize] != BAD;
+        let mut wanted: Vec<u32> = Vec::new();
+        for &(a, b) in f.amo.keys() {
+            if good(a) && good(b) {
+                wanted.extend([a, b]);
+            }
         }
+        wanted.extend((0..f.num_vars).filter(|&o| f.follows[o as usize].is_some() && good(o)));
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut out = HashMap::new();
+        for a in wanted {
+            self.poll()?;
+            let sa = self.orbits.sup_of[a as usize];
+            let l = self.first(sa) as usize;
+            let mut chosen = Vec::new();
+            let mut hints = Vec::new();
+            for &n in &cuts[l] {
+                let s = &self.states[self.state_of[&n] as usize];
+                for &(j, p, _) in &s.products {
+                    if j == sa {
+                        chosen.push(p);
+                    } else {
+                        hints.push(self.child_clause(p, -lit(a)));
+                    }
+                }
+                for &sum in &s.sums {
+                    hints.push(self.out.node(sum).cid);
+                }
+            }
+            hints.push(t_lemma[l]);
+            chosen.sort_unstable();
+            let lemma = self.cut_lemma(&[-lit(a)], &chosen, &hints)?;
+            out.insert(a, (chosen, lemma));
+        }
+        Ok(out)
     }
 
     /// `V_{l,a}` for each good option `a`, at each layer where an option it conflicts
     /// with starts later: per option, (layer, node list, lemma) in layer order.
-    fn option_cuts(&mut self, cuts: &[Vec<i32>], t_lemma: &[u32]) -> Result<OptionCuts> {
+    fn option_cuts(&mut self, r: &ChoiceCuts) -> Result<OptionCuts> {
         let f = self.f;
         let mut need: HashMap<u32, Vec<u32>> = HashMap::new();
         for &(a, b) in f.amo.keys() {
@@ -779,23 +928,29 @@ impl<W: Write> Layers<'_, W> {
             layers.sort_unstable();
             layers.dedup();
             let sa = self.orbits.sup_of[a as usize];
-            let start = self.first(sa);
             let mut chain: Vec<(u32, Vec<i32>, u32)> = Vec::new();
             for l in layers {
                 let next = self.cut(l, &|set| self.covers_rest(set, sa, l));
                 let mut hints = Vec::new();
-                // At the option's start, every product but its own denies it.
-                let pick = |layer: u32, j: Option<u32>, child: Option<i32>| match j {
-                    Some(j) if j == sa => child.expect("a child node"),
-                    _ if layer == start => -lit(a),
-                    _ => child.expect("a child node"),
-                };
-                let (from, base) = match chain.last() {
-                    Some((_, nodes, lemma)) => (nodes.as_slice(), *lemma),
-                    None => (cuts[start as usize].as_slice(), t_lemma[start as usize]),
-                };
-                self.cone(from, &next, &pick, &mut hints);
-                hints.push(base);
+                let through_child =
+                    |_: u32, _: Option<u32>, child: Option<i32>| child.expect("a child node");
+                match chain.last() {
+                    Some((_, nodes, lemma)) => {
+                        self.cone(nodes, &next, &through_child, &mut hints);
+                        hints.push(*lemma);
+                    }
+                    None => {
+                        // From the products that choose it: each false with its child.
+                        let (products, lemma) = &r[&a];
+                        let mut done = HashMap::new();
+                        for &p in products {
+                            let child = *self.out.children(p).last().expect("a child");
+                            self.cone_node(child, &next, &through_child, &mut done, &mut hints);
+                            hints.push(self.child_clause(p, child));
+                        }
+                        hints.push(*lemma);
+                    }
+                }
                 let lemma = self.cut_lemma(&[-lit(a)], &next, &hints)?;
                 chain.push((l, next, lemma));
             }
@@ -842,8 +997,7 @@ impl<W: Write> Layers<'_, W> {
         &mut self,
         root: i32,
         keep: u32,
-        cuts: &[Vec<i32>],
-        t_lemma: &[u32],
+        r: &ChoiceCuts,
         v: &OptionCuts,
         w: &[(Vec<i32>, u32)],
     ) -> Result<()> {
@@ -887,24 +1041,19 @@ impl<W: Write> Layers<'_, W> {
                     }
                     hints.push(*lemma);
                 }
-                Deletion::NotBoth(a, b) => {
-                    self.not_both(a, b, root, keep, cuts, t_lemma, v, &mut hints)
-                }
+                Deletion::NotBoth(a, b) => self.not_both(a, b, root, keep, r, v, &mut hints),
                 Deletion::Follows(o) => {
                     let to = f.image[o as usize];
                     let so = self.orbits.sup_of[o as usize];
                     if so == BAD {
                         hints.extend([self.child_clause(root, -lit(o)), keep]);
                     } else {
-                        let l = self.first(so);
-                        let pick = |j: Option<u32>, _: Option<i32>| match j {
-                            Some(j) if j == so => lit(to),
-                            _ => -lit(o),
-                        };
-                        for &n in &cuts[l as usize] {
-                            self.falsify(n, &pick, &mut hints);
+                        // The products that choose the orbit hold `x_g(o)`.
+                        let (products, lemma) = &r[&o];
+                        for &p in products {
+                            hints.push(self.child_clause(p, lit(to)));
                         }
-                        hints.push(t_lemma[l as usize]);
+                        hints.push(*lemma);
                     }
                 }
             }
@@ -921,8 +1070,7 @@ impl<W: Write> Layers<'_, W> {
         b: u32,
         root: i32,
         keep: u32,
-        cuts: &[Vec<i32>],
-        t_lemma: &[u32],
+        r: &ChoiceCuts,
         v: &OptionCuts,
         hints: &mut Vec<u32>,
     ) {
@@ -939,14 +1087,12 @@ impl<W: Write> Layers<'_, W> {
         }
         let (fa, fb) = (self.first(sa), self.first(sb));
         if fa == fb {
-            let pick = |j: Option<u32>, _: Option<i32>| match j {
-                Some(j) if j == sa => -lit(b),
-                _ => -lit(a),
-            };
-            for &n in &cuts[fa as usize] {
-                self.falsify(n, &pick, hints);
+            // Both start here: the products that choose `a` deny `b`.
+            let (products, lemma) = &r[&a];
+            for &p in products {
+                hints.push(self.child_clause(p, -lit(b)));
             }
-            hints.push(t_lemma[fa as usize]);
+            hints.push(*lemma);
             return;
         }
         // The earlier one's cut at the later one's start: its state covers their common
