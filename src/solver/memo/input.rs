@@ -181,7 +181,6 @@ impl From<&Matrix> for Input {
     }
 }
 
-/// Items by their bounds, and options as (item, weight) lists: what [`Input::new`] takes.
 /// The sweeps of a sweep's items and options: the memo's (Cuthill-McKee), and the
 /// narrower one the layers take instead where one of the others beats it (the unit items
 /// first, then each raster of the cells' axes and its Cuthill-McKee, or a spectral order
@@ -235,6 +234,7 @@ pub(crate) fn layer_order(matrix: &Matrix) -> Option<Vec<u32>> {
     Some(other.unwrap_or(sweep))
 }
 
+/// Items by their bounds, and options as (item, weight) lists: what [`Input::new`] takes.
 type Parts = (Vec<(u32, u32)>, Vec<Vec<(u32, u32)>>);
 
 /// A matrix's items (their bounds) and options (each item once), in its numbering.
