@@ -75,7 +75,7 @@ for row in "${rows[@]}"; do
     written=$(echo "$(date +%s.%N) - $start" | bc)
     count=$(echo "$out" | sed -n 's/^s mc //p')
     bytes=$(cat "$dir"/*.cpog | wc -c)
-    size=$(echo "scale=1; $bytes / 1000000" | bc)
+    size=$(printf "%.1f" "$(echo "scale=3; $bytes / 1000000" | bc)")
     checked=""
     if [ "$CHECK" = 1 ]; then
         start=$(date +%s.%N)

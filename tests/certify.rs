@@ -853,7 +853,7 @@ fn the_layers_certify_boxes_in_every_mode() {
     let o = polycover(&["count", &boxes[0], "--certify", dir.to_str().unwrap()]);
     assert!(
         stdout(&o).contains("c solver frontier")
-            && stdout(&o).contains("the default under --certify"),
+            && stdout(&o).contains("the default for a certificate"),
         "{}",
         stdout(&o)
     );

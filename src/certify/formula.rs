@@ -150,9 +150,17 @@ fn option_items(
             .iter()
             .any(|&c| items[cover_items[c as usize].0 as usize].min == 1)
         {
+            let names: Vec<&str> = matrix
+                .option_items(o)
+                .iter()
+                .map(|&i| items[i as usize].name.as_str())
+                .collect();
             return Err(Error::Usage(format!(
-                "cannot certify: option {o} covers no cell; a certificate needs every \
-                 placement to fill at least one cell that must be filled"
+                "cannot certify: placement {} (option {o}, items {}) fills only optional \
+                 cells; a certificate needs every placement to fill at least one cell that \
+                 must be filled",
+                o + 1,
+                names.join(" ")
             )));
         }
     }

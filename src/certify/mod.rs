@@ -304,7 +304,7 @@ impl Certificate {
             )
         };
         let engine = Engine::from_name(name).expect("a registered engine");
-        (engine, format!("the default under --certify: {why}"))
+        (engine, format!("the default for a certificate: {why}"))
     }
 
     /// Writes the CNF that a certificate of `problem` certifies, the identity's: one
