@@ -858,3 +858,64 @@ fn the_layers_certify_boxes_in_every_mode() {
         stdout(&o)
     );
 }
+
+/// D7: optional cells and count ranges together, certified by the memo's table and by a
+/// search tree, and checked against the puzzle (`verify --puzzle`): two corners that may
+/// stay empty, L-trominoes 2 to 4 times and dominoes up to twice, 35 fillings.
+#[test]
+fn optional_cells_and_count_ranges_are_certified() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = puzzle(
+        tmp.path(),
+        "holes.toml",
+        "name = \"holes\"\nbox = [4, 3, 1]\noptional = [[0,0,0], [3,2,0]]\n[[piece]]\n\
+         name = \"L\"\ncells = [[0,0,0], [1,0,0], [0,1,0]]\ncount = [2, 4]\n[[piece]]\n\
+         name = \"I\"\ncells = [[0,0,0], [1,0,0]]\ncount = [0, 2]\n",
+    );
+    for solver in ["memo", "dlx"] {
+        let dir = tmp.path().join(solver);
+        let o = polycover(&[
+            "count",
+            &p,
+            "--symmetry",
+            "none",
+            "--solver",
+            solver,
+            "--certify",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(s_mc(&o), "35", "{}", stderr(&o));
+        let v = polycover(&[
+            "verify",
+            dir.to_str().unwrap(),
+            "--puzzle",
+            &p,
+            "--checker",
+            checker().to_str().unwrap(),
+        ]);
+        assert_eq!(v.status.code(), Some(0), "{}", stderr(&v));
+        assert_eq!(s_mc(&v), "35");
+    }
+    // An option that fills only optional cells is refused, naming its items.
+    let p = puzzle(
+        tmp.path(),
+        "lone.toml",
+        "name = \"lone\"\nbox = [2, 2, 1]\noptional = [[1,1,0]]\n[[piece]]\nname = \"D\"\n\
+         cells = [[0,0,0], [1,0,0]]\ncount = 1\n[[piece]]\nname = \"M\"\n\
+         cells = [[0,0,0]]\ncount = [0, 2]\n",
+    );
+    let o = polycover(&[
+        "count",
+        &p,
+        "--symmetry",
+        "none",
+        "--certify",
+        tmp.path().join("lone").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("items 1,1,0 M) fills only optional cells"),
+        "{}",
+        stderr(&o)
+    );
+}
