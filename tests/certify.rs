@@ -399,11 +399,32 @@ fn bad_requests_are_refused_before_any_work() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("the certificate of 9356 solutions would take about"),
+        stderr(&o).contains("the search tree's certificate of 9356 solutions would take about"),
         "{}",
         stderr(&o)
     );
     assert!(!tmp.path().join("p").exists());
+    // A sweep's certificate is sized by the frontier's states, up front: the 4x6x6
+    // dominoes' 19.5 million would take about 23 GB.
+    let big = dominoes(tmp.path(), 4, 6, 6);
+    let o = polycover(&[
+        "count",
+        &big,
+        "--symmetry",
+        "none",
+        "--memory",
+        "1G",
+        "--certify",
+        tmp.path().join("big").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("the certificate of the frontier's 19484716 states would take about 23.4 GB"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!tmp.path().join("big").exists());
     // verify: no manifest, no checker, a manifest that does not add up.
     let o = polycover(&["verify", tmp.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

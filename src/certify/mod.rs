@@ -151,6 +151,9 @@ struct Estimate {
     disk: f64,
     /// The memory that writing it holds (the graph and the added clauses' hints).
     memory: f64,
+    /// The frontier's states, for a sweep's certificate (its size follows them, not the
+    /// solutions).
+    states: Option<u64>,
 }
 
 /// What the certificate of a count of `solutions` (up to the problem's symmetry) would
@@ -197,6 +200,7 @@ fn estimate(problem: &Problem, engine: &Engine, solutions: &Count) -> Result<Opt
     Ok(Some(Estimate {
         disk: nodes * 250.0 + pairs * nodes * 0.05 * 8.0,
         memory: nodes * 60.0,
+        states: None,
     }))
 }
 
@@ -219,6 +223,7 @@ fn layers_estimate(matrix: &crate::matrix::Matrix) -> Option<Estimate> {
     (counted.count.is_ok() && states > 0.0).then_some(Estimate {
         disk: states * 1200.0,
         memory: states * 700.0,
+        states: Some(counted.stats.layers.states),
     })
 }
 
@@ -368,11 +373,20 @@ impl Certificate {
         if e.memory <= memory as f64 && !free.is_some_and(|f| e.disk > f) {
             return Ok(());
         }
+        let (what, hint) = match e.states {
+            Some(states) => (
+                format!("the certificate of the frontier's {states} states"),
+                "",
+            ),
+            None => (
+                format!("the search tree's certificate of {solutions} solutions"),
+                "; the memo's table, and the frontier's layers where one piece in copies \
+                 fills every cell, follow their states instead",
+            ),
+        };
         Err(Error::Usage(format!(
-            "cannot certify with {}: the certificate of {solutions} solutions would take \
-             about {} of disk ({}) and {} of memory ({} allows {}); a certificate of a \
-             puzzle with one piece in copies follows the frontier's states, not the \
-             solutions",
+            "cannot certify with {}: {what} would take about {} of disk ({}) and {} of \
+             memory ({} allows {}){hint}",
             crate::Setting::Solver.is(engine.name()),
             size(e.disk),
             free.map(|f| format!("{} free", size(f)))
