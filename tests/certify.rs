@@ -404,27 +404,6 @@ fn bad_requests_are_refused_before_any_work() {
         stderr(&o)
     );
     assert!(!tmp.path().join("p").exists());
-    // A sweep's certificate is sized by the frontier's states, up front: the 4x6x6
-    // dominoes' 19.5 million would take about 23 GB.
-    let big = dominoes(tmp.path(), 4, 6, 6);
-    let o = polycover(&[
-        "count",
-        &big,
-        "--symmetry",
-        "none",
-        "--memory",
-        "1G",
-        "--certify",
-        tmp.path().join("big").to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o)
-            .contains("the certificate of the frontier's 19484716 states would take about 23.4 GB"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!tmp.path().join("big").exists());
     // verify: no manifest, no checker, a manifest that does not add up.
     let o = polycover(&["verify", tmp.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -734,6 +713,33 @@ fn a_suite_certifies_the_count_of_every_instance() {
     }
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     assert!(readme.contains("## Certified counts"), "{readme}");
+}
+
+/// A sweep's certificate is sized by the frontier's states, up front, and refused past
+/// `--memory` before anything is written: the 4x6x6 dominoes' 19.5 million would take
+/// about 23 GB.
+#[test]
+fn a_sweep_too_large_to_certify_is_refused_up_front() {
+    let tmp = tempfile::tempdir().unwrap();
+    let big = dominoes(tmp.path(), 4, 6, 6);
+    let o = polycover(&[
+        "count",
+        &big,
+        "--symmetry",
+        "none",
+        "--memory",
+        "1G",
+        "--certify",
+        tmp.path().join("big").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("the certificate of the frontier's 19484716 states would take about 23.4 GB"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!tmp.path().join("big").exists());
 }
 
 /// D5: a directory that holds anything is refused before the count (an earlier
