@@ -179,28 +179,11 @@ impl<W: Write> Certifier<'_, W> {
     /// Writes the chain of sums over `products` (branch, product), innermost first: none
     /// for fewer than two.
     fn sums(&mut self, products: &[(usize, i32)], branches: &[u32], item: u32) -> Result<Vec<i32>> {
-        let mut sums: Vec<i32> = Vec::new();
-        let k = products.len();
-        if k >= 2 {
-            let mut inner = products[k - 1].1;
-            for t in (0..k - 1).rev() {
-                let mut hints = Vec::new();
-                let p_t = products[t].1;
-                for &(bs, p_s) in &products[t + 1..] {
-                    let x = Self::lit(self.member_on(branches[bs], item));
-                    hints.push(self.child_clause(p_t, -x));
-                    hints.push(self.child_clause(p_s, x));
-                }
-                // The sums inside, innermost first: the last, `inner`, conflicts.
-                for &s in &sums {
-                    hints.push(self.out.node(s).cid);
-                }
-                let s = self.out.sum(p_t, inner, &hints)?;
-                sums.push(s);
-                inner = s;
-            }
-        }
-        Ok(sums)
+        let chain: Vec<(i32, i32)> = products
+            .iter()
+            .map(|&(b, p)| (p, Self::lit(self.member_on(branches[b], item))))
+            .collect();
+        Ok(self.out.sum_chain(&chain)?)
     }
 
     /// The hints of `L`: the sums' clauses, the branches' lemmas, then every option on
@@ -252,16 +235,5 @@ impl<W: Write> Certifier<'_, W> {
             .iter()
             .find(|&&m| self.f.cells[m as usize].contains(&item))
             .expect("an option on the cell")
-    }
-
-    /// The defining clause `-P child` of product `p`.
-    fn child_clause(&self, p: i32, child: i32) -> u32 {
-        let pos = self
-            .out
-            .children(p)
-            .iter()
-            .position(|&c| c == child)
-            .expect("a child of the product");
-        self.out.node(p).cid + 1 + pos as u32
     }
 }

@@ -8,39 +8,24 @@
 
 use std::io::Write;
 
+use super::formula::Formula;
 use super::search::{has, Certifier};
 use crate::error::Result;
 
 impl<W: Write> Certifier<'_, W> {
     /// Hints that make every member of `t` false, given every member of `j` true.
     pub(super) fn deny(&self, t: u32, j: u32, hints: &mut Vec<u32>) {
-        let (a, b) = self.members[t as usize]
-            .iter()
-            .flat_map(|&a| self.members[j as usize].iter().map(move |&b| (a, b)))
-            .find(|&(a, b)| self.f.conflict(a, b))
-            .expect("options that meet share an item");
-        hints.push(self.f.amo_clause(a, b));
-        let mut cur = a;
-        loop {
-            let p = self.preimage[cur as usize];
-            if p == a {
-                break;
-            }
-            hints.push(self.f.follows[p as usize].expect("a moved option has its clause"));
-            cur = p;
-        }
+        deny(
+            self.f,
+            &self.members[t as usize],
+            &self.members[j as usize],
+            &self.preimage,
+            hints,
+        );
     }
     /// Hints that make every member of `j` true, given member `m`.
     pub(super) fn follow(&self, m: u32, hints: &mut Vec<u32>) {
-        let mut cur = m;
-        loop {
-            let next = self.f.image[cur as usize];
-            if next == m {
-                break;
-            }
-            hints.push(self.f.follows[cur as usize].expect("a moved option has its clause"));
-            cur = next;
-        }
+        follow(self.f, m, hints);
     }
     /// The at-most clause that denies `o` once the options `used` of its piece are chosen.
     pub(super) fn at_most(&self, used: &[u32], o: u32) -> u32 {
@@ -59,21 +44,7 @@ impl<W: Write> Certifier<'_, W> {
     pub fn deny_bad(&mut self) -> Result<()> {
         for k in 0..self.bad.len() {
             let o = self.bad[k];
-            let mut hints = Vec::new();
-            let mut chain = vec![o];
-            let mut cur = o;
-            'walk: loop {
-                hints.push(self.f.follows[cur as usize].expect("a bad option moves"));
-                cur = self.f.image[cur as usize];
-                for &earlier in &chain {
-                    if self.f.conflict(earlier, cur) {
-                        hints.push(self.f.amo_clause(earlier, cur));
-                        break 'walk;
-                    }
-                }
-                chain.push(cur);
-            }
-            self.bad_lemma[o as usize] = self.out.lemma(&[-Self::lit(o)], &hints)?;
+            self.bad_lemma[o as usize] = self.out.lemma(&[-Self::lit(o)], &bad_hints(self.f, o))?;
         }
         Ok(())
     }
@@ -96,5 +67,59 @@ impl<W: Write> Certifier<'_, W> {
             hints.push(self.f.follows[p as usize].expect("a moved option has its clause"));
             cur = p;
         }
+    }
+}
+
+/// Hints that make every option of `t` false, given every option of `j` true: a "not
+/// both" clause of a pair that meets, then back along `t`'s orbit (`preimage`: the option
+/// `g` maps onto each), so that each hint turns one literal false.
+pub(super) fn deny(f: &Formula, t: &[u32], j: &[u32], preimage: &[u32], hints: &mut Vec<u32>) {
+    let (a, b) = t
+        .iter()
+        .flat_map(|&a| j.iter().map(move |&b| (a, b)))
+        .find(|&(a, b)| f.conflict(a, b))
+        .expect("options that meet share an item");
+    hints.push(f.amo_clause(a, b));
+    let mut cur = a;
+    loop {
+        let p = preimage[cur as usize];
+        if p == a {
+            break;
+        }
+        hints.push(f.follows[p as usize].expect("a moved option has its clause"));
+        cur = p;
+    }
+}
+
+/// Hints that make every option of `m`'s orbit true, given `m`: forward along `x_o ->
+/// x_g(o)`.
+pub(super) fn follow(f: &Formula, m: u32, hints: &mut Vec<u32>) {
+    let mut cur = m;
+    loop {
+        let next = f.image[cur as usize];
+        if next == m {
+            break;
+        }
+        hints.push(f.follows[cur as usize].expect("a moved option has its clause"));
+        cur = next;
+    }
+}
+
+/// The hints of `NOT x_o` for an option whose orbit overlaps itself: along the orbit
+/// until two of its options meet.
+pub(super) fn bad_hints(f: &Formula, o: u32) -> Vec<u32> {
+    let mut hints = Vec::new();
+    let mut chain = vec![o];
+    let mut cur = o;
+    loop {
+        hints.push(f.follows[cur as usize].expect("a bad option moves"));
+        cur = f.image[cur as usize];
+        for &earlier in &chain {
+            if f.conflict(earlier, cur) {
+                hints.push(f.amo_clause(earlier, cur));
+                return hints;
+            }
+        }
+        chain.push(cur);
     }
 }

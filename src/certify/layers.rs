@@ -57,6 +57,7 @@ use std::io::Write;
 use num_bigint::BigUint;
 
 use super::formula::Formula;
+use super::hints;
 use super::orbits::{Orbits, BAD};
 use super::out::Out;
 use crate::error::{Error, Result};
@@ -254,24 +255,10 @@ impl<'a, W: Write> Layers<'a, W> {
     /// Denies every option that overlaps itself under the term's symmetry (a unit lemma
     /// each): they are in no model.
     pub fn deny_bad(&mut self) -> Result<()> {
-        let f = self.f;
         for k in 0..self.orbits.bad.len() {
             let o = self.orbits.bad[k];
-            let mut hints = Vec::new();
-            let mut chain = vec![o];
-            let mut cur = o;
-            'walk: loop {
-                hints.push(f.follows[cur as usize].expect("a bad option moves"));
-                cur = f.image[cur as usize];
-                for &earlier in &chain {
-                    if f.conflict(earlier, cur) {
-                        hints.push(f.amo_clause(earlier, cur));
-                        break 'walk;
-                    }
-                }
-                chain.push(cur);
-            }
-            self.bad_lemma[o as usize] = self.out.lemma(&[-lit(o)], &hints)?;
+            self.bad_lemma[o as usize] =
+                self.out.lemma(&[-lit(o)], &hints::bad_hints(self.f, o))?;
         }
         Ok(())
     }
@@ -298,36 +285,18 @@ impl<'a, W: Write> Layers<'a, W> {
 
     /// Hints that make every member of `t` false, given every member of `j` true.
     fn deny(&self, t: u32, j: u32, hints: &mut Vec<u32>) {
-        let f = self.f;
-        let (a, b) = self
-            .members(t)
-            .iter()
-            .flat_map(|&a| self.members(j).iter().map(move |&b| (a, b)))
-            .find(|&(a, b)| f.conflict(a, b))
-            .expect("options that meet share an item");
-        hints.push(f.amo_clause(a, b));
-        let mut cur = a;
-        loop {
-            let p = self.orbits.preimage[cur as usize];
-            if p == a {
-                break;
-            }
-            hints.push(f.follows[p as usize].expect("a moved option has its clause"));
-            cur = p;
-        }
+        hints::deny(
+            self.f,
+            self.members(t),
+            self.members(j),
+            &self.orbits.preimage,
+            hints,
+        );
     }
 
     /// Hints that make every member of `j` true, given member `m`.
     fn follow(&self, m: u32, hints: &mut Vec<u32>) {
-        let mut cur = m;
-        loop {
-            let next = self.f.image[cur as usize];
-            if next == m {
-                break;
-            }
-            hints.push(self.f.follows[cur as usize].expect("a moved option has its clause"));
-            cur = next;
-        }
+        hints::follow(self.f, m, hints);
     }
 
     /// Searches and writes the whole sweep: the root's count, node and lemma.
@@ -590,41 +559,19 @@ impl<'a, W: Write> Layers<'a, W> {
         Ok(lemma)
     }
 
-    /// The chain of sums over `products`, innermost first (none for fewer than two).
+    /// The chain of sums over `products`, innermost first (none for fewer than two): each
+    /// product holds its option's member on position `l`, which the others deny.
     fn sums(&mut self, l: u32, products: &[(u32, i32, Option<i32>)]) -> Result<Vec<i32>> {
-        let mut sums: Vec<i32> = Vec::new();
-        let k = products.len();
-        if k < 2 {
-            return Ok(sums);
-        }
-        let mut inner = products[k - 1].1;
-        for t in (0..k - 1).rev() {
-            let mut hints = Vec::new();
-            let p_t = products[t].1;
-            for &(s, p_s, _) in &products[t + 1..] {
-                let x = lit(self.member_on(s, l));
-                hints.push(self.child_clause(p_t, -x));
-                hints.push(self.child_clause(p_s, x));
-            }
-            for &s in &sums {
-                hints.push(self.out.node(s).cid);
-            }
-            let s = self.out.sum(p_t, inner, &hints)?;
-            sums.push(s);
-            inner = s;
-        }
-        Ok(sums)
+        let chain: Vec<(i32, i32)> = products
+            .iter()
+            .map(|&(s, p, _)| (p, lit(self.member_on(s, l))))
+            .collect();
+        Ok(self.out.sum_chain(&chain)?)
     }
 
     /// The defining clause `-P child` of product `p`.
     fn child_clause(&self, p: i32, child: i32) -> u32 {
-        let pos = self
-            .out
-            .children(p)
-            .iter()
-            .position(|&c| c == child)
-            .expect("a child of the product");
-        self.out.node(p).cid + 1 + pos as u32
+        self.out.child_clause(p, child)
     }
 }
 

@@ -195,6 +195,44 @@ impl<W: Write> Out<W> {
         &self.kids[n.start as usize..(n.start + n.len) as usize]
     }
 
+    /// The defining clause `-P child` of product `p`.
+    pub fn child_clause(&self, p: i32, child: i32) -> u32 {
+        let pos = self
+            .children(p)
+            .iter()
+            .position(|&c| c == child)
+            .expect("a child of the product");
+        self.node(p).cid + 1 + pos as u32
+    }
+
+    /// The chain of binary sums over `products`, each with the literal only it holds
+    /// true (the others hold it false): innermost first, none for fewer than two. Each
+    /// sum's exclusivity is proved from the products' definitions and the sums inside.
+    pub fn sum_chain(&mut self, products: &[(i32, i32)]) -> io::Result<Vec<i32>> {
+        let mut sums: Vec<i32> = Vec::new();
+        let k = products.len();
+        if k < 2 {
+            return Ok(sums);
+        }
+        let mut inner = products[k - 1].0;
+        for t in (0..k - 1).rev() {
+            let mut hints = Vec::new();
+            let p_t = products[t].0;
+            for &(p_s, x) in &products[t + 1..] {
+                hints.push(self.child_clause(p_t, -x));
+                hints.push(self.child_clause(p_s, x));
+            }
+            // The sums inside, innermost first: the last, `inner`, conflicts.
+            for &s in &sums {
+                hints.push(self.node(s).cid);
+            }
+            let s = self.sum(p_t, inner, &hints)?;
+            sums.push(s);
+            inner = s;
+        }
+        Ok(sums)
+    }
+
     pub fn into_inner(self) -> W {
         self.w
     }

@@ -164,19 +164,7 @@ fn write_cpog(
     out.root(root).map_err(&write)?;
     reverse::delete_all(&mut out, formula, root, keep, zero.as_ref(), stop)
         .map_err(|e| relabel(e, path))?;
-    let nodes = out.nodes.len();
-    let bytes = out.bytes;
-    let file = out
-        .into_inner()
-        .into_inner()
-        .map_err(|e| write(e.into_error()))?;
-    file.sync_all().map_err(&write)?;
-    Ok(Graph {
-        count,
-        nodes,
-        states,
-        bytes,
-    })
+    close(out, count, states, path)
 }
 
 /// The certificate of a sweep ([`super::layers`]): its layers, the root, and the
@@ -201,7 +189,12 @@ fn write_layers(
     }
     .map_err(|e| relabel(e, path))?;
     let states = layers.visited;
-    let out = layers.out;
+    close(layers.out, count, states, path)
+}
+
+/// Flushes and syncs the finished certificate at `path`: what it holds, and its size.
+fn close(out: Out<BufWriter<fs::File>>, count: BigUint, states: u64, path: &Path) -> Result<Graph> {
+    let write = write_error(path);
     let nodes = out.nodes.len();
     let bytes = out.bytes;
     let file = out
