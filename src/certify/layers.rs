@@ -25,9 +25,13 @@
 //! # Forward: the CNF implies the root
 //!
 //! Per state, as its branches finish: `K_j` (context and `x_j` imply `P_j`, or are
-//! impossible) and `L` (the context implies `N`). The context of `(l, S)` is a clause of
-//! options that must be false there: those starting at `l` or later that meet `S`, and
-//! those started before `l` that meet a free position at or past `l`.
+//! impossible). The state's refutation (with the context false and `N` false, the sums
+//! deny each branch, each `K_j` its option, and the cell's "at least one" conflicts) is
+//! copied into its parents' `K_j`; past [`INLINE_USES`] parents it becomes a lemma `L`
+//! (the context implies `N`), as at the root. A covered position adds no lemma: its
+//! product's definition leads to its successor's refutation. The context of `(l, S)` is
+//! a clause of options that must be false there: those starting at `l` or later that meet
+//! `S`, and those started before `l` that meet a free position at or past `l`.
 //!
 //! # Backward: the root implies every clause
 //!
@@ -35,17 +39,24 @@
 //! deleted. Instead of one walk up the whole graph per clause, lemmas shared by all
 //! clauses cut the graph:
 //!
+//! - a down-lemma per node with two branches or more, `NOT N OR child_1 OR ...`, so that
+//!   a cut passes a node in one hint;
 //! - `T_l`: the disjunction of layer `l`'s nodes (every path crosses layer `l` once),
 //!   from `T_{l-1}`;
+//! - `R_a`: `NOT x_a`, or one of the products that choose `a`'s super-option at its
+//!   start (every other product there denies it), from `T` there;
 //! - `V_{l,a}`: `NOT x_a`, or a node of layer `l` whose state covers what remains of
-//!   `a`'s super-option, from `T` at `a`'s start and then `V_{l-1,a}`;
-//! - `W_{l,c}`: an option through item `c` that started before `l`, or a node of layer
-//!   `l` whose state leaves `c` free, from `T` where the first option through `c` starts.
+//!   `a`'s super-option, at each later start of an option it meets, from `R_a` and then
+//!   the previous `V`, through every node between;
+//! - `W_c`: an option through item `c` that started before its position, or a node
+//!   there that leaves `c` free, from `T` where the first option through `c` starts.
 //!
-//! Then each input clause goes with the nodes of one layer: "not both `a` and `b`" at the
-//! start of the later one (`T`, or `V` of the earlier one: its state covers their common
-//! item), "at least one through `c`" at `c`'s position (`W`), `x_o -> x_g(o)` at the
-//! orbit's start (`T`). The lemmas go last, in the reverse of their order.
+//! Then each input clause goes with few hints: "not both `a` and `b`" with `R_a` where
+//! both start at one position (the products choosing `a` deny `b`), else with the earlier
+//! one's `V` at the later one's start (its state covers their common item, so the later
+//! one fits nowhere there); "at least one through `c`" with `W_c`; `x_o -> x_g(o)` with
+//! `R_o` (the products choosing the orbit hold `x_g(o)`). The forward lemmas are deleted
+//! before the input clauses, the cut lemmas after them, each in the reverse of its order.
 //!
 //! Invariants: every hint turns its clause unit or conflicting when the checker reaches
 //! it; each added lemma is deleted after everything that rests on it and before what it
