@@ -61,8 +61,6 @@ struct Cnf {
 
 /// What the terms are, derived.
 pub(super) struct Derived {
-    /// The listed term that is the identity: its CNF is the base formula.
-    pub identity: usize,
     /// Per listed term, the size of its conjugacy class.
     pub multiplicity: Vec<usize>,
     /// The group's order.
@@ -339,17 +337,21 @@ fn parse_mode(mode: Option<&str>) -> Result<Option<SymmetryMode>> {
 }
 
 /// Derives the terms' multiplicities, the group's order and each term's map from the
-/// CNFs in `dir` (see the module doc), and compares `MANIFEST`'s figures with them.
+/// CNFs in `dir` (see the module doc), and compares `MANIFEST`'s figures with them; with
+/// `against`, compares the identity's CNF and the group with that puzzle's, while both
+/// are in hand ([`against_puzzle`]).
 ///
 /// # Errors
 ///
-/// [`Error::Failed`] naming what does not hold together; a CNF that cannot be read.
+/// [`Error::Failed`] naming what does not hold together, or what is not the puzzle's; a
+/// CNF that cannot be read; a puzzle that cannot be compiled in the mode.
 pub(super) fn derive(
     dir: &Path,
     listed: &[Listed],
     order: usize,
     mode: Option<&str>,
     puzzle: Option<&str>,
+    against: Option<&Puzzle>,
 ) -> Result<Derived> {
     let mode = parse_mode(mode)?;
     let sizes: Vec<usize> = listed
@@ -431,8 +433,10 @@ pub(super) fn derive(
         )));
     }
     let map = describe_maps(&base, &maps, &labels, listed, mode, identity)?;
+    if let Some(against) = against {
+        against_puzzle(&base, &group, mode.unwrap_or(SymmetryMode::None), against)?;
+    }
     Ok(Derived {
-        identity,
         multiplicity,
         order: derived_order,
         map,
@@ -543,26 +547,18 @@ fn describe_maps(
     Ok(out)
 }
 
-/// Checks that the certificate is of `puzzle` in `mode`: its identity CNF is the one
-/// polycover builds from the puzzle (variables, their `c v` lines and every clause, in
-/// order), and the group the terms generate is the puzzle's group in that mode.
+/// Checks that the certificate is of `puzzle` in `mode`: its identity CNF `base` is the
+/// one polycover builds from the puzzle (variables, their `c v` lines and every clause,
+/// in order), and the `group` its terms generate is the puzzle's group in that mode.
 ///
 /// # Errors
 ///
 /// [`Error::Failed`] naming the first difference; a puzzle that cannot be compiled in
 /// the mode.
-pub(super) fn against_puzzle(
-    dir: &Path,
-    listed: &[Listed],
-    derived: &Derived,
-    puzzle: &Puzzle,
-) -> Result<()> {
-    let mode = derived.mode.unwrap_or(SymmetryMode::None);
+fn against_puzzle(base: &Cnf, group: &[Perm], mode: SymmetryMode, puzzle: &Puzzle) -> Result<()> {
     let problem = puzzle.compile(mode)?;
     let compiled = &problem.compiled;
     let formula = Formula::new(&compiled.matrix, None)?;
-    let identity = derived.identity;
-    let base = read_cnf(&dir.join(&listed[identity].cnf))?;
     let not = |what: String| {
         Error::Failed(format!(
             "the certificate is not of the puzzle {}: {what}",
@@ -591,26 +587,17 @@ pub(super) fn against_puzzle(
         )));
     }
     let own = super::faithful(&compiled.group);
-    if own.order() != derived.order {
+    if own.order() != group.len() {
         return Err(not(format!(
             "its terms generate a group of {}, the puzzle's {} symmetry has {}",
-            derived.order,
+            group.len(),
             mode.as_str(),
             own.order()
         )));
     }
     // The terms' group is closed and of the puzzle's order: it is the puzzle's group if
     // it holds each of the puzzle's elements.
-    let mut maps: Vec<Perm> = Vec::new();
-    for t in listed {
-        if t.cnf != listed[identity].cnf {
-            maps.push(term_map(&base, &read_cnf(&dir.join(&t.cnf))?, &t.name)?);
-        }
-    }
-    let group: HashSet<Perm> = closure(base.vars, &maps)
-        .expect("closed before")
-        .into_iter()
-        .collect();
+    let group: HashSet<&Perm> = group.iter().collect();
     if let Some(g) = own.elements().iter().find(|g| !group.contains(&g.options)) {
         return Err(not(format!(
             "its terms' group lacks the puzzle's symmetry {}",
