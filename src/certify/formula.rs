@@ -346,6 +346,23 @@ impl Formula {
         })
     }
 
+    /// Whether the certified CNF of `matrix` is a sweep's: one piece in copies whose count
+    /// the cells decide, and every cell to fill (the items the module doc says get no
+    /// clauses, and nothing else counted or optional). Found from the matrix alone,
+    /// without writing a clause.
+    pub fn is_sweep(matrix: &Matrix) -> bool {
+        let items = matrix.items();
+        let (cover_index, cover_items) = cover_items(matrix);
+        let Ok(ByOption { cells, counted }) = option_items(matrix, &cover_index, &cover_items)
+        else {
+            return false;
+        };
+        let counted_items: Vec<u32> = (0..items.len() as u32)
+            .filter(|&i| items[i as usize].max > 1)
+            .collect();
+        !implied_items(matrix, &cells, &counted, &counted_items).is_empty()
+    }
+
     /// The clause that says options `a` and `b` (which share a covered item) are not both
     /// chosen.
     pub fn amo_clause(&self, a: u32, b: u32) -> u32 {

@@ -74,13 +74,12 @@ use super::out::Out;
 use crate::error::{Error, Result};
 use crate::stop::Stop;
 
-/// Whether the layers certify `f`: every covered item must be covered (no optional
-/// cells), no piece's count is a range left to clauses, and a piece with copies makes
-/// the cells the only items (as the memo sweeps).
+/// Whether the layers certify `f`: one piece in copies whose count the cells decide, so
+/// that every covered item is a cell to fill and no count is left to clauses (as the memo
+/// sweeps; [`Formula::is_sweep`] tells it from the matrix).
 pub(super) fn applies(f: &Formula) -> bool {
-    f.kinds.is_empty()
-        && !f.implied.is_empty()
-        && f.cover_items.iter().all(|&(_, alo)| alo.is_some())
+    // A piece is implied only where it is the one counted piece and no cell is optional.
+    !f.implied.is_empty()
 }
 
 /// How many parents copy a state's proof into their `K_j` before it becomes a lemma `L`

@@ -173,7 +173,7 @@ struct Estimate {
 fn estimate(problem: &Problem, engine: &Engine, solutions: &Count) -> Result<Option<Estimate>> {
     let shape = Shape::of(engine)?;
     let m = &problem.compiled.matrix;
-    if shape == Shape::Shared && formula::Formula::new(m, None).is_ok_and(|f| layers::applies(&f)) {
+    if shape == Shape::Shared && formula::Formula::is_sweep(m) {
         return Ok(layers_estimate(m));
     }
     let counted: Vec<u32> = (0..m.num_items() as u32)
@@ -294,9 +294,7 @@ impl Certificate {
     /// (one piece in copies and every cell to fill: a node per state of the frontier),
     /// else the memo (its table, shared), never a search tree.
     pub fn engine_for(problem: &Problem) -> (Engine, String) {
-        let layered = formula::Formula::new(&problem.compiled.matrix, None)
-            .is_ok_and(|f| layers::applies(&f));
-        let (name, why) = if layered {
+        let (name, why) = if formula::Formula::is_sweep(&problem.compiled.matrix) {
             (
                 "frontier",
                 "the certificate's graph is the frontier's layers, a node per state",

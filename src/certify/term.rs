@@ -39,8 +39,11 @@ pub(super) fn write_term(
     let formula = Formula::new(&problem.compiled.matrix, g)?;
     let comments = cnf_comments(problem, &formula, g);
     let cnf_bytes = write_cnf(&formula, &comments, cnf_path)?;
-    let sweep = crate::solver::memo::layer_order(&problem.compiled.matrix);
-    let graph = write_cpog(&formula, shape, models, sweep, stop, cpog_path)?;
+    // The frontier's sweep order, where the layers certify (milliseconds).
+    let sweep = super::layers::applies(&formula)
+        .then(|| crate::solver::memo::layer_order(&problem.compiled.matrix))
+        .flatten();
+    let graph = write_cpog(&formula, shape, models, sweep.as_deref(), stop, cpog_path)?;
     Ok(Term {
         name: String::new(),
         multiplicity: 1,
@@ -133,7 +136,7 @@ fn write_cpog(
     formula: &Formula,
     shape: Shape,
     models: Option<HashSet<Vec<u32>>>,
-    sweep: Option<Vec<u32>>,
+    sweep: Option<&[u32]>,
     stop: &Stop,
     path: &Path,
 ) -> Result<Graph> {
@@ -152,7 +155,7 @@ fn write_cpog(
     out.comment(&format!("graph: {shape_note}"))
         .map_err(&write)?;
     if shape == Shape::Shared && models.is_none() && super::layers::applies(formula) {
-        return write_layers(formula, out, sweep.as_deref(), stop, path);
+        return write_layers(formula, out, sweep, stop, path);
     }
     let mut search = Certifier::new(formula, out, shape, models, stop);
     search.deny_bad().map_err(|e| relabel(e, path))?;
