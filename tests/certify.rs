@@ -441,6 +441,12 @@ fn bad_requests_are_refused_before_any_work() {
 const L_TROMINOES: &str = "name = \"L-trominoes 2x3x2\"\nbox = [2, 3, 2]\n[[piece]]\n\
     name = \"L\"\ncells = [[0,0,0], [1,0,0], [0,1,0]]\ncount = 4\n";
 
+const FOUR_PIECES: &str = "name = \"Four pieces 2x3x2\"\nbox = [2, 3, 2]\n\
+    [[piece]]\nname = \"I\"\ncells = [[0,0,0], [1,0,0], [2,0,0]]\n\
+    [[piece]]\nname = \"L\"\ncells = [[0,0,0], [1,0,0], [0,1,0]]\n\
+    [[piece]]\nname = \"T\"\ncells = [[0,0,0], [1,0,0], [2,0,0], [1,1,0]]\n\
+    [[piece]]\nname = \"D\"\ncells = [[0,0,0], [1,0,0]]\n";
+
 /// `verify` with `MANIFEST` edited as `edit` says, in a copy of `cert`: its exit code,
 /// and its standard error and output together.
 fn verify_edited(cert: &Path, edit: impl Fn(&str) -> String, extra: &[&str]) -> (i32, String) {
@@ -825,6 +831,38 @@ fn a_signal_while_certifying_leaves_no_partial_file() {
         let status = wait_at_most(&mut child, std::time::Duration::from_secs(60)).unwrap();
         assert_eq!(status.code(), Some(143));
         assert_eq!(file_names(&dir), Vec::<String>::new(), "twice: {twice}");
+    }
+}
+
+/// Pieces without copies are certified in layers too, the pieces last in the sweep and
+/// the contexts as chains: in every mode, by the memo (the default for them) and checked
+/// against the puzzle, with the count the DLX gives.
+#[test]
+fn pieces_without_copies_are_certified_in_layers_in_every_mode() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = puzzle(tmp.path(), "four.toml", FOUR_PIECES);
+    for mode in ["none", "rotations", "reflections"] {
+        let dir = tmp.path().join(format!("c-{mode}"));
+        let o = polycover(&[
+            "count",
+            &p,
+            "--symmetry",
+            mode,
+            "--certify",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{mode}: {}", stderr(&o));
+        let v = polycover(&[
+            "verify",
+            dir.to_str().unwrap(),
+            "--puzzle",
+            &p,
+            "--checker",
+            checker().to_str().unwrap(),
+        ]);
+        assert_eq!(v.status.code(), Some(0), "{mode}: {}", stderr(&v));
+        let dlx = polycover(&["count", &p, "--symmetry", mode, "--solver", "dlx"]);
+        assert_eq!(s_mc(&v), s_mc(&dlx), "{mode}");
     }
 }
 

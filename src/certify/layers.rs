@@ -58,6 +58,19 @@
 //! `R_o` (the products choosing the orbit hold `x_g(o)`). The forward lemmas are deleted
 //! before the input clauses, the cut lemmas after them, each in the reverse of its order.
 //!
+//! # Pieces without copies
+//!
+//! Where each piece is placed once (Soma, the pentominoes, Bedlam), the pieces are
+//! positions after the cells ([`covers_all`]): a state's set then says which pieces are
+//! used, and an option starts at its first cell. Hundreds of options pass through a
+//! piece's position, so contexts are written as chains of products, one literal per
+//! position ([`super::chains`]), and every state's proof is its lemma (nothing copied,
+//! which would derive again what a parent's proof holds). Between layers a branch passes
+//! its context on through lemmas made once per option: `Y` (a position it covers: the
+//! options starting there later are denied) and `X` (a position it leaves free where
+//! others start with it), and a state that leaves a cell no option can still cover is
+//! refuted at once through that cell's clause (a dead cell), not searched.
+//!
 //! Invariants: every hint turns its clause unit or conflicting when the checker reaches
 //! it; each added lemma is deleted after everything that rests on it and before what it
 //! rests on; node numbers are written children first.
@@ -67,6 +80,7 @@ use std::io::Write;
 
 use num_bigint::BigUint;
 
+use super::chains::Chain;
 use super::formula::Formula;
 use super::hints;
 use super::orbits::{Orbits, BAD};
@@ -74,17 +88,28 @@ use super::out::Out;
 use crate::error::{Error, Result};
 use crate::stop::Stop;
 
-/// Whether the layers certify `f`: one piece in copies whose count the cells decide, so
-/// that every covered item is a cell to fill and no count is left to clauses (as the memo
-/// sweeps; [`Formula::is_sweep`] tells it from the matrix).
+/// Whether the layers certify `f` in the frontier's sweep: one piece in copies whose
+/// count the cells decide, so that every covered item is a cell to fill and no count is
+/// left to clauses (as the memo sweeps; [`Formula::is_sweep`] tells it from the matrix).
 pub(super) fn applies(f: &Formula) -> bool {
     // A piece is implied only where it is the one counted piece and no cell is optional.
     !f.implied.is_empty()
 }
 
+/// Whether the layers certify `f` with the pieces as positions after the cells: pieces
+/// without copies (each an item to cover once) and every cell to fill, so that a state's
+/// set holds the pieces used; its contexts are chains ([`super::chains`]).
+pub(super) fn covers_all(f: &Formula) -> bool {
+    f.kinds.is_empty() && f.cover_items.iter().all(|&(_, alo)| alo.is_some())
+}
+
 /// How many parents copy a state's proof into their `K_j` before it becomes a lemma `L`
 /// (a lemma costs its context, its hints twice and a hint per parent; a copy its hints).
 const INLINE_USES: u32 = 4;
+
+/// Past this many options through one position, contexts are written as chains
+/// ([`super::chains`]) rather than as the options they deny.
+const CHAIN_MIN: usize = 16;
 
 /// One state of the sweep.
 struct State {
@@ -140,6 +165,21 @@ pub(super) struct Layers<'a, W: Write> {
     stamp: Vec<u32>,
     gen: u32,
     pub visited: u64,
+    /// Whether contexts are chains (past [`CHAIN_MIN`] options through a position): then
+    /// every position through which an option passes has its [`Chain`].
+    chained: bool,
+    /// [`INLINE_USES`], or none where contexts are chains (a lemma there is short,
+    /// and the smallest certificate copies nothing: Soma 838 MB, against 891 MB with 4).
+    inline_uses: u32,
+    chains: Vec<Option<Chain>>,
+    /// Per position `l` with options started before it: `NOT early OR` the options
+    /// starting at `l` (its cell's "at least one", the earlier ones taken out once).
+    z_lemma: Vec<Option<u32>>,
+    /// Per super-option `j` and later position `p` of it: `NOT x_j OR late`, the node
+    /// that denies what starts through `p` after `j` (made when first needed).
+    y_lemma: HashMap<(u32, u32), u32>,
+    /// Per super-option `j` and position `p` it leaves free: its lemma `X`.
+    x_lemmas: HashMap<(u32, u32), u32>,
 }
 
 fn has(set: &[u64], p: u32) -> bool {
@@ -170,6 +210,11 @@ impl<'a, W: Write> Layers<'a, W> {
             .iter()
             .filter_map(|i| cover_of.get(i).copied())
             .collect();
+        if !item_at.is_empty() && item_at.len() < n {
+            let mut seen = vec![false; n];
+            item_at.iter().for_each(|&c| seen[c as usize] = true);
+            item_at.extend((0..n as u32).filter(|&c| !seen[c as usize]));
+        }
         if item_at.len() != n {
             item_at = (0..n as u32).collect();
         }
@@ -204,6 +249,12 @@ impl<'a, W: Write> Layers<'a, W> {
         }
         reach[n] = most;
         let sups = cells.len();
+        let chained = through.iter().any(|t: &Vec<u32>| {
+            t.iter()
+                .map(|&s| orbits.members[s as usize].len())
+                .sum::<usize>()
+                > CHAIN_MIN
+        });
         Layers {
             f,
             stop,
@@ -223,7 +274,238 @@ impl<'a, W: Write> Layers<'a, W> {
             stamp: vec![0; sups],
             gen: 0,
             visited: 0,
+            chained,
+            inline_uses: if chained { 0 } else { INLINE_USES },
+            chains: Vec::new(),
+            z_lemma: Vec::new(),
+            y_lemma: HashMap::new(),
+            x_lemmas: HashMap::new(),
         }
+    }
+
+    /// Writes every position's chains and its lemma `Z` (chained contexts only; after
+    /// [`Layers::deny_bad`]).
+    fn make_chains(&mut self) -> Result<()> {
+        let n = self.item_at.len();
+        self.z_lemma = vec![None; n];
+        if !self.chained {
+            return Ok(());
+        }
+        let mut chains = Vec::with_capacity(n);
+        for p in 0..n {
+            if self.through[p].is_empty() {
+                chains.push(None);
+                continue;
+            }
+            let cells = &self.cells;
+            let members = &self.orbits.members;
+            chains.push(Some(Chain::write(
+                &mut self.out,
+                &self.through[p],
+                |s| cells[s as usize][0],
+                |s| members[s as usize].clone(),
+            )?));
+        }
+        self.chains = chains;
+        for l in 0..n as u32 {
+            let Some(ch) = self.chains[l as usize].as_ref() else {
+                continue;
+            };
+            let Some(top) = ch.early_at(l) else { continue };
+            let mut clause = vec![-ch.early[top]];
+            for &s in &self.starts[l as usize] {
+                clause.push(lit(self.member_on(s, l)));
+            }
+            // The earlier options through `l`, last start first, then the cell's clause.
+            let mut hints = Vec::new();
+            for i in (0..=top).rev() {
+                for &s in &ch.sups[i] {
+                    let m = self.member_on(s, l);
+                    hints.push(self.out.child_clause(ch.early[i], -lit(m)));
+                }
+                if i > 0 {
+                    hints.push(self.out.child_clause(ch.early[i], ch.early[i - 1]));
+                }
+            }
+            self.cell_clause(self.item_at[l as usize], &mut hints);
+            self.z_lemma[l as usize] = Some(self.out.lemma(&clause, &hints)?);
+        }
+        Ok(())
+    }
+
+    /// A free position at or past `l` that no option starting at `l` or later can cover
+    /// (chained contexts only, where the pieces are positions: their use shows in `set`).
+    fn dead_cell(&self, l: u32, set: &[u64]) -> Option<u32> {
+        if !self.chained {
+            return None;
+        }
+        (l..self.item_at.len() as u32).find(|&c| {
+            !has(set, c)
+                && !self.through[c as usize]
+                    .iter()
+                    .any(|&s| self.first(s) >= l && self.fits(s, set))
+        })
+    }
+
+    /// The refutation of `(l, set)` by its dead cell `c`: each option through `c` false
+    /// (from `c`'s early chain, or a covered position's late chain), then `c`'s clause.
+    fn dead_proof(&self, l: u32, set: &[u64], c: u32) -> Vec<u32> {
+        let mut hints = Vec::new();
+        if let Some(ch) = self.chains[c as usize].as_ref() {
+            if let Some(top) = ch.early_at(l) {
+                for i in (0..=top).rev() {
+                    for &s in &ch.sups[i] {
+                        hints.push(
+                            self.out
+                                .child_clause(ch.early[i], -lit(self.member_on(s, c))),
+                        );
+                    }
+                    if i > 0 {
+                        hints.push(self.out.child_clause(ch.early[i], ch.early[i - 1]));
+                    }
+                }
+            }
+        }
+        // Per covered position, how far down its late chain is derived.
+        let mut reached: HashMap<u32, usize> = HashMap::new();
+        for &s in &self.through[c as usize] {
+            if self.first(s) < l {
+                continue;
+            }
+            let q = *self.cells[s as usize]
+                .iter()
+                .find(|&&q| has(set, q))
+                .expect("a covered position");
+            let ch = self.chains[q as usize].as_ref().expect("a chain");
+            let want = ch.starts.binary_search(&self.first(s)).expect("a start");
+            let at = reached
+                .entry(q)
+                .or_insert_with(|| ch.late_at(l).expect("a start at or past l"));
+            while *at < want {
+                hints.push(self.out.child_clause(ch.late[*at], ch.late[*at + 1]));
+                *at += 1;
+            }
+            hints.push(
+                self.out
+                    .child_clause(ch.late[want], -lit(self.member_on(s, c))),
+            );
+        }
+        self.cell_clause(self.item_at[c as usize], &mut hints);
+        hints
+    }
+
+    /// Hints that make every member of `s` (which starts at `l` and meets `set`) false,
+    /// from the chain of a covered position it passes.
+    fn extract(&self, s: u32, l: u32, set: &[u64], hints: &mut Vec<u32>) {
+        let q = *self.cells[s as usize]
+            .iter()
+            .find(|&&q| has(set, q))
+            .expect("a covered position");
+        let ch = self.chains[q as usize].as_ref().expect("a chain");
+        let i = ch.late_at(l).expect("a start at l");
+        debug_assert_eq!(ch.starts[i], l);
+        for &m in self.members(s) {
+            hints.push(self.out.child_clause(ch.late[i], -lit(m)));
+        }
+    }
+
+    /// Hints that make the context of `(l + 1, next)` hold, given that of `(l, set)` and
+    /// every option starting at `l` false but the one that covers `next - set` (or, with
+    /// `by`, given that option: through its lemmas `X`).
+    fn pass_on(
+        &mut self,
+        l: u32,
+        set: &[u64],
+        next: &[u64],
+        by: Option<u32>,
+        hints: &mut Vec<u32>,
+    ) -> Result<()> {
+        let last = self.item_at.len() as u32 - 1;
+        let end = self.reach[l as usize + 1].max(l + 1).min(last);
+        for p in l + 1..=end {
+            let Some(ch) = self.chains[p as usize].as_ref() else {
+                continue;
+            };
+            if !has(next, p) {
+                if let Some(b) = ch.early_at(l + 1) {
+                    if ch.early_at(l) != Some(b) {
+                        match by {
+                            None => hints.push(self.out.node(ch.early[b]).cid),
+                            Some(j) => {
+                                let x = self.x_lemma(j, l, p, b)?;
+                                hints.push(x);
+                            }
+                        }
+                    }
+                }
+            } else if has(set, p) {
+                if let (Some(a), Some(b)) = (ch.late_at(l), ch.late_at(l + 1)) {
+                    if a != b {
+                        hints.push(self.out.child_clause(ch.late[a], ch.late[b]));
+                    }
+                }
+            }
+            // A position the branch covers: its lemma `Y` (the caller's).
+        }
+        Ok(())
+    }
+
+    /// The lemma `X` of super-option `j` (starting at `l`) and a position `p` it leaves
+    /// free where options start at `l` (`early[b]`): `NOT early[b - 1] OR NOT x_j OR
+    /// early[b]`.
+    fn x_lemma(&mut self, j: u32, l: u32, p: u32, b: usize) -> Result<u32> {
+        if let Some(&x) = self.x_lemmas.get(&(j, p)) {
+            return Ok(x);
+        }
+        let ch = self.chains[p as usize].as_ref().expect("a chain");
+        let m = self.member_on(j, l);
+        let mut clause = Vec::with_capacity(3);
+        if b > 0 {
+            clause.push(-ch.early[b - 1]);
+        }
+        clause.extend([-lit(m), ch.early[b]]);
+        let early = ch.early[b];
+        let mut proof = Vec::new();
+        self.follow(m, &mut proof);
+        for &o in &ch.sups[b] {
+            self.deny(o, j, &mut proof);
+        }
+        proof.push(self.out.node(early).cid);
+        let x = self.out.lemma(&clause, &proof)?;
+        self.x_lemmas.insert((j, p), x);
+        Ok(x)
+    }
+
+    /// The lemmas `Y` of super-option `j` (starting at `l`): its later positions' chains
+    /// from layer `l + 1` on.
+    fn y_lemmas(&mut self, j: u32, l: u32, hints: &mut Vec<u32>) -> Result<()> {
+        for k in 0..self.cells[j as usize].len() {
+            let p = self.cells[j as usize][k];
+            if p <= l {
+                continue;
+            }
+            if let Some(&y) = self.y_lemma.get(&(j, p)) {
+                hints.push(y);
+                continue;
+            }
+            let ch = self.chains[p as usize].as_ref().expect("a chain");
+            let Some(b) = ch.late_at(l + 1) else { continue };
+            let m = self.member_on(j, l);
+            let mut proof = Vec::new();
+            self.follow(m, &mut proof);
+            for i in b..ch.late.len() {
+                for &o in &ch.sups[i] {
+                    self.deny(o, j, &mut proof);
+                }
+            }
+            for i in (b..ch.late.len()).rev() {
+                proof.push(self.out.node(ch.late[i]).cid);
+            }
+            let y = self.out.lemma(&[-lit(m), ch.late[b]], &proof)?;
+            self.y_lemma.insert((j, p), y);
+            hints.push(y);
+        }
+        Ok(())
     }
 
     /// The options no solution of the term holds (an orbit that overlaps itself).
@@ -278,6 +560,20 @@ impl<'a, W: Write> Layers<'a, W> {
         let gen = self.next_gen();
         let mut clause = Vec::new();
         let end = self.reach[l as usize].max(l);
+        if self.chained {
+            for p in l..=end.min(self.item_at.len() as u32 - 1) {
+                let Some(ch) = self.chains[p as usize].as_ref() else {
+                    continue;
+                };
+                let node = if has(set, p) {
+                    ch.late_at(l).map(|i| ch.late[i])
+                } else {
+                    ch.early_at(l).map(|i| ch.early[i])
+                };
+                clause.extend(node.map(|n| -n));
+            }
+            return clause;
+        }
         for p in l..=end.min(self.item_at.len() as u32 - 1) {
             let covered = has(set, p);
             for k in 0..self.through[p as usize].len() {
@@ -311,6 +607,7 @@ impl<'a, W: Write> Layers<'a, W> {
 
     /// Searches and writes the whole sweep: the root's count, node and lemma.
     pub fn run(&mut self) -> Result<(BigUint, Option<i32>, u32)> {
+        self.make_chains()?;
         let words = self.item_at.len().div_ceil(64).max(1);
         let root = self.visit(0, &vec![0u64; words])?;
         if self.states[root as usize].inline.is_empty() {
@@ -343,6 +640,21 @@ impl<'a, W: Write> Layers<'a, W> {
                 inline: Vec::new(),
                 lemma: None,
                 uses: 0,
+                own: false,
+                products: Vec::new(),
+                sums: Vec::new(),
+            }
+        } else if let Some(c) = self.dead_cell(l, set) {
+            State {
+                layer: l,
+                set: set.into(),
+                count: BigUint::default(),
+                node: None,
+                inline: self.dead_proof(l, set, c),
+                lemma: None,
+                // Its proof takes literals out of chains that a parent's may have
+                // denied already: always its lemma.
+                uses: self.inline_uses + 1,
                 own: false,
                 products: Vec::new(),
                 sums: Vec::new(),
@@ -387,9 +699,32 @@ impl<'a, W: Write> Layers<'a, W> {
             products: Vec::new(),
             sums: Vec::new(),
         };
+        // Chained, what starts here is denied by this position's chain, and the
+        // successor's context follows.
+        let mut denied = Vec::new();
+        let mut passed = Vec::new();
+        if self.chained && !starting.is_empty() {
+            let ch = self.chains[l as usize].as_ref().expect("a chain");
+            let i = ch.late_at(l).expect("a start at l");
+            for &s in &starting {
+                for &m in self.members(s) {
+                    denied.push(self.out.child_clause(ch.late[i], -lit(m)));
+                }
+            }
+            if !state.inline.is_empty() {
+                let mut next = set.to_vec();
+                next[(l / 64) as usize] &= !(1u64 << (l % 64));
+                self.pass_on(l, set, &next, None, &mut passed)?;
+            }
+        }
         // With nothing starting here, or no cover, the successor's node and proof serve:
         // its context is part of this one's.
         if !own {
+            if !denied.is_empty() {
+                denied.extend(passed);
+                denied.append(&mut state.inline);
+                state.inline = denied;
+            }
             return Ok(state);
         }
         let mut kids: Vec<i32> = starting
@@ -399,7 +734,11 @@ impl<'a, W: Write> Layers<'a, W> {
         kids.extend(c_node);
         let p = self.out.product(&kids)?;
         // With the node false and the denied options false, the successor is false.
-        state.inline.insert(0, self.out.node(p).cid);
+        let mut hints = denied;
+        hints.push(self.out.node(p).cid);
+        hints.extend(passed);
+        hints.append(&mut state.inline);
+        state.inline = hints;
         state.node = Some(p);
         state.own = true;
         state.products = vec![(BAD, p, c_node)];
@@ -415,6 +754,7 @@ impl<'a, W: Write> Layers<'a, W> {
             .filter(|&s| self.fits(s, set))
             .collect();
         let mut children = Vec::with_capacity(branches.len());
+        let mut nexts = Vec::with_capacity(branches.len());
         for &j in &branches {
             let mut next = set.to_vec();
             for &p in &self.cells[j as usize] {
@@ -422,13 +762,14 @@ impl<'a, W: Write> Layers<'a, W> {
             }
             next[(l / 64) as usize] &= !(1u64 << (l % 64));
             children.push(self.visit(l + 1, &next)?);
+            nexts.push(next);
         }
         let context = self.context(l, set);
         let mut products: Vec<(u32, i32, Option<i32>)> = Vec::new();
         // (The state's own lemma `L`, where one is made, takes its context again then.)
         let mut k_lemmas = Vec::with_capacity(branches.len());
         let mut total = BigUint::default();
-        for (&j, &child) in branches.iter().zip(&children) {
+        for ((&j, &child), next) in branches.iter().zip(&children).zip(&nexts) {
             let (count, c_node) = {
                 let c = &self.states[child as usize];
                 (c.count.clone(), c.node)
@@ -450,7 +791,7 @@ impl<'a, W: Write> Layers<'a, W> {
             } else {
                 None
             };
-            let hints = self.branch_hints(l, set, j, &starting, &c_proof, product);
+            let hints = self.branch_hints(l, set, next, j, &starting, &c_proof, product)?;
             let mut clause = context.clone();
             clause.push(-lit(self.member_on(j, l)));
             clause.extend(product);
@@ -465,16 +806,19 @@ impl<'a, W: Write> Layers<'a, W> {
         }
         hints.extend(&k_lemmas);
         let item = self.item_at[l as usize];
-        for &o in &self.f.by_cell[item as usize] {
-            if self.orbits.sup_of[o as usize] == BAD {
-                hints.push(self.bad_lemma[o as usize]);
+        if self.chained {
+            for &o in &starting {
+                if !self.fits(o, set) {
+                    self.extract(o, l, set, &mut hints);
+                }
             }
         }
-        hints.push(
-            self.f.cover_items[item as usize]
-                .1
-                .expect("a cell has its clause"),
-        );
+        // The cell's clause, or chained, its lemma `Z` where options started before `l`.
+        if let Some(z) = self.z_lemma.get(l as usize).copied().flatten() {
+            hints.push(z);
+        } else {
+            self.cell_clause(item, &mut hints);
+        }
         Ok(State {
             layer: l,
             set: set.into(),
@@ -489,20 +833,58 @@ impl<'a, W: Write> Layers<'a, W> {
         })
     }
 
+    /// Hints of the "at least one" clause of covered item `item`, after its options that
+    /// overlap themselves are denied.
+    fn cell_clause(&self, item: u32, hints: &mut Vec<u32>) {
+        for &o in &self.f.by_cell[item as usize] {
+            if self.orbits.sup_of[o as usize] == BAD {
+                hints.push(self.bad_lemma[o as usize]);
+            }
+        }
+        hints.push(
+            self.f.cover_items[item as usize]
+                .1
+                .expect("a cell has its clause"),
+        );
+    }
+
     /// The hints of `K_j`: `j`'s members true, the options it meets false (the others
     /// starting at `l`, and those starting later that meet it outside `set`), the
     /// child's lemma, and the product's definition.
+    #[allow(clippy::too_many_arguments)]
     fn branch_hints(
         &mut self,
         l: u32,
         set: &[u64],
+        next: &[u64],
         j: u32,
         starting: &[u32],
         child_proof: &[u32],
         product: Option<i32>,
-    ) -> Vec<u32> {
+    ) -> Result<Vec<u32>> {
         let mut hints = Vec::new();
         self.follow(self.member_on(j, l), &mut hints);
+        if self.chained {
+            // Every option starting at `l` meets `j` there. A product lists them; a
+            // branch without one takes its next context from lemmas `X` and `Y` instead.
+            if product.is_some() {
+                for &o in starting {
+                    if o != j {
+                        self.deny(o, j, &mut hints);
+                    }
+                }
+            }
+            if !child_proof.is_empty() {
+                self.y_lemmas(j, l, &mut hints)?;
+                let by = product.is_none().then_some(j);
+                self.pass_on(l, set, next, by, &mut hints)?;
+            }
+            if let Some(p) = product {
+                hints.push(self.out.node(p).cid);
+            }
+            hints.extend_from_slice(child_proof);
+            return Ok(hints);
+        }
         for &o in starting {
             if o != j && self.fits(o, set) {
                 self.deny(o, j, &mut hints);
@@ -531,7 +913,7 @@ impl<'a, W: Write> Layers<'a, W> {
             hints.push(self.out.node(p).cid);
         }
         hints.extend_from_slice(child_proof);
-        hints
+        Ok(hints)
     }
 
     /// The hints a parent copies to refute state `k` (with its context false, and its node
@@ -545,7 +927,7 @@ impl<'a, W: Write> Layers<'a, W> {
         if let Some(lemma) = s.lemma {
             return Ok(vec![lemma]);
         }
-        if s.uses <= INLINE_USES || s.inline.is_empty() {
+        if s.uses <= self.inline_uses || s.inline.is_empty() {
             return Ok(s.inline.clone());
         }
         Ok(vec![self.lemma_of(k)?])

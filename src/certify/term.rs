@@ -39,11 +39,26 @@ pub(super) fn write_term(
     let formula = Formula::new(&problem.compiled.matrix, g)?;
     let comments = cnf_comments(problem, &formula, g);
     let cnf_bytes = write_cnf(&formula, &comments, cnf_path)?;
-    // The frontier's sweep order, where the layers certify (milliseconds).
-    let sweep = super::layers::applies(&formula)
-        .then(|| crate::solver::memo::layer_order(&problem.compiled.matrix))
-        .flatten();
-    let graph = write_cpog(&formula, shape, models, sweep.as_deref(), stop, cpog_path)?;
+    // The frontier's sweep order where the layers certify (milliseconds); for pieces
+    // without copies, the cells' raster, then the pieces.
+    let matrix = &problem.compiled.matrix;
+    let (layered, sweep) = if super::layers::applies(&formula) {
+        (true, crate::solver::memo::layer_order(matrix))
+    } else if super::layers::covers_all(&formula) {
+        let order = crate::solver::memo::cells_first_order(matrix);
+        (order.is_some(), order)
+    } else {
+        (false, None)
+    };
+    let graph = write_cpog(
+        &formula,
+        shape,
+        models,
+        layered,
+        sweep.as_deref(),
+        stop,
+        cpog_path,
+    )?;
     Ok(Term {
         name: String::new(),
         multiplicity: 1,
@@ -136,6 +151,7 @@ fn write_cpog(
     formula: &Formula,
     shape: Shape,
     models: Option<HashSet<Vec<u32>>>,
+    layered: bool,
     sweep: Option<&[u32]>,
     stop: &Stop,
     path: &Path,
@@ -154,7 +170,7 @@ fn write_cpog(
     };
     out.comment(&format!("graph: {shape_note}"))
         .map_err(&write)?;
-    if shape == Shape::Shared && models.is_none() && super::layers::applies(formula) {
+    if shape == Shape::Shared && models.is_none() && layered {
         return write_layers(formula, out, sweep, stop, path);
     }
     let mut search = Certifier::new(formula, out, shape, models, stop);

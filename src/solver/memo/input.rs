@@ -237,6 +237,44 @@ pub(crate) fn layer_order(matrix: &Matrix) -> Option<Vec<u32>> {
 /// Items by their bounds, and options as (item, weight) lists: what [`Input::new`] takes.
 type Parts = (Vec<(u32, u32)>, Vec<Vec<(u32, u32)>>);
 
+/// An order for a certificate's layers where the memo does not sweep (pieces without
+/// copies): the cells by the raster of the narrowest sweep, then every other item (the
+/// pieces, whose use the layers' states then hold). `None` without cells named `x,y,z`.
+pub(crate) fn cells_first_order(matrix: &Matrix) -> Option<Vec<u32>> {
+    let (items, options) = parts(matrix);
+    let named: Vec<Option<[i32; 3]>> = matrix
+        .items()
+        .iter()
+        .map(|item| coordinates(&item.name))
+        .collect();
+    if named.iter().all(Option::is_none) {
+        return None;
+    }
+    const AXES: [[usize; 3]; 6] = [
+        [2, 1, 0],
+        [2, 0, 1],
+        [1, 2, 0],
+        [1, 0, 2],
+        [0, 2, 1],
+        [0, 1, 2],
+    ];
+    AXES.iter()
+        .map(|axes| {
+            let mut cells: Vec<u32> = (0..items.len() as u32)
+                .filter(|&i| named[i as usize].is_some())
+                .collect();
+            cells.sort_by_key(|&i| {
+                let c = named[i as usize].expect("a cell");
+                axes.map(|a| c[a])
+            });
+            let rest = (0..items.len() as u32).filter(|&i| named[i as usize].is_none());
+            let order: Vec<u32> = cells.into_iter().chain(rest).collect();
+            (order::breadth_of(&items, &options, &order), order)
+        })
+        .min_by_key(|(b, _)| *b)
+        .map(|(_, order)| order)
+}
+
 /// A matrix's items (their bounds) and options (each item once), in its numbering.
 pub(super) fn parts(matrix: &Matrix) -> Parts {
     let items = matrix.items().iter().map(|i| (i.min, i.max)).collect();

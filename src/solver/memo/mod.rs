@@ -99,7 +99,7 @@ use num_bigint::BigUint;
 
 use crate::schedule::{execute, Caller, Giving, Job as ScheduledJob, Piece, Pool, Worker};
 
-pub(crate) use input::layer_order;
+pub(crate) use input::{cells_first_order, layer_order};
 pub use input::{Input, TableEstimate};
 use order::Branching;
 pub use search::Incomplete;
