@@ -181,6 +181,17 @@ impl From<&Matrix> for Input {
     }
 }
 
+/// Each way of naming a box's axes, so that a choice of order does not depend on how the
+/// box is written (a turned box is offered the same orders).
+const AXES: [[usize; 3]; 6] = [
+    [2, 1, 0],
+    [2, 0, 1],
+    [1, 2, 0],
+    [1, 0, 2],
+    [0, 2, 1],
+    [0, 1, 2],
+];
+
 /// The sweeps of a sweep's items and options: the memo's (Cuthill-McKee), and the
 /// narrower one the layers take instead where one of the others beats it (the unit items
 /// first, then each raster of the cells' axes and its Cuthill-McKee, or a spectral order
@@ -194,16 +205,6 @@ fn sweeps(
     let mut others = vec![order::units_first(items)];
     match cells {
         Some(cells) => {
-            // Each way of naming the axes, so that the choice does not depend on how the
-            // box is written (a turned box is offered the same orders).
-            const AXES: [[usize; 3]; 6] = [
-                [2, 1, 0],
-                [2, 0, 1],
-                [1, 2, 0],
-                [1, 0, 2],
-                [0, 2, 1],
-                [0, 1, 2],
-            ];
             for axes in AXES {
                 let raster = order::raster(items, cells, [false; 3], axes);
                 others.push(order::cuthill_mckee_by(&graph, &raster));
@@ -250,14 +251,6 @@ pub(crate) fn cells_first_order(matrix: &Matrix) -> Option<Vec<u32>> {
     if named.iter().all(Option::is_none) {
         return None;
     }
-    const AXES: [[usize; 3]; 6] = [
-        [2, 1, 0],
-        [2, 0, 1],
-        [1, 2, 0],
-        [1, 0, 2],
-        [0, 2, 1],
-        [0, 1, 2],
-    ];
     AXES.iter()
         .map(|axes| {
             let mut cells: Vec<u32> = (0..items.len() as u32)
