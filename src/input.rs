@@ -62,6 +62,10 @@ pub(crate) fn is_fifo(path: &Path) -> bool {
 /// caller explains.
 pub(crate) fn read_puzzle_input(path: &Path, stop: &Stop) -> Result<Option<(String, Vec<u8>)>> {
     if is_stdin(path) {
+        #[cfg(target_os = "linux")]
+        let bytes = read_capped(PolledStdin { stop: stop.clone() }, path)
+            .map_err(|e| waiting_error(e, path))?;
+        #[cfg(not(target_os = "linux"))]
         let bytes = read_capped(io::stdin().lock(), path)?;
         return Ok(Some(("<stdin>".into(), bytes)));
     }
@@ -114,6 +118,11 @@ impl std::error::Error for GaveUp {}
 /// A read that gave up waiting as the run's end (the deadline: a failure while running,
 /// exit 1; a stop: an interruption), any other read error as it is.
 fn waiting_error(e: Error, path: &Path) -> Error {
+    let name = if is_stdin(path) {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
     if let Error::Read { source, .. } = &e {
         match source
             .get_ref()
@@ -121,13 +130,10 @@ fn waiting_error(e: Error, path: &Path) -> Error {
         {
             Some(GaveUp::Deadline) => {
                 return Error::Failed(format!(
-                    "stopped by the timeout while waiting for {} to be written",
-                    path.display()
+                    "stopped by the timeout while waiting for {name} to be written"
                 ))
             }
-            Some(GaveUp::Stop) => {
-                return Error::Interrupted(format!("while waiting for {}", path.display()))
-            }
+            Some(GaveUp::Stop) => return Error::Interrupted(format!("while waiting for {name}")),
             None => {}
         }
     }
@@ -198,6 +204,59 @@ impl Read for Waiting {
             if n > 0 && fd.revents & (libc::POLLIN | libc::POLLHUP) != 0 {
                 self.writer_seen = true;
             }
+        }
+    }
+}
+
+/// Standard input read as it comes, so that the wait for it heeds the reader's [`Stop`]
+/// (`sleep 10 | polycover count - --timeout 2` ends at 2 s): it is polled, and read only
+/// once `poll` says a read will not block. Read straight from descriptor 0, past the
+/// standard library's buffer, which nothing else here reads.
+#[cfg(target_os = "linux")]
+struct PolledStdin {
+    stop: Stop,
+}
+
+#[cfg(target_os = "linux")]
+impl Read for PolledStdin {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if self.stop.raised() {
+                return Err(io::Error::other(GaveUp::Stop));
+            }
+            if self.stop.timed_out() {
+                return Err(io::Error::other(GaveUp::Deadline));
+            }
+            let mut fd = libc::pollfd {
+                fd: 0,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // Safety: one valid pollfd, for 20 ms: the latency of a stop or deadline.
+            let n = unsafe { libc::poll(&mut fd, 1, 20) };
+            if n < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(e);
+            }
+            if n == 0 {
+                continue;
+            }
+            // Safety: a valid buffer and its length; poll said the read will not block.
+            let got = unsafe { libc::read(0, buf.as_mut_ptr().cast(), buf.len()) };
+            if got < 0 {
+                let e = io::Error::last_os_error();
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock
+                ) {
+                    continue;
+                }
+                return Err(e);
+            }
+            return Ok(got as usize);
         }
     }
 }

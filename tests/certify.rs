@@ -834,6 +834,50 @@ fn a_signal_while_certifying_leaves_no_partial_file() {
     }
 }
 
+/// A `verify` stopped is no answer: by its timeout, `c stopped by the timeout`, `s
+/// UNKNOWN` and exit 1 (not 130, which means Ctrl-C); by SIGTERM, `s UNKNOWN` and 143.
+#[test]
+fn a_stopped_verify_says_unknown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = dominoes(tmp.path(), 4, 4, 4);
+    let dir = tmp.path().join("c");
+    let o = polycover(&[
+        "count",
+        &p,
+        "--symmetry",
+        "none",
+        "--certify",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let checker = checker();
+    let args = [
+        "verify",
+        dir.to_str().unwrap(),
+        "--checker",
+        checker.to_str().unwrap(),
+    ];
+    let mut timed = args.to_vec();
+    timed.extend(["--timeout", "0.5"]);
+    let v = polycover(&timed);
+    assert_eq!(v.status.code(), Some(1), "{}", stderr(&v));
+    let text = stdout(&v);
+    assert!(
+        text.contains("c stopped by the timeout") && text.trim_end().ends_with("s UNKNOWN"),
+        "{text}"
+    );
+    let child = spawn(&args);
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    signal(&child, "TERM");
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143));
+    assert!(
+        stdout(&o).trim_end().ends_with("s UNKNOWN"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// Pieces without copies are certified in layers too, the pieces last in the sweep and
 /// the contexts as chains: in every mode, by the memo (the default for them) and checked
 /// against the puzzle, with the count the DLX gives.

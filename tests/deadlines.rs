@@ -259,3 +259,29 @@ fn a_long_estimate_for_the_default_engine_says_so_first() {
     let quick = String::from_utf8_lossy(&quick.stdout);
     assert!(!quick.contains("choosing the engine"), "{quick}");
 }
+
+/// Standard input is waited for within `--timeout`, as a named FIFO is: `sleep 10 |
+/// polycover count - --timeout 2` ends at 2 s, on `s UNKNOWN` and exit 1.
+#[test]
+fn a_timeout_ends_the_wait_for_standard_input() {
+    let mut child = crate::common::bin()
+        .args(["count", "-", "--timeout", "1"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The writer stays open and silent, as `sleep 10 |` keeps it: without the deadline
+    // the wait would not end.
+    let writer = child.stdin.take();
+    let out = collect(&mut child);
+    let status = wait_at_most(&mut child, Duration::from_secs(20)).expect("it ends");
+    drop(writer);
+    let out = out.join().unwrap();
+    assert_eq!(status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("c stopped by the timeout while waiting for standard input")
+            && out.trim_end().ends_with("s UNKNOWN"),
+        "{out}"
+    );
+}

@@ -92,6 +92,11 @@ pub fn exit_code() -> i32 {
     }
 }
 
+/// Whether a signal has asked for a stop (not the deadline).
+pub fn signalled() -> bool {
+    SIGNAL.load(Ordering::SeqCst) != 0
+}
+
 /// What stopped the run, for the `c stopped by ...` lines.
 pub fn cause() -> &'static str {
     match SIGNAL.load(Ordering::SeqCst) {

@@ -187,13 +187,33 @@ pub(super) fn verify(a: VerifyArgs, out: &mut dyn Write) -> Result<Outcome> {
         eprintln!("c checking term {name}");
     };
     let puzzle = a.puzzle.as_ref().map(polycover::Puzzle::load).transpose()?;
-    let v = polycover::certify::Certificate::verify(
+    let v = match polycover::certify::Certificate::verify(
         &a.dir,
         &checker,
         puzzle.as_ref(),
         &crate::signals::stop(),
         &mut progress,
-    )?;
+    ) {
+        Ok(v) => v,
+        // A stopped check is no answer, as a stopped count: `c stopped`, `s UNKNOWN`,
+        // exit 1 for the timeout and 128 + the signal for a signal.
+        Err(Error::Interrupted(why)) => {
+            let signalled = crate::signals::signalled();
+            let by = if signalled {
+                crate::signals::cause()
+            } else {
+                "the timeout"
+            };
+            writeln!(out, "c stopped by {by}: {why}")?;
+            writeln!(out, "s UNKNOWN")?;
+            return Ok(if signalled {
+                Outcome::Interrupted
+            } else {
+                Outcome::Stopped
+            });
+        }
+        Err(e) => return Err(e),
+    };
     writeln!(
         out,
         "c puzzle {} ({} symmetry): the terms are the {} classes of a group of {} symmetries \

@@ -45,14 +45,21 @@ mod suite;
 
 /// Parses the arguments and runs; returns the exit code.
 pub fn main() -> i32 {
+    // The handlers go first, before the arguments are parsed, so that a signal in the
+    // first milliseconds finds them; whether the command answers on an `s` line is read
+    // from its name, said before the handlers exist (an immediate exit of `count`,
+    // `solve` or `verify` prints `s UNKNOWN`).
+    let command = std::env::args_os()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with('-'));
+    crate::signals::answer_expected(
+        command.is_some_and(|c| matches!(c.to_str(), Some("count" | "solve" | "verify"))),
+    );
+    crate::signals::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return clap_message(&e),
     };
-    // Said before the handlers exist: a signal just after they do must already find it
-    // (an immediate exit of `count` or `solve` prints `s UNKNOWN`).
-    crate::signals::answer_expected(matches!(cli.command, Command::Count(_) | Command::Solve(_)));
-    crate::signals::install();
     if cli.command.product_on_stdout() {
         crate::signals::watch_stdout();
     }

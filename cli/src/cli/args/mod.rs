@@ -386,7 +386,8 @@ pub(super) struct VerifyArgs {
     /// CNF is trusted to say what the puzzle says.
     #[arg(long, value_name = "FILE")]
     pub(super) puzzle: Option<PathBuf>,
-    /// Stop after this many seconds (the checker is stopped too) and exit 1.
+    /// Stop after this many seconds (the checker is stopped too): `c stopped by the
+    /// timeout`, `s UNKNOWN`, exit 1 (a signal: exit 128 + the signal).
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub(super) timeout: Option<Duration>,
     #[arg(skip = Instant::now())]
