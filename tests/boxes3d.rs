@@ -358,3 +358,31 @@ fn the_six_cube_of_dominoes_is_refused_with_the_table_size() {
     );
     assert_eq!(count, profile_count([4, 4, 4], DOMINO).to_string());
 }
+
+/// The 8x8x8 cube of dominoes: one layer of the frontier may hold 2^51 states, more than
+/// any machine. The default engine does not pick an engine that every budget refuses (it
+/// counts, here until its timeout), and the frontier named is refused for the machine,
+/// naming what would run instead, not `--memory` as a way out.
+#[test]
+fn the_eight_cube_of_dominoes_is_counted_by_default_and_refused_by_the_frontier() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cube.toml");
+    std::fs::write(&path, box_toml([8, 8, 8], DOMINO)).unwrap();
+    let path = path.to_str().unwrap();
+    let out = polycover(&["count", path, "--timeout", "1"]);
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("c stopped by the timeout") && !text.contains("--memory"),
+        "{text}"
+    );
+    let out = polycover(&["count", path, "--solver", "frontier"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot fit in this machine's memory")
+            && err.contains("No --memory lifts that")
+            && err.contains("--solver bits"),
+        "{err}"
+    );
+}

@@ -132,7 +132,7 @@ impl Problem {
                     .into(),
             );
         }
-        if memo::by_layers(problem) {
+        if memo::by_layers(problem) && memo::layers_fit_machine(problem) {
             return (
                 Engine::new(memo::Memo { layers: true }),
                 format!(
@@ -147,8 +147,8 @@ impl Problem {
                 Engine::bits(),
                 format!(
                     "the default: a piece may be used up to {copies} times and the search is \
-                     large, {about}{} nodes {by}, but the memo's table would not fit in this \
-                     machine's memory",
+                     large, {about}{} nodes {by}, but neither the memo's table nor the \
+                     frontier's layers would fit in this machine's memory",
                     round(nodes)
                 ),
             );

@@ -329,6 +329,15 @@ fn refuse_layers_past_budget(widest: Option<u32>, memory: usize) -> Result<()> {
     } else {
         format!("2^{cells} states, more than any machine holds")
     };
+    if layers_past_machine(Some(cells)) {
+        return Err(Error::Usage(format!(
+            "the frontier's layers cannot fit in this machine's memory: its sweep's widest \
+             frontier has {cells} cells, so one layer may hold up to {size}. No {} lifts \
+             that: count it with {} (or dlx, or sat), which keep no table",
+            Setting::Memory.mark(),
+            Setting::Solver.is("bits"),
+        )));
+    }
     Err(Error::Usage(format!(
         "the frontier's layers may not fit in {}: its sweep's widest frontier has {} cells, \
          so one layer may hold up to {size}. Give a larger {} if the machine has it, or \
@@ -337,6 +346,23 @@ fn refuse_layers_past_budget(widest: Option<u32>, memory: usize) -> Result<()> {
         cells,
         Setting::Memory.mark(),
     )))
+}
+
+/// Whether one layer of a sweep whose widest frontier has `widest` cells may hold more
+/// than this machine's memory (`MemTotal`; where nothing tells, more than any memory), so
+/// that no `--memory` lifts the frontier's refusal.
+fn layers_past_machine(widest: Option<u32>) -> bool {
+    widest.is_some_and(|cells| {
+        let need = memo::patterns(cells).saturating_mul(LAYER_STATE_BYTES);
+        need >= crate::memory::machine_memory().map_or(u64::MAX, |m| m as u64)
+    })
+}
+
+/// Whether the frontier's layers for `problem` could fit in this machine's memory with a
+/// large enough `--memory` (the default engine never picks a frontier that would be
+/// refused whatever the budget).
+pub(super) fn layers_fit_machine(problem: &Problem) -> bool {
+    !layers_past_machine(memo::Input::from(matrix_of(problem, &plan(problem))).layers_widest())
 }
 
 /// Whether the frontier engine counts `problem` layer by layer (its first matrix is a
