@@ -742,3 +742,43 @@ fn a_checkpoint_that_cannot_be_written_is_named() {
     );
     drop(guard);
 }
+
+/// The frontier's layers are not subproblems a checkpoint can record: `--checkpoint` with
+/// `--solver frontier` is refused before any file is made, and without `--solver` a
+/// checkpointed count of a sweep takes the memo, stops at its deadline with subproblems
+/// recorded, and resumes to the right count.
+#[test]
+fn a_checkpointed_sweep_resumes_and_the_frontier_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let puzzle = tmp.path().join("d444.toml");
+    std::fs::write(
+        &puzzle,
+        "name = \"d444\"\nbox = [4, 4, 4]\n[[piece]]\nname = \"D\"\ncells = [[0,0,0], [1,0,0]]\ncount = 32\n",
+    )
+    .unwrap();
+    let puzzle = puzzle.to_str().unwrap();
+    let cp = tmp.path().join("cp");
+    let cp = cp.to_str().unwrap();
+    let refused = polycover(&["count", puzzle, "--checkpoint", cp, "--solver", "frontier"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("--checkpoint does not go with --solver frontier"));
+    assert!(!Path::new(cp).exists());
+    let args = ["count", puzzle, "--symmetry", "none", "--checkpoint", cp];
+    let mut first = args.to_vec();
+    first.extend(["--timeout", "0.05", "--threads", "1"]);
+    let stopped = polycover(&first);
+    assert_eq!(stopped.status.code(), Some(1), "{}", stdout(&stopped));
+    assert!(
+        stdout(&stopped).contains("c solver memo"),
+        "{}",
+        stdout(&stopped)
+    );
+    let resumed = polycover(&args);
+    let text = stdout(&resumed);
+    assert_eq!(resumed.status.code(), Some(0), "{text}");
+    assert!(text.contains("s mc 5051532105"), "{text}");
+    assert!(
+        !text.contains("0 of 1532 subproblems done before"),
+        "{text}"
+    );
+}

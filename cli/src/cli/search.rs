@@ -33,6 +33,14 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     let mut sat = a.search.sat.clone();
     sat.force &= !certifying || engines::is_sat(a.search.solver.as_deref());
     let choose = engines::for_count(a.search.solver.as_deref(), &sat.given())?;
+    if a.parts.checkpoint.is_some() && a.search.solver.as_deref() == Some("frontier") {
+        return Err(Error::Usage(
+            "--checkpoint does not go with --solver frontier: its layers are one sweep, not \
+             subproblems that a checkpoint records as they end; count with --solver memo (the \
+             default with --checkpoint), whose subproblems it records"
+                .into(),
+        ));
+    }
     let p = match load(&a.search, out)? {
         Ok(p) => p,
         Err(stopped) => return Ok(stopped),
@@ -50,6 +58,19 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
             (engine, Some(why))
         }
         _ => choose.pick(&p, split, &crate::signals::stop(), out),
+    };
+    // A checkpoint records subproblems as they end; the frontier's layers are none.
+    let (engine, why) = if a.parts.checkpoint.is_some() && engine.name() == "frontier" {
+        (
+            polycover::Engine::from_name("memo").expect("the memo is registered"),
+            Some(
+                "the default with --checkpoint for a sweep: the memo, whose subproblems the \
+                 checkpoint records as they end (the frontier's layers are not subproblems)"
+                    .to_string(),
+            ),
+        )
+    } else {
+        (engine, why)
     };
     if let Some(dir) = &a.certify {
         super::certify::check_dir(dir, a.parts.given(), a.search.sat.force)?;

@@ -151,7 +151,9 @@ pub(super) struct PartArgs {
     #[arg(long, value_name = "K/N")]
     pub(super) part: Option<PartSpec>,
     /// Record each finished subproblem in FILE; when FILE exists, continue the run it
-    /// records (run the same command again after Ctrl-C, a kill or a crash).
+    /// records (run the same command again after Ctrl-C, a kill or a crash). Not with
+    /// `--solver frontier`, whose layers are not subproblems (the default is then the
+    /// memo).
     #[arg(long, value_name = "FILE")]
     pub(super) checkpoint: Option<PathBuf>,
 }
