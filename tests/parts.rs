@@ -777,8 +777,17 @@ fn a_checkpointed_sweep_resumes_and_the_frontier_is_refused() {
     let text = stdout(&resumed);
     assert_eq!(resumed.status.code(), Some(0), "{text}");
     assert!(text.contains("s mc 5051532105"), "{text}");
+    // What the stopped run recorded is what the resumed one starts from.
+    let held = stdout(&stopped)
+        .lines()
+        .find_map(|l| {
+            l.split(" holds ")
+                .nth(1)
+                .map(|r| r.split(' ').next().unwrap().to_string())
+        })
+        .expect("the checkpoint's line");
     assert!(
-        !text.contains("0 of 1532 subproblems done before"),
-        "{text}"
+        text.contains(&format!("{held} of 1532 subproblems done before")),
+        "{held}: {text}"
     );
 }
