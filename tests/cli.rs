@@ -383,3 +383,17 @@ fn the_progress_bar_starts_with_its_parts_counted() {
         );
     }
 }
+
+/// `--memory` bounds a table: an engine that keeps none says that it ignores it, as model
+/// counters say of their cache options; the memo, which keeps one, says nothing.
+#[test]
+fn memory_says_where_it_does_not_apply() {
+    for (solver, applies) in [("dlx", false), ("bits", false), ("memo", true)] {
+        let out = polycover(&["count", "soma", "--solver", solver, "--memory", "1G"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let said = stdout(&out).contains(&format!(
+            "c --memory does not apply to solver {solver}, which keeps no table"
+        ));
+        assert_eq!(said, !applies, "{solver}: {}", stdout(&out));
+    }
+}

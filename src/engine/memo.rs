@@ -104,6 +104,10 @@ struct PreparedMemo<'p> {
 }
 
 impl super::Prepared for PreparedMemo<'_> {
+    fn keeps_table(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         self.name
     }

@@ -97,6 +97,13 @@ pub trait Prepared: Send + Sync {
     /// can time it apart. Doing nothing is fine.
     fn build_ahead(&self) {}
 
+    /// Whether [`RunOptions::memory`] bounds something the engine keeps (a table of
+    /// subproblem counts, a frontier's layers); an engine that keeps none ignores it, and
+    /// a front end says so where the budget was given.
+    fn keeps_table(&self) -> bool {
+        false
+    }
+
     /// Counting, when the engine counts by itself.
     fn counts(&self) -> Option<&dyn Counts> {
         None

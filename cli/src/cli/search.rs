@@ -84,6 +84,13 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
         .unwrap_or_else(polycover::RunOptions::default_threads)
         .max(1);
     report::header_why(out, &p, &*prepared, Goal::All, why.as_deref())?;
+    if a.memory.is_some() && !prepared.keeps_table() {
+        writeln!(
+            out,
+            "c --memory does not apply to solver {}, which keeps no table: it is ignored",
+            prepared.name()
+        )?;
+    }
     if let Some(part) = &part {
         part.header(out)?;
     }
