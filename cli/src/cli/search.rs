@@ -52,26 +52,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let split = part.as_ref().is_some_and(|part| part.by_subproblem());
     let memory = a.memory.unwrap_or_else(|| RunOptions::default().memory);
-    let (engine, why) = match &a.certify {
-        Some(_) if a.search.solver.is_none() => {
-            let (engine, why) = polycover::certify::Certificate::engine_for(&p);
-            (engine, Some(why))
-        }
-        _ => choose.pick(&p, split, &crate::signals::stop(), out),
-    };
-    // A checkpoint records subproblems as they end; the frontier's layers are none.
-    let (engine, why) = if a.parts.checkpoint.is_some() && engine.name() == "frontier" {
-        (
-            polycover::Engine::from_name("memo").expect("the memo is registered"),
-            Some(
-                "the default with --checkpoint for a sweep: the memo, whose subproblems the \
-                 checkpoint records as they end (the frontier's layers are not subproblems)"
-                    .to_string(),
-            ),
-        )
-    } else {
-        (engine, why)
-    };
+    let (engine, why) = count_engine(&a, choose, &p, split, out);
     if let Some(dir) = &a.certify {
         super::certify::check_dir(dir, a.parts.given(), a.search.sat.force)?;
         polycover::certify::Certificate::check_engine(&engine)?;
@@ -190,6 +171,37 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
             Ok(Outcome::Unsatisfiable)
         }
     }
+}
+
+/// `count`'s engine for `p`, and why where it is a default: the one named; else under
+/// `--certify` the one whose certificate is smallest; else the default counter (`split`:
+/// a part or a checkpoint runs), but never the frontier with a checkpoint, which records
+/// subproblems as they end (the frontier's layers are none: the memo instead).
+fn count_engine(
+    a: &CountArgs,
+    choose: engines::ForCount,
+    p: &polycover::Problem,
+    split: bool,
+    out: &mut dyn Write,
+) -> (polycover::Engine, Option<String>) {
+    let (engine, why) = match &a.certify {
+        Some(_) if a.search.solver.is_none() => {
+            let (engine, why) = polycover::certify::Certificate::engine_for(p);
+            (engine, Some(why))
+        }
+        _ => choose.pick(p, split, &crate::signals::stop(), out),
+    };
+    if a.parts.checkpoint.is_some() && engine.name() == "frontier" {
+        return (
+            polycover::Engine::from_name("memo").expect("the memo is registered"),
+            Some(
+                "the default with --checkpoint for a sweep: the memo, whose subproblems the \
+                 checkpoint records as they end (the frontier's layers are not subproblems)"
+                    .to_string(),
+            ),
+        );
+    }
+    (engine, why)
 }
 
 /// The puzzle of `count` or `solve`, loaded within `--timeout`; or, when the deadline
