@@ -442,6 +442,11 @@ fn decode_rejects_bad_models() {
             "does not end with 0",
         ),
         ("empty.txt", String::new(), "no `s` line"),
+        (
+            "two-s-lines.txt",
+            "s SATISFIABLE\ns SATISFIABLE\nv 1 2 0\n".to_string(),
+            ":1: `s SATISFIABLE` has no model: no `v` line comes before the next `s` line (line 2)",
+        ),
     ];
     for (name, text, fragment) in cases {
         let path = write(dir.path(), name, &text);

@@ -280,20 +280,36 @@ pub(crate) fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answ
             reason: "no `s` line: not SAT-competition output".into(),
         });
     }
+    let next_s: Vec<Option<usize>> = (0..open.len())
+        .map(|k| open.get(k + 1).map(|o| o.1))
+        .collect();
     open.into_iter()
-        .map(|(status, line, lits, ended)| match status.as_str() {
-            "SATISFIABLE" if !ended => Err(Error::Model {
-                location: format!("{name}:{line}"),
-                reason: "the model does not end with 0 (truncated output?)".into(),
-            }),
-            "SATISFIABLE" => Ok(Answer::Satisfiable(lits)),
-            "UNSATISFIABLE" => Ok(Answer::Unsatisfiable),
-            "UNKNOWN" => Ok(Answer::Unknown),
-            other => Err(Error::Model {
-                location: format!("{name}:{line}"),
-                reason: format!("unknown status `s {}`", excerpt(other)),
-            }),
-        })
+        .zip(next_s)
+        .map(
+            |((status, line, lits, ended), next)| match status.as_str() {
+                "SATISFIABLE" if !ended && lits.is_empty() => Err(Error::Model {
+                    location: format!("{name}:{line}"),
+                    reason: match next {
+                        Some(next) => format!(
+                            "`s SATISFIABLE` has no model: no `v` line comes before the next `s` \
+                         line (line {next})"
+                        ),
+                        None => "`s SATISFIABLE` has no model: no `v` line follows it".into(),
+                    },
+                }),
+                "SATISFIABLE" if !ended => Err(Error::Model {
+                    location: format!("{name}:{line}"),
+                    reason: "the model does not end with 0 (truncated output?)".into(),
+                }),
+                "SATISFIABLE" => Ok(Answer::Satisfiable(lits)),
+                "UNSATISFIABLE" => Ok(Answer::Unsatisfiable),
+                "UNKNOWN" => Ok(Answer::Unknown),
+                other => Err(Error::Model {
+                    location: format!("{name}:{line}"),
+                    reason: format!("unknown status `s {}`", excerpt(other)),
+                }),
+            },
+        )
         .collect()
 }
 
