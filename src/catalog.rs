@@ -18,8 +18,10 @@ pub(crate) fn entries() -> &'static [CatalogEntry] {
     ENTRIES
 }
 
-/// The shipped puzzle called `name` (with or without `.toml`), ignoring case.
+/// The shipped puzzle called `name` (with or without `.toml`, and with or without the
+/// `catalog:` that `info` and the `c puzzle` lines show), ignoring case.
 pub(crate) fn find(name: &str) -> Option<&'static CatalogEntry> {
+    let name = name.strip_prefix("catalog:").unwrap_or(name);
     let name = name.strip_suffix(".toml").unwrap_or(name);
     ENTRIES.iter().find(|e| e.name.eq_ignore_ascii_case(name))
 }

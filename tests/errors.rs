@@ -434,3 +434,47 @@ fn negative_and_fractional_values_get_clear_messages() {
         ],
     );
 }
+
+/// The fourth round's small things: a checkpoint in a missing directory is refused before
+/// any work with exit 2, as `-o` is; `info`'s `catalog:NAME.toml` is a name `count` takes;
+/// a duplicate TOML key is named; `--sat-option =` says the name is missing.
+#[test]
+fn small_refusals_say_what_is_wrong() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("no/such/dir/cp");
+    let missing = missing.to_str().unwrap();
+    let out_file = tmp.path().join("out.txt");
+    for args in [
+        vec!["count", "soma", "--checkpoint", missing],
+        vec![
+            "enumerate",
+            "soma",
+            "-o",
+            out_file.to_str().unwrap(),
+            "--checkpoint",
+            missing,
+        ],
+    ] {
+        let o = polycover(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("does not exist"), "{}", stderr(&o));
+    }
+    let o = polycover(&["count", "catalog:soma.toml", "--symmetry", "none"]);
+    assert!(stdout(&o).contains("s mc 11520"), "{}", stderr(&o));
+    let dup = tmp.path().join("dup.toml");
+    std::fs::write(&dup, "name = \"a\"\nname = \"b\"\nbox = [1, 1, 1]\n").unwrap();
+    let o = polycover(&["count", dup.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(":2:1: duplicate key `name`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = polycover(&["count", "soma", "--solver", "sat", "--sat-option", "="]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("has no option name before `=`"),
+        "{}",
+        stderr(&o)
+    );
+}

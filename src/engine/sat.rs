@@ -313,6 +313,12 @@ fn sat_option(text: &str) -> Result<(String, i32)> {
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| refuse(format!("`{text}` is not NAME=VALUE")))?;
+    if name.trim().is_empty() {
+        return Err(refuse(format!(
+            "`{text}` has no option name before `=`: give NAME=VALUE, as `--sat-option \
+             restartint=100`"
+        )));
+    }
     let value = value.trim().parse::<i32>().map_err(|_| {
         refuse(format!(
             "`{}` (in `{text}`): a CaDiCaL option's value must be a whole number from {} to {}",

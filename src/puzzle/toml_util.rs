@@ -176,7 +176,18 @@ pub fn line(source: &str, text: &str, span: Range<usize>) -> String {
 
 /// A TOML syntax or schema error, located, on one line.
 pub fn error(source: &str, text: &str, e: &toml::de::Error) -> Error {
-    let message = e.message().trim().replace('\n', " ");
+    let mut message = e.message().trim().replace('\n', " ");
+    // The parser says "duplicate key" without the key: it is the text at the span.
+    if message == "duplicate key" {
+        let key = e
+            .span()
+            .and_then(|s| text.get(s))
+            .map(|k| k.trim().trim_matches('"'))
+            .filter(|k| !k.is_empty() && k.len() <= 80);
+        if let Some(key) = key {
+            message = format!("duplicate key `{key}`: give each key once");
+        }
+    }
     Error::puzzle(location(source, text, e.span()), message)
 }
 

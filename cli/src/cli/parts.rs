@@ -78,7 +78,7 @@ impl CountPart {
         let mine = split.part(spec.k);
         let checkpoint = match &a.parts.checkpoint {
             Some(path) => {
-                output::check_distinct(path, &[&a.search.puzzle.puzzle])?;
+                output::check_writable(path, &[&a.search.puzzle.puzzle])?;
                 Some(Checkpoint::open(path, run_id(p, &split, spec, None))?)
             }
             None => None,
@@ -298,6 +298,7 @@ fn check_part_output(a: &EnumerateArgs, target: &Path, inputs: &[&Path]) -> Resu
     output::check_writable(target, inputs)?;
     if let Some(cp) = &a.parts.checkpoint {
         output::check_not_same(cp, target, "--checkpoint", "-o")?;
+        output::check_writable(cp, inputs)?;
         // Resumed in place: the output must be a file that can be cut back.
         if !matches!(
             output::destination(target)?,
