@@ -280,6 +280,12 @@ pub(crate) fn parse_answers(reader: impl BufRead, name: &str) -> Result<Vec<Answ
             reason: "no `s` line: not SAT-competition output".into(),
         });
     }
+    answers(open, &name)
+}
+
+/// The answers of [`parse_answers`], each `s` line with its literals checked: a model
+/// that ends with 0, a status that is known.
+fn answers(open: Vec<(String, usize, Vec<i64>, bool)>, name: &str) -> Result<Vec<Answer>> {
     let next_s: Vec<Option<usize>> = (0..open.len())
         .map(|k| open.get(k + 1).map(|o| o.1))
         .collect();
