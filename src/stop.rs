@@ -75,6 +75,11 @@ impl Stop {
 
     /// A stop whose deadline is `after` from now (none when that lies beyond what the
     /// clock can say).
+    ///
+    /// The clock starts when the `Stop` is made, not when a run starts: everything done
+    /// between (loading the puzzle, [`crate::Engine`]'s preparation, a second run with
+    /// the same options) spends the same deadline. For a timeout of the run alone, make
+    /// the `Stop` (and its [`crate::RunOptions`]) just before the run.
     pub fn after(after: Duration) -> Stop {
         Stop::new().within(after)
     }

@@ -104,7 +104,23 @@ impl Cnf {
     /// The solution a model stands for: `model` lists DIMACS literals (PySAT's
     /// `get_model()`, or a solver's `v` lines), every primary variable among them.
     /// Raises `PuzzleError` when the true placements are not a solution.
-    fn decode(&self, model: Vec<Whole>) -> PyResult<Solution> {
+    fn decode(&self, model: &Bound<'_, PyAny>) -> PyResult<Solution> {
+        // A str is a sequence too: say what is wanted, not how extraction failed.
+        if model.is_instance_of::<pyo3::types::PyString>() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "decode takes the model as a list of integers (DIMACS literals, as PySAT's \
+                 get_model() gives), not a string: split a solver's `v` lines into integers",
+            ));
+        }
+        let model: Vec<Whole> = model.extract().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "decode takes the model as a list of integers (DIMACS literals), not {}",
+                model
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "that".into(), |n| n.to_string())
+            ))
+        })?;
         let model = model
             .iter()
             .map(|l| {

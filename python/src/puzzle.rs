@@ -113,7 +113,8 @@ fn stopped(report: &Report) -> PyErr {
         interrupted()
     } else {
         PyTimeoutError::new_err(format!(
-            "stopped by the timeout after {:.3} s, with {} so far",
+            "stopped by the timeout (the search itself ran {:.3} s of it; reading and \
+             preparing the puzzle took the rest), with {} so far",
             report.seconds,
             polycover::Count::solutions(&report.solutions)
         ))
@@ -209,6 +210,16 @@ impl Puzzle {
             (Some([x, y, z]), None) => text += &format!("box = [{}, {}, {}]\n", x.0, y.0, z.0),
             (None, Some(cells)) => text += &format!("target = {}\n", cells_toml(&cells)),
             _ => return Err(usage("give either box or target")),
+        }
+        if let Some(copies) = copies {
+            for named in copies.keys() {
+                if !pieces.contains(&named)? {
+                    let named: String = named.extract()?;
+                    return Err(usage(&format!(
+                        "copies names the piece `{named}`, which is not one of the pieces"
+                    )));
+                }
+            }
         }
         for (piece, cells) in pieces.iter() {
             let piece: String = piece.extract()?;

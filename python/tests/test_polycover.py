@@ -424,3 +424,23 @@ def test_verify_checks_a_certificate_from_python(tmp_path):
     big = polycover.Puzzle.load("dominoes-16x16")
     with pytest.raises(TimeoutError):
         big.certify(tmp_path / "big", symmetry="none", timeout=0.5)
+
+
+def test_the_fifth_rounds_python_refusals_are_clear(tmp_path):
+    """certify into a file is a usage error that says so; copies for an unknown piece is
+    refused by name; decode of a string says what it takes; a timeout's message does not
+    pass off the search's time as the call's."""
+    dominoes = polycover.Puzzle.load("dominoes-8x8")
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    with pytest.raises(polycover.PolycoverError, match="is not a directory"):
+        dominoes.certify(a_file)
+    with pytest.raises(polycover.PolycoverError, match="`Z`, which is not one of the pieces"):
+        polycover.Puzzle.polycubes(
+            {"D": [[0, 0, 0], [1, 0, 0]]}, box=(2, 2, 1), copies={"Z": 2})
+    with pytest.raises(TypeError, match="list of integers"):
+        dominoes.cnf().decode("abc")
+    bedlam = polycover.Puzzle.load("bedlam")
+    with pytest.raises(TimeoutError) as stopped:
+        bedlam.count(solver="dlx", symmetry="none", timeout=0.3)
+    assert "the search itself ran" in str(stopped.value)

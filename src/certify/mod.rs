@@ -507,6 +507,12 @@ pub(crate) fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
     if request.models.is_some() && group.order() > 1 {
         return Err(sat_up_to_symmetry());
     }
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "{} is not a directory: a certificate is a directory of files",
+            dir.display()
+        )));
+    }
     fs::create_dir_all(dir).map_err(|source| Error::Write {
         path: dir.into(),
         source,

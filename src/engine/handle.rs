@@ -47,9 +47,37 @@ impl Engine {
         Engine(Handle::Sat(Arc::new(sat::Sat(settings))))
     }
 
-    /// An engine by name (one of [`Engine::bench_names`]), with its defaults.
+    /// An engine by name (one of [`Engine::bench_names`]), with its defaults; `None` for
+    /// any other name ([`Engine::named`] says which names there are).
     pub fn from_name(name: &str) -> Option<Engine> {
         ENGINES.iter().find(|e| e.name == name).map(|e| (e.make)())
+    }
+
+    /// An engine by name, as [`Engine::from_name`], for a name a person typed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`](crate::Error::Usage) for a name that is none of them, listing
+    /// the names and the closest one, as the command line and the Python module do.
+    ///
+    /// ```
+    /// let dlx = polycover::Engine::named("dlx")?;
+    /// assert_eq!(dlx.name(), "dlx");
+    /// let typo = polycover::Engine::named("dlxx").unwrap_err();
+    /// assert!(typo.to_string().contains("did you mean `dlx`?"), "{typo}");
+    /// # Ok::<(), polycover::Error>(())
+    /// ```
+    pub fn named(name: &str) -> crate::Result<Engine> {
+        Engine::from_name(name).ok_or_else(|| {
+            let names = Engine::bench_names();
+            let closest = crate::suggest::closest(name, names.iter().copied())
+                .map(|n| format!("; did you mean `{n}`?"))
+                .unwrap_or_default();
+            crate::Error::Usage(format!(
+                "no engine is called `{name}`: the engines are {}{closest}",
+                names.join(", ")
+            ))
+        })
     }
 
     /// The names of `--solver` (count, solve, enumerate), in the registry's order.
