@@ -791,3 +791,44 @@ fn a_checkpointed_sweep_resumes_and_the_frontier_is_refused() {
         "{held}: {text}"
     );
 }
+
+/// `merge` joins parts of one format: a text part and a JSON-lines part are refused,
+/// naming both files, and nothing is written.
+#[test]
+fn merge_refuses_parts_of_two_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut results = String::new();
+    for (k, format) in [(1, "text"), (2, "jsonl")] {
+        let file = dir.path().join(format!("soma-{k}.{format}"));
+        let part = format!("{k}/2");
+        let out = polycover(&[
+            "enumerate",
+            "soma",
+            "--part",
+            &part,
+            "--format",
+            format,
+            "-o",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        results += &stdout(&out);
+    }
+    let results_path = dir.path().join("results.txt");
+    std::fs::write(&results_path, results).unwrap();
+    let joined = dir.path().join("all.txt");
+    let out = polycover(&[
+        "merge",
+        results_path.to_str().unwrap(),
+        "-o",
+        joined.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is text and part 2's file")
+            && stderr(&out).contains("merge joins parts of one format"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!joined.exists());
+}

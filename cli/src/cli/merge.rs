@@ -202,6 +202,20 @@ fn join(
         .values()
         .filter_map(|(r, _)| r.file.as_ref().map(|f| f.1.as_path()))
         .collect();
+    // One file of one format: a text part and a JSON-lines part do not join.
+    let mut formats = parts
+        .iter()
+        .filter_map(|(k, (r, _))| r.file.as_ref().map(|f| (k, &f.0, &f.1)));
+    if let Some((k0, first, path0)) = formats.next() {
+        if let Some((k, other, path)) = formats.find(|(_, f, _)| f != &first) {
+            return Err(Error::Usage(format!(
+                "part {k0}'s file {} is {first} and part {k}'s file {} is {other}: merge \
+                 joins parts of one format; run the parts again with one --format",
+                path0.display(),
+                path.display()
+            )));
+        }
+    }
     if !matches!(
         output::destination(target)?,
         output::Destination::File { .. }
