@@ -122,9 +122,11 @@ class Puzzle:
         amo: Optional[str] = None,
     ) -> Solutions:
         """The distinct solutions, streamed as they are found (`polycover enumerate`)."""
-    def sample(self, n: int, seed: int = 0, symmetry: Optional[str] = None) -> list[Solution]:
+    def sample(self, n: int, seed: int = 0, symmetry: Optional[str] = None,
+               timeout: Optional[float] = None) -> list[Solution]:
         """`n` solutions drawn uniformly (`polycover sample -n N --seed SEED`): `n` from 1
-        to 2^64 - 1, `seed` from 0 to 2^64 - 1, else PuzzleError.
+        to 2^64 - 1, `seed` from 0 to 2^64 - 1, else PuzzleError. With `timeout`
+        (seconds), TimeoutError once it passes, saying how many were drawn.
 
         Raises PuzzleError at once where the memo's table would not fit in memory (as the
         command line refuses it)."""

@@ -375,15 +375,21 @@ impl Puzzle {
 
     /// `n` solutions drawn uniformly at random over the distinct solutions, from the
     /// memo's counts, with the generator seeded by `seed`: the draws of
-    /// `polycover sample PUZZLE -n N --seed SEED`.
-    #[pyo3(signature = (n, seed = Whole::from(0), symmetry = None))]
+    /// `polycover sample PUZZLE -n N --seed SEED`. With `timeout` (seconds), raises
+    /// `TimeoutError` once it passes, saying how many were drawn.
+    #[pyo3(signature = (n, seed = Whole::from(0), symmetry = None, timeout = None))]
     fn sample(
         &self,
         py: Python<'_>,
         n: Whole,
         seed: Whole,
         symmetry: Option<&str>,
+        timeout: Option<Seconds>,
     ) -> PyResult<Vec<Solution>> {
+        let run = match &timeout {
+            Some(t) => Stop::after(RunOptions::parse_timeout(&t.0).map_err(to_py)?),
+            None => Stop::new(),
+        };
         let n = RunOptions::parse_samples(&n.0).map_err(to_py)?;
         let seed = RunOptions::parse_seed(&seed.0).map_err(to_py)?;
         let problem = self.problem(py, symmetry)?;
@@ -392,21 +398,38 @@ impl Puzzle {
         let prepared = memo.prepare(&problem).map_err(to_py)?;
         let samples = prepared.sampler().map_err(to_py)?;
         samples.fits(memory).map_err(to_py)?;
-        let run = Stop::new();
         let drawn = interruptible(py, &run, || {
-            let stop = || run.raised();
+            let stop = || run.should_stop();
             let mut sampler = samples.draws(seed, memory, &stop)?;
             // Room for the first draws only: `n` may be as large as 2^64 - 1.
             let mut drawn = Vec::with_capacity(n.min(1024) as usize);
             for _ in 0..n {
+                if run.timed_out() && !run.raised() {
+                    return Err(polycover::Error::Interrupted(format!(
+                        "{} of {n} solutions drawn",
+                        drawn.len()
+                    )));
+                }
                 match sampler.draw()? {
                     Some(solution) => drawn.push(solution),
                     None => break,
                 }
             }
+            if run.timed_out() && !run.raised() && (drawn.len() as u64) < n {
+                return Err(polycover::Error::Interrupted(format!(
+                    "{} of {n} solutions drawn",
+                    drawn.len()
+                )));
+            }
             Ok::<_, polycover::Error>(drawn)
         })?
-        .map_err(|_| interrupted())?;
+        .map_err(|e| {
+            if run.timed_out() && !run.raised() {
+                PyTimeoutError::new_err(format!("stopped by the timeout: {e}"))
+            } else {
+                interrupted()
+            }
+        })?;
         Ok(drawn
             .into_iter()
             .map(|options| Solution::new(self.inner.clone(), options))

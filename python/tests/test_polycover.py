@@ -444,3 +444,12 @@ def test_the_fifth_rounds_python_refusals_are_clear(tmp_path):
     with pytest.raises(TimeoutError) as stopped:
         bedlam.count(solver="dlx", symmetry="none", timeout=0.3)
     assert "the search itself ran" in str(stopped.value)
+
+
+def test_sample_stops_at_its_timeout():
+    """sample(n, timeout=...) raises TimeoutError, saying how many it drew, instead of
+    drawing 10**9 solutions for minutes."""
+    soma = polycover.Puzzle.load("soma")
+    with pytest.raises(TimeoutError, match="solutions drawn"):
+        soma.sample(10**9, timeout=0.3)
+    assert len(soma.sample(3, seed=1, timeout=30)) == 3
