@@ -685,10 +685,11 @@ fn an_empty_file_is_a_new_checkpoint() {
     assert_eq!(std::fs::read_to_string(&cp).unwrap(), "my notes\n");
 }
 
-/// Issue 46, 13: a checkpoint that cannot be written is named as the checkpoint the user
-/// gave, never as the temporary file beside it: `cannot write checkpoint DIR/cp:
-/// Permission denied`. Before: `cannot write DIR/cp: Permission denied (os error 13) at
-/// path "DIR/.checkpoint.XXXXXX.partial"`. The directory is made read-only (as root, whom
+/// Issue 46, 13: a checkpoint that cannot be written is named as the path the user gave,
+/// never as the temporary file beside it, and (issue 62) refused before any work with
+/// exit 2, as `-o` is: `cannot write DIR/cp: cannot create a file in DIR (permission
+/// denied)`. Before: `cannot write DIR/cp: Permission denied (os error 13) at path
+/// "DIR/.checkpoint.XXXXXX.partial"`. The directory is made read-only (as root, whom
 /// permissions do not stop, immutable with `chattr +i`; skipped where neither works).
 #[test]
 fn a_checkpoint_that_cannot_be_written_is_named() {
@@ -728,10 +729,11 @@ fn a_checkpoint_that_cannot_be_written_is_named() {
     let cp = ro.join("cp");
     let out = polycover(&["count", "soma", "--checkpoint", cp.to_str().unwrap()]);
     let err = stderr(&out);
+    // Refused before any work, as `-o` is (a directory that refuses a file: exit 1).
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
         err.starts_with(&format!(
-            "polycover: error: cannot write checkpoint {}: ",
+            "polycover: error: cannot write {}: ",
             cp.display()
         )),
         "{err}"

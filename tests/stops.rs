@@ -267,7 +267,10 @@ fn the_default_engine_never_picks_one_that_refuses() {
     let (code, out, err) = run_guarded(&["count", &puzzle, "--symmetry", "none", "--timeout", "2"]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("c solver bits"), "{out}");
-    assert!(out.contains("the memo's table would not fit"), "{out}");
+    assert!(
+        out.contains("neither the memo's table nor the frontier's layers would fit"),
+        "{out}"
+    );
     assert_eq!(last_line(&out), "s UNKNOWN", "{out}");
 
     // The memo named, with any memory: a refusal that names what would run, not --memory.

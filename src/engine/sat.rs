@@ -315,8 +315,8 @@ fn sat_option(text: &str) -> Result<(String, i32)> {
         .ok_or_else(|| refuse(format!("`{text}` is not NAME=VALUE")))?;
     if name.trim().is_empty() {
         return Err(refuse(format!(
-            "`{text}` has no option name before `=`: give NAME=VALUE, as `--sat-option \
-             restartint=100`"
+            "`{text}` has no option name before `=`: give NAME=VALUE, as {}",
+            Setting::SatOption.is("restartint=100")
         )));
     }
     let value = value.trim().parse::<i32>().map_err(|_| {

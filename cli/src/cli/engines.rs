@@ -109,6 +109,11 @@ impl ForCount {
     }
 }
 
+/// The memo, which a checkpointed count of a sweep takes instead of the frontier.
+pub(super) fn memo() -> Engine {
+    Engine::from_name("memo").expect("the memo is registered")
+}
+
 /// The engine `check` compares the others with.
 pub(super) fn reference() -> Engine {
     Engine::dlx()

@@ -298,7 +298,7 @@ fn check_part_output(a: &EnumerateArgs, target: &Path, inputs: &[&Path]) -> Resu
     output::check_writable(target, inputs)?;
     if let Some(cp) = &a.parts.checkpoint {
         output::check_not_same(cp, target, "--checkpoint", "-o")?;
-        output::check_writable(cp, inputs)?;
+        output::check_writable(cp, &[&a.search.puzzle.puzzle])?;
         // Resumed in place: the output must be a file that can be cut back.
         if !matches!(
             output::destination(target)?,

@@ -193,7 +193,7 @@ fn count_engine(
     };
     if a.parts.checkpoint.is_some() && engine.name() == "frontier" {
         return (
-            polycover::Engine::from_name("memo").expect("the memo is registered"),
+            engines::memo(),
             Some(
                 "the default with --checkpoint for a sweep: the memo, whose subproblems the \
                  checkpoint records as they end (the frontier's layers are not subproblems)"
