@@ -10,8 +10,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::common::{
-    bin, canonical, count, polycover, rest_of_stderr, rotations, sat_count, signal, spawn, stdout,
-    wait_at_most, SatRun,
+    bin, canonical, count, polycover, rest_of_stderr, rotations, sat_count, signal, spawn, stderr,
+    stdout, wait_at_most, SatRun,
 };
 use polycover::sat::Amo;
 use polycover::{Engine, Puzzle, SymmetryMode};
@@ -503,4 +503,44 @@ fn walks_run_side_by_side_and_one_walk_repeats() {
     };
     assert_eq!(without_time(&a), without_time(&b));
     assert!(a.lines().next().unwrap().ends_with("--threads 1"), "{a}");
+}
+
+/// A timeout past any clock is recorded in the design's first line as a number that
+/// reads back (`1.8446744073709552e19`), not as the 20 digits of the longest duration
+/// (issue 62, 11), and that line's `--timeout` is taken again.
+#[test]
+fn a_timeout_past_any_clock_is_recorded_as_a_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("d.toml");
+    let out = polycover(&[
+        "design",
+        "--box",
+        "2,2,2",
+        "--pieces",
+        "3",
+        "-o",
+        file.to_str().unwrap(),
+        "--timeout",
+        "1e300",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.contains(" --timeout 1.8446744073709552e19"),
+        "{first}"
+    );
+    let second = dir.path().join("again.toml");
+    let again = polycover(&[
+        "design",
+        "--box",
+        "2,2,2",
+        "--pieces",
+        "3",
+        "-o",
+        second.to_str().unwrap(),
+        "--timeout",
+        "1.8446744073709552e19",
+    ]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
 }

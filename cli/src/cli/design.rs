@@ -397,7 +397,14 @@ fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, 
     // Where the search ends (and `--maximize nodes` needs it): without it the command
     // would run another search, or none.
     if let Some(t) = a.timeout {
-        line.push_str(&format!(" --timeout {}", t.as_secs_f64()));
+        // A timeout past any clock (`1e300`) is recorded as the number it was, in
+        // exponent form, not as the 20 digits of the longest duration.
+        let secs = t.as_secs_f64();
+        if secs >= 1e12 {
+            line.push_str(&format!(" --timeout {secs:e}"));
+        } else {
+            line.push_str(&format!(" --timeout {secs}"));
+        }
     }
     if a.report {
         line.push_str(" --report");
