@@ -193,6 +193,13 @@ fn an_output_fifo_without_a_reader_ends_at_the_timeout() {
     ]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("had no reader"), "{err}");
+    // `solve --svg`: the solution is found, its picture waits for a reader; the
+    // deadline ends the run on a `c stopped` line and `s UNKNOWN` (issue 62, 11: there
+    // was no `s` line).
+    let (code, out, err) = run_guarded(&["solve", "soma", "--svg", fifo, "--timeout", "2"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("had no reader"), "{out}");
+    assert_eq!(last_line(&out), "s UNKNOWN", "{out}");
 }
 
 #[test]

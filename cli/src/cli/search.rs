@@ -245,18 +245,34 @@ fn satisfiable(
     a: &SolveArgs,
     input: &Path,
 ) -> Result<Outcome> {
+    // A picture that the deadline stopped (a FIFO with no reader) ends the run as any
+    // stop by the deadline does: `c stopped by the timeout`, `s UNKNOWN`, exit 1.
+    let stopped = |out: &mut dyn Write, e: Error| -> Result<Outcome> {
+        match e {
+            Error::Failed(why) if why.starts_with("stopped by the timeout") => {
+                writeln!(out, "c {why}")?;
+                writeln!(out, "s UNKNOWN")?;
+                Ok(Outcome::Stopped)
+            }
+            e => Err(e),
+        }
+    };
     if let Some(path) = &a.svg {
         let picture = p.puzzle().svg(solution)?;
-        output::write(path, out, &[input], &mut |w| {
+        if let Err(e) = output::write(path, out, &[input], &mut |w| {
             Ok(w.write_all(picture.as_bytes())?)
-        })?;
+        }) {
+            return stopped(out, e);
+        }
         writeln!(out, "c picture {}", path.display())?;
     }
     if let Some(path) = &a.html {
         let page = p.puzzle().html(solution)?;
-        output::write(path, out, &[input], &mut |w| {
+        if let Err(e) = output::write(path, out, &[input], &mut |w| {
             Ok(w.write_all(page.as_bytes())?)
-        })?;
+        }) {
+            return stopped(out, e);
+        }
         writeln!(out, "c 3-D view {}", path.display())?;
     }
     writeln!(out, "s SATISFIABLE")?;
