@@ -318,19 +318,27 @@ impl<'a, W: Write> Layers<'a, W> {
             }
             // The earlier options through `l`, last start first, then the cell's clause.
             let mut hints = Vec::new();
-            for i in (0..=top).rev() {
-                for &s in &ch.sups[i] {
-                    let m = self.member_on(s, l);
-                    hints.push(self.out.child_clause(ch.early[i], -lit(m)));
-                }
-                if i > 0 {
-                    hints.push(self.out.child_clause(ch.early[i], ch.early[i - 1]));
-                }
-            }
+            self.early_denied(ch, top, l, &mut hints);
             self.cell_clause(self.item_at[l as usize], &mut hints);
             self.z_lemma[l as usize] = Some(self.out.lemma(&clause, &hints)?);
         }
         Ok(())
+    }
+
+    /// Hints that make false, given `ch.early[top]`, the member on position `p` of every
+    /// super-option in that chain: last start first, down the chain's links.
+    fn early_denied(&self, ch: &Chain, top: usize, p: u32, hints: &mut Vec<u32>) {
+        for i in (0..=top).rev() {
+            for &s in &ch.sups[i] {
+                hints.push(
+                    self.out
+                        .child_clause(ch.early[i], -lit(self.member_on(s, p))),
+                );
+            }
+            if i > 0 {
+                hints.push(self.out.child_clause(ch.early[i], ch.early[i - 1]));
+            }
+        }
     }
 
     /// A free position at or past `l` that no option starting at `l` or later can cover
@@ -353,17 +361,7 @@ impl<'a, W: Write> Layers<'a, W> {
         let mut hints = Vec::new();
         if let Some(ch) = self.chains[c as usize].as_ref() {
             if let Some(top) = ch.early_at(l) {
-                for i in (0..=top).rev() {
-                    for &s in &ch.sups[i] {
-                        hints.push(
-                            self.out
-                                .child_clause(ch.early[i], -lit(self.member_on(s, c))),
-                        );
-                    }
-                    if i > 0 {
-                        hints.push(self.out.child_clause(ch.early[i], ch.early[i - 1]));
-                    }
-                }
+                self.early_denied(ch, top, c, &mut hints);
             }
         }
         // Per covered position, how far down its late chain is derived.
@@ -704,12 +702,9 @@ impl<'a, W: Write> Layers<'a, W> {
         let mut denied = Vec::new();
         let mut passed = Vec::new();
         if self.chained && !starting.is_empty() {
-            let ch = self.chains[l as usize].as_ref().expect("a chain");
-            let i = ch.late_at(l).expect("a start at l");
+            // Each starts at `l`, which `set` covers: its first covered position.
             for &s in &starting {
-                for &m in self.members(s) {
-                    denied.push(self.out.child_clause(ch.late[i], -lit(m)));
-                }
+                self.extract(s, l, set, &mut denied);
             }
             if !state.inline.is_empty() {
                 let mut next = set.to_vec();
