@@ -878,6 +878,29 @@ fn a_stopped_verify_says_unknown() {
     );
 }
 
+/// `count PUZZLE --certify DIR` with `args`, then `verify DIR --puzzle PUZZLE`: both
+/// outputs, for the caller's assertions.
+fn certified_and_verified(
+    puzzle: &str,
+    dir: &Path,
+    args: &[&str],
+) -> (std::process::Output, std::process::Output) {
+    let mut count = vec!["count", puzzle];
+    count.extend_from_slice(args);
+    count.extend(["--certify", dir.to_str().unwrap()]);
+    let o = polycover(&count);
+    let checker = checker();
+    let v = polycover(&[
+        "verify",
+        dir.to_str().unwrap(),
+        "--puzzle",
+        puzzle,
+        "--checker",
+        checker.to_str().unwrap(),
+    ]);
+    (o, v)
+}
+
 /// Pieces without copies are certified in layers too, the pieces last in the sweep and
 /// the contexts as chains: in every mode, by the memo (the default for them) and checked
 /// against the puzzle, with the count the DLX gives.
@@ -887,23 +910,8 @@ fn pieces_without_copies_are_certified_in_layers_in_every_mode() {
     let p = puzzle(tmp.path(), "four.toml", FOUR_PIECES);
     for mode in ["none", "rotations", "reflections"] {
         let dir = tmp.path().join(format!("c-{mode}"));
-        let o = polycover(&[
-            "count",
-            &p,
-            "--symmetry",
-            mode,
-            "--certify",
-            dir.to_str().unwrap(),
-        ]);
+        let (o, v) = certified_and_verified(&p, &dir, &["--symmetry", mode]);
         assert_eq!(o.status.code(), Some(0), "{mode}: {}", stderr(&o));
-        let v = polycover(&[
-            "verify",
-            dir.to_str().unwrap(),
-            "--puzzle",
-            &p,
-            "--checker",
-            checker().to_str().unwrap(),
-        ]);
         assert_eq!(v.status.code(), Some(0), "{mode}: {}", stderr(&v));
         let dlx = polycover(&["count", &p, "--symmetry", mode, "--solver", "dlx"]);
         assert_eq!(s_mc(&v), s_mc(&dlx), "{mode}");
@@ -933,25 +941,9 @@ fn the_layers_certify_boxes_in_every_mode() {
         for mode in ["none", "rotations", "reflections"] {
             for solver in ["frontier", "memo"] {
                 let dir = tmp.path().join(format!("c{k}-{mode}-{solver}"));
-                let o = polycover(&[
-                    "count",
-                    p,
-                    "--symmetry",
-                    mode,
-                    "--solver",
-                    solver,
-                    "--certify",
-                    dir.to_str().unwrap(),
-                ]);
+                let (o, v) =
+                    certified_and_verified(p, &dir, &["--symmetry", mode, "--solver", solver]);
                 assert_eq!(o.status.code(), Some(0), "{p} {mode}: {}", stderr(&o));
-                let v = polycover(&[
-                    "verify",
-                    dir.to_str().unwrap(),
-                    "--puzzle",
-                    p,
-                    "--checker",
-                    checker().to_str().unwrap(),
-                ]);
                 assert_eq!(v.status.code(), Some(0), "{p} {mode}: {}", stderr(&v));
                 assert_eq!(s_mc(&v), s_mc(&o), "{p} {mode} {solver}");
             }
