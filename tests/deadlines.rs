@@ -285,3 +285,109 @@ fn a_timeout_ends_the_wait_for_standard_input() {
         "{out}"
     );
 }
+
+/// `check`, `dimacs`, `export` and `generate --unique` take `--timeout` (issue 62, item
+/// 4), and a stop by it ends each as every deadline does, exit 1: `check` keeps the rows
+/// it finished and ends on `s UNKNOWN` (a partial count is no row, never `DIFFERS`); the
+/// commands that write a file write nothing, no temporary file stays, and the message
+/// says the timeout stopped them. The runs go side by side; each would take seconds to
+/// minutes without its timeout.
+#[test]
+fn the_commands_that_make_files_stop_at_their_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dominoes(dir.path());
+    let puzzle = puzzle.to_str().unwrap();
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let runs: Vec<(&str, Vec<String>)> = vec![
+        ("check", vec!["check".into(), "pentomino-6x10".into()]),
+        (
+            "dimacs",
+            vec![
+                "dimacs".into(),
+                puzzle.into(),
+                "--force".into(),
+                "-o".into(),
+                out("d.cnf"),
+            ],
+        ),
+        (
+            "export opb",
+            vec![
+                "export".into(),
+                puzzle.into(),
+                "--format".into(),
+                "opb".into(),
+                "-o".into(),
+                out("d.opb"),
+            ],
+        ),
+        (
+            "export 3mf --solution",
+            vec![
+                "export".into(),
+                "pentomino-6x10".into(),
+                "--format".into(),
+                "3mf".into(),
+                "--solution".into(),
+                "2300".into(),
+                "-o".into(),
+                out("p.3mf"),
+            ],
+        ),
+        (
+            "generate --unique",
+            vec![
+                "generate".into(),
+                "polycubes".into(),
+                "--box".into(),
+                "4,4,4".into(),
+                "--pieces".into(),
+                "12".into(),
+                "--unique".into(),
+                "-o".into(),
+                out("g.toml"),
+            ],
+        ),
+    ];
+    let mut children: Vec<_> = runs
+        .into_iter()
+        .map(|(name, mut args)| {
+            args.extend(["--timeout".into(), "0.3".into()]);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let mut child = spawn(&args);
+            let mut err = child.stderr.take().unwrap();
+            let err = std::thread::spawn(move || {
+                let mut s = String::new();
+                let _ = std::io::Read::read_to_string(&mut err, &mut s);
+                s
+            });
+            let out = collect(&mut child);
+            (name, child, out, err)
+        })
+        .collect();
+    for (name, child, out, err) in &mut children {
+        let status = wait_at_most(child, ENDS_WITHIN);
+        let status = status.unwrap_or_else(|| panic!("{name}: still running after 30 s"));
+        let out = std::mem::replace(out, std::thread::spawn(String::new))
+            .join()
+            .unwrap();
+        let err = std::mem::replace(err, std::thread::spawn(String::new))
+            .join()
+            .unwrap();
+        assert_eq!(status.code(), Some(1), "{name}: {out}{err}");
+        assert!(
+            out.contains("stopped by the timeout") || err.contains("error: stopped by the timeout"),
+            "{name}: {out}{err}"
+        );
+        if *name == "check" {
+            assert!(out.trim_end().ends_with("s UNKNOWN"), "{out}");
+            assert!(!out.contains("DIFFERS") && !out.contains("s mc"), "{out}");
+        }
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| !n.ends_with(".toml") || n == "g.toml")
+        .collect();
+    assert!(left.is_empty(), "written or left behind: {left:?}");
+}

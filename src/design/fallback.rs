@@ -67,8 +67,9 @@ impl generate::Generator {
     /// # Errors
     ///
     /// [`Error::Usage`] for a request no cut meets, [`Error::Interrupted`] when `stop` is
-    /// raised, [`Error::Failed`] when neither the draws nor the design search find one,
-    /// and what `count` returns.
+    /// raised, [`Error::Failed`] when neither the draws nor the design search find one
+    /// or when `stop`'s deadline passes first (`stopped by the timeout after ...`), and
+    /// what `count` returns.
     pub fn unique_or_unsat(
         &self,
         draws: u64,
@@ -80,23 +81,8 @@ impl generate::Generator {
         generate::check(r)?;
         let mut rng = Pcg64Mcg::seed_from_u64(r.seed);
         let mut tries = 0;
-        let drawn = generate::draw(
-            r,
-            &mut rng,
-            &mut tries,
-            draws,
-            &mut |draws| progress(&Event::Drawing { draws }),
-            &mut |p, n| count(p, n),
-        )?;
-        if let Some(found) = drawn {
-            let how = format!("Drawn at random: draw {tries}.");
-            return Ok(generate::Generated {
-                text: generate::render(r, &found.pieces, found.mirrored, Some(&how)),
-                tries,
-                seed: None,
-                tried: 0,
-                seconds: 0.0,
-            });
+        if let Some(found) = r.drawn(&mut rng, &mut tries, draws, stop, progress, count)? {
+            return Ok(found);
         }
         let [x, y, z] = r.size;
         let (lo, hi) = r.sizes;
@@ -149,7 +135,13 @@ impl generate::Generator {
                          none kept"
                     )))
                 }
-                // No deadline: only a box whose pieces cannot move ends here.
+                Ending::Deadline if stop.timed_out() => {
+                    return Err(timed_out(format!(
+                        "after {tries} puzzles drawn and {tried} moves of the design search, \
+                         none kept"
+                    )))
+                }
+                // Before the deadline: only a box whose pieces cannot move ends here.
                 Ending::Deadline => break,
             }
             let pieces = pieces(&designed.text)?;
@@ -180,6 +172,54 @@ impl generate::Generator {
             Setting::Seed.mark()
         )))
     }
+}
+
+impl generate::Generator {
+    /// Up to `draws` random draws (`tries` counts them): the first that meets the
+    /// request, or `None`.
+    fn drawn(
+        &self,
+        rng: &mut Pcg64Mcg,
+        tries: &mut u64,
+        draws: u64,
+        stop: &Stop,
+        progress: &mut dyn FnMut(&Event),
+        count: &(dyn Fn(&Puzzle, u64) -> Result<Option<u64>> + Sync),
+    ) -> Result<Option<generate::Generated>> {
+        // A draw whose count the deadline cut is passed over (`count` says `None`): past
+        // the stop's own deadline, the draws end instead, as the whole request does.
+        let counted = &mut |p: &Puzzle, n| match stop.timed_out() {
+            true => Err(timed_out(String::new())),
+            false => count(p, n),
+        };
+        let drawn = generate::draw(
+            self,
+            rng,
+            tries,
+            draws,
+            &mut |draws| progress(&Event::Drawing { draws }),
+            counted,
+        )
+        .map_err(|e| match stop.timed_out() && !stop.raised() {
+            true => timed_out(format!("after {tries} puzzles drawn, none kept")),
+            false => e,
+        })?;
+        Ok(drawn.map(|found| {
+            let how = format!("Drawn at random: draw {tries}.");
+            generate::Generated {
+                text: generate::render(self, &found.pieces, found.mirrored, Some(&how)),
+                tries: *tries,
+                seed: None,
+                tried: 0,
+                seconds: 0.0,
+            }
+        }))
+    }
+}
+
+/// The error of a request that its stop's deadline ended, saying how far it got.
+fn timed_out(how_far: String) -> Error {
+    Error::Failed(format!("stopped by the timeout {how_far}"))
 }
 
 /// The counter of a drawn puzzle, asked of the puzzle.

@@ -398,7 +398,8 @@ impl Formula {
     /// # Errors
     ///
     /// [`crate::Error::Usage`] for the lazy encoding or a CNF past the limit;
-    /// [`crate::Error::Interrupted`] when `stop` is raised.
+    /// [`crate::Error::Interrupted`] when `stop` is raised; [`crate::Error::Failed`],
+    /// `stopped by the timeout: ...`, when its deadline passes first.
     pub fn checked(
         problem: &crate::Problem,
         amo: Amo,
@@ -409,8 +410,13 @@ impl Formula {
         Formula::size(problem, amo).check(amo, force)?;
         let _listening = stop.listen();
         let (matrix, reduction) = (&problem.compiled.matrix, &problem.reduction);
-        compile_until(matrix, reduction, amo, &|| stop.raised())
-            .map_err(|Stopped| crate::Error::Interrupted("the CNF was not finished".into()))
+        compile_until(matrix, reduction, amo, &|| stop.should_stop()).map_err(|Stopped| {
+            if stop.raised() {
+                crate::Error::Interrupted("the CNF was not finished".into())
+            } else {
+                crate::Error::Failed("stopped by the timeout: the CNF was not finished".into())
+            }
+        })
     }
 }
 

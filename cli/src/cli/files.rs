@@ -56,7 +56,13 @@ pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     // The GBD hash of what is written, as it streams by (uncompressed).
     let mut hasher = gbd::Hasher::new();
     output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-        Ok(formula.write_with_notes(&mut Tee(w, &mut hasher), &p, a.projection.into(), &notes)?)
+        let mut w = output::Deadlined::new(w);
+        Ok(formula.write_with_notes(
+            &mut Tee(&mut w, &mut hasher),
+            &p,
+            a.projection.into(),
+            &notes,
+        )?)
     })?;
     if !is_stdio(&a.output) {
         eprintln!(
@@ -84,7 +90,7 @@ fn certified_cnf(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     let p = a.puzzle.problem(Some(SymmetryArg::None))?;
     output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-        polycover::certify::Certificate::write_cnf(&p, w)
+        polycover::certify::Certificate::write_cnf(&p, &mut output::Deadlined::new(w))
     })?;
     Ok(Outcome::Done)
 }
@@ -320,7 +326,7 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
         format => {
             format.check(&p)?;
             output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-                format.write(w, &p)
+                format.write(&mut output::Deadlined::new(w), &p)
             })?;
         }
     }
@@ -472,12 +478,17 @@ fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
             }
         })
     })?;
-    // A listing a signal stopped has not seen every solution: the puzzle may have more.
-    if found.is_none() && report.interrupted {
-        return Err(Error::Interrupted(format!(
+    // A listing a signal or the deadline stopped has not seen every solution: the puzzle
+    // may have more.
+    if found.is_none() && !report.complete {
+        let how_far = format!(
             "while looking for solution {n}, after {}",
             polycover::Count::solutions(seen)
-        )));
+        );
+        return Err(match report.interrupted {
+            true => Error::Interrupted(how_far),
+            false => Error::Failed(format!("stopped by the timeout {how_far}")),
+        });
     }
     found.ok_or_else(|| {
         Error::Usage(format!(

@@ -6,7 +6,9 @@
 //!   measure stopped by `--timeout` prints no figure, only `c stopped by the timeout`,
 //!   and exits 1.
 //! - `check` refuses every encoding's oversized CNF before the reference count, and
-//!   fails (exit 1, after `s DISAGREE`) when any engine's count differs.
+//!   fails (exit 1, after `s DISAGREE`) when any engine's count differs; one stopped by
+//!   `--timeout` keeps the rows it finished, then `c stopped by the timeout: ...` and
+//!   `s UNKNOWN`, exit 1 (a partial count is never a row).
 
 use std::io::Write;
 use std::time::Instant;
@@ -123,6 +125,32 @@ pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
 }
 
 pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
+    // Stopped by the deadline (while the puzzle is read, a CNF built or an engine
+    // counts): the rows so far stay, then the stop, as a count's.
+    match check_rows(a, out) {
+        Err(Error::Failed(why)) if why.starts_with("stopped by the timeout") => {
+            writeln!(out, "c {why}")?;
+            writeln!(out, "s UNKNOWN")?;
+            Ok(Outcome::Stopped)
+        }
+        result => result,
+    }
+}
+
+/// A count the deadline stopped is no row: its partial count would read as a
+/// disagreement. A signal's stop is an interruption, as before.
+fn finished(name: &str, report: Report) -> Result<Report> {
+    refuse_interrupted(&report)?;
+    if !report.complete {
+        return Err(Error::Failed(format!(
+            "stopped by the timeout: {name} had counted {} so far",
+            polycover::Count::solutions(&report.solutions)
+        )));
+    }
+    Ok(report)
+}
+
+fn check_rows(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     // `check` counts with the SAT backend: one that finds only the first solution is
     // refused before anything is printed.
     let p = a.puzzle.problem(a.symmetry)?;
@@ -147,7 +175,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     let reference = engines::prepare(&p, &reference_engine)?;
     let reference = engines::count(reference.counter()?, &engines::run_options(), None)?;
     // A stopped reference count is no row: its partial count would pass for the count.
-    refuse_interrupted(&reference)?;
+    let reference = finished(reference_engine.name(), reference)?;
     let row = |out: &mut dyn Write,
                name: &str,
                report: &Report,
@@ -176,7 +204,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     for engine in engines::check_native() {
         let prepared = engines::prepare(&p, &engine)?;
         let report = engines::count(prepared.counter()?, &engines::run_options(), None)?;
-        refuse_interrupted(&report)?;
+        let report = finished(engine.name(), report)?;
         disagree |= row(out, engine.name(), &report, report.seconds, None)?;
     }
     for amo in Amo::ALL {
@@ -185,7 +213,7 @@ pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
         let t = Instant::now();
         let prepared = engines::prepare(&p, &engine)?;
         let report = engines::count(prepared.counter()?, &engines::run_options(), None)?;
-        refuse_interrupted(&report)?;
+        let report = finished(&name, report)?;
         let size = Formula::size(&p, amo);
         let size = Some((size.variables as usize, size.clauses as usize));
         disagree |= row(out, &name, &report, t.elapsed().as_secs_f64(), size)?;

@@ -49,7 +49,8 @@ use crate::signals;
 use polycover::{Error, Result};
 
 mod stream;
-use stream::{open_stream, stream, NoReader, Stopped};
+pub use stream::Deadlined;
+use stream::{open_stream, stream, NoReader, Stopped, TimedOut};
 
 /// Where an output path leads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -473,6 +474,12 @@ fn unwritable(path: &Path, dir: &Path, e: io::Error) -> Error {
 fn write_error(path: &Path, e: io::Error) -> Error {
     if e.get_ref().is_some_and(|inner| inner.is::<Stopped>()) {
         return Error::Interrupted(format!("{} not written", shown(path).display()));
+    }
+    if e.get_ref().is_some_and(|inner| inner.is::<TimedOut>()) {
+        return Error::Failed(format!(
+            "stopped by the timeout: {} not written",
+            shown(path).display()
+        ));
     }
     if e.get_ref().is_some_and(|inner| inner.is::<NoReader>()) {
         return Error::Failed(format!(

@@ -104,6 +104,49 @@ impl std::fmt::Display for NoReader {
 
 impl std::error::Error for NoReader {}
 
+/// The error of a [`Deadlined`] writer once the command's deadline has passed.
+#[derive(Debug)]
+pub(super) struct TimedOut;
+
+impl std::fmt::Display for TimedOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stopped by the timeout")
+    }
+}
+
+impl std::error::Error for TimedOut {}
+
+/// A writer that fails with [`TimedOut`] once the command's deadline has passed: the
+/// body of a file whose writing is the command's whole work (`dimacs`, `export`), so
+/// that `--timeout` stops a long write and nothing half-written is kept. Other outputs
+/// are not cut by the deadline: a picture of a solution found in time is written whole.
+pub struct Deadlined<'w> {
+    inner: &'w mut dyn Write,
+    stop: Stop,
+}
+
+impl<'w> Deadlined<'w> {
+    pub fn new(inner: &'w mut dyn Write) -> Deadlined<'w> {
+        Deadlined {
+            inner,
+            stop: signals::stop(),
+        }
+    }
+}
+
+impl Write for Deadlined<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.stop.timed_out() {
+            return Err(io::Error::other(TimedOut));
+        }
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// The error a [`Stoppable`] writer fails with once a stop was requested.
 #[derive(Debug)]
 pub(super) struct Stopped;

@@ -2,7 +2,7 @@
 //! `export`, `import`, `generate`, `suite` and `merge` (parsing only, as in `mod.rs`).
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
@@ -44,6 +44,12 @@ pub(in crate::cli) struct ExportArgs {
     /// files there first (other files stay).
     #[arg(long)]
     pub(in crate::cli) force: bool,
+    /// Stop after this many seconds, counting from the start (reading the puzzle, its
+    /// placements, writing): nothing is written, exit 1.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub(in crate::cli) timeout: Option<Duration>,
+    #[arg(skip = Instant::now())]
+    pub(in crate::cli) started: Instant,
 }
 
 #[derive(Args, Debug)]
@@ -120,6 +126,13 @@ pub(in crate::cli) struct GenerateArgs {
     /// Output file, or `-` for standard output.
     #[arg(short, long, default_value = STDIO)]
     pub(in crate::cli) output: PathBuf,
+    /// Stop after this many seconds, counting from the start (a search with --unique or
+    /// --unsat can take minutes): no file is written, exit 1, the draws and moves made
+    /// named in the message.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub(in crate::cli) timeout: Option<Duration>,
+    #[arg(skip = Instant::now())]
+    pub(in crate::cli) started: Instant,
 }
 
 #[derive(Args, Debug)]
@@ -198,6 +211,12 @@ pub(in crate::cli) struct DimacsArgs {
     /// faster than the SAT encodings.
     #[arg(long, conflicts_with_all = ["part", "projection", "amo"])]
     pub(in crate::cli) certified: bool,
+    /// Stop after this many seconds, counting from the start (reading the puzzle,
+    /// building the CNF, writing it): nothing is written, exit 1.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub(in crate::cli) timeout: Option<Duration>,
+    #[arg(skip = Instant::now())]
+    pub(in crate::cli) started: Instant,
 }
 
 #[derive(Args, Debug)]

@@ -293,6 +293,12 @@ pub(super) struct CheckArgs {
     /// literals).
     #[arg(long)]
     pub(super) force: bool,
+    /// Stop after this many seconds, counting from the start: the counts made so far
+    /// stay printed, then `c stopped by the timeout` and `s UNKNOWN`, exit 1.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub(super) timeout: Option<Duration>,
+    #[arg(skip = Instant::now())]
+    pub(super) started: Instant,
 }
 
 #[derive(Args, Debug)]
@@ -546,6 +552,10 @@ impl Command {
             Command::Sample(a) => deadline(a.started, a.timeout),
             Command::Info(a) => deadline(a.started, a.timeout),
             Command::Verify(a) => deadline(a.started, a.timeout),
+            Command::Check(a) => deadline(a.started, a.timeout),
+            Command::Dimacs(a) => deadline(a.started, a.timeout),
+            Command::Export(a) => deadline(a.started, a.timeout),
+            Command::Generate(a) => deadline(a.started, a.timeout),
             _ => None,
         }
     }
