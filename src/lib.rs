@@ -53,6 +53,7 @@ mod puzzle;
 pub mod sat;
 pub(crate) mod schedule;
 mod setting;
+mod solution;
 
 pub mod kinds {
     //! What the puzzle kinds tell beyond a [`Puzzle`](crate::Puzzle): BurrTools files
@@ -88,4 +89,5 @@ pub use matrix::{Item, Matrix};
 pub use parts::{Split, Step};
 pub use puzzle::{Puzzle, SymmetryMode};
 pub use setting::Setting;
+pub use solution::Solution;
 pub use stop::{Listening, Stop};

@@ -148,8 +148,11 @@ pub fn sat_solutions(c: &Problem, amo: Amo, run: &SatRun) -> (Vec<Vec<u32>>, Rep
                 ..RunOptions::default()
             },
             &mut |s| {
-                assert!(seen.insert(s.to_vec()), "a model was reported twice: {s:?}");
-                all.push(s.to_vec());
+                assert!(
+                    seen.insert(s.options().to_vec()),
+                    "a model was reported twice: {s:?}"
+                );
+                all.push(s.options().to_vec());
                 ControlFlow::Continue(())
             },
         )

@@ -599,7 +599,7 @@ fn decode_reads_many_models_and_names_a_foreign_one() {
     let n = soma.matrix().num_options();
     let mut text = String::new();
     soma.for_each_solution(&Engine::dlx(), &RunOptions::default(), &mut |s| {
-        text += &format!("s SATISFIABLE\nv {} 0\n", model_literals(n, s));
+        text += &format!("s SATISFIABLE\nv {} 0\n", model_literals(n, s.options()));
         if text.matches("s SAT").count() == 3 {
             ControlFlow::Break(())
         } else {

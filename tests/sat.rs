@@ -583,7 +583,7 @@ fn sat_keeps_the_same_representatives_as_the_dlx() {
         assert!(p.needs_check(), "{}", p.puzzle().name());
         let mut native = Vec::new();
         p.for_each_solution(&Engine::dlx(), &RunOptions::default(), &mut |s| {
-            let mut s = s.to_vec();
+            let mut s = s.options().to_vec();
             s.sort_unstable();
             native.push(s);
             std::ops::ControlFlow::Continue(())

@@ -358,7 +358,7 @@ impl Puzzle {
         let (found, solutions) = mpsc::sync_channel(256);
         let worker = std::thread::spawn(move || {
             let end = problem.for_each_solution(&engine, &opts, &mut |s| match found
-                .send(Message::Solution(s.to_vec()))
+                .send(Message::Solution(s.options().to_vec()))
             {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(_) => ControlFlow::Break(()),

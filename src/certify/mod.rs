@@ -267,7 +267,7 @@ impl Certificate {
                 memory: 0,
             };
             let listed = problem.for_each_solution(engine, &opts, &mut |s| {
-                models.insert(s.to_vec());
+                models.insert(s.options().to_vec());
                 std::ops::ControlFlow::Continue(())
             })?;
             if !listed.complete {

@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::matrix::Matrix;
 use crate::parts::Split;
 use crate::puzzle::{Compiled, Puzzle, SymmetryMode};
+use crate::solution::Solution;
 use crate::symmetry::Reduction;
 
 /// A puzzle compiled for one symmetry mode ([`Puzzle::compile`]): its exact-cover matrix,
@@ -174,10 +175,10 @@ impl Problem {
         )
     }
 
-    /// Calls `f` with each distinct solution (sorted options of the original matrix);
-    /// `f` returns `Break` to stop. Native engines run on this thread; SAT engines on
-    /// `threads` workers over cubes (one search without cubes on one thread), with `f`
-    /// still called here.
+    /// Calls `f` with each distinct solution, a [`Solution`] (its sorted options of the
+    /// original matrix, and what they mean); `f` returns `Break` to stop. Native engines
+    /// run on this thread; SAT engines on `threads` workers over cubes (one search
+    /// without cubes on one thread), with `f` still called here.
     ///
     /// # Errors
     ///
@@ -186,12 +187,19 @@ impl Problem {
         &self,
         engine: &Engine,
         opts: &RunOptions,
-        f: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        f: &mut dyn FnMut(Solution<'_>) -> ControlFlow<()>,
     ) -> Result<Report> {
         let prepared = engine.prepare(self)?;
-        prepared
-            .lister()?
-            .for_each(opts, None, &mut |step| step.solution_to(f))
+        let puzzle = self.puzzle();
+        prepared.lister()?.for_each(opts, None, &mut |step| {
+            step.solution_to(&mut |options| f(Solution::new(puzzle, options)))
+        })
+    }
+
+    /// The solution made of `options` (sorted options of the original matrix, as
+    /// [`Problem::first`] returns them), to render.
+    pub fn solution<'a>(&'a self, options: &'a [u32]) -> Solution<'a> {
+        Solution::new(self.puzzle(), options)
     }
 
     /// The solutions `engine` lists, counted up to `at_most` (the search stops at the
