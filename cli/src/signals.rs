@@ -1,15 +1,16 @@
 //! The binary's signals: Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout(1)`, Slurm's cancel
 //! and time limit) and SIGHUP, and a reader that closes the pipe on standard output. They
-//! raise the [`Stop`] of the run in flight, which the command made with [`begin`] and
-//! handed to the library in its run options; this module is the only one that installs
-//! handlers, and the library installs none.
+//! raise the [`Stop`] that [`install`] returns and its handler thread holds a clone of:
+//! the command's context carries a copy with the command's deadline, and hands it to
+//! the library in its run options. This module is the only one that installs handlers,
+//! and the library installs none; no static holds a stop.
 //!
 //! Invariants:
 //! - A signal raises the run's stop only while some search or writer has said, with a
 //!   [`Listening`](polycover::Listening) guard, that it polls it; otherwise, and at
 //!   a second signal, the process ends at once with `128 + signal` (130, 143, 129).
-//! - One command runs per process: [`begin`] makes its stop, and [`stop`] hands out
-//!   clones of it to every part of the command.
+//! - One command runs per process, with the stop of its context (`cli/context.rs`): a
+//!   copy of the one [`install`] made, so a signal raises it.
 //! - Ending at once never leaves a temporary output behind: writers [`register`] their
 //!   temporary files, and the immediate exit removes every registered one first.
 //! - The immediate exit is `_exit`: no destructors or exit handlers run while other
@@ -33,38 +34,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, Once};
-use std::time::Instant;
 
 use polycover::Stop;
-
-/// The stop of the command in flight (see [`begin`]).
-static IN_FLIGHT: Mutex<Option<Stop>> = Mutex::new(None);
-
-/// Makes the stop of the command about to run, with its deadline (`--timeout`), for the
-/// signals to raise, and returns it.
-pub fn begin(deadline: Option<Instant>) -> Stop {
-    let stop = Stop::new().until(deadline);
-    *IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner()) = Some(stop.clone());
-    stop
-}
-
-/// Gives the command in flight's stop the earlier of its deadline and `deadline`, for
-/// what it does from now on (the same flag: a signal still raises it).
-pub fn narrow(deadline: Option<Instant>) {
-    let mut in_flight = IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner());
-    let stop = in_flight.clone().unwrap_or_default().until(deadline);
-    *in_flight = Some(stop);
-}
-
-/// The stop of the command in flight ([`begin`]); a stop of its own, never raised, before
-/// any command began.
-pub fn stop() -> Stop {
-    IN_FLIGHT
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone()
-        .unwrap_or_default()
-}
 
 /// The first signal that asked for a stop (0: none yet).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
@@ -106,31 +77,32 @@ pub fn cause() -> &'static str {
     }
 }
 
-/// Installs the handlers for SIGINT, SIGTERM and SIGHUP (once per process; later calls do
-/// nothing). A process that cannot install them keeps the default behaviour.
-pub fn install() {
-    static INSTALL: Once = Once::new();
-    INSTALL.call_once(|| {
-        #[cfg(unix)]
-        {
-            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-            let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
-            else {
-                return;
-            };
+/// Installs the handlers for SIGINT, SIGTERM and SIGHUP, and returns the stop they
+/// raise: the process's one stop, of which each command's is a copy with its deadline
+/// ([`Stop::until`] shares the flag and its listeners). Called once, by `main`, before
+/// anything that can take time. A process that cannot install them keeps the default
+/// behaviour.
+pub fn install() -> Stop {
+    let stop = Stop::new();
+    let heard = stop.clone();
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
             let _ = std::thread::Builder::new()
                 .name("signals".into())
                 .spawn(move || {
                     for signal in signals.forever() {
-                        stop_by(signal);
+                        stop_by(signal, &heard);
                     }
                 });
         }
-        #[cfg(not(unix))]
-        {
-            let _ = ctrlc::set_handler(|| stop_by(SIGINT));
-        }
-    });
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrlc::set_handler(move || stop_by(SIGINT, &heard));
+    }
+    stop
 }
 
 /// How long a listening run has to end cleanly after a first SIGTERM or SIGHUP before
@@ -139,9 +111,8 @@ pub const GRACE: std::time::Duration = std::time::Duration::from_millis(900);
 
 /// The stop request of `signal`: the flag for a listening run, else (or the second time)
 /// the immediate exit.
-fn stop_by(signal: i32) {
+fn stop_by(signal: i32, stop: &Stop) {
     let _ = SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
-    let stop = stop();
     if !stop.listening() || stop.raise() {
         exit_now(128 + signal);
     }

@@ -10,6 +10,7 @@
 //!   CSV (and the SVG) of the rows measured so far, atomically: an hour of rows is not
 //!   lost to a scheduler's time limit.
 
+use super::context::Context;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -45,7 +46,7 @@ fn parse_amos(spec: &str) -> Result<Vec<Amo>> {
         .collect()
 }
 
-pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn bench(a: BenchArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     let puzzles = if a.puzzles.is_empty() {
         vec![PathBuf::from("soma")]
     } else {
@@ -66,7 +67,7 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
         puzzles: puzzles.clone(),
         amos: parse_amos(&a.amo)?,
         entrants,
-        stop: crate::signals::stop(),
+        stop: ctx.stop().clone(),
         symmetry: a.symmetry.map(Into::into),
         repeat: a.repeat as usize,
         timeout: a.timeout,
@@ -92,7 +93,7 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
     // The rows as they are logged, so that a stop keeps them. A signal sets the stop
     // flag for the whole bench instead of ending it at once.
     let mut rows = Vec::new();
-    let listening = crate::signals::stop().listen();
+    let listening = ctx.stop().listen();
     let mut log = |row: &crate::bench::Row| {
         rows.push(row.clone());
         if failure.is_none() {
@@ -116,7 +117,7 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
                 rows.len()
             )?;
             if !rows.is_empty() {
-                write_outputs(&a, &inputs, &rows, true, out)?;
+                write_outputs(&a, &inputs, &rows, true, ctx, out)?;
             }
             return Err(Error::Interrupted(why));
         }
@@ -126,7 +127,7 @@ pub(super) fn bench(a: BenchArgs, out: &mut dyn Write) -> Result<Outcome> {
     if let Some(e) = failure {
         return Err(e.into());
     }
-    write_outputs(&a, &inputs, &rows, false, out)?;
+    write_outputs(&a, &inputs, &rows, false, ctx, out)?;
     Ok(Outcome::Done)
 }
 
@@ -203,6 +204,7 @@ fn write_outputs(
     inputs: &[&Path],
     rows: &[crate::bench::Row],
     stopped: bool,
+    ctx: &Context,
     out: &mut dyn Write,
 ) -> Result<()> {
     // After a stop the rows so far are written whole: as records, which a stop does not
@@ -210,12 +212,12 @@ fn write_outputs(
     let write =
         |path: &Path, out: &mut dyn Write, body: &mut dyn FnMut(&mut dyn Write) -> Result<()>| {
             if stopped {
-                output::write_records(path, out, inputs, &mut |w| {
+                output::write_records(ctx.stop(), path, out, inputs, &mut |w| {
                     body(w).map(|()| output::Ended::Finished)
                 })
                 .map(drop)
             } else {
-                output::write(path, out, inputs, body)
+                output::write(ctx.stop(), path, out, inputs, body)
             }
         };
     if let Some(path) = &a.csv {

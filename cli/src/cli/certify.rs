@@ -5,6 +5,7 @@
 //! must equal the engine's, or the command fails (exit 1) and keeps no file; `verify`
 //! prints only what the checker computed.
 
+use super::context::Context;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -131,19 +132,15 @@ pub(super) fn count(
     report: &Report,
     dir: &Path,
     memory: usize,
+    ctx: &Context,
     out: &mut dyn Write,
 ) -> Result<()> {
     let free = free_bytes(dir);
     polycover::certify::Certificate::check_room(p, engine, &report.solutions, memory as u64, free)?;
     let watch = Written::watch(dir);
     let _partials = crate::signals::register_partials_in(dir);
-    let c = polycover::certify::Certificate::write(
-        p,
-        engine,
-        &crate::signals::stop(),
-        Some(&report.solutions),
-        dir,
-    );
+    let c =
+        polycover::certify::Certificate::write(p, engine, ctx.stop(), Some(&report.solutions), dir);
     drop(watch);
     let c = c?;
     let (mut cnf, mut cpog, mut nodes, mut secs) = (0, 0, 0, 0.0);
@@ -181,7 +178,7 @@ pub(super) fn count(
 }
 
 /// `polycover verify DIR`.
-pub(super) fn verify(a: VerifyArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn verify(a: VerifyArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     let checker = a.checker.unwrap_or_else(|| PathBuf::from("cpog-check"));
     let mut progress = |name: &str| {
         eprintln!("c checking term {name}");
@@ -191,7 +188,7 @@ pub(super) fn verify(a: VerifyArgs, out: &mut dyn Write) -> Result<Outcome> {
         &a.dir,
         &checker,
         puzzle.as_ref(),
-        &crate::signals::stop(),
+        ctx.stop(),
         &mut progress,
     ) {
         Ok(v) => v,

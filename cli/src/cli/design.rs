@@ -16,6 +16,7 @@
 //!   rotations), before writing it, into `c difficulty` lines on standard error and a
 //!   comment in the file; a stop during the measures writes the puzzle without them.
 
+use super::context::Context;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -33,7 +34,7 @@ use polycover::{Puzzle, SymmetryMode};
 /// Seconds between progress lines.
 const PROGRESS_SECONDS: f64 = 10.0;
 
-pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn design(a: DesignArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     let inputs: Vec<&Path> = a
         .from
         .iter()
@@ -42,7 +43,7 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         .collect();
     check_outputs(&a, &inputs)?;
     let deadline = super::args::deadline(a.started, a.timeout);
-    let request = request(&a, deadline)?;
+    let request = request(&a, ctx, deadline)?;
     let command = command_line(&a, request.size, request.pieces, request.sizes);
     let _listening = request.stop.listen();
     let engine = engines::for_design();
@@ -66,11 +67,10 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     if let Some(measure) = a.maximize.measure() {
         designed = request.maximize(designed, measure, &count, &mut climbing())?;
     }
-    let (text, measured) = report(&a, &designed)?;
-    let unbounded = crate::signals::stop();
+    let (text, measured) = report(&a, &designed, ctx)?;
     // Within the deadline: a FIFO output's reader is waited for until then, no longer.
-    crate::signals::narrow(deadline);
-    output::write_records(&a.output, out, &inputs, &mut |w| {
+    let narrowed = ctx.narrowed(deadline);
+    output::write_records(narrowed.stop(), &a.output, out, &inputs, &mut |w| {
         w.write_all(text.as_bytes())?;
         Ok(output::Ended::Finished)
     })?;
@@ -88,7 +88,7 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
     );
     if let Some(path) = &a.curve {
         // Written however the search ended, as the puzzle is.
-        output::write_records(path, out, &inputs, &mut |w| {
+        output::write_records(narrowed.stop(), path, out, &inputs, &mut |w| {
             w.write_all(curve_csv(&designed.curve).as_bytes())?;
             Ok(output::Ended::Finished)
         })?;
@@ -112,7 +112,7 @@ pub(super) fn design(a: DesignArgs, out: &mut dyn Write) -> Result<Outcome> {
         Some(_) if stop == Ending::Interrupted => {
             eprintln!("c design: interrupted, no --svg picture drawn");
         }
-        Some(svg) => picture(&designed.text, svg, out, &unbounded, deadline)?,
+        Some(svg) => picture(&designed.text, svg, out, ctx, &narrowed)?,
         None => {}
     }
     Ok(match stop {
@@ -149,10 +149,10 @@ fn check_outputs(a: &DesignArgs, inputs: &[&Path]) -> Result<()> {
 
 /// The design search `a` asks for: the box and pieces (from `--from`'s puzzle, or
 /// `--box` and `--pieces`), the pieces' sizes, the pieces to keep and the rules.
-fn request(a: &DesignArgs, deadline: Option<Instant>) -> Result<Request> {
+fn request(a: &DesignArgs, ctx: &Context, deadline: Option<Instant>) -> Result<Request> {
     let (size, start) = match &a.from {
         Some(path) => {
-            let (size, pieces) = first_cut(path)?;
+            let (size, pieces) = first_cut(path, ctx)?;
             (size, Some(pieces))
         }
         None => {
@@ -190,7 +190,7 @@ fn request(a: &DesignArgs, deadline: Option<Instant>) -> Result<Request> {
         flat: a.flat_pieces,
         start,
         keep,
-        stop: crate::signals::stop().until(deadline),
+        stop: ctx.stop().until(deadline),
         strategy: match a.strategy {
             DesignStrategyArg::Climb => Strategy::Climb,
             DesignStrategyArg::Anneal => Strategy::Anneal,
@@ -295,6 +295,7 @@ fn climbing() -> impl FnMut(&Event) {
 fn report(
     a: &DesignArgs,
     designed: &design::Designed,
+    ctx: &Context,
 ) -> Result<(String, Option<std::result::Result<Difficulty, String>>)> {
     if !a.report {
         return Ok((designed.text.clone(), None));
@@ -305,7 +306,7 @@ fn report(
     }
     let puzzle = Puzzle::parse("the designed puzzle", &designed.text)?;
     let problem = puzzle.compile(SymmetryMode::Rotations)?;
-    match engines::difficulty(&problem, &crate::signals::stop()) {
+    match engines::difficulty(&problem, ctx.stop()) {
         Ok(Some(d)) => Ok((d.annotated(&designed.text), Some(Ok(d)))),
         Ok(None) | Err(Error::Interrupted(_)) => {
             let why = "interrupted, the puzzle is written without its measures".to_string();
@@ -332,7 +333,7 @@ type Cell = [i32; 3];
 /// The box of the polycube puzzle at `path` and its first solution as a cut (the cells of
 /// each piece copy); refused unless the target is a whole box from the origin, every
 /// cell covered, and the puzzle has a solution.
-fn first_cut(path: &Path) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
+fn first_cut(path: &Path, ctx: &Context) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
     let puzzle = Puzzle::load(path)?;
     piece_cells(&puzzle, path)?;
     let Some(size) = puzzle.filled_box() else {
@@ -344,7 +345,7 @@ fn first_cut(path: &Path) -> Result<([usize; 3], Vec<Vec<Cell>>)> {
     };
     let problem = puzzle.compile(SymmetryMode::Rotations)?;
     let prepared = engines::prepare(&problem, &engines::for_design())?;
-    let (first, _) = engines::first(prepared.finder()?, &engines::run_options())?;
+    let (first, _) = engines::first(prepared.finder()?, &engines::run_options(ctx))?;
     let Some(solution) = first else {
         return Err(Error::Usage(format!(
             "design --from {}: the puzzle has no solution to start from",
@@ -416,14 +417,14 @@ fn command_line(a: &DesignArgs, size: [usize; 3], pieces: usize, sizes: (usize, 
 }
 
 /// Draws the first solution of the puzzle `text` into `path`, a FIFO's reader waited for
-/// until `deadline` at most (the search for the solution is not bounded by it: a design
-/// the timeout stopped is drawn too).
+/// until `narrowed`'s deadline at most (the search for the solution runs on `unbounded`,
+/// the command's stop: a design the timeout stopped is drawn too).
 fn picture(
     text: &str,
     path: &Path,
     out: &mut dyn Write,
-    unbounded: &crate::Stop,
-    deadline: Option<Instant>,
+    unbounded: &Context,
+    narrowed: &Context,
 ) -> Result<()> {
     let puzzle = Puzzle::parse("the designed puzzle", text)?;
     let problem = puzzle.compile(SymmetryMode::Rotations)?;
@@ -431,7 +432,7 @@ fn picture(
     let prepared = engines::prepare(&problem, &engines::for_design())?;
     // The command's stop before its deadline was narrowed: Ctrl-C, not the timeout.
     let opts = RunOptions {
-        stop: unbounded.clone(),
+        stop: unbounded.stop().clone(),
         ..RunOptions::default()
     };
     let (first, _) = engines::first(prepared.finder()?, &opts)?;
@@ -442,7 +443,8 @@ fn picture(
         )));
     };
     let svg = puzzle.svg(&solution)?;
-    crate::signals::narrow(deadline);
-    output::write(path, out, &[], &mut |w| Ok(w.write_all(svg.as_bytes())?))?;
+    output::write(narrowed.stop(), path, out, &[], &mut |w| {
+        Ok(w.write_all(svg.as_bytes())?)
+    })?;
     Ok(())
 }

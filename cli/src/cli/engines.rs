@@ -13,6 +13,7 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
+use super::context::Context;
 use crate::engine::{Counts, FindsOne, Lists, Prepared, Refutes, Within};
 use crate::sat::Amo;
 use crate::Stop;
@@ -70,9 +71,9 @@ pub(super) fn for_count(solver: Option<&str>, sat: &[(Setting, String)]) -> Resu
 
 /// The options of a command's one-thread run (a first solution, an enumeration in
 /// order, `check`'s counts): the command's stop, with its `--timeout`.
-pub(super) fn run_options() -> RunOptions<'static> {
+pub(super) fn run_options(ctx: &Context) -> RunOptions<'static> {
     RunOptions {
-        stop: crate::signals::stop(),
+        stop: ctx.stop().clone(),
         ..RunOptions::default()
     }
 }
@@ -263,8 +264,9 @@ pub(super) fn for_samples(p: &Problem) -> Result<Box<dyn Prepared + '_>> {
 pub(super) fn refute(
     refuter: &dyn Refutes,
     proof: &mut dyn std::io::Write,
+    ctx: &Context,
 ) -> Result<crate::sat::Refutation> {
-    refuter.refute(&run_options(), proof)
+    refuter.refute(&run_options(ctx), proof)
 }
 
 /// The difficulty measures of `problem` (the DLX's search tree; `design::difficulty`):

@@ -10,6 +10,7 @@
 //! - `decode` checks a model's size against every formula the puzzle has before its
 //!   cover: a model of another formula is told as such.
 
+use super::context::Context;
 use std::io::{self, Read, Write};
 
 use super::args::{is_stdio, DecodeArgs, DimacsArgs, ExportArgs, ImportArgs, SymmetryArg};
@@ -26,13 +27,13 @@ use polycover::Problem;
 use polycover::{Error, Result};
 use polycover::{Puzzle, SymmetryMode};
 
-pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn dimacs(a: DimacsArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
     if a.certified {
-        return certified_cnf(a, out);
+        return certified_cnf(a, ctx, out);
     }
-    let p = a.puzzle.problem(a.symmetry)?;
-    let stop = crate::signals::stop();
+    let p = a.puzzle.problem(a.symmetry, ctx)?;
+    let stop = ctx.stop().clone();
     let mut formula = std::sync::Arc::new(Formula::checked(&p, a.amo.into(), a.force, &stop)?);
     let mut notes = Vec::new();
     if let Some(spec) = a.part {
@@ -55,8 +56,8 @@ pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     // The GBD hash of what is written, as it streams by (uncompressed).
     let mut hasher = gbd::Hasher::new();
-    output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-        let mut w = output::Deadlined::new(w);
+    output::write(ctx.stop(), &a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+        let mut w = output::Deadlined::new(w, ctx.stop());
         Ok(formula.write_with_notes(
             &mut Tee(&mut w, &mut hasher),
             &p,
@@ -78,7 +79,7 @@ pub(super) fn dimacs(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
 }
 
 /// `dimacs --certified`: the CNF a certificate certifies, which counts every solution.
-fn certified_cnf(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
+fn certified_cnf(a: DimacsArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     if a.symmetry
         .is_some_and(|s| SymmetryMode::from(s) != SymmetryMode::None)
     {
@@ -88,9 +89,9 @@ fn certified_cnf(a: DimacsArgs, out: &mut dyn Write) -> Result<Outcome> {
                 .into(),
         ));
     }
-    let p = a.puzzle.problem(Some(SymmetryArg::None))?;
-    output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-        polycover::certify::Certificate::write_cnf(&p, &mut output::Deadlined::new(w))
+    let p = a.puzzle.problem(Some(SymmetryArg::None), ctx)?;
+    output::write(ctx.stop(), &a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+        polycover::certify::Certificate::write_cnf(&p, &mut output::Deadlined::new(w, ctx.stop()))
     })?;
     Ok(Outcome::Done)
 }
@@ -110,14 +111,14 @@ impl Write for Tee<'_> {
     }
 }
 
-pub(super) fn decode(a: DecodeArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn decode(a: DecodeArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     let stdin = |p: &std::path::Path| p.as_os_str() == "-";
     if stdin(&a.model) && stdin(&a.puzzle.puzzle) {
         return Err(Error::Usage(
             "the puzzle and --model cannot both be `-`: standard input is read once".into(),
         ));
     }
-    let puzzle = a.puzzle.load()?;
+    let puzzle = a.puzzle.load(ctx)?;
     // The variable map is the same in every mode: variable `o + 1` is option `o`.
     let c = puzzle.compile(SymmetryMode::None)?;
     // MiniZinc and pseudo-Boolean output first (their answers use the same variable
@@ -293,10 +294,10 @@ fn check_model_size(
     })
 }
 
-pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn export(a: ExportArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     let format = ExportFormat::from(a.format);
     if matches!(format, ExportFormat::Stl | ExportFormat::ThreeMf) {
-        return export_pieces(a, format, out);
+        return export_pieces(a, format, ctx, out);
     }
     let print_only = [
         (a.unit.is_some(), "--unit"),
@@ -310,7 +311,7 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
         )));
     }
     output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
-    let p = a.puzzle.problem(a.symmetry)?;
+    let p = a.puzzle.problem(a.symmetry, ctx)?;
     match format {
         ExportFormat::Stl | ExportFormat::ThreeMf => unreachable!("written above"),
         ExportFormat::Burrtools
@@ -325,8 +326,8 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
         }
         format => {
             format.check(&p)?;
-            output::write(&a.output, out, &[&a.puzzle.puzzle], &mut |w| {
-                format.write(&mut output::Deadlined::new(w), &p)
+            output::write(ctx.stop(), &a.output, out, &[&a.puzzle.puzzle], &mut |w| {
+                format.write(&mut output::Deadlined::new(w, ctx.stop()), &p)
             })?;
         }
     }
@@ -344,7 +345,12 @@ pub(super) fn export(a: ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
 /// `export --format stl|3mf`: the pieces as solids to print. Every output is checked (or
 /// its directory made) before any mesh; an STL directory that holds anything is refused
 /// unless --force, as `suite` does.
-fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Result<Outcome> {
+fn export_pieces(
+    a: ExportArgs,
+    format: ExportFormat,
+    ctx: &Context,
+    out: &mut dyn Write,
+) -> Result<Outcome> {
     use crate::export::{Mesh, Print};
     let opts = Print::new(
         a.unit.unwrap_or(Print::DEFAULT_UNIT),
@@ -363,11 +369,11 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
     // outputs are checked.
     let problem = match a.solution {
         None => None,
-        Some(_) => Some(a.puzzle.problem(a.symmetry)?),
+        Some(_) => Some(a.puzzle.problem(a.symmetry, ctx)?),
     };
     let puzzle = match &problem {
         Some(problem) => problem.puzzle().clone(),
-        None => a.puzzle.load()?,
+        None => a.puzzle.load(ctx)?,
     };
     Print::printable(&puzzle)?;
     let one_file = format == ExportFormat::ThreeMf
@@ -385,7 +391,7 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
         piece_directory(&a.output, a.force)?;
     }
     let solution = match (&problem, a.solution) {
-        (Some(problem), Some(n)) => Some(nth_solution(problem, n)?),
+        (Some(problem), Some(n)) => Some(nth_solution(problem, n, ctx)?),
         _ => None,
     };
     let solids = match &solution {
@@ -398,18 +404,18 @@ fn export_pieces(a: ExportArgs, format: ExportFormat, out: &mut dyn Write) -> Re
     if format == ExportFormat::ThreeMf {
         let named: Vec<(&str, &Mesh)> =
             solids.iter().map(|s| (s.title.as_str(), &s.mesh)).collect();
-        output::write(&a.output, out, &inputs, &mut |w| {
+        output::write(ctx.stop(), &a.output, out, &inputs, &mut |w| {
             Ok(Mesh::write_3mf(w, puzzle.name(), &named)?)
         })?;
     } else if one_file {
         let meshes: Vec<_> = solids.iter().map(|s| &s.mesh).collect();
-        output::write(&a.output, out, &inputs, &mut |w| {
+        output::write(ctx.stop(), &a.output, out, &inputs, &mut |w| {
             Ok(Mesh::write_stl(w, &meshes)?)
         })?;
     } else {
         for s in &solids {
             let path = a.output.join(format!("{stem}-{}.stl", s.tag));
-            output::write(&path, out, &inputs, &mut |w| {
+            output::write(ctx.stop(), &path, out, &inputs, &mut |w| {
                 Ok(Mesh::write_stl(w, &[&s.mesh])?)
             })?;
         }
@@ -462,10 +468,10 @@ fn piece_directory(dir: &std::path::Path, force: bool) -> Result<()> {
 }
 
 /// Solution `n` (from 1) of `p`, as the DLX lists them on one thread.
-fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
+fn nth_solution(p: &Problem, n: u64, ctx: &Context) -> Result<Vec<u32>> {
     let mut seen = 0u64;
     let mut found = None;
-    let run = engines::run_options();
+    let run = engines::run_options(ctx);
     let prepared = engines::prepare(p, &engines::reference())?;
     let report = engines::solutions(prepared.lister()?, &run, None, &mut |step| {
         step.solution_to(&mut |s| {
@@ -499,9 +505,9 @@ fn nth_solution(p: &Problem, n: u64) -> Result<Vec<u32>> {
     })
 }
 
-pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn import(a: ImportArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     // `-` reads standard input, as every command's puzzle does.
-    let Some((source, bytes)) = Puzzle::read_input(&a.file, &crate::signals::stop())? else {
+    let Some((source, bytes)) = Puzzle::read_input(&a.file, ctx.stop())? else {
         let why = if a.file.exists() {
             io::Error::other("not a file")
         } else {
@@ -522,7 +528,7 @@ pub(super) fn import(a: ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
     let toml = file.toml();
     // What is written must read back: the same checks as any puzzle file.
     let puzzle = Puzzle::parse(&source, &toml)?;
-    output::write(&a.output, out, &[&a.file], &mut |w| {
+    output::write(ctx.stop(), &a.output, out, &[&a.file], &mut |w| {
         Ok(w.write_all(toml.as_bytes())?)
     })?;
     if !is_stdio(&a.output) {

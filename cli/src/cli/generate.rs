@@ -10,6 +10,7 @@
 //! - Ctrl-C stops the search at its next check: no file, exit 130, the draws and moves
 //!   made named in the error.
 
+use super::context::Context;
 use std::io::Write;
 use std::time::Instant;
 
@@ -23,7 +24,7 @@ use polycover::{Error, Result};
 /// Seconds between progress lines.
 const PROGRESS_SECONDS: f64 = 10.0;
 
-pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn generate(a: GenerateArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     output::check_writable(&a.output, &[])?;
     // An option of the other kind is a mistake to point out, not to ignore.
     let foreign = match a.kind {
@@ -66,16 +67,16 @@ pub(super) fn generate(a: GenerateArgs, out: &mut dyn Write) -> Result<Outcome> 
             };
             Generator::colored_cubes(cubes, a.seed, a.solvable)?
         }
-        GenerateKind::Polycubes => polycubes(&a)?,
+        GenerateKind::Polycubes => polycubes(&a, ctx)?,
     };
-    output::write(&a.output, out, &[], &mut |w| {
+    output::write(ctx.stop(), &a.output, out, &[], &mut |w| {
         Ok(w.write_all(text.as_bytes())?)
     })?;
     Ok(Outcome::Done)
 }
 
 /// The polycube puzzle `a` asks for, with its `c` lines.
-fn polycubes(a: &GenerateArgs) -> Result<String> {
+fn polycubes(a: &GenerateArgs, ctx: &Context) -> Result<String> {
     let (Some(size), Some(pieces)) = (a.box_size, a.pieces) else {
         return Err(Error::Usage(
             "generate polycubes needs --box X,Y,Z and --pieces N".into(),
@@ -93,13 +94,13 @@ fn polycubes(a: &GenerateArgs) -> Result<String> {
         unsat: a.unsat,
     };
     if !a.unique && !a.unsat {
-        let stop = crate::signals::stop();
+        let stop = ctx.stop().clone();
         let mut count = |p: &polycover::Puzzle, n| p.count_drawn(n, &stop);
         return Ok(request.generate(&mut count)?.text);
     }
     // A hard request can search for minutes: say how far it got every 10 s, and let
     // Ctrl-C stop it at the next check, saying how far it got.
-    let stop = crate::signals::stop();
+    let stop = ctx.stop().clone();
     let _listening = stop.listen();
     let start = Instant::now();
     let draws = a.draws.unwrap_or(Generator::DRAWS);

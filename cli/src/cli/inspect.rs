@@ -2,7 +2,7 @@
 //!
 //! Invariants:
 //! - `info` reads its input once: standard input cannot be read twice; `--difficulty`
-//!   measures the puzzle so read (`design::difficulty`), after its other rows; a
+//!   measures the puzzle so read (`engine::difficulty`), after its other rows; a
 //!   measure stopped by `--timeout` prints no figure, only `c stopped by the timeout`,
 //!   and exits 1.
 //! - `check` refuses every encoding's oversized CNF before the reference count, and
@@ -10,6 +10,7 @@
 //!   `--timeout` keeps the rows it finished, then `c stopped by the timeout: ...` and
 //!   `s UNKNOWN`, exit 1 (a partial count is never a row).
 
+use super::context::Context;
 use std::io::Write;
 use std::time::Instant;
 
@@ -22,10 +23,10 @@ use polycover::Report;
 use polycover::{Error, Result};
 use polycover::{Puzzle, SymmetryMode};
 
-pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn info(args: InfoArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     let a = &args.puzzle;
     // A file or standard input is read once: `-` cannot be read twice.
-    let stop = crate::signals::stop();
+    let stop = ctx.stop().clone();
     let puzzle = match Puzzle::read_input(&a.puzzle, &stop)? {
         // A BurrTools file: its problems first; with several and none picked, only those.
         Some((source, bytes)) if BurrTools::is_burrtools(&bytes) => {
@@ -47,7 +48,7 @@ pub(super) fn info(args: InfoArgs, out: &mut dyn Write) -> Result<Outcome> {
             Puzzle::from_burrtools(&file, &stop)?
         }
         Some((source, bytes)) => Puzzle::from_bytes(&source, bytes, a.problem.as_deref(), &stop)?,
-        None => a.load()?,
+        None => a.load(ctx)?,
     };
     puzzle.info(out)?;
     if args.difficulty {
@@ -124,10 +125,10 @@ pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
     Ok(Outcome::Done)
 }
 
-pub(super) fn check(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn check(a: CheckArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     // Stopped by the deadline (while the puzzle is read, a CNF built or an engine
     // counts): the rows so far stay, then the stop, as a count's.
-    match check_rows(a, out) {
+    match check_rows(a, ctx, out) {
         Err(Error::Failed(why)) if why.starts_with("stopped by the timeout") => {
             writeln!(out, "c {why}")?;
             writeln!(out, "s UNKNOWN")?;
@@ -150,10 +151,10 @@ fn finished(name: &str, report: Report) -> Result<Report> {
     Ok(report)
 }
 
-fn check_rows(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
+fn check_rows(a: CheckArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     // `check` counts with the SAT backend: one that finds only the first solution is
     // refused before anything is printed.
-    let p = a.puzzle.problem(a.symmetry)?;
+    let p = a.puzzle.problem(a.symmetry, ctx)?;
     let (sat, _) = engines::check_sat(a.backend.as_deref(), Amo::Product, a.force)?;
     engines::prepare(&p, &sat)?.counter()?;
     writeln!(
@@ -173,7 +174,7 @@ fn check_rows(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     let reference_engine = engines::reference();
     let reference = engines::prepare(&p, &reference_engine)?;
-    let reference = engines::count(reference.counter()?, &engines::run_options(), None)?;
+    let reference = engines::count(reference.counter()?, &engines::run_options(ctx), None)?;
     // A stopped reference count is no row: its partial count would pass for the count.
     let reference = finished(reference_engine.name(), reference)?;
     let row = |out: &mut dyn Write,
@@ -203,7 +204,7 @@ fn check_rows(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
     let mut disagree = false;
     for engine in engines::check_native() {
         let prepared = engines::prepare(&p, &engine)?;
-        let report = engines::count(prepared.counter()?, &engines::run_options(), None)?;
+        let report = engines::count(prepared.counter()?, &engines::run_options(ctx), None)?;
         let report = finished(engine.name(), report)?;
         disagree |= row(out, engine.name(), &report, report.seconds, None)?;
     }
@@ -212,7 +213,7 @@ fn check_rows(a: CheckArgs, out: &mut dyn Write) -> Result<Outcome> {
         // The SAT rows' seconds include compiling the CNF.
         let t = Instant::now();
         let prepared = engines::prepare(&p, &engine)?;
-        let report = engines::count(prepared.counter()?, &engines::run_options(), None)?;
+        let report = engines::count(prepared.counter()?, &engines::run_options(ctx), None)?;
         let report = finished(&name, report)?;
         let size = Formula::size(&p, amo);
         let size = Some((size.variables as usize, size.clauses as usize));

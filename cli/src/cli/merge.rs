@@ -23,6 +23,7 @@
 //!   version that made it.
 //! - A part's file is streamed, never held whole; only its lines are bounded.
 
+use super::context::Context;
 use std::collections::BTreeMap;
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
@@ -37,7 +38,7 @@ use polycover::Count;
 use polycover::{Error, Result};
 
 /// `merge RESULTS... [-o FILE]`.
-pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn merge(a: MergeArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     // The joined file must not replace one of the result files it is made from.
     if let Some(target) = &a.output {
         let results: Vec<&Path> = a.results.iter().map(|p| p.as_path()).collect();
@@ -65,7 +66,7 @@ pub(super) fn merge(a: MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
                 "-o joins enumerations' files, and these parts are counts".into(),
             ));
         }
-        join(target, &parts, out)?;
+        join(target, &parts, ctx, out)?;
     } else if !files.is_empty() {
         // No joined file, but the total is still only that of whole files.
         check_files(&parts)?;
@@ -196,6 +197,7 @@ fn open_input(path: &Path, limit: u64) -> Result<Box<dyn BufRead>> {
 fn join(
     target: &Path,
     parts: &BTreeMap<usize, (PartResult, String)>,
+    ctx: &Context,
     stdout: &mut dyn Write,
 ) -> Result<()> {
     let inputs: Vec<&Path> = parts
@@ -222,7 +224,9 @@ fn join(
     ) {
         check_files(parts)?;
     }
-    output::write(target, stdout, &inputs, &mut |w| copy_records(parts, w))
+    output::write(ctx.stop(), target, stdout, &inputs, &mut |w| {
+        copy_records(parts, w)
+    })
 }
 
 /// Reads every part's file through, checking it whole, writing nothing.

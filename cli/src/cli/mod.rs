@@ -9,7 +9,8 @@
 //!   (their `--part` and `--checkpoint` runs), `merge`, `files` (dimacs, decode, export,
 //!   import), `generate`, `suite`, `inspect` (info, list, check), `bench`; `completions`
 //!   and `man` are here;
-//! - `outcome`: how a command ended, and the one mapping to exit codes.
+//! - `outcome`: how a command ended, and the one mapping to exit codes;
+//! - `context`: what every command is handed once (its stop).
 //!
 //! Invariants:
 //! - Every command writes its product to the `Write` it is given (standard output, line
@@ -29,6 +30,7 @@ use polycover::Result;
 mod args;
 mod bench;
 mod certify;
+mod context;
 mod design;
 mod engines;
 mod files;
@@ -55,7 +57,7 @@ pub fn main() -> i32 {
     crate::signals::answer_expected(
         command.is_some_and(|c| matches!(c.to_str(), Some("count" | "solve" | "verify"))),
     );
-    crate::signals::install();
+    let stop = crate::signals::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return clap_message(&e),
@@ -66,7 +68,7 @@ pub fn main() -> i32 {
     // Line buffered: each `c` line reaches a pipe or file when it is printed (a run
     // killed later keeps it), and so does each solution record, written with one write.
     let mut out = Stdout(io::stdout().lock());
-    let result = run(cli, &mut out)
+    let result = run(cli, &stop, &mut out)
         .and_then(|outcome| Ok(out.flush().map(|_| outcome)?))
         .map_err(on_stdout);
     crate::signals::answer_expected(false);
@@ -155,14 +157,14 @@ fn on_stdout(e: polycover::Error) -> polycover::Error {
 pub(crate) fn run_in_process(args: &[&str]) -> (i32, String) {
     let mut out = Vec::new();
     let code = match Cli::try_parse_from(args) {
-        Ok(cli) => outcome::exit_code(&run(cli, &mut out)),
+        Ok(cli) => outcome::exit_code(&run(cli, &polycover::Stop::new(), &mut out)),
         Err(e) => e.exit_code(),
     };
     (code, String::from_utf8_lossy(&out).into_owned())
 }
 
 /// Runs a parsed command line, writing standard output to `out`.
-fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
+fn run(cli: Cli, stop: &polycover::Stop, out: &mut dyn Write) -> Result<Outcome> {
     crate::memory::advise(match cli.command {
         Command::Count(_) => crate::memory::Advice::Count,
         Command::Solve(_) | Command::Enumerate(_) => crate::memory::Advice::Search,
@@ -171,44 +173,48 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
     });
     // The command's stop: its `--timeout` for every step that waits (reading the
     // puzzle, a FIFO's other end, the search), raised by a signal.
-    crate::signals::begin(cli.command.deadline());
-    dispatch(cli, out)
+    let ctx = context::Context::new(stop.until(cli.command.deadline()));
+    dispatch(cli, &ctx, out)
 }
 
 /// The command's body.
-fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<Outcome> {
+fn dispatch(cli: Cli, ctx: &context::Context, out: &mut dyn Write) -> Result<Outcome> {
     match cli.command {
-        Command::Count(a) => search::count(a, out),
-        Command::Solve(a) => search::solve(a, out),
-        Command::Enumerate(a) => search::enumerate(a, out),
-        Command::Sample(a) => sample::sample(a, out),
-        Command::Info(a) => inspect::info(a, out),
+        Command::Count(a) => search::count(a, ctx, out),
+        Command::Solve(a) => search::solve(a, ctx, out),
+        Command::Enumerate(a) => search::enumerate(a, ctx, out),
+        Command::Sample(a) => sample::sample(a, ctx, out),
+        Command::Info(a) => inspect::info(a, ctx, out),
         Command::List => inspect::list(out),
-        Command::Dimacs(a) => files::dimacs(a, out),
-        Command::Decode(a) => files::decode(a, out),
-        Command::Check(a) => inspect::check(a, out),
-        Command::Verify(a) => certify::verify(a, out),
-        Command::Bench(a) => bench::bench(a, out),
-        Command::Generate(a) => generate::generate(a, out),
-        Command::Design(a) => design::design(a, out),
-        Command::Suite(a) => suite::suite(a, out),
+        Command::Dimacs(a) => files::dimacs(a, ctx, out),
+        Command::Decode(a) => files::decode(a, ctx, out),
+        Command::Check(a) => inspect::check(a, ctx, out),
+        Command::Verify(a) => certify::verify(a, ctx, out),
+        Command::Bench(a) => bench::bench(a, ctx, out),
+        Command::Generate(a) => generate::generate(a, ctx, out),
+        Command::Design(a) => design::design(a, ctx, out),
+        Command::Suite(a) => suite::suite(a, ctx, out),
         Command::Completions { shell } => {
             // Into memory first: clap_complete panics when its writer fails (a full disk).
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "polycover", &mut script);
             write_stdout(out, &script)
         }
-        Command::Man { dir } => man(dir.as_deref(), out),
-        Command::Merge(a) => merge::merge(a, out),
-        Command::Import(a) => files::import(a, out),
-        Command::Export(a) => files::export(a, out),
+        Command::Man { dir } => man(dir.as_deref(), ctx, out),
+        Command::Merge(a) => merge::merge(a, ctx, out),
+        Command::Import(a) => files::import(a, ctx, out),
+        Command::Export(a) => files::export(a, ctx, out),
     }
 }
 
 /// `polycover man`: the main page on `out`, or with `dir` every page into it: the main
 /// page, whose list of commands names `polycover-COMMAND(1)`, and each of those pages,
 /// with the command's synopsis and options. Every page the main one names is written.
-fn man(dir: Option<&std::path::Path>, out: &mut dyn Write) -> Result<Outcome> {
+fn man(
+    dir: Option<&std::path::Path>,
+    ctx: &context::Context,
+    out: &mut dyn Write,
+) -> Result<Outcome> {
     // No `help` command: its page would only repeat `--help`.
     let mut cli = Cli::command().disable_help_subcommand(true);
     // Built, so that each command knows its page's name (`polycover-count`).
@@ -239,12 +245,18 @@ fn man(dir: Option<&std::path::Path>, out: &mut dyn Write) -> Result<Outcome> {
         source,
     })?;
     let mut written = 1;
-    crate::output::write(&dir.join("polycover.1"), out, &[], &mut |w| main_page(w))?;
+    crate::output::write(ctx.stop(), &dir.join("polycover.1"), out, &[], &mut |w| {
+        main_page(w)
+    })?;
     for command in cli.get_subcommands().filter(|c| !c.is_hide_set()) {
         let page = clap_mangen::Man::new(command.clone());
-        crate::output::write(&dir.join(page.get_filename()), out, &[], &mut |w| {
-            Ok(page.render(w)?)
-        })?;
+        crate::output::write(
+            ctx.stop(),
+            &dir.join(page.get_filename()),
+            out,
+            &[],
+            &mut |w| Ok(page.render(w)?),
+        )?;
         written += 1;
     }
     eprintln!("c wrote {written} manual pages to {}", dir.display());

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::args::{is_stdio, CountArgs, EnumerateArgs};
+use super::context::Context;
 use super::outcome::Outcome;
 use super::records::Records;
 use super::report::{self, Counted};
@@ -193,10 +194,11 @@ impl CountPart {
 pub(super) fn enumerate(
     a: &EnumerateArgs,
     engine: &Engine,
+    ctx: &Context,
     out: &mut dyn Write,
 ) -> Result<Outcome> {
     let target = enumerate_target(a)?;
-    let p = a.search.load()?;
+    let p = a.search.load(ctx)?;
     let prepared = engines::prepare(&p, engine)?;
     let lists = prepared.lister()?;
     let spec = a.parts.part.unwrap_or(PartSpec::WHOLE);
@@ -211,7 +213,7 @@ pub(super) fn enumerate(
     .collect();
     check_part_output(a, &target, &inputs)?;
     let format = a.records.format.name().to_string();
-    let opts = super::engines::run_options();
+    let opts = super::engines::run_options(ctx);
     let mut records = Records {
         format: a.records.format,
         puzzle: p.puzzle(),
@@ -221,6 +223,7 @@ pub(super) fn enumerate(
         pictures: None,
         pages: None,
         path: None,
+        stop: ctx.stop().clone(),
     };
     let run = PartFile {
         problem: &p,
@@ -355,33 +358,39 @@ impl PartFile<'_> {
             split: self.split,
             subproblems: self.mine,
         };
-        output::write(target, &mut std::io::sink(), inputs, &mut |sink| {
-            *content = Checksum::new();
-            let mut sink = Tee {
-                inner: sink,
-                check: &mut *content,
-            };
-            let r = records.write(
-                self.lists,
-                self.opts,
-                Some(scope),
-                &mut sink,
-                &mut |_, _, _| Ok(()),
-            )?;
-            if !r.complete {
-                // A part that is not whole is not written: `merge` would take it.
-                return Err(if r.interrupted {
-                    Error::Interrupted(format!("{} not written", target.display()))
-                } else {
-                    Error::Failed(format!(
-                        "stopped by the timeout: {} not written",
-                        target.display()
-                    ))
-                });
-            }
-            report = Some(r);
-            Ok(())
-        })?;
+        output::write(
+            &self.opts.stop,
+            target,
+            &mut std::io::sink(),
+            inputs,
+            &mut |sink| {
+                *content = Checksum::new();
+                let mut sink = Tee {
+                    inner: sink,
+                    check: &mut *content,
+                };
+                let r = records.write(
+                    self.lists,
+                    self.opts,
+                    Some(scope),
+                    &mut sink,
+                    &mut |_, _, _| Ok(()),
+                )?;
+                if !r.complete {
+                    // A part that is not whole is not written: `merge` would take it.
+                    return Err(if r.interrupted {
+                        Error::Interrupted(format!("{} not written", target.display()))
+                    } else {
+                        Error::Failed(format!(
+                            "stopped by the timeout: {} not written",
+                            target.display()
+                        ))
+                    });
+                }
+                report = Some(r);
+                Ok(())
+            },
+        )?;
         Ok(report.expect("a finished part has a report"))
     }
 

@@ -7,6 +7,7 @@
 //! - Records are numbered from 1 in the order written, a resumed run continuing the
 //!   numbers of the records it keeps.
 
+use polycover::Stop;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -41,6 +42,8 @@ pub(super) struct Records<'a> {
     pub(super) pages: Option<PathBuf>,
     /// The file written, named by the error when a write fails.
     pub(super) path: Option<PathBuf>,
+    /// The command's stop, which the pictures' and pages' writers hear.
+    pub(super) stop: Stop,
 }
 
 /// One solution as a record: `solution N` and the text rendering, or one JSON line.
@@ -100,7 +103,7 @@ impl Records<'_> {
         if let Some(dir) = &self.pictures {
             let path = dir.join(format!("solution-{index:06}.svg"));
             let picture = self.puzzle.svg(solution)?;
-            output::write_records(&path, &mut io::sink(), &[], &mut |w| {
+            output::write_records(&self.stop, &path, &mut io::sink(), &[], &mut |w| {
                 w.write_all(picture.as_bytes())?;
                 Ok(output::Ended::Finished)
             })?;
@@ -108,7 +111,7 @@ impl Records<'_> {
         if let Some(dir) = &self.pages {
             let path = dir.join(format!("solution-{index:06}.html"));
             let page = self.puzzle.html(solution)?;
-            output::write_records(&path, &mut io::sink(), &[], &mut |w| {
+            output::write_records(&self.stop, &path, &mut io::sink(), &[], &mut |w| {
                 w.write_all(page.as_bytes())?;
                 Ok(output::Ended::Finished)
             })?;
@@ -180,6 +183,7 @@ impl super::args::RecordArgs {
         puzzle: &'a Puzzle,
         limit: Option<u64>,
         force: bool,
+        stop: &Stop,
     ) -> Result<Records<'a>> {
         Ok(Records {
             format: self.format,
@@ -198,6 +202,7 @@ impl super::args::RecordArgs {
                 .map(|d| page_directory(d, force))
                 .transpose()?,
             path: None,
+            stop: stop.clone(),
         })
     }
 }

@@ -10,6 +10,7 @@
 //! - `--timeout` and the signals stop the count and the draws alike (polled every few
 //!   thousand search nodes), and a long run prints a `c` line every 10 s.
 
+use super::context::Context;
 use std::io::Write;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -24,11 +25,11 @@ use polycover::engine::Sampler;
 use polycover::Problem;
 use polycover::{Error, Result};
 
-pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn sample(a: SampleArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     let target = a.records.target();
     output::check_writable(&target, &[&a.puzzle.puzzle])?;
     // The option table is made within --timeout: the command's stop has its deadline.
-    let p = a.puzzle.problem(a.symmetry)?;
+    let p = a.puzzle.problem(a.symmetry, ctx)?;
     a.records.check_puzzle(p.puzzle())?;
     let memory = a
         .memory
@@ -44,14 +45,14 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
         ));
     }
     // The directories are checked (and emptied with --force) before the draws begin.
-    let mut records = a.records.records(p.puzzle(), None, a.force)?;
+    let mut records = a.records.records(p.puzzle(), None, a.force, ctx.stop())?;
     records.path = a.records.output.clone().filter(|path| !is_stdio(path));
     let seed = a.seed.unwrap_or_else(fresh_seed);
     eprintln!("c seed {seed} (--seed {seed} draws the same solutions again)");
     let start = Instant::now();
     let watch = Watch {
         start,
-        run: crate::signals::stop(),
+        run: ctx.stop().clone(),
         timed_out: AtomicBool::new(false),
         last: Mutex::new(start),
         drawn: AtomicU64::new(0),
@@ -82,7 +83,7 @@ pub(super) fn sample(a: SampleArgs, out: &mut dyn Write) -> Result<Outcome> {
         return Ok(Outcome::Unsatisfiable);
     }
     let mut stopped = false;
-    let kept = output::write_records(&target, out, &[&a.puzzle.puzzle], &mut |sink| {
+    let kept = output::write_records(ctx.stop(), &target, out, &[&a.puzzle.puzzle], &mut |sink| {
         stopped = draw(&mut sampler, &mut records, sink, &watch)?;
         Ok(if stopped {
             Ended::Stopped

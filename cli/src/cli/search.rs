@@ -9,6 +9,7 @@
 //! - The options are checked first, the outputs next: a wrong one fails before any work.
 //! - A stopped enumeration keeps the whole solutions it wrote: they are valid.
 
+use super::context::Context;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -26,7 +27,7 @@ use polycover::Count;
 use polycover::RunOptions;
 use polycover::{Error, Result};
 
-pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn count(a: CountArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     // With --certify, `--force` also lets it write into a directory that holds files,
     // which needs no --solver sat.
     let certifying = a.certify.is_some();
@@ -41,7 +42,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
                 .into(),
         ));
     }
-    let p = match load(&a.search, out)? {
+    let p = match load(&a.search, ctx, out)? {
         Ok(p) => p,
         Err(stopped) => return Ok(stopped),
     };
@@ -52,7 +53,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let split = part.as_ref().is_some_and(|part| part.by_subproblem());
     let memory = a.memory.unwrap_or_else(|| RunOptions::default().memory);
-    let (engine, why) = count_engine(&a, choose, &p, split, out);
+    let (engine, why) = count_engine(&a, choose, &p, split, ctx, out);
     if let Some(dir) = &a.certify {
         super::certify::check_dir(dir, a.parts.given(), a.search.sat.force)?;
         polycover::certify::Certificate::check_engine(&engine)?;
@@ -87,7 +88,7 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let opts = RunOptions {
         threads,
-        stop: crate::signals::stop(),
+        stop: ctx.stop().clone(),
         // No bar, no progress: nothing estimates the subproblems' sizes for it.
         progress: bar.draws().then_some(&progress as _),
         memory,
@@ -105,12 +106,12 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     )?;
     bar.finish();
     if let (Some(dir), true) = (&a.certify, report.complete) {
-        match super::certify::count(&p, &engine, &report, dir, memory, out) {
+        match super::certify::count(&p, &engine, &report, dir, memory, ctx, out) {
             // The count is known but its certificate is not: no `s mc` without it.
             Err(Error::Interrupted(why)) => {
                 writeln!(out, "c no certificate is kept: {why}")?;
                 writeln!(out, "s UNKNOWN")?;
-                return Ok(if crate::signals::stop().raised() {
+                return Ok(if ctx.stop().raised() {
                     Outcome::Interrupted
                 } else {
                     Outcome::Stopped
@@ -126,12 +127,12 @@ pub(super) fn count(a: CountArgs, out: &mut dyn Write) -> Result<Outcome> {
     report::count_end(out, &p, &report, threads, &counted)
 }
 
-pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn solve(a: SolveArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     if a.proof.is_some() {
-        return solve_with_proof(a, out);
+        return solve_with_proof(a, ctx, out);
     }
     let engine = engines::chosen(a.search.solver.as_deref(), &a.search.sat.given())?;
-    let p = match load(&a.search, out)? {
+    let p = match load(&a.search, ctx, out)? {
         Ok(p) => p,
         Err(stopped) => return Ok(stopped),
     };
@@ -145,7 +146,7 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     check_page(&a, &p)?;
     report::header(out, &p, &*prepared, Goal::First)?;
-    let (first, report) = engines::first(finder, &engines::run_options())?;
+    let (first, report) = engines::first(finder, &engines::run_options(ctx))?;
     writeln!(
         out,
         "c time {:.3} s, {}{}",
@@ -165,7 +166,7 @@ pub(super) fn solve(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
             writeln!(out, "s UNKNOWN")?;
             Ok(Outcome::unfinished(&report))
         }
-        Some(solution) => satisfiable(out, &p, &solution, &a, &a.search.puzzle.puzzle),
+        Some(solution) => satisfiable(out, &p, &solution, &a, &a.search.puzzle.puzzle, ctx),
         None => {
             writeln!(out, "s UNSATISFIABLE")?;
             Ok(Outcome::Unsatisfiable)
@@ -182,6 +183,7 @@ fn count_engine(
     choose: engines::ForCount,
     p: &polycover::Problem,
     split: bool,
+    ctx: &Context,
     out: &mut dyn Write,
 ) -> (polycover::Engine, Option<String>) {
     let (engine, why) = match &a.certify {
@@ -189,7 +191,7 @@ fn count_engine(
             let (engine, why) = polycover::certify::Certificate::engine_for(p);
             (engine, Some(why))
         }
-        _ => choose.pick(p, split, &crate::signals::stop(), out),
+        _ => choose.pick(p, split, ctx.stop(), out),
     };
     if a.parts.checkpoint.is_some() && engine.name() == "frontier" {
         return (
@@ -210,9 +212,10 @@ fn count_engine(
 /// `s UNKNOWN` (exit 1), so that a script reading the last `s` line finds one.
 fn load(
     a: &SearchArgs,
+    ctx: &Context,
     out: &mut dyn Write,
 ) -> Result<std::result::Result<polycover::Problem, Outcome>> {
-    match a.load() {
+    match a.load(ctx) {
         Ok(p) => Ok(Ok(p)),
         Err(Error::Failed(why)) if a.deadline().is_some_and(|d| Instant::now() >= d) => {
             let why = why.strip_prefix("stopped by the timeout").unwrap_or(&why);
@@ -244,6 +247,7 @@ fn satisfiable(
     solution: &[u32],
     a: &SolveArgs,
     input: &Path,
+    ctx: &Context,
 ) -> Result<Outcome> {
     // A picture that the deadline stopped (a FIFO with no reader) ends the run as any
     // stop by the deadline does: `c stopped by the timeout`, `s UNKNOWN`, exit 1.
@@ -259,7 +263,7 @@ fn satisfiable(
     };
     if let Some(path) = &a.svg {
         let picture = p.puzzle().svg(solution)?;
-        if let Err(e) = output::write(path, out, &[input], &mut |w| {
+        if let Err(e) = output::write(ctx.stop(), path, out, &[input], &mut |w| {
             Ok(w.write_all(picture.as_bytes())?)
         }) {
             return stopped(out, e);
@@ -268,7 +272,7 @@ fn satisfiable(
     }
     if let Some(path) = &a.html {
         let page = p.puzzle().html(solution)?;
-        if let Err(e) = output::write(path, out, &[input], &mut |w| {
+        if let Err(e) = output::write(ctx.stop(), path, out, &[input], &mut |w| {
             Ok(w.write_all(page.as_bytes())?)
         }) {
             return stopped(out, e);
@@ -283,12 +287,12 @@ fn satisfiable(
 /// `solve --proof`: one solve by varisat that writes a DRAT proof. The proof file is
 /// written whole when the answer is UNSATISFIABLE, and not at all when a solution exists
 /// (it would prove nothing).
-fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
+fn solve_with_proof(a: SolveArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     let proof = a.proof.clone().expect("called with --proof");
     let engine = engines::for_proof(a.search.solver.as_deref(), &a.search.sat.given())?;
     let input = a.search.puzzle.puzzle.clone();
     output::check_writable(&proof, &[&input])?;
-    let p = match load(&a.search, out)? {
+    let p = match load(&a.search, ctx, out)? {
         Ok(p) => p,
         Err(stopped) => return Ok(stopped),
     };
@@ -310,10 +314,11 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     // The solve runs inside the proof's writer, so the proof streams to its file; a
     // solution abandons the file (the body fails on purpose, and `found` says why).
     let written = output::write(
+        ctx.stop(),
         &proof,
         out,
         &[&input],
-        &mut |w| match engines::refute(refuter, w)? {
+        &mut |w| match engines::refute(refuter, w, ctx)? {
             crate::sat::Refutation::Unsatisfiable => Ok(()),
             crate::sat::Refutation::Satisfiable(solution) => {
                 found = Some(solution);
@@ -330,7 +335,7 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
                 report::peak_memory()
             )?;
             writeln!(out, "c no proof written: the CNF has a solution")?;
-            satisfiable(out, &p, &solution, &a, &input)
+            satisfiable(out, &p, &solution, &a, &input, ctx)
         }
         (Ok(()), None) => {
             writeln!(
@@ -346,7 +351,7 @@ fn solve_with_proof(a: SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
 }
 
-pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn enumerate(a: EnumerateArgs, ctx: &Context, out: &mut dyn Write) -> Result<Outcome> {
     // With --svg or --html, `--force` also lets them write into a directory that holds
     // files, which needs no --solver sat.
     let drawing = a.records.drawing();
@@ -369,33 +374,39 @@ pub(super) fn enumerate(a: EnumerateArgs, out: &mut dyn Write) -> Result<Outcome
                 }
             )));
         }
-        return parts::enumerate(&a, &engine, out);
+        return parts::enumerate(&a, &engine, ctx, out);
     }
     let target = a.records.target();
     output::check_writable(&target, &[&a.search.puzzle.puzzle])?;
-    let p = a.search.load()?;
+    let p = a.search.load(ctx)?;
     let prepared = engines::prepare(&p, &engine)?;
     let lists = prepared.lister()?;
     // A puzzle too large to draw is refused before the first solution.
     a.records.check_puzzle(p.puzzle())?;
-    let mut records = a.records.records(p.puzzle(), a.limit, force)?;
+    let mut records = a.records.records(p.puzzle(), a.limit, force, ctx.stop())?;
     let mut report = None;
-    let kept = output::write_records(&target, out, &[&a.search.puzzle.puzzle], &mut |sink| {
-        let r = records.write(
-            lists,
-            &engines::run_options(),
-            None,
-            sink,
-            &mut |_, _, _| Ok(()),
-        )?;
-        let ended = if r.interrupted || r.timed_out {
-            output::Ended::Stopped
-        } else {
-            output::Ended::Finished
-        };
-        report = Some(r);
-        Ok(ended)
-    })?;
+    let kept = output::write_records(
+        ctx.stop(),
+        &target,
+        out,
+        &[&a.search.puzzle.puzzle],
+        &mut |sink| {
+            let r = records.write(
+                lists,
+                &engines::run_options(ctx),
+                None,
+                sink,
+                &mut |_, _, _| Ok(()),
+            )?;
+            let ended = if r.interrupted || r.timed_out {
+                output::Ended::Stopped
+            } else {
+                output::Ended::Finished
+            };
+            report = Some(r);
+            Ok(ended)
+        },
+    )?;
     let written = records.written;
     let to = written_to(a.records.output.as_deref(), kept);
     let solutions = polycover::Count::solutions(written);

@@ -8,11 +8,12 @@ use std::io::Write;
 use std::path::Path;
 
 use super::args::SuiteArgs;
+use super::context::Context;
 use super::outcome::Outcome;
 use crate::suite::Family;
 use polycover::Result;
 
-pub(super) fn suite(a: SuiteArgs, _out: &mut dyn Write) -> Result<Outcome> {
+pub(super) fn suite(a: SuiteArgs, ctx: &Context, _out: &mut dyn Write) -> Result<Outcome> {
     let family = Family {
         name: a.family,
         size: a.box_size,
@@ -24,8 +25,8 @@ pub(super) fn suite(a: SuiteArgs, _out: &mut dyn Write) -> Result<Outcome> {
         certify: a.certify,
     };
     let env = crate::suite::Env {
-        files: &Outputs,
-        stop: crate::signals::stop(),
+        files: &Outputs(ctx.stop().clone()),
+        stop: ctx.stop().clone(),
     };
     let summary = crate::suite::write(&family, &a.dir, a.force, &env, &mut |line| {
         eprintln!("c {line}")
@@ -70,7 +71,7 @@ pub(super) fn suite(a: SuiteArgs, _out: &mut dyn Write) -> Result<Outcome> {
 }
 
 /// The suite's files through the command line's writer: each all or nothing.
-struct Outputs;
+struct Outputs(polycover::Stop);
 
 impl crate::suite::Files for Outputs {
     fn check_directory(
@@ -88,7 +89,7 @@ impl crate::suite::Files for Outputs {
     }
 
     fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
-        crate::output::write(path, &mut std::io::sink(), &[], &mut |w| {
+        crate::output::write(&self.0, path, &mut std::io::sink(), &[], &mut |w| {
             Ok(w.write_all(bytes)?)
         })
     }

@@ -46,7 +46,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::signals;
-use polycover::{Error, Result};
+use polycover::{Error, Result, Stop};
 
 mod stream;
 pub use stream::Deadlined;
@@ -332,12 +332,13 @@ fn directory_of(path: &Path) -> PathBuf {
 /// `inputs`. A stop (Ctrl-C, SIGTERM) fails the next write, so the output is abandoned.
 /// I/O errors inside `body` become write errors on `path`.
 pub fn write(
+    stop: &Stop,
     path: &Path,
     stdout: &mut dyn Write,
     inputs: &[&Path],
     body: &mut dyn FnMut(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
-    write_with(path, stdout, inputs, Keep::Complete, &mut |w| {
+    write_with(stop, path, stdout, inputs, Keep::Complete, &mut |w| {
         body(w).map(|()| Ended::Finished)
     })
     .map(drop)
@@ -361,12 +362,13 @@ pub enum Ended {
 /// it was). An error still keeps nothing. Each record should be flushed by `body`, so
 /// that a reader of a pipe or FIFO gets it at once.
 pub fn write_records(
+    stop: &Stop,
     path: &Path,
     stdout: &mut dyn Write,
     inputs: &[&Path],
     body: &mut dyn FnMut(&mut dyn Write) -> Result<Ended>,
 ) -> Result<bool> {
-    write_with(path, stdout, inputs, Keep::Records, body)
+    write_with(stop, path, stdout, inputs, Keep::Records, body)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -378,6 +380,7 @@ enum Keep {
 }
 
 fn write_with(
+    stop: &Stop,
     path: &Path,
     stdout: &mut dyn Write,
     inputs: &[&Path],
@@ -386,18 +389,18 @@ fn write_with(
 ) -> Result<bool> {
     check_distinct(path, inputs)?;
     let destination = destination(path)?;
-    let _listening = signals::stop().listen();
+    let _listening = stop.listen();
     let werr = |e: io::Error| write_error(path, e);
     let gz = path.extension().is_some_and(|e| e == "gz");
     let (target, mode) = match destination {
         Destination::Stdout => {
-            stream(stdout, gz, keep, body).map_err(|e| relabel(e, path))?;
+            stream(stop, stdout, gz, keep, body).map_err(|e| relabel(e, path))?;
             return Ok(true);
         }
         Destination::Stream(target) => {
-            let file = open_stream(&target).map_err(werr)?;
+            let file = open_stream(stop, &target).map_err(werr)?;
             let mut w = io::BufWriter::new(file);
-            stream(&mut w, gz, keep, body).map_err(|e| relabel(e, path))?;
+            stream(stop, &mut w, gz, keep, body).map_err(|e| relabel(e, path))?;
             return Ok(true);
         }
         Destination::File { target, mode } => (target, mode),
@@ -420,7 +423,8 @@ fn write_with(
         .map_err(|e| unwritable(path, &dir, e))?;
     let _registered = signals::register(tmp.path());
     let mut buffered = io::BufWriter::new(tmp);
-    let (ended, bytes) = stream(&mut buffered, gz, keep, body).map_err(|e| relabel(e, path))?;
+    let (ended, bytes) =
+        stream(stop, &mut buffered, gz, keep, body).map_err(|e| relabel(e, path))?;
     let tmp = buffered.into_inner().map_err(|e| werr(e.into_error()))?;
     if ended == Ended::Stopped && bytes == 0 {
         // Nothing to keep: the target stays as it was (the temporary file goes).

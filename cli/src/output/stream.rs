@@ -22,10 +22,9 @@ use polycover::Stop;
 /// milliseconds while it has no reader (`ENXIO`), until it has one, a stop is requested
 /// (the [`Stopped`] error) or the command's deadline passes (the [`NoReader`] error); the
 /// file is then made blocking again.
-pub(super) fn open_stream(target: &Path) -> io::Result<fs::File> {
+pub(super) fn open_stream(stop: &Stop, target: &Path) -> io::Result<fs::File> {
     #[cfg(unix)]
     {
-        let stop = signals::stop();
         use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
         use std::os::unix::io::AsRawFd;
         if fs::metadata(target).is_ok_and(|m| m.file_type().is_fifo()) {
@@ -69,6 +68,7 @@ pub(super) fn open_stream(target: &Path) -> io::Result<fs::File> {
 /// Runs `body` on `w` (compressed when `gz`), then flushes: how the body ended, and the
 /// bytes it wrote (before compression).
 pub(super) fn stream(
+    stop: &Stop,
     w: &mut dyn Write,
     gz: bool,
     keep: Keep,
@@ -77,13 +77,13 @@ pub(super) fn stream(
     let stoppable = keep == Keep::Complete;
     if gz {
         let mut gz = flate2::write::GzEncoder::new(w, flate2::Compression::default());
-        let mut s = Stoppable::new(&mut gz, stoppable);
+        let mut s = Stoppable::new(&mut gz, stoppable.then(|| stop.clone()));
         let ended = body(&mut s)?;
         let bytes = s.written;
         gz.finish()?.flush()?;
         Ok((ended, bytes))
     } else {
-        let mut s = Stoppable::new(&mut *w, stoppable);
+        let mut s = Stoppable::new(&mut *w, stoppable.then(|| stop.clone()));
         let ended = body(&mut s)?;
         let bytes = s.written;
         w.flush()?;
@@ -126,10 +126,10 @@ pub struct Deadlined<'w> {
 }
 
 impl<'w> Deadlined<'w> {
-    pub fn new(inner: &'w mut dyn Write) -> Deadlined<'w> {
+    pub fn new(inner: &'w mut dyn Write, stop: &Stop) -> Deadlined<'w> {
         Deadlined {
             inner,
-            stop: signals::stop(),
+            stop: stop.clone(),
         }
     }
 }
@@ -170,10 +170,10 @@ pub(super) struct Stoppable<W> {
 }
 
 impl<W> Stoppable<W> {
-    fn new(inner: W, stoppable: bool) -> Stoppable<W> {
+    fn new(inner: W, stop: Option<Stop>) -> Stoppable<W> {
         Stoppable {
             inner,
-            stop: stoppable.then(signals::stop),
+            stop,
             written: 0,
         }
     }

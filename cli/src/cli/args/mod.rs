@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use super::context::Context;
 use crate::part_result::PartSpec;
 use crate::sat::Amo;
 use polycover::Problem;
@@ -313,17 +314,14 @@ pub(super) struct PuzzleArg {
 }
 
 impl PuzzleArg {
-    pub(super) fn load(&self) -> Result<Puzzle> {
-        Puzzle::load_with(
-            &self.puzzle,
-            self.problem.as_deref(),
-            &crate::signals::stop(),
-        )
+    /// The puzzle, read within the command's stop (`ctx`).
+    pub(super) fn load(&self, ctx: &Context) -> Result<Puzzle> {
+        Puzzle::load_with(&self.puzzle, self.problem.as_deref(), ctx.stop())
     }
 
     /// The puzzle compiled in `mode` (its default when `None`), with its reduction.
-    pub(super) fn problem(&self, mode: Option<SymmetryArg>) -> Result<Problem> {
-        let puzzle = self.load()?;
+    pub(super) fn problem(&self, mode: Option<SymmetryArg>, ctx: &Context) -> Result<Problem> {
+        let puzzle = self.load(ctx)?;
         let mode = mode.map_or(puzzle.default_symmetry(), Into::into);
         puzzle.compile(mode)
     }
@@ -543,7 +541,7 @@ impl Command {
 impl Command {
     /// When the command's `--timeout` ends, for everything it does on the main thread
     /// that waits without a deadline of its own (a FIFO's other end, the option table):
-    /// the command's stop has it as its deadline (`signals::begin`).
+    /// the command's stop has it as its deadline (`cli/context.rs`).
     pub(super) fn deadline(&self) -> Option<Instant> {
         match self {
             Command::Count(a) => a.search.deadline(),
@@ -570,8 +568,8 @@ pub(in crate::cli) fn deadline(started: Instant, timeout: Option<Duration>) -> O
 impl SearchArgs {
     /// The puzzle compiled, its option table made within `--timeout` (the command's
     /// stop has [`Command::deadline`]).
-    pub(super) fn load(&self) -> Result<Problem> {
-        self.puzzle.problem(self.symmetry)
+    pub(super) fn load(&self, ctx: &Context) -> Result<Problem> {
+        self.puzzle.problem(self.symmetry, ctx)
     }
 
     pub(super) fn deadline(&self) -> Option<Instant> {
