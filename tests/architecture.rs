@@ -774,3 +774,79 @@ fn strongly_connected(edges: &[BTreeSet<usize>]) -> Vec<Vec<usize>> {
     }
     tarjan.components
 }
+
+/// "One short paragraph per folder plus a table" (issue 63): `docs/architecture.md` stays
+/// a map, at most 300 lines, with no paragraph longer than 25 lines. A paragraph is a run
+/// of non-blank lines; a fenced code block is one paragraph (blank lines inside it
+/// included), and so is a table, like any other run (a long table is split in two under a
+/// line of text). The failure names the first long paragraph by its line and its text.
+#[test]
+fn the_map_is_short() {
+    const MOST_LINES: usize = 300;
+    const MOST_IN_A_PARAGRAPH: usize = 25;
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("docs/architecture.md");
+    let text = std::fs::read_to_string(&path).expect("docs/architecture.md is readable");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.len() <= MOST_LINES,
+        "docs/architecture.md has {} lines, more than {MOST_LINES}: keep it a map (the \
+         files' `//!` docs hold the detail)",
+        lines.len()
+    );
+    // Each paragraph as (index of its first line, its length in lines).
+    let mut paragraphs = Vec::new();
+    let (mut open, mut fenced) = (None, false);
+    for (k, line) in lines.iter().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        match (line.trim().is_empty() && !fenced, open) {
+            (true, Some(first)) => {
+                paragraphs.push((first, k - first));
+                open = None;
+            }
+            (false, None) => open = Some(k),
+            _ => {}
+        }
+    }
+    if let Some(first) = open {
+        paragraphs.push((first, lines.len() - first));
+    }
+    if let Some(&(first, n)) = paragraphs.iter().find(|(_, n)| *n > MOST_IN_A_PARAGRAPH) {
+        panic!(
+            "docs/architecture.md:{}: a paragraph of {n} lines, more than \
+             {MOST_IN_A_PARAGRAPH}: split it or shorten it. It begins: {}",
+            first + 1,
+            lines[first]
+        );
+    }
+}
+
+/// The command line is handed its stop, it never fetches one (issue 63): no `static` in
+/// `cli/src/` holds a `Stop` (the signal handler's thread owns a clone of the one
+/// `signals::install` returns, and `cli/context.rs` hands each command its copy).
+#[test]
+fn no_static_holds_a_stop() {
+    let holders: Vec<String> = source_files()
+        .iter()
+        .filter(|(path, _)| path.starts_with("cli/src/"))
+        .flat_map(|(path, text)| {
+            without_tests(text)
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| {
+                    let line = line.trim_start();
+                    let line = line.strip_prefix("pub ").unwrap_or(line);
+                    (line.starts_with("static ") || line.starts_with("thread_local!"))
+                        && line.contains("Stop")
+                })
+                .map(|(i, line)| format!("{path}:{}: {}", i + 1, line.trim()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        holders.is_empty(),
+        "statics holding a stop:\n{}",
+        holders.join("\n")
+    );
+}
