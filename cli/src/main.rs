@@ -80,6 +80,7 @@ mod tests {
             threads: 1,
             isolate: None,
             stop: polycover::Stop::new(),
+            words: crate::cli::flag,
         };
         let rows = crate::bench::run(&plan, &mut |_| {}).unwrap();
         let toy = rows.iter().find(|r| r.engine == "toy").expect("a toy row");

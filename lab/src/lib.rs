@@ -16,16 +16,6 @@ use polycover::{export, sat, Stop};
 
 pub mod bench;
 
-/// A setting as the command line spells it, `--NAME` and its value (`--symmetry none`):
-/// how the command line words the settings the library's messages name
-/// ([`polycover::Error::render`]), and the lab's tables, which the command line prints.
-pub fn flag(setting: polycover::Setting, value: Option<&str>) -> String {
-    match value {
-        Some(v) => format!("--{} {v}", setting.name()),
-        None => format!("--{}", setting.name()),
-    }
-}
-
 pub mod gbd;
 pub mod memory;
 pub mod suite;

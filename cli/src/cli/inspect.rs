@@ -118,7 +118,7 @@ pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
                 out,
                 "{:<w$} error: {}",
                 name,
-                err.render(&polycover_lab::flag)
+                err.render(&super::args::flag)
             )?,
         }
     }

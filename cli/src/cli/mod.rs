@@ -22,6 +22,8 @@ use std::io::{self, Write};
 
 use clap::{CommandFactory, Parser};
 
+#[cfg(test)]
+pub(crate) use args::flag;
 use args::{Cli, Command};
 use outcome::Outcome;
 
@@ -74,7 +76,7 @@ pub fn main() -> i32 {
     crate::signals::answer_expected(false);
     match &result {
         Err(e) if !e.is_broken_pipe() => {
-            eprintln!("polycover: error: {}", e.render(&polycover_lab::flag))
+            eprintln!("polycover: error: {}", e.render(&args::flag))
         }
         _ => {}
     }

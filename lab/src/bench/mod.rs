@@ -146,6 +146,9 @@ pub struct Plan {
     /// The bench's stop: raised (Ctrl-C, SIGTERM), it ends the bench, which keeps the rows
     /// measured so far; each run adds its `timeout` to it.
     pub stop: Stop,
+    /// How the front end words a setting the library's messages name (a skipped row's
+    /// reason): the command line's `--NAME VALUE` ([`polycover::Error::render`]).
+    pub words: fn(Setting, Option<&str>) -> String,
 }
 
 /// Median, minimum and maximum of repeated timings, in seconds.
@@ -359,7 +362,7 @@ fn entrant_row(
                     Ok(engine) => engine,
                     // The lazy at-most-one with a backend that has no propagator.
                     Err(why) => {
-                        let why = why.render(&crate::flag);
+                        let why = why.render(&plan.words);
                         return Ok(Row::skipped(label, engine.name(), Some(a), &why));
                     }
                 },
@@ -372,7 +375,7 @@ fn entrant_row(
                     label,
                     engine.name(),
                     a,
-                    &polycover::Setting::render(&why, &crate::flag),
+                    &polycover::Setting::render(&why, &plan.words),
                 ),
                 Ok(()) => engine_row(m, &engine, plan)?,
             }
