@@ -500,3 +500,53 @@ fn a_replaced_file_keeps_its_setuid_and_setgid_bits() {
             .contains("solution 1"));
     }
 }
+
+/// A checkpoint is a regular file, replaced by a rename as the run goes (issue 62, the
+/// fifth round's sweep): a FIFO is refused up front (it used to be replaced by a file,
+/// or to hang past `--timeout`, as a device was replaced), a symlink's target is written
+/// and the link stays, and a name that is not under /dev is never made there, for a
+/// checkpoint as for `-o` (a mistyped `/dev/stdot` used to become a file).
+#[test]
+fn a_checkpoint_is_a_regular_file_and_nothing_new_is_made_under_dev() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    crate::common::mkfifo(&fifo);
+    let fifo = fifo.to_str().unwrap();
+    let mut child =
+        crate::common::spawn(&["count", "soma", "--checkpoint", fifo, "--timeout", "5"]);
+    let status = crate::common::wait_at_most(&mut child, Duration::from_secs(30)).expect("it ends");
+    let err = std::io::read_to_string(child.stderr.take().unwrap()).unwrap();
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(err.contains("not a regular file"), "{err}");
+    assert!(std::fs::metadata(fifo).unwrap().file_type().is_fifo());
+
+    let real = dir.path().join("real");
+    std::fs::write(&real, "").unwrap();
+    let link = dir.path().join("cp");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = polycover(&["count", "soma", "--checkpoint", link.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let written = std::fs::read_to_string(&real).unwrap();
+    assert!(written.contains("\ndone "), "{written}");
+
+    let missing = format!("/dev/polycover-no-such-device-{}", std::process::id());
+    for args in [
+        vec!["enumerate", "soma", "--limit", "1", "-o", &missing],
+        vec!["dimacs", "soma", "-o", &missing],
+        vec!["count", "soma", "--checkpoint", &missing],
+    ] {
+        let out = polycover(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("no such device"), "{args:?}: {err}");
+        assert!(!Path::new(&missing).exists(), "{args:?} made {missing}");
+    }
+}

@@ -66,6 +66,9 @@ pub struct RunId {
 #[derive(Debug)]
 pub struct Checkpoint {
     path: PathBuf,
+    /// The regular file written: `path` with its symlinks followed, so that the rename
+    /// replaces the file a link names, never the link.
+    target: PathBuf,
     id: RunId,
     /// Subproblem -> (distinct solutions, output offset).
     done: BTreeMap<usize, (Count, Option<u64>)>,
@@ -81,7 +84,20 @@ impl Checkpoint {
     /// starts a new one (and writes it at once, so that a bad path fails before any
     /// work).
     pub fn open(path: &Path, id: RunId) -> Result<Checkpoint> {
+        // A checkpoint is a regular file, replaced by a rename as it grows: a device, a
+        // FIFO or standard output would be replaced by a file, or wait for a reader.
+        let target = match crate::output::destination(path)? {
+            crate::output::Destination::File { target, .. } => target,
+            _ => {
+                return Err(Error::Usage(format!(
+                    "--checkpoint {}: not a regular file; a checkpoint is a file that is \
+                     replaced as the run goes (give a file name)",
+                    path.display()
+                )))
+            }
+        };
         let mut cp = Checkpoint {
+            target,
             path: path.to_path_buf(),
             id,
             done: BTreeMap::new(),
@@ -89,7 +105,7 @@ impl Checkpoint {
             saved: std::time::Instant::now(),
             unsaved: false,
         };
-        match std::fs::read_to_string(path) {
+        match std::fs::read_to_string(&cp.target) {
             // An empty file holds nothing to lose (`mktemp` makes one): a new checkpoint.
             Ok(text) if text.is_empty() => cp.save()?,
             Ok(text) => cp.read(&text)?,
@@ -291,7 +307,7 @@ impl Checkpoint {
             text += &format!("total {total}\n");
         }
         let werr = |e: std::io::Error| self.write_error(e);
-        let dir = match self.path.parent() {
+        let dir = match self.target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
@@ -301,7 +317,7 @@ impl Checkpoint {
             .tempfile_in(dir)
             .map_err(werr)?;
         tmp.write_all(text.as_bytes()).map_err(werr)?;
-        tmp.persist(&self.path).map_err(|e| werr(e.error))?;
+        tmp.persist(&self.target).map_err(|e| werr(e.error))?;
         Ok(())
     }
 

@@ -118,6 +118,14 @@ pub fn destination(path: &Path) -> Result<Destination> {
                     dir.display()
                 )));
             }
+            // Under /dev a name that is not there is a mistyped device (`/dev/stdot`),
+            // never a file to make.
+            if fs::canonicalize(&dir).is_ok_and(|d| d.starts_with("/dev")) {
+                return Err(usage(
+                    "no such device; polycover makes no new file under /dev (give an \
+                     existing device, or a file elsewhere)",
+                ));
+            }
             Ok(Destination::File { target, mode: None })
         }
         Err(e) => Err(Error::Write {
