@@ -303,3 +303,27 @@ fn the_default_engine_never_picks_one_that_refuses() {
     assert!(e.contains("the bits engine lists its solutions"), "{e}");
     assert!(!e.contains("larger --memory"), "{e}");
 }
+
+/// A signal during `check` ends it as `--timeout` does, with the signal's code (issue
+/// 62, the new user's sweep): the rows finished so far, then `c stopped by SIGNAL: ENGINE
+/// had counted N so far` and `s UNKNOWN` (it used to end at the table's header, the
+/// engine unnamed, with no `s` line).
+#[test]
+fn a_signal_during_check_says_unknown() {
+    for (name, code) in [("INT", 130), ("TERM", 143)] {
+        let mut child = crate::common::spawn(&["check", "pentomino-6x10"]);
+        let out = crate::common::collect(&mut child);
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        crate::common::signal(&child, name);
+        let status = crate::common::wait_at_most(&mut child, std::time::Duration::from_secs(30))
+            .expect("it ends");
+        let out = out.join().unwrap();
+        assert_eq!(status.code(), Some(code), "{name}: {out}");
+        assert!(out.trim_end().ends_with("s UNKNOWN"), "{name}: {out}");
+        assert!(out.contains("c stopped by"), "{name}: {out}");
+        assert!(
+            !out.contains("DIFFERS") && !out.contains("s mc"),
+            "{name}: {out}"
+        );
+    }
+}

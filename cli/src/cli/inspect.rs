@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use super::args::{CheckArgs, InfoArgs};
 use super::engines;
-use super::outcome::{refuse_interrupted, Outcome};
+use super::outcome::Outcome;
 use crate::sat::{Amo, Formula};
 use polycover::kinds::BurrTools;
 use polycover::Report;
@@ -134,14 +134,24 @@ pub(super) fn check(a: CheckArgs, ctx: &Context, out: &mut dyn Write) -> Result<
             writeln!(out, "s UNKNOWN")?;
             Ok(Outcome::Stopped)
         }
+        Err(Error::Interrupted(why)) => {
+            writeln!(out, "c stopped by {}: {why}", crate::signals::cause())?;
+            writeln!(out, "s UNKNOWN")?;
+            Ok(Outcome::Interrupted)
+        }
         result => result,
     }
 }
 
-/// A count the deadline stopped is no row: its partial count would read as a
-/// disagreement. A signal's stop is an interruption, as before.
+/// A count the deadline or a signal stopped is no row: its partial count would read as a
+/// disagreement. Either ends `check` on `s UNKNOWN`, naming the engine and how far it got.
 fn finished(name: &str, report: Report) -> Result<Report> {
-    refuse_interrupted(&report)?;
+    if report.interrupted {
+        return Err(Error::Interrupted(format!(
+            "{name} had counted {} so far",
+            polycover::Count::solutions(&report.solutions)
+        )));
+    }
     if !report.complete {
         return Err(Error::Failed(format!(
             "stopped by the timeout: {name} had counted {} so far",

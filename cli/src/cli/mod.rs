@@ -57,7 +57,7 @@ pub fn main() -> i32 {
         .skip(1)
         .find(|a| !a.to_string_lossy().starts_with('-'));
     crate::signals::answer_expected(
-        command.is_some_and(|c| matches!(c.to_str(), Some("count" | "solve" | "verify"))),
+        command.is_some_and(|c| matches!(c.to_str(), Some("count" | "solve" | "verify" | "check"))),
     );
     let stop = crate::signals::install();
     let cli = match Cli::try_parse() {

@@ -66,15 +66,3 @@ fn error_code(e: &Error) -> i32 {
         ErrorClass::Interrupted => crate::signals::exit_code(),
     }
 }
-
-/// Ctrl-C during a search whose command keeps nothing of a stopped run: an error, with
-/// the signal's exit code.
-pub(super) fn refuse_interrupted(report: &Report) -> Result<()> {
-    if report.interrupted {
-        return Err(Error::Interrupted(format!(
-            "{} so far",
-            polycover::Count::solutions(&report.solutions)
-        )));
-    }
-    Ok(())
-}
