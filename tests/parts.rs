@@ -834,3 +834,39 @@ fn merge_refuses_parts_of_two_formats() {
     );
     assert!(!joined.exists());
 }
+
+/// A stopped count with a checkpoint says how far it got from what it recorded (issue 62,
+/// the new user's sweep): the memo reports no partial count of its own (it counts by
+/// Burnside's lemma at the end), so its `so far` used to be 0 while the checkpoint held
+/// hundreds of finished subproblems. Now it is the sum of the checkpoint's `done` lines.
+#[test]
+fn a_stopped_memo_count_says_what_its_checkpoint_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp");
+    let out = crate::common::polycover(&[
+        "count",
+        "bedlam",
+        "--solver",
+        "memo",
+        "--checkpoint",
+        cp.to_str().unwrap(),
+        "--timeout",
+        "3",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let recorded: u64 = std::fs::read_to_string(&cp)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("done "))
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    let so_far = text
+        .lines()
+        .find_map(|l| l.strip_prefix("c stopped by the timeout: "))
+        .and_then(|l| l.split(' ').next())
+        .expect("a stopped line")
+        .parse::<u64>()
+        .unwrap();
+    assert_eq!(so_far, recorded, "{text}");
+}

@@ -154,8 +154,13 @@ impl CountPart {
             .checkpoint
             .into_inner()
             .unwrap_or_else(|e| e.into_inner());
-        let total = self.before + &report.solutions;
+        let mut total = self.before + &report.solutions;
         if let Some(cp) = checkpoint.as_mut() {
+            // A stopped engine that reports no partial count (the memo counts by
+            // Burnside's lemma at the end) has still recorded what it finished.
+            if !report.complete {
+                total = total.max(cp.solutions_in(&self.mine));
+            }
             if report.complete && !self.mine.iter().all(|&j| cp.is_done(j)) {
                 // An engine that counted the part at once, reporting no subproblem (the
                 // memo by Burnside's lemma): the part's total is what it records.
