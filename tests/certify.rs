@@ -1020,3 +1020,44 @@ fn optional_cells_and_count_ranges_are_certified() {
         stderr(&o)
     );
 }
+
+/// `--certify DIR` makes DIR only in a directory that exists, refused before the count
+/// (a mistyped path used to make a chain of directories and write there), and a DIR it
+/// made is gone again when no certificate is kept (a stop left it empty) (issue 62, the
+/// new user's sweep).
+#[test]
+fn a_certificate_directory_is_made_in_one_that_exists_and_removed_when_nothing_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir.path().join("no/such/cert");
+    let out = crate::common::polycover(&["count", "soma", "--certify", deep.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("does not exist"), "{err}");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("s mc"),
+        "refused after the count"
+    );
+    assert!(!dir.path().join("no").exists());
+
+    let puzzle = dir.path().join("d12.toml");
+    std::fs::write(
+        &puzzle,
+        "name = \"d12\"\nbox = [12, 12, 1]\n[[piece]]\nname = \"D\"\ncells = [[0,0,0],[1,0,0]]\ncount = 72\n",
+    )
+    .unwrap();
+    let cert = dir.path().join("cert");
+    let out = crate::common::polycover(&[
+        "count",
+        puzzle.to_str().unwrap(),
+        "--symmetry",
+        "none",
+        "--certify",
+        cert.to_str().unwrap(),
+        "--timeout",
+        "0.05",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("c no certificate is kept"), "{text}");
+    assert!(!cert.exists(), "the directory made for it stays");
+}

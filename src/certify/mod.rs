@@ -490,14 +490,52 @@ pub(super) fn faithful(group: &crate::symmetry::Group) -> crate::symmetry::Group
     )
 }
 
-/// Writes the certificate of the problem's count into `dir` (made if missing): per term
-/// a CNF and its CPOG certificate, a `MANIFEST` and a `README`.
+/// Writes the certificate of the problem's count into `dir` (made if missing, in a
+/// directory that exists): per term a CNF and its CPOG certificate, a `MANIFEST` and a
+/// `README`. A directory it made is removed again when no certificate is kept.
 ///
 /// # Errors
 ///
-/// A puzzle the certificate cannot express ([`Error::Usage`]), a directory that cannot
-/// be written, a stop ([`Error::Interrupted`]), or SAT models that are not the solutions.
+/// A puzzle the certificate cannot express or a directory whose parent is missing
+/// ([`Error::Usage`]), a directory that cannot be written, a stop
+/// ([`Error::Interrupted`]), or SAT models that are not the solutions.
 pub(crate) fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "{} is not a directory: a certificate is a directory of files",
+            dir.display()
+        )));
+    }
+    let made = !dir.exists();
+    if made {
+        // Its parent must be there, as an output file's directory must: a mistyped path
+        // would otherwise make a chain of directories and write gigabytes there.
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !parent.is_dir() {
+            return Err(Error::Usage(format!(
+                "cannot make the certificate directory {}: {} does not exist",
+                dir.display(),
+                parent.display()
+            )));
+        }
+        fs::create_dir(dir).map_err(|source| Error::Write {
+            path: dir.into(),
+            source,
+        })?;
+    }
+    let written = write_terms(request, dir);
+    if written.is_err() && made {
+        // Its partial files are gone (`Partials`): only an empty directory is removed.
+        let _ = fs::remove_dir(dir);
+    }
+    written
+}
+
+/// [`certify`] into the directory `dir`, which exists.
+fn write_terms(request: Request<'_>, dir: &Path) -> Result<Certificate> {
     let problem = request.problem;
     let compiled = &problem.compiled;
     // The search and the deletions poll the stop: a signal raises it, and the partial
@@ -507,16 +545,6 @@ pub(crate) fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
     if request.models.is_some() && group.order() > 1 {
         return Err(sat_up_to_symmetry());
     }
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "{} is not a directory: a certificate is a directory of files",
-            dir.display()
-        )));
-    }
-    fs::create_dir_all(dir).map_err(|source| Error::Write {
-        path: dir.into(),
-        source,
-    })?;
     let name = stem(compiled.puzzle.name());
     let mut partials = Partials(Vec::new());
     let mut terms = Vec::new();
