@@ -224,11 +224,17 @@ impl std::fmt::Display for Score {
         } else {
             ""
         };
-        write!(
-            f,
-            "{how}{}",
-            crate::Count::solutions(crate::Count::from(self.solutions))
-        )?;
+        // An estimate saturates at the largest count it holds: that is no number of
+        // solutions, only a bound.
+        if self.estimated && self.solutions == u64::MAX {
+            write!(f, "more than {} solutions", u64::MAX)?;
+        } else {
+            write!(
+                f,
+                "{how}{}",
+                crate::Count::solutions(crate::Count::from(self.solutions))
+            )?;
+        }
         if self.faults > 0 {
             write!(f, ", {} pieces breaking the shape rules", self.faults)?;
         }
@@ -1031,4 +1037,27 @@ fn render(r: &Request, cut: &cut::Cut, header: &str, expect: Option<u64>) -> Str
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Score;
+
+    /// A saturated estimate is shown as a bound, never as the number 2^64 - 1 (issue 62,
+    /// the new user's sweep: `best about 18446744073709551615 solutions`).
+    #[test]
+    fn a_saturated_estimate_reads_as_a_bound() {
+        let score = |solutions, estimated| Score {
+            faults: 0,
+            solutions,
+            capped: false,
+            estimated,
+        };
+        assert_eq!(
+            score(u64::MAX, true).to_string(),
+            "more than 18446744073709551615 solutions"
+        );
+        assert_eq!(score(4444, true).to_string(), "about 4444 solutions");
+        assert_eq!(score(1, false).to_string(), "1 solution");
+    }
 }

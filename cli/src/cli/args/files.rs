@@ -37,7 +37,7 @@ pub(in crate::cli) struct ExportArgs {
     #[arg(long, value_name = "MM", allow_negative_numbers = true)]
     pub(in crate::cli) gap: Option<f64>,
     /// `stl`, `3mf`: place the pieces as assembled in solution N (from 1, in the order
-    /// `enumerate --solver dlx --threads 1` lists them) instead of laid out for printing.
+    /// `enumerate --solver dlx` lists them) instead of laid out for printing.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub(in crate::cli) solution: Option<u64>,
     /// `stl` into a directory: write into one that holds files already, removing the STL
