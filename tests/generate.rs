@@ -308,3 +308,36 @@ fn ctrl_c_stops_the_design_search() {
     );
     assert!(!path.exists(), "no file for a stopped search");
 }
+
+/// More than 26 distinct pieces: the 27th's name `AA` would take `A`'s symbol, so the
+/// generated file gives it one of its own, and the file reads back (issue 62, the new
+/// user's sweep: `info` refused what `generate` and `design` wrote).
+#[test]
+fn more_than_26_distinct_pieces_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.toml");
+    let file = file.to_str().unwrap();
+    let made = crate::common::polycover(&[
+        "generate",
+        "polycubes",
+        "--box",
+        "6,6,6",
+        "--pieces",
+        "30",
+        "-o",
+        file,
+    ]);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains("name = \"AA\"\nsymbol = \"a\""), "{text}");
+    let info = crate::common::polycover(&["info", file]);
+    assert!(
+        info.status.success(),
+        "{}",
+        String::from_utf8_lossy(&info.stderr)
+    );
+}

@@ -1028,8 +1028,8 @@ fn render(r: &Request, cut: &cut::Cut, header: &str, expect: Option<u64>) -> Str
             .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
             .collect();
         out.push_str(&format!(
-            "\n[[piece]]\nname = \"{}\"\ncells = [{}]\n",
-            generate::name(k),
+            "\n[[piece]]\n{}cells = [{}]\n",
+            generate::named(k),
             cells.join(", ")
         ));
         if *n > 1 {

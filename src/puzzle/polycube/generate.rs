@@ -469,8 +469,8 @@ pub(crate) fn render(
             .map(|c| format!("[{},{},{}]", c[0], c[1], c[2]))
             .collect();
         out.push_str(&format!(
-            "\n[[piece]]\nname = \"{}\"\ncells = [{}]\n",
-            name(k),
+            "\n[[piece]]\n{}cells = [{}]\n",
+            named(k),
             cells.join(", ")
         ));
         if *n > 1 {
@@ -478,6 +478,42 @@ pub(crate) fn render(
         }
     }
     out
+}
+
+/// The `name` line of the `k`th piece of a generated file, and its `symbol` line where
+/// the name's first letter is another piece's symbol already (from the 27th piece on,
+/// `AA` would take `A`'s): a-z, 0-9, then Greek and Cyrillic letters, then CJK
+/// ideographs, so that every generated file reads back.
+pub(crate) fn named(k: usize) -> String {
+    let name = name(k);
+    if k < 26 {
+        return format!("name = \"{name}\"\n");
+    }
+    let i = k - 26;
+    // Each run of candidates as (first code point, how many), gaps left out (the Greek
+    // final sigma, the unassigned capital).
+    let runs: [(u32, u32); 7] = [
+        ('a' as u32, 26),
+        ('0' as u32, 10),
+        (0x3B1, 17), // α..ρ
+        (0x3C3, 7),  // σ..ω
+        (0x391, 17), // Α..Ρ
+        (0x3A3, 7),  // Σ..Ω
+        (0x410, 64), // А..я
+    ];
+    let mut at = i as u32;
+    let mut symbol = None;
+    for (first, len) in runs {
+        if at < len {
+            symbol = char::from_u32(first + at);
+            break;
+        }
+        at -= len;
+    }
+    let symbol = symbol
+        .or_else(|| char::from_u32(0x4E00 + at))
+        .expect("a CJK ideograph");
+    format!("name = \"{name}\"\nsymbol = \"{symbol}\"\n")
 }
 
 /// A, B, ..., Z, AA, AB, ...
