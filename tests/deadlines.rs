@@ -391,3 +391,31 @@ fn the_commands_that_make_files_stop_at_their_timeout() {
         .collect();
     assert!(left.is_empty(), "written or left behind: {left:?}");
 }
+
+/// A CNF streamed to standard output that the timeout stops has had its first lines:
+/// the error says it was cut short, not that nothing was written (issue 62, the new
+/// user's sweep).
+#[test]
+fn a_stream_the_timeout_stops_is_said_to_be_cut_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dominoes(dir.path());
+    let mut child = spawn(&[
+        "dimacs",
+        puzzle.to_str().unwrap(),
+        "--force",
+        "--timeout",
+        "0.3",
+    ]);
+    let out = collect(&mut child);
+    let status = wait_at_most(&mut child, ENDS_WITHIN).expect("it ends");
+    let err = std::io::read_to_string(child.stderr.take().unwrap()).unwrap();
+    let out = out.join().unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("stopped by the timeout"), "{err}");
+    // On a loaded machine the deadline may come while the CNF is built, before any line:
+    // then nothing was written, and the error says what was not finished.
+    if !out.is_empty() {
+        assert!(out.starts_with("c "), "{out:.200}");
+        assert!(err.contains("standard output cut short"), "{err}");
+    }
+}

@@ -402,13 +402,17 @@ fn write_with(
     let gz = path.extension().is_some_and(|e| e == "gz");
     let (target, mode) = match destination {
         Destination::Stdout => {
-            stream(stop, stdout, gz, keep, body).map_err(|e| relabel(e, path))?;
+            // Standard output is line buffered (its `c` lines reach a reader at once): a
+            // CNF of millions of lines goes through a buffer of its own, which each
+            // record's flush and the end empty.
+            let mut w = io::BufWriter::with_capacity(1 << 16, stdout);
+            stream(stop, &mut w, gz, keep, body).map_err(|e| cut_short(relabel(e, path)))?;
             return Ok(true);
         }
         Destination::Stream(target) => {
             let file = open_stream(stop, &target).map_err(werr)?;
             let mut w = io::BufWriter::new(file);
-            stream(stop, &mut w, gz, keep, body).map_err(|e| relabel(e, path))?;
+            stream(stop, &mut w, gz, keep, body).map_err(|e| cut_short(relabel(e, path)))?;
             return Ok(true);
         }
         Destination::File { target, mode } => (target, mode),
@@ -510,6 +514,22 @@ fn shown(path: &Path) -> &Path {
     match path.to_str() {
         Some("-") => Path::new("standard output"),
         _ => path,
+    }
+}
+
+/// A streamed output (standard output, a FIFO, a device) that the timeout stopped has
+/// had what was written before: say it was cut short, not that nothing was written.
+fn cut_short(e: Error) -> Error {
+    match e {
+        Error::Failed(why) if why.starts_with("stopped by the timeout") => {
+            match why.strip_suffix(" not written") {
+                Some(what) => {
+                    Error::Failed(format!("{what} cut short: what it received is incomplete"))
+                }
+                None => Error::Failed(why),
+            }
+        }
+        other => other,
     }
 }
 
