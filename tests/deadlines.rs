@@ -419,3 +419,33 @@ fn a_stream_the_timeout_stops_is_said_to_be_cut_short() {
         assert!(err.contains("standard output cut short"), "{err}");
     }
 }
+
+/// `export --format stl` into a directory writes all the pieces' files or none: stopped
+/// by its timeout part way, it removes the files it wrote and the directory it made
+/// (issue 62, the new user's sweep: 2048 files were written past `--timeout 0.1`, and an
+/// interrupted export left 175).
+#[test]
+fn an_stl_export_the_timeout_stops_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dominoes(dir.path());
+    let stl = dir.path().join("stl");
+    let mut child = spawn(&[
+        "export",
+        puzzle.to_str().unwrap(),
+        "--format",
+        "stl",
+        "-o",
+        stl.to_str().unwrap(),
+        "--timeout",
+        "0.1",
+    ]);
+    let status = wait_at_most(&mut child, ENDS_WITHIN).expect("it ends");
+    let err = std::io::read_to_string(child.stderr.take().unwrap()).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("stopped by the timeout"), "{err}");
+    assert!(
+        !stl.exists(),
+        "{:?}",
+        std::fs::read_dir(&stl).map(|d| d.count())
+    );
+}

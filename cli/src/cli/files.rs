@@ -380,6 +380,7 @@ fn export_pieces(
         || a.output
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("stl"));
+    let mut made_dir = false;
     if one_file {
         if a.force {
             return Err(Error::Usage(
@@ -388,6 +389,7 @@ fn export_pieces(
         }
         output::check_writable(&a.output, &[&a.puzzle.puzzle])?;
     } else {
+        made_dir = !a.output.exists();
         piece_directory(&a.output, a.force)?;
     }
     let solution = match (&problem, a.solution) {
@@ -405,19 +407,41 @@ fn export_pieces(
         let named: Vec<(&str, &Mesh)> =
             solids.iter().map(|s| (s.title.as_str(), &s.mesh)).collect();
         output::write(ctx.stop(), &a.output, out, &inputs, &mut |w| {
-            Ok(Mesh::write_3mf(w, puzzle.name(), &named)?)
+            let mut w = output::Deadlined::new(w, ctx.stop());
+            Ok(Mesh::write_3mf(&mut w, puzzle.name(), &named)?)
         })?;
     } else if one_file {
         let meshes: Vec<_> = solids.iter().map(|s| &s.mesh).collect();
         output::write(ctx.stop(), &a.output, out, &inputs, &mut |w| {
-            Ok(Mesh::write_stl(w, &meshes)?)
+            Ok(Mesh::write_stl(
+                &mut output::Deadlined::new(w, ctx.stop()),
+                &meshes,
+            )?)
         })?;
     } else {
-        for s in &solids {
+        // One file per piece: all of them or none. A stop or a failure part way removes
+        // the files this export wrote, and the directory where it made it.
+        let mut written = Vec::with_capacity(solids.len());
+        // Listening throughout, so that a signal between two files stops the next write
+        // (and the files go) rather than ending the process at once.
+        let _listening = ctx.stop().listen();
+        let all = solids.iter().try_for_each(|s| {
             let path = a.output.join(format!("{stem}-{}.stl", s.tag));
             output::write(ctx.stop(), &path, out, &inputs, &mut |w| {
-                Ok(Mesh::write_stl(w, &[&s.mesh])?)
+                Ok(Mesh::write_stl(
+                    &mut output::Deadlined::new(w, ctx.stop()),
+                    &[&s.mesh],
+                )?)
             })?;
+            written.push(path);
+            Ok::<(), Error>(())
+        });
+        if let Err(e) = all {
+            written.iter().for_each(|p| drop(std::fs::remove_file(p)));
+            if made_dir {
+                let _ = std::fs::remove_dir(&a.output);
+            }
+            return Err(e);
         }
     }
     if !is_stdio(&a.output) {
