@@ -236,6 +236,9 @@ fn run_checker(checker: &Path, cnf: &Path, cpog: &Path, stop: &crate::stop::Stop
     let stdout = child.stdout.take().expect("piped");
     widen(&stdout);
     let reader = std::thread::spawn(move || verdicts(stdout));
+    // Polled every 20 ms while the checker runs: a signal stops it here, as the deadline
+    // does (the checker killed, the stop reported), instead of ending the process.
+    let _listening = stop.listen();
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break status;
