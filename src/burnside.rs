@@ -220,7 +220,7 @@ mod tests {
     use std::ops::ControlFlow;
 
     use super::*;
-    use crate::engine::Problem;
+    use crate::problem::Problem;
     use crate::puzzle::SymmetryMode;
     use crate::symmetry::Reduction;
 
@@ -308,7 +308,7 @@ mod tests {
         crate::solver::for_each(
             &Reduction::none(matrix),
             &crate::solver::dlx,
-            &crate::Stop::new(),
+            &crate::stop::Stop::new(),
             &mut |s| {
                 raw.push(s.to_vec());
                 ControlFlow::Continue(())
@@ -339,7 +339,7 @@ mod tests {
         let sum: u128 = classes.iter().map(|&(k, size)| size as u128 * fix[k]).sum();
         assert_eq!(sum % group.order() as u128, 0, "{name} {mode:?}");
         let want = problem
-            .count(&crate::Engine::dlx(), &Default::default())
+            .count(&crate::engine::handle::Engine::dlx(), &Default::default())
             .unwrap();
         assert_eq!(
             want.solutions,

@@ -63,7 +63,7 @@ pub enum Error {
     /// Any other input or output failure while running (a closed pipe included).
     Io(std::io::Error),
 
-    /// A stop asked for from outside (a raised [`crate::Stop`]: Ctrl-C, SIGTERM or
+    /// A stop asked for from outside (a raised `Stop`: Ctrl-C, SIGTERM or
     /// SIGHUP in the binary) ended a run that keeps nothing of a stopped one; the text says
     /// how far it got.
     Interrupted(String),

@@ -12,7 +12,7 @@
 //!   process may use.
 //! - timeout: a positive number of seconds. A timeout longer than a [`Duration`] holds
 //!   (2^64 s, about 585 billion years), `inf` included, is no timeout: it comes back as
-//!   [`NO_TIMEOUT`], which [`crate::Stop::after`] turns into no deadline.
+//!   [`NO_TIMEOUT`], which [`crate::stop::Stop::after`] turns into no deadline.
 //! - samples (how many solutions to draw): a whole number from 1 to 2^64 - 1.
 //! - seed: a whole number from 0 to 2^64 - 1.
 //!
@@ -106,7 +106,7 @@ impl RunOptions<'_> {
     }
 
     /// A timeout as written: a positive number of seconds. Past what a [`Duration`]
-    /// holds (`inf` included) it is [`Duration::MAX`], which [`crate::Stop::after`]
+    /// holds (`inf` included) it is [`Duration::MAX`], which [`crate::stop::Stop::after`]
     /// turns into no deadline.
     pub fn parse_timeout(text: &str) -> Result<Duration> {
         timeout(text)

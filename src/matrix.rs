@@ -180,11 +180,11 @@ impl Matrix {
     ///
     /// # Errors
     ///
-    /// [`crate::Error::Model`] (at `solution`) for an option number past the last option,
+    /// [`crate::error::Error::Model`] (at `solution`) for an option number past the last option,
     /// an option listed twice, and the first item covered too few or too many times.
-    pub fn check_solution(&self, options: &[u32]) -> crate::Result<()> {
+    pub fn check_solution(&self, options: &[u32]) -> crate::error::Result<()> {
         self.cover_fault(options)
-            .map_err(|fault| crate::Error::Model {
+            .map_err(|fault| crate::error::Error::Model {
                 location: "solution".into(),
                 reason: fault.to_string(),
             })

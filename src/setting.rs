@@ -7,7 +7,7 @@
 //! (`symmetry="rotations"`), a Rust program as its own words. So the library never
 //! writes a flag: a message names a [`Setting`], with the value it refers to where there
 //! is one, and the text keeps a mark of it that the front end words
-//! ([`Error::render`](crate::Error::render), [`Setting::render`]). The library's own
+//! (`Error::render`, [`Setting::render`]). The library's own
 //! `Display` words a setting plainly: its name, then the value (`symmetry rotations`).
 //!
 //! Invariants:

@@ -36,7 +36,7 @@ pub struct Solution<'a> {
 
 impl<'a> Solution<'a> {
     /// The solution of `puzzle` made of `options`, sorted options of its matrix (as
-    /// [`crate::Problem::first`] returns them); see [`crate::Problem::solution`].
+    /// `Problem::first` returns them); see `Problem::solution`.
     pub fn new(puzzle: &'a Puzzle, options: &'a [u32]) -> Solution<'a> {
         Solution { puzzle, options }
     }

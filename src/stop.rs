@@ -1,11 +1,11 @@
 //! Stopping a run early, as a value: a [`Stop`] is a flag that anyone holding a clone of
 //! it may raise, and a deadline.
 //!
-//! A run takes its `Stop` in [`RunOptions`](crate::RunOptions) (and puzzle reading in
-//! [`Puzzle::load_with`](crate::Puzzle::load_with)); every search and reader polls it and,
+//! A run takes its `Stop` in `RunOptions` (and puzzle reading in
+//! `Puzzle::load_with`); every search and reader polls it and,
 //! once it says stop, returns what it found so far with
-//! [`Report::interrupted`](crate::Report::interrupted) or
-//! [`Report::timed_out`](crate::Report::timed_out) set. Two runs with two `Stop`s stop
+//! `Report::interrupted` or
+//! `Report::timed_out` set. Two runs with two `Stop`s stop
 //! one at a time; one `Stop` shared by several runs stops them all.
 //!
 //! The library installs no signal handler and keeps no stop of its own: a program that
@@ -77,9 +77,9 @@ impl Stop {
     /// clock can say).
     ///
     /// The clock starts when the `Stop` is made, not when a run starts: everything done
-    /// between (loading the puzzle, [`crate::Engine`]'s preparation, a second run with
+    /// between (loading the puzzle, `Engine`'s preparation, a second run with
     /// the same options) spends the same deadline. For a timeout of the run alone, make
-    /// the `Stop` (and its [`crate::RunOptions`]) just before the run.
+    /// the `Stop` (and its `RunOptions`) just before the run.
     pub fn after(after: Duration) -> Stop {
         Stop::new().within(after)
     }

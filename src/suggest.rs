@@ -36,7 +36,7 @@ pub(crate) fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a s
 
 /// The library's suggestions, for a program on it that resolves names of its own (the
 /// lab's solver names, the command line's `--amo` lists), in the same words.
-impl crate::Error {
+impl crate::error::Error {
     /// `"; did you mean `NAME`?"` for the known name most like `name` (Jaro-Winkler, as
     /// clap suggests), or nothing when none is close: appended to a message that names
     /// an unknown one.

@@ -850,3 +850,57 @@ fn no_static_holds_a_stop() {
         holders.join("\n")
     );
 }
+
+/// The facade is the top floor (issue 63): inside the library, a file other than
+/// `src/lib.rs` names an item by its module (`crate::problem::Problem`), never by a
+/// root re-export (`crate::Problem`), in code and in doc links alike, so that the
+/// import drawing shows who uses whom and the facade can change without the inside.
+/// The names are read from `src/lib.rs`'s `pub use` lines.
+#[test]
+fn no_file_inside_names_a_root_re_export() {
+    let files = source_files();
+    let lib = &files["src/lib.rs"];
+    let mut names: Vec<String> = Vec::new();
+    for line in lib
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub use "))
+    {
+        let line = line.trim_end_matches(';');
+        match line.split_once('{') {
+            Some((_, group)) => names.extend(
+                group
+                    .trim_end_matches('}')
+                    .split(',')
+                    .map(|n| n.trim().to_string())
+                    .filter(|n| !n.is_empty()),
+            ),
+            None => names.extend(line.rsplit("::").next().map(str::to_string)),
+        }
+    }
+    assert!(names.iter().any(|n| n == "Problem"), "{names:?}");
+    let mut found = Vec::new();
+    for (path, text) in files
+        .iter()
+        .filter(|(p, _)| p.starts_with("src/") && *p != "src/lib.rs")
+    {
+        for (i, line) in text.lines().enumerate() {
+            for name in &names {
+                let needle = format!("crate::{name}");
+                let mut at = 0;
+                while let Some(k) = line[at..].find(&needle) {
+                    let end = at + k + needle.len();
+                    let next = line[end..].chars().next();
+                    if !next.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                        found.push(format!("{path}:{}: {}", i + 1, line.trim()));
+                    }
+                    at = end;
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "root re-exports named inside the library (name the module instead):\n{}",
+        found.join("\n")
+    );
+}

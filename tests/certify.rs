@@ -671,7 +671,12 @@ fn a_stopped_certificate_leaves_no_file() {
         "{}",
         stdout(&o)
     );
-    assert_eq!(file_names(&dir), Vec::<String>::new());
+    // The directory made for it is gone again (or, where it was there before, empty).
+    assert!(
+        !dir.exists() || file_names(&dir).is_empty(),
+        "{:?}",
+        file_names(&dir)
+    );
 }
 
 /// Soma, all 11,520 solutions: the memo's certificate is 1.7 GB and the prototype checker
@@ -830,7 +835,13 @@ fn a_signal_while_certifying_leaves_no_partial_file() {
         }
         let status = wait_at_most(&mut child, std::time::Duration::from_secs(60)).unwrap();
         assert_eq!(status.code(), Some(143));
-        assert_eq!(file_names(&dir), Vec::<String>::new(), "twice: {twice}");
+        // The directory made for it goes with a first signal; a second one ends the
+        // process at once, which removes the partial files only.
+        assert!(
+            !dir.exists() || file_names(&dir).is_empty(),
+            "twice: {twice}: {:?}",
+            file_names(&dir)
+        );
     }
 }
 

@@ -298,7 +298,7 @@ impl Formula {
             return Err(Error::Usage(format!(
                 "cannot certify a count up to symmetry of a puzzle whose piece counts are \
                  ranges: certify it with {}",
-                crate::Setting::Symmetry.is("none")
+                crate::setting::Setting::Symmetry.is("none")
             )));
         }
         let mut by_cell = vec![Vec::new(); cover_items.len()];

@@ -139,7 +139,7 @@ impl Shape {
             n if n.starts_with("sat") => Ok(Shape::Tree),
             other => Err(Error::Usage(format!(
                 "a certificate comes from {}, not {other}",
-                crate::Setting::Solver.is("memo, frontier, dlx, bits or sat")
+                crate::setting::Setting::Solver.is("memo, frontier, dlx, bits or sat")
             ))),
         }
     }
@@ -388,12 +388,12 @@ impl Certificate {
         Err(Error::Usage(format!(
             "cannot certify with {}: {what} would take about {} of disk ({}) and {} of \
              memory ({} allows {}){hint}",
-            crate::Setting::Solver.is(engine.name()),
+            crate::setting::Setting::Solver.is(engine.name()),
             size(e.disk),
             free.map(|f| format!("{} free", size(f)))
                 .unwrap_or_else(|| "free space unknown".into()),
             size(e.memory),
-            crate::Setting::Memory.mark(),
+            crate::setting::Setting::Memory.mark(),
             size(memory as f64)
         )))
     }
@@ -425,8 +425,8 @@ fn sat_up_to_symmetry() -> Error {
     Error::Usage(format!(
         "cannot certify a SAT count up to symmetry: certify it with {}, or with {}, which \
          certify the Burnside terms",
-        crate::Setting::Symmetry.is("none"),
-        crate::Setting::Solver.is("memo, dlx or bits")
+        crate::setting::Setting::Symmetry.is("none"),
+        crate::setting::Setting::Solver.is("memo, dlx or bits")
     ))
 }
 

@@ -18,8 +18,8 @@ use super::reverse;
 use super::search::{Certifier, Shape};
 use super::Term;
 use crate::count::Count;
-use crate::engine::Problem;
 use crate::error::{Error, Result};
+use crate::problem::Problem;
 use crate::stop::Stop;
 use crate::symmetry::Symmetry;
 

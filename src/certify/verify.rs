@@ -229,7 +229,7 @@ fn run_checker(checker: &Path, cnf: &Path, cpog: &Path, stop: &crate::stop::Stop
                  cpog-check.c q25.c` from github.com/rebryant/cpog and put it on PATH, or \
                  name it with {}",
                 checker.display(),
-                crate::Setting::Checker.mark()
+                crate::setting::Setting::Checker.mark()
             ))
         })?;
     // The prototype checker prints a line per clause it looks up: keep only its verdicts.

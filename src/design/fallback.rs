@@ -154,7 +154,7 @@ impl generate::Generator {
             };
             let how = format!(
                 "Designed after {tries} random draws had none: `{command}` ({}).",
-                crate::Count::plural(designed.tried, "move", "moves")
+                crate::count::Count::plural(designed.tried, "move", "moves")
             );
             return Ok(generate::Generated {
                 text: generate::render(r, &pieces, mirrored, Some(&how)),
@@ -243,7 +243,7 @@ impl Puzzle {
         if report.interrupted {
             return Err(Error::Interrupted(format!(
                 "after {}",
-                crate::Count::solutions(found)
+                crate::count::Count::solutions(found)
             )));
         }
         Ok((found >= at_most || report.complete).then_some(found))

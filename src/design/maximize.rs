@@ -165,7 +165,7 @@ fn harder(r: &Request, designed: Designed, climb: Climbed) -> Designed {
         "{header}# Then made harder (--maximize {}) by {} accepted of {} tried in \
          {:.1} s: {} {} to {}.\n",
         climb.measure.name(),
-        crate::Count::plural(climb.accepted, "move", "moves"),
+        crate::count::Count::plural(climb.accepted, "move", "moves"),
         climb.tried,
         climb.seconds,
         climb.measure.words(),

@@ -232,7 +232,7 @@ impl std::fmt::Display for Score {
             write!(
                 f,
                 "{how}{}",
-                crate::Count::solutions(crate::Count::from(self.solutions))
+                crate::count::Count::solutions(crate::count::Count::from(self.solutions))
             )?;
         }
         if self.faults > 0 {
@@ -699,7 +699,7 @@ fn how(
     };
     format!(
         "# Designed by {} accepted of {} tried in {seconds:.1} s ({:?}{side_by_side}): {}.\n",
-        crate::Count::plural(totals.accepted, "move", "moves"),
+        crate::count::Count::plural(totals.accepted, "move", "moves"),
         totals.tried,
         r.strategy,
         match stop {
@@ -838,8 +838,13 @@ const COUNTED_LEVELS: usize = 9;
 /// # Errors
 ///
 /// A puzzle that does not compile; [`Error::Interrupted`] when `stop` is raised.
-fn estimate(puzzle: &Puzzle, pieces: usize, seed: u64, stop: &crate::Stop) -> Result<Option<f64>> {
-    let problem = puzzle.compile(crate::SymmetryMode::Rotations)?;
+fn estimate(
+    puzzle: &Puzzle,
+    pieces: usize,
+    seed: u64,
+    stop: &crate::stop::Stop,
+) -> Result<Option<f64>> {
+    let problem = puzzle.compile(crate::puzzle::SymmetryMode::Rotations)?;
     let depth = pieces.saturating_sub(COUNTED_LEVELS).max(1);
     let e = crate::solver::estimated_solutions_below(
         problem.reduction.matrix(),

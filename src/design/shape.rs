@@ -82,8 +82,8 @@ pub(crate) fn impossible(
     if rules.chiral && rules.flat {
         return Some(format!(
             "{} and {} exclude each other: a flat piece is its own mirror image",
-            crate::Setting::Chiral.mark(),
-            crate::Setting::FlatPieces.mark()
+            crate::setting::Setting::Chiral.mark(),
+            crate::setting::Setting::FlatPieces.mark()
         ));
     }
     // How many pieces of one size may be cut: with duplicates, as many as wanted of a

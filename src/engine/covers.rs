@@ -42,7 +42,7 @@ impl crate::matrix::Matrix {
     /// The number of exact covers of this matrix, counted by the DLX on this thread with
     /// no symmetry reduction ([`Matrix::for_each_cover`]).
     ///
-    /// [`Matrix::for_each_cover`]: crate::Matrix::for_each_cover
+    /// [`Matrix::for_each_cover`]: crate::matrix::Matrix::for_each_cover
     pub fn count_covers(&self) -> u64 {
         let none = crate::symmetry::Reduction::none(self);
         crate::solver::count(

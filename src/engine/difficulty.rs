@@ -118,7 +118,7 @@ impl Difficulty {
             });
         format!(
             "{}, {} nodes, {} dead ends ({per}), first move {} options, branching {}",
-            crate::Count::solutions(crate::Count::from(self.solutions)),
+            crate::count::Count::solutions(crate::count::Count::from(self.solutions)),
             self.nodes,
             self.dead_ends,
             self.first_move,

@@ -57,7 +57,7 @@ impl Engine {
     ///
     /// # Errors
     ///
-    /// [`Error::Usage`](crate::Error::Usage) for a name that is none of them, listing
+    /// [`Error::Usage`](crate::error::Error::Usage) for a name that is none of them, listing
     /// the names and the closest one, as the command line and the Python module do.
     ///
     /// ```
@@ -67,13 +67,13 @@ impl Engine {
     /// assert!(typo.to_string().contains("did you mean `dlx`?"), "{typo}");
     /// # Ok::<(), polycover::Error>(())
     /// ```
-    pub fn named(name: &str) -> crate::Result<Engine> {
+    pub fn named(name: &str) -> crate::error::Result<Engine> {
         Engine::from_name(name).ok_or_else(|| {
             let names = Engine::bench_names();
             let closest = crate::suggest::closest(name, names.iter().copied())
                 .map(|n| format!("; did you mean `{n}`?"))
                 .unwrap_or_default();
-            crate::Error::Usage(format!(
+            crate::error::Error::Usage(format!(
                 "no engine is called `{name}`: the engines are {}{closest}",
                 names.join(", ")
             ))
@@ -118,7 +118,7 @@ impl Engine {
     ///
     /// # Errors
     ///
-    /// [`crate::Error::Usage`] when this build cannot run the engine.
+    /// [`crate::error::Error::Usage`] when this build cannot run the engine.
     pub fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn Prepared + 'p>> {
         self.algorithm().prepare(problem)
     }
@@ -139,7 +139,7 @@ impl Engine {
     /// when it asks for the lazy at-most-one encoding with a backend other than CaDiCaL
     /// (only CaDiCaL's propagator enforces it). The native engines are always available.
     /// The reason names settings as a message does: word it with
-    /// [`crate::Setting::render`] (`--backend cadical` on the command line).
+    /// [`crate::setting::Setting::render`] (`--backend cadical` on the command line).
     pub fn available(&self) -> std::result::Result<(), String> {
         self.algorithm().available()
     }

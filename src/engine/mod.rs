@@ -60,8 +60,8 @@ pub use difficulty::Difficulty;
 
 pub use crate::subproblems::Progress;
 // The facade's own types, named at the crate's root (`polycover::Engine`, ...), not here.
+pub(crate) use crate::problem::Problem;
 pub(crate) use handle::Engine;
-pub(crate) use problem::Problem;
 pub(crate) use run::{Report, RunOptions, Scope, MAX_THREADS};
 
 /// An engine: what it is called and how it prepares a problem.
@@ -78,7 +78,7 @@ pub trait Algorithm: Send + Sync + fmt::Debug {
 
     /// Whether this build can run the engine; the reason when it cannot (a backend
     /// compiled out): the one refusal that types cannot say. The reason names settings
-    /// as a message does: word it with [`crate::Setting::render`].
+    /// as a message does: word it with [`crate::setting::Setting::render`].
     fn available(&self) -> std::result::Result<(), String> {
         Ok(())
     }
@@ -121,7 +121,7 @@ pub trait Prepared: Send + Sync {
     }
 
     /// Why the engine does not count or list every solution, for the refusal (empty
-    /// when it does); its settings are worded by [`crate::Setting::render`].
+    /// when it does); its settings are worded by [`crate::setting::Setting::render`].
     fn limits(&self) -> &'static str {
         ""
     }
@@ -142,7 +142,7 @@ pub trait Prepared: Send + Sync {
     }
 
     /// Why the engine writes no proof, for the refusal (its settings worded by
-    /// [`crate::Setting::render`]).
+    /// [`crate::setting::Setting::render`]).
     fn no_proof(&self) -> &'static str {
         "the proof is of the CNF's unsatisfiability, and this engine does not run on the CNF"
     }
@@ -195,7 +195,7 @@ pub trait Prepared: Send + Sync {
             Error::Usage(format!(
                 "{} measures no search tree: {} does (the measures are its tree's)",
                 self.name(),
-                crate::Setting::Solver.is("dlx")
+                crate::setting::Setting::Solver.is("dlx")
             ))
         })
     }
@@ -210,7 +210,7 @@ pub trait Prepared: Send + Sync {
             Error::Usage(format!(
                 "{} draws no random solutions: {} does, from its table of counts",
                 self.name(),
-                crate::Setting::Solver.is("memo")
+                crate::setting::Setting::Solver.is("memo")
             ))
         })
     }
@@ -313,7 +313,7 @@ pub trait MeasuresTree: Sync {
     /// # Errors
     ///
     /// [`Error::Interrupted`] when `stop` was raised.
-    fn measure(&self, stop: &crate::Stop) -> Result<Option<Difficulty>>;
+    fn measure(&self, stop: &crate::stop::Stop) -> Result<Option<Difficulty>>;
 }
 
 /// An engine that finds a first solution, or shows that there is none.
@@ -530,6 +530,6 @@ pub(crate) static ENGINES: &[Entry] = &[
 pub(crate) fn counts_only(name: &str) -> Error {
     Error::Usage(format!(
         "{} counts solutions without listing them: count with it",
-        crate::Setting::Solver.is(name)
+        crate::setting::Setting::Solver.is(name)
     ))
 }

@@ -124,7 +124,7 @@ impl super::Prepared for PreparedNative<'_> {
 }
 
 impl MeasuresTree for PreparedNative<'_> {
-    fn measure(&self, stop: &crate::Stop) -> Result<Option<super::Difficulty>> {
+    fn measure(&self, stop: &crate::stop::Stop) -> Result<Option<super::Difficulty>> {
         super::difficulty::measure(self.problem, stop)
     }
 }

@@ -30,7 +30,7 @@
 //!
 //! Invariants: a draw is a solution of the original matrix (sorted options), uniform
 //! over the orbits of the problem's symmetry mode; a stopped count or walk is
-//! [`crate::Error::Interrupted`], never a partial solution.
+//! [`crate::error::Error::Interrupted`], never a partial solution.
 
 use num_bigint::{BigRng010, BigUint};
 use rand_pcg::rand_core::SeedableRng;

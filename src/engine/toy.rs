@@ -135,7 +135,7 @@ mod tests {
         let prepared = toy.prepare(&soma).unwrap();
         assert!(prepared.lists().is_none() && prepared.finds_one().is_none());
         let err = soma.first(&toy, &RunOptions::default()).unwrap_err();
-        assert!(matches!(err, crate::Error::Usage(_)), "{err}");
+        assert!(matches!(err, crate::error::Error::Usage(_)), "{err}");
         assert!(err
             .to_string()
             .contains("counts solutions without listing them"));

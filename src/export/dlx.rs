@@ -28,8 +28,8 @@ use std::io::{self, Write};
 
 use itertools::Itertools;
 
-use crate::engine::Problem;
 use crate::error::{Error, Result};
+use crate::problem::Problem;
 
 /// Checks that `problem`'s mode can be written exactly (see the module doc).
 ///
@@ -47,8 +47,8 @@ pub fn check(problem: &Problem) -> Result<()> {
              only when no solution is symmetric: the distinct count is the number of orbits \
              (Burnside's lemma), which polycover's count gives",
             problem.puzzle().source(),
-            crate::Setting::Symmetry.is(problem.compiled.mode.as_str()),
-            crate::Setting::Symmetry.is("none"),
+            crate::setting::Setting::Symmetry.is(problem.compiled.mode.as_str()),
+            crate::setting::Setting::Symmetry.is("none"),
             problem.compiled.group.order()
         )));
     }

@@ -28,7 +28,7 @@ use itertools::Itertools;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::Var;
 
-use crate::engine::Problem;
+use crate::problem::Problem;
 
 /// For each item, the options (from 0) covering it.
 fn covering(problem: &Problem) -> Vec<Vec<usize>> {

@@ -100,11 +100,11 @@ impl Mesh {
     ///
     /// # Errors
     ///
-    /// [`crate::Error::Usage`] when `r` is 0 and two cubes touch only along an edge or at
+    /// [`crate::error::Error::Usage`] when `r` is 0 and two cubes touch only along an edge or at
     /// a corner: no closed manifold (it names the vertex).
-    pub fn shrunk(cells: &[[i32; 3]], unit: f64, r: f64) -> crate::Result<Mesh> {
+    pub fn shrunk(cells: &[[i32; 3]], unit: f64, r: f64) -> crate::error::Result<Mesh> {
         shrunk(cells, unit, r).map_err(|NotManifold { at: [x, y, z] }| {
-            crate::Error::Usage(format!(
+            crate::error::Error::Usage(format!(
                 "cubes touch only along an edge or at a corner near ({x}, {y}, {z}) mm: \
                  no closed surface without a gap between the cubes"
             ))

@@ -19,8 +19,8 @@ mod threemf;
 
 use std::io::{self, Write};
 
-use crate::engine::Problem;
 use crate::error::{Error, Result};
+use crate::problem::Problem;
 use crate::sat::dimacs::{self, Header, Projection};
 use crate::sat::Formula;
 

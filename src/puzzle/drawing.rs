@@ -155,7 +155,7 @@ pub fn marked_cells(
                          the first row of the drawing has {columns} (every row the same \
                          length; `.` for an empty cell)",
                         r + 1,
-                        crate::Count::plural(n, "character", "characters")
+                        crate::count::Count::plural(n, "character", "characters")
                     ),
                 ));
             }
@@ -183,7 +183,7 @@ pub fn marked_cells(
                 format!(
                     "{layer_name} has {}, the first layer has {height} (every layer \
                      the same size)",
-                    crate::Count::plural(rows.len(), "row", "rows")
+                    crate::count::Count::plural(rows.len(), "row", "rows")
                 ),
             ));
         }

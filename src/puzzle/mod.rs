@@ -98,8 +98,8 @@ pub(crate) trait Kind: fmt::Debug + Send + Sync {
             "{}: {} draws a 3-D view of polycube puzzles only; use {} for a picture of \
              this kind",
             self.about().source,
-            crate::Setting::Html.mark(),
-            crate::Setting::Svg.mark()
+            crate::setting::Setting::Html.mark(),
+            crate::setting::Setting::Svg.mark()
         )))
     }
     /// The rows `polycover info` prints.
@@ -507,26 +507,15 @@ impl Puzzle {
         self.0.as_any().downcast_ref()
     }
 
-    /// The problem the engines read for `mode`: the exact-cover matrix, the symmetry
-    /// group and the reduction by it, computed once.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Usage`] when the kind does not count in `mode` (`stack` for polycubes,
-    /// `rotations` or `reflections` for coloured cubes), or for `reflections` when the
-    /// piece set is not its own mirror image or has coloured pieces.
-    pub fn compile(&self, mode: SymmetryMode) -> Result<crate::Problem> {
-        self.compiled(mode).map(crate::Problem::new)
-    }
-
-    /// The matrix and the group for `mode`, without the reduction ([`Puzzle::compile`]).
+    /// The matrix and the group for `mode`, without the reduction (`Puzzle::compile`, in
+    /// `problem.rs`, adds it).
     pub(crate) fn compiled(&self, mode: SymmetryMode) -> Result<Compiled> {
         let modes = self.symmetry_modes();
         if !modes.contains(&mode) {
             return Err(Error::Usage(format!(
                 "{}: this puzzle counts with {} (the default: {}), not {}",
                 self.source(),
-                crate::Setting::Symmetry.is(modes.iter().map(|m| m.as_str()).join(", ")),
+                crate::setting::Setting::Symmetry.is(modes.iter().map(|m| m.as_str()).join(", ")),
                 modes[0].as_str(),
                 mode.as_str()
             )));
@@ -651,7 +640,7 @@ impl Puzzle {
             if problem.is_some() {
                 return Err(Error::Usage(format!(
                     "{} picks a problem of a BurrTools file; a catalog puzzle has one",
-                    crate::Setting::Problem.mark()
+                    crate::setting::Setting::Problem.mark()
                 )));
             }
             return Puzzle::parse_with(&format!("catalog:{}.toml", entry.name), entry.text, stop);
@@ -758,7 +747,7 @@ impl Puzzle {
         if problem.is_some() {
             return Err(Error::Usage(format!(
                 "{source}: {} picks a problem of a BurrTools file; this is a puzzle file",
-                crate::Setting::Problem.mark()
+                crate::setting::Setting::Problem.mark()
             )));
         }
         let text = String::from_utf8(bytes).map_err(|e| {

@@ -104,7 +104,7 @@ impl Formula {
     /// # Panics
     ///
     /// If memory for the clauses cannot be reserved.
-    pub fn of(problem: &crate::Problem, amo: Amo) -> Formula {
+    pub fn of(problem: &crate::problem::Problem, amo: Amo) -> Formula {
         compile(&problem.compiled.matrix, &problem.reduction, amo)
     }
 
@@ -312,20 +312,20 @@ impl Size {
     ///
     /// # Errors
     ///
-    /// [`crate::Error::Usage`] past the limit, naming the settings that lift it.
-    pub fn check(&self, amo: Amo, force: bool) -> crate::Result<()> {
+    /// [`crate::error::Error::Usage`] past the limit, naming the settings that lift it.
+    pub fn check(&self, amo: Amo, force: bool) -> crate::error::Result<()> {
         if force || !self.over_limit() {
             return Ok(());
         }
-        Err(crate::Error::Usage(format!(
+        Err(crate::error::Error::Usage(format!(
             "the CNF ({} encoding) would have {} clauses and {} literals, past the limit of \
              {MAX_CLAUSES} clauses or {MAX_LITERALS} literals (gigabytes once a solver holds \
              it): use {} to build it anyway, or another {} encoding or engine",
             amo.name(),
             self.clauses,
             self.literals,
-            crate::Setting::Force.mark(),
-            crate::Setting::Amo.mark(),
+            crate::setting::Setting::Force.mark(),
+            crate::setting::Setting::Amo.mark(),
         )))
     }
 }
@@ -336,7 +336,7 @@ impl Formula {
     /// lex-leader chains): each item's encoding depends only on its number of options and
     /// bounds, so each shape is encoded once into a counting sink; the pairwise at-most-one
     /// is counted by formula.
-    pub fn size(problem: &crate::Problem, amo: Amo) -> Size {
+    pub fn size(problem: &crate::problem::Problem, amo: Amo) -> Size {
         let (matrix, reduction) = (&problem.compiled.matrix, &problem.reduction);
         let n = matrix.num_options() as u64;
         let kept = reduction.kept_mask();
@@ -397,24 +397,26 @@ impl Formula {
     ///
     /// # Errors
     ///
-    /// [`crate::Error::Usage`] for the lazy encoding or a CNF past the limit;
-    /// [`crate::Error::Interrupted`] when `stop` is raised; [`crate::Error::Failed`],
+    /// [`crate::error::Error::Usage`] for the lazy encoding or a CNF past the limit;
+    /// [`crate::error::Error::Interrupted`] when `stop` is raised; [`crate::error::Error::Failed`],
     /// `stopped by the timeout: ...`, when its deadline passes first.
     pub fn checked(
-        problem: &crate::Problem,
+        problem: &crate::problem::Problem,
         amo: Amo,
         force: bool,
-        stop: &crate::Stop,
-    ) -> crate::Result<Formula> {
-        super::config::lazy_rule(amo, None).map_err(crate::Error::Usage)?;
+        stop: &crate::stop::Stop,
+    ) -> crate::error::Result<Formula> {
+        super::config::lazy_rule(amo, None).map_err(crate::error::Error::Usage)?;
         Formula::size(problem, amo).check(amo, force)?;
         let _listening = stop.listen();
         let (matrix, reduction) = (&problem.compiled.matrix, &problem.reduction);
         compile_until(matrix, reduction, amo, &|| stop.should_stop()).map_err(|Stopped| {
             if stop.raised() {
-                crate::Error::Interrupted("the CNF was not finished".into())
+                crate::error::Error::Interrupted("the CNF was not finished".into())
             } else {
-                crate::Error::Failed("stopped by the timeout: the CNF was not finished".into())
+                crate::error::Error::Failed(
+                    "stopped by the timeout: the CNF was not finished".into(),
+                )
             }
         })
     }

@@ -157,7 +157,7 @@ impl Worker {
                  use `{}`, or rebuild with the default features",
                 other.name(),
                 other.built().err().unwrap_or("default"),
-                crate::Setting::Backend.is("varisat")
+                crate::setting::Setting::Backend.is("varisat")
             ))),
         }
     }

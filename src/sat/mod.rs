@@ -9,7 +9,7 @@
 //! - `vars`: the primary variables' numbering, which every clause builder shares;
 //! - `dimacs` ([`Formula::write`], [`Answer`]): DIMACS out, SAT-competition answers in;
 //! - `proof` ([`Refutation`]): a refutation with a DRAT proof, for an independent checker;
-//! - enumeration (`for_each_model`, reached through [`crate::Problem`]): models found by an embedded solver and blocked one by
+//! - enumeration (`for_each_model`, reached through [`crate::problem::Problem`]): models found by an embedded solver and blocked one by
 //!   one, over cubes from the native search, on any number of threads;
 //! - the backends: CaDiCaL steered by the MRV propagator (`propagator`, `cadical`),
 //!   varisat (`varisat`), the pure-Rust reference, and MiniSat, Glucose and Kissat
@@ -45,5 +45,5 @@ pub use cnf::{Formula, Size};
 pub(crate) use config::{lazy_rule, Backend, Decide, SatEngine, Strategy};
 pub use dimacs::{Answer, Projection};
 pub use proof::Refutation;
-// The enumeration itself is reached through `crate::Problem`.
+// The enumeration itself is reached through `crate::problem::Problem`.
 pub(crate) use enumerate::{for_each_model, SatOptions};

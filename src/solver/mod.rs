@@ -440,7 +440,7 @@ pub(crate) fn dlx_tree(reduction: &Reduction, stop: &Stop) -> Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Problem;
+    use crate::problem::Problem;
 
     /// The most unbalanced split there is, one subproblem holding the whole tree, run by
     /// four workers: the three that find no subproblem take branches the busy one gives

@@ -73,7 +73,7 @@ pub(super) fn bench(a: BenchArgs, ctx: &Context, out: &mut dyn Write) -> Result<
         timeout: a.timeout,
         threads: threads[0],
         isolate: None,
-        words: super::args::flag,
+        words: super::wording::flag,
     };
     if a.measure_once {
         if threads.len() != 1 {

@@ -62,7 +62,7 @@ pub(super) fn for_count(solver: Option<&str>, sat: &[(Setting, String)]) -> Resu
         None => match sat.first() {
             Some((setting, _)) => Err(Error::Usage(format!(
                 "{} applies to --solver sat only, and no --solver was given",
-                super::args::flag(*setting, None)
+                super::wording::flag(*setting, None)
             ))),
             None => Ok(ForCount(None)),
         },

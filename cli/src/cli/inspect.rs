@@ -118,7 +118,7 @@ pub(super) fn list(out: &mut dyn Write) -> Result<Outcome> {
                 out,
                 "{:<w$} error: {}",
                 name,
-                err.render(&super::args::flag)
+                err.render(&super::wording::flag)
             )?,
         }
     }

@@ -10,7 +10,8 @@
 //!   import), `generate`, `suite`, `inspect` (info, list, check), `bench`; `completions`
 //!   and `man` are here;
 //! - `outcome`: how a command ended, and the one mapping to exit codes;
-//! - `context`: what every command is handed once (its stop).
+//! - `context`: what every command is handed once (its stop); `wording`: a setting as
+//!   its flag.
 //!
 //! Invariants:
 //! - Every command writes its product to the `Write` it is given (standard output, line
@@ -22,10 +23,10 @@ use std::io::{self, Write};
 
 use clap::{CommandFactory, Parser};
 
-#[cfg(test)]
-pub(crate) use args::flag;
 use args::{Cli, Command};
 use outcome::Outcome;
+#[cfg(test)]
+pub(crate) use wording::flag;
 
 use polycover::Result;
 
@@ -46,6 +47,7 @@ mod report;
 mod sample;
 mod search;
 mod suite;
+mod wording;
 
 /// Parses the arguments and runs; returns the exit code.
 pub fn main() -> i32 {
@@ -76,7 +78,7 @@ pub fn main() -> i32 {
     crate::signals::answer_expected(false);
     match &result {
         Err(e) if !e.is_broken_pipe() => {
-            eprintln!("polycover: error: {}", e.render(&args::flag))
+            eprintln!("polycover: error: {}", e.render(&wording::flag))
         }
         _ => {}
     }

@@ -515,7 +515,13 @@ fn certify(
     stop: &Stop,
     notes: &mut Vec<String>,
 ) -> Result<()> {
-    let target = dir.join("certificates").join(family.stem(i));
+    // The certificates' folder is the suite's; each certificate makes its own in it.
+    let certificates = dir.join("certificates");
+    std::fs::create_dir_all(&certificates).map_err(|source| Error::Write {
+        path: certificates.clone(),
+        source,
+    })?;
+    let target = certificates.join(family.stem(i));
     let memo = Engine::from_name("memo").expect("the memo is an engine");
     let expected = none.map(|n| {
         n.parse::<polycover::Count>()

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::Sampler;
 use crate::chi_square;
-use crate::engine::Problem;
+use crate::problem::Problem;
 use crate::puzzle::SymmetryMode;
 
 const DOMINOES: &str = "tests/fixtures/dominoes-4x6.toml";

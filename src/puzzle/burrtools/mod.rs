@@ -248,7 +248,7 @@ fn parse_voxels(source: &str, node: roxmltree::Node, id: usize) -> Result<Voxels
             at(source, node),
             format!(
                 "shape {label}: {} for a {}x{}x{} grid ({volume})",
-                crate::Count::plural(index, "voxel", "voxels"),
+                crate::count::Count::plural(index, "voxel", "voxels"),
                 dims[0],
                 dims[1],
                 dims[2]
@@ -370,7 +370,7 @@ fn choose(source: &str, problems: &[BurrToolsProblem], want: Option<&str>) -> Re
             "{source} holds {} problems: {}; pick one with {}",
             problems.len(),
             listing(),
-            crate::Setting::Problem.is("NAME or NUMBER")
+            crate::setting::Setting::Problem.is("NAME or NUMBER")
         ))),
         Some(want) => problems
             .iter()
@@ -408,7 +408,7 @@ fn read_problem(
                 at(source, by),
                 format!(
                     "shape id {id} does not exist ({})",
-                    crate::Count::plural(shapes.len(), "shape", "shapes")
+                    crate::count::Count::plural(shapes.len(), "shape", "shapes")
                 ),
             )
         })?;

@@ -92,7 +92,7 @@ impl Kind for ColoredCubes {
                 return Err(Error::Usage(format!(
                     "{}: coloured cubes count with {} (the default) or none, not {}",
                     self.source,
-                    crate::Setting::Symmetry.is("stack"),
+                    crate::setting::Setting::Symmetry.is("stack"),
                     other.as_str()
                 )))
             }
@@ -205,7 +205,7 @@ impl Kind for ColoredCubes {
         writeln!(
             out,
             "kind        colored-cubes: {}, colours {}",
-            crate::Count::plural(self.height(), "cube", "cubes"),
+            crate::count::Count::plural(self.height(), "cube", "cubes"),
             self.letters.iter().collect::<String>()
         )?;
         writeln!(

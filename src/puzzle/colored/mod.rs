@@ -157,7 +157,7 @@ impl ColoredCubes {
                         "cube {} (\"{}\") has {}; write six colour letters, in the order left, front, right, back, top, bottom",
                         j + 1,
                         s.get_ref(),
-                        crate::Count::plural(faces.len(), "face", "faces")
+                        crate::count::Count::plural(faces.len(), "face", "faces")
                     ),
                 ));
             }
@@ -337,7 +337,7 @@ pub(crate) fn generate(h: usize, seed: u64, solvable: bool) -> Result<String> {
     if !(1..=26).contains(&h) {
         return Err(Error::Usage(format!(
             "{} must be between 1 and 26 (one colour letter per cube), not {h}",
-            crate::Setting::Cubes.mark()
+            crate::setting::Setting::Cubes.mark()
         )));
     }
     let mut rng = SplitMix(seed);
@@ -472,16 +472,19 @@ mod tests {
     }
 
     /// The raw count (no symmetry) by the dancing links.
-    fn dlx_raw_count(puzzle: &crate::Puzzle) -> u64 {
-        let problem = puzzle.compile(crate::SymmetryMode::None).unwrap();
+    fn dlx_raw_count(puzzle: &crate::puzzle::Puzzle) -> u64 {
+        let problem = puzzle.compile(crate::puzzle::SymmetryMode::None).unwrap();
         let report = problem
-            .count(&crate::Engine::dlx(), &crate::RunOptions::default())
+            .count(
+                &crate::engine::handle::Engine::dlx(),
+                &crate::engine::run::RunOptions::default(),
+            )
             .unwrap();
         assert!(report.complete);
         report.solutions.to_u64().unwrap()
     }
 
-    fn cubes_of(puzzle: &crate::Puzzle) -> &[[u8; 6]] {
+    fn cubes_of(puzzle: &crate::puzzle::Puzzle) -> &[[u8; 6]] {
         &puzzle.downcast_ref::<ColoredCubes>().unwrap().cubes
     }
 
@@ -490,13 +493,13 @@ mod tests {
     /// cubes, planted and random.
     #[test]
     fn the_staged_search_agrees_with_the_exact_cover() {
-        let hesselink = crate::Puzzle::load("hesselink-5").unwrap();
+        let hesselink = crate::puzzle::Puzzle::load("hesselink-5").unwrap();
         assert_eq!(ColoredCubes::staged_raw_count(cubes_of(&hesselink)), 8);
         assert_eq!(dlx_raw_count(&hesselink), 8);
         for h in 3..=8 {
             for (seed, solvable) in [(1, true), (2, true), (3, false), (4, false)] {
                 let text = generate(h, seed, solvable).unwrap();
-                let puzzle = crate::Puzzle::parse("generated", &text).unwrap();
+                let puzzle = crate::puzzle::Puzzle::parse("generated", &text).unwrap();
                 assert_eq!(
                     ColoredCubes::staged_raw_count(cubes_of(&puzzle)),
                     dlx_raw_count(&puzzle),

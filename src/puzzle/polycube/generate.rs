@@ -189,7 +189,7 @@ pub(crate) fn draw(
         let stopped = |e: Error| match e {
             Error::Interrupted(_) => Error::Interrupted(format!(
                 "after {} drawn, none kept",
-                crate::Count::plural(drawn, "puzzle", "puzzles")
+                crate::count::Count::plural(drawn, "puzzle", "puzzles")
             )),
             e => e,
         };

@@ -39,14 +39,14 @@ impl Polycube {
         writeln!(
             out,
             "target      {} in a {}x{}x{} bounding box",
-            crate::Count::plural(self.target.len(), "cell", "cells"),
+            crate::count::Count::plural(self.target.len(), "cell", "cells"),
             hi[0] - lo[0] + 1,
             hi[1] - lo[1] + 1,
             hi[2] - lo[2] + 1
         )?;
         let optional = self.optional.iter().filter(|&&o| o).count();
         if optional > 0 {
-            let optional = crate::Count::plural(optional, "cell", "cells");
+            let optional = crate::count::Count::plural(optional, "cell", "cells");
             writeln!(out, "optional    {optional} may stay empty")?;
         }
         if !self.colors.is_empty() {

@@ -467,7 +467,7 @@ pub(super) fn check_volume(source: &str, pieces: &[Piece], optional: &[bool]) ->
                 source,
                 format!(
                     "the pieces have {} but the target has {target_len} ({detail})",
-                    crate::Count::plural(volume, "cell", "cells")
+                    crate::count::Count::plural(volume, "cell", "cells")
                 ),
             ));
         }

@@ -283,7 +283,7 @@ fn dlx(matrix: &Matrix) -> u64 {
         &crate::solver::dlx,
         None,
         1,
-        &crate::Stop::new(),
+        &crate::stop::Stop::new(),
         None,
         None,
     );
@@ -420,7 +420,7 @@ fn the_links_and_the_key_stay_sane_through_pushes_and_pops() {
 #[cfg_attr(debug_assertions, ignore = "heavy: runs in release builds")]
 fn catalog_puzzles_count_as_the_dlx() {
     for name in ["soma", "pentomino-3x20"] {
-        let problem = crate::engine::Problem::load(name, Some(SymmetryMode::None)).unwrap();
+        let problem = crate::problem::Problem::load(name, Some(SymmetryMode::None)).unwrap();
         let m = problem.reduction.matrix();
         let expected = dlx(m);
         assert!(expected > 0);
@@ -596,7 +596,7 @@ fn busy_subproblems_are_put_off_and_still_counted() {
 
 /// The input of a puzzle file's matrix with no symmetry.
 fn input_of(text: &str) -> Input {
-    let puzzle = crate::Puzzle::parse("t.toml", text).unwrap();
+    let puzzle = crate::puzzle::Puzzle::parse("t.toml", text).unwrap();
     Input::from(&puzzle.matrix())
 }
 
@@ -766,7 +766,7 @@ fn layers_sweep_a_box_alike_however_it_is_turned() {
 /// (its diagonal sweeps break their ties breadth first), so that a count in it is a
 /// second, independent sweep of the same box: other states, other layers.
 fn by_planes(text: &str) -> Input {
-    let puzzle = crate::Puzzle::parse("t.toml", text).unwrap();
+    let puzzle = crate::puzzle::Puzzle::parse("t.toml", text).unwrap();
     let matrix = puzzle.matrix();
     let (items, options) = super::input::parts(&matrix);
     let cells = super::input::cells(&matrix).expect("cells named by their coordinates");
@@ -841,7 +841,7 @@ fn layers_count_a_lone_piece_by_its_cells() {
     let lone = boxed([3, 3, 4], &[(L, 12)]);
     // The lone piece's input with its copies' bounds changed.
     let bounded = |bounds: (u32, u32)| {
-        let puzzle = crate::Puzzle::parse("t.toml", &lone).unwrap();
+        let puzzle = crate::puzzle::Puzzle::parse("t.toml", &lone).unwrap();
         let matrix = puzzle.matrix();
         let (mut items, options) = super::input::parts(&matrix);
         let cells = super::input::cells(&matrix).unwrap();

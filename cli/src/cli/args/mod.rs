@@ -52,16 +52,6 @@ pub(super) fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == STDIO
 }
 
-/// A setting as the command line spells it, `--NAME` and its value (`--symmetry none`):
-/// how the command line words the settings the library's messages name
-/// ([`polycover::Error::render`]), and the lab's bench rows (`bench::Plan::words`).
-pub(crate) fn flag(setting: Setting, value: Option<&str>) -> String {
-    match value {
-        Some(v) => format!("--{} {v}", setting.name()),
-        None => format!("--{}", setting.name()),
-    }
-}
-
 /// The at-most-one encoding when none is given: the SAT engine's default.
 fn default_amo() -> Amo {
     crate::cli::engines::sat_default(Setting::Amo)

@@ -82,7 +82,7 @@ fn weighted_quotients_give_work_away_and_count_the_same() {
     let (m, g) = strip(40, 7);
     quotients.push(("strip".to_string(), crate::burnside::Quotient::new(&m, &g)));
     for name in ["dominoes-8x8", "soma"] {
-        let problem = crate::engine::Problem::load(name, None).unwrap();
+        let problem = crate::problem::Problem::load(name, None).unwrap();
         let group = problem.reduction.group();
         for (k, _size) in crate::burnside::classes(group) {
             let g = &group.elements()[k];
