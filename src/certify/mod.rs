@@ -52,7 +52,7 @@ pub(crate) use self::search::Shape;
 pub(crate) use self::verify::verify;
 use crate::burnside;
 use crate::count::Count;
-use crate::engine::{Engine, Problem, RunOptions};
+use crate::engine::{names, Certifies, Engine, Problem, RunOptions};
 use crate::error::{Error, Result};
 use crate::stop::Stop;
 
@@ -133,14 +133,22 @@ impl Shape {
     ///
     /// [`Error::Usage`] for an engine that cannot certify.
     pub(crate) fn of(engine: &Engine) -> Result<Shape> {
-        match engine.name() {
-            "memo" | "frontier" => Ok(Shape::Shared),
-            "dlx" | "bits" => Ok(Shape::Tree),
-            n if n.starts_with("sat") => Ok(Shape::Tree),
-            other => Err(Error::Usage(format!(
-                "a certificate comes from {}, not {other}",
-                crate::setting::Setting::Solver.is("memo, frontier, dlx, bits or sat")
-            ))),
+        match engine.algorithm().certifies() {
+            Some(Certifies::Table) => Ok(Shape::Shared),
+            Some(Certifies::SearchTree | Certifies::Models) => Ok(Shape::Tree),
+            None => {
+                let able: Vec<&str> = Engine::solver_names()
+                    .into_iter()
+                    .filter(|n| {
+                        Engine::from_name(n).is_some_and(|e| e.algorithm().certifies().is_some())
+                    })
+                    .collect();
+                Err(Error::Usage(format!(
+                    "a certificate comes from {}, not {}",
+                    crate::setting::Setting::Solver.is(able.join(", ")),
+                    engine.name()
+                )))
+            }
         }
     }
 }
@@ -254,7 +262,7 @@ impl Certificate {
         dir: &Path,
     ) -> Result<Certificate> {
         let shape = Shape::of(engine)?;
-        let models = if engine.name().starts_with("sat") {
+        let models = if engine.algorithm().certifies() == Some(Certifies::Models) {
             // Refused before the enumeration, which `certify` would refuse after.
             if problem.compiled.group.order() > 1 {
                 return Err(sat_up_to_symmetry());
@@ -299,12 +307,12 @@ impl Certificate {
     pub fn engine_for(problem: &Problem) -> (Engine, String) {
         let (name, why) = if formula::Formula::is_sweep(&problem.compiled.matrix) {
             (
-                "frontier",
+                names::FRONTIER,
                 "the certificate's graph is the frontier's layers, a node per state",
             )
         } else {
             (
-                "memo",
+                names::MEMO,
                 "the certificate's graph is the memo's table, shared; a search tree's grows \
                  with the solutions",
             )

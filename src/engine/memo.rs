@@ -48,9 +48,9 @@ pub(super) struct Memo {
 impl Memo {
     fn name(&self) -> &'static str {
         if self.layers {
-            "frontier"
+            super::names::FRONTIER
         } else {
-            "memo"
+            super::names::MEMO
         }
     }
 }
@@ -74,6 +74,11 @@ fn plan(problem: &Problem) -> Plan {
 impl Algorithm for Memo {
     fn name(&self) -> &'static str {
         Memo::name(self)
+    }
+
+    /// The table's subproblems (the frontier's too: its certificate follows the layers).
+    fn certifies(&self) -> Option<super::Certifies> {
+        Some(super::Certifies::Table)
     }
 
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
@@ -227,7 +232,7 @@ impl Counts for PreparedMemo<'_> {
                      which does not split into subproblems; use {} (or a new checkpoint file)",
                     Setting::Solver.is(self.name),
                     Setting::Symmetry.is("none"),
-                    Setting::Solver.is("bits"),
+                    Setting::Solver.is(super::names::BITS),
                 )))
             }
             // The whole split: the whole count, at once.
@@ -339,7 +344,7 @@ fn refuse_layers_past_budget(widest: Option<u32>, memory: usize) -> Result<()> {
              frontier has {cells} cells, so one layer may hold up to {size}. No {} lifts \
              that: count it with {} (or dlx, or sat), which keep no table",
             Setting::Memory.mark(),
-            Setting::Solver.is("bits"),
+            Setting::Solver.is(super::names::BITS),
         )));
     }
     Err(Error::Usage(format!(
@@ -431,7 +436,7 @@ pub(crate) fn refuse_past_budget(
                 let what = match instead {
                     Instead::Count => format!(
                         "count it with {} (or dlx, or sat), which keep no table",
-                        Setting::Solver.is("bits")
+                        Setting::Solver.is(super::names::BITS)
                     ),
                     Instead::Sample => "drawing at random goes through that table, so it \
                                         cannot draw from this puzzle; the bits engine lists \

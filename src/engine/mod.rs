@@ -82,6 +82,25 @@ pub trait Algorithm: Send + Sync + fmt::Debug {
     fn available(&self) -> std::result::Result<(), String> {
         Ok(())
     }
+
+    /// The graph its certificate of a count takes (`count --certify`), when it writes
+    /// one: what `certify` reads instead of the engine's name.
+    fn certifies(&self) -> Option<Certifies> {
+        None
+    }
+}
+
+/// The shape of an engine's certificate of its count: a capability an engine declares
+/// ([`Algorithm::certifies`]), so that the certificate's writer names no engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Certifies {
+    /// Its table of subproblems, shared: a node per subproblem (or per layer's state).
+    Table,
+    /// Its search tree: a node per node of the search.
+    SearchTree,
+    /// The models its enumeration found, the leaves of a tree: a certificate of every
+    /// solution (no symmetry), the models listed once more for it.
+    Models,
 }
 
 /// An engine compiled for one problem: it describes itself and hands out what it can do.
@@ -195,7 +214,7 @@ pub trait Prepared: Send + Sync {
             Error::Usage(format!(
                 "{} measures no search tree: {} does (the measures are its tree's)",
                 self.name(),
-                crate::setting::Setting::Solver.is("dlx")
+                crate::setting::Setting::Solver.is(names::DLX)
             ))
         })
     }
@@ -210,7 +229,7 @@ pub trait Prepared: Send + Sync {
             Error::Usage(format!(
                 "{} draws no random solutions: {} does, from its table of counts",
                 self.name(),
-                crate::setting::Setting::Solver.is("memo")
+                crate::setting::Setting::Solver.is(names::MEMO)
             ))
         })
     }
@@ -440,36 +459,47 @@ pub(crate) struct Entry {
     make: fn() -> Engine,
 }
 
+/// The registered engines' names: the one place they are written, for the registry below,
+/// the engines' own `name`, and the messages and choices that name an engine (a default,
+/// a suggestion), so that no other file matches or writes an engine's name.
+pub(crate) mod names {
+    pub(crate) const BITS: &str = "bits";
+    pub(crate) const DLX: &str = "dlx";
+    pub(crate) const MEMO: &str = "memo";
+    pub(crate) const FRONTIER: &str = "frontier";
+    pub(crate) const SAT: &str = "sat";
+}
+
 /// Every engine, by name: the one list that `--solver`, `bench --solvers`, `check` and
 /// the help texts read (through [`Engine::from_name`], [`Engine::solver_names`],
 /// [`Engine::bench_names`] and [`Engine::about`]). A new engine adds one line here.
 pub(crate) static ENGINES: &[Entry] = &[
     Entry {
-        name: "bits",
+        name: names::BITS,
         about: "bitset Algorithm X: the fast native engine",
         on_solver: true,
         make: Engine::bits,
     },
     Entry {
-        name: "dlx",
+        name: names::DLX,
         about: "dancing links: the reference",
         on_solver: true,
         make: Engine::dlx,
     },
     Entry {
-        name: "memo",
+        name: names::MEMO,
         about: "a table of subproblem counts: counts identical pieces fast, lists nothing",
         on_solver: true,
         make: || Engine::new(memo::Memo { layers: false }),
     },
     Entry {
-        name: "frontier",
+        name: names::FRONTIER,
         about: "the memo, layer by layer (a profile DP) where every piece has copies",
         on_solver: true,
         make: || Engine::new(memo::Memo { layers: true }),
     },
     Entry {
-        name: "sat",
+        name: names::SAT,
         about: "the CNF by the build's default SAT backend (CaDiCaL with MRV decisions)",
         on_solver: true,
         make: || Engine::sat(SatEngine::default()),

@@ -28,11 +28,11 @@ pub(crate) struct Native {
 
 impl Native {
     pub(super) const DLX: Native = Native {
-        name: "dlx",
+        name: super::names::DLX,
         build: solver::dlx,
     };
     pub(super) const BITS: Native = Native {
-        name: "bits",
+        name: super::names::BITS,
         build: solver::bits,
     };
 }
@@ -91,6 +91,10 @@ impl std::fmt::Debug for Native {
 impl Algorithm for Native {
     fn name(&self) -> &'static str {
         self.name
+    }
+
+    fn certifies(&self) -> Option<super::Certifies> {
+        Some(super::Certifies::SearchTree)
     }
 
     /// The description needs the built engine (the bitset engine picks its layout and

@@ -362,6 +362,11 @@ impl Algorithm for Sat {
         }
     }
 
+    /// The models of its enumeration, listed once more for the certificate.
+    fn certifies(&self) -> Option<super::Certifies> {
+        Some(super::Certifies::Models)
+    }
+
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
         self.available().map_err(|why| {
             Error::Usage(format!(

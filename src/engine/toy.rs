@@ -114,6 +114,7 @@ impl FindsOne for Listing<'_> {
 #[cfg(test)]
 mod tests {
     use crate::engine::{Engine, Problem, RunOptions};
+    use crate::stop::Stop;
 
     #[test]
     fn the_registry_lines_make_them_engines() {
@@ -196,5 +197,27 @@ mod tests {
             .refute(&RunOptions::default(), &mut proof)
             .unwrap();
         assert!(matches!(answer, crate::sat::Refutation::Satisfiable(_)));
+    }
+
+    /// A certificate's shape is what an engine declares ([`crate::engine::Certifies`]),
+    /// not its name (issue 63): the toy engines declare none and are refused, in words
+    /// that list the engines that do, read from their declarations.
+    #[test]
+    fn a_certificate_comes_from_what_an_engine_declares() {
+        let soma = Problem::load("soma", Some(crate::puzzle::SymmetryMode::None)).unwrap();
+        let dir = std::env::temp_dir().join(format!("polycover-toy-cert-{}", std::process::id()));
+        let toy = Engine::from_name("toy").unwrap();
+        assert!(toy.algorithm().certifies().is_none());
+        let why = crate::certify::Certificate::write(&soma, &toy, &Stop::new(), None, &dir)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(why.contains("memo, frontier"), "{why}");
+        assert!(why.ends_with("not toy"), "{why}");
+        assert!(!dir.exists());
+        for name in Engine::solver_names() {
+            let declared = Engine::from_name(name).unwrap().algorithm().certifies();
+            assert_eq!(declared.is_some(), !name.starts_with("toy"), "{name}");
+        }
     }
 }
