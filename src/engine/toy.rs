@@ -209,8 +209,7 @@ mod tests {
         let toy = Engine::from_name("toy").unwrap();
         assert!(toy.algorithm().certifies().is_none());
         let why = crate::certify::Certificate::write(&soma, &toy, &Stop::new(), None, &dir)
-            .err()
-            .expect("refused")
+            .expect_err("refused")
             .to_string();
         assert!(why.contains("memo, frontier"), "{why}");
         assert!(why.ends_with("not toy"), "{why}");
