@@ -66,8 +66,17 @@ pub(crate) fn amo(name: &str) -> PyResult<Amo> {
 /// The engine `solver` names (with encoding `amo` for `sat`); `None` for the default.
 fn engine(solver: Option<&str>, encoding: Option<&str>) -> PyResult<Option<Engine>> {
     let Some(name) = solver else {
+        // The engines that take an encoding, as they declare it (no engine named here).
+        let takers: Vec<String> = Engine::solver_names()
+            .into_iter()
+            .filter(|n| Engine::from_name(n).is_some_and(|e| e.declares(Setting::Amo)))
+            .map(|n| format!("solver={n:?}"))
+            .collect();
         return match encoding {
-            Some(_) => Err(usage("amo applies to solver=\"sat\" only")),
+            Some(_) => Err(usage(format!(
+                "amo applies to {} only, and no solver was given",
+                takers.join(" or ")
+            ))),
             None => Ok(None),
         };
     };

@@ -453,3 +453,12 @@ def test_sample_stops_at_its_timeout():
     with pytest.raises(TimeoutError, match="solutions drawn"):
         soma.sample(10**9, timeout=0.3)
     assert len(soma.sample(3, seed=1, timeout=30)) == 3
+
+
+def test_an_encoding_without_a_solver_names_the_solvers_that_take_one():
+    # The solvers are read from what the engines declare (issue 63): the message names
+    # them, and a solver that takes an encoding accepts it.
+    soma = polycover.Puzzle.load("soma")
+    with pytest.raises(polycover.PuzzleError, match=r'amo applies to solver="sat" only'):
+        soma.count(amo="ladder")
+    assert soma.count(solver="sat", amo="ladder") == 480
