@@ -307,10 +307,7 @@ impl Checkpoint {
             text += &format!("total {total}\n");
         }
         let werr = |e: std::io::Error| self.write_error(e);
-        let dir = match self.target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        let dir = crate::output::directory_of(&self.target);
         let mut tmp = tempfile::Builder::new()
             .prefix(".checkpoint.")
             .suffix(".partial")

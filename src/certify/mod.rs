@@ -241,6 +241,34 @@ fn layers_estimate(matrix: &crate::matrix::Matrix) -> Option<Estimate> {
 /// Certificates, written and verified: a CPOG proof of a count that an independent
 /// checker verifies.
 impl Certificate {
+    /// Whether `dir` can take a certificate, before any work: a directory, or a name to
+    /// make inside a directory that exists (a mistyped path would otherwise make a chain
+    /// of directories and write gigabytes there). [`Certificate::write`] asks it too.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for a file, or a missing directory whose parent is missing too.
+    pub fn check_dir(dir: &Path) -> Result<()> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(Error::Usage(format!(
+                "{} is not a directory: a certificate is a directory of files",
+                dir.display()
+            )));
+        }
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !dir.exists() && !parent.is_dir() {
+            return Err(Error::Usage(format!(
+                "cannot make the certificate directory {}: {} does not exist",
+                dir.display(),
+                parent.display()
+            )));
+        }
+        Ok(())
+    }
+
     /// Writes into `dir` (made if missing) the certificate of the problem's count, in
     /// the way that fits `engine` (the memo's table, or the search tree of the DLX, the
     /// bitset engine and SAT enumeration): per term of Burnside's sum a CNF and its CPOG
@@ -508,27 +536,9 @@ pub(super) fn faithful(group: &crate::symmetry::Group) -> crate::symmetry::Group
 /// ([`Error::Usage`]), a directory that cannot be written, a stop
 /// ([`Error::Interrupted`]), or SAT models that are not the solutions.
 pub(crate) fn certify(request: Request<'_>, dir: &Path) -> Result<Certificate> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "{} is not a directory: a certificate is a directory of files",
-            dir.display()
-        )));
-    }
+    Certificate::check_dir(dir)?;
     let made = !dir.exists();
     if made {
-        // Its parent must be there, as an output file's directory must: a mistyped path
-        // would otherwise make a chain of directories and write gigabytes there.
-        let parent = match dir.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        if !parent.is_dir() {
-            return Err(Error::Usage(format!(
-                "cannot make the certificate directory {}: {} does not exist",
-                dir.display(),
-                parent.display()
-            )));
-        }
         fs::create_dir(dir).map_err(|source| Error::Write {
             path: dir.into(),
             source,

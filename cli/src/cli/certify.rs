@@ -35,21 +35,9 @@ pub(super) fn check_dir(dir: &Path, parts: bool, force: bool) -> Result<()> {
                 .any(|e| name.ends_with(e))
     };
     if !dir.exists() {
-        // Made by the writer, in a directory that must exist (checked here, before the
-        // count): a count refused later (its certificate too large) leaves nothing
-        // behind.
-        let parent = match dir.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        if !parent.is_dir() {
-            return Err(Error::Usage(format!(
-                "--certify {}: its directory {} does not exist",
-                dir.display(),
-                parent.display()
-            )));
-        }
-        return Ok(());
+        // Made by the writer, where the library's rule allows (asked here, before the
+        // count): a count refused later (its certificate too large) leaves nothing behind.
+        return polycover::certify::Certificate::check_dir(dir);
     }
     let removed = crate::output::check_directory(
         dir,

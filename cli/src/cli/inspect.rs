@@ -129,17 +129,13 @@ pub(super) fn check(a: CheckArgs, ctx: &Context, out: &mut dyn Write) -> Result<
     // Stopped by the deadline (while the puzzle is read, a CNF built or an engine
     // counts): the rows so far stay, then the stop, as a count's.
     match check_rows(a, ctx, out) {
-        Err(Error::Failed(why)) if why.starts_with("stopped by the timeout") => {
-            writeln!(out, "c {why}")?;
-            writeln!(out, "s UNKNOWN")?;
-            Ok(Outcome::Stopped)
-        }
         Err(Error::Interrupted(why)) => {
             writeln!(out, "c stopped by {}: {why}", crate::signals::cause())?;
             writeln!(out, "s UNKNOWN")?;
             Ok(Outcome::Interrupted)
         }
-        result => result,
+        Err(e) => super::outcome::unknown_at_deadline(out, e),
+        ok => ok,
     }
 }
 

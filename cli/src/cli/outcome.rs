@@ -66,3 +66,17 @@ fn error_code(e: &Error) -> i32 {
         ErrorClass::Interrupted => crate::signals::exit_code(),
     }
 }
+
+/// How a command whose answer is an `s` line ends on an error that says its deadline
+/// stopped it (`stopped by the timeout ...`, an [`Error::Failed`]): as every stop by the
+/// deadline, `c` and those words, `s UNKNOWN`, exit 1. Any other error stays the error.
+pub(super) fn unknown_at_deadline(out: &mut dyn std::io::Write, e: Error) -> Result<Outcome> {
+    match e {
+        Error::Failed(why) if why.starts_with("stopped by the timeout") => {
+            writeln!(out, "c {why}")?;
+            writeln!(out, "s UNKNOWN")?;
+            Ok(Outcome::Stopped)
+        }
+        e => Err(e),
+    }
+}

@@ -251,16 +251,7 @@ fn satisfiable(
 ) -> Result<Outcome> {
     // A picture that the deadline stopped (a FIFO with no reader) ends the run as any
     // stop by the deadline does: `c stopped by the timeout`, `s UNKNOWN`, exit 1.
-    let stopped = |out: &mut dyn Write, e: Error| -> Result<Outcome> {
-        match e {
-            Error::Failed(why) if why.starts_with("stopped by the timeout") => {
-                writeln!(out, "c {why}")?;
-                writeln!(out, "s UNKNOWN")?;
-                Ok(Outcome::Stopped)
-            }
-            e => Err(e),
-        }
-    };
+    let stopped = super::outcome::unknown_at_deadline;
     if let Some(path) = &a.svg {
         let picture = p.puzzle().svg(solution)?;
         if let Err(e) = output::write(ctx.stop(), path, out, &[input], &mut |w| {

@@ -329,7 +329,7 @@ fn temporary_of(name: &str) -> Option<&str> {
     (!output.is_empty() && !random.is_empty()).then_some(output)
 }
 
-fn directory_of(path: &Path) -> PathBuf {
+pub(crate) fn directory_of(path: &Path) -> PathBuf {
     match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -398,7 +398,7 @@ fn write_with(
     check_distinct(path, inputs)?;
     let destination = destination(path)?;
     let _listening = stop.listen();
-    let werr = |e: io::Error| write_error(path, e);
+    let werr = |e: io::Error| write_error(path, e, false);
     let gz = path.extension().is_some_and(|e| e == "gz");
     let (target, mode) = match destination {
         Destination::Stdout => {
@@ -406,13 +406,13 @@ fn write_with(
             // CNF of millions of lines goes through a buffer of its own, which each
             // record's flush and the end empty.
             let mut w = io::BufWriter::with_capacity(1 << 16, stdout);
-            stream(stop, &mut w, gz, keep, body).map_err(|e| cut_short(relabel(e, path)))?;
+            stream(stop, &mut w, gz, keep, body).map_err(|e| relabel(e, path, true))?;
             return Ok(true);
         }
         Destination::Stream(target) => {
             let file = open_stream(stop, &target).map_err(werr)?;
             let mut w = io::BufWriter::new(file);
-            stream(stop, &mut w, gz, keep, body).map_err(|e| cut_short(relabel(e, path)))?;
+            stream(stop, &mut w, gz, keep, body).map_err(|e| relabel(e, path, true))?;
             return Ok(true);
         }
         Destination::File { target, mode } => (target, mode),
@@ -436,7 +436,7 @@ fn write_with(
     let _registered = signals::register(tmp.path());
     let mut buffered = io::BufWriter::new(tmp);
     let (ended, bytes) =
-        stream(stop, &mut buffered, gz, keep, body).map_err(|e| relabel(e, path))?;
+        stream(stop, &mut buffered, gz, keep, body).map_err(|e| relabel(e, path, false))?;
     let tmp = buffered.into_inner().map_err(|e| werr(e.into_error()))?;
     if ended == Ended::Stopped && bytes == 0 {
         // Nothing to keep: the target stays as it was (the temporary file goes).
@@ -487,13 +487,19 @@ fn unwritable(path: &Path, dir: &Path, e: io::Error) -> Error {
     }
 }
 
-fn write_error(path: &Path, e: io::Error) -> Error {
+/// The error of a failed write to `path`; `streamed`: written straight through (standard
+/// output, a FIFO, a device), so that what came before the failure was received.
+fn write_error(path: &Path, e: io::Error, streamed: bool) -> Error {
     if e.get_ref().is_some_and(|inner| inner.is::<Stopped>()) {
         return Error::Interrupted(format!("{} not written", shown(path).display()));
     }
     if e.get_ref().is_some_and(|inner| inner.is::<TimedOut>()) {
+        let what = match streamed {
+            true => "cut short: what it received is incomplete",
+            false => "not written",
+        };
         return Error::Failed(format!(
-            "stopped by the timeout: {} not written",
+            "stopped by the timeout: {} {what}",
             shown(path).display()
         ));
     }
@@ -517,25 +523,9 @@ fn shown(path: &Path) -> &Path {
     }
 }
 
-/// A streamed output (standard output, a FIFO, a device) that the timeout stopped has
-/// had what was written before: say it was cut short, not that nothing was written.
-fn cut_short(e: Error) -> Error {
+fn relabel(e: Error, path: &Path, streamed: bool) -> Error {
     match e {
-        Error::Failed(why) if why.starts_with("stopped by the timeout") => {
-            match why.strip_suffix(" not written") {
-                Some(what) => {
-                    Error::Failed(format!("{what} cut short: what it received is incomplete"))
-                }
-                None => Error::Failed(why),
-            }
-        }
-        other => other,
-    }
-}
-
-fn relabel(e: Error, path: &Path) -> Error {
-    match e {
-        Error::Io(e) => write_error(path, e),
+        Error::Io(e) => write_error(path, e, streamed),
         other => other,
     }
 }
