@@ -53,6 +53,11 @@ def verify(
 def solvers() -> list[str]:
     """The engines `solver=` takes."""
 
+def settings(solver: str) -> list[dict[str, Any]]:
+    """The settings the engine `solver` declares, as `polycover count --help` lists them:
+    each a dict of `name`, `values` ((value, help) pairs; empty when any text of its own
+    form is taken), `default` (None when the run chooses) and `help`."""
+
 def encodings() -> list[str]:
     """The at-most-one encodings `amo=` takes."""
 
@@ -88,9 +93,11 @@ class Puzzle:
         threads: int = 1,
         timeout: Optional[float] = None,
         amo: Optional[str] = None,
+        sweep: Optional[str] = None,
     ) -> int:
         """The exact number of distinct solutions (`polycover count`), on `threads`
-        threads (0: every core). Raises TimeoutError past `timeout` seconds (see the
+        threads (0: every core). `amo`: the CNF's at-most-one encoding (solver="sat");
+        `sweep`: the order of the frontier's layers (solver="frontier"). Raises TimeoutError past `timeout` seconds (see the
         module's rules for numbers), KeyboardInterrupt at Ctrl-C."""
     def certify(
         self,

@@ -8,7 +8,9 @@
 //!                                                        |
 //!                  Problem: + Reduction (symmetry, computed once)
 //!                                                        |
-//!          Engine: DLX (reference) | bitset | SAT over the CNF; DIMACS, bench
+//!          Engine: DLX (reference) | bitset | memo | frontier | SAT over the CNF
+//!                  |                       |                    |
+//!          solutions, counts      certificates (certify)   DIMACS, OPB, ... (export)
 //! ```
 //!
 //! A puzzle kind plugs in by implementing the crate's `Kind` trait (its matrix, its

@@ -70,6 +70,8 @@ pub enum Setting {
     Solver,
     /// How the SAT engine splits its search.
     Strategy,
+    /// The order the frontier engine sweeps the cells in.
+    Sweep,
     /// A solution drawn as an SVG picture.
     Svg,
     /// Which solutions count as the same.
@@ -101,6 +103,7 @@ impl Setting {
         Setting::Sizes,
         Setting::Solver,
         Setting::Strategy,
+        Setting::Sweep,
         Setting::Svg,
         Setting::Symmetry,
         Setting::Unit,
@@ -132,6 +135,7 @@ impl Setting {
             Setting::Sizes => "sizes",
             Setting::Solver => "solver",
             Setting::Strategy => "strategy",
+            Setting::Sweep => "sweep",
             Setting::Svg => "svg",
             Setting::Symmetry => "symmetry",
             Setting::Unit => "unit",

@@ -287,6 +287,60 @@ fn the_default_counts_a_three_dimensional_box_with_the_frontier() {
     assert!(text.contains("c solver frontier: layer by layer"), "{text}");
 }
 
+/// The frontier is an engine of its own with one declared setting, its sweep (issue 63):
+/// `count --help` lists its values from the declaration, each sweep counts the same
+/// (checked against the profile count written here) with other states, `--sweep`
+/// without the frontier is refused, and where no layers apply the frontier says that the
+/// memo's search counts instead.
+#[test]
+fn the_frontier_takes_its_sweep_as_a_declared_setting() {
+    let help = stdout(&polycover(&["count", "--help"]));
+    let listed = help
+        .split("--sweep")
+        .nth(1)
+        .expect("count --help lists --sweep");
+    assert!(
+        listed.contains("narrowest") && listed.contains("cuthill-mckee"),
+        "{help}"
+    );
+    let want = profile_count([3, 3, 6], L_TROMINO).to_string();
+    let mut states = Vec::new();
+    for sweep in ["narrowest", "cuthill-mckee"] {
+        let args = ["--solver", "frontier", "--sweep", sweep, "--threads", "1"];
+        let (count, text) = cli_count([3, 3, 6], L_TROMINO, &args);
+        assert_eq!(count, want, "{sweep}");
+        assert!(text.contains(&format!("(sweep {sweep})")), "{text}");
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("c threads"))
+            .expect("a statistics line");
+        states.push(
+            line.split("states ")
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .next()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    assert_ne!(states[0], states[1], "the two sweeps take other layers");
+    let refused = polycover(&["count", "soma", "--sweep", "narrowest"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("--sweep applies to --solver frontier only"),
+        "{}",
+        stderr(&refused)
+    );
+    let soma = polycover(&["count", "soma", "--solver", "frontier"]);
+    let text = stdout(&soma);
+    assert!(text.contains("s mc 480"), "{text}");
+    assert!(
+        text.contains("c solver frontier with no layers here") && text.contains("memo's search"),
+        "{text}"
+    );
+}
+
 /// Up to rotations and to reflections, the memo's Burnside counts (whose quotients it
 /// sweeps too) equal the bitset engine's canonical-form counts on 3-D boxes small enough
 /// for it.

@@ -70,7 +70,12 @@ pub(crate) fn keyword(setting: Setting, value: Option<&str>) -> String {
     let name = setting.name();
     let takes = matches!(
         setting,
-        Setting::Amo | Setting::Force | Setting::Seed | Setting::Solver | Setting::Symmetry
+        Setting::Amo
+            | Setting::Force
+            | Setting::Seed
+            | Setting::Solver
+            | Setting::Sweep
+            | Setting::Symmetry
     );
     match value {
         _ if !takes => match value {
@@ -151,6 +156,27 @@ fn solvers() -> Vec<&'static str> {
     polycover::Engine::solver_names()
 }
 
+/// The settings the engine `solver` takes, as it declares them (`polycover count --help`
+/// lists the same): one dict per setting, with its `name` (the keyword argument, where
+/// `count` takes it), `values` (a list of (value, help) pairs; empty when it takes any
+/// text of its own form), `default` (`None` when the run chooses) and `help`.
+#[pyfunction]
+fn settings(py: Python<'_>, solver: &str) -> PyResult<Vec<Py<PyAny>>> {
+    let engine = polycover::Engine::named(solver).map_err(to_py)?;
+    engine
+        .settings()
+        .into_iter()
+        .map(|d| {
+            let dict = pyo3::types::PyDict::new(py);
+            dict.set_item("name", d.setting.name())?;
+            dict.set_item("values", d.values)?;
+            dict.set_item("default", d.default)?;
+            dict.set_item("help", d.help)?;
+            Ok(dict.into_any().unbind())
+        })
+        .collect()
+}
+
 /// The at-most-one encodings `amo=` takes (`polycover dimacs --help`).
 #[pyfunction]
 fn encodings() -> Vec<&'static str> {
@@ -201,6 +227,7 @@ fn polycover_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<cnf::Cnf>()?;
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
     m.add_function(wrap_pyfunction!(solvers, m)?)?;
+    m.add_function(wrap_pyfunction!(settings, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     Ok(())

@@ -63,20 +63,28 @@ pub(crate) fn amo(name: &str) -> PyResult<Amo> {
     })
 }
 
-/// The engine `solver` names (with encoding `amo` for `sat`); `None` for the default.
-fn engine(solver: Option<&str>, encoding: Option<&str>) -> PyResult<Option<Engine>> {
+/// The engine `solver` names, with the settings given (`amo`, `sweep`: each as its
+/// engine declares it); `None` for the default.
+fn engine(solver: Option<&str>, given: &[(Setting, Option<&str>)]) -> PyResult<Option<Engine>> {
+    let given: Vec<(Setting, &str)> = given
+        .iter()
+        .filter_map(|&(setting, value)| Some((setting, value?)))
+        .collect();
     let Some(name) = solver else {
-        // The engines that take an encoding, as they declare it (no engine named here).
-        let takers: Vec<String> = Engine::solver_names()
-            .into_iter()
-            .filter(|n| Engine::from_name(n).is_some_and(|e| e.declares(Setting::Amo)))
-            .map(|n| format!("solver={n:?}"))
-            .collect();
-        return match encoding {
-            Some(_) => Err(usage(format!(
-                "amo applies to {} only, and no solver was given",
-                takers.join(" or ")
-            ))),
+        return match given.first() {
+            Some(&(setting, _)) => {
+                // The engines that take the setting, as they declare it (none named here).
+                let takers: Vec<String> = Engine::solver_names()
+                    .into_iter()
+                    .filter(|n| Engine::from_name(n).is_some_and(|e| e.declares(setting)))
+                    .map(|n| format!("solver={n:?}"))
+                    .collect();
+                Err(usage(format!(
+                    "{} applies to {} only, and no solver was given",
+                    setting.name(),
+                    takers.join(" or ")
+                )))
+            }
             None => Ok(None),
         };
     };
@@ -87,14 +95,14 @@ fn engine(solver: Option<&str>, encoding: Option<&str>) -> PyResult<Option<Engin
         )));
     };
     engine.available().map_err(usage)?;
-    if let Some(encoding) = encoding {
-        if engine.declares(Setting::Amo) {
+    for &(setting, value) in &given {
+        if setting == Setting::Amo && engine.declares(Setting::Amo) {
             // An unknown name gets the list of encodings, as `cnf(amo=...)` does.
-            amo(encoding)?;
+            amo(value)?;
         }
-        engine = engine
-            .configure([(Setting::Amo, encoding)])
-            .map_err(crate::to_py)?;
+    }
+    if !given.is_empty() {
+        engine = engine.configure(given).map_err(crate::to_py)?;
     }
     Ok(Some(engine))
 }
@@ -224,7 +232,7 @@ impl Puzzle {
             for named in copies.keys() {
                 if !pieces.contains(&named)? {
                     let named: String = named.extract()?;
-                    return Err(usage(&format!(
+                    return Err(usage(format!(
                         "copies names the piece `{named}`, which is not one of the pieces"
                     )));
                 }
@@ -268,9 +276,12 @@ impl Puzzle {
     /// The number of distinct solutions (up to `symmetry`: the puzzle's default when not
     /// given) as an exact `int`, as `polycover count` prints it. `solver`: an engine of
     /// `polycover.solvers()` (the command line's default choice when not given); `amo`:
-    /// the at-most-one encoding of `solver="sat"`. Raises `TimeoutError` past `timeout`
-    /// seconds and `KeyboardInterrupt` at Ctrl-C; the GIL is released meanwhile.
-    #[pyo3(signature = (solver = None, symmetry = None, threads = Whole::from(1), timeout = None, amo = None))]
+    /// the at-most-one encoding of `solver="sat"`; `sweep`: the order of
+    /// `solver="frontier"`'s layers (`polycover.settings(solver)` lists what each engine
+    /// takes). Raises `TimeoutError` past `timeout` seconds and `KeyboardInterrupt` at
+    /// Ctrl-C; the GIL is released meanwhile.
+    #[pyo3(signature = (solver = None, symmetry = None, threads = Whole::from(1), timeout = None, amo = None, sweep = None))]
+    #[allow(clippy::too_many_arguments)]
     fn count(
         &self,
         py: Python<'_>,
@@ -279,8 +290,9 @@ impl Puzzle {
         threads: Whole,
         timeout: Option<Seconds>,
         amo: Option<&str>,
+        sweep: Option<&str>,
     ) -> PyResult<Py<PyAny>> {
-        let engine = engine(solver, amo)?;
+        let engine = engine(solver, &[(Setting::Amo, amo), (Setting::Sweep, sweep)])?;
         let opts = run_options(&threads, timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         let report = interruptible(py, &opts.stop, || {
@@ -314,7 +326,7 @@ impl Puzzle {
         let opts = run_options(&Whole::from(1), timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         let engine = match solver {
-            Some(_) => engine(solver, None)?.ok_or_else(|| usage("certify needs a solver"))?,
+            Some(_) => engine(solver, &[])?.ok_or_else(|| usage("certify needs a solver"))?,
             None => polycover::certify::Certificate::engine_for(&problem).0,
         };
         let c = interruptible(py, &opts.stop, || {
@@ -335,7 +347,8 @@ impl Puzzle {
         timeout: Option<Seconds>,
         amo: Option<&str>,
     ) -> PyResult<Option<Solution>> {
-        let engine = engine(solver.or(Some("bits")), amo)?.expect("a solver is named");
+        let engine =
+            engine(solver.or(Some("bits")), &[(Setting::Amo, amo)])?.expect("a solver is named");
         let opts = run_options(&Whole::from(1), timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         let (first, report) =
@@ -359,7 +372,8 @@ impl Puzzle {
         timeout: Option<Seconds>,
         amo: Option<&str>,
     ) -> PyResult<Solutions> {
-        let engine = engine(solver.or(Some("bits")), amo)?.expect("a solver is named");
+        let engine =
+            engine(solver.or(Some("bits")), &[(Setting::Amo, amo)])?.expect("a solver is named");
         let opts = run_options(&threads, timeout.as_ref())?;
         let problem = self.problem(py, symmetry)?;
         let stop = opts.stop.clone();

@@ -462,3 +462,25 @@ def test_an_encoding_without_a_solver_names_the_solvers_that_take_one():
     with pytest.raises(polycover.PuzzleError, match=r'amo applies to solver="sat" only'):
         soma.count(amo="ladder")
     assert soma.count(solver="sat", amo="ladder") == 480
+
+
+def test_the_frontier_declares_its_sweep_and_takes_it():
+    # The frontier is an engine of its own (issue 63): its one setting, the sweep, is
+    # listed from its declaration, taken by count, and refused elsewhere.
+    (sweep,) = polycover.settings("frontier")
+    assert sweep["name"] == "sweep"
+    assert [v for v, _ in sweep["values"]] == ["narrowest", "cuthill-mckee"]
+    assert sweep["default"] == "narrowest"
+    assert polycover.settings("dlx") == []
+    assert "amo" in [s["name"] for s in polycover.settings("sat")]
+    box = polycover.Puzzle.polycubes(
+        {"L": [(0, 0, 0), (1, 0, 0), (0, 1, 0)]}, box=(3, 3, 6), copies={"L": 18}
+    )
+    for order in ["narrowest", "cuthill-mckee"]:
+        assert box.count(solver="frontier", symmetry="none", sweep=order) == 677834912
+    with pytest.raises(polycover.PuzzleError, match=r'sweep applies to solver="frontier" only'):
+        box.count(sweep="narrowest")
+    with pytest.raises(polycover.PuzzleError, match=r"the frontier engine takes narrowest, cuthill-mckee"):
+        box.count(solver="frontier", sweep="diagonal")
+    with pytest.raises(polycover.PuzzleError, match=r"sweep"):
+        box.count(solver="dlx", sweep="narrowest")

@@ -226,7 +226,7 @@ fn layers_estimate(matrix: &crate::matrix::Matrix) -> Option<Estimate> {
         memory: 1 << 30,
         shared: true,
         stop: &never,
-        layers: true,
+        layers: Some(crate::solver::memo::Sweep::Narrowest),
     };
     let input = crate::solver::memo::Input::from(matrix);
     let counted = crate::solver::memo::count_input(&input, &settings);

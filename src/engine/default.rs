@@ -9,7 +9,9 @@
 
 use std::time::{Duration, Instant};
 
+use super::frontier::Frontier;
 use super::{memo, Engine, Problem};
+use crate::solver::memo::Sweep;
 use crate::solver::Budget;
 
 /// How long the default's estimate runs before it tells a caller that asked to hear
@@ -140,9 +142,10 @@ impl Problem {
                     .into(),
             );
         }
-        if memo::by_layers(problem) && memo::layers_fit_machine(problem) {
+        let sweep = Sweep::default();
+        if memo::by_layers(problem, sweep) && memo::layers_fit_machine(problem, sweep) {
             return (
-                Engine::new(memo::Memo { layers: true }),
+                Engine::new(Frontier::default()),
                 format!(
                     "the default: a piece may be used up to {copies} times, and the search is \
                      large, {about}{} nodes {by}; a sweep whose layers the frontier counts",
@@ -162,7 +165,7 @@ impl Problem {
             );
         }
         (
-            Engine::new(memo::Memo { layers: false }),
+            Engine::new(memo::Memo),
             format!(
                 "the default: a piece may be used up to {copies} times, and the search is large, \
                  {about}{} nodes {by}",

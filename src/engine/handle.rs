@@ -6,28 +6,22 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::{native, sat, Algorithm, Prepared, ENGINES};
+use super::{native, Algorithm, Prepared, ENGINES};
 use crate::error::Result;
-use crate::sat::SatEngine;
+use crate::setting::Setting;
 
 use super::Problem;
 
-/// One engine: a handle to an [`Algorithm`] and its settings, cheap to clone and share
-/// between threads. A SAT engine's handle holds its checked settings as they are, so
-/// that reading or changing them builds nothing.
+/// One engine: a handle to an [`Algorithm`], which holds its checked settings as they
+/// are (reading or changing them builds nothing), cheap to clone and share between
+/// threads.
 #[derive(Clone)]
-pub struct Engine(Handle);
-
-#[derive(Clone)]
-enum Handle {
-    Sat(Arc<sat::Sat>),
-    Other(Arc<dyn Algorithm>),
-}
+pub struct Engine(Arc<dyn Algorithm>);
 
 impl Engine {
     /// A handle to `algorithm`.
     pub fn new(algorithm: impl Algorithm + 'static) -> Engine {
-        Engine(Handle::Other(Arc::new(algorithm)))
+        Engine(Arc::new(algorithm))
     }
 
     /// Dancing links: the reference.
@@ -38,13 +32,6 @@ impl Engine {
     /// Bitset Algorithm X: the fast native engine.
     pub fn bits() -> Engine {
         Engine::new(native::Native::BITS)
-    }
-
-    /// The CNF encoding, enumerated by an embedded SAT solver, with `settings` as they
-    /// are: [`Engine::configure`] takes settings checked ([`Algorithm::available`] says whether this build
-    /// runs them).
-    pub(crate) fn sat(settings: SatEngine) -> Engine {
-        Engine(Handle::Sat(Arc::new(sat::Sat(settings))))
     }
 
     /// An engine by name (one of [`Engine::bench_names`]), with its defaults; `None` for
@@ -103,10 +90,7 @@ impl Engine {
 
     /// The algorithm behind the handle.
     pub fn algorithm(&self) -> &dyn Algorithm {
-        match &self.0 {
-            Handle::Sat(s) => &**s,
-            Handle::Other(s) => &**s,
-        }
+        &*self.0
     }
 
     /// The short name, without the encoding: `dlx`, `sat-cadical`.
@@ -121,14 +105,6 @@ impl Engine {
     /// [`crate::error::Error::Usage`] when this build cannot run the engine.
     pub fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn Prepared + 'p>> {
         self.algorithm().prepare(problem)
-    }
-
-    /// The SAT settings of an engine that runs on the CNF.
-    pub(crate) fn sat_settings(&self) -> Option<&SatEngine> {
-        match &self.0 {
-            Handle::Sat(s) => Some(&s.0),
-            Handle::Other(_) => None,
-        }
     }
 
     /// Whether this build can run the engine; the reason when it cannot.
@@ -151,10 +127,17 @@ impl fmt::Debug for Engine {
     }
 }
 
-/// Two handles are equal when they run the same engine with the same settings.
+/// Two handles are equal when they run the same engine with the same settings: the same
+/// name, and the same value of each setting it declares.
 impl PartialEq for Engine {
     fn eq(&self, other: &Engine) -> bool {
-        format!("{self:?}") == format!("{other:?}")
+        let values = |e: &Engine| -> Vec<(Setting, Option<String>)> {
+            e.settings()
+                .iter()
+                .map(|d| (d.setting, e.setting(d.setting)))
+                .collect()
+        };
+        self.name() == other.name() && values(self) == values(other)
     }
 }
 

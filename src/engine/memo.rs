@@ -35,25 +35,13 @@ use crate::burnside::{self, Quotient};
 use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::setting::Setting;
-use crate::solver::memo::{self, Counted, MemoStats, Settings};
+use crate::solver::memo::{self, Counted, MemoStats, Settings, Sweep};
 
-/// The memo engine, or the frontier engine: the memo that counts a sweep layer by layer
-/// (a broken-profile DP, [`crate::solver::memo`]'s `profile`) where its state fits a word.
+/// The memo engine. Its prepared value also serves the frontier engine
+/// (`frontier.rs`), which counts a sweep layer by layer where it can and searches as the
+/// memo does where it cannot.
 #[derive(Debug)]
-pub(super) struct Memo {
-    /// Count sweeps by layers: the `frontier` engine.
-    pub(super) layers: bool,
-}
-
-impl Memo {
-    fn name(&self) -> &'static str {
-        if self.layers {
-            super::names::FRONTIER
-        } else {
-            super::names::MEMO
-        }
-    }
-}
+pub(super) struct Memo;
 
 /// How the memo counts a problem's orbits.
 enum Plan {
@@ -73,39 +61,51 @@ fn plan(problem: &Problem) -> Plan {
 
 impl Algorithm for Memo {
     fn name(&self) -> &'static str {
-        Memo::name(self)
+        super::names::MEMO
     }
 
-    /// The table's subproblems (the frontier's too: its certificate follows the layers).
+    /// The table's subproblems.
     fn certifies(&self) -> Option<super::Certifies> {
         Some(super::Certifies::Table)
     }
 
     fn prepare<'p>(&self, problem: &'p Problem) -> Result<Box<dyn super::Prepared + 'p>> {
-        let plan = plan(problem);
-        let input = memo::Input::from(matrix_of(problem, &plan));
-        let layers = self.layers && input.by_layers();
-        Ok(Box::new(PreparedMemo {
-            problem,
-            plan,
-            input,
-            name: Memo::name(self),
-            layers,
-        }))
+        Ok(Box::new(PreparedMemo::new(problem, self.name(), None)))
     }
 }
 
-/// The memo prepared for one problem: its plan, Burnside classes included.
-struct PreparedMemo<'p> {
+/// The memo prepared for one problem (or the frontier: `layers`): its plan, Burnside
+/// classes included.
+pub(super) struct PreparedMemo<'p> {
     problem: &'p Problem,
     plan: Plan,
     /// The input of the plan's first matrix ([`matrix_of`]), built once: its sweeps and
     /// their orders are computed as it is made.
     input: memo::Input,
     name: &'static str,
-    /// The frontier engine, and the plan's first matrix (the reduced one, or Burnside's
-    /// identity) is a sweep counted by layers.
-    layers: bool,
+    /// The sweep the plan's first matrix (the reduced one, or Burnside's identity) is
+    /// counted along by layers: the frontier's, where the layers apply.
+    layers: Option<Sweep>,
+    /// The frontier asked for layers that do not apply, so the memo's search counts.
+    fell_back: bool,
+}
+
+impl<'p> PreparedMemo<'p> {
+    /// The memo for `problem`, named `name`, counting by layers along `sweep` where it is
+    /// given and the layers apply.
+    pub(super) fn new(problem: &'p Problem, name: &'static str, sweep: Option<Sweep>) -> Self {
+        let plan = plan(problem);
+        let input = memo::Input::from(matrix_of(problem, &plan));
+        let layers = sweep.filter(|&s| input.by_layers(s));
+        PreparedMemo {
+            problem,
+            plan,
+            input,
+            name,
+            layers,
+            fell_back: sweep.is_some() && layers.is_none(),
+        }
+    }
 }
 
 impl super::Prepared for PreparedMemo<'_> {
@@ -130,17 +130,26 @@ impl super::Prepared for PreparedMemo<'_> {
                 problem.reduction.group().order()
             ),
         };
-        if self.layers {
+        if let Some(sweep) = self.layers {
             return vec![format!(
-                "solver {}: layer by layer along a sweep, a broken-profile DP \
+                "solver {}: layer by layer along a sweep (sweep {}), a broken-profile DP \
                  (every piece has copies, so its states are the frontier's cells and the \
                  pieces left), {how}",
-                self.name
+                self.name,
+                sweep.name()
             )];
         }
         let (_, branching) = memo::Input::from(problem.reduction.matrix()).branching();
+        let instead = if self.fell_back {
+            // The frontier's layers need a sweep (every piece with copies) whose state
+            // fits a word: say that the memo's search counts instead.
+            " with no layers here (they need every piece to have copies and a frontier \
+             that fits a word), so the memo's search:"
+        } else {
+            ":"
+        };
         vec![format!(
-            "solver {}: a table of subproblem counts, {how}, {branching}",
+            "solver {}{instead} a table of subproblem counts, {how}, {branching}",
             self.name
         )]
     }
@@ -179,8 +188,8 @@ impl Counts for PreparedMemo<'_> {
         let stop = || opts.stop.should_stop();
         // Layers never forget: one that outgrows the budget ends the count with a
         // refusal that names its size (below), so the table's refusal is for the search.
-        if self.layers {
-            refuse_layers_past_budget(self.input.layers_widest(), opts.memory)?;
+        if let Some(sweep) = self.layers {
+            refuse_layers_past_budget(self.input.layers_widest(sweep), opts.memory)?;
         } else {
             refuse_past_budget(self.estimated(), opts.memory, Instead::Count)?;
         }
@@ -367,17 +376,18 @@ fn layers_past_machine(widest: Option<u32>) -> bool {
     })
 }
 
-/// Whether the frontier's layers for `problem` could fit in this machine's memory with a
-/// large enough `--memory` (the default engine never picks a frontier that would be
-/// refused whatever the budget).
-pub(super) fn layers_fit_machine(problem: &Problem) -> bool {
-    !layers_past_machine(memo::Input::from(matrix_of(problem, &plan(problem))).layers_widest())
+/// Whether the frontier's layers along `sweep` for `problem` could fit in this machine's
+/// memory with a large enough `--memory` (the default engine never picks a frontier that
+/// would be refused whatever the budget).
+pub(super) fn layers_fit_machine(problem: &Problem, sweep: Sweep) -> bool {
+    let input = memo::Input::from(matrix_of(problem, &plan(problem)));
+    !layers_past_machine(input.layers_widest(sweep))
 }
 
-/// Whether the frontier engine counts `problem` layer by layer (its first matrix is a
-/// sweep whose state fits a word).
-pub(super) fn by_layers(problem: &Problem) -> bool {
-    memo::Input::from(matrix_of(problem, &plan(problem))).by_layers()
+/// Whether the frontier engine counts `problem` layer by layer along `sweep` (its first
+/// matrix is a sweep whose state fits a word).
+pub(super) fn by_layers(problem: &Problem, sweep: Sweep) -> bool {
+    memo::Input::from(matrix_of(problem, &plan(problem))).by_layers(sweep)
 }
 
 /// Whether the memo's table for `problem` could fit in this machine's memory with a

@@ -34,6 +34,7 @@
 mod covers;
 mod default;
 pub(crate) mod difficulty;
+mod frontier;
 pub(crate) mod handle;
 mod memo;
 pub(crate) mod run;
@@ -86,6 +87,40 @@ pub trait Algorithm: Send + Sync + fmt::Debug {
     /// The graph its certificate of a count takes (`count --certify`), when it writes
     /// one: what `certify` reads instead of the engine's name.
     fn certifies(&self) -> Option<Certifies> {
+        None
+    }
+
+    /// The settings it takes, in the order a help text lists them (none by default).
+    fn settings(&self) -> Vec<Declared> {
+        Vec::new()
+    }
+
+    /// This engine with `pairs` applied: each setting one it declares, each value one of
+    /// the declared ones ([`Engine::configure`] checked them, and calls this only with
+    /// some pairs); the combination is the engine's to check.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] for settings that do not go together.
+    fn configure(&self, pairs: &[(Setting, &str)]) -> Result<Engine> {
+        unreachable!(
+            "{} declares no setting, so is given none: {} pairs",
+            self.name(),
+            pairs.len()
+        )
+    }
+
+    /// The value of `setting`, spelt as [`Algorithm::settings`] offers it; `None` for one
+    /// it does not declare, or one left to the run.
+    fn setting(&self, setting: Setting) -> Option<String> {
+        let _ = setting;
+        None
+    }
+
+    /// The engine a checkpointed count takes instead of this one, for an engine whose
+    /// count is not made of subproblems that a checkpoint records as they end (the
+    /// frontier's layers: the memo); `None` for one whose count is.
+    fn instead_for_checkpoint(&self) -> Option<Engine> {
         None
     }
 }
@@ -468,6 +503,12 @@ pub(crate) mod names {
     pub(crate) const MEMO: &str = "memo";
     pub(crate) const FRONTIER: &str = "frontier";
     pub(crate) const SAT: &str = "sat";
+    pub(crate) const SAT_CADICAL: &str = "sat-cadical";
+    pub(crate) const SAT_CADICAL_SOLVER: &str = "sat-cadical-solver";
+    pub(crate) const SAT_VARISAT: &str = "sat-varisat";
+    pub(crate) const SAT_MINISAT: &str = "sat-minisat";
+    pub(crate) const SAT_GLUCOSE: &str = "sat-glucose";
+    pub(crate) const SAT_KISSAT: &str = "sat-kissat";
 }
 
 /// Every engine, by name: the one list that `--solver`, `bench --solvers`, `check` and
@@ -490,55 +531,55 @@ pub(crate) static ENGINES: &[Entry] = &[
         name: names::MEMO,
         about: "a table of subproblem counts: counts identical pieces fast, lists nothing",
         on_solver: true,
-        make: || Engine::new(memo::Memo { layers: false }),
+        make: || Engine::new(memo::Memo),
     },
     Entry {
         name: names::FRONTIER,
         about: "the memo, layer by layer (a profile DP) where every piece has copies",
         on_solver: true,
-        make: || Engine::new(memo::Memo { layers: true }),
+        make: || Engine::new(frontier::Frontier::default()),
     },
     Entry {
         name: names::SAT,
         about: "the CNF by the build's default SAT backend (CaDiCaL with MRV decisions)",
         on_solver: true,
-        make: || Engine::sat(SatEngine::default()),
+        make: || Engine::new(sat::Sat(SatEngine::default())),
     },
     Entry {
-        name: "sat-cadical",
+        name: names::SAT_CADICAL,
         about: "CaDiCaL steered by the MRV propagator",
         on_solver: false,
-        make: || Engine::sat(sat::settings(crate::sat::Backend::Cadical, true)),
+        make: || Engine::new(sat::Sat(sat::settings(crate::sat::Backend::Cadical, true))),
     },
     Entry {
-        name: "sat-cadical-solver",
+        name: names::SAT_CADICAL_SOLVER,
         about: "CaDiCaL with its own decisions",
         on_solver: false,
-        make: || Engine::sat(sat::settings(crate::sat::Backend::Cadical, false)),
+        make: || Engine::new(sat::Sat(sat::settings(crate::sat::Backend::Cadical, false))),
     },
     Entry {
-        name: "sat-varisat",
+        name: names::SAT_VARISAT,
         about: "varisat, pure Rust",
         on_solver: false,
-        make: || Engine::sat(sat::settings(crate::sat::Backend::Varisat, true)),
+        make: || Engine::new(sat::Sat(sat::settings(crate::sat::Backend::Varisat, true))),
     },
     Entry {
-        name: "sat-minisat",
+        name: names::SAT_MINISAT,
         about: "MiniSat 2.2 (rustsat), a model per call",
         on_solver: false,
-        make: || Engine::sat(sat::settings(crate::sat::Backend::Minisat, true)),
+        make: || Engine::new(sat::Sat(sat::settings(crate::sat::Backend::Minisat, true))),
     },
     Entry {
-        name: "sat-glucose",
+        name: names::SAT_GLUCOSE,
         about: "Glucose 4 (rustsat), a model per call",
         on_solver: false,
-        make: || Engine::sat(sat::settings(crate::sat::Backend::Glucose, true)),
+        make: || Engine::new(sat::Sat(sat::settings(crate::sat::Backend::Glucose, true))),
     },
     Entry {
-        name: "sat-kissat",
+        name: names::SAT_KISSAT,
         about: "Kissat 4 (rustsat): the first solution only",
         on_solver: false,
-        make: || Engine::sat(sat::settings(crate::sat::Backend::Kissat, true)),
+        make: || Engine::new(sat::Sat(sat::settings(crate::sat::Backend::Kissat, true))),
     },
     #[cfg(any(test, feature = "toy"))]
     Entry {

@@ -19,21 +19,26 @@ use crate::parts::Step;
 use crate::solver;
 use crate::symmetry::Reduction;
 
-/// A native engine: its name and how the driver builds it for a matrix.
+/// A native engine: its name, how the driver builds it for a matrix, and whether its
+/// search tree is the one the difficulty measures are of.
 #[derive(Clone, Copy)]
 pub(crate) struct Native {
     name: &'static str,
     build: solver::Build,
+    /// Its tree is the dancing links' (`difficulty.rs`): it measures.
+    measures: bool,
 }
 
 impl Native {
     pub(super) const DLX: Native = Native {
         name: super::names::DLX,
         build: solver::dlx,
+        measures: true,
     };
     pub(super) const BITS: Native = Native {
         name: super::names::BITS,
         build: solver::bits,
+        measures: false,
     };
 }
 
@@ -55,7 +60,10 @@ impl<'p> PreparedNative<'p> {
         PreparedNative {
             native,
             problem,
-            line: format!("solver {}", engine.describe()),
+            line: match engine.describe() {
+                how if how.is_empty() => format!("solver {}", native.name),
+                how => format!("solver {}: {how}", native.name),
+            },
             built: Mutex::new(Some(engine)),
         }
     }
@@ -123,7 +131,7 @@ impl super::Prepared for PreparedNative<'_> {
 
     fn measures(&self) -> Option<&dyn MeasuresTree> {
         // The measures are the dancing links' tree (`difficulty.rs`).
-        (self.native.name == Native::DLX.name).then_some(self as _)
+        self.native.measures.then_some(self as _)
     }
 }
 

@@ -200,12 +200,12 @@ impl SatBuilder {
         if lazy_rule(s.amo, Some(s.backend)).is_err() {
             return Err(SatSettingsError::Lazy { backend: s.backend });
         }
-        Ok(Engine::sat(s))
+        Ok(Engine::new(Sat(s)))
     }
 }
 
 /// The settings a SAT engine with `s` declares, each with `s`'s value as its default.
-pub(super) fn declared(s: &SatEngine) -> Vec<Declared> {
+fn declared(s: &SatEngine) -> Vec<Declared> {
     vec![
         Declared {
             setting: Setting::Backend,
@@ -279,7 +279,7 @@ pub(super) fn declared(s: &SatEngine) -> Vec<Declared> {
 
 /// `s` with `pairs` applied (each setting declared, each value one of its declared
 /// values: [`Engine::configure`] checked them), then the combination checked once.
-pub(super) fn configure(s: &SatEngine, pairs: &[(Setting, &str)]) -> Result<Engine> {
+fn configure(s: &SatEngine, pairs: &[(Setting, &str)]) -> Result<Engine> {
     fn pick<T: Copy>(all: &[T], name: fn(T) -> &'static str, value: &str) -> T {
         *all.iter()
             .find(|&&v| name(v) == value)
@@ -331,7 +331,7 @@ fn sat_option(text: &str) -> Result<(String, i32)> {
 }
 
 /// The value of `setting` in `s`, spelt as [`declared`] offers it.
-pub(super) fn setting(s: &SatEngine, setting: Setting) -> Option<String> {
+fn setting(s: &SatEngine, setting: Setting) -> Option<String> {
     match setting {
         Setting::Backend => Some(s.backend.name().into()),
         Setting::Amo => Some(s.amo.name().into()),
@@ -352,14 +352,27 @@ pub(super) fn setting(s: &SatEngine, setting: Setting) -> Option<String> {
 
 impl Algorithm for Sat {
     fn name(&self) -> &'static str {
+        use super::names;
         match (self.0.backend, self.0.decide) {
-            (Backend::Varisat, _) => "sat-varisat",
-            (Backend::Minisat, _) => "sat-minisat",
-            (Backend::Glucose, _) => "sat-glucose",
-            (Backend::Kissat, _) => "sat-kissat",
-            (Backend::Cadical, Decide::Mrv) => "sat-cadical",
-            (Backend::Cadical, Decide::Solver) => "sat-cadical-solver",
+            (Backend::Varisat, _) => names::SAT_VARISAT,
+            (Backend::Minisat, _) => names::SAT_MINISAT,
+            (Backend::Glucose, _) => names::SAT_GLUCOSE,
+            (Backend::Kissat, _) => names::SAT_KISSAT,
+            (Backend::Cadical, Decide::Mrv) => names::SAT_CADICAL,
+            (Backend::Cadical, Decide::Solver) => names::SAT_CADICAL_SOLVER,
         }
+    }
+
+    fn settings(&self) -> Vec<Declared> {
+        declared(&self.0)
+    }
+
+    fn configure(&self, pairs: &[(Setting, &str)]) -> Result<Engine> {
+        configure(&self.0, pairs)
+    }
+
+    fn setting(&self, setting: Setting) -> Option<String> {
+        self::setting(&self.0, setting)
     }
 
     /// The models of its enumeration, listed once more for the certificate.

@@ -21,13 +21,10 @@ use crate::error::{Error, Result};
 use crate::setting::Setting;
 
 impl Engine {
-    /// The settings the engine takes, in the order a help text lists them; none for the
-    /// native engines and the memo.
+    /// The settings the engine takes, in the order a help text lists them (its
+    /// [`Algorithm::settings`](super::Algorithm::settings)).
     pub fn settings(&self) -> Vec<Declared> {
-        match self.sat_settings() {
-            Some(s) => super::sat::declared(s),
-            None => Vec::new(),
-        }
+        self.algorithm().settings()
     }
 
     /// Whether the engine takes `setting` (an engine that runs on the CNF declares
@@ -80,18 +77,17 @@ impl Engine {
             }
             taken.push((setting, value));
         }
-        match self.sat_settings() {
-            Some(s) => super::sat::configure(s, &taken),
-            None => Ok(self.clone()),
+        if taken.is_empty() {
+            return Ok(self.clone());
         }
+        self.algorithm().configure(&taken)
     }
 
     /// The value of `setting`, as [`Engine::configure`] takes it; `None` for a setting
     /// the engine does not declare, or one left to the run (the strategy) or empty (no
     /// CaDiCaL option given).
     pub fn setting(&self, setting: Setting) -> Option<String> {
-        self.sat_settings()
-            .and_then(|s| super::sat::setting(s, setting))
+        self.algorithm().setting(setting)
     }
 }
 
@@ -211,6 +207,49 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "seed is a setting of no engine"
+        );
+    }
+
+    /// Every registered engine, the toy engines included: configured with the values
+    /// it reads back for each setting it declares, it is the same engine; and one value
+    /// changed makes another engine (equality is by name and settings).
+    #[test]
+    fn every_engine_round_trips_its_own_settings() {
+        let mut changed = 0;
+        for name in Engine::bench_names() {
+            let engine = Engine::from_name(name).unwrap();
+            if engine.available().is_err() {
+                continue;
+            }
+            let values: Vec<(Setting, String)> = engine
+                .settings()
+                .iter()
+                .filter_map(|d| Some((d.setting, engine.setting(d.setting)?)))
+                .filter(|(s, _)| *s != Setting::SatOption)
+                .collect();
+            let again = engine
+                .configure(values.iter().map(|(s, v)| (*s, v.as_str())))
+                .unwrap();
+            assert_eq!(again, engine, "{name}");
+            for d in engine.settings() {
+                let current = engine.setting(d.setting);
+                let other = d
+                    .names()
+                    .into_iter()
+                    .find(|v| Some(*v) != current.as_deref());
+                if let Some(other) = other {
+                    if let Ok(e) = engine.configure([(d.setting, other)]) {
+                        assert_ne!(e, engine, "{name} {} {other}", d.setting.name());
+                        changed += 1;
+                    }
+                }
+            }
+        }
+        assert!(changed >= 5, "{changed}");
+        let frontier = Engine::from_name("frontier").unwrap();
+        assert_eq!(
+            frontier.setting(Setting::Sweep).as_deref(),
+            Some("narrowest")
         );
     }
 

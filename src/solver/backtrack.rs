@@ -48,7 +48,8 @@ pub trait Backtrack: Send {
     ) -> ControlFlow<()>;
     /// Search nodes visited so far.
     fn nodes(&self) -> u64;
-    /// Which engine this is and how it runs, for the `c solver` line.
+    /// How it runs, for the `c solver` line after the engine's name (empty: nothing to
+    /// add).
     fn describe(&self) -> String;
 
     /// Walks one path down from `prefix`, as [`Backtrack::branch`] would step by step: at each

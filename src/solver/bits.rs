@@ -157,7 +157,7 @@ impl Backtrack for Fallback {
     }
 
     fn describe(&self) -> String {
-        format!("bits: the dlx instead ({})", self.why)
+        format!("the dlx instead ({})", self.why)
     }
 }
 
@@ -252,7 +252,7 @@ impl<const W: usize> Levels for Masks<W> {
 
     fn describe(&self) -> String {
         format!(
-            "bits: item masks of {W} word(s), {} list compaction",
+            "item masks of {W} word(s), {} list compaction",
             self.kernel.effective::<W>().name()
         )
     }

@@ -260,7 +260,7 @@ impl Backtrack for Dlx {
         flow
     }
     fn describe(&self) -> String {
-        "dlx".into()
+        String::new()
     }
 
     /// Steps down in place, as the search does (cover the item, commit the row), and

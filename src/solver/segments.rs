@@ -194,7 +194,7 @@ impl<const W: usize> Levels for Segmented<W> {
 
     fn describe(&self) -> String {
         format!(
-            "bits: piece segments, cell masks of {W} word(s), {} list compaction",
+            "piece segments, cell masks of {W} word(s), {} list compaction",
             self.kernel.effective::<W>().name()
         )
     }

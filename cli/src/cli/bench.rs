@@ -25,7 +25,7 @@ use polycover::{Error, Result};
 /// `--amo`: `all`, or a comma-separated list of encodings: the values the SAT engine
 /// declares for its `amo` setting.
 fn parse_amos(spec: &str) -> Result<Vec<Amo>> {
-    let declared = super::engines::sat_values(polycover::Setting::Amo);
+    let declared = super::engines::declared_values(polycover::Setting::Amo);
     let names: Vec<&str> = if spec == "all" {
         declared.clone()
     } else {

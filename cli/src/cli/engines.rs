@@ -31,8 +31,7 @@ use polycover::{Error, Result};
 /// given: the engine takes them as (setting, value) pairs ([`Engine::configure`]) and
 /// refuses those it does not declare.
 pub(super) fn chosen(solver: Option<&str>, sat: &[(Setting, String)]) -> Result<Engine> {
-    let solver = solver.unwrap_or("bits");
-    let Some(engine) = Engine::from_name(solver) else {
+    let Some(engine) = solver.map_or(Some(Engine::bits()), Engine::from_name) else {
         unreachable!("clap accepts only Engine::solver_names()")
     };
     engine.configure(
@@ -41,9 +40,15 @@ pub(super) fn chosen(solver: Option<&str>, sat: &[(Setting, String)]) -> Result<
     )
 }
 
-/// Whether `--solver` names an engine with SAT settings (whose options apply).
-pub(super) fn is_sat(solver: Option<&str>) -> bool {
-    Engine::from_name(solver.unwrap_or("bits")).is_some_and(|e| reads_cnf(&e))
+/// Whether the engine `--solver` names (the default's, when none is named) declares
+/// `setting`, so that the flag is the engine's (`--force` is the CNF's size limit for an
+/// engine that declares it, and a directory's overwrite for every other).
+pub(super) fn declares(solver: Option<&str>, setting: Setting) -> bool {
+    let default = || Engine::solver_names().into_iter().next();
+    solver
+        .or_else(default)
+        .and_then(Engine::from_name)
+        .is_some_and(|e| e.declares(setting))
 }
 
 /// Whether `engine` runs on the CNF: it declares an at-most-one encoding.
@@ -61,8 +66,9 @@ pub(super) fn for_count(solver: Option<&str>, sat: &[(Setting, String)]) -> Resu
         Some(_) => Ok(ForCount(Some(chosen(solver, sat)?))),
         None => match sat.first() {
             Some((setting, _)) => Err(Error::Usage(format!(
-                "{} applies to --solver sat only, and no --solver was given",
-                super::wording::flag(*setting, None)
+                "{} applies to {} only, and no --solver was given",
+                super::wording::flag(*setting, None),
+                declaring(*setting).join(", ")
             ))),
             None => Ok(ForCount(None)),
         },
@@ -82,6 +88,11 @@ pub(super) fn run_options(ctx: &Context) -> RunOptions<'static> {
 pub(super) struct ForCount(Option<Engine>);
 
 impl ForCount {
+    /// The engine `--solver` named, if one was.
+    pub(super) fn named(&self) -> Option<&Engine> {
+        self.0.as_ref()
+    }
+
     /// The engine for `p` (`split`: a part or a checkpoint runs), with why when it is the
     /// default.
     pub(super) fn pick(
@@ -110,9 +121,13 @@ impl ForCount {
     }
 }
 
-/// The memo, which a checkpointed count of a sweep takes instead of the frontier.
-pub(super) fn memo() -> Engine {
-    Engine::from_name("memo").expect("the memo is registered")
+/// The values of `--solver` that declare `setting`, as flags: `--solver sat`.
+fn declaring(setting: Setting) -> Vec<String> {
+    Engine::solver_names()
+        .into_iter()
+        .filter(|name| Engine::from_name(name).is_some_and(|e| e.declares(setting)))
+        .map(|name| format!("--solver {name}"))
+        .collect()
 }
 
 /// The engine `check` compares the others with.
@@ -131,30 +146,32 @@ pub(super) fn check_native() -> Vec<Engine> {
         .collect()
 }
 
-/// The values the SAT engine declares for `setting` (none for a setting it lacks, or
-/// one that takes any text).
-pub(crate) fn sat_values(setting: Setting) -> Vec<&'static str> {
-    sat_declared(setting)
+/// The values the first engine of `--solver` that declares `setting` takes for it (none
+/// for a setting no engine declares, or one that takes any text).
+pub(crate) fn declared_values(setting: Setting) -> Vec<&'static str> {
+    declared_with_help(setting)
         .into_iter()
         .map(|(name, _)| name)
         .collect()
 }
 
-/// [`sat_values`], each with its line of help.
-pub(crate) fn sat_declared(setting: Setting) -> Vec<(&'static str, &'static str)> {
-    sat_setting(setting).map(|d| d.values).unwrap_or_default()
+/// [`declared_values`], each with its line of help.
+pub(crate) fn declared_with_help(setting: Setting) -> Vec<(&'static str, &'static str)> {
+    declared(setting).map(|d| d.values).unwrap_or_default()
 }
 
-/// The SAT engine's default for `setting` (`--solver sat` with no option).
-pub(crate) fn sat_default(setting: Setting) -> Option<&'static str> {
-    sat_setting(setting).and_then(|d| d.default)
+/// That engine's default for `setting` (`--solver sat` with no option).
+pub(crate) fn declared_default(setting: Setting) -> Option<&'static str> {
+    declared(setting).and_then(|d| d.default)
 }
 
-fn sat_setting(setting: Setting) -> Option<polycover::engine::Declared> {
-    Engine::from_name("sat")?
-        .settings()
+/// The declaration of `setting` by the first engine of `--solver` that has it: the
+/// engines that share a setting (the SAT backends) declare it alike.
+fn declared(setting: Setting) -> Option<polycover::engine::Declared> {
+    Engine::solver_names()
         .into_iter()
-        .find(|d| d.setting == setting)
+        .filter_map(Engine::from_name)
+        .find_map(|e| e.settings().into_iter().find(|d| d.setting == setting))
 }
 
 /// The values of `--solver`, each with its line of help.
@@ -168,7 +185,7 @@ pub(crate) fn solvers() -> Vec<(&'static str, &'static str)> {
 /// `check`'s SAT engine in encoding `amo`, `backend` (the build's default when not
 /// given) with its defaults otherwise, and its name in `check`'s table.
 pub(super) fn check_sat(backend: Option<&str>, amo: Amo, force: bool) -> Result<(Engine, String)> {
-    let sat = Engine::from_name("sat").expect("the registry's SAT engine");
+    let sat = cnf_engine();
     let mut pairs = vec![(Setting::Amo, amo.name())];
     if let Some(backend) = backend {
         pairs.push((Setting::Backend, backend));
@@ -180,6 +197,16 @@ pub(super) fn check_sat(backend: Option<&str>, amo: Amo, force: bool) -> Result<
     let backend = engine.setting(Setting::Backend).unwrap_or_default();
     let name = format!("sat {backend} {}", amo.name());
     Ok((engine, name))
+}
+
+/// The first engine of `--solver` that runs on the CNF (declares an at-most-one
+/// encoding), with its defaults: `check`'s and `--proof`'s.
+fn cnf_engine() -> Engine {
+    Engine::solver_names()
+        .into_iter()
+        .filter_map(Engine::from_name)
+        .find(reads_cnf)
+        .expect("an engine of the registry runs on the CNF")
 }
 
 /// Compiles `engine` for `p`: what `describe` and the runs share.
@@ -233,16 +260,18 @@ pub(super) fn solutions(
 /// before any work (its prepared engine would refuse too, saying why:
 /// [`Prepared::refuter`]).
 pub(super) fn for_proof(solver: Option<&str>, sat: &[(Setting, String)]) -> Result<Engine> {
-    if !is_sat(solver) {
-        return Err(Error::Usage(
-            "--proof goes with --solver sat: the proof is of the CNF's unsatisfiability".into(),
-        ));
+    let engine = chosen(solver, sat)?;
+    if !reads_cnf(&engine) {
+        return Err(Error::Usage(format!(
+            "--proof goes with {}: the proof is of the CNF's unsatisfiability",
+            declaring(Setting::Amo).join(", ")
+        )));
     }
-    let varisat = Engine::from_name("sat-varisat").expect("the registry's varisat engine");
-    let engine = varisat.configure(
-        sat.iter()
-            .map(|(setting, value)| (*setting, value.as_str())),
-    )?;
+    // Varisat writes the proof: the backend when none is given.
+    let engine = match sat.iter().any(|(s, _)| *s == Setting::Backend) {
+        true => engine,
+        false => engine.configure([(Setting::Backend, "varisat")])?,
+    };
     match engine.setting(Setting::Backend) {
         Some(backend) if backend != "varisat" => Err(Error::Usage(format!(
             "--proof: the {backend} backend writes no proof here (varisat is the one that \
@@ -255,9 +284,7 @@ pub(super) fn for_proof(solver: Option<&str>, sat: &[(Setting, String)]) -> Resu
 /// `sample`'s engine, prepared: the memo, which draws from its table of counts
 /// ([`crate::engine::Samples`]).
 pub(super) fn for_samples(p: &Problem) -> Result<Box<dyn Prepared + '_>> {
-    Engine::from_name("memo")
-        .expect("the registry's memo")
-        .prepare(p)
+    Engine::named("memo")?.prepare(p)
 }
 
 /// One solve that writes a DRAT proof to `proof` (see [`crate::engine::Refutes`]).

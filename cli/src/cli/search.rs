@@ -32,15 +32,19 @@ pub(super) fn count(a: CountArgs, ctx: &Context, out: &mut dyn Write) -> Result<
     // which needs no --solver sat.
     let certifying = a.certify.is_some();
     let mut sat = a.search.sat.clone();
-    sat.force &= !certifying || engines::is_sat(a.search.solver.as_deref());
+    sat.force &=
+        !certifying || engines::declares(a.search.solver.as_deref(), polycover::Setting::Force);
     let choose = engines::for_count(a.search.solver.as_deref(), &sat.given())?;
-    if a.parts.checkpoint.is_some() && a.search.solver.as_deref() == Some("frontier") {
-        return Err(Error::Usage(
-            "--checkpoint does not go with --solver frontier: its layers are one sweep, not \
-             subproblems that a checkpoint records as they end; count with --solver memo (the \
-             default with --checkpoint), whose subproblems it records"
-                .into(),
-        ));
+    if let (Some(_), Some(named)) = (&a.parts.checkpoint, choose.named()) {
+        if let Some(instead) = named.algorithm().instead_for_checkpoint() {
+            return Err(Error::Usage(format!(
+                "--checkpoint does not go with --solver {}: its count is not made of \
+                 subproblems that a checkpoint records as they end; count with --solver {} \
+                 (the default with --checkpoint), whose subproblems it records",
+                named.name(),
+                instead.name()
+            )));
+        }
     }
     let p = match load(&a.search, ctx, out)? {
         Ok(p) => p,
@@ -193,15 +197,15 @@ fn count_engine(
         }
         _ => choose.pick(p, split, ctx.stop(), out),
     };
-    if a.parts.checkpoint.is_some() && engine.name() == "frontier" {
-        return (
-            engines::memo(),
-            Some(
-                "the default with --checkpoint for a sweep: the memo, whose subproblems the \
-                 checkpoint records as they end (the frontier's layers are not subproblems)"
-                    .to_string(),
-            ),
+    let instead = engine.algorithm().instead_for_checkpoint();
+    if let (Some(_), Some(instead)) = (&a.parts.checkpoint, instead) {
+        let why = format!(
+            "the default with --checkpoint for a sweep: {}, whose subproblems the checkpoint \
+             records as they end ({}'s count is not made of subproblems)",
+            instead.name(),
+            engine.name()
         );
+        return (instead, Some(why));
     }
     (engine, why)
 }
@@ -348,7 +352,8 @@ pub(super) fn enumerate(a: EnumerateArgs, ctx: &Context, out: &mut dyn Write) ->
     let drawing = a.records.drawing();
     let force = drawing && a.search.sat.force;
     let mut sat = a.search.sat.clone();
-    sat.force &= !drawing || engines::is_sat(a.search.solver.as_deref());
+    sat.force &=
+        !drawing || engines::declares(a.search.solver.as_deref(), polycover::Setting::Force);
     let engine = engines::chosen(a.search.solver.as_deref(), &sat.given())?;
     if a.parts.given() {
         if let Some(flag) = [("--svg", &a.records.svg), ("--html", &a.records.html)]

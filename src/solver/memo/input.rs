@@ -8,7 +8,7 @@
 //! Invariants: an option lists distinct items in increasing order, each with a weight of
 //! at least 1; an item with `max == 1` has weight 1 wherever it appears; `min <= max`.
 
-use super::order::{self, Branching};
+use super::order::{self, Branching, Sweep};
 use crate::burnside::Quotient;
 use crate::matrix::Matrix;
 
@@ -92,10 +92,13 @@ impl Input {
         }
     }
 
-    /// This input in the sweep that the layers take: the narrower one [`Input::listed`]
-    /// keeps where it does, else this one; `None` when it is not a sweep.
-    pub(super) fn layered(&self) -> Option<&Input> {
-        (self.branching == Branching::Sweep).then(|| self.listed.as_deref().unwrap_or(self))
+    /// This input in `sweep`, which the layers take: for the narrowest, the narrower one
+    /// [`Input::listed`] keeps where it does, else this one; `None` when it is not a sweep.
+    pub(super) fn layered(&self, sweep: Sweep) -> Option<&Input> {
+        (self.branching == Branching::Sweep).then(|| match sweep {
+            Sweep::Narrowest => self.listed.as_deref().unwrap_or(self),
+            Sweep::CuthillMckee => self,
+        })
     }
 
     /// The sweep of these items and options in `order` (item `order[k]` numbered `k`,

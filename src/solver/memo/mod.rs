@@ -80,8 +80,8 @@
 //! Invariants: a returned count is exact; a stopped search returns [`Incomplete`], never
 //! a number; the table never holds more than its byte budget.
 
-mod frontier;
 mod input;
+mod key;
 mod order;
 mod profile;
 mod search;
@@ -102,6 +102,7 @@ use crate::schedule::{execute, Caller, Giving, Job as ScheduledJob, Piece, Pool,
 pub(crate) use input::{cells_first_order, layer_order};
 pub use input::{Input, TableEstimate};
 use order::Branching;
+pub use order::Sweep;
 pub use search::Incomplete;
 use search::Search;
 use sharded::{Sharded, View};
@@ -121,9 +122,10 @@ pub struct Settings<'a> {
     pub shared: bool,
     /// Polled every few thousand nodes; `true` stops the count.
     pub stop: &'a (dyn Fn() -> bool + Sync),
-    /// Count a sweep layer by layer ([`profile`]) where its state fits a word, instead
-    /// of by the search and its table (the `frontier` engine; the `memo` engine searches).
-    pub layers: bool,
+    /// Count a sweep layer by layer ([`profile`]) along this sweep where its state fits
+    /// a word, instead of by the search and its table (the `frontier` engine); `None`:
+    /// the search (the `memo` engine).
+    pub layers: Option<Sweep>,
 }
 
 /// What a count found.
@@ -292,10 +294,7 @@ pub(crate) fn count_searching(
 /// ([`LayerStats::outgrown`]): the search's table, which keeps every layer's
 /// subproblems, would hold more still and forget without end.
 fn profiled(input: &Input, settings: &Settings<'_>, workers: usize) -> Option<Counted> {
-    if !settings.layers {
-        return None;
-    }
-    let layout = profile::layout(input)?;
+    let layout = profile::layout(input, settings.layers?)?;
     let profiled = profile::count(&layout, settings.memory, settings.stop, workers.max(1));
     let stats = MemoStats {
         subproblems: 1,
@@ -612,10 +611,10 @@ fn count_after(
 // The estimate needs the search's key layout, and the search reads the input: kept here,
 // above both, so that neither file imports the other both ways.
 impl Input {
-    /// Whether a count with layers ([`Settings::layers`]) counts this input layer by
-    /// layer: a sweep whose state fits a word.
-    pub fn by_layers(&self) -> bool {
-        profile::layout(self).is_some()
+    /// Whether a count with layers along `sweep` ([`Settings::layers`]) counts this input
+    /// layer by layer: a sweep whose state fits a word.
+    pub fn by_layers(&self, sweep: Sweep) -> bool {
+        profile::layout(self, sweep).is_some()
     }
 
     /// The patterns of the sweep's widest frontier, `2^cells` ([`TableEstimate::keys`]),
@@ -628,8 +627,8 @@ impl Input {
 
     /// Cells of the widest frontier of the sweep that the layers take (the narrower one
     /// that [`Input::listed`] keeps, where it does), or `None` when it is not a sweep.
-    pub(crate) fn layers_widest(&self) -> Option<u32> {
-        let swept = self.layered()?;
+    pub(crate) fn layers_widest(&self, sweep: Sweep) -> Option<u32> {
+        let swept = self.layered(sweep)?;
         Some(order::widest(&swept.items, &swept.options))
     }
 

@@ -51,6 +51,45 @@ pub enum Branching {
     Sweep,
 }
 
+/// Which sweep a count by layers (the `frontier` engine) takes: its states are the
+/// patterns of a frontier, so the narrower the sweep's widest frontier, the fewer states.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sweep {
+    /// The narrowest of the orders tried ([`crate::solver::memo::Input`]'s `listed`): the
+    /// cells as listed, each raster of a box's axes, and Cuthill-McKee with its ties
+    /// broken by each.
+    #[default]
+    Narrowest,
+    /// The memo's own sweep, Cuthill-McKee from a far corner ([`cuthill_mckee`]): a box's
+    /// diagonal cross-sections, wider than a raster's where the sides differ.
+    CuthillMckee,
+}
+
+impl Sweep {
+    /// Every sweep, in the order a help text lists them.
+    pub const ALL: [Sweep; 2] = [Sweep::Narrowest, Sweep::CuthillMckee];
+
+    /// The sweep's name, as the `sweep` setting takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sweep::Narrowest => "narrowest",
+            Sweep::CuthillMckee => "cuthill-mckee",
+        }
+    }
+
+    /// One line of help.
+    pub fn help(self) -> &'static str {
+        match self {
+            Sweep::Narrowest => {
+                "the narrowest of the cells as listed, each raster of a box's axes and                  Cuthill-McKee"
+            }
+            Sweep::CuthillMckee => {
+                "Cuthill-McKee from a far corner (the memo's own sweep): a box's diagonal                  cross-sections"
+            }
+        }
+    }
+}
+
 /// The rule (module docs): the sweep when every option covers an item that is not a unit
 /// item, and there are unit items to sweep.
 pub fn rule(items: &[(u32, u32)], options: &[Vec<(u32, u32)>]) -> Branching {

@@ -60,8 +60,8 @@ use num_bigint::BigUint;
 use crate::solver::backtrack::{Alone, Branch, Share};
 use crate::solver::links::{Hook, Links};
 
-use super::frontier::Frontier;
 use super::input::Input;
+use super::key::Frontier;
 use super::order::{self, Branching};
 use super::table::{hash, Count, Found, Memo};
 

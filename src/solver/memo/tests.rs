@@ -35,7 +35,7 @@ fn settings(threads: usize, memory: usize, shared: bool) -> Settings<'static> {
         memory,
         shared,
         stop: &never,
-        layers: true,
+        layers: Some(super::Sweep::Narrowest),
     }
 }
 
@@ -215,7 +215,7 @@ fn inputs_counted_at_once_sum_as_counted_one_by_one() {
         for threads in [1, 2, 3] {
             let layers = memory > 4096;
             let s = Settings {
-                layers,
+                layers: layers.then_some(super::Sweep::Narrowest),
                 ..settings(threads, memory, shared)
             };
             let c = count_sum(&inputs, &s);
@@ -268,7 +268,7 @@ fn a_stopped_count_is_incomplete() {
         memory: MIB,
         shared: false,
         stop: &stop,
-        layers: false,
+        layers: None,
     };
     let c: Counted = count(&dominoes(12, 12), &s);
     assert_eq!(c.count, Err(Incomplete));
@@ -638,7 +638,7 @@ fn layers_count_as_the_search_does() {
     inputs.extend((0..3000).map(|seed| Input::from(&random_matrix(seed))));
     let mut layered = 0;
     for (k, input) in inputs.iter().enumerate() {
-        let Some(layout) = super::profile::layout(input) else {
+        let Some(layout) = super::profile::layout(input, super::Sweep::Narrowest) else {
             assert!(k >= counted, "input {k} is a sweep the layers count");
             continue;
         };
@@ -669,7 +669,7 @@ fn layers_count_as_the_search_does() {
 fn layers_count_past_two_to_the_128() {
     for (h, w) in [(16, 16), (20, 20)] {
         let input = Input::from(&dominoes(h, w));
-        let layout = super::profile::layout(&input).expect("a sweep");
+        let layout = super::profile::layout(&input, super::Sweep::Narrowest).expect("a sweep");
         for threads in [1, 4] {
             let by_layers = super::profile::count(&layout, 1 << 30, &never, threads).count;
             assert_eq!(
@@ -688,7 +688,7 @@ fn layers_count_past_two_to_the_128() {
 #[test]
 fn layers_past_the_budget_or_stopped_give_no_number() {
     let input = Input::from(&dominoes(8, 8));
-    let layout = super::profile::layout(&input).expect("a sweep");
+    let layout = super::profile::layout(&input, super::Sweep::Narrowest).expect("a sweep");
     let stop = || true;
     for threads in [1, 4] {
         let tiny = super::profile::count(&layout, 1024, &never, threads);
@@ -732,7 +732,7 @@ fn layers_sweep_a_box_alike_however_it_is_turned() {
             widest <= 13 && widest < diagonal,
             "{size:?}: {widest} against {diagonal}"
         );
-        let layout = super::profile::layout(&input).unwrap();
+        let layout = super::profile::layout(&input, super::Sweep::Narrowest).unwrap();
         let counted = super::profile::count(&layout, 64 * MIB, &never, 1);
         counts.push((counted.count, counted.steps));
     }
@@ -753,7 +753,7 @@ fn layers_sweep_a_box_alike_however_it_is_turned() {
     .into_iter()
     .map(|size| {
         let input = input_of(&boxed(size, &[(DOMINO, 30)]));
-        let layout = super::profile::layout(&input).unwrap();
+        let layout = super::profile::layout(&input, super::Sweep::Narrowest).unwrap();
         let counted = super::profile::count(&layout, 64 * MIB, &never, 1);
         (counted.count.unwrap(), counted.steps)
     })
@@ -789,9 +789,14 @@ fn layers_count_alike_in_another_sweep() {
         let text = boxed(size, &[(DOMINO, size.iter().product::<u32>() / 2)]);
         let own = input_of(&text);
         let planes = by_planes(&text);
-        let a = super::profile::count(&super::profile::layout(&own).unwrap(), 256 * MIB, &never, 1);
+        let a = super::profile::count(
+            &super::profile::layout(&own, super::Sweep::Narrowest).unwrap(),
+            256 * MIB,
+            &never,
+            1,
+        );
         let b = super::profile::count(
-            &super::profile::layout(&planes).unwrap(),
+            &super::profile::layout(&planes, super::Sweep::Narrowest).unwrap(),
             256 * MIB,
             &never,
             1,
@@ -814,7 +819,7 @@ fn six_cube_in_another_sweep() {
         "breadth of the planes' sweep {:?}",
         super::order::breadth(&planes.items, &planes.options)
     );
-    let layout = super::profile::layout(&planes).unwrap();
+    let layout = super::profile::layout(&planes, super::Sweep::Narrowest).unwrap();
     let start = std::time::Instant::now();
     let counted = super::profile::count(&layout, 22 << 30, &never, 1);
     eprintln!(
@@ -860,7 +865,7 @@ fn layers_count_a_lone_piece_by_its_cells() {
             "two pieces",
         ),
     ] {
-        let layout = super::profile::layout(&input).expect("a sweep");
+        let layout = super::profile::layout(&input, super::Sweep::Narrowest).expect("a sweep");
         assert_eq!(layout.counters(), counters, "{what}");
         let by_layers = super::profile::count(&layout, 64 * MIB, &never, 1).count;
         let searched = super::count_searching(&input, &settings(1, 64 * MIB, true), 1).0;

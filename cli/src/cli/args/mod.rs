@@ -54,7 +54,7 @@ pub(super) fn is_stdio(path: &Path) -> bool {
 
 /// The at-most-one encoding when none is given: the SAT engine's default.
 fn default_amo() -> Amo {
-    crate::cli::engines::sat_default(Setting::Amo)
+    crate::cli::engines::declared_default(Setting::Amo)
         .and_then(Amo::from_name)
         .expect("the SAT engine's at-most-one encoding")
 }
@@ -231,17 +231,20 @@ pub(super) struct SatArgs {
     pub(super) amo: Option<AmoArg>,
     /// Embedded SAT solver (with --solver sat). Default: cadical (varisat in builds
     /// without default features).
-    #[arg(long, value_parser = values::sat_values(Setting::Backend))]
+    #[arg(long, value_parser = values::declared_values(Setting::Backend))]
     pub(super) backend: Option<String>,
     /// Who picks CaDiCaL's decisions: `mrv`, a placement of the most constrained cell or
     /// piece, or `solver`, CaDiCaL's own heuristics. Default: mrv.
-    #[arg(long, value_parser = values::sat_values(Setting::Decide))]
+    #[arg(long, value_parser = values::declared_values(Setting::Decide))]
     pub(super) decide: Option<String>,
     /// How the SAT solver enumerates (with --solver sat). Default: `plain` for `solve`
     /// and `enumerate` (one solver: the first model comes fastest without cubes), `cubes`
     /// for `count` and split or resumed runs.
-    #[arg(long, value_parser = values::sat_values(Setting::Strategy))]
+    #[arg(long, value_parser = values::declared_values(Setting::Strategy))]
     pub(super) strategy: Option<String>,
+    /// The order the layers of --solver frontier take the cells in. Default: narrowest.
+    #[arg(long, value_parser = values::declared_values(Setting::Sweep))]
+    pub(super) sweep: Option<String>,
     /// A CaDiCaL option, NAME=VALUE (repeatable), set after polycover's defaults
     /// (inprocessing=0 restart=0 chrono=2 bump=0 walk=0 lucky=0 shrinkreap=0).
     #[arg(long = "sat-option", value_name = "NAME=VALUE")]
@@ -263,6 +266,7 @@ impl SatArgs {
             (Setting::Backend, self.backend.as_deref()),
             (Setting::Decide, self.decide.as_deref()),
             (Setting::Strategy, self.strategy.as_deref()),
+            (Setting::Sweep, self.sweep.as_deref()),
         ];
         let mut given: Vec<(Setting, String)> = named
             .into_iter()
@@ -288,7 +292,7 @@ pub(super) struct CheckArgs {
     #[arg(long, value_enum)]
     pub(super) symmetry: Option<SymmetryArg>,
     /// Default: cadical (varisat in builds without default features).
-    #[arg(long, value_parser = values::sat_values(Setting::Backend))]
+    #[arg(long, value_parser = values::declared_values(Setting::Backend))]
     pub(super) backend: Option<String>,
     /// Build the CNFs even when their size passes the limit (10 M clauses or 50 M
     /// literals).
@@ -599,7 +603,7 @@ mod tests {
     /// The defaults the help texts name in prose are the engine's.
     #[test]
     fn help_texts_name_the_engines_defaults() {
-        let default = |s| crate::cli::engines::sat_default(s).unwrap();
+        let default = |s| crate::cli::engines::declared_default(s).unwrap();
         assert!(help("amo").ends_with(&format!("Default: {}", default(Setting::Amo))));
         assert!(help("decide").ends_with(&format!("Default: {}", default(Setting::Decide))));
     }

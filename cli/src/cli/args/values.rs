@@ -130,9 +130,9 @@ value_enum! {
 /// help: what the SAT engine declares for the setting, so the command line offers
 /// exactly what the engine takes (a build without CaDiCaL refuses `--backend cadical`
 /// as the arguments are parsed, before any work or output).
-pub(crate) fn sat_values(setting: polycover::Setting) -> clap::builder::PossibleValuesParser {
+pub(crate) fn declared_values(setting: polycover::Setting) -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
-        crate::cli::engines::sat_declared(setting)
+        crate::cli::engines::declared_with_help(setting)
             .into_iter()
             .map(|(name, help)| clap::builder::PossibleValue::new(name).help(help)),
     )
@@ -351,10 +351,10 @@ mod tests {
     /// `--amo`'s mirror (typed, as `dimacs` and `bench` take encodings without an
     /// engine) offers exactly the values the SAT engine declares
     /// ([`polycover::Engine::settings`]); the other SAT options take theirs from the
-    /// engine ([`sat_values`]).
+    /// engine ([`declared_values`]).
     #[test]
     fn the_sat_options_offer_what_the_engine_declares() {
-        use crate::cli::engines::sat_values;
+        use crate::cli::engines::declared_values;
         use polycover::Setting;
         fn names<T: ValueEnum>() -> Vec<String> {
             T::value_variants()
@@ -362,7 +362,8 @@ mod tests {
                 .map(|v| name(v.clone()))
                 .collect()
         }
-        let declared = |s| -> Vec<String> { sat_values(s).into_iter().map(String::from).collect() };
+        let declared =
+            |s| -> Vec<String> { declared_values(s).into_iter().map(String::from).collect() };
         assert_eq!(names::<AmoArg>(), declared(Setting::Amo));
     }
 }

@@ -92,12 +92,12 @@ pub(super) struct Layout {
     first: u64,
 }
 
-/// The layout of `input` for the DP, in the narrowest of its sweeps (the memo's, or the
-/// other one [`Input::listed`] keeps where it is narrower); `None` where the DP does not
+/// The layout of `input` for the DP, in `sweep` (the narrowest of its sweeps: the memo's,
+/// or the other one [`Input::listed`] keeps where it is narrower); `None` where the DP does not
 /// count it: it is not a sweep, an option covers no cell, or its state does not fit a
 /// word with its top bit clear (a state with it set is the tables' free slot).
-pub(super) fn layout(input: &Input) -> Option<Layout> {
-    let input = input.layered()?;
+pub(super) fn layout(input: &Input, sweep: super::order::Sweep) -> Option<Layout> {
+    let input = input.layered(sweep)?;
     let cells = input.items.iter().take_while(|&&b| b == (1, 1)).count();
     if cells == 0 || input.items[cells..].contains(&(1, 1)) {
         return None;

@@ -311,7 +311,7 @@ mod tests {
             memory,
             shared: true,
             stop: &never,
-            layers: false,
+            layers: None,
         }
     }
 
