@@ -1081,3 +1081,31 @@ fn a_certificate_directory_is_made_in_one_that_exists_and_removed_when_nothing_i
     assert!(text.contains("c no certificate is kept"), "{text}");
     assert!(!cert.exists(), "the directory made for it stays");
 }
+
+/// `Certificate::write` tells its caller the bytes written so far (issue 63: the command
+/// line's progress line hears the writer instead of polling `.partial` files): the last
+/// figure it hears is the certificate's size, its CNFs and CPOG files of every term
+/// together, and the figures never go down.
+#[test]
+fn the_writer_tells_the_bytes_it_has_written() {
+    use polycover::{certify::Certificate, Problem, Stop};
+    let dir = tempfile::tempdir().unwrap();
+    let problem = Problem::load("dominoes-8x8", None).unwrap();
+    let (engine, _) = Certificate::engine_for(&problem);
+    let heard = std::sync::Mutex::new(Vec::new());
+    let c = Certificate::write(
+        &problem,
+        &engine,
+        &Stop::new(),
+        None,
+        &dir.path().join("cert"),
+        &|bytes| heard.lock().unwrap().push(bytes),
+    )
+    .unwrap();
+    let heard = heard.into_inner().unwrap();
+    let size: u64 = c.terms.iter().map(|t| t.cnf_bytes + t.cpog_bytes).sum();
+    assert!(c.terms.len() > 1, "Burnside terms");
+    assert_eq!(heard.last(), Some(&size), "{heard:?}");
+    assert!(heard.windows(2).all(|w| w[0] <= w[1]), "{heard:?}");
+    assert!(heard.len() >= 2 * c.terms.len(), "{heard:?}");
+}

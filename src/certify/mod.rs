@@ -122,6 +122,8 @@ pub(crate) struct Request<'a> {
     pub expected: Option<&'a Count>,
     /// When to give up (the search and the deletions poll it); nothing is then kept.
     pub stop: &'a Stop,
+    /// Hears the bytes written so far.
+    pub written: &'a dyn Fn(u64),
 }
 
 impl Shape {
@@ -274,7 +276,8 @@ impl Certificate {
     /// bitset engine and SAT enumeration): per term of Burnside's sum a CNF and its CPOG
     /// proof, a `MANIFEST` and a `README`. For SAT the models are enumerated first (they
     /// are the tree's leaves). `expected`: the count the engine gave; a certificate of
-    /// another count is not kept.
+    /// another count is not kept. `written` hears the bytes written so far, about every
+    /// megabyte and at the end of each file (a front end's progress line).
     ///
     /// # Errors
     ///
@@ -288,6 +291,7 @@ impl Certificate {
         stop: &Stop,
         expected: Option<&Count>,
         dir: &Path,
+        written: &dyn Fn(u64),
     ) -> Result<Certificate> {
         let shape = Shape::of(engine)?;
         let models = if engine.algorithm().certifies() == Some(Certifies::Models) {
@@ -323,6 +327,7 @@ impl Certificate {
                 models,
                 expected,
                 stop,
+                written,
             },
             dir,
         )
@@ -572,6 +577,8 @@ fn write_terms(request: Request<'_>, dir: &Path) -> Result<Certificate> {
         vec![(0, 1)]
     };
     let mut models = request.models;
+    // The bytes of the terms written before this one.
+    let mut done = 0;
     for (k, size) in classes {
         let g = &group.elements()[k];
         let (label, file) = if k == 0 {
@@ -591,7 +598,9 @@ fn write_terms(request: Request<'_>, dir: &Path) -> Result<Certificate> {
             request.stop,
             &cnf_path,
             &cpog_path,
+            &|bytes| (request.written)(done + bytes),
         )?;
+        done += term.cnf_bytes + term.cpog_bytes;
         terms.push(Term {
             name: label,
             symmetry: Some(g.name.clone()),

@@ -26,6 +26,7 @@ use crate::symmetry::Symmetry;
 /// Writes the term of `g` (the identity for `None`): its CNF at `cnf_path` and its
 /// certificate at `cpog_path`. The term's name, symmetry and file names are the
 /// caller's to fill in.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn write_term(
     problem: &Problem,
     g: Option<&Symmetry>,
@@ -34,11 +35,14 @@ pub(super) fn write_term(
     stop: &Stop,
     cnf_path: &Path,
     cpog_path: &Path,
+    written: &dyn Fn(u64),
 ) -> Result<Term> {
     let started = Instant::now();
     let formula = Formula::new(&problem.compiled.matrix, g)?;
     let comments = cnf_comments(problem, &formula, g);
     let cnf_bytes = write_cnf(&formula, &comments, cnf_path)?;
+    written(cnf_bytes);
+    let written = |cpog: u64| written(cnf_bytes + cpog);
     // The frontier's sweep order where the layers certify (milliseconds); for pieces
     // without copies, the cells' raster, then the pieces.
     let matrix = &problem.compiled.matrix;
@@ -58,6 +62,7 @@ pub(super) fn write_term(
         sweep.as_deref(),
         stop,
         cpog_path,
+        &written,
     )?;
     Ok(Term {
         name: String::new(),
@@ -145,8 +150,38 @@ struct Graph {
     bytes: u64,
 }
 
+/// The certificate's file, telling `hear` the bytes written to it so far about every
+/// megabyte: the writer's progress, without a poll of the file's size.
+struct Heard<'h> {
+    file: fs::File,
+    written: u64,
+    told: u64,
+    hear: &'h dyn Fn(u64),
+}
+
+impl Write for Heard<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.written += n as u64;
+        if self.written >= self.told + (1 << 20) {
+            self.told = self.written;
+            (self.hear)(self.written);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// The certificate being written.
+type CpogOut<'h> = Out<BufWriter<Heard<'h>>>;
+
 /// Writes the certificate of `formula`'s count at `path` and syncs it: the search's
 /// graph and lemmas, the root, and the deletion of every clause but the root's unit.
+/// `written` hears its bytes so far as it grows.
+#[allow(clippy::too_many_arguments)]
 fn write_cpog(
     formula: &Formula,
     shape: Shape,
@@ -155,9 +190,16 @@ fn write_cpog(
     sweep: Option<&[u32]>,
     stop: &Stop,
     path: &Path,
+    written: &dyn Fn(u64),
 ) -> Result<Graph> {
     let write = write_error(path);
-    let cpog = BufWriter::with_capacity(1 << 20, fs::File::create(path).map_err(&write)?);
+    let file = Heard {
+        file: fs::File::create(path).map_err(&write)?,
+        written: 0,
+        told: 0,
+        hear: written,
+    };
+    let cpog = BufWriter::with_capacity(1 << 20, file);
     let mut out = Out::new(cpog, formula.num_vars, formula.clauses.len() as u32);
     out.comment(&format!(
         "polycover {} CPOG certificate of the CNF beside it",
@@ -190,7 +232,7 @@ fn write_cpog(
 /// deletions through the cut lemmas.
 fn write_layers(
     formula: &Formula,
-    out: Out<BufWriter<fs::File>>,
+    out: CpogOut<'_>,
     sweep: Option<&[u32]>,
     stop: &Stop,
     path: &Path,
@@ -212,15 +254,16 @@ fn write_layers(
 }
 
 /// Flushes and syncs the finished certificate at `path`: what it holds, and its size.
-fn close(out: Out<BufWriter<fs::File>>, count: BigUint, states: u64, path: &Path) -> Result<Graph> {
+fn close(out: CpogOut<'_>, count: BigUint, states: u64, path: &Path) -> Result<Graph> {
     let write = write_error(path);
     let nodes = out.nodes.len();
     let bytes = out.bytes;
-    let file = out
+    let heard = out
         .into_inner()
         .into_inner()
         .map_err(|e| write(e.into_error()))?;
-    file.sync_all().map_err(&write)?;
+    (heard.hear)(heard.written);
+    heard.file.sync_all().map_err(&write)?;
     Ok(Graph {
         count,
         nodes,

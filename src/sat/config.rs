@@ -154,7 +154,7 @@ impl Decide {
     }
 }
 
-/// How the SAT path runs: the settings of [`crate::engine::handle::Engine::sat`].
+/// How the SAT path runs: the settings an engine that runs on the CNF holds (`engine/sat.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SatEngine {
     /// The embedded solver that runs the CNF.

@@ -71,48 +71,53 @@ fn free_bytes(dir: &Path) -> Option<u64> {
         .then(|| st.f_bavail as u64 * st.f_frsize as u64)
 }
 
-/// On a terminal, what the certificate's files weigh so far, as they are written: a large
-/// one takes minutes (the 16x16 dominoes' 15 GB, seven). Stops when dropped.
+/// On a terminal, what the certificate's files weigh so far, as the writer tells it
+/// (`Certificate::write`'s `written`): a large one takes minutes (the 16x16 dominoes'
+/// 15 GB, seven). Stops when dropped.
 struct Written {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// The bytes written so far, as the writer last told.
+    bytes: std::sync::Arc<std::sync::atomic::AtomicU64>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Written {
-    fn watch(dir: &Path) -> Option<Written> {
+    /// The line, on a terminal; its byte count either way, for the writer to tell.
+    fn watch() -> Written {
         use std::io::IsTerminal;
-        use std::sync::atomic::Ordering;
-        if !std::io::stderr().is_terminal() {
-            return None;
-        }
-        let dir = dir.to_path_buf();
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let stopped = stop.clone();
-        let thread = std::thread::spawn(move || {
-            let bar = indicatif::ProgressBar::new_spinner();
-            bar.set_style(
-                indicatif::ProgressStyle::with_template("c certificate: {msg}, {elapsed} elapsed")
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let bytes = std::sync::Arc::new(AtomicU64::new(0));
+        let thread = std::io::stderr().is_terminal().then(|| {
+            let (stopped, told) = (stop.clone(), bytes.clone());
+            std::thread::spawn(move || {
+                let bar = indicatif::ProgressBar::new_spinner();
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "c certificate: {msg}, {elapsed} elapsed",
+                    )
                     .expect("a valid template"),
-            );
-            while !stopped.load(Ordering::Relaxed) {
-                let bytes: u64 = std::fs::read_dir(&dir)
-                    .into_iter()
-                    .flatten()
-                    .flatten()
-                    .filter(|e| e.file_name().to_string_lossy().ends_with(".partial"))
-                    .filter_map(|e| e.metadata().ok())
-                    .map(|m| m.len())
-                    .sum();
-                bar.set_message(format!("{:.1} MB written", bytes as f64 / 1e6));
-                bar.tick();
-                std::thread::sleep(std::time::Duration::from_millis(200));
-            }
-            bar.finish_and_clear();
+                );
+                while !stopped.load(Ordering::Relaxed) {
+                    let mb = told.load(Ordering::Relaxed) as f64 / 1e6;
+                    bar.set_message(format!("{mb:.1} MB written"));
+                    bar.tick();
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                }
+                bar.finish_and_clear();
+            })
         });
-        Some(Written {
+        Written {
             stop,
-            thread: Some(thread),
-        })
+            bytes,
+            thread,
+        }
+    }
+
+    /// What the writer calls with the bytes written so far.
+    fn tell(&self, bytes: u64) {
+        self.bytes
+            .store(bytes, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -137,10 +142,16 @@ pub(super) fn count(
 ) -> Result<()> {
     let free = free_bytes(dir);
     polycover::certify::Certificate::check_room(p, engine, &report.solutions, memory as u64, free)?;
-    let watch = Written::watch(dir);
+    let watch = Written::watch();
     let _partials = crate::signals::register_partials_in(dir);
-    let c =
-        polycover::certify::Certificate::write(p, engine, ctx.stop(), Some(&report.solutions), dir);
+    let c = polycover::certify::Certificate::write(
+        p,
+        engine,
+        ctx.stop(),
+        Some(&report.solutions),
+        dir,
+        &|bytes| watch.tell(bytes),
+    );
     drop(watch);
     let c = c?;
     let (mut cnf, mut cpog, mut nodes, mut secs) = (0, 0, 0, 0.0);

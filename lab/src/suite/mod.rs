@@ -533,6 +533,7 @@ fn certify(
         &stop.within(family.count_timeout),
         expected.as_ref(),
         &target,
+        &|_| {},
     ) {
         Ok(_) => Ok(()),
         Err(Error::Failed(why)) => Err(Error::Failed(format!("suite: {}: {why}", family.stem(i)))),
