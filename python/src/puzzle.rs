@@ -330,7 +330,14 @@ impl Puzzle {
             None => polycover::certify::Certificate::engine_for(&problem).0,
         };
         let c = interruptible(py, &opts.stop, || {
-            polycover::certify::Certificate::write(&problem, &engine, &opts.stop, None, &path, &|_| {})
+            polycover::certify::Certificate::write(
+                &problem,
+                &engine,
+                &opts.stop,
+                None,
+                &path,
+                &|_| {},
+            )
         })?
         .map_err(|e| timed_out(e, &opts.stop))?;
         int(py, &c.count)

@@ -208,9 +208,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("polycover-toy-cert-{}", std::process::id()));
         let toy = Engine::from_name("toy").unwrap();
         assert!(toy.algorithm().certifies().is_none());
-        let why = crate::certify::Certificate::write(&soma, &toy, &Stop::new(), None, &dir, &|_| {})
-            .expect_err("refused")
-            .to_string();
+        let why =
+            crate::certify::Certificate::write(&soma, &toy, &Stop::new(), None, &dir, &|_| {})
+                .expect_err("refused")
+                .to_string();
         assert!(why.contains("memo, frontier"), "{why}");
         assert!(why.ends_with("not toy"), "{why}");
         assert!(!dir.exists());
