@@ -74,9 +74,8 @@ fn engine(solver: Option<&str>, given: &[(Setting, Option<&str>)]) -> PyResult<O
         return match given.first() {
             Some(&(setting, _)) => {
                 // The engines that take the setting, as they declare it (none named here).
-                let takers: Vec<String> = Engine::solver_names()
+                let takers: Vec<String> = Engine::solvers_declaring(setting)
                     .into_iter()
-                    .filter(|n| Engine::from_name(n).is_some_and(|e| e.declares(setting)))
                     .map(|n| format!("solver={n:?}"))
                     .collect();
                 Err(usage(format!(

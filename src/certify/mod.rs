@@ -139,12 +139,7 @@ impl Shape {
             Some(Certifies::Table) => Ok(Shape::Shared),
             Some(Certifies::SearchTree | Certifies::Models) => Ok(Shape::Tree),
             None => {
-                let able: Vec<&str> = Engine::solver_names()
-                    .into_iter()
-                    .filter(|n| {
-                        Engine::from_name(n).is_some_and(|e| e.algorithm().certifies().is_some())
-                    })
-                    .collect();
+                let able = Engine::solvers_that(|e| e.algorithm().certifies().is_some());
                 Err(Error::Usage(format!(
                     "a certificate comes from {}, not {}",
                     crate::setting::Setting::Solver.is(able.join(", ")),

@@ -76,6 +76,21 @@ impl Engine {
             .collect()
     }
 
+    /// The names of `--solver` whose engines declare `setting`, in the registry's order:
+    /// where a message says that a setting applies (`amo`: `sat`; `sweep`: `frontier`).
+    pub fn solvers_declaring(setting: Setting) -> Vec<&'static str> {
+        Engine::solvers_that(|e| e.declares(setting))
+    }
+
+    /// The names of `--solver` whose engines, with their defaults, have `ability`.
+    pub(crate) fn solvers_that(ability: impl Fn(&Engine) -> bool) -> Vec<&'static str> {
+        ENGINES
+            .iter()
+            .filter(|e| e.on_solver && ability(&(e.make)()))
+            .map(|e| e.name)
+            .collect()
+    }
+
     /// The names `bench --solvers` takes, in the registry's order: every engine
     /// there is, each one of `check`'s cross-checks.
     pub fn bench_names() -> Vec<&'static str> {

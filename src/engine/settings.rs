@@ -94,9 +94,8 @@ impl Engine {
 /// Where a setting applies, for the refusal of an engine without it: the engines of
 /// `--solver`'s registry that declare it (`solver sat`).
 fn with_it(setting: Setting) -> String {
-    Engine::solver_names()
+    Engine::solvers_declaring(setting)
         .into_iter()
-        .filter(|name| Engine::from_name(name).is_some_and(|e| e.declares(setting)))
         .map(|name| Setting::Solver.is(name))
         .collect::<Vec<_>>()
         .join(", ")

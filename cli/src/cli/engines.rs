@@ -31,7 +31,7 @@ use polycover::{Error, Result};
 /// given: the engine takes them as (setting, value) pairs ([`Engine::configure`]) and
 /// refuses those it does not declare.
 pub(super) fn chosen(solver: Option<&str>, sat: &[(Setting, String)]) -> Result<Engine> {
-    let Some(engine) = solver.map_or(Some(Engine::bits()), Engine::from_name) else {
+    let Some(engine) = named_or_default(solver) else {
         unreachable!("clap accepts only Engine::solver_names()")
     };
     engine.configure(
@@ -44,11 +44,12 @@ pub(super) fn chosen(solver: Option<&str>, sat: &[(Setting, String)]) -> Result<
 /// `setting`, so that the flag is the engine's (`--force` is the CNF's size limit for an
 /// engine that declares it, and a directory's overwrite for every other).
 pub(super) fn declares(solver: Option<&str>, setting: Setting) -> bool {
-    let default = || Engine::solver_names().into_iter().next();
-    solver
-        .or_else(default)
-        .and_then(Engine::from_name)
-        .is_some_and(|e| e.declares(setting))
+    named_or_default(solver).is_some_and(|e| e.declares(setting))
+}
+
+/// The engine `--solver` names, or `bits` when none is named.
+fn named_or_default(solver: Option<&str>) -> Option<Engine> {
+    solver.map_or(Some(Engine::bits()), Engine::from_name)
 }
 
 /// Whether `engine` runs on the CNF: it declares an at-most-one encoding.
@@ -123,9 +124,8 @@ impl ForCount {
 
 /// The values of `--solver` that declare `setting`, as flags: `--solver sat`.
 fn declaring(setting: Setting) -> Vec<String> {
-    Engine::solver_names()
+    Engine::solvers_declaring(setting)
         .into_iter()
-        .filter(|name| Engine::from_name(name).is_some_and(|e| e.declares(setting)))
         .map(|name| format!("--solver {name}"))
         .collect()
 }
@@ -168,10 +168,11 @@ pub(crate) fn declared_default(setting: Setting) -> Option<&'static str> {
 /// The declaration of `setting` by the first engine of `--solver` that has it: the
 /// engines that share a setting (the SAT backends) declare it alike.
 fn declared(setting: Setting) -> Option<polycover::engine::Declared> {
-    Engine::solver_names()
+    let first = *Engine::solvers_declaring(setting).first()?;
+    Engine::from_name(first)?
+        .settings()
         .into_iter()
-        .filter_map(Engine::from_name)
-        .find_map(|e| e.settings().into_iter().find(|d| d.setting == setting))
+        .find(|d| d.setting == setting)
 }
 
 /// The values of `--solver`, each with its line of help.
@@ -202,10 +203,9 @@ pub(super) fn check_sat(backend: Option<&str>, amo: Amo, force: bool) -> Result<
 /// The first engine of `--solver` that runs on the CNF (declares an at-most-one
 /// encoding), with its defaults: `check`'s and `--proof`'s.
 fn cnf_engine() -> Engine {
-    Engine::solver_names()
-        .into_iter()
-        .filter_map(Engine::from_name)
-        .find(reads_cnf)
+    Engine::solvers_declaring(Setting::Amo)
+        .first()
+        .and_then(|name| Engine::from_name(name))
         .expect("an engine of the registry runs on the CNF")
 }
 
@@ -268,9 +268,10 @@ pub(super) fn for_proof(solver: Option<&str>, sat: &[(Setting, String)]) -> Resu
         )));
     }
     // Varisat writes the proof: the backend when none is given.
-    let engine = match sat.iter().any(|(s, _)| *s == Setting::Backend) {
-        true => engine,
-        false => engine.configure([(Setting::Backend, "varisat")])?,
+    let engine = if sat.iter().any(|(s, _)| *s == Setting::Backend) {
+        engine
+    } else {
+        engine.configure([(Setting::Backend, "varisat")])?
     };
     match engine.setting(Setting::Backend) {
         Some(backend) if backend != "varisat" => Err(Error::Usage(format!(
