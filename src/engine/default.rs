@@ -143,7 +143,7 @@ impl Problem {
             );
         }
         let sweep = Sweep::default();
-        if memo::by_layers(problem, sweep) && memo::layers_fit_machine(problem, sweep) {
+        if memo::layers_take(problem, sweep) {
             return (
                 Engine::new(Frontier::default()),
                 format!(

@@ -376,18 +376,14 @@ fn layers_past_machine(widest: Option<u32>) -> bool {
     })
 }
 
-/// Whether the frontier's layers along `sweep` for `problem` could fit in this machine's
-/// memory with a large enough `--memory` (the default engine never picks a frontier that
-/// would be refused whatever the budget).
-pub(super) fn layers_fit_machine(problem: &Problem, sweep: Sweep) -> bool {
-    let input = memo::Input::from(matrix_of(problem, &plan(problem)));
-    !layers_past_machine(input.layers_widest(sweep))
-}
-
 /// Whether the frontier engine counts `problem` layer by layer along `sweep` (its first
-/// matrix is a sweep whose state fits a word).
-pub(super) fn by_layers(problem: &Problem, sweep: Sweep) -> bool {
-    memo::Input::from(matrix_of(problem, &plan(problem))).by_layers(sweep)
+/// matrix is a sweep whose state fits a word), in layers that could fit in this
+/// machine's memory with a large enough `--memory`: the default engine never picks a
+/// frontier that would fall back to the memo, or be refused whatever the budget. The
+/// input (its sweeps, its plan's Burnside classes) is built once for both.
+pub(super) fn layers_take(problem: &Problem, sweep: Sweep) -> bool {
+    let input = memo::Input::from(matrix_of(problem, &plan(problem)));
+    input.by_layers(sweep) && !layers_past_machine(input.layers_widest(sweep))
 }
 
 /// Whether the memo's table for `problem` could fit in this machine's memory with a
