@@ -313,24 +313,12 @@ fn signature(item: &Value) -> String {
     let k = kind(item);
     let inner = &item["inner"][k.as_str()];
     match k.as_str() {
-        "function" => {
-            let sig = &inner["sig"];
-            let inputs: Vec<String> = sig["inputs"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|pair| format!("{}: {}", pair[0].as_str().unwrap_or("_"), ty(&pair[1])))
-                .collect();
-            let output = match &sig["output"] {
-                Value::Null => String::new(),
-                t => format!(" -> {}", ty(t)),
-            };
-            format!(
-                "{}({}){output}",
-                generics(&inner["generics"]),
-                inputs.join(", ")
-            )
-        }
+        "function" => format!(
+            "{}({}){}",
+            generics(&inner["generics"]),
+            arguments(&inner["sig"], true),
+            arrow(&inner["sig"]["output"])
+        ),
         "struct_field" => format!(": {}", ty(inner)),
         "constant" => format!(": {}", ty(&inner["type"])),
         "assoc_const" => format!(": {}", ty(&inner["type"])),
@@ -446,13 +434,30 @@ fn path(p: &Value) -> String {
             .flatten()
             .map(ty)
             .collect();
-        let output = match &f["output"] {
-            Value::Null => String::new(),
-            t => format!(" -> {}", ty(t)),
-        };
-        format!("{name}({}){output}", inputs.join(", "))
+        format!("{name}({}){}", inputs.join(", "), arrow(&f["output"]))
     } else {
         name
+    }
+}
+
+/// A signature's arguments, `name: T` each where `named`, else `T` (a function pointer's).
+fn arguments(sig: &Value, named: bool) -> String {
+    let each = sig["inputs"].as_array().into_iter().flatten().map(|pair| {
+        let t = ty(&pair[1]);
+        if named {
+            format!("{}: {t}", pair[0].as_str().unwrap_or("_"))
+        } else {
+            t
+        }
+    });
+    each.collect::<Vec<_>>().join(", ")
+}
+
+/// A return type as ` -> T`; nothing for `()`, which rustdoc writes as none.
+fn arrow(output: &Value) -> String {
+    match output {
+        Value::Null => String::new(),
+        t => format!(" -> {}", ty(t)),
     }
 }
 
@@ -505,20 +510,11 @@ fn ty(t: &Value) -> String {
             path(&v["trait"]),
             v["name"].as_str().unwrap_or("?")
         ),
-        "function_pointer" => {
-            let sig = &v["sig"];
-            let inputs: Vec<String> = sig["inputs"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|pair| ty(&pair[1]))
-                .collect();
-            let output = match &sig["output"] {
-                Value::Null => String::new(),
-                t => format!(" -> {}", ty(t)),
-            };
-            format!("fn({}){output}", inputs.join(", "))
-        }
+        "function_pointer" => format!(
+            "fn({}){}",
+            arguments(&v["sig"], false),
+            arrow(&v["sig"]["output"])
+        ),
         "infer" => "_".into(),
         other => format!("<{other}>"),
     }
