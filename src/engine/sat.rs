@@ -35,6 +35,7 @@ pub(super) struct Sat(pub(super) SatEngine);
 pub(super) fn settings(backend: Backend, mrv: bool) -> SatEngine {
     SatEngine {
         backend,
+        amo: backend.default_amo(),
         decide: if mrv { Decide::Mrv } else { Decide::Solver },
         ..SatEngine::default()
     }
@@ -64,6 +65,8 @@ pub(crate) struct SatBuilder {
     settings: SatEngine,
     /// The first CaDiCaL-only setting given.
     cadical_only: Option<Setting>,
+    /// The at-most-one encoding was chosen (else it follows the backend's default).
+    amo_chosen: bool,
 }
 
 /// Settings that do not go together.
@@ -118,6 +121,7 @@ impl From<SatEngine> for SatBuilder {
             None
         };
         SatBuilder {
+            amo_chosen: settings.amo != settings.backend.default_amo(),
             settings,
             cadical_only,
         }
@@ -125,15 +129,19 @@ impl From<SatEngine> for SatBuilder {
 }
 
 impl SatBuilder {
-    /// The backend.
+    /// The backend, and its at-most-one encoding unless one was chosen.
     pub fn backend(mut self, backend: Backend) -> SatBuilder {
         self.settings.backend = backend;
+        if !self.amo_chosen {
+            self.settings.amo = backend.default_amo();
+        }
         self
     }
 
     /// The at-most-one encoding.
     pub fn amo(mut self, amo: Amo) -> SatBuilder {
         self.settings.amo = amo;
+        self.amo_chosen = true;
         self
     }
 

@@ -124,10 +124,10 @@ mod tests {
                 }
                 for value in d.names() {
                     // Taken and read back, but for the combinations only CaDiCaL runs:
-                    // the lazy encoding and its own decisions with another backend.
+                    // the lazy encoding and its own decisions with another backend. (The
+                    // lazy encoding as CaDiCaL's default follows a change of backend.)
                     let get = |s: Setting| engine.setting(s).unwrap_or_default();
-                    let cadical_only =
-                        get(Setting::Amo) == "lazy" || get(Setting::Decide) == "solver";
+                    let cadical_only = get(Setting::Decide) == "solver";
                     let refused = match d.setting {
                         Setting::Amo => value == "lazy" && get(Setting::Backend) != "cadical",
                         Setting::Decide => value == "solver" && get(Setting::Backend) != "cadical",
@@ -200,6 +200,21 @@ mod tests {
         }
         let mrv = Engine::from_name("sat-varisat").unwrap();
         assert!(mrv.configure([(Setting::Decide, "mrv")]).is_ok());
+        // The at-most-one encoding follows the backend unless it was chosen.
+        let cadical = Engine::from_name("sat-cadical").unwrap();
+        if cadical.available().is_ok() {
+            assert_eq!(cadical.setting(Setting::Amo).as_deref(), Some("lazy"));
+            let varisat = cadical.configure([(Setting::Backend, "varisat")]).unwrap();
+            assert_eq!(varisat.setting(Setting::Amo).as_deref(), Some("product"));
+            let back = varisat.configure([(Setting::Backend, "cadical")]).unwrap();
+            assert_eq!(back.setting(Setting::Amo).as_deref(), Some("lazy"));
+            let chosen = cadical.configure([(Setting::Amo, "bimander")]).unwrap();
+            let kept = chosen.configure([(Setting::Backend, "varisat")]).unwrap();
+            assert_eq!(kept.setting(Setting::Amo).as_deref(), Some("bimander"));
+            assert!(cadical
+                .configure([(Setting::Amo, "lazy"), (Setting::Backend, "varisat")])
+                .is_err());
+        }
         assert_eq!(
             Engine::dlx()
                 .configure([(Setting::Seed, "1")])

@@ -55,6 +55,10 @@ pub enum Amo {
 }
 
 impl Amo {
+    /// The encoding of a CNF that stands on its own (written out, or read by a backend
+    /// without the propagator) unless one is chosen: the smallest eager one.
+    pub const CNF_DEFAULT: Amo = Amo::Product;
+
     /// The eager encodings, each a CNF on its own: what a DIMACS file and every backend
     /// can take (the suite writes one file per encoding).
     pub const ALL: [Amo; 6] = [

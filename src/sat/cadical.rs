@@ -1,6 +1,7 @@
 //! CaDiCaL (bundled by the `pindakaas` crate) steered through its user-propagator
 //! interface (IPASIR-UP): decisions by minimum remaining values, forward checking of the
-//! next decision's candidates, and every model checked and blocked inside one solve call.
+//! next decision's candidates, dead ends handed over as backtracks, and every model
+//! checked and blocked inside one solve call.
 //!
 //! Invariants:
 //! - The propagator observes exactly the primary variables; `decide` only ever returns an
@@ -8,7 +9,10 @@
 //!   notifications before it asks, so the counts are current when it does.
 //! - Every literal `propagate` returns has its reason clause stored at that moment, made
 //!   of literals false then; `explain_propagation` hands out that stored clause, never
-//!   one computed from a later state.
+//!   one computed from a later state. A dead end returns a literal that is false already
+//!   (the level's decision, negated): its clause is then all false, with one literal of
+//!   the top level, and CaDiCaL backtracks one level and assigns it (analysis takes that
+//!   path when the conflict has a single literal of the highest level).
 //! - `check_solution` rejects every model (so the solver searches on in the same call) and
 //!   hands back its blocking clause through `provide_clause`; it accepts a model only to
 //!   end the call when the enumeration is to stop.
@@ -123,6 +127,8 @@ struct Steer {
     /// [`Mrv`] makes them: forward checking's reasons are moved in, and converted only
     /// for the few CaDiCaL asks about; a rival's reason reuses its option's buffer.
     reasons: Vec<Vec<i32>>,
+    /// Where forward checking writes a reason, swapped with the option's buffer.
+    scratch: Vec<i32>,
     solution: Vec<u32>,
     /// Variables `1..=num_primary` are the placements.
     num_primary: usize,
@@ -151,6 +157,14 @@ impl Propagator for Steer {
     fn propagate(&mut self, _slv: &mut dyn SolvingActions) -> Option<Lit> {
         // The lazy at-most-one first: forward checking counts on it.
         if let Some((q, o)) = self.mrv.next_rival() {
+            // A rival that is true, or the last live option of an uncovered group, ends
+            // the node: backtrack as the native engines do, without a conflict.
+            if self.mrv.rival_ends_node(q) {
+                if let Some(d) = self.mrv.dead_end(&mut self.scratch) {
+                    std::mem::swap(&mut self.reasons[d as usize], &mut self.scratch);
+                    return Some(lit(-(d as i32 + 1)));
+                }
+            }
             let reason = &mut self.reasons[q as usize];
             reason.clear();
             reason.extend([-(q as i32 + 1), -(o as i32 + 1)]);
@@ -159,8 +173,8 @@ impl Propagator for Steer {
         if self.decide == Decide::Solver {
             return None;
         }
-        let (o, reason) = self.mrv.forward_check()?;
-        self.reasons[o as usize] = reason;
+        let o = self.mrv.forward_check(&mut self.scratch)?;
+        std::mem::swap(&mut self.reasons[o as usize], &mut self.scratch);
         Some(lit(-(o as i32 + 1)))
     }
 
@@ -201,8 +215,16 @@ impl Propagator for Steer {
         );
         self.solution.sort_unstable();
         self.pending.clear();
-        self.pending
-            .extend(self.blocking.literals(&self.solution, &[]).map(lit));
+        // In an exact matrix the decisions name the model (everything else follows from
+        // them), and the clause over them is a backtrack without conflict analysis, as
+        // for a dead end; a level CaDiCaL decided itself (the auxiliary variables of an
+        // eager encoding) leaves the model's own placements to block it.
+        if self.blocking.is_exact() && self.mrv.dead_end(&mut self.scratch).is_some() {
+            self.pending.extend(self.scratch.iter().map(|&l| lit(l)));
+        } else {
+            self.pending
+                .extend(self.blocking.literals(&self.solution, &[]).map(lit));
+        }
         self.has_pending = true;
         // Accepting ends the solve call: do it when the enumeration is to stop.
         !self.sink.model(&self.solution)
@@ -268,6 +290,7 @@ impl Solver {
             pending: Vec::new(),
             has_pending: false,
             reasons: vec![Vec::new(); formula.num_primary as usize],
+            scratch: Vec::new(),
             solution: Vec::new(),
             num_primary: formula.num_primary as usize,
             blocking: formula.blocking(),

@@ -78,6 +78,12 @@ impl Blocking {
         self.literals(solution, assumed).collect()
     }
 
+    /// Whether the matrix is exact (every item covered exactly once), so that a
+    /// solution is told apart by the placements it uses.
+    pub(crate) fn is_exact(&self) -> bool {
+        self.exact
+    }
+
     /// The literals of [`Blocking::clause`], for a caller that keeps its own buffer
     /// (the backends block a model per solver callback: no allocation per model).
     pub(crate) fn literals<'a>(

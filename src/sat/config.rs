@@ -80,6 +80,17 @@ impl Backend {
         }
     }
 
+    /// The at-most-one encoding the backend runs unless told otherwise: the lazy one
+    /// for CaDiCaL, whose propagator enforces it and so sees every placement set false
+    /// before the solver's clauses do (docs/guide/performance.md, "SAT performance"),
+    /// product (the smallest eager CNF) for the others, which read the CNF alone.
+    pub fn default_amo(self) -> Amo {
+        match self {
+            Backend::Cadical => Amo::Lazy,
+            _ => Amo::CNF_DEFAULT,
+        }
+    }
+
     /// Every backend, built in or not.
     pub const ALL: [Backend; 5] = [
         Backend::Cadical,
@@ -159,7 +170,8 @@ impl Decide {
 pub struct SatEngine {
     /// The embedded solver that runs the CNF.
     pub backend: Backend,
-    /// The at-most-one encoding of the CNF.
+    /// The at-most-one encoding of the CNF (by default the backend's,
+    /// [`Backend::default_amo`]).
     pub amo: Amo,
     /// Who picks CaDiCaL's decisions.
     pub decide: Decide,
@@ -177,9 +189,10 @@ pub struct SatEngine {
 
 impl Default for SatEngine {
     fn default() -> Self {
+        let backend = Backend::default_for_build();
         SatEngine {
-            backend: Backend::default_for_build(),
-            amo: Amo::Product,
+            backend,
+            amo: backend.default_amo(),
             decide: Decide::Mrv,
             strategy: None,
             cadical_options: Vec::new(),

@@ -65,7 +65,12 @@ pub(super) fn bench(a: BenchArgs, ctx: &Context, out: &mut dyn Write) -> Result<
     let threads = a.threads.0.clone();
     let plan = crate::bench::Plan {
         puzzles: puzzles.clone(),
-        amos: parse_amos(&a.amo)?,
+        amos: a
+            .amo
+            .as_deref()
+            .map(parse_amos)
+            .transpose()?
+            .unwrap_or_default(),
         entrants,
         stop: ctx.stop().clone(),
         symmetry: a.symmetry.map(Into::into),

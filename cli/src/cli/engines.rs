@@ -161,12 +161,14 @@ pub(crate) fn declared_with_help(setting: Setting) -> Vec<(&'static str, &'stati
 }
 
 /// That engine's default for `setting` (`--solver sat` with no option).
+#[cfg(test)]
 pub(crate) fn declared_default(setting: Setting) -> Option<&'static str> {
     declared(setting).and_then(|d| d.default)
 }
 
 /// The declaration of `setting` by the first engine of `--solver` that has it: the
-/// engines that share a setting (the SAT backends) declare it alike.
+/// engines that share a setting (the SAT backends) declare the same values (their
+/// defaults may differ: the at-most-one encoding follows the backend).
 fn declared(setting: Setting) -> Option<polycover::engine::Declared> {
     let first = *Engine::solvers_declaring(setting).first()?;
     Engine::from_name(first)?
@@ -267,11 +269,17 @@ pub(super) fn for_proof(solver: Option<&str>, sat: &[(Setting, String)]) -> Resu
             declaring(Setting::Amo).join(", ")
         )));
     }
-    // Varisat writes the proof: the backend when none is given.
+    // Varisat writes the proof: the backend when none is given, set in the same call as
+    // the other settings, so that a chosen encoding is checked against it (the lazy
+    // at-most-one, CaDiCaL's default, is refused when asked for, and followed when not).
     let engine = if sat.iter().any(|(s, _)| *s == Setting::Backend) {
         engine
     } else {
-        engine.configure([(Setting::Backend, "varisat")])?
+        let with_varisat: Vec<(Setting, String)> =
+            std::iter::once((Setting::Backend, "varisat".to_string()))
+                .chain(sat.iter().cloned())
+                .collect();
+        chosen(solver, &with_varisat)?
     };
     match engine.setting(Setting::Backend) {
         Some(backend) if backend != "varisat" => Err(Error::Usage(format!(

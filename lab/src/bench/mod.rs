@@ -131,6 +131,7 @@ pub(crate) fn amo_of(engine: &Engine) -> Option<Amo> {
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub puzzles: Vec<std::path::PathBuf>,
+    /// Empty: each entrant's own encoding.
     pub amos: Vec<Amo>,
     pub entrants: Vec<Entrant>,
     /// `None`: each puzzle kind's default.
@@ -329,7 +330,15 @@ fn load(plan: &Plan) -> Result<(tempfile::TempDir, Vec<(std::path::PathBuf, Puzz
 fn entries(plan: &Plan) -> Vec<(&Entrant, Option<Amo>)> {
     let mut entries = Vec::new();
     for entrant in &plan.entrants {
-        if entrant.uses_cnf() {
+        if entrant.uses_cnf() && plan.amos.is_empty() {
+            // Each entrant's own: an engine's default, the eager default for a program
+            // or solver that reads the CNF file.
+            let own = match entrant {
+                Entrant::Engine(engine) => amo_of(engine),
+                Entrant::Program(_) | Entrant::Solver(_) => None,
+            };
+            entries.push((entrant, Some(own.unwrap_or(Amo::CNF_DEFAULT))));
+        } else if entrant.uses_cnf() {
             entries.extend(plan.amos.iter().map(|&a| (entrant, Some(a))));
         } else {
             entries.push((entrant, None));

@@ -17,13 +17,25 @@ use crate::matrix::Matrix;
 pub(crate) struct Groups {
     /// Groups of option `o`: `option_groups[option_start[o]..option_start[o + 1]]`.
     option_start: Vec<u32>,
-    option_groups: Vec<u32>,
+    pub(super) option_groups: Vec<u32>,
     /// Kept options of each group, least constraining first (empty for items that are no
     /// group).
     pub(super) group_options: Vec<Vec<u32>>,
     pub(super) is_group: Vec<bool>,
     /// Whether each option survived the symmetry reduction.
     pub(super) kept: Vec<bool>,
+    /// Where each group's options start in [`Groups::flat`]; one entry more than groups.
+    pub(super) group_start: Vec<u32>,
+    /// Every group's kept options, one group after another, in `group_options` order:
+    /// the starting order of [`super::Mrv`]'s live lists. Each option in a group is
+    /// named by its slot, its index in `option_groups`, so that moving it in the list
+    /// updates its position without a search.
+    pub(super) flat: Vec<u32>,
+    /// For each slot, its position in its group's part of `flat` (`u32::MAX` for a
+    /// removed option).
+    pub(super) flat_position: Vec<u32>,
+    /// The option of each slot.
+    pub(super) slot_option: Vec<u32>,
 }
 
 /// The largest overlap table a solver keeps, in entries (2 bytes each); forward checking
@@ -62,9 +74,52 @@ impl Groups {
             group_options,
             is_group,
             kept: kept.to_vec(),
+            group_start: Vec::new(),
+            flat: Vec::new(),
+            flat_position: Vec::new(),
+            slot_option: Vec::new(),
         };
         groups.order_least_constraining();
+        groups.flatten();
         groups
+    }
+
+    /// Fills `group_start`, `flat` and `flat_position` from `group_options`.
+    fn flatten(&mut self) {
+        self.group_start = std::iter::once(0)
+            .chain(self.group_options.iter().scan(0u32, |end, options| {
+                *end += options.len() as u32;
+                Some(*end)
+            }))
+            .collect();
+        self.slot_option = (0..self.kept.len())
+            .flat_map(|o| self.slots(o).map(move |_| o as u32))
+            .collect();
+        self.flat = Vec::with_capacity(*self.group_start.last().unwrap_or(&0) as usize);
+        self.flat_position = vec![u32::MAX; self.option_groups.len()];
+        for (g, options) in self.group_options.iter().enumerate() {
+            for (i, &o) in options.iter().enumerate() {
+                let slot = self.slot(o as usize, g as u32);
+                self.flat.push(slot as u32);
+                self.flat_position[slot] = i as u32;
+            }
+        }
+    }
+
+    /// The slot of option `o` in group `g`, which `o` covers.
+    fn slot(&self, o: usize, g: u32) -> usize {
+        let start = self.option_start[o] as usize;
+        start
+            + self
+                .groups_of(o)
+                .iter()
+                .position(|&h| h == g)
+                .expect("the option covers the group")
+    }
+
+    /// The range of `option_groups` (and `flat_position`) that holds option `o`'s groups.
+    pub(super) fn slots(&self, o: usize) -> std::ops::Range<usize> {
+        self.option_start[o] as usize..self.option_start[o + 1] as usize
     }
 
     /// Orders each group's options so that the decision tries first the placement that

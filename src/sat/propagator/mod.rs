@@ -13,12 +13,20 @@
 //!   to; for each group its options that survived the symmetry reduction, least
 //!   constraining first.
 //! - [`Mrv`] (one per solver): the value of each option (true, false, unassigned); for
-//!   each group `live` (options not false) and `covered` (options true); a trail of the
-//!   options assigned, and where each decision level starts on it; and the overlap
-//!   table of forward checking, filled an option at a time.
+//!   each group `live` (options not false) and `covered` (options true), and its options
+//!   in a list with the live ones first, as the DLX keeps its columns: setting an option
+//!   false swaps it behind the live part of each of its groups, and a backtrack, which
+//!   undoes assignments in the reverse order, finds it there and only counts it back in;
+//!   a trail of the options assigned, where each decision level starts on it and which
+//!   option MRV decided there; and the overlap table of forward checking, filled an
+//!   option at a time. An assignment costs a few operations per group of its option,
+//!   and nothing in a callback scans the matrix.
 //!
 //! Invariants (checked by [`Mrv::sanity`], after every callback in debug builds):
 //! - `live[g]` and `covered[g]` equal the counts recomputed from the values;
+//! - the first `live[g]` entries of group `g`'s list are exactly its options that are
+//!   not false, and each option's recorded position in each of its groups is where it
+//!   stands;
 //! - every assigned option that the reduction kept is on the trail exactly once; the
 //!   options it removed are false for good and never on the trail;
 //! - the level starts are non-decreasing and within the trail.
@@ -32,20 +40,37 @@
 //! for it. On Bedlam this cuts the decisions per model from about 1,400 to about 420 and
 //! the time per model by a third; an overlap table (`o` takes away this many options of
 //! group `h`), filled the first time `o` is checked, rules most groups out without
-//! counting.
+//! counting, and only the live options of the others are looked at.
+//!
+//! # Dead ends
+//!
+//! When forward checking rules out every live option of the MRV group, or a rival of
+//! the lazy at-most-one is true or the last live option of an uncovered group, the node
+//! is a dead end, and the propagator says so itself ([`Mrv::dead_end`]): it hands the
+//! solver the decision of the level, already true, as propagated false, with the reason
+//! `-d | -d1 | ... | -dk` over the decisions below. A falsified clause with one literal
+//! of the top level is what CaDiCaL takes as a chronological backtrack: back one level,
+//! `d` false, no conflict analysis, no learned clause, as the native engines backtrack.
+//! Left to the solver, each such node cost a conflict: analysis, shrinking, the
+//! explanation of every forward-checking reason met, and a learned clause (on the
+//! 6x10 pentominoes, 86,000 of the 148,000 conflicts; the search visits as many nodes
+//! as before, so the clauses learned there pruned next to nothing).
 //!
 //! # The lazy at-most-one
 //!
 //! With `--amo lazy` the CNF has no at-most-one clauses for the groups, and the
-//! propagator supplies them as the search needs them: when an option becomes true, every
-//! other option of its groups that is not false yet is queued ([`Mrv::next_rival`]) and
-//! handed to the solver false with the binary reason `¬q ∨ ¬o`. A rival that is already
-//! true is handed over too, as a conflict, so two true options of one group never
-//! outlive the next propagation. The queue is drained before forward checking and before
-//! any decision; entries whose option was undone by a backtrack are dropped (the solver
-//! notifies again the assignments it keeps, which queues their rivals again). The model
+//! propagator supplies them as the search needs them: when an option becomes true, each
+//! of its groups is queued, and the other live options of the group are handed to the
+//! solver false one by one ([`Mrv::next_rival`]), each with the binary reason `¬q ∨ ¬o`.
+//! A rival that is already true ends the node (see "Dead ends"; handed over as a
+//! conflict where no dead end applies), so two true options of one group never outlive
+//! the next propagation. The queue is drained before forward checking and before any
+//! decision; entries whose option was undone by a backtrack are dropped (the solver
+//! notifies again the assignments it keeps, which queues their groups again). The model
 //! check refuses a model with a group covered twice, with the same binary clause, as a
-//! last guard.
+//! last guard. With CaDiCaL this is the default: the propagator sees every placement
+//! set false before the clauses do, so it finds the dead ends that the eager encodings
+//! leave to conflicts.
 //!
 //! Items not covered exactly once (k copies of a piece, optional cells, count ranges)
 //! are not groups: their at-most-one and totalizer clauses handle them, and the cells
@@ -65,18 +90,38 @@ const UNASSIGNED: i8 = 0;
 const TRUE: i8 = 1;
 const FALSE: i8 = -1;
 
+/// No MRV decision opened this level.
+const NO_DECISION: u32 = u32::MAX;
+
 /// The live-option counts of one solver's search.
 #[derive(Debug)]
 pub(crate) struct Mrv {
     groups: Arc<Groups>,
     value: Vec<i8>,
     live: Vec<u32>,
+    /// Each group's kept options as slots (its part of [`Groups::flat`]), the live ones
+    /// first: `live[g]` of them. An option set false is swapped to the end of the live
+    /// part; backtracking undoes assignments in the reverse order, so it finds each
+    /// option where it left it and only counts it back in.
+    live_options: Vec<u32>,
+    /// Where each slot stands in its group's list.
+    position: Vec<u32>,
     covered: Vec<u32>,
     /// The true option of each covered group (check its value: a group covered twice,
     /// in a conflict, keeps the later one).
     cover_of: Vec<u32>,
     trail: Vec<u32>,
     level_start: Vec<usize>,
+    /// For each decision level, the option MRV decided there and the group it was
+    /// chosen from (`NO_DECISION` for the solver's levels: assumptions).
+    level_decision: Vec<(u32, u32)>,
+    /// The decision MRV handed the solver, until its level opens.
+    decided: Option<(u32, u32)>,
+    /// For each option, a true option that overlapped it when a reason last needed one
+    /// (`NO_DECISION`: none yet); valid again whenever that option is true.
+    cause: Vec<u32>,
+    /// The level each assigned option was notified on (its real level or above).
+    level_of: Vec<u32>,
     /// Run [`Mrv::sanity`] after every callback (debug builds, and the tests).
     paranoid: bool,
     /// Something changed since forward checking last found nothing.
@@ -96,11 +141,13 @@ pub(crate) struct Mrv {
     /// when it would not fit.
     overlap_bits: Vec<u64>,
     words: usize,
-    /// Options forward checking ruled out, with their reasons, not yet handed over.
-    pruning: Vec<(u32, Vec<i32>)>,
+    /// Options forward checking ruled out, not yet handed over, each with the group it
+    /// would empty.
+    pruning: Vec<(u32, u32)>,
     /// The lazy at-most-one is on: rivals of true options are queued.
     lazy: bool,
-    /// `(q, o)`: option `q` is to be set false because `o`, in a group with it, is true.
+    /// `(g, o)`: option `o` became true, and the other live options of group `g` are to
+    /// be set false; an entry stays until none is left.
     rivals: Vec<(u32, u32)>,
     /// Decisions made by MRV, and notifications the solver sent that the invariants did
     /// not expect (there should be none).
@@ -126,6 +173,8 @@ impl Mrv {
         let fits = groups.overlaps_fit();
         let bits_fit = fits && groups.overlap_bits_fit();
         Mrv {
+            live_options: groups.flat.clone(),
+            position: groups.flat_position.clone(),
             groups,
             value,
             live,
@@ -133,6 +182,10 @@ impl Mrv {
             cover_of: vec![0; num_groups],
             trail: Vec::new(),
             level_start: Vec::new(),
+            level_decision: Vec::new(),
+            decided: None,
+            level_of: vec![0; num_options],
+            cause: vec![NO_DECISION; num_options],
             paranoid: paranoid || cfg!(debug_assertions),
             dirty: true,
             seen: vec![0; num_options],
@@ -176,22 +229,33 @@ impl Mrv {
         }
         self.value[o] = want;
         self.dirty = true;
-        for &g in self.groups.groups_of(o) {
+        let groups = &*self.groups;
+        for slot in groups.slots(o) {
+            let g = groups.option_groups[slot] as usize;
             if want == TRUE {
-                self.covered[g as usize] += 1;
-                self.cover_of[g as usize] = o as u32;
+                self.covered[g] += 1;
+                self.cover_of[g] = o as u32;
+
                 if self.lazy {
-                    for &q in &self.groups.group_options[g as usize] {
-                        if q as usize != o && self.value[q as usize] != FALSE {
-                            self.rivals.push((q, o as u32));
-                        }
-                    }
+                    self.rivals.push((g as u32, o as u32));
                 }
             } else {
-                self.live[g as usize] -= 1;
+                // Swap `o` to the end of the group's live part.
+                self.live[g] -= 1;
+                let start = groups.group_start[g] as usize;
+                let last = self.live[g];
+                let at = self.position[slot];
+                if at != last {
+                    let other = self.live_options[start + last as usize];
+                    self.live_options[start + at as usize] = other;
+                    self.live_options[start + last as usize] = slot as u32;
+                    self.position[slot] = last;
+                    self.position[other as usize] = at;
+                }
             }
         }
         self.trail.push(o as u32);
+        self.level_of[o] = self.level_start.len() as u32;
     }
 
     /// Turns the lazy at-most-one on (see the module doc); before the first assignment.
@@ -201,11 +265,23 @@ impl Mrv {
 
     /// The next rival to set false, and the true option that rules it out: `(q, o)`,
     /// with `o` true and `q` not false (unassigned, or true: a conflict).
+    /// It stays the answer until the solver sets it false (or backtracks).
     pub(crate) fn next_rival(&mut self) -> Option<(u32, u32)> {
-        while let Some((q, o)) = self.rivals.pop() {
-            if self.value[o as usize] == TRUE && self.value[q as usize] != FALSE {
-                return Some((q, o));
+        while let Some(&(g, o)) = self.rivals.last() {
+            if self.value[o as usize] == TRUE {
+                // `o` is live in `g`: any other live option is a rival.
+                let start = self.groups.group_start[g as usize] as usize;
+                let live = &self.live_options[start..start + self.live[g as usize] as usize];
+                let rival = live
+                    .iter()
+                    .rev()
+                    .map(|&slot| self.groups.slot_option[slot as usize])
+                    .find(|&q| q != o);
+                if let Some(q) = rival {
+                    return Some((q, o));
+                }
             }
+            self.rivals.pop();
         }
         None
     }
@@ -231,6 +307,8 @@ impl Mrv {
 
     pub(crate) fn new_level(&mut self) {
         self.level_start.push(self.trail.len());
+        self.level_decision
+            .push(self.decided.take().unwrap_or((NO_DECISION, 0)));
     }
 
     /// Undoes every assignment made at decision levels above `level`. The solver
@@ -243,10 +321,14 @@ impl Mrv {
         }
         let keep = self.level_start[level];
         self.level_start.truncate(level);
+        self.level_decision.truncate(level);
+        self.decided = None;
         self.dirty = true;
         self.pruning.clear();
         while self.trail.len() > keep {
             let o = self.trail.pop().expect("above keep") as usize;
+            // Undone in reverse: a false option is where its removal left it, just past
+            // the live part.
             for &g in self.groups.groups_of(o) {
                 if self.value[o] == TRUE {
                     self.covered[g as usize] -= 1;
@@ -272,7 +354,10 @@ impl Mrv {
             .copied()
             .find(|&o| self.value[o as usize] == UNASSIGNED);
         match o {
-            Some(_) => self.decisions += 1,
+            Some(o) => {
+                self.decisions += 1;
+                self.decided = Some((o, g as u32));
+            }
             // The solver propagates the group's clauses before it asks, so an uncovered
             // group always has an unassigned option here.
             None => self.anomalies += 1,
@@ -296,13 +381,21 @@ impl Mrv {
     /// Forward checking, one step ahead of the next decision: an option of the MRV group
     /// that, set true, would leave some other uncovered group without a live option. The
     /// native engines would visit it as a dead-end node; the solver would pay a conflict
-    /// for it. Returns the option and its reason clause (see [`Mrv::reason`]).
-    pub(crate) fn forward_check(&mut self) -> Option<(u32, Vec<i32>)> {
-        // One pass finds every failing option of the group against the same state; their
-        // reasons stay valid while the solver takes them one by one.
-        while let Some((o, reason)) = self.pruning.pop() {
+    /// for it. Returns the option to set false, its reason clause written to `reason`
+    /// (see [`Mrv::reason`]).
+    ///
+    /// When every live option of the MRV group fails, the node is a dead end, and what
+    /// comes back is the decision of the current level, already true, with the reason
+    /// [`Mrv::dead_end`]: a falsified clause with one literal of the current level, which
+    /// the solver takes as a chronological backtrack without conflict analysis.
+    pub(crate) fn forward_check(&mut self, reason: &mut Vec<i32>) -> Option<u32> {
+        // One pass finds every failing option of the group against the same state; each
+        // reason is written when its option is handed over, from the state then (which
+        // only has more false options, so the option still empties its group).
+        while let Some((o, h)) = self.pruning.pop() {
             if self.value[o as usize] == UNASSIGNED {
-                return Some((o, reason));
+                self.reason(o, h as usize, reason);
+                return Some(o);
             }
         }
         if !self.dirty || self.overlaps.is_empty() {
@@ -310,17 +403,98 @@ impl Mrv {
         }
         self.dirty = false;
         let g = self.mrv_group()?;
-        let groups = Arc::clone(&self.groups);
-        for &o in groups.group_options[g].iter().rev() {
-            if self.value[o as usize] != UNASSIGNED {
-                continue;
-            }
+        let start = self.groups.group_start[g] as usize;
+        let mut failing = 0;
+        for k in (0..self.live[g] as usize).rev() {
+            let o = self.groups.slot_option[self.live_options[start + k] as usize];
             if let Some(h) = self.empties(o as usize) {
-                let reason = self.reason(o, h);
-                self.pruning.push((o, reason));
+                self.pruning.push((o, h as u32));
+                failing += 1;
             }
         }
-        self.pruning.pop()
+        if failing > 0 && failing == self.live[g] {
+            if let Some(d) = self.dead_end(reason) {
+                self.pruning.clear();
+                return Some(d);
+            }
+        }
+        self.forward_check(reason)
+    }
+
+    /// Why the current node is a dead end: `-d | -t1 | ... | -tk`, with `d` the decision
+    /// of a level `k` and the `t` the true placements of the levels below. Everything on
+    /// the trail follows from the decisions (the propagator's own reasons included), and
+    /// while a group is uncovered every decision is a true placement, so the clause
+    /// removes no model. It has one literal of level `k`, which makes the solver
+    /// backtrack to level `k - 1` and set `d` false, with no conflict analysis: the
+    /// native engines' backtrack.
+    ///
+    /// `k` is the current level, or lower where setting a level's decision false would
+    /// leave the group it was chosen from with no live option at the level below: that
+    /// node is a dead end too (its clause follows from the one above and the group's
+    /// at-least-one clause). `None` when the current level is not MRV's.
+    pub(crate) fn dead_end(&self, reason: &mut Vec<i32>) -> Option<u32> {
+        let mut k = self.level_decision.len();
+        let (mut d, _) = *self.level_decision.last()?;
+        if d == NO_DECISION {
+            return None;
+        }
+        while k > 1 {
+            let (_, g) = self.level_decision[k - 1];
+            let below = self.level_decision[k - 2].0;
+            // The group keeps a live option at level `k - 1` unless `d` is its only live
+            // one now and every other option was set false below level `k`.
+            let g = g as usize;
+            let start = self.groups.group_start[g] as usize;
+            let end = self.groups.group_start[g + 1] as usize;
+            let empty = below != NO_DECISION
+                && self.live[g] == 1
+                && self.live_options[start + 1..end].iter().all(|&slot| {
+                    let p = self.groups.slot_option[slot as usize];
+                    (self.level_of[p as usize] as usize) < k
+                });
+            if !empty {
+                break;
+            }
+            k -= 1;
+            d = below;
+        }
+        let top = self.level_start[k - 1];
+        if self.trail.get(top) != Some(&d) || self.value[d as usize] != TRUE {
+            return None;
+        }
+        reason.clear();
+        reason.push(-(d as i32 + 1));
+        // A level MRV opened is summed up by its decision; the others (assumptions)
+        // by all their true placements.
+        for (i, &(decision, _)) in self.level_decision[..k - 1].iter().enumerate() {
+            let start = self.level_start[i];
+            if decision != NO_DECISION && self.trail.get(start) == Some(&decision) {
+                reason.push(-(decision as i32 + 1));
+            } else {
+                let end = self.level_start[i + 1];
+                reason.extend(
+                    self.trail[start..end]
+                        .iter()
+                        .filter(|&&t| self.value[t as usize] == TRUE)
+                        .map(|&t| -(t as i32 + 1)),
+                );
+            }
+        }
+        // Root-level trues need no mention.
+        Some(d)
+    }
+
+    /// Whether setting the rival `q` false (the lazy at-most-one) ends the node: it is
+    /// true (two true options in a group), or the last live option of an uncovered
+    /// group.
+    pub(crate) fn rival_ends_node(&self, q: u32) -> bool {
+        self.value[q as usize] == TRUE
+            || self
+                .groups
+                .groups_of(q as usize)
+                .iter()
+                .any(|&h| self.covered[h as usize] == 0 && self.live[h as usize] == 1)
     }
 
     /// Why `o` must be false, group `h` being emptied by it: `-o | p1 | ... | pk` over
@@ -328,20 +502,34 @@ impl Mrv {
     /// with `o`, so the clause follows from the group's at-least-one clause and the
     /// at-most-one constraints, and removes no model. It is then shortened by
     /// resolution: a false `p` that shares a cell or piece with a true placement `t` is
-    /// replaced by `-t` (the clause `-t | -p` follows from the at-most-one constraints). On Bedlam that turns about
-    /// 80 literals into at most 14, and short reasons keep CaDiCaL's learned clauses
-    /// short.
-    fn reason(&mut self, o: u32, h: usize) -> Vec<i32> {
+    /// replaced by `-t` (the clause `-t | -p` follows from the at-most-one constraints).
+    /// On Bedlam that turns about 80 literals into at most 14, and short reasons keep
+    /// CaDiCaL's learned clauses short.
+    fn reason(&mut self, o: u32, h: usize, reason: &mut Vec<i32>) {
         let stamp = self.next_stamp();
-        let mut reason = vec![-(o as i32 + 1)];
-        for &p in &self.groups.group_options[h] {
-            if self.value[p as usize] != FALSE {
-                continue;
-            }
-            let cause = self.groups.groups_of(p as usize).iter().find_map(|&g| {
-                let t = self.cover_of[g as usize];
-                (self.covered[g as usize] > 0 && self.value[t as usize] == TRUE).then_some(t)
-            });
+        reason.clear();
+        reason.push(-(o as i32 + 1));
+        let start = self.groups.group_start[h] as usize;
+        let end = self.groups.group_start[h + 1] as usize;
+        // The false options of `h`: past its live part.
+        for &p in &self.live_options[start + self.live[h] as usize..end] {
+            let p = self.groups.slot_option[p as usize];
+            // The true option that last explained `p` still does while it is true (the
+            // options a placement overlaps never change); a search of `p`'s groups
+            // otherwise.
+            let cached = self.cause[p as usize];
+            let cause = if cached != NO_DECISION && self.value[cached as usize] == TRUE {
+                Some(cached)
+            } else {
+                let found = self.groups.groups_of(p as usize).iter().find_map(|&g| {
+                    let t = self.cover_of[g as usize];
+                    (self.covered[g as usize] > 0 && self.value[t as usize] == TRUE).then_some(t)
+                });
+                if let Some(t) = found {
+                    self.cause[p as usize] = t;
+                }
+                found
+            };
             match cause {
                 Some(t) if self.seen[t as usize] == stamp => {}
                 Some(t) => {
@@ -351,7 +539,6 @@ impl Mrv {
                 None => reason.push(p as i32 + 1),
             }
         }
-        reason
     }
 
     /// A fresh stamp for `seen`: options stamped with it are marked, all others not.
@@ -367,7 +554,7 @@ impl Mrv {
 
     /// A group that option `o`, set true, would leave uncovered with no live option.
     /// A group keeps a live option for sure when it has more than `o` can take away
-    /// (the overlap table); only the others are counted.
+    /// (the overlap table); only the others are looked at, through their live options.
     fn empties(&mut self, o: usize) -> Option<usize> {
         let m = self.groups.is_group.len();
         if !self.overlap_ready[o] {
@@ -396,10 +583,12 @@ impl Mrv {
             if self.covered[h] != 0 || !g.is_group[h] || self.live[h] > overlapping as u32 {
                 continue;
             }
-            let survives = g.group_options[h]
+            let start = g.group_start[h] as usize;
+            let live = &self.live_options[start..start + self.live[h] as usize];
+            if live
                 .iter()
-                .any(|&p| self.value[p as usize] != FALSE && !overlap(p as usize));
-            if !survives {
+                .all(|&p| overlap(g.slot_option[p as usize] as usize))
+            {
                 return Some(h);
             }
         }
@@ -453,6 +642,26 @@ impl Mrv {
                     "group {k}: live {} covered {}, recomputed {live} and {covered}",
                     self.live[k], self.covered[k]
                 ));
+            }
+        }
+        for (k, &live) in self.live.iter().enumerate() {
+            let start = g.group_start[k] as usize;
+            let end = g.group_start[k + 1] as usize;
+            for (i, &slot) in self.live_options[start..end].iter().enumerate() {
+                let o = g.slot_option[slot as usize] as usize;
+                if g.option_groups[slot as usize] as usize != k {
+                    return Err(format!("group {k}: slot {slot} is another group's"));
+                }
+                if (self.value[o] != FALSE) != (i < live as usize) {
+                    return Err(format!(
+                        "group {k}: option {o} on the wrong side of the live part"
+                    ));
+                }
+                if self.position[slot as usize] as usize != i {
+                    return Err(format!(
+                        "group {k}: option {o} is not where its position says"
+                    ));
+                }
             }
         }
         if self.level_start.windows(2).any(|w| w[0] > w[1])

@@ -81,15 +81,19 @@ fn the_lazy_at_most_one_queues_every_rival_once_and_forgets_undone_ones() {
     );
     mrv.new_level();
     let q = rest[0];
-    mrv.assign_all([q as i32 + 1]);
-    while mrv.next_rival().is_some() {}
-    mrv.assign_all([o as i32 + 1]);
+    mrv.assign_all([q as i32 + 1, o as i32 + 1]);
     assert!(mrv.doubly_covered().is_some());
-    let mut conflict = false;
-    while let Some((r, by)) = mrv.next_rival() {
-        conflict |= (r, by) == (q, o);
-    }
-    assert!(conflict, "the double cover is handed over");
+    // The rivals come one by one, each until it is set false; the true one among them
+    // is the conflict, and it ends the node.
+    let conflict = loop {
+        let (r, by) = mrv.next_rival().expect("the double cover is handed over");
+        if mrv.value[r as usize] == TRUE {
+            break (r, by);
+        }
+        mrv.assign_all([-(r as i32 + 1)]);
+    };
+    assert!(conflict == (q, o) || conflict == (o, q), "{conflict:?}");
+    assert!(mrv.rival_ends_node(conflict.0));
 }
 
 #[test]
@@ -124,7 +128,11 @@ fn forward_checking_prunes_with_a_false_reason() {
         mrv.assign_all(
             std::iter::once(o as i32 + 1).chain(falsified.iter().map(|&p| -(p as i32 + 1))),
         );
-        pruned = mrv.forward_check();
+        let mut reason = Vec::new();
+        pruned = mrv
+            .forward_check(&mut reason)
+            .filter(|&o| mrv.value[o as usize] == UNASSIGNED)
+            .map(|o| (o, reason));
     }
     let (o, reason) = pruned.expect("Soma prunes within a few placements");
     assert_eq!(reason[0], -(o as i32 + 1));
@@ -159,4 +167,145 @@ fn decides_the_most_constrained_group() {
         .groups_of(o as usize)
         .iter()
         .any(|&g| groups.group_options[g as usize].len() == fewest));
+}
+
+/// What a run of the propagator ends in, as the solver would see it.
+enum Stop {
+    /// A group lost its last live option (the solver's own conflict).
+    Empty,
+    /// The propagator's dead end: backtrack below the level of this decision, and set
+    /// it false.
+    DeadEnd(u32),
+}
+
+/// The solver's side, played by hand: unit propagation of the at-least-one clauses
+/// (a group with one live option takes it, one with none is a conflict), then the
+/// propagator's rivals, prunes and dead ends until nothing is left. Every clause the
+/// propagator hands over is checked: all false but the literal it propagates, and a
+/// dead end's with exactly one literal of its decision's level.
+fn propagate(mrv: &mut Mrv, groups: &Groups) -> Result<(), Stop> {
+    loop {
+        let unit = (0..groups.is_group.len())
+            .filter(|&g| groups.is_group[g] && mrv.covered[g] == 0)
+            .find(|&g| mrv.live[g] <= 1);
+        if let Some(g) = unit {
+            if mrv.live[g] == 0 {
+                return Err(Stop::Empty);
+            }
+            let o = groups.group_options[g]
+                .iter()
+                .copied()
+                .find(|&o| mrv.value[o as usize] == UNASSIGNED)
+                .expect("the live option of an uncovered group is unassigned");
+            mrv.assign_all([o as i32 + 1]);
+            continue;
+        }
+        let mut clause = Vec::new();
+        if let Some((q, o)) = mrv.next_rival() {
+            assert_eq!(mrv.value[o as usize], TRUE);
+            if mrv.rival_ends_node(q) {
+                return match mrv.dead_end(&mut clause) {
+                    Some(d) => Err(dead_end(mrv, d, &clause)),
+                    None => Err(Stop::Empty),
+                };
+            }
+            mrv.assign_all([-(q as i32 + 1)]);
+            continue;
+        }
+        let Some(o) = mrv.forward_check(&mut clause) else {
+            return Ok(());
+        };
+        if mrv.value[o as usize] == TRUE {
+            return Err(dead_end(mrv, o, &clause));
+        }
+        assert_eq!(clause[0], -(o as i32 + 1));
+        assert!(clause[1..].iter().all(|&l| is_false(mrv, l)), "{clause:?}");
+        mrv.assign_all([-(o as i32 + 1)]);
+    }
+}
+
+fn is_false(mrv: &Mrv, l: i32) -> bool {
+    let v = mrv.value[(l.unsigned_abs() - 1) as usize];
+    if l > 0 {
+        v == FALSE
+    } else {
+        v == TRUE
+    }
+}
+
+fn dead_end(mrv: &Mrv, d: u32, clause: &[i32]) -> Stop {
+    assert_eq!(clause[0], -(d as i32 + 1));
+    assert!(clause.iter().all(|&l| is_false(mrv, l)), "{clause:?}");
+    let level = |l: i32| mrv.level_of[(l.unsigned_abs() - 1) as usize];
+    assert!(
+        clause[1..].iter().all(|&l| level(l) < level(clause[0])),
+        "one literal of the top level: {clause:?}"
+    );
+    Stop::DeadEnd(d)
+}
+
+/// The propagator's dead ends and forward checking, driven through a whole
+/// enumeration of Soma as a chronological solver would drive them, find the 480
+/// solutions, every one an exact cover, each once.
+#[test]
+fn dead_ends_and_forward_checking_enumerate_soma_exactly() {
+    let (groups, matrix) = soma();
+    let mut mrv = Mrv::new(Arc::clone(&groups), true);
+    mrv.enforce_at_most_one();
+    let mut solutions = std::collections::BTreeSet::new();
+    let (mut dead_ends, mut conflicts) = (0, 0);
+    loop {
+        // Set the decision of `level` false one level below it, or end the search.
+        let flip = |mrv: &mut Mrv, level: usize, d: u32| {
+            mrv.backtrack(level - 1);
+            mrv.assign_all([-(d as i32 + 1)]);
+        };
+        let top = mrv.level_decision.len();
+        match propagate(&mut mrv, &groups) {
+            Ok(()) => match mrv.decide() {
+                Some(o) => {
+                    mrv.new_level();
+                    mrv.assign_all([o as i32 + 1]);
+                }
+                None => {
+                    let chosen: Vec<u32> = mrv
+                        .trail
+                        .iter()
+                        .copied()
+                        .filter(|&o| mrv.value[o as usize] == TRUE)
+                        .sorted()
+                        .collect();
+                    assert!(matrix.check_solution(&chosen).is_ok(), "{chosen:?}");
+                    assert!(solutions.insert(chosen), "a solution twice");
+                    if top == 0 {
+                        break;
+                    }
+                    let d = mrv.level_decision[top - 1].0;
+                    flip(&mut mrv, top, d);
+                }
+            },
+            Err(Stop::DeadEnd(d)) => {
+                dead_ends += 1;
+                let level = mrv.level_of[d as usize] as usize;
+                flip(&mut mrv, level, d);
+            }
+            Err(Stop::Empty) => {
+                conflicts += 1;
+                if top == 0 {
+                    break;
+                }
+                let d = mrv.level_decision[top - 1].0;
+                flip(&mut mrv, top, d);
+            }
+        }
+    }
+    assert_eq!(solutions.len(), 480);
+    assert!(dead_ends > 0, "no dead end met");
+    assert_eq!(mrv.anomalies, 0);
+    // The propagator sees the dead ends before the clauses do (the solver's conflicts
+    // are what is left).
+    assert!(
+        dead_ends > 10 * conflicts,
+        "{dead_ends} dead ends, {conflicts} conflicts"
+    );
 }

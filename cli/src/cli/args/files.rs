@@ -8,8 +8,7 @@ use clap::{Args, ValueEnum};
 
 use super::values::{self, parse_seconds};
 use super::{
-    default_amo, AmoArg, ExportFormatArg, ProjectionArg, PuzzleArg, SuiteStatusArg, SymmetryArg,
-    STDIO,
+    AmoArg, ExportFormatArg, ProjectionArg, PuzzleArg, SuiteStatusArg, SymmetryArg, STDIO,
 };
 use crate::part_result::PartSpec;
 
@@ -189,7 +188,9 @@ pub(in crate::cli) struct DimacsArgs {
     /// Default: rotations (polycubes), stack (coloured cubes).
     #[arg(long, value_enum)]
     pub(in crate::cli) symmetry: Option<SymmetryArg>,
-    #[arg(long, value_enum, default_value_t = default_amo().into())]
+    /// At-most-one encoding of the CNF. Default: product (the lazy one is no CNF on its
+    /// own).
+    #[arg(long, value_enum, default_value_t = polycover::sat::Amo::CNF_DEFAULT.into())]
     pub(in crate::cli) amo: AmoArg,
     /// Projection line for model counters.
     #[arg(long, value_enum, default_value = "show")]

@@ -52,13 +52,6 @@ pub(super) fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == STDIO
 }
 
-/// The at-most-one encoding when none is given: the SAT engine's default.
-fn default_amo() -> Amo {
-    crate::cli::engines::declared_default(Setting::Amo)
-        .and_then(Amo::from_name)
-        .expect("the SAT engine's at-most-one encoding")
-}
-
 #[derive(Parser, Debug)]
 #[command(
     name = "polycover",
@@ -170,8 +163,10 @@ pub(super) struct BenchArgs {
     /// Puzzle files or catalog names (default: soma).
     pub(super) puzzles: Vec<PathBuf>,
     /// At-most-one encodings for the CNF engines: `all`, or a comma-separated list.
-    #[arg(long, default_value = default_amo().name())]
-    pub(super) amo: String,
+    /// Default: each engine's own (lazy for sat-cadical, product for the other backends
+    /// and for the programs that read the CNF file).
+    #[arg(long)]
+    pub(super) amo: Option<String>,
     /// Engines, comma-separated: dlx, bits, memo (counts only: no first-solution time),
     /// frontier (the memo layer by layer where every piece has copies; counts only),
     /// sat (what `count --solver sat` runs: the
@@ -226,7 +221,8 @@ pub(super) struct BenchArgs {
 
 #[derive(Args, Debug, Clone)]
 pub(super) struct SatArgs {
-    /// At-most-one encoding for the CNF (with --solver sat). Default: product.
+    /// At-most-one encoding for the CNF (with --solver sat). Default: lazy with cadical
+    /// (its propagator enforces it), product with the other backends.
     #[arg(long, value_enum)]
     pub(super) amo: Option<AmoArg>,
     /// Embedded SAT solver (with --solver sat). Default: cadical (varisat in builds
@@ -604,7 +600,14 @@ mod tests {
     #[test]
     fn help_texts_name_the_engines_defaults() {
         let default = |s| crate::cli::engines::declared_default(s).unwrap();
-        assert!(help("amo").ends_with(&format!("Default: {}", default(Setting::Amo))));
+        // The at-most-one encoding follows the backend: the help names both.
+        let amo = help("amo");
+        assert!(amo.contains(&format!("Default: {} with cadical", default(Setting::Amo))));
+        let other = polycover::sat::Amo::CNF_DEFAULT.name();
+        assert!(
+            amo.contains(&format!("{other} with the other backends")),
+            "{amo}"
+        );
         assert!(help("decide").ends_with(&format!("Default: {}", default(Setting::Decide))));
     }
 }
