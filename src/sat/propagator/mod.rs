@@ -421,13 +421,15 @@ impl Mrv {
         self.forward_check(reason)
     }
 
-    /// Why the current node is a dead end: `-d | -t1 | ... | -tk`, with `d` the decision
-    /// of a level `k` and the `t` the true placements of the levels below. Everything on
-    /// the trail follows from the decisions (the propagator's own reasons included), and
-    /// while a group is uncovered every decision is a true placement, so the clause
-    /// removes no model. It has one literal of level `k`, which makes the solver
-    /// backtrack to level `k - 1` and set `d` false, with no conflict analysis: the
-    /// native engines' backtrack.
+    /// Why the current node is a dead end: `-d | -d1 | ... | -dj`, with `d` the decision
+    /// of a level `k` and the `di` the decisions of the levels below (for a level the
+    /// solver opened, an assumption, every true placement on it). Everything on the
+    /// trail follows from the decisions (the propagator's own reasons included), and
+    /// below an MRV decision every decision is a true placement, so the clause removes
+    /// no model. It has one literal of level `k`, which makes the solver backtrack to
+    /// level `k - 1` and set `d` false, with no conflict analysis: the native engines'
+    /// backtrack. A model of an exact matrix is blocked with the same clause (the
+    /// decisions name it).
     ///
     /// `k` is the current level, or lower where setting a level's decision false would
     /// leave the group it was chosen from with no live option at the level below: that
