@@ -80,6 +80,7 @@ impl Blocking {
 
     /// Whether the matrix is exact (every item covered exactly once), so that a
     /// solution is told apart by the placements it uses.
+    #[cfg_attr(not(feature = "cadical"), allow(dead_code))]
     pub(crate) fn is_exact(&self) -> bool {
         self.exact
     }
