@@ -141,6 +141,15 @@ impl PropagatorConfig for Steer {
     const REASON_PERSISTENCE: ClausePersistence = ClausePersistence::Forgettable;
 }
 
+impl Steer {
+    /// Option `o` propagated false, with the reason just written to `scratch` (kept as
+    /// its reason, the old buffer becoming the next scratch).
+    fn set_false(&mut self, o: u32) -> Lit {
+        std::mem::swap(&mut self.reasons[o as usize], &mut self.scratch);
+        lit(-(o as i32 + 1))
+    }
+}
+
 impl Propagator for Steer {
     fn notify_assignment(&mut self, lits: &[Lit]) {
         self.mrv.assign_all(lits.iter().map(|&l| dimacs(l)));
@@ -161,8 +170,7 @@ impl Propagator for Steer {
             // the node: backtrack as the native engines do, without a conflict.
             if self.mrv.rival_ends_node(q) {
                 if let Some(d) = self.mrv.dead_end(&mut self.scratch) {
-                    std::mem::swap(&mut self.reasons[d as usize], &mut self.scratch);
-                    return Some(lit(-(d as i32 + 1)));
+                    return Some(self.set_false(d));
                 }
             }
             let reason = &mut self.reasons[q as usize];
@@ -174,8 +182,7 @@ impl Propagator for Steer {
             return None;
         }
         let o = self.mrv.forward_check(&mut self.scratch)?;
-        std::mem::swap(&mut self.reasons[o as usize], &mut self.scratch);
-        Some(lit(-(o as i32 + 1)))
+        Some(self.set_false(o))
     }
 
     fn explain_propagation(&mut self, propagated: Lit, mut clause: ClauseBuilder<'_>) {

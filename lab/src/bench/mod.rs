@@ -330,7 +330,9 @@ fn load(plan: &Plan) -> Result<(tempfile::TempDir, Vec<(std::path::PathBuf, Puzz
 fn entries(plan: &Plan) -> Vec<(&Entrant, Option<Amo>)> {
     let mut entries = Vec::new();
     for entrant in &plan.entrants {
-        if entrant.uses_cnf() && plan.amos.is_empty() {
+        if !entrant.uses_cnf() {
+            entries.push((entrant, None));
+        } else if plan.amos.is_empty() {
             // Each entrant's own: an engine's default, the eager default for a program
             // or solver that reads the CNF file.
             let own = match entrant {
@@ -338,10 +340,8 @@ fn entries(plan: &Plan) -> Vec<(&Entrant, Option<Amo>)> {
                 Entrant::Program(_) | Entrant::Solver(_) => None,
             };
             entries.push((entrant, Some(own.unwrap_or(Amo::CNF_DEFAULT))));
-        } else if entrant.uses_cnf() {
-            entries.extend(plan.amos.iter().map(|&a| (entrant, Some(a))));
         } else {
-            entries.push((entrant, None));
+            entries.extend(plan.amos.iter().map(|&a| (entrant, Some(a))));
         }
     }
     entries

@@ -84,7 +84,8 @@ impl Groups {
         groups
     }
 
-    /// Fills `group_start`, `flat` and `flat_position` from `group_options`.
+    /// Fills `group_start`, `slot_option`, `flat` and `flat_position` from
+    /// `group_options`.
     fn flatten(&mut self) {
         self.group_start = std::iter::once(0)
             .chain(self.group_options.iter().scan(0u32, |end, options| {
@@ -199,6 +200,6 @@ impl Groups {
     }
 
     pub(super) fn groups_of(&self, o: usize) -> &[u32] {
-        &self.option_groups[self.option_start[o] as usize..self.option_start[o + 1] as usize]
+        &self.option_groups[self.slots(o)]
     }
 }

@@ -112,16 +112,14 @@ pub(crate) struct Mrv {
     cover_of: Vec<u32>,
     trail: Vec<u32>,
     level_start: Vec<usize>,
-    /// For each decision level, the option MRV decided there and the group it was
-    /// chosen from (`NO_DECISION` for the solver's levels: assumptions).
-    level_decision: Vec<(u32, u32)>,
+    /// For each decision level, the option MRV decided there (`NO_DECISION` for the
+    /// solver's levels: assumptions).
+    level_decision: Vec<u32>,
     /// The decision MRV handed the solver, until its level opens.
-    decided: Option<(u32, u32)>,
+    decided: Option<u32>,
     /// For each option, a true option that overlapped it when a reason last needed one
     /// (`NO_DECISION`: none yet); valid again whenever that option is true.
     cause: Vec<u32>,
-    /// The level each assigned option was notified on (its real level or above).
-    level_of: Vec<u32>,
     /// Run [`Mrv::sanity`] after every callback (debug builds, and the tests).
     paranoid: bool,
     /// Something changed since forward checking last found nothing.
@@ -184,7 +182,6 @@ impl Mrv {
             level_start: Vec::new(),
             level_decision: Vec::new(),
             decided: None,
-            level_of: vec![0; num_options],
             cause: vec![NO_DECISION; num_options],
             paranoid: paranoid || cfg!(debug_assertions),
             dirty: true,
@@ -255,7 +252,6 @@ impl Mrv {
             }
         }
         self.trail.push(o as u32);
-        self.level_of[o] = self.level_start.len() as u32;
     }
 
     /// Turns the lazy at-most-one on (see the module doc); before the first assignment.
@@ -308,7 +304,7 @@ impl Mrv {
     pub(crate) fn new_level(&mut self) {
         self.level_start.push(self.trail.len());
         self.level_decision
-            .push(self.decided.take().unwrap_or((NO_DECISION, 0)));
+            .push(self.decided.take().unwrap_or(NO_DECISION));
     }
 
     /// Undoes every assignment made at decision levels above `level`. The solver
@@ -356,7 +352,7 @@ impl Mrv {
         match o {
             Some(o) => {
                 self.decisions += 1;
-                self.decided = Some((o, g as u32));
+                self.decided = Some(o);
             }
             // The solver propagates the group's clauses before it asks, so an uncovered
             // group always has an unassigned option here.
@@ -422,44 +418,23 @@ impl Mrv {
     }
 
     /// Why the current node is a dead end: `-d | -d1 | ... | -dj`, with `d` the decision
-    /// of a level `k` and the `di` the decisions of the levels below (for a level the
-    /// solver opened, an assumption, every true placement on it). Everything on the
-    /// trail follows from the decisions (the propagator's own reasons included), and
-    /// below an MRV decision every decision is a true placement, so the clause removes
-    /// no model. It has one literal of level `k`, which makes the solver backtrack to
-    /// level `k - 1` and set `d` false, with no conflict analysis: the native engines'
-    /// backtrack. A model of an exact matrix is blocked with the same clause (the
-    /// decisions name it).
+    /// of the current level `k` and the `di` the decisions of the levels below (for a
+    /// level the solver opened, an assumption, every true placement on it). Everything
+    /// on the trail follows from the decisions (the propagator's own reasons included),
+    /// and below an MRV decision every decision is a true placement, so the clause
+    /// removes no model. It has one literal of level `k`, which makes the solver
+    /// backtrack to level `k - 1` and set `d` false, with no conflict analysis: the
+    /// native engines' backtrack. A model of an exact matrix is blocked with the same
+    /// clause (the decisions name it). `None` when the current level is not MRV's.
     ///
-    /// `k` is the current level, or lower where setting a level's decision false would
-    /// leave the group it was chosen from with no live option at the level below: that
-    /// node is a dead end too (its clause follows from the one above and the group's
-    /// at-least-one clause). `None` when the current level is not MRV's.
+    /// It never needs to go further down: `d` false cannot empty the group it was
+    /// chosen from, since a group with no other live option below level `k` would have
+    /// had `d` forced by its at-least-one clause, not decided.
     pub(crate) fn dead_end(&self, reason: &mut Vec<i32>) -> Option<u32> {
-        let mut k = self.level_decision.len();
-        let (mut d, _) = *self.level_decision.last()?;
+        let k = self.level_decision.len();
+        let &d = self.level_decision.last()?;
         if d == NO_DECISION {
             return None;
-        }
-        while k > 1 {
-            let (_, g) = self.level_decision[k - 1];
-            let below = self.level_decision[k - 2].0;
-            // The group keeps a live option at level `k - 1` unless `d` is its only live
-            // one now and every other option was set false below level `k`.
-            let g = g as usize;
-            let start = self.groups.group_start[g] as usize;
-            let end = self.groups.group_start[g + 1] as usize;
-            let empty = below != NO_DECISION
-                && self.live[g] == 1
-                && self.live_options[start + 1..end].iter().all(|&slot| {
-                    let p = self.groups.slot_option[slot as usize];
-                    (self.level_of[p as usize] as usize) < k
-                });
-            if !empty {
-                break;
-            }
-            k -= 1;
-            d = below;
         }
         let top = self.level_start[k - 1];
         if self.trail.get(top) != Some(&d) || self.value[d as usize] != TRUE {
@@ -469,7 +444,7 @@ impl Mrv {
         reason.push(-(d as i32 + 1));
         // A level MRV opened is summed up by its decision; the others (assumptions)
         // by all their true placements.
-        for (i, &(decision, _)) in self.level_decision[..k - 1].iter().enumerate() {
+        for (i, &decision) in self.level_decision[..k - 1].iter().enumerate() {
             let start = self.level_start[i];
             if decision != NO_DECISION && self.trail.get(start) == Some(&decision) {
                 reason.push(-(decision as i32 + 1));

@@ -236,7 +236,17 @@ fn is_false(mrv: &Mrv, l: i32) -> bool {
 fn dead_end(mrv: &Mrv, d: u32, clause: &[i32]) -> Stop {
     assert_eq!(clause[0], -(d as i32 + 1));
     assert!(clause.iter().all(|&l| is_false(mrv, l)), "{clause:?}");
-    let level = |l: i32| mrv.level_of[(l.unsigned_abs() - 1) as usize];
+    // The level an option was assigned on: how many levels start at or before it on
+    // the trail.
+    let level = |l: i32| {
+        let o = l.unsigned_abs() - 1;
+        let at = mrv
+            .trail
+            .iter()
+            .position(|&t| t == o)
+            .expect("on the trail");
+        mrv.level_start.iter().filter(|&&s| s <= at).count()
+    };
     assert!(
         clause[1..].iter().all(|&l| level(l) < level(clause[0])),
         "one literal of the top level: {clause:?}"
@@ -280,21 +290,25 @@ fn dead_ends_and_forward_checking_enumerate_soma_exactly() {
                     if top == 0 {
                         break;
                     }
-                    let d = mrv.level_decision[top - 1].0;
+                    let d = mrv.level_decision[top - 1];
                     flip(&mut mrv, top, d);
                 }
             },
             Err(Stop::DeadEnd(d)) => {
                 dead_ends += 1;
-                let level = mrv.level_of[d as usize] as usize;
-                flip(&mut mrv, level, d);
+                assert_eq!(
+                    mrv.level_decision[top - 1],
+                    d,
+                    "the current level's decision"
+                );
+                flip(&mut mrv, top, d);
             }
             Err(Stop::Empty) => {
                 conflicts += 1;
                 if top == 0 {
                     break;
                 }
-                let d = mrv.level_decision[top - 1].0;
+                let d = mrv.level_decision[top - 1];
                 flip(&mut mrv, top, d);
             }
         }
