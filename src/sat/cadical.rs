@@ -323,6 +323,7 @@ impl Solver {
     /// Enumerates every model that extends `cube` (options set true as assumptions).
     pub(crate) fn run(&mut self, cube: &Cube) -> Outcome {
         let assumptions: Vec<Lit> = cube.iter().map(|&o| lit(o as i32 + 1)).collect();
+        self.steer.borrow_mut().mrv.assume(cube);
         self.calls += 1;
         let outcome = match self.solver.solve_assuming(assumptions) {
             SolveResult::Unsatisfiable(_) => Outcome::Exhausted,

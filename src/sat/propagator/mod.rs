@@ -56,6 +56,15 @@
 //! 6x10 pentominoes, 86,000 of the 148,000 conflicts; the search visits as many nodes
 //! as before, so the clauses learned there pruned next to nothing).
 //!
+//! A cube's assumptions are decisions too ([`Mrv::assume`]): the solver opens a level
+//! for each, so a dead end on an assumption's level hands back the assumption, and the
+//! solve call ends with it false, as a cube's search ends in the native engines. An
+//! assumption already true when its level opens (the clauses of earlier cubes can imply
+//! it) opens a level with no decision, whose dead end is the level's below. Left to
+//! conflict analysis, the end of each cube had CaDiCaL explain and keep reasons, which
+//! then propagated on their own in the cubes after it, and each conflict they caused
+//! kept more: 36,000 conflicts on the 6x10 count, where a plain search has none.
+//!
 //! # The lazy at-most-one
 //!
 //! With `--amo lazy` the CNF has no at-most-one clauses for the groups, and the
@@ -93,6 +102,10 @@ const FALSE: i8 = -1;
 /// No MRV decision opened this level.
 const NO_DECISION: u32 = u32::MAX;
 
+/// The level of an assumption that was already true: the solver opens it with no
+/// decision, so everything on it follows from the levels below.
+const NO_DECISION_NEEDED: u32 = u32::MAX - 1;
+
 /// The live-option counts of one solver's search.
 #[derive(Debug)]
 pub(crate) struct Mrv {
@@ -112,9 +125,13 @@ pub(crate) struct Mrv {
     cover_of: Vec<u32>,
     trail: Vec<u32>,
     level_start: Vec<usize>,
-    /// For each decision level, the option MRV decided there (`NO_DECISION` for the
-    /// solver's levels: assumptions).
+    /// For each decision level, the option decided there: MRV's, or the solver's
+    /// assumption of that level (`NO_DECISION_NEEDED` for an assumption that was
+    /// already true, `NO_DECISION` for a level the solver opened on something else).
     level_decision: Vec<u32>,
+    /// The placements the solve call assumes (a cube), in order: the solver decides
+    /// `assumptions[i]` to open level `i + 1`, before asking for any decision.
+    assumptions: Vec<u32>,
     /// The decision MRV handed the solver, until its level opens.
     decided: Option<u32>,
     /// For each option, a true option that overlapped it when a reason last needed one
@@ -181,6 +198,7 @@ impl Mrv {
             trail: Vec::new(),
             level_start: Vec::new(),
             level_decision: Vec::new(),
+            assumptions: Vec::new(),
             decided: None,
             cause: vec![NO_DECISION; num_options],
             paranoid: paranoid || cfg!(debug_assertions),
@@ -301,10 +319,28 @@ impl Mrv {
         self.check();
     }
 
+    /// The solver opened a decision level: on MRV's decision if it just made one, else
+    /// on the assumption of that level, if any.
     pub(crate) fn new_level(&mut self) {
+        let level = self.level_start.len();
         self.level_start.push(self.trail.len());
-        self.level_decision
-            .push(self.decided.take().unwrap_or(NO_DECISION));
+        let decision = match (self.decided.take(), self.assumptions.get(level)) {
+            (Some(o), _) => o,
+            // The solver propagated fully before it opened the level, so the value is
+            // current.
+            (None, Some(&a)) if self.value[a as usize] == TRUE => NO_DECISION_NEEDED,
+            (None, Some(&a)) => a,
+            (None, None) => NO_DECISION,
+        };
+        self.level_decision.push(decision);
+    }
+
+    /// The placements the next solve call assumes, in the solver's order: each opens
+    /// its level as a decision would (one already true opens a level with no
+    /// decision). An empty cube: a plain search.
+    pub(crate) fn assume(&mut self, cube: &[u32]) {
+        self.assumptions.clear();
+        self.assumptions.extend_from_slice(cube);
     }
 
     /// Undoes every assignment made at decision levels above `level`. The solver
@@ -418,21 +454,29 @@ impl Mrv {
     }
 
     /// Why the current node is a dead end: `-d | -d1 | ... | -dj`, with `d` the decision
-    /// of the current level `k` and the `di` the decisions of the levels below (for a
-    /// level the solver opened, an assumption, every true placement on it). Everything
+    /// of the current level `k` (MRV's or an assumption; levels opened with no decision
+    /// above it are skipped) and the `di` the decisions of the levels below (for a level
+    /// the solver opened on something else, every true placement on it). Everything
     /// on the trail follows from the decisions (the propagator's own reasons included),
     /// and below an MRV decision every decision is a true placement, so the clause
     /// removes no model. It has one literal of level `k`, which makes the solver
     /// backtrack to level `k - 1` and set `d` false, with no conflict analysis: the
     /// native engines' backtrack. A model of an exact matrix is blocked with the same
-    /// clause (the decisions name it). `None` when the current level is not MRV's.
+    /// clause (the decisions name it). `None` when that level was opened on something
+    /// else (a decision of the solver's own).
     ///
     /// It never needs to go further down: `d` false cannot empty the group it was
     /// chosen from, since a group with no other live option below level `k` would have
     /// had `d` forced by its at-least-one clause, not decided.
     pub(crate) fn dead_end(&self, reason: &mut Vec<i32>) -> Option<u32> {
-        let k = self.level_decision.len();
-        let &d = self.level_decision.last()?;
+        // Levels opened with no decision follow from the ones below: the dead end is
+        // the highest level's that has one.
+        let k = self
+            .level_decision
+            .iter()
+            .rposition(|&d| d != NO_DECISION_NEEDED)?
+            + 1;
+        let d = self.level_decision[k - 1];
         if d == NO_DECISION {
             return None;
         }
@@ -442,10 +486,14 @@ impl Mrv {
         }
         reason.clear();
         reason.push(-(d as i32 + 1));
-        // A level MRV opened is summed up by its decision; the others (assumptions)
-        // by all their true placements.
+        // A level opened by a decision (MRV's, an assumption) is summed up by it, one
+        // opened with none by nothing (it follows from the levels below), and one the
+        // solver opened on something else by all its true placements.
         for (i, &decision) in self.level_decision[..k - 1].iter().enumerate() {
             let start = self.level_start[i];
+            if decision == NO_DECISION_NEEDED {
+                continue;
+            }
             if decision != NO_DECISION && self.trail.get(start) == Some(&decision) {
                 reason.push(-(decision as i32 + 1));
             } else {

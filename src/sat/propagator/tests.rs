@@ -254,28 +254,61 @@ fn dead_end(mrv: &Mrv, d: u32, clause: &[i32]) -> Stop {
     Stop::DeadEnd(d)
 }
 
-/// The propagator's dead ends and forward checking, driven through a whole
-/// enumeration of Soma as a chronological solver would drive them, find the 480
-/// solutions, every one an exact cover, each once.
-#[test]
-fn dead_ends_and_forward_checking_enumerate_soma_exactly() {
-    let (groups, matrix) = soma();
-    let mut mrv = Mrv::new(Arc::clone(&groups), true);
-    mrv.enforce_at_most_one();
-    let mut solutions = std::collections::BTreeSet::new();
-    let (mut dead_ends, mut conflicts) = (0, 0);
+/// What one search saw: its dead ends, the solver's own conflicts, and those among them
+/// on an assumption's level (a dead end the propagator left to conflict analysis).
+#[derive(Default)]
+struct Seen {
+    dead_ends: usize,
+    conflicts: usize,
+    assumption_conflicts: usize,
+}
+
+/// A chronological solver's search under `cube`, played by hand: it opens a level for
+/// each assumption in order (an empty one for an assumption already true, as CaDiCaL
+/// does), then branches where MRV says, and backtracks where the propagator's dead
+/// ends say, until an assumption is false or, with no assumption, the search is over.
+/// A model is blocked as the CaDiCaL backend blocks it: by the dead end's clause. Each
+/// solution, checked to be an exact cover, goes to `solutions`, which must not have it.
+fn search(
+    mrv: &mut Mrv,
+    groups: &Groups,
+    matrix: &Matrix,
+    cube: &[u32],
+    solutions: &mut std::collections::BTreeSet<Vec<u32>>,
+    seen: &mut Seen,
+) {
+    mrv.assume(cube);
+    // Set decision `d` false one level below its own, and go on from there.
+    let flip = |mrv: &mut Mrv, d: u32| {
+        let level = mrv
+            .level_decision
+            .iter()
+            .rposition(|&x| x == d)
+            .expect("a decision")
+            + 1;
+        mrv.backtrack(level - 1);
+        mrv.assign_all([-(d as i32 + 1)]);
+    };
     loop {
-        // Set the decision of `level` false one level below it, or end the search.
-        let flip = |mrv: &mut Mrv, level: usize, d: u32| {
-            mrv.backtrack(level - 1);
-            mrv.assign_all([-(d as i32 + 1)]);
-        };
         let top = mrv.level_decision.len();
-        match propagate(&mut mrv, &groups) {
+        let stop = match propagate(mrv, groups) {
+            Ok(()) if top < cube.len() => {
+                let a = cube[top];
+                if mrv.value[a as usize] == FALSE {
+                    break;
+                }
+                let assumed = mrv.value[a as usize] == TRUE;
+                mrv.new_level();
+                if !assumed {
+                    mrv.assign_all([a as i32 + 1]);
+                }
+                continue;
+            }
             Ok(()) => match mrv.decide() {
                 Some(o) => {
                     mrv.new_level();
                     mrv.assign_all([o as i32 + 1]);
+                    continue;
                 }
                 None => {
                     let chosen: Vec<u32> = mrv
@@ -287,39 +320,113 @@ fn dead_ends_and_forward_checking_enumerate_soma_exactly() {
                         .collect();
                     assert!(matrix.check_solution(&chosen).is_ok(), "{chosen:?}");
                     assert!(solutions.insert(chosen), "a solution twice");
-                    if top == 0 {
-                        break;
+                    let mut clause = Vec::new();
+                    match mrv.dead_end(&mut clause) {
+                        Some(d) => dead_end(mrv, d, &clause),
+                        None => {
+                            assert_eq!(top, 0, "a model under a level nobody decided");
+                            break;
+                        }
                     }
-                    let d = mrv.level_decision[top - 1];
-                    flip(&mut mrv, top, d);
                 }
             },
-            Err(Stop::DeadEnd(d)) => {
-                dead_ends += 1;
-                assert_eq!(
-                    mrv.level_decision[top - 1],
-                    d,
-                    "the current level's decision"
-                );
-                flip(&mut mrv, top, d);
+            Err(stop) => stop,
+        };
+        match stop {
+            Stop::DeadEnd(d) => {
+                seen.dead_ends += 1;
+                flip(mrv, d);
             }
-            Err(Stop::Empty) => {
-                conflicts += 1;
-                if top == 0 {
+            Stop::Empty => {
+                seen.conflicts += 1;
+                // Backtrack to the highest level that has a decision.
+                let Some(level) = mrv
+                    .level_decision
+                    .iter()
+                    .rposition(|&d| d != NO_DECISION_NEEDED)
+                else {
                     break;
+                };
+                if level < cube.len() {
+                    seen.assumption_conflicts += 1;
                 }
-                let d = mrv.level_decision[top - 1];
-                flip(&mut mrv, top, d);
+                flip(mrv, mrv.level_decision[level]);
             }
         }
     }
+    if !mrv.level_start.is_empty() {
+        mrv.backtrack(0);
+    }
+}
+
+/// The propagator's dead ends and forward checking, driven through a whole
+/// enumeration of Soma as a chronological solver would drive them, find the 480
+/// solutions, every one an exact cover, each once.
+#[test]
+fn dead_ends_and_forward_checking_enumerate_soma_exactly() {
+    let (groups, matrix) = soma();
+    let mut mrv = Mrv::new(Arc::clone(&groups), true);
+    mrv.enforce_at_most_one();
+    let mut solutions = std::collections::BTreeSet::new();
+    let mut seen = Seen::default();
+    search(&mut mrv, &groups, &matrix, &[], &mut solutions, &mut seen);
     assert_eq!(solutions.len(), 480);
-    assert!(dead_ends > 0, "no dead end met");
+    assert!(seen.dead_ends > 0, "no dead end met");
     assert_eq!(mrv.anomalies, 0);
     // The propagator sees the dead ends before the clauses do (the solver's conflicts
     // are what is left).
     assert!(
-        dead_ends > 10 * conflicts,
-        "{dead_ends} dead ends, {conflicts} conflicts"
+        seen.dead_ends > 10 * seen.conflicts,
+        "{} dead ends, {} conflicts",
+        seen.dead_ends,
+        seen.conflicts
     );
+}
+
+/// The same under cubes, the way `count` runs CaDiCaL: the native split's disjoint
+/// cubes, each searched under assumptions by one solver in turn, find the 480
+/// solutions between them. Each cube repeats its first placement last, so its top
+/// assumption level is one CaDiCaL opens empty. A cube ends where the propagator
+/// hands back an assumption as a dead end: never in a conflict on an assumption's
+/// level, which CaDiCaL would analyse, learning clauses from its reasons that then
+/// fire on their own in the cubes after it (36,000 conflicts on the 6x10 pentominoes,
+/// where a plain search has none).
+#[test]
+fn cubes_end_in_dead_ends_at_their_assumptions() {
+    let p = Puzzle::load("soma")
+        .unwrap()
+        .compile(SymmetryMode::Rotations)
+        .unwrap();
+    let (groups, matrix) = soma();
+    let mut engine = crate::solver::bits::build(p.reduced());
+    let cubes: Vec<Vec<u32>> = crate::solver::split::split(engine.as_mut(), 16)
+        .into_iter()
+        .map(|cube| {
+            let mut cube: Vec<u32> = cube.into_iter().map(|o| p.original(o)).collect();
+            cube.push(cube[0]);
+            cube
+        })
+        .collect();
+    assert!(
+        cubes.len() > 4 && cubes.iter().all(|c| c.len() >= 3),
+        "{cubes:?}"
+    );
+    let mut mrv = Mrv::new(Arc::clone(&groups), true);
+    mrv.enforce_at_most_one();
+    let mut solutions = std::collections::BTreeSet::new();
+    let mut seen = Seen::default();
+    for cube in &cubes {
+        let before = seen.dead_ends;
+        search(&mut mrv, &groups, &matrix, cube, &mut solutions, &mut seen);
+        assert!(
+            seen.dead_ends > before,
+            "cube {cube:?} ended without a dead end"
+        );
+    }
+    assert_eq!(solutions.len(), 480);
+    assert_eq!(
+        seen.assumption_conflicts, 0,
+        "conflicts on assumption levels"
+    );
+    assert_eq!(mrv.anomalies, 0);
 }
