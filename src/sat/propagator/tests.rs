@@ -5,7 +5,7 @@ use crate::matrix::Matrix;
 use crate::puzzle::{Puzzle, SymmetryMode};
 use itertools::Itertools;
 
-fn soma_problem() -> crate::Problem {
+fn soma_problem() -> crate::problem::Problem {
     Puzzle::load("soma")
         .unwrap()
         .compile(SymmetryMode::Rotations)
